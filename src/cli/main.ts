@@ -1,0 +1,41 @@
+/**
+ * The `kubeforge` command line: builds the commander program from one module per command and runs it.
+ * Each command module exports `register(program)`; this file only wires them together.
+ */
+import { Command, CommanderError } from 'commander';
+import { readFileSync } from 'node:fs';
+
+const packageJson = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string };
+
+/** A command module: adds its command (and sub-commands) to the program. */
+export type CommandModule = { register(program: Command): void };
+
+/** Command modules, in the order `kubeforge --help` lists them. */
+async function commandModules(): Promise<CommandModule[]> {
+  return [];
+}
+
+/** Builds the program; exported for tests that drive the CLI in-process. */
+export async function buildProgram(): Promise<Command> {
+  const program = new Command('kubeforge')
+    .description('kubebuilder for TypeScript: scaffold operators, generate CRDs/RBAC/webhooks, run them locally')
+    .version(packageJson.version)
+    .exitOverride()
+    .showHelpAfterError();
+  for (const module of await commandModules()) module.register(program);
+  return program;
+}
+
+/** Runs the CLI with `argv` (as process.argv) and resolves to the exit status. */
+export async function main(argv: string[]): Promise<number> {
+  const program = await buildProgram();
+  let exitCode = 0;
+  try {
+    await program.parseAsync(argv);
+    exitCode = process.exitCode === undefined ? 0 : Number(process.exitCode);
+  } catch (err) {
+    if (err instanceof CommanderError) return err.exitCode;
+    throw err;
+  }
+  return exitCode;
+}

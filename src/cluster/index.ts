@@ -1,0 +1,2 @@
+/** kubeforge/cluster — filled by its issue; see ARCHITECTURE.md. */
+export {};

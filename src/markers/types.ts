@@ -1,0 +1,52 @@
+/**
+ * The shapes the marker layer hands to the rest of the generator: where a marker stood, what it said,
+ * and the diagnostics found while reading it. The reader (ts-morph) produces `CommentLine`s; the marker
+ * layer turns them into `Marker`s checked against the catalogue in ../../markers; the model builders and
+ * emitters read `Marker`s by canonical name.
+ */
+
+/** A 1-based position in a source file, as printed in `file:line:col: message`. */
+export interface SourcePosition {
+  file: string;
+  line: number;
+  column: number;
+}
+
+/** Where a marker may stand (controller-gen's package / type / field targets). */
+export type MarkerTarget = 'package' | 'type' | 'field';
+
+/** A typed marker argument value (after parsing against the catalogue's declared type). */
+export type MarkerValue = string | number | boolean | null | MarkerValue[] | { [key: string]: MarkerValue };
+
+/** One comment line attached to a node, with comment syntax (`//`, `/**`, `*`) removed. */
+export interface CommentLine {
+  text: string;
+  /** Position of the first character of `text` in the file. */
+  position: SourcePosition;
+}
+
+/** A marker read from a comment and checked against the catalogue. */
+export interface Marker {
+  /** Canonical name without the leading `+`, e.g. `kubebuilder:validation:Minimum`. */
+  name: string;
+  /**
+   * Arguments by the catalogue's argument name. A marker with one anonymous value
+   * (`+kubebuilder:validation:Minimum=0`, `+listType=map`, `+kubebuilder:object:root=true`) stores it under ''.
+   * A flag marker with no value (`+optional`) stores `true` under ''.
+   */
+  args: Record<string, MarkerValue>;
+  /** The marker exactly as written, with its leading `+`. */
+  text: string;
+  position: SourcePosition;
+}
+
+/** An error found while reading input; printed as `file:line:col: message`. */
+export interface Diagnostic {
+  position: SourcePosition;
+  message: string;
+}
+
+/** Formats a diagnostic the way every kubeforge command prints it. */
+export function formatDiagnostic(d: Diagnostic): string {
+  return `${d.position.file}:${d.position.line}:${d.position.column}: ${d.message}`;
+}

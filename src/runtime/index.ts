@@ -1,0 +1,2 @@
+/** kubeforge/runtime — filled by its issue; see ARCHITECTURE.md. */
+export {};

@@ -1,0 +1,2 @@
+/** kubeforge/testing — filled by its issue; see ARCHITECTURE.md. */
+export {};
