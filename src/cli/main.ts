@@ -12,7 +12,7 @@ export type CommandModule = { register(program: Command): void };
 
 /** Command modules, in the order `kubeforge --help` lists them. */
 async function commandModules(): Promise<CommandModule[]> {
-  return [];
+  return [await import('./manifests.js'), await import('./generate.js'), await import('./markers.js'), await import('./cluster.js')];
 }
 
 /** Builds the program; exported for tests that drive the CLI in-process. */

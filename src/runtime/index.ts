@@ -1,2 +1,43 @@
-/** kubeforge/runtime — filled by its issue; see ARCHITECTURE.md. */
-export {};
+/**
+ * kubeforge/runtime — the controller runtime generated projects import: manager, builder, client, cache,
+ * queue, sources/handlers/predicates, leader election, events, metrics and helpers (ARCHITECTURE.md §3).
+ */
+export { realClock, after, type Clock, type Timer } from './clock.js';
+
+export type { KubeObject, Request } from './client/object.js';
+export { keyOf, objectKey, parseKey, requestOf, splitApiVersion } from './client/object.js';
+export { KindRegistry, defaultKindRegistry, defineKind, BuiltinKinds, apiVersionOf, groupKindOf, type KindInfo, type KindRef } from './client/kinds.js';
+export { Client, type ObjectKey, type ListOptions, type PatchType, type WriteOptions, type ApplyOptions, type DeleteOptions, type PropagationPolicy, type CacheReader } from './client/client.js';
+export { Transport } from './client/transport.js';
+export { ApiError, isNotFound, isConflict, isAlreadyExists, isGone, isInvalid, isForbidden, isTransient } from './client/api-error.js';
+export { retryOnConflict } from './client/retry.js';
+
+export { Cache, type CacheOptions, type KindScope } from './cache/cache.js';
+export { Informer, type InformerHandler, type InformerOptions } from './cache/informer.js';
+export { cloneJson, deepFreeze } from './cache/copy.js';
+export { parseLabelSelector } from './cache/label-selector.js';
+export type { IndexFunc } from './cache/object-store.js';
+
+export { WorkQueue, type WorkQueueOptions } from './queue/work-queue.js';
+export { ExponentialFailureRateLimiter, FixedDelayRateLimiter, type RateLimiter } from './queue/rate-limiter.js';
+
+export type { CreateEvent, UpdateEvent, DeleteEvent, GenericEvent, RequestQueue } from './handler/events.js';
+export { enqueueRequestForObject, enqueueRequestForOwner, enqueueRequestsFromMapFunc, eventHandlerFuncs, type EventHandler, type OwnerOptions } from './handler/handler.js';
+export { predicateFuncs, generationChanged, resourceVersionChanged, labelChanged, annotationChanged, newPredicate, and, or, not, type Predicate } from './predicate/predicate.js';
+export { Dispatch, type Source, type SourceContext } from './source/source.js';
+export { kindSource } from './source/kind.js';
+export { EventChannel, channelSource } from './source/channel.js';
+export { tickerSource, everyObjectOf, type TickerOptions } from './source/ticker.js';
+
+export { Controller, DEFAULT_MAX_CONCURRENT_RECONCILES, type ControllerOptions } from './controller/controller.js';
+export { TerminalError, isTerminalError, type Result, type Reconciler, type ReconcileFunc, type ReconcileContext } from './controller/reconcile.js';
+export { ControllerBuilder, type ControllerHost } from './builder/builder.js';
+
+export { Manager, type ManagerOptions, type Runnable } from './manager/manager.js';
+export { LeaderElector, microTime, type LeaderElectionOptions } from './manager/leader-election.js';
+export { ManagerMetrics } from './manager/metrics.js';
+
+export { EventRecorder, type EventType } from './helpers/recorder.js';
+export { addFinalizer, removeFinalizer, containsFinalizer, isBeingDeleted } from './helpers/finalizers.js';
+export { setStatusCondition, findStatusCondition, removeStatusCondition, isStatusConditionTrue, isStatusConditionFalse, rfc3339Seconds, type ConditionInput } from './helpers/conditions.js';
+export { setControllerReference, setOwnerReference, getControllerOf, AlreadyOwnedError } from './helpers/owner-references.js';

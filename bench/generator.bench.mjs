@@ -1,0 +1,138 @@
+// Generator benchmarks (`npm run bench:generator`, not part of `npm test`):
+// (1) `kubeforge manifests` + `kubeforge generate`, cold (fresh processes), on a synthetic project of 100
+//     kinds, median of 5, side by side with ts-json-schema-generator making plain JSON schema for the same
+//     types (with its default type check, and with --no-type-check);
+// (2) deep copy of a CronJob with a full job template: the generated helper vs structuredClone vs
+//     JSON.parse(JSON.stringify(...)), medians and ratios.
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync, readFileSync, cpSync, existsSync } from 'node:fs';
+import { tmpdir, cpus } from 'node:os';
+import { join, dirname } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { performance } from 'node:perf_hooks';
+import ts from 'typescript';
+import { isDeepStrictEqual } from 'node:util';
+import { writeSyntheticProject } from './synthetic-project.mjs';
+import { cronJobSample } from './cronjob-sample.mjs';
+
+const repo = join(dirname(fileURLToPath(import.meta.url)), '..');
+const cli = join(repo, 'bin/kubeforge.js');
+const tjsgCli = join(repo, 'node_modules/ts-json-schema-generator/bin/ts-json-schema-generator.js');
+const RUNS = Number(process.env.BENCH_RUNS ?? 5);
+const KINDS = Number(process.env.BENCH_KINDS ?? 100);
+
+if (!existsSync(join(repo, 'dist/cli/main.js'))) {
+  console.error('dist/ is missing: run `npm run build` first (npm run bench:generator does).');
+  process.exit(1);
+}
+
+const median = (values) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = sorted.length >> 1;
+  return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
+};
+
+function run(args, cwd) {
+  const started = performance.now();
+  const result = spawnSync(process.execPath, args, { cwd, encoding: 'utf8' });
+  const ms = performance.now() - started;
+  if (result.status !== 0) throw new Error(`${args.join(' ')} failed (${result.status}):\n${result.stderr}${result.stdout}`);
+  return ms;
+}
+
+function generatorBenchmark() {
+  const dir = mkdtempSync(join(tmpdir(), 'kubeforge-bench-'));
+  try {
+    writeSyntheticProject(dir, KINDS);
+    writeFileSync(
+      join(dir, 'tsconfig.json'),
+      JSON.stringify({
+        compilerOptions: {
+          strict: true, target: 'ES2022', module: 'ESNext', moduleResolution: 'Bundler', skipLibCheck: true, noEmit: true, types: [], baseUrl: '.',
+          paths: { 'kubeforge/api': [join(repo, 'src/api/index.ts')], 'kubernetes-types/*': [join(repo, 'node_modules/kubernetes-types/*')] },
+        },
+        include: ['api/**/*.ts'],
+      }),
+    );
+    const kubeforge = [];
+    const manifestsOnly = [];
+    const tjsg = [];
+    const tjsgNoCheck = [];
+    for (let i = 0; i < RUNS; i++) {
+      rmSync(join(dir, 'config'), { recursive: true, force: true });
+      rmSync(join(dir, 'api/v1/zz_generated.deepcopy.ts'), { force: true });
+      const m = run([cli, 'manifests', '--root', dir], dir);
+      const g = run([cli, 'generate', '--root', dir], dir);
+      manifestsOnly.push(m);
+      kubeforge.push(m + g);
+      tjsg.push(run([tjsgCli, '--path', 'api/v1/*_types.ts', '--type', '*', '--tsconfig', 'tsconfig.json', '-o', join(dir, 'out/schema.json')], dir));
+      tjsgNoCheck.push(
+        run([tjsgCli, '--path', 'api/v1/*_types.ts', '--type', '*', '--tsconfig', 'tsconfig.json', '--no-type-check', '-o', join(dir, 'out/schema-nc.json')], dir),
+      );
+    }
+    const crdCount = spawnSync('sh', ['-c', 'ls config/crd/bases | wc -l'], { cwd: dir, encoding: 'utf8' }).stdout.trim();
+    return { kubeforge: median(kubeforge), manifestsOnly: median(manifestsOnly), tjsg: median(tjsg), tjsgNoCheck: median(tjsgNoCheck), crdCount };
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+async function loadGeneratedCronJobCopy() {
+  const dir = mkdtempSync(join(tmpdir(), 'kubeforge-bench-dc-'));
+  try {
+    cpSync(join(repo, 'e2e/generator/fixtures/good'), dir, { recursive: true });
+    run([cli, 'generate', '--root', dir], dir);
+    const source = readFileSync(join(dir, 'api/v1/zz_generated.deepcopy.ts'), 'utf8');
+    const js = ts.transpileModule(source, { compilerOptions: { module: ts.ModuleKind.ESNext, target: ts.ScriptTarget.ES2022 } }).outputText;
+    writeFileSync(join(dir, 'deepcopy.mjs'), js);
+    return (await import(pathToFileURL(join(dir, 'deepcopy.mjs')).href)).deepCopyCronJob;
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+/** µs per copy for each method, measured in interleaved rounds so a busy machine slows all of them alike. */
+function timePerCopy(methods, value, iterations = 20000, rounds = 9) {
+  const samples = Object.fromEntries(Object.keys(methods).map((name) => [name, []]));
+  for (const copy of Object.values(methods)) for (let i = 0; i < iterations; i++) copy(value); // warm-up
+  for (let r = 0; r < rounds; r++) {
+    for (const [name, copy] of Object.entries(methods)) {
+      const started = performance.now();
+      for (let i = 0; i < iterations; i++) copy(value);
+      samples[name].push(((performance.now() - started) * 1000) / iterations);
+    }
+  }
+  const ratioTo = (name) => median(samples[name].map((t, r) => t / samples.generated[r]));
+  return Object.fromEntries(Object.keys(methods).map((name) => [name, { us: median(samples[name]), ratio: ratioTo(name) }]));
+}
+
+async function deepCopyBenchmark() {
+  const deepCopyCronJob = await loadGeneratedCronJobCopy();
+  const value = cronJobSample();
+  const copied = deepCopyCronJob(value);
+  if (!isDeepStrictEqual(copied, value)) throw new Error('generated deep copy is not equal to its input');
+  return timePerCopy(
+    { generated: deepCopyCronJob, structuredClone: (v) => structuredClone(v), json: (v) => JSON.parse(JSON.stringify(v)) },
+    value,
+  );
+}
+
+const fmtMs = (ms) => `${(ms / 1000).toFixed(2)} s`;
+console.log(`kubeforge generator benchmarks — node ${process.version}, ${cpus().length} cores, median of ${RUNS} cold runs`);
+console.log('');
+const g = generatorBenchmark();
+console.log(`(1) ${KINDS} kinds (~20 fields, markers, embedded PodTemplateSpec) → ${g.crdCount} CRDs + role + deep copy`);
+console.log('| tool | median wall time | vs kubeforge |');
+console.log('| --- | ---: | ---: |');
+console.log(`| kubeforge manifests + generate | ${fmtMs(g.kubeforge)} | 1.0× |`);
+console.log(`| kubeforge manifests alone | ${fmtMs(g.manifestsOnly)} | — |`);
+console.log(`| ts-json-schema-generator 2.4.0 (default, type-checks) | ${fmtMs(g.tjsg)} | ${(g.tjsg / g.kubeforge).toFixed(1)}× slower |`);
+console.log(`| ts-json-schema-generator 2.4.0 --no-type-check | ${fmtMs(g.tjsgNoCheck)} | ${(g.tjsgNoCheck / g.kubeforge).toFixed(1)}× slower |`);
+console.log('');
+const d = await deepCopyBenchmark();
+console.log('(2) deep copy of a CronJob with a full job template (median of 9 interleaved rounds of 20,000 copies)');
+console.log('| method | µs per copy | vs generated (median of per-round ratios) |');
+console.log('| --- | ---: | ---: |');
+console.log(`| generated deepCopyCronJob | ${d.generated.us.toFixed(2)} | 1.0× |`);
+console.log(`| structuredClone | ${d.structuredClone.us.toFixed(2)} | ${d.structuredClone.ratio.toFixed(1)}× slower |`);
+console.log(`| JSON.parse(JSON.stringify()) | ${d.json.us.toFixed(2)} | ${d.json.ratio.toFixed(1)}× slower |`);

@@ -1,0 +1,60 @@
+/**
+ * Runs the real kubectl 1.32 against a local cluster with a private HOME and KUBECACHEDIR per test
+ * file, so discovery caches of other servers never leak in.
+ */
+import { execFile } from 'node:child_process';
+import { existsSync, mkdtempSync, realpathSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { execFileSync } from 'node:child_process';
+
+export interface KubectlResult {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+/** The 1.32 binary behind the dispatcher when present (skips a /version round trip), else `kubectl`. */
+function kubectlBinary(): string {
+  try {
+    const onPath = execFileSync('which', ['kubectl'], { encoding: 'utf8' }).trim();
+    const direct = join(dirname(realpathSync(onPath)), 'kubectl.1.32');
+    return existsSync(direct) ? direct : onPath;
+  } catch {
+    return 'kubectl';
+  }
+}
+
+export class Kubectl {
+  private readonly home = mkdtempSync(join(tmpdir(), 'kubeforge-kubectl-'));
+  private readonly binary = kubectlBinary();
+
+  constructor(private readonly kubeconfigPath: string) {}
+
+  run(args: string[], input?: string): Promise<KubectlResult> {
+    return new Promise((resolve) => {
+      const child = execFile(
+        this.binary,
+        ['--kubeconfig', this.kubeconfigPath, ...args],
+        { env: { PATH: process.env.PATH ?? '', HOME: this.home, KUBECACHEDIR: join(this.home, 'cache') }, timeout: 30_000 },
+        (err, stdout, stderr) => {
+          const code = err ? (typeof (err as { code?: unknown }).code === 'number' ? ((err as { code: number }).code) : 1) : 0;
+          resolve({ code, stdout: String(stdout), stderr: String(stderr) });
+        },
+      );
+      if (input !== undefined) child.stdin?.end(input);
+      else child.stdin?.end();
+    });
+  }
+
+  /** Runs and fails the test with kubectl's stderr when the exit status is not 0. */
+  async ok(args: string[], input?: string): Promise<string> {
+    const r = await this.run(args, input);
+    if (r.code !== 0) throw new Error(`kubectl ${args.join(' ')} exited ${r.code}: ${r.stderr}${r.stdout}`);
+    return r.stdout;
+  }
+
+  cleanup(): void {
+    rmSync(this.home, { recursive: true, force: true });
+  }
+}

@@ -1,0 +1,37 @@
+/** `kubeforge cluster start` in-process: prints the KUBECONFIG line, serves kubectl, stops on SIGINT. */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Kubectl } from '../../e2e/cluster/kubectl-runner.js';
+import { jest } from '@jest/globals';
+import { main } from './main.js';
+
+test('cluster start prints the export line, serves kubectl, and stops cleanly on Ctrl-C', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'kubeforge-cli-cluster-'));
+  const kubeconfig = join(dir, 'kubeconfig');
+  let output = '';
+  const write = jest.spyOn(process.stdout, 'write').mockImplementation(((chunk: string | Uint8Array) => {
+    output += String(chunk);
+    return true;
+  }) as typeof process.stdout.write);
+  try {
+    const running = main(['node', 'kubeforge', 'cluster', 'start', '--kubeconfig', kubeconfig, '--now', '2026-11-22T10:00:00Z']);
+    for (let i = 0; i < 500 && !output.includes('export KUBECONFIG='); i++) await new Promise((r) => setTimeout(r, 10));
+    expect(output).toMatch(/serving at https:\/\/127\.0\.0\.1:\d+\n/);
+    expect(output).toContain(`export KUBECONFIG=${kubeconfig}\n`);
+    const kubectl = new Kubectl(kubeconfig);
+    const ns = await kubectl.ok(['get', 'ns', 'default', '-o', 'name']);
+    kubectl.cleanup();
+    expect(ns).toBe('namespace/default\n');
+    process.emit('SIGINT');
+    expect(await running).toBe(0);
+    expect(output).toContain('kubeforge local cluster stopped');
+  } finally {
+    write.mockRestore();
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test('cluster start refuses a bad --now with a clear error', async () => {
+  await expect(main(['node', 'kubeforge', 'cluster', 'start', '--now', 'yesterday'])).rejects.toThrow('--now: expected an RFC 3339 time, got "yesterday"');
+});

@@ -1,0 +1,52 @@
+/**
+ * `kubeforge cluster start`: runs the local cluster in the foreground on the real clock, writes a
+ * kubeconfig, prints the `export KUBECONFIG=…` line, and stops cleanly on Ctrl-C.
+ */
+import { copyFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import type { Command } from 'commander';
+import { startLocalCluster } from '../cluster/index.js';
+
+const limits = `
+What the local cluster does not do (yet):
+  - no containers, no scheduling, no networking: pods are stored, a kubelet simulator is not built yet
+  - built-in controllers (garbage collector, namespace, ServiceAccount, Job, CronJob, TTL) are not built yet:
+    namespaces stay Terminating, owner references are not followed
+  - no conversion webhooks (CRDs with conversion.strategy Webhook are rejected), no admission webhooks yet
+  - protobuf request bodies (kubectl create configmap|secret|namespace…, auth can-i) get 415:
+    use \`kubectl create … --dry-run=client -o yaml | kubectl apply -f -\`
+  - CEL rules run on @marcbachmann/cel-js: Kubernetes CEL extension functions are not available, and
+    rule cost budgets are not estimated`;
+
+export function register(program: Command): void {
+  const cluster = program.command('cluster').description('run the local Kubernetes 1.32 API server (no downloads, no Docker)');
+  cluster
+    .command('start')
+    .description('start the local cluster in the foreground on the real clock')
+    .option('--port <port>', 'port on 127.0.0.1 (0 = any free port)', '0')
+    .option('--kubeconfig <path>', 'also write the admin kubeconfig here')
+    .option('--now <time>', 'RFC 3339 time the cluster clock starts at (default: now)')
+    .addHelpText('after', limits)
+    .action(async (opts: { port: string; kubeconfig?: string; now?: string }) => {
+      const port = Number(opts.port);
+      if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`--port: expected a port number, got ${JSON.stringify(opts.port)}`);
+      if (opts.now !== undefined && Number.isNaN(Date.parse(opts.now))) throw new Error(`--now: expected an RFC 3339 time, got ${JSON.stringify(opts.now)}`);
+      const started = await startLocalCluster({ clock: 'real', port, ...(opts.now ? { now: opts.now } : {}) });
+      let kubeconfig = started.kubeconfigPath;
+      if (opts.kubeconfig) {
+        kubeconfig = resolve(opts.kubeconfig);
+        copyFileSync(started.kubeconfigPath, kubeconfig);
+      }
+      process.stdout.write(`kubeforge local cluster (Kubernetes v1.32) serving at ${started.url}\nexport KUBECONFIG=${kubeconfig}\n`);
+      await new Promise<void>((done) => {
+        const stop = (): void => {
+          process.off('SIGINT', stop);
+          process.off('SIGTERM', stop);
+          void started.stop().then(done);
+        };
+        process.on('SIGINT', stop);
+        process.on('SIGTERM', stop);
+      });
+      process.stdout.write('kubeforge local cluster stopped\n');
+    });
+}

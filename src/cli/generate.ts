@@ -1,0 +1,39 @@
+/**
+ * `kubeforge generate`: writes `zz_generated.deepcopy.ts` next to each api folder's types (controller-gen's
+ * `object` generator, as kubebuilder's `make generate` runs it). `planGenerate` is the same work without
+ * the printing, for the demo and benchmarks.
+ */
+import { resolve } from 'node:path';
+import type { Command } from 'commander';
+import { finishGeneratorRun, type GeneratorRunResult } from './generator-run.js';
+import { projectPaths } from './project-paths.js';
+
+export interface GenerateOptions {
+  root: string;
+  /** Folders with API types (kubebuilder `paths=` style: `api/...` or `api`); default `api`. */
+  paths?: string[];
+  check?: boolean;
+}
+
+/** Reads the API types and plans every deep-copy file; writes nothing. */
+export async function planGenerate(options: GenerateOptions): Promise<GeneratorRunResult> {
+  // Loaded here, not at the top, so `kubeforge --help` and other commands do not pay for the TypeScript parser.
+  const [{ loadApiProject }, { planDeepCopyFiles }] = await Promise.all([import('../reader/index.js'), import('../generate/deepcopy/index.js')]);
+  const root = resolve(options.root);
+  const { model, diagnostics } = await loadApiProject({ root, apiPaths: projectPaths(options.paths, 'api') });
+  const files = diagnostics.length > 0 ? [] : planDeepCopyFiles(model);
+  return { root, command: 'generate', files, diagnostics, check: options.check ?? false };
+}
+
+export function register(program: Command): void {
+  program
+    .command('generate')
+    .description('write api/<version>/zz_generated.deepcopy.ts: typed deepCopy<Type>() helpers for every API type')
+    .option('--root <dir>', 'project root', '.')
+    .option('--paths <paths...>', 'folders with the API types (kubebuilder style, e.g. api/...)')
+    .option('--check', 'write nothing; exit 1 when a generated file is stale or missing')
+    .action(async (flags: { root: string; paths?: string[]; check?: boolean }) => {
+      const run = await planGenerate({ root: flags.root, paths: flags.paths, check: flags.check });
+      process.exitCode = await finishGeneratorRun(run);
+    });
+}

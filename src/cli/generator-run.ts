@@ -1,0 +1,74 @@
+/**
+ * The common ending of `kubeforge manifests` and `kubeforge generate`: print every diagnostic of the run
+ * as `file:line:col: message` (paths relative to the project root) and write nothing when there are any;
+ * otherwise write the planned files (printing what was written), or with `--check` only compare them.
+ */
+import { isAbsolute, relative, sep } from 'node:path';
+import { formatDiagnostic, type Diagnostic } from '../markers/types.js';
+import { checkPlannedFiles, writePlannedFiles, type PlannedFile } from './output-files.js';
+
+/** Where a run prints; the process streams unless a caller (a test, the demo) wants the text. */
+export interface RunOutput {
+  out(line: string): void;
+  err(line: string): void;
+}
+
+export const processOutput: RunOutput = {
+  out: (line) => process.stdout.write(`${line}\n`),
+  err: (line) => process.stderr.write(`${line}\n`),
+};
+
+/** A diagnostic with its file shown relative to the root (as the reader and scanners usually give it already). */
+export function relativeDiagnostic(root: string, diagnostic: Diagnostic): Diagnostic {
+  const file = diagnostic.position.file;
+  if (!isAbsolute(file)) return diagnostic;
+  const rel = relative(root, file);
+  if (rel.startsWith('..')) return diagnostic;
+  return { ...diagnostic, position: { ...diagnostic.position, file: rel.split(sep).join('/') } };
+}
+
+/** Diagnostics in file, line, column order, each printed once. */
+export function orderedDiagnosticLines(root: string, diagnostics: Diagnostic[]): string[] {
+  const sorted = diagnostics
+    .map((d) => relativeDiagnostic(root, d))
+    .sort((a, b) => {
+      const pa = a.position;
+      const pb = b.position;
+      if (pa.file !== pb.file) return pa.file < pb.file ? -1 : 1;
+      return pa.line - pb.line || pa.column - pb.column;
+    });
+  return [...new Set(sorted.map(formatDiagnostic))];
+}
+
+export interface GeneratorRunResult {
+  root: string;
+  command: string;
+  files: PlannedFile[];
+  diagnostics: Diagnostic[];
+  check: boolean;
+}
+
+/** Prints, writes or checks; resolves to the exit status (0 or 1). */
+export async function finishGeneratorRun(run: GeneratorRunResult, output: RunOutput = processOutput): Promise<number> {
+  if (run.diagnostics.length > 0) {
+    const lines = orderedDiagnosticLines(run.root, run.diagnostics);
+    for (const line of lines) output.err(line);
+    output.err(`kubeforge ${run.command}: ${lines.length} error${lines.length === 1 ? '' : 's'}; no file was written`);
+    return 1;
+  }
+  if (run.check) {
+    const results = await checkPlannedFiles(run.root, run.files);
+    const outdated = results.filter((r) => r.freshness !== 'fresh');
+    for (const r of outdated) output.err(`${r.freshness === 'missing' ? 'missing' : 'stale'}: ${r.path}`);
+    if (outdated.length > 0) {
+      output.err(`kubeforge ${run.command} --check: ${outdated.length} generated file${outdated.length === 1 ? ' is' : 's are'} out of date; run \`kubeforge ${run.command}\``);
+      return 1;
+    }
+    output.out(`kubeforge ${run.command} --check: ${results.length} generated file${results.length === 1 ? '' : 's'} up to date`);
+    return 0;
+  }
+  const results = await writePlannedFiles(run.root, run.files);
+  for (const r of results) if (r.outcome === 'written') output.out(`wrote ${r.path}`);
+  if (results.length === 0) output.out(`kubeforge ${run.command}: nothing to generate`);
+  return 0;
+}

@@ -1,0 +1,99 @@
+/**
+ * `kubeforge manifests`: reads the API types and the controllers' `+kubebuilder:rbac` / `+kubebuilder:webhook`
+ * markers and writes `config/crd/bases/<group>_<plural>.yaml`, `config/rbac/role.yaml` (when there are RBAC
+ * rules) and `config/webhook/manifests.yaml` (when there are webhook markers), as kubebuilder's
+ * `make manifests` does with controller-gen. `planManifests` is the same work without the printing.
+ */
+import { readFile } from 'node:fs/promises';
+import { join, resolve } from 'node:path';
+import { InvalidArgumentError, type Command } from 'commander';
+import type { Diagnostic, Marker } from '../markers/types.js';
+import type { FileMarkers } from '../reader/file-markers.js';
+import { finishGeneratorRun, type GeneratorRunResult } from './generator-run.js';
+import type { PlannedFile } from './output-files.js';
+import { listTypeScriptSources, projectPaths } from './project-paths.js';
+
+export interface ManifestsOptions {
+  root: string;
+  /** Folders with API types; default `api`. */
+  paths?: string[];
+  /** Folders with controllers and webhooks (RBAC and webhook markers); default `internal`. */
+  controllerPaths?: string[];
+  /** controller-gen's `crd:maxDescLen`; undefined keeps descriptions whole. */
+  maxDescLen?: number;
+  allowDangerousTypes?: boolean;
+  check?: boolean;
+}
+
+/** RBAC and webhook markers of every controller source, with the scanners' diagnostics. */
+async function scanControllerMarkers(root: string, folders: string[]): Promise<{ markers: Marker[]; diagnostics: Diagnostic[] }> {
+  const { scanFileMarkers } = await import('../reader/file-markers.js');
+  const markers: Marker[] = [];
+  const diagnostics: Diagnostic[] = [];
+  for (const file of listTypeScriptSources(root, folders)) {
+    const result: FileMarkers = scanFileMarkers(file, await readFile(join(root, file), 'utf8'));
+    markers.push(...result.markers);
+    diagnostics.push(...result.diagnostics);
+  }
+  return { markers, diagnostics };
+}
+
+const isRbacMarker = (m: Marker): boolean => m.name === 'kubebuilder:rbac';
+const isWebhookMarker = (m: Marker): boolean => m.name === 'kubebuilder:webhook' || m.name === 'kubebuilder:webhookconfiguration';
+
+/** Reads everything and plans every manifest; writes nothing. */
+export async function planManifests(options: ManifestsOptions): Promise<GeneratorRunResult> {
+  // Loaded here, not at the top, so `kubeforge --help` and other commands do not pay for the TypeScript parser.
+  const [{ loadApiProject }, { buildCrds, emitCrdYaml }, { buildRbac, emitRoleYaml, DEFAULT_ROLE_NAME }, { buildWebhooks, emitWebhookManifestsYaml }] =
+    await Promise.all([
+      import('../reader/index.js'),
+      import('../generate/crd/index.js'),
+      import('../generate/rbac/index.js'),
+      import('../generate/webhook/index.js'),
+    ]);
+  const root = resolve(options.root);
+  const diagnostics: Diagnostic[] = [];
+  const files: PlannedFile[] = [];
+
+  const loaded = await loadApiProject({ root, apiPaths: projectPaths(options.paths, 'api') });
+  diagnostics.push(...loaded.diagnostics);
+  const crds = buildCrds(loaded.model, { maxDescLen: options.maxDescLen, allowDangerousTypes: options.allowDangerousTypes ?? false });
+  diagnostics.push(...crds.diagnostics);
+  const crdFiles = crds.crds.map((crd) => ({ path: `config/crd/bases/${crd.fileName}`, content: emitCrdYaml(crd) }));
+  files.push(...crdFiles.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0)));
+
+  const scanned = await scanControllerMarkers(root, projectPaths(options.controllerPaths, 'internal'));
+  diagnostics.push(...scanned.diagnostics);
+  const rbacMarkers = scanned.markers.filter(isRbacMarker);
+  const roles = buildRbac(rbacMarkers, { roleName: DEFAULT_ROLE_NAME });
+  if (roles.length > 0) files.push({ path: 'config/rbac/role.yaml', content: emitRoleYaml(roles) });
+  const webhooks = buildWebhooks(scanned.markers.filter(isWebhookMarker));
+  diagnostics.push(...webhooks.diagnostics);
+  if (webhooks.configurations.length > 0) {
+    files.push({ path: 'config/webhook/manifests.yaml', content: emitWebhookManifestsYaml(webhooks.configurations) });
+  }
+  return { root, command: 'manifests', files: diagnostics.length > 0 ? [] : files, diagnostics, check: options.check ?? false };
+}
+
+function parseMaxDescLen(value: string): number {
+  if (!/^\d+$/.test(value)) throw new InvalidArgumentError(`expected a non-negative integer, got "${value}"`);
+  return Number(value);
+}
+
+export function register(program: Command): void {
+  program
+    .command('manifests')
+    .description('write CRDs (config/crd/bases), the manager role (config/rbac/role.yaml) and webhook configurations (config/webhook/manifests.yaml)')
+    .option('--root <dir>', 'project root', '.')
+    .option('--paths <paths...>', 'folders with the API types (kubebuilder style, e.g. api/...)')
+    .option('--controller-paths <paths...>', 'folders with +kubebuilder:rbac and +kubebuilder:webhook markers (default internal/...)')
+    .option('--max-desc-len <n>', "truncate descriptions to n characters (controller-gen's crd:maxDescLen; 0 drops them)", parseMaxDescLen)
+    .option('--allow-dangerous-types', 'allow float32/float64 fields, as controller-gen allowDangerousTypes does')
+    .option('--check', 'write nothing; exit 1 when a generated file is stale or missing')
+    .action(
+      async (flags: { root: string; paths?: string[]; controllerPaths?: string[]; maxDescLen?: number; allowDangerousTypes?: boolean; check?: boolean }) => {
+        const run = await planManifests({ ...flags });
+        process.exitCode = await finishGeneratorRun(run);
+      },
+    );
+}

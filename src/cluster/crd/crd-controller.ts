@@ -1,0 +1,151 @@
+/**
+ * The CRD controllers of the local cluster, in one loop on the cluster clock: naming and
+ * establishing (acceptedNames, NamesAccepted, Established), serving (the catalog follows each CRD's
+ * served versions), and cleanup on deletion (Terminating conditions, deleting every custom resource,
+ * then removing the finalizer) — §5.2.
+ */
+import type { ClusterInternals } from '../local-cluster.js';
+import type { ResourceType } from '../registry/resource-type.js';
+import { rfc3339 } from '../registry/system-metadata.js';
+import type { KubeObject, StoreEvent } from '../store/object-store.js';
+import { crdCleanupFinalizer } from './crd-kind.js';
+import { customResourceType } from './custom-resource-type.js';
+
+const crdBucket = 'customresourcedefinitions.apiextensions.k8s.io';
+const manager = { fieldManager: 'kube-apiserver' };
+
+function condition(type: string, status: string, reason: string, message: string, now: number, previous?: any): Record<string, unknown> {
+  const transition = previous && previous.status === status ? previous.lastTransitionTime : rfc3339(now);
+  return { type, status, lastTransitionTime: transition, reason, message };
+}
+
+function isTrue(crd: KubeObject, type: string): boolean {
+  return (crd.status?.conditions ?? []).some((c: any) => c.type === type && c.status === 'True');
+}
+
+export class CrdController {
+  private readonly pending = new Set<string>();
+  private scheduled = false;
+
+  constructor(private readonly cluster: ClusterInternals, private readonly onTypesChanged: (group: string, resource: string, gone: boolean) => void) {
+    cluster.store.onCommit((e) => this.observe(e));
+  }
+
+  private observe(e: StoreEvent): void {
+    if (e.bucket === crdBucket) {
+      this.syncServing(e.type === 'DELETED' ? undefined : e.object, e.object);
+      this.enqueue(e.object.metadata.name);
+      return;
+    }
+    // a custom resource changed: a terminating CRD may now be able to finish
+    for (const crd of this.cluster.store.list(crdBucket)) {
+      if (crd.metadata.deletionTimestamp && e.bucket === `${crd.spec.names.plural}.${crd.spec.group}`) this.enqueue(crd.metadata.name);
+    }
+  }
+
+  private enqueue(name: string): void {
+    this.pending.add(name);
+    if (this.scheduled) return;
+    this.scheduled = true;
+    this.cluster.clock.schedule(this.cluster.clock.now(), () => {
+      this.scheduled = false;
+      const names = [...this.pending];
+      this.pending.clear();
+      for (const n of names) this.reconcile(n);
+    });
+  }
+
+  /** Keeps the catalog equal to what each CRD serves (synchronously at commit). */
+  private syncServing(crd: KubeObject | undefined, last: KubeObject): void {
+    const group: string = last.spec?.group;
+    const plural: string = (last.status?.acceptedNames?.plural || last.spec?.names?.plural) ?? '';
+    if (!crd || !(isTrue(crd, 'NamesAccepted') || isTrue(crd, 'Established'))) {
+      if (this.cluster.catalog.versionsOf(group, plural).length) {
+        this.cluster.catalog.replace(group, plural, []);
+        this.onTypesChanged(group, plural, true);
+      }
+      return;
+    }
+    const terminating = Boolean(crd.metadata.deletionTimestamp);
+    const types: ResourceType[] = (crd.spec.versions ?? []).filter((v: any) => v.served).map((v: any) => customResourceType(crd, v, terminating));
+    const storage = (crd.spec.versions ?? []).find((v: any) => v.storage)?.name;
+    types.sort((a, b) => (a.version === storage ? -1 : b.version === storage ? 1 : 0));
+    this.cluster.catalog.replace(group, crd.spec.names.plural, types);
+    this.onTypesChanged(group, crd.spec.names.plural, false);
+  }
+
+  private crdType(): ResourceType {
+    return this.cluster.catalog.find('apiextensions.k8s.io', 'v1', 'customresourcedefinitions')!;
+  }
+
+  reconcile(name: string): void {
+    const crd = this.cluster.store.get(crdBucket, undefined, name);
+    if (!crd) return;
+    if (crd.metadata.deletionTimestamp) return this.cleanup(crd);
+    if (isTrue(crd, 'Established') && JSON.stringify(crd.status.acceptedNames) === JSON.stringify(crd.spec.names)) return;
+    const now = this.cluster.clock.now();
+    const conflict = this.nameConflict(crd);
+    const prev = (t: string): any => (crd.status?.conditions ?? []).find((c: any) => c.type === t);
+    const status = structuredClone(crd.status ?? {});
+    if (conflict) {
+      status.conditions = [
+        condition('NamesAccepted', 'False', conflict.reason, conflict.message, now, prev('NamesAccepted')),
+        condition('Established', 'False', 'NotAccepted', 'not all names are accepted', now, prev('Established')),
+      ];
+    } else {
+      status.acceptedNames = structuredClone(crd.spec.names);
+      status.conditions = [
+        condition('NamesAccepted', 'True', 'NoConflicts', 'no conflicts found', now, prev('NamesAccepted')),
+        condition('Established', 'True', 'InitialNamesAccepted', 'the initial names have been accepted', now, prev('Established')),
+      ];
+    }
+    this.cluster.operations.update(this.crdType(), undefined, name, { ...crd, status }, { ...manager, subresource: 'status' });
+  }
+
+  private nameConflict(crd: KubeObject): { reason: string; message: string } | undefined {
+    const names = crd.spec.names;
+    for (const other of this.cluster.store.list(crdBucket)) {
+      if (other.metadata.name === crd.metadata.name || other.spec.group !== crd.spec.group) continue;
+      const taken = other.status?.acceptedNames ?? {};
+      if (taken.plural === names.plural) return { reason: 'PluralConflict', message: `"${names.plural}" is already in use` };
+      if (taken.singular && taken.singular === names.singular) return { reason: 'SingularConflict', message: `"${names.singular}" is already in use` };
+      for (const s of names.shortNames ?? []) if ((taken.shortNames ?? []).includes(s)) return { reason: 'ShortNamesConflict', message: `"${s}" is already in use` };
+      if (taken.kind === names.kind) return { reason: 'KindConflict', message: `"${names.kind}" is already in use` };
+      if (taken.listKind && taken.listKind === names.listKind) return { reason: 'ListKindConflict', message: `"${names.listKind}" is already in use` };
+    }
+    return undefined;
+  }
+
+  private cleanup(crd: KubeObject): void {
+    const now = this.cluster.clock.now();
+    const bucket = `${crd.spec.names.plural}.${crd.spec.group}`;
+    const remaining = this.cluster.store.list(bucket);
+    const rt = this.cluster.catalog.versionsOf(crd.spec.group, crd.spec.names.plural)[0];
+    const setTerminating = (reason: string, message: string, status: string): void => {
+      const others = (crd.status?.conditions ?? []).filter((c: any) => c.type !== 'Terminating');
+      const prev = (crd.status?.conditions ?? []).find((c: any) => c.type === 'Terminating');
+      if (prev?.reason === reason && prev?.status === status) return;
+      const next = { ...crd, status: { ...crd.status, conditions: [...others, condition('Terminating', status, reason, message, now, prev)] } };
+      const r = this.cluster.operations.update(this.crdType(), undefined, crd.metadata.name, next, { ...manager, subresource: 'status' });
+      crd.status = r.object.status;
+      crd.metadata.resourceVersion = r.object.metadata.resourceVersion;
+    };
+    if (remaining.length > 0 && rt) {
+      setTerminating('InstanceDeletionInProgress', 'CustomResource deletion is in progress', 'True');
+      for (const o of remaining) {
+        if (o.metadata.deletionTimestamp) continue;
+        try {
+          this.cluster.operations.delete(rt, o.metadata.namespace, o.metadata.name, { propagationPolicy: 'Background' });
+        } catch {
+          // already gone
+        }
+      }
+      if (this.cluster.store.list(bucket).length > 0) return;
+    }
+    setTerminating('InstanceDeletionCompleted', `removed all instances`, 'False');
+    const latest = this.cluster.store.get(crdBucket, undefined, crd.metadata.name);
+    if (!latest) return;
+    const finalizers = (latest.metadata.finalizers ?? []).filter((f: string) => f !== crdCleanupFinalizer);
+    this.cluster.operations.update(this.crdType(), undefined, latest.metadata.name, { ...latest, metadata: { ...latest.metadata, finalizers } }, manager);
+  }
+}

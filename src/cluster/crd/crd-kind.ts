@@ -1,0 +1,149 @@
+/**
+ * The apiextensions.k8s.io/v1 CustomResourceDefinition kind: defaulting, the spec and schema rules of
+ * §5.1 with their messages, immutability on update, and the initial status the POST response shows.
+ */
+import { type FieldError, forbidden, invalid, notSupported, required } from '../errors/field-errors.js';
+import { defineKind } from '../registry/define-kind.js';
+import { dns1035LabelErrors, dns1123SubdomainErrors } from '../registry/object-meta.js';
+import type { KubeObject } from '../store/object-store.js';
+import { column, nameColumn } from '../registry/table-format.js';
+import { celCompileErrors } from './cel-rules.js';
+import { structuralErrors } from './structural-schema.js';
+
+export const crdCleanupFinalizer = 'customresourcecleanup.apiextensions.k8s.io';
+
+function defaultCrd(o: KubeObject): void {
+  const spec = (o.spec ??= {});
+  const names = (spec.names ??= {});
+  if (!names.singular && typeof names.kind === 'string') names.singular = names.kind.toLowerCase();
+  if (!names.listKind && typeof names.kind === 'string') names.listKind = `${names.kind}List`;
+  spec.conversion ??= { strategy: 'None' };
+  for (const v of Array.isArray(spec.versions) ? spec.versions : []) {
+    for (const c of v?.additionalPrinterColumns ?? []) c.priority ??= 0;
+  }
+}
+
+function nameErrors(field: string, value: unknown, mixedCase = false): FieldError[] {
+  if (typeof value !== 'string' || value === '') return [required(field)];
+  const msgs = dns1035LabelErrors(mixedCase ? value.toLowerCase() : value);
+  if (mixedCase) return msgs.map((m) => invalid(field, value, `may have mixed case, but should otherwise match: ${m}`));
+  return msgs.map((m) => invalid(field, value, m));
+}
+
+const columnTypes = ['integer', 'number', 'string', 'boolean', 'date'];
+const columnFormats = ['int32', 'int64', 'float', 'double', 'byte', 'date', 'date-time', 'password'];
+
+function validateVersion(v: any, i: number, errs: FieldError[]): void {
+  const p = `spec.versions[${i}]`;
+  errs.push(...nameErrors(`${p}.name`, v?.name));
+  const statusOn = Boolean(v?.subresources?.status);
+  const schema = v?.schema?.openAPIV3Schema;
+  if (schema === undefined) errs.push(required(`${p}.schema.openAPIV3Schema`, 'schemas are required'));
+  else {
+    errs.push(...structuralErrors(schema, `${p}.schema.openAPIV3Schema`, statusOn));
+    errs.push(...celCompileErrors(schema, `${p}.schema.openAPIV3Schema`));
+  }
+  if (v?.deprecationWarning !== undefined && v?.deprecated !== true) errs.push(forbidden(`${p}.deprecationWarning`, 'can only be set for deprecated versions'));
+  (v?.additionalPrinterColumns ?? []).forEach((c: any, j: number) => {
+    const cp = `${p}.additionalPrinterColumns[${j}]`;
+    if (!c?.name) errs.push(required(`${cp}.name`));
+    if (!columnTypes.includes(c?.type)) errs.push(notSupported(`${cp}.type`, c?.type ?? '', columnTypes));
+    if (c?.format && !columnFormats.includes(c.format)) errs.push(notSupported(`${cp}.format`, c.format, columnFormats));
+    if (!c?.jsonPath) errs.push(required(`${cp}.JSONPath`));
+    else if (!String(c.jsonPath).startsWith('.')) errs.push(invalid(`${cp}.JSONPath`, c.jsonPath, 'must be a simple json path starting with .'));
+  });
+  const scale = v?.subresources?.scale;
+  if (scale) {
+    const sp = `${p}.subresources.scale`;
+    if (!String(scale.specReplicasPath ?? '').startsWith('.spec.')) errs.push(invalid(`${sp}.specReplicasPath`, scale.specReplicasPath ?? '', 'should be a json path under .spec'));
+    if (!String(scale.statusReplicasPath ?? '').startsWith('.status.')) errs.push(invalid(`${sp}.statusReplicasPath`, scale.statusReplicasPath ?? '', 'should be a json path under .status'));
+    if (scale.labelSelectorPath !== undefined && !/^\.(spec|status)\./.test(scale.labelSelectorPath)) {
+      errs.push(invalid(`${sp}.labelSelectorPath`, scale.labelSelectorPath, 'should be a json path under either .spec or .status'));
+    }
+  }
+  if (Array.isArray(v?.selectableFields) && v.selectableFields.length > 8) errs.push({ type: 'FieldValueTooMany', field: `${p}.selectableFields`, value: v.selectableFields.length, detail: 'must have at most 8 items' });
+}
+
+export function validateCrd(o: KubeObject): FieldError[] {
+  const errs: FieldError[] = [];
+  const spec = o.spec ?? {};
+  const names = spec.names ?? {};
+  if (!spec.group) errs.push(required('spec.group'));
+  else {
+    errs.push(...dns1123SubdomainErrors(spec.group).map((m) => invalid('spec.group', spec.group, m)));
+    if (!String(spec.group).includes('.')) errs.push(invalid('spec.group', spec.group, 'should be a domain with at least one dot'));
+  }
+  if (o.metadata.name !== `${names.plural}.${spec.group}`) errs.push(invalid('metadata.name', o.metadata.name, 'must be spec.names.plural+"."+spec.group'));
+  if (!['Cluster', 'Namespaced'].includes(spec.scope)) errs.push(notSupported('spec.scope', spec.scope ?? '', ['Cluster', 'Namespaced']));
+  errs.push(...nameErrors('spec.names.plural', names.plural));
+  errs.push(...nameErrors('spec.names.singular', names.singular));
+  errs.push(...nameErrors('spec.names.kind', names.kind, true));
+  errs.push(...nameErrors('spec.names.listKind', names.listKind, true));
+  if (names.kind && names.kind === names.listKind) errs.push(invalid('spec.names.listKind', names.listKind, 'kind and listKind cannot be the same'));
+  (names.shortNames ?? []).forEach((s: string, i: number) => errs.push(...nameErrors(`spec.names.shortNames[${i}]`, s)));
+  (names.categories ?? []).forEach((s: string, i: number) => errs.push(...nameErrors(`spec.names.categories[${i}]`, s)));
+  const versions: any[] = Array.isArray(spec.versions) ? spec.versions : [];
+  if (versions.length === 0) errs.push(invalid('spec.versions', versions, 'must have exactly one version marked as storage version'));
+  const seen = new Set<string>();
+  versions.forEach((v, i) => {
+    if (seen.has(v?.name)) errs.push(invalid('spec.versions', versions, 'must contain unique version names'));
+    seen.add(v?.name);
+    validateVersion(v, i, errs);
+  });
+  if (versions.length > 0 && versions.filter((v) => v?.storage === true).length !== 1) errs.push(invalid('spec.versions', versions, 'must have exactly one version marked as storage version'));
+  if (spec.preserveUnknownFields === true) errs.push(invalid('spec.preserveUnknownFields', true, 'cannot set to true, set x-kubernetes-preserve-unknown-fields to true in spec.versions[*].schema instead'));
+  if (spec.conversion?.strategy === 'Webhook') {
+    errs.push(forbidden('spec.conversion.strategy', 'conversion webhooks are not supported by the kubeforge local cluster (use strategy None)'));
+  } else if (spec.conversion?.strategy && spec.conversion.strategy !== 'None') {
+    errs.push(notSupported('spec.conversion.strategy', spec.conversion.strategy, ['None', 'Webhook']));
+  }
+  return errs;
+}
+
+function validateCrdUpdate(o: KubeObject, old: KubeObject): FieldError[] {
+  const errs = validateCrd(o);
+  if (o.spec?.group !== old.spec?.group) errs.push(invalid('spec.group', o.spec?.group, 'field is immutable'));
+  if (o.spec?.names?.plural !== old.spec?.names?.plural) errs.push(invalid('spec.names.plural', o.spec?.names?.plural, 'field is immutable'));
+  const established = (old.status?.conditions ?? []).some((c: any) => c.type === 'Established' && c.status === 'True');
+  if (established) {
+    if (o.spec?.scope !== old.spec?.scope) errs.push(invalid('spec.scope', o.spec?.scope, 'field is immutable'));
+    if (o.spec?.names?.kind !== old.spec?.names?.kind) errs.push(invalid('spec.names.kind', o.spec?.names?.kind, 'field is immutable'));
+  }
+  const versionNames = (o.spec?.versions ?? []).map((v: any) => v?.name);
+  (old.status?.storedVersions ?? []).forEach((sv: string, i: number) => {
+    if (!versionNames.includes(sv)) errs.push(invalid(`status.storedVersions[${i}]`, sv, 'must appear in spec.versions'));
+  });
+  return errs;
+}
+
+export const customResourceDefinitions = defineKind({
+  group: 'apiextensions.k8s.io',
+  resource: 'customresourcedefinitions',
+  kind: 'CustomResourceDefinition',
+  namespaced: false,
+  shortNames: ['crd', 'crds'],
+  categories: ['api-extensions'],
+  statusSubresource: true,
+  hasGeneration: true,
+  fields: ['spec', 'status'],
+  table: {
+    columns: [nameColumn, column('Created At', 'date', 'CreationTimestamp')],
+    cells: (o) => [o.metadata.name, o.metadata.creationTimestamp],
+  },
+  strategy: {
+    prepareForCreate(o) {
+      defaultCrd(o);
+      const storage = (o.spec.versions ?? []).find((v: any) => v?.storage === true)?.name;
+      o.status = { acceptedNames: { plural: '', kind: '' }, storedVersions: storage ? [storage] : [] };
+    },
+    prepareForUpdate(o, old) {
+      defaultCrd(o);
+      const storage = (o.spec?.versions ?? []).find((v: any) => v?.storage === true)?.name;
+      if (storage && o.status && !(o.status.storedVersions ?? []).includes(storage)) o.status.storedVersions = [...(o.status.storedVersions ?? []), storage];
+      void old;
+    },
+    validateCreate: validateCrd,
+    validateUpdate: validateCrdUpdate,
+    finalizersOnDelete: [crdCleanupFinalizer],
+  },
+});

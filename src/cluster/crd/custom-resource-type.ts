@@ -1,0 +1,104 @@
+/**
+ * Turns one served version of an established CRD into a ResourceType: names and scope, status and
+ * scale subresources, printer columns, selectable fields, and the strategy that prunes, defaults and
+ * validates custom resources against the version's structural schema (§5.3).
+ */
+import type { KubeObject } from '../store/object-store.js';
+import { type ResourceType, allVerbs } from '../registry/resource-type.js';
+import { age, ageColumn, nameColumn } from '../registry/table-format.js';
+import { evaluateJsonPath } from './json-path.js';
+import { applyDefaults, pruneUnknown } from './prune-and-default.js';
+import { validateCustomResource } from './schema-validation.js';
+import { listSemanticsFromSchema } from './schema-lists.js';
+import type { ListSemanticsResolver } from '../patch/field-sets.js';
+
+export interface CustomResourceTypeExtras {
+  listSemantics: ListSemanticsResolver;
+}
+
+function printerTable(version: any) {
+  const columns: any[] = version.additionalPrinterColumns ?? [];
+  if (columns.length === 0) {
+    return { columns: [nameColumn, ageColumn], cells: (o: KubeObject, now: number) => [o.metadata.name, age(o.metadata.creationTimestamp, now)] };
+  }
+  return {
+    columns: [
+      nameColumn,
+      ...columns.map((c) => ({ name: c.name, type: c.type, format: c.format ?? '', description: c.description ?? '', priority: c.priority ?? 0 })),
+    ],
+    cells: (o: KubeObject, now: number) => [
+      o.metadata.name,
+      ...columns.map((c) => {
+        const value = evaluateJsonPath(o, c.jsonPath);
+        if (value === undefined || value === null) return null;
+        if (c.type === 'date') return typeof value === 'string' ? age(value, now) : null;
+        if (c.type === 'integer' || c.type === 'number') return typeof value === 'number' ? value : null;
+        if (c.type === 'boolean') return typeof value === 'boolean' ? value : null;
+        return typeof value === 'string' ? value : JSON.stringify(value);
+      }),
+    ],
+  };
+}
+
+export function customResourceType(crd: KubeObject, version: any, terminating: boolean): ResourceType & CustomResourceTypeExtras {
+  const spec = crd.spec;
+  const names = crd.status?.acceptedNames?.kind ? crd.status.acceptedNames : spec.names;
+  const schema = version.schema?.openAPIV3Schema ?? { type: 'object', 'x-kubernetes-preserve-unknown-fields': true };
+  const group: string = spec.group;
+  const selectable: string[] = (version.selectableFields ?? []).map((f: any) => String(f.jsonPath));
+  const kind: string = names.kind;
+  return {
+    group,
+    version: version.name,
+    resource: names.plural,
+    kind,
+    listKind: names.listKind ?? `${kind}List`,
+    singular: names.singular ?? kind.toLowerCase(),
+    namespaced: spec.scope === 'Namespaced',
+    shortNames: names.shortNames ?? [],
+    categories: names.categories ?? [],
+    verbs: allVerbs,
+    bucket: `${names.plural}.${group}`,
+    nameRule: 'subdomain',
+    statusSubresource: Boolean(version.subresources?.status),
+    ...(version.subresources?.scale ? { scale: version.subresources.scale } : {}),
+    otherSubresources: [],
+    hasGeneration: true,
+    returnsDeletedObject: false,
+    defaultPropagation: 'Background',
+    custom: true,
+    terminating,
+    table: printerTable(version),
+    listSemantics: listSemanticsFromSchema(schema),
+    strategy: {
+      dropUnknownFields: (o) => pruneUnknown(o, schema),
+      prepareForCreate: (o) => applyDefaults(o, schema),
+      prepareForUpdate: (o) => applyDefaults(o, schema),
+      validateCreate: (o) => validateCustomResource(o, schema),
+      validateUpdate: (o, old) => validateCustomResource(o, schema, old),
+      fromStorage: (o) => {
+        applyDefaults(o, schema);
+        return o;
+      },
+      fieldLabels: (o) => {
+        const out: Record<string, string> = {};
+        for (const path of selectable) {
+          const v = evaluateJsonPath(o, path);
+          out[path.replace(/^\./, '')] = v === undefined || v === null ? '' : String(v);
+        }
+        return out;
+      },
+    },
+    openAPISchema: () => schemaForOpenAPI(schema),
+  };
+}
+
+/** The CR schema as published: metadata replaced by a reference to ObjectMeta. */
+function schemaForOpenAPI(schema: any): Record<string, any> {
+  const copy = structuredClone(schema);
+  copy.properties = { ...(copy.properties ?? {}) };
+  copy.properties.apiVersion ??= { type: 'string', description: 'APIVersion defines the versioned schema of this representation of an object.' };
+  copy.properties.kind ??= { type: 'string', description: 'Kind is a string value representing the REST resource this object represents.' };
+  copy.properties.metadata = { allOf: [{ $ref: '#/components/schemas/io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta' }], description: "Standard object's metadata." };
+  return copy;
+}

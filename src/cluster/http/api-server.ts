@@ -1,0 +1,223 @@
+/**
+ * The HTTPS listener: authenticates, logs, injects faults, and routes every request to discovery,
+ * OpenAPI, health/version or the resource handler; writes Status errors and Warning headers;
+ * closes every socket and watch on stop.
+ */
+import { createServer as createHttpServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { createServer as createHttpsServer } from 'node:https';
+import type { AddressInfo, Socket } from 'node:net';
+import { ApiError, pathNotFound, unauthorized } from '../errors/status-errors.js';
+import type { ResourceCatalog } from '../registry/resource-catalog.js';
+import { type UserInfo, type TokenAuthenticator, anonymousUser } from './authentication.js';
+import { aggregatedDiscovery, aggregatedDiscoveryContentType, legacyApiGroup, legacyApiGroupList, legacyApiVersions, legacyResourceList } from './discovery.js';
+import { wantsAggregatedDiscovery } from './negotiation.js';
+import { type OpenAPIDocuments, openAPIV2ContentType } from './openapi.js';
+import { type RequestInfo, parseRequestInfo } from './request-info.js';
+import { type FaultInjector, type RequestLogEntry, faultStatus } from './request-log.js';
+import type { ResourceHandler } from './resource-handler.js';
+import type { WatchHub } from './watch.js';
+
+export const kubernetesVersion = {
+  major: '1',
+  minor: '32',
+  gitVersion: 'v1.32.4',
+  gitCommit: '59526cd4867447956156ae3a602fcbac10a2c335',
+  gitTreeState: 'clean',
+  buildDate: '2025-04-22T16:02:27Z',
+  goVersion: 'go1.23.6',
+  compiler: 'gc',
+  platform: 'linux/amd64',
+};
+
+/** Authorizes a request for a user; returns a 403 ApiError to refuse. */
+export type Authorizer = (user: UserInfo, info: RequestInfo) => ApiError | undefined;
+
+export interface ApiServerParts {
+  catalog: ResourceCatalog;
+  handler: ResourceHandler;
+  openapi: OpenAPIDocuments;
+  watches: WatchHub;
+  auth: TokenAuthenticator;
+  faults: FaultInjector;
+  authorize: Authorizer;
+  tls?: { cert: string; key: string };
+}
+
+const publicPaths = new Set(['/healthz', '/livez', '/readyz', '/version', '/version/']);
+const maxBody = 10 * 1024 * 1024;
+
+export class ApiServer {
+  private server: Server | undefined;
+  private readonly sockets = new Set<Socket>();
+  readonly log: RequestLogEntry[] = [];
+  private inFlight = 0;
+
+  constructor(private readonly parts: ApiServerParts) {}
+
+  /** Requests being handled right now (settle() waits for zero). */
+  get busy(): boolean {
+    return this.inFlight > 0;
+  }
+
+  async listen(port = 0): Promise<number> {
+    const handler = (req: IncomingMessage, res: ServerResponse): void => void this.serve(req, res);
+    this.server = this.parts.tls ? createHttpsServer({ cert: this.parts.tls.cert, key: this.parts.tls.key }, handler) : createHttpServer(handler);
+    this.server.keepAliveTimeout = 5000;
+    this.server.on('connection', (socket: Socket) => {
+      this.sockets.add(socket);
+      socket.on('close', () => this.sockets.delete(socket));
+    });
+    await new Promise<void>((resolve, reject) => {
+      this.server!.once('error', reject);
+      this.server!.listen(port, '127.0.0.1', () => resolve());
+    });
+    return (this.server.address() as AddressInfo).port;
+  }
+
+  async close(): Promise<void> {
+    this.parts.watches.closeAll();
+    const server = this.server;
+    if (!server) return;
+    this.server = undefined;
+    const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+    server.closeAllConnections();
+    for (const s of this.sockets) s.destroy();
+    await closed;
+  }
+
+  private address(): string {
+    const a = this.server?.address() as AddressInfo | undefined;
+    return `127.0.0.1:${a?.port ?? 0}`;
+  }
+
+  private async serve(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    this.inFlight++;
+    const url = new URL(req.url ?? '/', 'https://localhost');
+    const method = req.method ?? 'GET';
+    const info = parseRequestInfo(method, url.pathname, url.searchParams);
+    let user: UserInfo = anonymousUser;
+    const entry: RequestLogEntry = { time: new Date().toISOString(), user: user.username, groups: user.groups, method, path: url.pathname, verb: info.verb, code: 0 };
+    if (info.kind === 'resource') {
+      Object.assign(entry, { group: info.group, version: info.version, resource: info.resource });
+      if (info.subresource) entry.subresource = info.subresource;
+      if (info.namespace) entry.namespace = info.namespace;
+      if (info.name) entry.name = info.name;
+    }
+    this.log.push(entry);
+    res.on('finish', () => (entry.code = res.statusCode));
+    try {
+      const body = await readBody(req);
+      const authn = this.parts.auth.authenticate(req.headers.authorization);
+      if (authn === null) throw unauthorized();
+      if (authn) user = authn;
+      entry.user = user.username;
+      entry.groups = user.groups;
+      if (!publicPaths.has(url.pathname) || authn) {
+        const denied = this.parts.authorize(user, info);
+        if (denied) throw denied;
+      }
+      const fault = this.parts.faults.take(info.verb, info.kind === 'resource' ? info.resource : undefined);
+      if (fault) {
+        writeJson(res, fault.status, faultStatus(fault));
+        return;
+      }
+      if (info.kind === 'nonresource') {
+        this.serveNonResource(url, req, res);
+        return;
+      }
+      const result = await this.parts.handler.handle({ info, query: url.searchParams, headers: req.headers, body, res, user: user.username });
+      if (!result) return;
+      writeJson(res, result.code, result.body, result.warnings);
+    } catch (err) {
+      const apiError = err instanceof ApiError ? err : new ApiError(500, 'InternalError', `Internal error occurred: ${(err as Error)?.message ?? String(err)}`);
+      if (!(err instanceof ApiError)) console.error('kubeforge cluster: internal error', err);
+      if (!res.headersSent) writeJson(res, apiError.code, apiError.status);
+      else if (!res.writableEnded) res.end();
+    } finally {
+      this.inFlight--;
+    }
+  }
+
+  private serveNonResource(url: URL, req: IncomingMessage, res: ServerResponse): void {
+    const path = url.pathname.replace(/\/+$/, '') || '/';
+    const { catalog, openapi } = this.parts;
+    const accept = req.headers.accept;
+    if (path === '/version') return writeJson(res, 200, kubernetesVersion);
+    if (path === '/healthz' || path === '/livez' || path === '/readyz' || /^\/(healthz|livez|readyz)\/[a-z-]+$/.test(path)) {
+      res.writeHead(200, { 'Content-Type': 'text/plain; charset=utf-8', 'X-Content-Type-Options': 'nosniff' });
+      res.end('ok');
+      return;
+    }
+    if (path === '/api' || path === '/apis') {
+      if (wantsAggregatedDiscovery(accept)) {
+        const body = JSON.stringify(aggregatedDiscovery(catalog, path === '/api'));
+        res.writeHead(200, { 'Content-Type': aggregatedDiscoveryContentType, 'Cache-Control': 'no-cache, private' });
+        res.end(body);
+        return;
+      }
+      return writeJson(res, 200, path === '/api' ? legacyApiVersions(this.address()) : legacyApiGroupList(catalog));
+    }
+    let m: RegExpExecArray | null;
+    if ((m = /^\/apis\/([^/]+)$/.exec(path))) {
+      const group = legacyApiGroup(catalog, m[1]!);
+      if (group) return writeJson(res, 200, group);
+      throw pathNotFound();
+    }
+    if ((m = /^\/api\/([^/]+)$/.exec(path)) || (m = /^\/apis\/([^/]+)\/([^/]+)$/.exec(path))) {
+      const [group, version] = m[2] === undefined ? ['', m[1]!] : [m[1]!, m[2]!];
+      const list = legacyResourceList(catalog, group, version);
+      if (list) return writeJson(res, 200, list);
+      throw pathNotFound();
+    }
+    if (path === '/openapi/v3') return writeJson(res, 200, openapi.root());
+    if (path.startsWith('/openapi/v3/')) {
+      const doc = openapi.document(path.slice('/openapi/v3/'.length));
+      if (!doc) throw pathNotFound();
+      const hash = url.searchParams.get('hash');
+      if (hash && hash !== doc.hash) {
+        res.writeHead(301, { Location: `${path}?hash=${doc.hash}`, 'Cache-Control': 'no-cache' });
+        res.end();
+        return;
+      }
+      res.writeHead(200, {
+        'Content-Type': 'application/json',
+        ...(hash ? { 'Cache-Control': 'public, immutable', Expires: new Date(Date.now() + 365 * 86400_000).toUTCString() } : { 'Cache-Control': 'no-cache, private' }),
+      });
+      res.end(doc.body);
+      return;
+    }
+    if (path === '/openapi/v2') {
+      // An empty protobuf body is a valid, empty OpenAPI v2 Document (§2.3).
+      res.writeHead(200, { 'Content-Type': openAPIV2ContentType, 'Content-Length': '0' });
+      res.end();
+      return;
+    }
+    throw pathNotFound();
+  }
+}
+
+function readBody(req: IncomingMessage): Promise<Buffer> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    req.on('data', (c: Buffer) => {
+      size += c.length;
+      if (size > maxBody) {
+        reject(new ApiError(413, 'RequestEntityTooLarge', 'Request entity too large: limit is 3145728'));
+        req.destroy();
+        return;
+      }
+      chunks.push(c);
+    });
+    req.on('end', () => resolve(Buffer.concat(chunks)));
+    req.on('error', reject);
+  });
+}
+
+export function writeJson(res: ServerResponse, code: number, body: unknown, warnings: string[] = []): void {
+  const text = JSON.stringify(body);
+  const headers: Record<string, string | string[]> = { 'Content-Type': 'application/json', 'Cache-Control': 'no-cache, private' };
+  if (warnings.length) headers.Warning = warnings.map((w) => `299 - ${JSON.stringify(w)}`);
+  res.writeHead(code, headers);
+  res.end(text);
+}

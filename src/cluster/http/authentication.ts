@@ -1,0 +1,42 @@
+/**
+ * Bearer-token identities: the admin token written into the kubeconfig, tokens issued for test
+ * users and service accounts, and the anonymous user for requests without credentials (§8.2).
+ */
+import { randomBytes } from 'node:crypto';
+
+export interface UserInfo {
+  username: string;
+  uid?: string;
+  groups: string[];
+}
+
+export const anonymousUser: UserInfo = { username: 'system:anonymous', groups: ['system:unauthenticated'] };
+
+export class TokenAuthenticator {
+  private readonly tokens = new Map<string, UserInfo>();
+  readonly adminToken: string;
+
+  constructor() {
+    this.adminToken = this.issue({ username: 'kubeforge-admin', groups: ['system:masters'] });
+  }
+
+  /** Issues a token for a user; `system:authenticated` is always added. */
+  issue(user: UserInfo, prefix = 'kf'): string {
+    const token = `${prefix}-${randomBytes(24).toString('base64url')}`;
+    const groups = user.groups.includes('system:authenticated') ? user.groups : [...user.groups, 'system:authenticated'];
+    this.tokens.set(token, { ...user, groups });
+    return token;
+  }
+
+  revokeWhere(pred: (user: UserInfo) => boolean): void {
+    for (const [t, u] of this.tokens) if (pred(u)) this.tokens.delete(t);
+  }
+
+  /** undefined = no credentials; null = credentials that are not valid (401). */
+  authenticate(authorization: string | undefined): UserInfo | undefined | null {
+    if (!authorization) return undefined;
+    const m = /^Bearer\s+(\S+)$/i.exec(authorization.trim());
+    if (!m) return null;
+    return this.tokens.get(m[1]!) ?? null;
+  }
+}

@@ -1,0 +1,104 @@
+/**
+ * Lists: namespace scoping, label and field selectors, resourceVersion / resourceVersionMatch, and
+ * pagination with continue tokens served from the snapshot resourceVersion (§3.9).
+ */
+import { ApiError, badRequest } from '../errors/status-errors.js';
+import type { ResourceType } from '../registry/resource-type.js';
+import { type LabelSelector, matchesLabels } from '../selectors/label-selector.js';
+import { type FieldSelector, matchesFields } from '../selectors/field-selector.js';
+import type { KubeObject, ObjectStore } from '../store/object-store.js';
+
+export interface ListQuery {
+  namespace?: string;
+  labelSelector: LabelSelector;
+  fieldSelector: FieldSelector;
+  limit?: number;
+  continueToken?: string;
+  resourceVersion?: string;
+  resourceVersionMatch?: string;
+}
+
+export interface ListPage {
+  items: KubeObject[];
+  resourceVersion: string;
+  continueToken?: string;
+  remainingItemCount?: number;
+}
+
+interface ContinueToken {
+  rv: number;
+  start: string;
+}
+
+const keyOf = (o: KubeObject): string => `${o.metadata.namespace ?? ''}/${o.metadata.name}`;
+
+function decodeContinue(token: string): ContinueToken {
+  try {
+    const parsed = JSON.parse(Buffer.from(token, 'base64url').toString('utf8')) as ContinueToken;
+    if (typeof parsed.rv !== 'number' || typeof parsed.start !== 'string') throw new Error('shape');
+    return parsed;
+  } catch {
+    throw badRequest('continue key is not valid: incorrect encoded start resourceVersion (version meta.k8s.io/v1)');
+  }
+}
+
+const encodeContinue = (t: ContinueToken): string => Buffer.from(JSON.stringify(t), 'utf8').toString('base64url');
+
+const continueTooOld =
+  'The provided continue parameter is too old to display a consistent list result. You can start a new list without the continue parameter, or use the continue token in this response to retrieve the remainder of the results. Continuing with the provided token results in an inconsistent list - objects that were created, modified, or deleted between the time the first chunk was returned and now may show up in the list.';
+
+export function listObjects(store: ObjectStore, rt: ResourceType, q: ListQuery): ListPage {
+  const ns = rt.namespaced ? q.namespace : undefined;
+  let snapshot = store.resourceVersion;
+  let start = '';
+  let all: KubeObject[];
+  if (q.continueToken) {
+    if (q.resourceVersion) throw badRequest('specifying resource version is not allowed when using continue');
+    const token = decodeContinue(q.continueToken);
+    snapshot = token.rv;
+    start = token.start;
+    try {
+      all = store.listAt(rt.bucket, snapshot, ns);
+    } catch (err) {
+      if (err instanceof ApiError && err.code === 410) throw new ApiError(410, 'Expired', continueTooOld);
+      throw err;
+    }
+  } else if (q.resourceVersionMatch) {
+    if (!q.resourceVersion) throw badRequest('resourceVersionMatch is forbidden unless resourceVersion is provided');
+    if (q.resourceVersionMatch === 'Exact') {
+      snapshot = Number(q.resourceVersion);
+      if (!Number.isInteger(snapshot)) throw badRequest(`invalid resource version: ${q.resourceVersion}`);
+      if (snapshot > store.resourceVersion) throw tooLarge(snapshot, store.resourceVersion);
+      all = store.listAt(rt.bucket, snapshot, ns);
+    } else if (q.resourceVersionMatch === 'NotOlderThan') {
+      checkNotNewer(q.resourceVersion, store.resourceVersion);
+      all = store.list(rt.bucket, ns);
+    } else {
+      throw badRequest(`resourceVersionMatch: Unsupported value: "${q.resourceVersionMatch}": supported values: "Exact", "NotOlderThan"`);
+    }
+  } else {
+    if (q.resourceVersion && q.resourceVersion !== '0') checkNotNewer(q.resourceVersion, store.resourceVersion);
+    all = store.list(rt.bucket, ns);
+  }
+  const matching = all.filter((o) => (start === '' || keyOf(o) > start) && matchesLabels(q.labelSelector, o.metadata.labels) && matchesFields(rt, q.fieldSelector, o));
+  if (q.limit && q.limit > 0 && matching.length > q.limit) {
+    const items = matching.slice(0, q.limit);
+    return {
+      items,
+      resourceVersion: String(snapshot),
+      continueToken: encodeContinue({ rv: snapshot, start: keyOf(items[items.length - 1]!) }),
+      remainingItemCount: matching.length - q.limit,
+    };
+  }
+  return { items: matching, resourceVersion: String(snapshot) };
+}
+
+function tooLarge(rv: number, current: number): ApiError {
+  return new ApiError(504, 'Timeout', `Too large resource version: ${rv}, current: ${current}`, { causes: [{ type: 'ResourceVersionTooLarge', message: 'Too large resource version' }], retryAfterSeconds: 1 });
+}
+
+function checkNotNewer(requested: string, current: number): void {
+  const rv = Number(requested);
+  if (!Number.isInteger(rv)) throw badRequest(`invalid resource version: ${requested}`);
+  if (rv > current) throw tooLarge(rv, current);
+}

@@ -1,0 +1,100 @@
+/**
+ * Authorization: `alwaysAllow`, or RBAC over the stored Roles/ClusterRoles and their bindings plus
+ * the bootstrap policy (system:masters is superuser; discovery, health and self-reviews are open to
+ * every authenticated user), with the real 403 message (§8.4).
+ */
+import { ApiError } from '../errors/status-errors.js';
+import type { ObjectStore } from '../store/object-store.js';
+import type { UserInfo } from './authentication.js';
+import type { Authorizer } from './api-server.js';
+import type { RequestInfo } from './request-info.js';
+
+const discoveryPaths = ['/api', '/api/*', '/apis', '/apis/*', '/openapi', '/openapi/*', '/version', '/version/', '/healthz', '/livez', '/readyz'];
+const selfReviews = new Set(['selfsubjectaccessreviews', 'selfsubjectrulesreviews', 'selfsubjectreviews']);
+
+interface Rule {
+  verbs?: string[];
+  apiGroups?: string[];
+  resources?: string[];
+  resourceNames?: string[];
+  nonResourceURLs?: string[];
+}
+
+function subjectMatches(subject: any, user: UserInfo, bindingNamespace: string | undefined): boolean {
+  if (subject?.kind === 'User') return subject.name === user.username;
+  if (subject?.kind === 'Group') return user.groups.includes(subject.name);
+  if (subject?.kind === 'ServiceAccount') {
+    const ns = subject.namespace || bindingNamespace;
+    return user.username === `system:serviceaccount:${ns}:${subject.name}`;
+  }
+  return false;
+}
+
+function ruleAllows(rule: Rule, info: RequestInfo): boolean {
+  const verbs = rule.verbs ?? [];
+  if (!verbs.includes('*') && !verbs.includes(info.verb)) return false;
+  if (info.kind === 'nonresource') {
+    return (rule.nonResourceURLs ?? []).some((u) => u === '*' || u === info.path || (u.endsWith('*') && info.path.startsWith(u.slice(0, -1))));
+  }
+  const groups = rule.apiGroups ?? [];
+  if (!groups.includes('*') && !groups.includes(info.group)) return false;
+  const target = info.subresource ? `${info.resource}/${info.subresource}` : info.resource;
+  const resources = rule.resources ?? [];
+  const resourceOk = resources.some((r) => r === '*' || r === target || (info.subresource && r === `*/${info.subresource}`));
+  if (!resourceOk) return false;
+  const names = rule.resourceNames ?? [];
+  return names.length === 0 || (info.name !== undefined && names.includes(info.name));
+}
+
+/** Every rule granted to `user` that applies in `namespace` (cluster-wide rules always apply). */
+export function rulesFor(store: ObjectStore, user: UserInfo, namespace: string | undefined): Rule[] {
+  const rules: Rule[] = [];
+  const roleRules = (ref: any, ns: string | undefined): Rule[] => {
+    if (ref?.kind === 'ClusterRole') return (store.get('clusterroles.rbac.authorization.k8s.io', undefined, ref.name)?.rules as Rule[]) ?? [];
+    if (ref?.kind === 'Role' && ns) return (store.get('roles.rbac.authorization.k8s.io', ns, ref.name)?.rules as Rule[]) ?? [];
+    return [];
+  };
+  for (const b of store.list('clusterrolebindings.rbac.authorization.k8s.io')) {
+    if ((b.subjects ?? []).some((s: unknown) => subjectMatches(s, user, undefined))) rules.push(...roleRules(b.roleRef, undefined));
+  }
+  if (namespace) {
+    for (const b of store.list('rolebindings.rbac.authorization.k8s.io', namespace)) {
+      if ((b.subjects ?? []).some((s: unknown) => subjectMatches(s, user, namespace))) rules.push(...roleRules(b.roleRef, namespace));
+    }
+  }
+  return rules;
+}
+
+/** Whether RBAC (with the bootstrap policy) allows the request. */
+export function isAllowed(store: ObjectStore, user: UserInfo, info: RequestInfo): boolean {
+  if (user.groups.includes('system:masters')) return true;
+  const authenticated = user.groups.includes('system:authenticated');
+  if (info.kind === 'nonresource') {
+    const open = ['/healthz', '/livez', '/readyz', '/version', '/version/'].includes(info.path);
+    if (open && info.verb === 'get') return true;
+    if (authenticated && info.verb === 'get' && discoveryPaths.some((p) => p === info.path || (p.endsWith('*') && info.path.startsWith(p.slice(0, -1))))) return true;
+  } else if (authenticated && info.verb === 'create' && selfReviews.has(info.resource)) return true;
+  const namespace = info.kind === 'resource' ? info.namespace : undefined;
+  return rulesFor(store, user, namespace).some((r) => ruleAllows(r, info));
+}
+
+export function forbiddenMessage(user: UserInfo, info: RequestInfo): ApiError {
+  if (info.kind === 'nonresource') {
+    return new ApiError(403, 'Forbidden', `forbidden: User "${user.username}" cannot ${info.verb} path "${info.path}"`, {});
+  }
+  const qr = info.group ? `${info.resource}.${info.group}` : info.resource;
+  const res = info.subresource ? `${info.resource}/${info.subresource}` : info.resource;
+  const scope = info.namespace ? `in the namespace "${info.namespace}"` : 'at the cluster scope';
+  const subject = info.name ? `${qr} "${info.name}" is forbidden` : `${qr} is forbidden`;
+  return new ApiError(403, 'Forbidden', `${subject}: User "${user.username}" cannot ${info.verb} resource "${res}" in API group "${info.group}" ${scope}`, {
+    ...(info.name ? { name: info.name } : {}),
+    group: info.group,
+    kind: info.resource,
+  });
+}
+
+export function createAuthorizer(mode: 'rbac' | 'alwaysAllow', store: ObjectStore): Authorizer {
+  if (mode === 'alwaysAllow') return () => undefined;
+  return (user, info) => (isAllowed(store, user, info) ? undefined : forbiddenMessage(user, info));
+}
+

@@ -1,0 +1,344 @@
+/**
+ * REST handling of resource paths: maps verb + subresource to the object operations, decodes
+ * bodies (JSON, YAML for apply; protobuf is answered with a clear 415), reads query options, and
+ * shapes responses (object, list, Table, Scale, Status).
+ */
+import type { IncomingHttpHeaders } from 'node:http';
+import { parse as parseYaml } from 'yaml';
+import { ApiError, badRequest, methodNotAllowed, pathNotFound, unsupportedMediaType } from '../errors/status-errors.js';
+import type { DeleteOptions, FieldValidation, ObjectOperations, WriteOptions } from '../registry/object-operations.js';
+import type { ResourceCatalog } from '../registry/resource-catalog.js';
+import { type ResourceType, groupVersion } from '../registry/resource-type.js';
+import { parseFieldSelector, checkFieldSelector } from '../selectors/field-selector.js';
+import { parseLabelSelector, labelSelectorToString } from '../selectors/label-selector.js';
+import type { KubeObject, ObjectStore } from '../store/object-store.js';
+import { listObjects } from './list-request.js';
+import { negotiateResource } from './negotiation.js';
+import { type ResourceRequest, queryBool } from './request-info.js';
+import { buildTable, type IncludeObject } from './table.js';
+import type { WatchHub } from './watch.js';
+import type { ServerResponse } from 'node:http';
+
+export interface HandlerResult {
+  code: number;
+  body: unknown;
+  warnings?: string[];
+}
+
+export interface ResourceRequestContext {
+  info: ResourceRequest;
+  query: URLSearchParams;
+  headers: IncomingHttpHeaders;
+  body: Buffer;
+  res: ServerResponse;
+  /** The authenticated user's name (for tokens and audit). */
+  user: string;
+}
+
+/** Subresource handlers that live outside the generic path (TokenRequest, pod logs). */
+export type SubresourceHandler = (rt: ResourceType, ctx: ResourceRequestContext) => HandlerResult | Promise<HandlerResult>;
+
+export class ResourceHandler {
+  readonly subresourceHandlers = new Map<string, SubresourceHandler>();
+
+  constructor(
+    private readonly catalog: ResourceCatalog,
+    private readonly store: ObjectStore,
+    private readonly ops: ObjectOperations,
+    private readonly watches: WatchHub,
+    private readonly now: () => number,
+  ) {}
+
+  /** Resolves the resource type or throws the 404 the real server gives. */
+  resolve(info: ResourceRequest): ResourceType {
+    const rt = this.catalog.find(info.group, info.version, info.resource);
+    if (!rt) throw pathNotFound();
+    if (info.namespace !== undefined && !rt.namespaced) throw pathNotFound();
+    return rt;
+  }
+
+  async handle(ctx: ResourceRequestContext): Promise<HandlerResult | undefined> {
+    const { info } = ctx;
+    const rt = this.resolve(info);
+    if (info.subresource) return this.handleSubresource(rt, ctx);
+    if (rt.namespaced && info.namespace === undefined && info.name !== undefined) throw pathNotFound();
+    switch (info.verb) {
+      case 'get':
+        return this.respondObject(rt, ctx, this.ops.get(rt, info.namespace, info.name!));
+      case 'list':
+        return this.list(rt, ctx);
+      case 'watch':
+        this.watch(rt, ctx);
+        return undefined;
+      case 'create': {
+        if (rt.namespaced && info.namespace === undefined) throw pathNotFound();
+        const r = this.ops.create(rt, info.namespace, this.decodeBody(ctx), this.writeOptions(ctx));
+        return { code: r.code, body: r.object, warnings: r.warnings };
+      }
+      case 'update': {
+        const r = this.ops.update(rt, info.namespace, info.name!, this.decodeBody(ctx), this.writeOptions(ctx));
+        return { code: r.code, body: r.object, warnings: r.warnings };
+      }
+      case 'patch':
+        return this.patch(rt, ctx, this.writeOptions(ctx));
+      case 'delete': {
+        const r = this.ops.delete(rt, info.namespace, info.name!, this.deleteOptions(ctx));
+        return { code: 200, body: r.body, warnings: r.warnings };
+      }
+      case 'deletecollection':
+        return this.deleteCollection(rt, ctx);
+      default:
+        throw methodNotAllowed(info.verb, { group: rt.group, resource: rt.resource });
+    }
+  }
+
+  private handleSubresource(rt: ResourceType, ctx: ResourceRequestContext): HandlerResult | Promise<HandlerResult> {
+    const { info } = ctx;
+    const sub = info.subresource!;
+    const custom = this.subresourceHandlers.get(`${rt.group}/${rt.resource}/${sub}`);
+    if (custom) return custom(rt, ctx);
+    if (sub === 'status' && rt.statusSubresource) {
+      const opts = { ...this.writeOptions(ctx), subresource: 'status' };
+      if (info.verb === 'get') return { code: 200, body: this.ops.get(rt, info.namespace, info.name!) };
+      if (info.verb === 'update') {
+        const r = this.ops.update(rt, info.namespace, info.name!, this.decodeBody(ctx), opts);
+        return { code: r.code, body: r.object, warnings: r.warnings };
+      }
+      if (info.verb === 'patch') return this.patch(rt, ctx, opts);
+      throw methodNotAllowed(info.verb, { group: rt.group, resource: `${rt.resource}/status` });
+    }
+    if (sub === 'scale' && rt.scale) return this.scale(rt, ctx);
+    if (sub === 'finalize' && rt.otherSubresources.includes('finalize') && info.verb === 'update') {
+      return { code: 200, body: this.ops.finalizeNamespace(rt, info.name!, this.decodeBody(ctx)) };
+    }
+    throw pathNotFound();
+  }
+
+  private writeOptions(ctx: ResourceRequestContext): WriteOptions {
+    const q = ctx.query;
+    const fv = q.get('fieldValidation');
+    if (fv !== null && fv !== '' && !['Strict', 'Warn', 'Ignore'].includes(fv)) {
+      throw badRequest(`fieldValidation: Unsupported value: "${fv}": supported values: "Ignore", "Strict", "Warn"`);
+    }
+    const dryRun = q.getAll('dryRun');
+    if (dryRun.some((d) => d !== 'All')) throw badRequest(`dryRun: Unsupported value: "${dryRun.find((d) => d !== 'All')}": supported values: "All"`);
+    const ua = String(ctx.headers['user-agent'] ?? '');
+    const fieldManager = q.get('fieldManager') ?? (ctx.info.verb === 'patch' && isApply(ctx) ? undefined : ua.split('/')[0] || 'unknown');
+    return {
+      dryRun: dryRun.length > 0,
+      ...(fieldManager !== undefined ? { fieldManager } : {}),
+      fieldValidation: (fv || 'Warn') as FieldValidation,
+      force: queryBool(q.get('force')),
+    };
+  }
+
+  private deleteOptions(ctx: ResourceRequestContext): DeleteOptions {
+    const q = ctx.query;
+    const body = ctx.body.length ? (this.decodeJson(ctx.body) as Record<string, any>) : {};
+    const options: DeleteOptions = {};
+    const policy = body.propagationPolicy ?? q.get('propagationPolicy') ?? undefined;
+    if (policy !== undefined && policy !== null) {
+      if (!['Background', 'Foreground', 'Orphan'].includes(policy)) {
+        throw new ApiError(422, 'Invalid', `DeleteOptions.meta.k8s.io "" is invalid: propagationPolicy: Unsupported value: "${policy}": supported values: "Foreground", "Background", "Orphan", "nil"`);
+      }
+      options.propagationPolicy = policy;
+    } else {
+      const orphan = body.orphanDependents ?? (q.has('orphanDependents') ? queryBool(q.get('orphanDependents')) : undefined);
+      if (orphan === true) options.propagationPolicy = 'Orphan';
+      if (orphan === false) options.propagationPolicy = 'Background';
+    }
+    const grace = body.gracePeriodSeconds ?? (q.has('gracePeriodSeconds') ? Number(q.get('gracePeriodSeconds')) : undefined);
+    if (grace !== undefined) options.gracePeriodSeconds = grace;
+    if (body.preconditions) options.preconditions = body.preconditions;
+    options.dryRun = (Array.isArray(body.dryRun) && body.dryRun.includes('All')) || q.getAll('dryRun').includes('All');
+    return options;
+  }
+
+  private contentType(ctx: ResourceRequestContext): string {
+    return String(ctx.headers['content-type'] ?? 'application/json').split(';')[0]!.trim().toLowerCase();
+  }
+
+  private decodeJson(body: Buffer): unknown {
+    try {
+      return JSON.parse(body.toString('utf8'));
+    } catch (err) {
+      throw badRequest(`couldn't get version/kind; json parse error: ${(err as Error).message}`);
+    }
+  }
+
+  private decodeBody(ctx: ResourceRequestContext): unknown {
+    const type = this.contentType(ctx);
+    if (type === 'application/json' || type === '') return this.decodeJson(ctx.body);
+    if (type === 'application/yaml') return parseYaml(ctx.body.toString('utf8'));
+    // Protobuf request bodies (kubectl's imperative `create …`) are not decoded yet.
+    throw unsupportedMediaType(['application/json', 'application/yaml']);
+  }
+
+  private patch(rt: ResourceType, ctx: ResourceRequestContext, opts: WriteOptions): HandlerResult {
+    const type = this.contentType(ctx);
+    let body: unknown;
+    if (type === 'application/apply-patch+yaml') {
+      try {
+        body = parseYaml(ctx.body.toString('utf8'), { uniqueKeys: true });
+      } catch (err) {
+        throw badRequest(`error decoding YAML: ${(err as Error).message}`);
+      }
+    } else body = this.decodeJson(ctx.body);
+    const r = this.ops.patch(rt, ctx.info.namespace, ctx.info.name!, type, body, opts);
+    return { code: r.code, body: r.object, warnings: r.warnings };
+  }
+
+  private listQuery(rt: ResourceType, ctx: ResourceRequestContext) {
+    const q = ctx.query;
+    const fieldSelector = parseFieldSelector(q.get('fieldSelector') ?? undefined);
+    checkFieldSelector(rt, fieldSelector);
+    const limit = q.get('limit');
+    return {
+      ...(ctx.info.namespace !== undefined ? { namespace: ctx.info.namespace } : {}),
+      labelSelector: parseLabelSelector(q.get('labelSelector') ?? undefined),
+      fieldSelector,
+      ...(limit ? { limit: Number(limit) } : {}),
+      ...(q.get('continue') ? { continueToken: q.get('continue')! } : {}),
+      ...(q.get('resourceVersion') ? { resourceVersion: q.get('resourceVersion')! } : {}),
+      ...(q.get('resourceVersionMatch') ? { resourceVersionMatch: q.get('resourceVersionMatch')! } : {}),
+    };
+  }
+
+  private list(rt: ResourceType, ctx: ResourceRequestContext): HandlerResult {
+    const page = listObjects(this.store, rt, this.listQuery(rt, ctx));
+    const { shape, tableVersion } = negotiateResource(ctx.headers.accept);
+    const rows = page.items.map((stored) => ({ stored, object: this.ops.present(rt, stored) }));
+    if (shape === 'table') {
+      return {
+        code: 200,
+        body: buildTable(rt, rows, {
+          now: this.now(),
+          include: this.includeObject(ctx),
+          version: tableVersion ?? 'v1',
+          resourceVersion: page.resourceVersion,
+          continueToken: page.continueToken ?? '',
+          ...(page.remainingItemCount !== undefined ? { remaining: page.remainingItemCount } : {}),
+        }),
+      };
+    }
+    const metadata: Record<string, unknown> = { resourceVersion: page.resourceVersion };
+    if (page.continueToken) metadata.continue = page.continueToken;
+    if (page.remainingItemCount !== undefined) metadata.remainingItemCount = page.remainingItemCount;
+    if (shape === 'metadata') {
+      return { code: 200, body: { kind: 'PartialObjectMetadataList', apiVersion: 'meta.k8s.io/v1', metadata, items: rows.map((r) => ({ kind: 'PartialObjectMetadata', apiVersion: 'meta.k8s.io/v1', metadata: r.object.metadata })) } };
+    }
+    return { code: 200, body: { kind: rt.listKind, apiVersion: groupVersion(rt), metadata, items: rows.map((r) => r.object) } };
+  }
+
+  private includeObject(ctx: ResourceRequestContext): IncludeObject {
+    const v = ctx.query.get('includeObject');
+    return v === 'Object' || v === 'None' ? v : 'Metadata';
+  }
+
+  private respondObject(rt: ResourceType, ctx: ResourceRequestContext, object: KubeObject): HandlerResult {
+    const { shape, tableVersion } = negotiateResource(ctx.headers.accept);
+    if (shape === 'table') {
+      const stored = rt.strategy.toStorage ? rt.strategy.toStorage(structuredClone(object)) : object;
+      return { code: 200, body: buildTable(rt, [{ object, stored }], { now: this.now(), include: this.includeObject(ctx), version: tableVersion ?? 'v1', resourceVersion: object.metadata.resourceVersion }) };
+    }
+    if (shape === 'metadata') return { code: 200, body: { kind: 'PartialObjectMetadata', apiVersion: 'meta.k8s.io/v1', metadata: object.metadata } };
+    return { code: 200, body: object };
+  }
+
+  private watch(rt: ResourceType, ctx: ResourceRequestContext): void {
+    const q = ctx.query;
+    const query = this.listQuery(rt, ctx);
+    const { shape, tableVersion } = negotiateResource(ctx.headers.accept);
+    const timeout = q.get('timeoutSeconds');
+    const rv = q.get('resourceVersion') ?? undefined;
+    this.watches.start(
+      {
+        rt,
+        ...(query.namespace !== undefined ? { namespace: query.namespace } : {}),
+        labelSelector: query.labelSelector,
+        fieldSelector: query.fieldSelector,
+        ...(rv !== undefined ? { resourceVersion: rv } : {}),
+        bookmarks: queryBool(q.get('allowWatchBookmarks')),
+        timeoutSeconds: timeout ? Number(timeout) : 300 + Math.floor(Math.random() * 300),
+        shape,
+        ...(tableVersion ? { tableVersion } : {}),
+      },
+      ctx.res,
+    );
+  }
+
+  private deleteCollection(rt: ResourceType, ctx: ResourceRequestContext): HandlerResult {
+    if (!rt.verbs.includes('deletecollection')) throw methodNotAllowed('deletecollection', { group: rt.group, resource: rt.resource });
+    const page = listObjects(this.store, rt, { ...this.listQuery(rt, ctx), limit: 0 });
+    const options = this.deleteOptions(ctx);
+    const items: unknown[] = [];
+    for (const o of page.items) {
+      try {
+        const r = this.ops.delete(rt, o.metadata.namespace, o.metadata.name, options);
+        items.push(r.body);
+      } catch (err) {
+        if (!(err instanceof ApiError && err.code === 404)) throw err;
+      }
+    }
+    return { code: 200, body: { kind: rt.listKind, apiVersion: groupVersion(rt), metadata: { resourceVersion: String(this.store.resourceVersion) }, items: items.filter((i) => (i as KubeObject).kind !== 'Status') } };
+  }
+
+  private scale(rt: ResourceType, ctx: ResourceRequestContext): HandlerResult {
+    const { info } = ctx;
+    const scale = rt.scale!;
+    const toScale = (o: KubeObject): Record<string, unknown> => {
+      const selector = scale.labelSelectorPath ? readPath(o, scale.labelSelectorPath) : undefined;
+      const status: Record<string, unknown> = { replicas: Number(readPath(o, scale.statusReplicasPath) ?? 0) };
+      if (selector !== undefined) status.selector = typeof selector === 'string' ? selector : labelSelectorToString(selector as never);
+      return {
+        kind: 'Scale',
+        apiVersion: 'autoscaling/v1',
+        metadata: { name: o.metadata.name, namespace: o.metadata.namespace, uid: o.metadata.uid, resourceVersion: o.metadata.resourceVersion, creationTimestamp: o.metadata.creationTimestamp },
+        spec: { replicas: Number(readPath(o, scale.specReplicasPath) ?? 0) },
+        status,
+      };
+    };
+    const current = this.ops.get(rt, info.namespace, info.name!);
+    if (info.verb === 'get') return { code: 200, body: toScale(current) };
+    let replicas: unknown;
+    let rv: string | undefined;
+    if (info.verb === 'update') {
+      const body = this.decodeBody(ctx) as Record<string, any>;
+      replicas = body?.spec?.replicas;
+      rv = body?.metadata?.resourceVersion;
+    } else if (info.verb === 'patch') {
+      const type = this.contentType(ctx);
+      const body = this.decodeJson(ctx.body) as any;
+      if (type === 'application/merge-patch+json' || type === 'application/strategic-merge-patch+json') replicas = body?.spec?.replicas;
+      else if (type === 'application/json-patch+json' && Array.isArray(body)) replicas = body.find((op: any) => op.path === '/spec/replicas')?.value;
+      else throw unsupportedMediaType(['application/json-patch+json', 'application/merge-patch+json', 'application/apply-patch+yaml']);
+      rv = type === 'application/json-patch+json' ? undefined : body?.metadata?.resourceVersion;
+    } else throw methodNotAllowed(info.verb, { group: rt.group, resource: `${rt.resource}/scale` });
+    if (typeof replicas !== 'number') {
+      throw new ApiError(422, 'Invalid', `Scale.autoscaling "${info.name}" is invalid: spec.replicas: Invalid value: ${JSON.stringify(replicas ?? null)}: must be a number`);
+    }
+    const next = structuredClone(current);
+    writePath(next, scale.specReplicasPath, replicas);
+    if (rv) next.metadata.resourceVersion = rv;
+    const r = this.ops.update(rt, info.namespace, info.name!, next, this.writeOptions(ctx));
+    return { code: 200, body: toScale(r.object) };
+  }
+}
+
+function isApply(ctx: ResourceRequestContext): boolean {
+  return String(ctx.headers['content-type'] ?? '').startsWith('application/apply-patch+yaml');
+}
+
+function readPath(o: unknown, path: string): unknown {
+  let node: any = o;
+  for (const p of path.replace(/^\./, '').split('.')) node = node?.[p];
+  return node;
+}
+
+function writePath(o: Record<string, any>, path: string, value: unknown): void {
+  const parts = path.replace(/^\./, '').split('.');
+  let node = o;
+  for (const p of parts.slice(0, -1)) node = node[p] ??= {};
+  node[parts[parts.length - 1]!] = value;
+}
+

@@ -1,0 +1,138 @@
+/**
+ * Watch streams: one compact JSON event per line, replay from a resourceVersion (or synthetic ADDED
+ * events for the current state), objects entering and leaving the selectors, bookmarks for clients
+ * that ask, 410 Expired as an ERROR event, and server-side close (embedded-apiserver.md §4).
+ */
+import type { ServerResponse } from 'node:http';
+import { ApiError } from '../errors/status-errors.js';
+import type { ObjectOperations } from '../registry/object-operations.js';
+import { type ResourceType, groupVersion } from '../registry/resource-type.js';
+import { type LabelSelector, matchesLabels } from '../selectors/label-selector.js';
+import { type FieldSelector, matchesFields } from '../selectors/field-selector.js';
+import type { KubeObject, ObjectStore, StoreEvent } from '../store/object-store.js';
+import { partialObjectMetadata, tableRow } from './table.js';
+import type { ResponseShape } from './negotiation.js';
+
+export interface WatchRequest {
+  rt: ResourceType;
+  namespace?: string;
+  labelSelector: LabelSelector;
+  fieldSelector: FieldSelector;
+  /** Undefined or '' or '0' = start with the current state. */
+  resourceVersion?: string;
+  bookmarks: boolean;
+  /** Real seconds until the server closes the stream. */
+  timeoutSeconds: number;
+  shape: ResponseShape;
+  tableVersion?: string;
+}
+
+interface OpenWatch {
+  rt: ResourceType;
+  close(): void;
+}
+
+/** Every open watch stream of the server, so stop() and CRD deletion can end them. */
+export class WatchHub {
+  private readonly open = new Set<OpenWatch>();
+  /** Real milliseconds between bookmarks (tests may shorten it). */
+  bookmarkIntervalMs = 60_000;
+
+  constructor(
+    private readonly store: ObjectStore,
+    private readonly operations: ObjectOperations,
+    private readonly now: () => number,
+  ) {}
+
+  get size(): number {
+    return this.open.size;
+  }
+
+  closeAll(): void {
+    for (const w of [...this.open]) w.close();
+  }
+
+  /** Ends the watches of one resource (its CRD was deleted or stopped serving). */
+  closeWhere(pred: (rt: ResourceType) => boolean): void {
+    for (const w of [...this.open]) if (pred(w.rt)) w.close();
+  }
+
+  start(req: WatchRequest, res: ServerResponse): void {
+    const { rt } = req;
+    let first = true;
+    const matches = (o: KubeObject | undefined): boolean =>
+      o !== undefined &&
+      (req.namespace === undefined || o.metadata.namespace === req.namespace) &&
+      matchesLabels(req.labelSelector, o.metadata.labels) &&
+      matchesFields(rt, req.fieldSelector, o);
+    const render = (type: string, stored: KubeObject): string => {
+      const object = this.operations.present(rt, stored);
+      let payload: unknown = object;
+      if (req.shape === 'table') {
+        const table: Record<string, unknown> = { kind: 'Table', apiVersion: `meta.k8s.io/${req.tableVersion ?? 'v1'}`, metadata: { resourceVersion: object.metadata.resourceVersion } };
+        if (first) table.columnDefinitions = rt.table.columns;
+        table.rows = [tableRow(rt, object, stored, this.now(), 'Metadata')];
+        payload = table;
+      } else if (req.shape === 'metadata') payload = partialObjectMetadata(object);
+      first = false;
+      return `${JSON.stringify({ type, object: payload })}\n`;
+    };
+    const send = (line: string): void => {
+      if (!res.writableEnded) res.write(line);
+    };
+    const translate = (e: StoreEvent): void => {
+      if (e.bucket !== rt.bucket) return;
+      const now = matches(e.object) && e.type !== 'DELETED';
+      const before = matches(e.oldObject);
+      if (e.type === 'ADDED' && now) send(render('ADDED', e.object));
+      else if (e.type === 'MODIFIED') {
+        if (now && before) send(render('MODIFIED', e.object));
+        else if (now) send(render('ADDED', e.object));
+        else if (before) send(render('DELETED', { ...e.oldObject!, metadata: { ...e.oldObject!.metadata, resourceVersion: String(e.rv) } }));
+      } else if (e.type === 'DELETED' && before) send(render('DELETED', e.object));
+    };
+
+    res.writeHead(200, { 'Content-Type': 'application/json', 'Cache-Control': 'no-cache, private', 'Transfer-Encoding': 'chunked' });
+    res.flushHeaders();
+    const rv = req.resourceVersion;
+    let unsubscribe = (): void => {};
+    try {
+      if (rv === undefined || rv === '' || rv === '0') {
+        const ns = rt.namespaced ? req.namespace : undefined;
+        for (const o of this.store.list(rt.bucket, ns)) if (matches(o)) send(render('ADDED', o));
+      } else {
+        const since = Number(rv);
+        if (!Number.isInteger(since)) throw new ApiError(400, 'BadRequest', `invalid resource version: ${rv}`);
+        for (const e of this.store.eventsSince(since)) translate(e);
+      }
+      unsubscribe = this.store.onCommit(translate);
+    } catch (err) {
+      const status = err instanceof ApiError ? err.status : new ApiError(500, 'InternalError', String(err)).status;
+      send(`${JSON.stringify({ type: 'ERROR', object: status })}\n`);
+      res.end();
+      return;
+    }
+
+    const bookmark = (): void => {
+      send(`${JSON.stringify({ type: 'BOOKMARK', object: { kind: rt.kind, apiVersion: groupVersion(rt), metadata: { resourceVersion: String(this.store.resourceVersion) } } })}\n`);
+    };
+    const timers: NodeJS.Timeout[] = [];
+    const watch: OpenWatch = {
+      rt,
+      close: () => {
+        if (!this.open.delete(watch)) return;
+        unsubscribe();
+        for (const t of timers) clearTimeout(t);
+        if (!res.writableEnded) res.end();
+      },
+    };
+    this.open.add(watch);
+    if (req.bookmarks) {
+      const interval = setInterval(bookmark, this.bookmarkIntervalMs);
+      timers.push(interval as unknown as NodeJS.Timeout);
+      if (req.timeoutSeconds > 2) timers.push(setTimeout(bookmark, (req.timeoutSeconds - 1) * 1000));
+    }
+    timers.push(setTimeout(() => watch.close(), req.timeoutSeconds * 1000));
+    res.on('close', () => watch.close());
+  }
+}

@@ -1,0 +1,184 @@
+/**
+ * `startLocalCluster()`: assembles the store, registry, HTTP server, clock and built-in controllers
+ * into one in-process Kubernetes 1.32 API server on 127.0.0.1, and hands tests the handles they
+ * need (kubeconfigs, clock, settle, request log, faults, stop).
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { bootstrapObjects } from './bootstrap.js';
+import { type ClusterClock, RealClusterClock, VirtualClock } from './clock/virtual-clock.js';
+import { ApiServer } from './http/api-server.js';
+import { TokenAuthenticator } from './http/authentication.js';
+import { OpenAPIDocuments } from './http/openapi.js';
+import { FaultInjector, type FaultSpec, type RequestLogEntry } from './http/request-log.js';
+import { ResourceHandler } from './http/resource-handler.js';
+import { WatchHub } from './http/watch.js';
+import { kubeconfigText, writeKubeconfigFile } from './kubeconfig.js';
+import { batchKinds } from './registry/builtin/batch-kinds.js';
+import { coreKinds } from './registry/builtin/core-kinds.js';
+import { coreEvents, newEvents } from './registry/builtin/event-kinds.js';
+import { otherKinds } from './registry/builtin/other-kinds.js';
+import { ObjectOperations } from './registry/object-operations.js';
+import { ResourceCatalog } from './registry/resource-catalog.js';
+import { SeededRandom } from './registry/system-metadata.js';
+import { ObjectStore } from './store/object-store.js';
+import { generateServingCertificates } from './tls/certificates.js';
+import { installCustomResourceSupport } from './crd/install.js';
+import { createAuthorizer } from './http/rbac-authorizer.js';
+
+export interface ControllerSwitches {
+  garbageCollector?: boolean;
+  namespace?: boolean;
+  serviceAccount?: boolean;
+  job?: boolean;
+  cronJob?: boolean;
+  ttl?: boolean;
+}
+
+export interface LocalClusterOptions {
+  /** Start time of the virtual clock (default: now, rounded down to a second). */
+  now?: Date | string | number;
+  /** `virtual` (default; time moves only when the test says so) or `real`. */
+  clock?: 'virtual' | 'real';
+  /** HTTPS with a generated CA (default true); false serves plain HTTP for debugging. */
+  tls?: boolean;
+  /** `rbac` (default) or `alwaysAllow`. */
+  authz?: 'rbac' | 'alwaysAllow';
+  /** Port on 127.0.0.1 (default 0 = any free port). */
+  port?: number;
+  /** Seed for uids and generated names (default 1). */
+  seed?: number;
+  /** Kubelet simulator on or off (accepted; the simulator is not built yet, pods stay Pending). */
+  pods?: 'simulate' | 'inert';
+  /** Built-in controllers, each on by default (accepted; the controllers are not built yet). */
+  controllers?: ControllerSwitches;
+  /** Watch history length (default 10 000 events). */
+  watchHistory?: number;
+}
+
+/** Something that must be quiet before settle() returns (built-in controllers register one). */
+export interface IdleCheck {
+  idle(): boolean;
+}
+
+/** Internals for the built-in controllers: they write through the same operations clients use. */
+export interface ClusterInternals {
+  store: ObjectStore;
+  operations: ObjectOperations;
+  catalog: ResourceCatalog;
+  clock: ClusterClock;
+  random: SeededRandom;
+  watches: WatchHub;
+  options: LocalClusterOptions;
+  addIdleCheck(check: IdleCheck): () => void;
+  /** Runs `fn` when the cluster stops. */
+  onStop(fn: () => void | Promise<void>): void;
+}
+
+export interface LocalCluster {
+  /** `https://127.0.0.1:<port>`. */
+  url: string;
+  /** Kubeconfig of the admin (`kubeforge-admin`, group `system:masters`). */
+  kubeconfigPath: string;
+  /** PEM of the cluster CA (empty with tls: false). */
+  caCertPem: string;
+  adminToken: string;
+  /** Writes a kubeconfig for a user with the given groups (a fresh token); returns the path. */
+  writeKubeconfig(path: string, identity: { user: string; groups?: string[]; namespace?: string }): string;
+  clock: ClusterClock;
+  /** Resolves once no request is in flight, no timer is due and every controller queue is empty. */
+  settle(): Promise<void>;
+  requestLog(): RequestLogEntry[];
+  /** Answers matching requests with an error status; returns a function removing the fault. */
+  injectFault(fault: FaultSpec): () => void;
+  /** Drops the watch history: older resourceVersions now get 410 Expired. */
+  compactHistory(): void;
+  /** The store and operations, for built-in controllers and white-box tests. */
+  internals: ClusterInternals;
+  stop(): Promise<void>;
+}
+
+export async function startLocalCluster(options: LocalClusterOptions = {}): Promise<LocalCluster> {
+  const clock: ClusterClock = options.clock === 'real' ? new RealClusterClock() : new VirtualClock(options.now ?? Math.floor(Date.now() / 1000) * 1000);
+  const seed = options.seed ?? 1;
+  const random = new SeededRandom(seed);
+  const store = new ObjectStore({ initialResourceVersion: 1000 + (seed % 1000), historyLimit: options.watchHistory ?? 10_000 });
+  const catalog = new ResourceCatalog([...coreKinds, coreEvents, ...batchKinds, newEvents, ...otherKinds]);
+  const operations = new ObjectOperations(store, clock, random);
+  const watches = new WatchHub(store, operations, () => clock.now());
+  const handler = new ResourceHandler(catalog, store, operations, watches, () => clock.now());
+  const auth = new TokenAuthenticator();
+  const faults = new FaultInjector();
+  const idleChecks = new Set<IdleCheck>();
+  const stopHooks: Array<() => void | Promise<void>> = [];
+  const internals: ClusterInternals = {
+    store, operations, catalog, clock, random, watches, options,
+    addIdleCheck: (c) => {
+      idleChecks.add(c);
+      return () => idleChecks.delete(c);
+    },
+    onStop: (fn) => void stopHooks.push(fn),
+  };
+  installCustomResourceSupport(internals, handler);
+  bootstrapObjects(catalog, operations);
+  const tlsOn = options.tls !== false;
+  const certs = tlsOn ? await generateServingCertificates(new Date()) : undefined;
+  const server = new ApiServer({
+    catalog,
+    handler,
+    openapi: new OpenAPIDocuments(catalog),
+    watches,
+    auth,
+    faults,
+    authorize: createAuthorizer(options.authz ?? 'rbac', store),
+    ...(certs ? { tls: { cert: certs.serverCertPem, key: certs.serverKeyPem } } : {}),
+  });
+  const port = await server.listen(options.port ?? 0);
+  const url = `${tlsOn ? 'https' : 'http'}://127.0.0.1:${port}`;
+  const dir = mkdtempSync(join(tmpdir(), 'kubeforge-cluster-'));
+  const kubeconfigPath = join(dir, 'kubeconfig');
+  writeKubeconfigFile(kubeconfigPath, kubeconfigText(url, certs?.caCertPem, { user: 'kubeforge-admin', token: auth.adminToken }));
+
+  const isIdle = (): boolean => !server.busy && !clock.hasDueTimers() && [...idleChecks].every((c) => c.idle());
+  const settle = async (): Promise<void> => {
+    for (let round = 0; round < 10_000; round++) {
+      await new Promise((r) => setImmediate(r));
+      if (clock instanceof VirtualClock) clock.drainDue();
+      if (isIdle()) {
+        await new Promise((r) => setImmediate(r));
+        if (isIdle()) return;
+      }
+    }
+    throw new Error('settle(): the cluster did not become quiet after 10000 rounds (a controller keeps producing work)');
+  };
+  clock.setSettleHook(settle);
+  let stopped = false;
+
+  return {
+    url,
+    kubeconfigPath,
+    caCertPem: certs?.caCertPem ?? '',
+    adminToken: auth.adminToken,
+    writeKubeconfig(path, identity) {
+      const token = auth.issue({ username: identity.user, groups: identity.groups ?? [] });
+      writeKubeconfigFile(path, kubeconfigText(url, certs?.caCertPem, { user: identity.user, token, ...(identity.namespace ? { namespace: identity.namespace } : {}) }));
+      return path;
+    },
+    clock,
+    settle,
+    requestLog: () => server.log.map((e) => ({ ...e })),
+    injectFault: (f) => faults.add(f),
+    compactHistory: () => store.compactHistory(),
+    internals,
+    async stop() {
+      if (stopped) return;
+      stopped = true;
+      for (const hook of stopHooks) await hook();
+      clock.setSettleHook(undefined);
+      clock.dispose();
+      await server.close();
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}

@@ -1,0 +1,185 @@
+/**
+ * `metadata.managedFields` bookkeeping and server-side apply: Update entries for ordinary writes,
+ * Apply entries with merge, removal of fields a manager stopped applying, and conflicts with the
+ * real 409 message (embedded-apiserver.md §3.4.4).
+ */
+import { ApiError } from '../errors/status-errors.js';
+import type { KubeObject } from '../store/object-store.js';
+import { canonicalJson, rfc3339 } from '../registry/system-metadata.js';
+import { type FieldPath, type ListSemanticsResolver, deleteAt, fromFieldsV1, leafPaths, pathKey, toFieldsV1, valueAt } from './field-sets.js';
+
+export interface ManagedFieldsEntry {
+  manager: string;
+  operation: 'Apply' | 'Update';
+  apiVersion: string;
+  time: string;
+  fieldsType: 'FieldsV1';
+  fieldsV1: Record<string, any>;
+  subresource?: string;
+}
+
+type Obj = Record<string, any>;
+const isObject = (v: unknown): v is Obj => v !== null && typeof v === 'object' && !Array.isArray(v);
+
+/** The part of an object field ownership covers: no identity metadata, and status or not by subresource. */
+function ownedView(object: KubeObject, subresource: string | undefined, statusSubresource: boolean): Obj {
+  const view: Obj = {};
+  for (const [k, v] of Object.entries(object)) {
+    if (k === 'apiVersion' || k === 'kind') continue;
+    if (k === 'metadata') {
+      const meta: Obj = {};
+      for (const m of ['labels', 'annotations', 'finalizers', 'ownerReferences']) if (v?.[m] !== undefined) meta[m] = v[m];
+      if (Object.keys(meta).length) view.metadata = meta;
+      continue;
+    }
+    if (subresource === 'status' ? k !== 'status' : k === 'status' && statusSubresource) continue;
+    view[k] = v;
+  }
+  return view;
+}
+
+export interface OwnershipContext {
+  manager: string;
+  apiVersion: string;
+  now: number;
+  subresource?: string;
+  statusSubresource: boolean;
+  lists: ListSemanticsResolver;
+}
+
+function entries(object: KubeObject): ManagedFieldsEntry[] {
+  return Array.isArray(object.metadata.managedFields) ? structuredClone(object.metadata.managedFields) : [];
+}
+
+function setEntry(list: ManagedFieldsEntry[], ctx: OwnershipContext, operation: 'Apply' | 'Update', paths: FieldPath[]): ManagedFieldsEntry[] {
+  const sameEntry = (e: ManagedFieldsEntry): boolean => e.manager === ctx.manager && e.operation === operation && (e.subresource ?? '') === (ctx.subresource ?? '');
+  const rest = list.filter((e) => !sameEntry(e));
+  if (paths.length === 0) return rest;
+  const entry: ManagedFieldsEntry = { manager: ctx.manager, operation, apiVersion: ctx.apiVersion, time: rfc3339(ctx.now), fieldsType: 'FieldsV1', fieldsV1: toFieldsV1(paths) };
+  if (ctx.subresource) entry.subresource = ctx.subresource;
+  const at = list.findIndex(sameEntry);
+  if (at >= 0 && at <= rest.length) rest.splice(at, 0, entry);
+  else rest.push(entry);
+  return rest;
+}
+
+function withoutPaths(list: ManagedFieldsEntry[], drop: Set<string>, except: (e: ManagedFieldsEntry) => boolean): ManagedFieldsEntry[] {
+  return list
+    .map((e) => {
+      if (except(e)) return e;
+      const kept = fromFieldsV1(e.fieldsV1).filter((p) => !drop.has(pathKey(p)));
+      return { ...e, fieldsV1: toFieldsV1(kept) };
+    })
+    .filter((e) => Object.keys(e.fieldsV1).length > 0);
+}
+
+/** Records an ordinary (non-apply) write: the manager takes the fields it set or changed. */
+export function recordUpdate(next: KubeObject, old: KubeObject | undefined, ctx: OwnershipContext): void {
+  const nextView = ownedView(next, ctx.subresource, ctx.statusSubresource);
+  const oldView = old ? ownedView(old, ctx.subresource, ctx.statusSubresource) : {};
+  const changed = leafPaths(nextView, ctx.lists).filter((p) => canonicalJson(valueAt(nextView, p)) !== canonicalJson(valueAt(oldView, p)));
+  let list = entries(old ?? next);
+  if (changed.length === 0) {
+    next.metadata.managedFields = list.length ? list : undefined;
+    if (!list.length) delete next.metadata.managedFields;
+    return;
+  }
+  const changedKeys = new Set(changed.map(pathKey));
+  const mine = (e: ManagedFieldsEntry): boolean => e.manager === ctx.manager && e.operation === 'Update' && (e.subresource ?? '') === (ctx.subresource ?? '');
+  const previous = list.find(mine);
+  const stillSet = new Set(leafPaths(nextView, ctx.lists).map(pathKey));
+  const keep = previous ? fromFieldsV1(previous.fieldsV1).filter((p) => stillSet.has(pathKey(p)) && !changedKeys.has(pathKey(p))) : [];
+  list = withoutPaths(list, changedKeys, mine);
+  list = setEntry(list, ctx, 'Update', [...keep, ...changed]);
+  next.metadata.managedFields = list;
+}
+
+/** Merges an applied configuration into the live object (lists by their semantics, objects recursively). */
+function mergeApplied(live: unknown, config: unknown, lists: ListSemanticsResolver, schemaPath: string[]): unknown {
+  if (Array.isArray(config)) {
+    const sem = lists(schemaPath);
+    if (sem === 'atomic' || !Array.isArray(live)) return structuredClone(config);
+    if (sem === 'set') return [...live, ...config.filter((c) => !live.some((l) => canonicalJson(l) === canonicalJson(c)))];
+    const out = [...live];
+    for (const item of config) {
+      const i = out.findIndex((l) => isObject(l) && isObject(item) && sem.keys.every((k) => canonicalJson(l[k]) === canonicalJson(item[k])));
+      if (i >= 0) out[i] = mergeApplied(out[i], item, lists, schemaPath);
+      else out.push(structuredClone(item));
+    }
+    return out;
+  }
+  if (!isObject(config)) return structuredClone(config);
+  const out: Obj = isObject(live) ? { ...live } : {};
+  for (const [k, v] of Object.entries(config)) out[k] = mergeApplied(out[k], v, lists, [...schemaPath, k]);
+  return out;
+}
+
+function describeManager(e: ManagedFieldsEntry): string {
+  const sub = e.subresource ? ` with subresource "${e.subresource}"` : '';
+  return e.operation === 'Apply' ? `"${e.manager}"${sub}` : `"${e.manager}"${sub} using ${e.apiVersion} at ${e.time}`;
+}
+
+function renderPath(p: FieldPath): string {
+  return p
+    .filter((t) => t !== '.')
+    .map((t) => (t.startsWith('f:') ? `.${t.slice(2)}` : t.startsWith('k:') ? `[${Object.entries(JSON.parse(t.slice(2)) as Obj).map(([k, v]) => `${k}=${JSON.stringify(v)}`).join(',')}]` : `[=${t.slice(2)}]`))
+    .join('');
+}
+
+/** 409 Conflict for server-side apply, with one cause per conflicting field. */
+function applyConflict(conflicts: Array<{ entry: ManagedFieldsEntry; path: FieldPath }>): ApiError {
+  const byManager = new Map<string, FieldPath[]>();
+  for (const c of conflicts) {
+    const m = describeManager(c.entry);
+    byManager.set(m, [...(byManager.get(m) ?? []), c.path]);
+  }
+  const managers = [...byManager.keys()].sort();
+  let message: string;
+  if (conflicts.length === 1) message = `Apply failed with 1 conflict: conflict with ${managers[0]}: ${renderPath(conflicts[0]!.path)}`;
+  else {
+    const parts = managers.map((m) => `conflicts with ${m}:\n${byManager.get(m)!.map((p) => `- ${renderPath(p)}`).join('\n')}`);
+    message = `Apply failed with ${conflicts.length} conflicts: ${parts.join('\n')}`;
+  }
+  const causes = conflicts.map((c) => ({ type: 'FieldManagerConflict', message: `conflict with ${describeManager(c.entry)}`, field: renderPath(c.path) }));
+  return new ApiError(409, 'Conflict', message, { causes });
+}
+
+/**
+ * Server-side apply of `config` onto `live` (undefined = create). Returns the merged object with
+ * managedFields updated; throws 409 on conflicts unless `force`.
+ */
+export function serverSideApply(live: KubeObject | undefined, config: KubeObject, ctx: OwnershipContext, force: boolean): KubeObject {
+  const configView = ownedView(config, ctx.subresource, ctx.statusSubresource);
+  const applied = leafPaths(configView, ctx.lists);
+  let list = live ? entries(live) : [];
+  const mine = (e: ManagedFieldsEntry): boolean => e.manager === ctx.manager && e.operation === 'Apply' && (e.subresource ?? '') === (ctx.subresource ?? '');
+  const taken = new Set<string>();
+  if (live) {
+    const liveView = ownedView(live, ctx.subresource, ctx.statusSubresource);
+    const conflicts: Array<{ entry: ManagedFieldsEntry; path: FieldPath }> = [];
+    for (const entry of list) {
+      if (mine(entry) || (entry.manager === ctx.manager && (entry.subresource ?? '') === (ctx.subresource ?? ''))) continue;
+      const owned = new Set(fromFieldsV1(entry.fieldsV1).map(pathKey));
+      for (const p of applied) {
+        if (owned.has(pathKey(p)) && canonicalJson(valueAt(configView, p)) !== canonicalJson(valueAt(liveView, p))) conflicts.push({ entry, path: p });
+      }
+    }
+    if (conflicts.length && !force) throw applyConflict(conflicts);
+    for (const c of conflicts) taken.add(pathKey(c.path));
+  }
+  const base: KubeObject = live ? structuredClone(live) : { apiVersion: config.apiVersion, kind: config.kind, metadata: {} };
+  const merged = mergeApplied(base, { ...config, metadata: { ...(config.metadata ?? {}) } }, ctx.lists, []) as KubeObject;
+  merged.metadata.managedFields = undefined;
+  delete merged.metadata.managedFields;
+  const appliedKeys = new Set(applied.map(pathKey));
+  const previous = list.find(mine);
+  if (previous) {
+    const others = new Set(list.filter((e) => !mine(e)).flatMap((e) => fromFieldsV1(e.fieldsV1).map(pathKey)));
+    const removed = fromFieldsV1(previous.fieldsV1).filter((p) => !appliedKeys.has(pathKey(p)) && !others.has(pathKey(p)));
+    for (const p of removed.sort((a, b) => b.length - a.length)) deleteAt(merged, p);
+  }
+  list = withoutPaths(list, taken, mine);
+  list = setEntry(list, ctx, 'Apply', applied);
+  merged.metadata.managedFields = list;
+  return merged;
+}

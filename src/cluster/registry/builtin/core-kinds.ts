@@ -1,0 +1,304 @@
+/**
+ * Built-in kinds of the core group (v1): Namespace, ConfigMap, Secret, ServiceAccount, Pod, Event,
+ * Node — their defaults, validation and table columns as kube-apiserver 1.32 has them.
+ */
+import { type FieldError, forbidden, invalid, notSupported, required } from '../../errors/field-errors.js';
+import { badRequest } from '../../errors/status-errors.js';
+import type { KubeObject } from '../../store/object-store.js';
+import { defineKind } from '../define-kind.js';
+import type { ResourceType } from '../resource-type.js';
+import { age, ageColumn, column, nameColumn } from '../table-format.js';
+
+const configKey = /^[-._a-zA-Z0-9]+$/;
+const configKeyMessage =
+  "a valid config key must consist of alphanumeric characters, '-', '_' or '.' (e.g. 'key.name',  or 'KEY_NAME',  or 'key-name', regex used for validation is '[-._a-zA-Z0-9]+')";
+
+function validateDataKeys(object: KubeObject): FieldError[] {
+  const errs: FieldError[] = [];
+  for (const field of ['data', 'binaryData']) {
+    for (const key of Object.keys(object[field] ?? {}).sort()) {
+      if (!configKey.test(key)) errs.push(invalid(field, key, configKeyMessage));
+    }
+  }
+  for (const key of Object.keys(object.data ?? {})) {
+    if (object.binaryData && key in object.binaryData) errs.push(invalid('data', key, 'duplicate of key present in binaryData'));
+  }
+  return errs;
+}
+
+function validateImmutableData(object: KubeObject, old: KubeObject): FieldError[] {
+  if (old.immutable !== true) return [];
+  const errs: FieldError[] = [];
+  if (JSON.stringify(object.data ?? null) !== JSON.stringify(old.data ?? null)) errs.push(forbidden('data', 'field is immutable when `immutable` is set'));
+  if (JSON.stringify(object.binaryData ?? null) !== JSON.stringify(old.binaryData ?? null)) errs.push(forbidden('binaryData', 'field is immutable when `immutable` is set'));
+  if (object.immutable !== true) errs.push(forbidden('immutable', 'field is immutable when `immutable` is set'));
+  return errs;
+}
+
+const countOf = (o: KubeObject): number => Object.keys(o.data ?? {}).length + Object.keys(o.binaryData ?? {}).length;
+
+export const namespaces = defineKind({
+  resource: 'namespaces',
+  kind: 'Namespace',
+  namespaced: false,
+  shortNames: ['ns'],
+  verbs: ['create', 'delete', 'get', 'list', 'patch', 'update', 'watch'],
+  nameRule: 'label',
+  statusSubresource: true,
+  otherSubresources: ['finalize'],
+  returnsDeletedObject: true,
+  fields: ['spec', 'status'],
+  table: {
+    columns: [nameColumn, column('Status', 'string', 'The status of the namespace'), ageColumn],
+    cells: (o, now) => [o.metadata.name, o.status?.phase ?? '', age(o.metadata.creationTimestamp, now)],
+  },
+  strategy: {
+    prepareForCreate(o) {
+      o.spec = { finalizers: ['kubernetes'], ...(o.spec ?? {}) };
+      o.status = { phase: 'Active' };
+      o.metadata.labels = { ...(o.metadata.labels ?? {}), 'kubernetes.io/metadata.name': o.metadata.name };
+    },
+    prepareForUpdate(o, old) {
+      o.spec = o.spec ?? old.spec;
+      o.metadata.labels = { ...(o.metadata.labels ?? {}), 'kubernetes.io/metadata.name': o.metadata.name };
+    },
+    fieldLabels: (o) => ({ 'status.phase': o.status?.phase ?? '', name: o.metadata.name }),
+  },
+});
+
+export const configMaps = defineKind({
+  resource: 'configmaps',
+  kind: 'ConfigMap',
+  namespaced: true,
+  shortNames: ['cm'],
+  fields: ['data:map', 'binaryData:map', 'immutable:boolean'],
+  table: {
+    columns: [nameColumn, column('Data', 'string', 'Data contains the configuration data.'), ageColumn],
+    cells: (o, now) => [o.metadata.name, countOf(o), age(o.metadata.creationTimestamp, now)],
+  },
+  strategy: {
+    validateCreate: validateDataKeys,
+    validateUpdate: (o, old) => [...validateDataKeys(o), ...validateImmutableData(o, old)],
+  },
+});
+
+const base64 = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/;
+
+export const secrets = defineKind({
+  resource: 'secrets',
+  kind: 'Secret',
+  namespaced: true,
+  fields: ['data:map', 'stringData:map', 'type:string', 'immutable:boolean'],
+  table: {
+    columns: [nameColumn, column('Type', 'string', 'The type of secret'), column('Data', 'string', 'The number of entries in the secret'), ageColumn],
+    cells: (o, now) => [o.metadata.name, o.type ?? '', countOf(o), age(o.metadata.creationTimestamp, now)],
+  },
+  strategy: {
+    prepareForCreate: normaliseSecret,
+    prepareForUpdate: normaliseSecret,
+    validateCreate: validateSecret,
+    validateUpdate: (o, old) => {
+      const errs = [...validateSecret(o), ...validateImmutableData(o, old)];
+      if ((o.type ?? 'Opaque') !== (old.type ?? 'Opaque')) errs.push(invalid('type', o.type, 'field is immutable'));
+      return errs;
+    },
+    fieldLabels: (o) => ({ type: o.type ?? '' }),
+  },
+});
+
+function normaliseSecret(o: KubeObject): void {
+  for (const [k, v] of Object.entries(o.data ?? {})) {
+    if (typeof v !== 'string' || !base64.test(v)) throw badRequest(`Secret in version "v1" cannot be handled as a Secret: illegal base64 data at input byte 0`);
+    void k;
+  }
+  if (o.stringData) {
+    o.data = { ...(o.data ?? {}) };
+    for (const [k, v] of Object.entries(o.stringData)) o.data[k] = Buffer.from(String(v), 'utf8').toString('base64');
+    delete o.stringData;
+  }
+  o.type = o.type || 'Opaque';
+}
+
+function validateSecret(o: KubeObject): FieldError[] {
+  const errs = validateDataKeys(o);
+  const data = o.data ?? {};
+  if (o.type === 'kubernetes.io/tls') {
+    if (!('tls.crt' in data)) errs.push(required('data[tls.crt]'));
+    if (!('tls.key' in data)) errs.push(required('data[tls.key]'));
+  }
+  if (o.type === 'kubernetes.io/dockerconfigjson' && !('.dockerconfigjson' in data)) errs.push(required('data[.dockerconfigjson]'));
+  return errs;
+}
+
+export const serviceAccounts = defineKind({
+  resource: 'serviceaccounts',
+  kind: 'ServiceAccount',
+  namespaced: true,
+  shortNames: ['sa'],
+  otherSubresources: ['token'],
+  returnsDeletedObject: true,
+  fields: ['secrets:list', 'imagePullSecrets:list', 'automountServiceAccountToken:boolean'],
+  table: {
+    columns: [nameColumn, column('Secrets', 'string', 'Secrets is the list of secrets allowed to be used by pods running using this ServiceAccount.'), ageColumn],
+    cells: (o, now) => [o.metadata.name, (o.secrets ?? []).length, age(o.metadata.creationTimestamp, now)],
+  },
+});
+
+function defaultPodSpec(spec: Record<string, any>): void {
+  spec.restartPolicy ??= 'Always';
+  spec.dnsPolicy ??= 'ClusterFirst';
+  spec.schedulerName ??= 'default-scheduler';
+  spec.terminationGracePeriodSeconds ??= 30;
+  spec.securityContext ??= {};
+  spec.serviceAccountName ??= spec.serviceAccount ?? 'default';
+  spec.serviceAccount ??= spec.serviceAccountName;
+  spec.enableServiceLinks ??= true;
+  spec.priority ??= 0;
+  spec.preemptionPolicy ??= 'PreemptLowerPriority';
+  for (const c of [...(spec.containers ?? []), ...(spec.initContainers ?? [])]) {
+    if (!c || typeof c !== 'object') continue;
+    c.terminationMessagePath ??= '/dev/termination-log';
+    c.terminationMessagePolicy ??= 'File';
+    const image: string = c.image ?? '';
+    const tagged = /:[^/]+$/.test(image) && !image.endsWith(':latest');
+    c.imagePullPolicy ??= tagged || image.includes('@') ? 'IfNotPresent' : 'Always';
+    c.resources ??= {};
+  }
+}
+
+/** Pod template defaults (used by Pods and by Job/CronJob templates). */
+export function defaultPodTemplate(template: Record<string, any> | undefined): void {
+  if (template?.spec && typeof template.spec === 'object') defaultPodSpec(template.spec);
+}
+
+/** Checks a pod spec at `path`; `restartPolicies` restricts restartPolicy (Jobs). */
+export function validatePodSpec(spec: any, path: string, restartPolicies = ['Always', 'OnFailure', 'Never']): FieldError[] {
+  const errs: FieldError[] = [];
+  if (!spec || typeof spec !== 'object') return [required(path)];
+  const containers: any[] = Array.isArray(spec.containers) ? spec.containers : [];
+  if (containers.length === 0) errs.push(required(`${path}.containers`));
+  const names = new Set<string>();
+  containers.forEach((c, i) => {
+    const p = `${path}.containers[${i}]`;
+    if (!c?.name) errs.push(required(`${p}.name`));
+    else if (names.has(c.name)) errs.push({ type: 'FieldValueDuplicate', field: `${p}.name`, value: c.name });
+    else names.add(c.name);
+    if (!c?.image) errs.push(required(`${p}.image`));
+  });
+  if (spec.restartPolicy === undefined) {
+    if (restartPolicies.length < 3) errs.push(required(`${path}.restartPolicy`, `valid values: ${restartPolicies.map((r) => JSON.stringify(r)).join(', ')}`));
+  } else if (!restartPolicies.includes(spec.restartPolicy)) {
+    errs.push(notSupported(`${path}.restartPolicy`, spec.restartPolicy, restartPolicies));
+  }
+  return errs;
+}
+
+function qosClass(spec: any): string {
+  const containers: any[] = spec?.containers ?? [];
+  const res = containers.map((c) => c?.resources ?? {});
+  if (res.every((r) => !r.limits && !r.requests)) return 'BestEffort';
+  const guaranteed = res.every((r) => r.limits?.cpu && r.limits?.memory && (!r.requests || (r.requests.cpu === r.limits.cpu && r.requests.memory === r.limits.memory)));
+  return guaranteed ? 'Guaranteed' : 'Burstable';
+}
+
+export const pods = defineKind({
+  resource: 'pods',
+  kind: 'Pod',
+  namespaced: true,
+  shortNames: ['po'],
+  categories: ['all'],
+  statusSubresource: true,
+  otherSubresources: ['log', 'binding'],
+  returnsDeletedObject: true,
+  fields: ['spec', 'status'],
+  table: {
+    columns: [
+      nameColumn,
+      column('Ready', 'string', 'The aggregate readiness state of this pod for accepting traffic.'),
+      column('Status', 'string', 'The aggregate status of the containers in this pod.'),
+      column('Restarts', 'string', 'The number of times the containers in this pod have been restarted and when the last container in this pod has restarted.'),
+      ageColumn,
+      column('IP', 'string', 'IP address allocated to the pod. Routable at least within the cluster. Empty if not yet allocated.', 1),
+      column('Node', 'string', 'NodeName is a request to schedule this pod onto a specific node.', 1),
+      column('Nominated Node', 'string', 'nominatedNodeName is set only when this pod preempts other pods on the node.', 1),
+      column('Readiness Gates', 'string', 'If specified, all readiness gates will be evaluated for pod readiness.', 1),
+    ],
+    cells: (o, now) => {
+      const statuses: any[] = o.status?.containerStatuses ?? [];
+      const total = (o.spec?.containers ?? []).length;
+      const ready = statuses.filter((s) => s.ready).length;
+      const restarts = statuses.reduce((n, s) => n + (s.restartCount ?? 0), 0);
+      let reason = o.status?.reason ?? o.status?.phase ?? '';
+      for (const s of statuses) {
+        if (s.state?.waiting?.reason) reason = s.state.waiting.reason;
+        else if (s.state?.terminated?.reason) reason = s.state.terminated.reason;
+      }
+      if (o.metadata.deletionTimestamp) reason = 'Terminating';
+      return [o.metadata.name, `${ready}/${total}`, reason, restarts, age(o.metadata.creationTimestamp, now), o.status?.podIP ?? '<none>', o.spec?.nodeName ?? '<none>', o.status?.nominatedNodeName ?? '<none>', '<none>'];
+    },
+  },
+  strategy: {
+    prepareForCreate(o) {
+      o.spec = o.spec ?? {};
+      defaultPodSpec(o.spec);
+      o.status = { phase: 'Pending', qosClass: qosClass(o.spec) };
+    },
+    prepareForUpdate(o, old) {
+      if (o.spec) defaultPodSpec(o.spec);
+      void old;
+    },
+    validateCreate: (o) => validatePodSpec(o.spec, 'spec'),
+    validateUpdate(o, old) {
+      const errs = validatePodSpec(o.spec, 'spec');
+      const strip = (spec: any): string => {
+        const copy = structuredClone(spec ?? {});
+        for (const c of copy.containers ?? []) delete c.image;
+        for (const c of copy.initContainers ?? []) delete c.image;
+        delete copy.activeDeadlineSeconds;
+        delete copy.tolerations;
+        delete copy.schedulingGates;
+        delete copy.nodeName;
+        return JSON.stringify(copy);
+      };
+      if (strip(o.spec) !== strip(old.spec)) {
+        errs.push(
+          forbidden(
+            'spec',
+            'pod updates may not change fields other than `spec.containers[*].image`,`spec.initContainers[*].image`,`spec.activeDeadlineSeconds`,`spec.tolerations` (only additions to existing tolerations),`spec.terminationGracePeriodSeconds` (allow it to be set to 1 if it was previously negative)',
+          ),
+        );
+      }
+      return errs;
+    },
+    fieldLabels: (o) => ({
+      'spec.nodeName': o.spec?.nodeName ?? '',
+      'spec.restartPolicy': o.spec?.restartPolicy ?? '',
+      'spec.schedulerName': o.spec?.schedulerName ?? '',
+      'spec.serviceAccountName': o.spec?.serviceAccountName ?? '',
+      'spec.hostNetwork': String(o.spec?.hostNetwork ?? false),
+      'status.phase': o.status?.phase ?? '',
+      'status.podIP': o.status?.podIP ?? '',
+      'status.nominatedNodeName': o.status?.nominatedNodeName ?? '',
+    }),
+  },
+});
+
+export const nodes = defineKind({
+  resource: 'nodes',
+  kind: 'Node',
+  namespaced: false,
+  shortNames: ['no'],
+  statusSubresource: true,
+  returnsDeletedObject: true,
+  fields: ['spec', 'status'],
+  table: {
+    columns: [nameColumn, column('Status', 'string', 'The status of the node'), column('Roles', 'string', 'The roles of the node'), ageColumn, column('Version', 'string', 'Kubelet Version reported by the node.')],
+    cells: (o, now) => {
+      const ready = (o.status?.conditions ?? []).find((c: any) => c.type === 'Ready');
+      return [o.metadata.name, ready?.status === 'True' ? 'Ready' : 'NotReady', '<none>', age(o.metadata.creationTimestamp, now), o.status?.nodeInfo?.kubeletVersion ?? ''];
+    },
+  },
+  strategy: { fieldLabels: (o) => ({ 'spec.unschedulable': String(o.spec?.unschedulable ?? false) }) },
+});
+
+export const coreKinds: ResourceType[] = [namespaces, configMaps, secrets, serviceAccounts, pods, nodes];

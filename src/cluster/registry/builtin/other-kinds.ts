@@ -1,0 +1,142 @@
+/**
+ * Built-in kinds outside core and batch: coordination.k8s.io Leases, rbac.authorization.k8s.io
+ * roles and bindings, and apps/v1 Deployments (stored only, nothing runs them).
+ */
+import { type FieldError, invalid, notSupported, required } from '../../errors/field-errors.js';
+import type { KubeObject } from '../../store/object-store.js';
+import { defineKind } from '../define-kind.js';
+import type { ResourceType } from '../resource-type.js';
+import { age, ageColumn, column, nameColumn } from '../table-format.js';
+import { defaultPodTemplate } from './core-kinds.js';
+
+export const leases = defineKind({
+  group: 'coordination.k8s.io',
+  resource: 'leases',
+  kind: 'Lease',
+  namespaced: true,
+  fields: ['spec'],
+  table: {
+    columns: [nameColumn, column('Holder', 'string', 'The holder of the lease.'), ageColumn],
+    cells: (o, now) => [o.metadata.name, o.spec?.holderIdentity ?? '', age(o.metadata.creationTimestamp, now)],
+  },
+  strategy: {
+    validateCreate: validateLease,
+    validateUpdate: validateLease,
+  },
+});
+
+function validateLease(o: KubeObject): FieldError[] {
+  const errs: FieldError[] = [];
+  const d = o.spec?.leaseDurationSeconds;
+  if (d !== undefined && d !== null && !(d > 0)) errs.push(invalid('spec.leaseDurationSeconds', d, 'must be greater than 0'));
+  const t = o.spec?.leaseTransitions;
+  if (t !== undefined && t !== null && t < 0) errs.push(invalid('spec.leaseTransitions', t, 'must be greater than or equal to 0'));
+  return errs;
+}
+
+function validateRules(rules: unknown, clusterRole: boolean): FieldError[] {
+  const errs: FieldError[] = [];
+  if (!Array.isArray(rules)) return errs;
+  rules.forEach((r: any, i) => {
+    const p = `rules[${i}]`;
+    if (!Array.isArray(r?.verbs) || r.verbs.length === 0) errs.push(required(`${p}.verbs`, 'verbs must contain at least one value'));
+    const nonResource = Array.isArray(r?.nonResourceURLs) && r.nonResourceURLs.length > 0;
+    if (nonResource) {
+      if (!clusterRole) errs.push(invalid(`${p}.nonResourceURLs`, r.nonResourceURLs, 'namespaced rules cannot apply to non-resource URLs'));
+      if ((r.resources ?? []).length || (r.apiGroups ?? []).length) errs.push(invalid(`${p}.nonResourceURLs`, r.nonResourceURLs, 'rules cannot apply to both regular resources and non-resource URLs'));
+    } else {
+      if (!Array.isArray(r?.apiGroups) || r.apiGroups.length === 0) errs.push(required(`${p}.apiGroups`, 'resource rules must supply at least one api group'));
+      if (!Array.isArray(r?.resources) || r.resources.length === 0) errs.push(required(`${p}.resources`, 'resource rules must supply at least one resource'));
+    }
+  });
+  return errs;
+}
+
+function validateBinding(o: KubeObject, clusterBinding: boolean): FieldError[] {
+  const errs: FieldError[] = [];
+  const ref = o.roleRef;
+  if (!ref) return [required('roleRef')];
+  if (ref.apiGroup !== 'rbac.authorization.k8s.io') errs.push(notSupported('roleRef.apiGroup', ref.apiGroup ?? '', ['rbac.authorization.k8s.io']));
+  const kinds = clusterBinding ? ['ClusterRole'] : ['Role', 'ClusterRole'];
+  if (!kinds.includes(ref.kind)) errs.push(notSupported('roleRef.kind', ref.kind ?? '', kinds));
+  if (!ref.name) errs.push(required('roleRef.name'));
+  (Array.isArray(o.subjects) ? o.subjects : []).forEach((s: any, i: number) => {
+    const p = `subjects[${i}]`;
+    if (!['User', 'Group', 'ServiceAccount'].includes(s?.kind)) errs.push(notSupported(`${p}.kind`, s?.kind ?? '', ['ServiceAccount', 'User', 'Group']));
+    if (!s?.name) errs.push(required(`${p}.name`));
+    if (s?.kind === 'ServiceAccount') {
+      if (s.apiGroup) errs.push(notSupported(`${p}.apiGroup`, s.apiGroup, ['']));
+      if (!s.namespace && clusterBinding) errs.push(required(`${p}.namespace`));
+    }
+    if ((s?.kind === 'User' || s?.kind === 'Group') && s.apiGroup !== 'rbac.authorization.k8s.io') errs.push(notSupported(`${p}.apiGroup`, s.apiGroup ?? '', ['rbac.authorization.k8s.io']));
+  });
+  return errs;
+}
+
+function roleRefImmutable(o: KubeObject, old: KubeObject): FieldError[] {
+  return JSON.stringify(o.roleRef) === JSON.stringify(old.roleRef) ? [] : [invalid('roleRef', o.roleRef, 'cannot change roleRef')];
+}
+
+const createdAtTable = {
+  columns: [nameColumn, column('Created At', 'date', 'CreationTimestamp')],
+  cells: (o: KubeObject) => [o.metadata.name, o.metadata.creationTimestamp],
+};
+
+const bindingTable = {
+  columns: [
+    nameColumn,
+    column('Role', 'string', 'RoleRef is the reference to the role.'),
+    ageColumn,
+    column('Users', 'string', 'Users in the binding.', 1),
+    column('Groups', 'string', 'Groups in the binding.', 1),
+    column('ServiceAccounts', 'string', 'ServiceAccounts in the binding.', 1),
+  ],
+  cells: (o: KubeObject, now: number) => {
+    const subjects: any[] = o.subjects ?? [];
+    const of = (k: string, f: (s: any) => string): string => subjects.filter((s) => s.kind === k).map(f).join(', ');
+    return [o.metadata.name, `${o.roleRef?.kind}/${o.roleRef?.name}`, age(o.metadata.creationTimestamp, now), of('User', (s) => s.name), of('Group', (s) => s.name), of('ServiceAccount', (s) => `${s.namespace ?? ''}/${s.name}`)];
+  },
+};
+
+const rbac = 'rbac.authorization.k8s.io';
+const rbacVerbs = ['create', 'delete', 'deletecollection', 'get', 'list', 'patch', 'update', 'watch'];
+
+export const roles = defineKind({ group: rbac, resource: 'roles', kind: 'Role', namespaced: true, nameRule: 'path-segment', verbs: rbacVerbs, fields: ['rules:list'], table: createdAtTable, strategy: { validateCreate: (o) => validateRules(o.rules, false), validateUpdate: (o) => validateRules(o.rules, false) } });
+export const clusterRoles = defineKind({ group: rbac, resource: 'clusterroles', kind: 'ClusterRole', namespaced: false, nameRule: 'path-segment', verbs: rbacVerbs, fields: ['rules:list', 'aggregationRule'], table: createdAtTable, strategy: { validateCreate: (o) => validateRules(o.rules, true), validateUpdate: (o) => validateRules(o.rules, true) } });
+export const roleBindings = defineKind({ group: rbac, resource: 'rolebindings', kind: 'RoleBinding', namespaced: true, nameRule: 'path-segment', verbs: rbacVerbs, fields: ['roleRef', 'subjects:list'], table: bindingTable, strategy: { validateCreate: (o) => validateBinding(o, false), validateUpdate: (o, old) => [...validateBinding(o, false), ...roleRefImmutable(o, old)] } });
+export const clusterRoleBindings = defineKind({ group: rbac, resource: 'clusterrolebindings', kind: 'ClusterRoleBinding', namespaced: false, nameRule: 'path-segment', verbs: rbacVerbs, fields: ['roleRef', 'subjects:list'], table: bindingTable, strategy: { validateCreate: (o) => validateBinding(o, true), validateUpdate: (o, old) => [...validateBinding(o, true), ...roleRefImmutable(o, old)] } });
+
+export const deployments = defineKind({
+  group: 'apps',
+  resource: 'deployments',
+  kind: 'Deployment',
+  namespaced: true,
+  shortNames: ['deploy'],
+  categories: ['all'],
+  statusSubresource: true,
+  hasGeneration: true,
+  fields: ['spec', 'status'],
+  table: {
+    columns: [nameColumn, column('Ready', 'string', 'Number of the pod with ready state'), column('Up-to-date', 'string', 'Total number of non-terminated pods targeted by this deployment that have the desired template spec.'), column('Available', 'string', 'Total number of available pods (ready for at least minReadySeconds) targeted by this deployment.'), ageColumn],
+    cells: (o, now) => [o.metadata.name, `${o.status?.readyReplicas ?? 0}/${o.spec?.replicas ?? 1}`, o.status?.updatedReplicas ?? 0, o.status?.availableReplicas ?? 0, age(o.metadata.creationTimestamp, now)],
+  },
+  strategy: {
+    prepareForCreate(o) {
+      const spec = (o.spec ??= {});
+      spec.replicas ??= 1;
+      spec.revisionHistoryLimit ??= 10;
+      spec.progressDeadlineSeconds ??= 600;
+      spec.strategy ??= { type: 'RollingUpdate', rollingUpdate: { maxSurge: '25%', maxUnavailable: '25%' } };
+      defaultPodTemplate(spec.template);
+      o.status = {};
+    },
+    validateCreate(o) {
+      const errs: FieldError[] = [];
+      if (!o.spec?.selector) errs.push(required('spec.selector'));
+      if (!o.spec?.template?.spec?.containers?.length) errs.push(required('spec.template.spec.containers'));
+      return errs;
+    },
+  },
+});
+
+export const otherKinds: ResourceType[] = [leases, roles, clusterRoles, roleBindings, clusterRoleBindings, deployments];

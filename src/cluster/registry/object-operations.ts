@@ -1,0 +1,412 @@
+/**
+ * The write and read path every request goes through — HTTP handlers and built-in controllers
+ * alike: create, update (incl. /status), patch (merge, JSON, strategic, apply), delete with
+ * finalizers and propagation, get and list; system metadata, defaulting, validation, optimistic
+ * concurrency and no-op detection (embedded-apiserver.md §3).
+ */
+import type { ClusterClock } from '../clock/virtual-clock.js';
+import { type FieldError, invalid, required } from '../errors/field-errors.js';
+import {
+  ApiError, alreadyExists, badRequest, conflict, forbidden, internalError, invalidObject, notFound, unsupportedMediaType,
+} from '../errors/status-errors.js';
+import type { KubeObject, ObjectStore } from '../store/object-store.js';
+import { builtinListSemantics, type ListSemanticsResolver } from '../patch/field-sets.js';
+import { JsonPatchError, applyJsonPatch } from '../patch/json-patch.js';
+import { recordUpdate, serverSideApply } from '../patch/managed-fields.js';
+import { applyMergePatch } from '../patch/merge-patch.js';
+import { applyStrategicMergePatch } from '../patch/strategic-merge-patch.js';
+import { validateName, validateObjectMetaFields } from './object-meta.js';
+import { type ResourceType, type WriteContext, groupVersion, patchTypesOf } from './resource-type.js';
+import { type SeededRandom, generationChanged, isNoOp, rfc3339 } from './system-metadata.js';
+
+export type FieldValidation = 'Strict' | 'Warn' | 'Ignore';
+
+export interface WriteOptions {
+  dryRun?: boolean;
+  fieldManager?: string;
+  fieldValidation?: FieldValidation;
+  /** `status` (or `scale`, handled by the caller) for subresource writes. */
+  subresource?: string;
+  /** Server-side apply: take ownership on conflicts. */
+  force?: boolean;
+}
+
+export interface WriteResult {
+  object: KubeObject;
+  /** 200 or 201. */
+  code: number;
+  warnings: string[];
+}
+
+export interface DeleteOptions {
+  propagationPolicy?: 'Background' | 'Foreground' | 'Orphan';
+  gracePeriodSeconds?: number;
+  preconditions?: { uid?: string; resourceVersion?: string };
+  dryRun?: boolean;
+}
+
+export type PatchType = 'json' | 'merge' | 'strategic' | 'apply';
+
+export const patchContentTypes: Record<string, PatchType> = {
+  'application/json-patch+json': 'json',
+  'application/merge-patch+json': 'merge',
+  'application/strategic-merge-patch+json': 'strategic',
+  'application/apply-patch+yaml': 'apply',
+};
+
+/** Per-kind list semantics for apply (CRD kinds provide theirs through the strategy hook). */
+export type ListSemanticsFor = (rt: ResourceType) => ListSemanticsResolver;
+
+export class ObjectOperations {
+  listSemanticsFor: ListSemanticsFor = () => builtinListSemantics;
+
+  constructor(
+    private readonly store: ObjectStore,
+    private readonly clock: ClusterClock,
+    private readonly random: SeededRandom,
+  ) {}
+
+  private context(): WriteContext {
+    return { now: this.clock.now(), uid: () => this.random.uuid() };
+  }
+
+  private qr(rt: ResourceType): { group: string; resource: string } {
+    return { group: rt.group, resource: rt.resource };
+  }
+
+  /** Reads one object through `rt` (converted from storage). */
+  get(rt: ResourceType, namespace: string | undefined, name: string): KubeObject {
+    const stored = this.store.get(rt.bucket, rt.namespaced ? namespace : undefined, name);
+    if (!stored) throw notFound(this.qr(rt), name);
+    return this.present(rt, stored);
+  }
+
+  /** Converts a stored object to what `rt` serves. */
+  present(rt: ResourceType, stored: KubeObject): KubeObject {
+    const object = rt.strategy.fromStorage ? rt.strategy.fromStorage(structuredClone(stored)) : structuredClone(stored);
+    object.apiVersion = groupVersion(rt);
+    object.kind = rt.kind;
+    return reorderTypeMeta(object);
+  }
+
+  private checkNamespace(rt: ResourceType, namespace: string | undefined, name: string, forCreate: boolean): void {
+    if (!rt.namespaced || !namespace) return;
+    const ns = this.store.get('namespaces', undefined, namespace);
+    if (!ns) throw notFound({ group: '', resource: 'namespaces' }, namespace);
+    if (forCreate && ns.metadata.deletionTimestamp) {
+      throw forbidden(
+        `${rt.group ? `${rt.resource}.${rt.group}` : rt.resource} "${name}" is forbidden: unable to create new content in namespace ${namespace} because it is being terminated`,
+        this.qr(rt),
+        name,
+        [{ type: 'NamespaceTerminating', message: `namespace ${namespace} is being terminated`, field: 'metadata.namespace' }],
+      );
+    }
+  }
+
+  /** Decodes type meta and namespace of a request body and drops unknown fields per fieldValidation. */
+  private admitBody(rt: ResourceType, body: unknown, namespace: string | undefined, opts: WriteOptions, warnings: string[], forPatch = false): KubeObject {
+    if (body === null || typeof body !== 'object' || Array.isArray(body)) throw badRequest(`Object 'Kind' is missing in '${JSON.stringify(body)}'`);
+    const object = structuredClone(body) as KubeObject;
+    if (object.apiVersion !== undefined && object.apiVersion !== groupVersion(rt)) {
+      throw badRequest(`the API version in the data (${object.apiVersion}) does not match the expected API version (${groupVersion(rt)})`);
+    }
+    if (object.kind !== undefined && object.kind !== rt.kind) throw badRequest(`the kind in the data (${object.kind}) does not match the expected kind (${rt.kind})`);
+    object.apiVersion = groupVersion(rt);
+    object.kind = rt.kind;
+    if (object.metadata === undefined || object.metadata === null) object.metadata = {};
+    if (typeof object.metadata !== 'object' || Array.isArray(object.metadata)) throw badRequest('metadata: expected an object');
+    if (rt.namespaced) {
+      if (object.metadata.namespace && namespace && object.metadata.namespace !== namespace) {
+        throw badRequest('the namespace of the provided object does not match the namespace sent on the request');
+      }
+      if (namespace) object.metadata.namespace = namespace;
+    } else delete object.metadata.namespace;
+    const unknown = rt.strategy.dropUnknownFields ? rt.strategy.dropUnknownFields(object) : [];
+    if (unknown.length) {
+      const text = unknown.map((u) => `unknown field "${u}"`).join(', ');
+      if (opts.fieldValidation === 'Strict') {
+        if (forPatch) throw invalidObject(rt.kind, rt.group, object.metadata.name ?? '', [invalid('patch', JSON.stringify(body), `strict decoding error: ${text}`)]);
+        throw badRequest(`strict decoding error: ${text}`);
+      }
+      if (opts.fieldValidation !== 'Ignore') warnings.push(...unknown.map((u) => `unknown field "${u}"`));
+    }
+    return rt.strategy.toStorage ? rt.strategy.toStorage(object) : object;
+  }
+
+  private validate(rt: ResourceType, object: KubeObject, old: KubeObject | undefined): void {
+    const errs: FieldError[] = [];
+    if (!old) errs.push(...validateName(object.metadata, rt.nameRule));
+    if (rt.namespaced && !object.metadata.namespace) errs.push(required('metadata.namespace'));
+    errs.push(...validateObjectMetaFields(object.metadata, Boolean(old?.metadata.deletionTimestamp), old?.metadata.finalizers ?? []));
+    if (old) errs.push(...immutableMetadata(object, old));
+    errs.push(...(old ? rt.strategy.validateUpdate?.(object, old) ?? [] : rt.strategy.validateCreate?.(object) ?? []));
+    if (errs.length) throw invalidObject(rt.kind, rt.group, object.metadata.name ?? '', errs);
+  }
+
+  create(rt: ResourceType, namespace: string | undefined, body: unknown, opts: WriteOptions = {}): WriteResult {
+    if (rt.terminating) {
+      throw new ApiError(405, 'MethodNotAllowed', 'create not allowed while custom resource definition is terminating', { group: rt.group, kind: rt.resource });
+    }
+    const warnings: string[] = [];
+    const object = this.admitBody(rt, body, namespace, opts, warnings);
+    const meta = object.metadata;
+    if (meta.resourceVersion) throw internalError('resourceVersion should not be set on objects to be created');
+    if (!meta.name && meta.generateName) meta.name = `${String(meta.generateName).slice(0, 58)}${this.random.nameSuffix()}`;
+    this.checkNamespace(rt, meta.namespace, meta.name ?? '', true);
+    const ctx = this.context();
+    meta.uid = ctx.uid();
+    meta.creationTimestamp = rfc3339(ctx.now);
+    delete meta.deletionTimestamp;
+    delete meta.deletionGracePeriodSeconds;
+    delete meta.selfLink;
+    if (rt.hasGeneration || rt.custom) meta.generation = 1;
+    else delete meta.generation;
+    if (rt.statusSubresource && rt.custom) delete object.status;
+    rt.strategy.prepareForCreate?.(object, ctx);
+    this.validate(rt, object, undefined);
+    if (this.store.get(rt.bucket, meta.namespace, meta.name)) throw alreadyExists(this.qr(rt), meta.name);
+    delete meta.managedFields;
+    recordUpdate(object, undefined, this.ownership(rt, opts, 'create'));
+    if (opts.dryRun) return { object: this.present(rt, { ...object, metadata: { ...object.metadata, resourceVersion: '' } }), code: 201, warnings };
+    const stored = this.store.create(rt.bucket, object);
+    return { object: this.present(rt, stored), code: 201, warnings };
+  }
+
+  private ownership(rt: ResourceType, opts: WriteOptions, _verb: string) {
+    return {
+      manager: opts.fieldManager ?? 'unknown',
+      apiVersion: groupVersion(rt),
+      now: this.clock.now(),
+      ...(opts.subresource === 'status' ? { subresource: 'status' } : {}),
+      statusSubresource: rt.statusSubresource,
+      lists: this.listSemanticsFor(rt),
+    };
+  }
+
+  update(rt: ResourceType, namespace: string | undefined, name: string, body: unknown, opts: WriteOptions = {}): WriteResult {
+    const warnings: string[] = [];
+    const incoming = this.admitBody(rt, body, namespace, opts, warnings);
+    if (incoming.metadata.name !== undefined && incoming.metadata.name !== name) {
+      throw badRequest(`the name of the object (${incoming.metadata.name}) does not match the name on the URL (${name})`);
+    }
+    incoming.metadata.name = name;
+    return this.updateWith(rt, namespace, name, opts, warnings, () => incoming);
+  }
+
+  /** Shared tail of update and patch: `compute` turns the stored object into the requested one. */
+  private updateWith(rt: ResourceType, namespace: string | undefined, name: string, opts: WriteOptions, warnings: string[], compute: (stored: KubeObject) => KubeObject): WriteResult {
+    const ns = rt.namespaced ? namespace : undefined;
+    const stored = this.store.get(rt.bucket, ns, name);
+    if (!stored) throw notFound(this.qr(rt), name);
+    this.checkNamespace(rt, ns, name, false);
+    const requested = compute(stored);
+    const rv = requested.metadata.resourceVersion;
+    if (rv !== undefined && rv !== '' && rv !== stored.metadata.resourceVersion) throw conflict(this.qr(rt), name);
+    let next: KubeObject;
+    if (opts.subresource === 'status') {
+      next = structuredClone(stored);
+      if (requested.status === undefined) delete next.status;
+      else next.status = requested.status;
+    } else {
+      next = requested;
+      if (rt.statusSubresource) {
+        if (stored.status === undefined) delete next.status;
+        else next.status = structuredClone(stored.status);
+      }
+      const meta = next.metadata;
+      if (!meta.uid) meta.uid = stored.metadata.uid;
+      for (const f of ['creationTimestamp', 'deletionTimestamp', 'deletionGracePeriodSeconds'] as const) {
+        if (stored.metadata[f] === undefined) delete meta[f];
+        else meta[f] = stored.metadata[f];
+      }
+      if (meta.managedFields === undefined && stored.metadata.managedFields) meta.managedFields = stored.metadata.managedFields;
+      meta.namespace = stored.metadata.namespace;
+      if (meta.namespace === undefined) delete meta.namespace;
+    }
+    next.metadata.resourceVersion = stored.metadata.resourceVersion;
+    const ctx = this.context();
+    if (opts.subresource !== 'status') rt.strategy.prepareForUpdate?.(next, stored, ctx);
+    if (rt.hasGeneration || rt.custom) {
+      next.metadata.generation = (stored.metadata.generation ?? 1) + (generationChanged(rt, next, stored) ? 1 : 0);
+    } else delete next.metadata.generation;
+    this.validate(rt, next, stored);
+    if (opts.fieldManager !== undefined || !isNoOp(next, stored)) recordUpdate(next, stored, this.ownership(rt, opts, 'update'));
+    return this.commitUpdate(rt, next, stored, opts, warnings);
+  }
+
+  private commitUpdate(rt: ResourceType, next: KubeObject, stored: KubeObject, opts: WriteOptions, warnings: string[]): WriteResult {
+    if (isNoOp(next, stored)) return { object: this.present(rt, stored), code: 200, warnings };
+    if (opts.dryRun) return { object: this.present(rt, next), code: 200, warnings };
+    if (next.metadata.deletionTimestamp && (next.metadata.finalizers ?? []).length === 0) {
+      const gone = this.store.delete(rt.bucket, stored.metadata.namespace, stored.metadata.name);
+      return { object: this.present(rt, gone ?? next), code: 200, warnings };
+    }
+    const saved = this.store.update(rt.bucket, next);
+    return { object: this.present(rt, saved), code: 200, warnings };
+  }
+
+  patch(rt: ResourceType, namespace: string | undefined, name: string, contentType: string, body: unknown, opts: WriteOptions = {}): WriteResult {
+    const type = patchContentTypes[contentType];
+    if (!type || !patchTypesOf(rt).includes(contentType)) throw unsupportedMediaType(patchTypesOf(rt));
+    if (type === 'apply') return this.apply(rt, namespace, name, body, opts);
+    if (type !== 'json' && (body === null || typeof body !== 'object' || Array.isArray(body))) {
+      throw badRequest(`json: cannot unmarshal ${Array.isArray(body) ? 'array' : typeof body} into Go value of type map[string]interface {}`);
+    }
+    const warnings: string[] = [];
+    return this.updateWith(rt, namespace, name, opts, warnings, (stored) => {
+      const current = this.present(rt, stored);
+      let patched: unknown;
+      try {
+        if (type === 'json') patched = applyJsonPatch(current, body);
+        else if (type === 'merge') patched = applyMergePatch(current, body);
+        else patched = applyStrategicMergePatch(current, body);
+      } catch (err) {
+        if (err instanceof ApiError) throw err;
+        if (err instanceof JsonPatchError) throw new ApiError(422, 'Invalid', err.message);
+        throw badRequest(err instanceof Error ? err.message : String(err));
+      }
+      const object = this.admitBody(rt, patched, namespace, opts, warnings, true);
+      if (object.metadata.name !== name) throw badRequest(`the name of the object (${object.metadata.name}) does not match the name on the URL (${name})`);
+      const bodyRv = type === 'json' ? undefined : (body as KubeObject).metadata?.resourceVersion;
+      object.metadata.resourceVersion = bodyRv ?? (type === 'json' ? object.metadata.resourceVersion : undefined);
+      return object;
+    });
+  }
+
+  private apply(rt: ResourceType, namespace: string | undefined, name: string, body: unknown, opts: WriteOptions): WriteResult {
+    if (!opts.fieldManager) {
+      throw new ApiError(422, 'Invalid', 'PatchOptions.meta.k8s.io "" is invalid: fieldManager: Required value: is required for apply patch', {
+        group: 'meta.k8s.io',
+        kind: 'PatchOptions',
+        causes: [{ type: 'FieldValueRequired', message: 'Required value: is required for apply patch', field: 'fieldManager' }],
+      });
+    }
+    const config = body as KubeObject;
+    if (!config || typeof config !== 'object' || Array.isArray(config)) throw badRequest('error decoding YAML: the applied configuration must be an object');
+    if (!config.apiVersion || !config.kind) throw badRequest(`invalid object type: ${config.apiVersion ?? ''}, Kind=${config.kind ?? ''}`);
+    if (config.metadata?.name !== undefined && config.metadata.name !== name) {
+      throw badRequest(`the name of the object (${config.metadata.name}) does not match the name on the URL (${name})`);
+    }
+    const warnings: string[] = [];
+    const admitted = this.admitBody(rt, config, namespace, { ...opts, fieldValidation: opts.fieldValidation === 'Strict' ? 'Strict' : opts.fieldValidation }, warnings, true);
+    admitted.metadata.name = name;
+    const ownership = this.ownership(rt, opts, 'apply');
+    const existing = this.store.get(rt.bucket, rt.namespaced ? namespace : undefined, name);
+    if (!existing) {
+      const merged = serverSideApply(undefined, admitted, ownership, Boolean(opts.force));
+      const managed = merged.metadata.managedFields;
+      const result = this.create(rt, namespace, merged, { ...opts, fieldValidation: 'Ignore' });
+      if (!opts.dryRun && managed) {
+        const stored = this.store.get(rt.bucket, result.object.metadata.namespace, name)!;
+        stored.metadata.managedFields = managed;
+        const saved = this.store.update(rt.bucket, stored);
+        return { object: this.present(rt, saved), code: 201, warnings };
+      }
+      return { ...result, warnings };
+    }
+    return this.updateWith(rt, namespace, name, { ...opts, fieldManager: undefined }, warnings, (stored) => {
+      const live = this.present(rt, stored);
+      const merged = serverSideApply(live, admitted, ownership, Boolean(opts.force));
+      const object = rt.strategy.toStorage ? rt.strategy.toStorage(merged) : merged;
+      object.metadata.resourceVersion = admitted.metadata.resourceVersion;
+      return object;
+    });
+  }
+
+  /** DELETE of one object (§3.6). Returns the object (still there or deleted) or a Success Status. */
+  delete(rt: ResourceType, namespace: string | undefined, name: string, options: DeleteOptions = {}): { body: KubeObject | Record<string, unknown>; warnings: string[] } {
+    const ns = rt.namespaced ? namespace : undefined;
+    const stored = this.store.get(rt.bucket, ns, name);
+    if (!stored) throw notFound(this.qr(rt), name);
+    const warnings: string[] = [];
+    if (rt.resource === 'namespaces' && !rt.group && ['default', 'kube-system', 'kube-public'].includes(name)) {
+      throw forbidden(`namespaces "${name}" is forbidden: this namespace may not be deleted`, this.qr(rt), name);
+    }
+    const pre = options.preconditions ?? {};
+    if (pre.uid && pre.uid !== stored.metadata.uid) {
+      throw conflict(this.qr(rt), name, `Precondition failed: UID in precondition: ${pre.uid}, UID in object meta: ${stored.metadata.uid}`);
+    }
+    if (pre.resourceVersion && pre.resourceVersion !== stored.metadata.resourceVersion) {
+      throw conflict(this.qr(rt), name, `Precondition failed: ResourceVersion in precondition: ${pre.resourceVersion}, ResourceVersion in object meta: ${stored.metadata.resourceVersion}`);
+    }
+    if (!options.propagationPolicy && rt.strategy.deleteWarning) warnings.push(rt.strategy.deleteWarning);
+    const policy = options.propagationPolicy ?? rt.defaultPropagation;
+    const next = structuredClone(stored);
+    let finalizers: string[] = [...(next.metadata.finalizers ?? [])];
+    const alreadyDeleting = Boolean(stored.metadata.deletionTimestamp);
+    if (!alreadyDeleting) {
+      finalizers = finalizers.filter((f) => f !== 'orphan' && f !== 'foregroundDeletion');
+      if (policy === 'Orphan') finalizers.push('orphan');
+      if (policy === 'Foreground') finalizers.push('foregroundDeletion');
+      for (const f of rt.strategy.finalizersOnDelete ?? []) if (!finalizers.includes(f)) finalizers.push(f);
+    }
+    if (rt.resource === 'namespaces' && !rt.group) {
+      return { body: this.present(rt, this.startNamespaceDeletion(rt, stored, options)), warnings };
+    }
+    if (finalizers.length > 0) {
+      if (alreadyDeleting) return { body: this.present(rt, stored), warnings };
+      next.metadata.finalizers = finalizers;
+      next.metadata.deletionTimestamp = rfc3339(this.clock.now());
+      next.metadata.deletionGracePeriodSeconds = 0;
+      if (next.metadata.generation !== undefined) next.metadata.generation += 1;
+      if (options.dryRun) return { body: this.present(rt, next), warnings };
+      return { body: this.present(rt, this.store.update(rt.bucket, next)), warnings };
+    }
+    if (options.dryRun) return { body: this.deletedBody(rt, stored), warnings };
+    const gone = this.store.delete(rt.bucket, ns, name)!;
+    return { body: this.deletedBody(rt, gone), warnings };
+  }
+
+  private deletedBody(rt: ResourceType, gone: KubeObject): KubeObject | Record<string, unknown> {
+    if (rt.returnsDeletedObject) return this.present(rt, gone);
+    return {
+      kind: 'Status',
+      apiVersion: 'v1',
+      metadata: {},
+      status: 'Success',
+      details: { name: gone.metadata.name, ...(rt.group ? { group: rt.group } : {}), kind: rt.resource, uid: gone.metadata.uid },
+    };
+  }
+
+  /** Namespaces: deletionTimestamp + phase Terminating; the namespace controller finishes the job. */
+  private startNamespaceDeletion(rt: ResourceType, stored: KubeObject, options: DeleteOptions): KubeObject {
+    if (stored.metadata.deletionTimestamp) return stored;
+    const next = structuredClone(stored);
+    next.metadata.deletionTimestamp = rfc3339(this.clock.now());
+    next.metadata.deletionGracePeriodSeconds = 0;
+    next.status = { ...(next.status ?? {}), phase: 'Terminating' };
+    if (options.propagationPolicy === 'Orphan') next.metadata.finalizers = [...(next.metadata.finalizers ?? []), 'orphan'];
+    if (options.propagationPolicy === 'Foreground') next.metadata.finalizers = [...(next.metadata.finalizers ?? []), 'foregroundDeletion'];
+    if (options.dryRun) return next;
+    return this.store.update(rt.bucket, next);
+  }
+
+  /** PUT namespaces/<n>/finalize: replaces spec.finalizers; the namespace goes once nothing holds it. */
+  finalizeNamespace(rt: ResourceType, name: string, body: unknown): KubeObject {
+    const stored = this.store.get('namespaces', undefined, name);
+    if (!stored) throw notFound(this.qr(rt), name);
+    const next = structuredClone(stored);
+    next.spec = { ...(next.spec ?? {}), finalizers: (body as KubeObject)?.spec?.finalizers ?? [] };
+    if (next.spec.finalizers.length === 0) delete next.spec.finalizers;
+    if (isNoOp(next, stored)) return this.present(rt, stored);
+    if (next.metadata.deletionTimestamp && !(next.spec.finalizers ?? []).length && !(next.metadata.finalizers ?? []).length) {
+      return this.present(rt, this.store.delete('namespaces', undefined, name)!);
+    }
+    return this.present(rt, this.store.update('namespaces', next));
+  }
+}
+
+function immutableMetadata(object: KubeObject, old: KubeObject): FieldError[] {
+  const errs: FieldError[] = [];
+  if (object.metadata.uid !== old.metadata.uid) errs.push(invalid('metadata.uid', object.metadata.uid, 'field is immutable'));
+  if (object.metadata.creationTimestamp !== old.metadata.creationTimestamp) {
+    errs.push(invalid('metadata.creationTimestamp', object.metadata.creationTimestamp ?? null, 'field is immutable'));
+  }
+  return errs;
+}
+
+/** apiVersion, kind, metadata first — the order the real server writes. */
+export function reorderTypeMeta(object: KubeObject): KubeObject {
+  const { apiVersion, kind, metadata, ...rest } = object;
+  return { apiVersion, kind, metadata, ...rest } as KubeObject;
+}

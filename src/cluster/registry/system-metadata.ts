@@ -1,0 +1,79 @@
+/**
+ * System-owned metadata: seeded uids and generateName suffixes, second-precision timestamps on the
+ * cluster clock, canonical comparison (for no-op detection) and the generation bump rules.
+ */
+import type { KubeObject } from '../store/object-store.js';
+import type { ResourceType } from './resource-type.js';
+
+/** A small seeded PRNG (mulberry32) so uids and names repeat for the same seed. */
+export class SeededRandom {
+  private state: number;
+  constructor(seed: number) {
+    this.state = seed >>> 0;
+  }
+  next(): number {
+    this.state = (this.state + 0x6d2b79f5) >>> 0;
+    let t = this.state;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  }
+  /** RFC 4122 version 4 text. */
+  uuid(): string {
+    const bytes = Array.from({ length: 16 }, () => Math.floor(this.next() * 256));
+    bytes[6] = (bytes[6]! & 0x0f) | 0x40;
+    bytes[8] = (bytes[8]! & 0x3f) | 0x80;
+    const hex = bytes.map((b) => b.toString(16).padStart(2, '0')).join('');
+    return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
+  }
+  /** Five characters from the alphabet kube-apiserver uses for generateName. */
+  nameSuffix(): string {
+    const alphabet = 'bcdfghjklmnpqrstvwxz2456789';
+    let s = '';
+    for (let i = 0; i < 5; i++) s += alphabet[Math.floor(this.next() * alphabet.length)];
+    return s;
+  }
+}
+
+/** RFC 3339 with second precision in UTC, as metav1.Time serialises. */
+export function rfc3339(ms: number): string {
+  return new Date(Math.floor(ms / 1000) * 1000).toISOString().replace(/\.\d{3}Z$/, 'Z');
+}
+
+/** RFC 3339 with microseconds, as metav1.MicroTime serialises. */
+export function rfc3339Micro(ms: number): string {
+  return new Date(ms).toISOString().replace(/\.(\d{3})Z$/, '.$1000Z');
+}
+
+/** JSON with object keys sorted, so key order never makes two equal objects differ. */
+export function canonicalJson(value: unknown): string {
+  if (value === null || typeof value !== 'object') return JSON.stringify(value) ?? 'null';
+  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
+  const keys = Object.keys(value as object).filter((k) => (value as Record<string, unknown>)[k] !== undefined).sort();
+  return `{${keys.map((k) => `${JSON.stringify(k)}:${canonicalJson((value as Record<string, unknown>)[k])}`).join(',')}}`;
+}
+
+/** True when a write would store exactly what is stored (resourceVersion and managedFields times ignored). */
+export function isNoOp(next: KubeObject, old: KubeObject): boolean {
+  const strip = (o: KubeObject): unknown => {
+    const copy = { ...o, metadata: { ...o.metadata } };
+    delete copy.metadata.resourceVersion;
+    if (Array.isArray(copy.metadata.managedFields)) {
+      copy.metadata.managedFields = copy.metadata.managedFields.map((m: Record<string, unknown>) => ({ ...m, time: undefined }));
+    }
+    return copy;
+  };
+  return canonicalJson(strip(next)) === canonicalJson(strip(old));
+}
+
+/** Whether an update changes what metadata.generation counts for this kind. */
+export function generationChanged(rt: ResourceType, next: KubeObject, old: KubeObject): boolean {
+  if (!rt.custom) return canonicalJson(next.spec ?? null) !== canonicalJson(old.spec ?? null);
+  const counted = (o: KubeObject): unknown => {
+    const copy: Record<string, unknown> = { ...o };
+    delete copy.metadata;
+    if (rt.statusSubresource) delete copy.status;
+    return copy;
+  };
+  return canonicalJson(counted(next)) !== canonicalJson(counted(old));
+}

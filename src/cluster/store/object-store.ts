@@ -1,0 +1,191 @@
+/**
+ * The local cluster's MVCC object store: every object of every kind under one increasing
+ * resourceVersion, a bounded history of committed changes (for watches, paginated lists and exact
+ * reads), and synchronous commit listeners (watch streams, built-in controllers).
+ */
+import { expired } from '../errors/status-errors.js';
+
+/** A stored Kubernetes object; the store only relies on metadata.name/namespace/resourceVersion. */
+export type KubeObject = Record<string, any> & { metadata: Record<string, any> };
+
+export type ChangeType = 'ADDED' | 'MODIFIED' | 'DELETED';
+
+/** One committed change, as watches see it. */
+export interface StoreEvent {
+  type: ChangeType;
+  /** Storage bucket, e.g. `configmaps` or `widgets.example.com`. */
+  bucket: string;
+  rv: number;
+  /** The object after the change (for DELETED: its last state carrying the delete's resourceVersion). */
+  object: KubeObject;
+  /** The object before the change (absent for ADDED). */
+  oldObject?: KubeObject;
+}
+
+export type CommitListener = (event: StoreEvent) => void;
+
+export interface ObjectStoreOptions {
+  /** First resourceVersion handed out is `initialResourceVersion + 1`. */
+  initialResourceVersion?: number;
+  /** How many changes stay replayable. */
+  historyLimit?: number;
+}
+
+const keyOf = (namespace: string | undefined, name: string): string => `${namespace ?? ''}/${name}`;
+
+function compareKeys(a: KubeObject, b: KubeObject): number {
+  const na = a.metadata.namespace ?? '';
+  const nb = b.metadata.namespace ?? '';
+  if (na !== nb) return na < nb ? -1 : 1;
+  return a.metadata.name < b.metadata.name ? -1 : a.metadata.name > b.metadata.name ? 1 : 0;
+}
+
+/** Snapshot reads older than the history answer 410 Expired with the real message. */
+export function tooOldResourceVersion(rv: number, oldest: number): Error {
+  return expired(`too old resource version: ${rv} (${oldest})`);
+}
+
+export class ObjectStore {
+  private readonly buckets = new Map<string, Map<string, KubeObject>>();
+  private readonly history: StoreEvent[] = [];
+  private readonly listeners = new Set<CommitListener>();
+  private readonly historyLimit: number;
+  private rv: number;
+  /** Oldest resourceVersion from which history can replay (events with rv > this are kept). */
+  private compactedThrough: number;
+
+  constructor(options: ObjectStoreOptions = {}) {
+    this.rv = options.initialResourceVersion ?? 1000;
+    this.compactedThrough = this.rv;
+    this.historyLimit = options.historyLimit ?? 10_000;
+  }
+
+  /** The current (latest committed) resourceVersion. */
+  get resourceVersion(): number {
+    return this.rv;
+  }
+
+  /** The oldest resourceVersion a watch or exact list may start from. */
+  get oldestResourceVersion(): number {
+    return this.compactedThrough;
+  }
+
+  onCommit(listener: CommitListener): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  get(bucket: string, namespace: string | undefined, name: string): KubeObject | undefined {
+    const found = this.buckets.get(bucket)?.get(keyOf(namespace, name));
+    return found ? structuredClone(found) : undefined;
+  }
+
+  /** Current objects of a bucket (optionally one namespace), ordered by namespace then name. */
+  list(bucket: string, namespace?: string): KubeObject[] {
+    const all = [...(this.buckets.get(bucket)?.values() ?? [])].filter((o) => namespace === undefined || o.metadata.namespace === namespace);
+    return all.sort(compareKeys).map((o) => structuredClone(o));
+  }
+
+  /** Bucket contents as they were at `rv` (from history); 410 when `rv` predates the history. */
+  listAt(bucket: string, rv: number, namespace?: string): KubeObject[] {
+    if (rv >= this.rv) return this.list(bucket, namespace);
+    if (rv < this.compactedThrough) throw tooOldResourceVersion(rv, this.compactedThrough + 1);
+    const state = new Map<string, KubeObject>();
+    for (const [k, o] of this.buckets.get(bucket) ?? []) state.set(k, o);
+    for (let i = this.history.length - 1; i >= 0; i--) {
+      const e = this.history[i]!;
+      if (e.rv <= rv) break;
+      if (e.bucket !== bucket) continue;
+      const k = keyOf(e.object.metadata.namespace, e.object.metadata.name);
+      if (e.type === 'ADDED') state.delete(k);
+      else state.set(k, e.oldObject!);
+    }
+    return [...state.values()]
+      .filter((o) => namespace === undefined || o.metadata.namespace === namespace)
+      .sort(compareKeys)
+      .map((o) => structuredClone(o));
+  }
+
+  /** Every retained change with rv > `since`, oldest first; 410 when `since` predates the history. */
+  eventsSince(since: number): StoreEvent[] {
+    if (since < this.compactedThrough) throw tooOldResourceVersion(since, this.compactedThrough + 1);
+    let lo = 0;
+    let hi = this.history.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (this.history[mid]!.rv <= since) lo = mid + 1;
+      else hi = mid;
+    }
+    return this.history.slice(lo);
+  }
+
+  /** Commits a new object; the caller has checked it does not exist. Returns the stored copy. */
+  create(bucket: string, object: KubeObject): KubeObject {
+    const stored = this.stamp(object);
+    this.bucket(bucket).set(keyOf(stored.metadata.namespace, stored.metadata.name), stored);
+    this.commit({ type: 'ADDED', bucket, rv: this.rv, object: stored });
+    return structuredClone(stored);
+  }
+
+  /** Commits a changed object; the caller has checked it exists and differs. */
+  update(bucket: string, object: KubeObject): KubeObject {
+    const key = keyOf(object.metadata.namespace, object.metadata.name);
+    const old = this.bucket(bucket).get(key);
+    const stored = this.stamp(object);
+    this.bucket(bucket).set(key, stored);
+    this.commit({ type: 'MODIFIED', bucket, rv: this.rv, object: stored, ...(old ? { oldObject: old } : {}) });
+    return structuredClone(stored);
+  }
+
+  /** Removes an object; the DELETED event carries its last state with the delete's resourceVersion. */
+  delete(bucket: string, namespace: string | undefined, name: string): KubeObject | undefined {
+    const key = keyOf(namespace, name);
+    const old = this.bucket(bucket).get(key);
+    if (!old) return undefined;
+    this.bucket(bucket).delete(key);
+    const last = this.stamp(old);
+    this.commit({ type: 'DELETED', bucket, rv: this.rv, object: last, oldObject: old });
+    return structuredClone(last);
+  }
+
+  /** Drops the whole history so older resourceVersions answer 410 (test hook). */
+  compactHistory(): void {
+    this.history.length = 0;
+    this.compactedThrough = this.rv;
+  }
+
+  /** Every bucket name that holds objects. */
+  bucketNames(): string[] {
+    return [...this.buckets.keys()].filter((b) => (this.buckets.get(b)?.size ?? 0) > 0).sort();
+  }
+
+  private bucket(name: string): Map<string, KubeObject> {
+    let b = this.buckets.get(name);
+    if (!b) this.buckets.set(name, (b = new Map()));
+    return b;
+  }
+
+  private stamp(object: KubeObject): KubeObject {
+    this.rv += 1;
+    const copy = structuredClone(object);
+    copy.metadata.resourceVersion = String(this.rv);
+    return Object.freeze(copy) as KubeObject;
+  }
+
+  private commit(event: StoreEvent): void {
+    this.history.push(event);
+    if (this.history.length > this.historyLimit) {
+      const dropped = this.history.splice(0, this.history.length - this.historyLimit);
+      this.compactedThrough = dropped[dropped.length - 1]!.rv;
+    }
+    for (const listener of [...this.listeners]) {
+      try {
+        listener(event);
+      } catch (err) {
+        queueMicrotask(() => {
+          throw err;
+        });
+      }
+    }
+  }
+}

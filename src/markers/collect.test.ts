@@ -1,0 +1,91 @@
+import { collectMarkers } from './collect.js';
+import { formatDiagnostic, type CommentLine, type MarkerTarget } from './types.js';
+
+function lines(...texts: string[]): CommentLine[] {
+  return texts.map((text, i) => ({ text, position: { file: 'api/v1/cronjob_types.ts', line: 10 + i, column: 4 } }));
+}
+
+function collect(target: MarkerTarget, ...texts: string[]) {
+  const result = collectMarkers(lines(...texts), target);
+  return { ...result, errors: result.diagnostics.map(formatDiagnostic) };
+}
+
+describe('collectMarkers', () => {
+  it('splits markers from description lines, in order', () => {
+    const result = collect('field', 'The schedule in Cron format.', '+kubebuilder:validation:MinLength=0', 'See https://en.wikipedia.org/wiki/Cron.', '+optional');
+    expect(result.descriptionLines.map((l) => l.text)).toEqual(['The schedule in Cron format.', 'See https://en.wikipedia.org/wiki/Cron.']);
+    expect(result.markers.map((m) => [m.name, m.args])).toEqual([
+      ['kubebuilder:validation:MinLength', { '': 0 }],
+      ['optional', { '': true }],
+    ]);
+    expect(result.markers[0]).toMatchObject({ text: '+kubebuilder:validation:MinLength=0', position: { line: 11, column: 4 } });
+    expect(result.errors).toEqual([]);
+  });
+
+  it('resolves named arguments written after the last name segment', () => {
+    const result = collect('type', '+kubebuilder:printcolumn:name="Age",type="date",JSONPath=".metadata.creationTimestamp"');
+    expect(result.markers[0]).toMatchObject({ name: 'kubebuilder:printcolumn', args: { name: 'Age', type: 'date', JSONPath: '.metadata.creationTimestamp' } });
+  });
+
+  it('accepts the kubebuilder tutorial :=  form', () => {
+    expect(collect('field', '+kubebuilder:default:=Allow').markers[0]).toMatchObject({ name: 'kubebuilder:default', args: { '': 'Allow' } });
+  });
+
+  it('points the column at the + when the text is indented', () => {
+    expect(collect('field', '   +optional').markers[0].position.column).toBe(7);
+  });
+
+  it('reports an unknown kubebuilder marker with did-you-mean, quoting it', () => {
+    expect(collect('field', '+kubebuilder:validation:Minimun=0').errors).toEqual([
+      'api/v1/cronjob_types.ts:10:4: unknown marker "+kubebuilder:validation:Minimun" (did you mean "+kubebuilder:validation:Minimum"?)',
+    ]);
+  });
+
+  it('suggests the right letter case', () => {
+    expect(collect('field', '+kubebuilder:validation:enum=a;b').errors[0]).toContain('(did you mean "+kubebuilder:validation:Enum"?)');
+  });
+
+  it('reports near-misses of unprefixed catalogue names', () => {
+    expect(collect('field', '+optinal').errors).toEqual(['api/v1/cronjob_types.ts:10:4: unknown marker "+optinal" (did you mean "+optional"?)']);
+  });
+
+  it('reports an unknown k8s: marker without a close match, without a suggestion', () => {
+    expect(collect('field', '+k8s:zzzzzzzzzzzz').errors).toEqual(['api/v1/cronjob_types.ts:10:4: unknown marker "+k8s:zzzzzzzzzzzz"']);
+  });
+
+  it("ignores other tools' markers and keeps them out of the description", () => {
+    const result = collect('type', '+genclient', '+k8s:openapi-gen=true', '+kubebuilder:scaffold:imports', 'Foo is a thing.');
+    expect(result.errors).toEqual([]);
+    expect(result.markers).toEqual([]);
+    expect(result.descriptionLines.map((l) => l.text)).toEqual(['Foo is a thing.']);
+  });
+
+  it('reports a marker on the wrong target', () => {
+    expect(collect('type', '+nullable').errors).toEqual(['api/v1/cronjob_types.ts:10:4: marker "+nullable" cannot be used on a type (it applies to: field)']);
+    expect(collect('field', '+kubebuilder:subresource:status').errors[0]).toContain('cannot be used on a field (it applies to: type)');
+  });
+
+  it('skips package-level markers met on a type (they are collected file-wide)', () => {
+    const result = collect('type', '+kubebuilder:rbac:groups=batch,resources=jobs,verbs=get', '+groupName=batch.io');
+    expect(result).toMatchObject({ markers: [], errors: [] });
+  });
+
+  it('reports bad arguments with controller-gen messages, quoting the marker', () => {
+    expect(collect('field', '+kubebuilder:validation:Enum=Phone,Address,Name').errors).toEqual([
+      'api/v1/cronjob_types.ts:10:4: marker "+kubebuilder:validation:Enum=Phone,Address,Name": extra arguments provided: ",Address,Name" (at <input>:1:6)',
+    ]);
+    expect(collect('type', '+kubebuilder:object:root').errors).toEqual(['api/v1/cronjob_types.ts:10:4: marker "+kubebuilder:object:root": missing argument "" (at <input>)']);
+  });
+
+  it('suggests the closest argument name for an unknown argument', () => {
+    expect(collect('type', '+kubebuilder:printcolumn:name=Age,type=date,JSONpath=.x').errors[0]).toContain('unknown argument "JSONpath" (at <input>:1:28) (did you mean "JSONPath"?)');
+  });
+
+  it('drops +default=ref(...) as controller-gen does', () => {
+    expect(collect('field', '+default=ref(Foo)')).toMatchObject({ markers: [], errors: [] });
+  });
+
+  it('reads items: variants', () => {
+    expect(collect('field', '+kubebuilder:validation:items:MaxLength=5').markers[0]).toMatchObject({ name: 'kubebuilder:validation:items:MaxLength', args: { '': 5 } });
+  });
+});

@@ -1,0 +1,122 @@
+/**
+ * Splits the comment lines attached to one node (package, type or field) into markers and description
+ * lines, and checks each marker against the catalogue.
+ *
+ * Which `+` lines are errors: controller-gen silently ignores names it does not know; kubeforge reports
+ * (a) unknown names under the `kubebuilder:` and `k8s:` prefixes, and (b) names that are near-misses of
+ * a catalogue name (`+optinal`, `+listtype`), each with "did you mean". Other unknown names (`+genclient`,
+ * `+k8s:openapi-gen`, names in markers/ignored.yaml, anything not a typo of ours) are ignored, as
+ * controller-gen does. Every `+` line is kept out of the description either way (controller-gen §2.1).
+ *
+ * Target rules: a known marker on the wrong target is an error, except that package-level markers
+ * (`+kubebuilder:rbac`, `+groupName`, …) met on a type or field are skipped without error (they are
+ * collected file-wide by `scanFileMarkers`, like controller-gen's re-association to the package), and
+ * type/field markers met while scanning at package level are skipped too (their node collects them).
+ */
+import { findMarkerDefinitions, isIgnoredMarkerName, markerCatalogue, type MarkerDefinition } from './catalogue.js';
+import { parseMarkerArguments } from './parse-arguments.js';
+import { closestName } from './suggest.js';
+import type { CommentLine, Diagnostic, Marker, MarkerTarget, SourcePosition } from './types.js';
+
+export interface CollectedMarkers {
+  markers: Marker[];
+  descriptionLines: CommentLine[];
+  diagnostics: Diagnostic[];
+}
+
+export interface CollectOptions {
+  /** Report unknown markers (default true); turn off when another pass over the same lines reports them. */
+  reportUnknown?: boolean;
+}
+
+const STRICT_PREFIXES = ['kubebuilder:', 'k8s:'];
+
+/** Splits `lines` into markers (checked for `target`) and description lines, in order. */
+export function collectMarkers(lines: CommentLine[], target: MarkerTarget, options: CollectOptions = {}): CollectedMarkers {
+  const result: CollectedMarkers = { markers: [], descriptionLines: [], diagnostics: [] };
+  for (const line of lines) {
+    const trimmedStart = line.text.trimStart();
+    if (!trimmedStart.startsWith('+')) {
+      result.descriptionLines.push(line);
+      continue;
+    }
+    const position = { ...line.position, column: line.position.column + (line.text.length - trimmedStart.length) };
+    const outcome = readMarker(trimmedStart.trimEnd(), target, position, options);
+    if (outcome.marker) result.markers.push(outcome.marker);
+    result.diagnostics.push(...outcome.diagnostics);
+  }
+  return result;
+}
+
+/** The result of reading one `+…` text: a marker, diagnostics, or neither (ignored). */
+export interface MarkerReading {
+  marker?: Marker;
+  diagnostics: Diagnostic[];
+}
+
+/** Reads one marker text (starting with `+`) found at `position` on a node of kind `target`. */
+export function readMarker(text: string, target: MarkerTarget, position: SourcePosition, options: CollectOptions = {}): MarkerReading {
+  if (!/^\+[\p{L}_]/u.test(text)) return { diagnostics: [] };
+  const body = text.slice(1);
+  const equals = body.indexOf('=');
+  const fullName = equals < 0 ? body : body.slice(0, equals);
+  const rest = equals < 0 ? '' : body.slice(equals + 1);
+  const lastColon = fullName.lastIndexOf(':');
+  const prefixName = equals >= 0 && lastColon > 0 ? fullName.slice(0, lastColon) : undefined;
+
+  // As controller-gen: the full name among this target's definitions, else the name without its last segment.
+  const exact = findMarkerDefinitions(fullName);
+  const viaPrefix = prefixName ? findMarkerDefinitions(prefixName) : [];
+  const exactDefinition = exact.find((d) => d.target === target);
+  const definition = exactDefinition ?? viaPrefix.find((d) => d.target === target);
+
+  if (!definition) {
+    const candidates = exact.length > 0 ? exact : viaPrefix;
+    if (candidates.length > 0) {
+      // Package markers on a type/field, and type/field markers in a file-wide scan, belong to another pass.
+      if (target === 'package' || candidates.every((d) => d.target === 'package')) return { diagnostics: [] };
+      const where = candidates.map((d) => d.target).join(', ');
+      return { diagnostics: [{ position, message: `marker ${JSON.stringify(text)} cannot be used on a ${target} (it applies to: ${where})` }] };
+    }
+    if (options.reportUnknown === false || isIgnoredMarkerName(fullName) || (prefixName && isIgnoredMarkerName(prefixName))) {
+      return { diagnostics: [] };
+    }
+    return unknownMarker(text, fullName, prefixName, position);
+  }
+
+  const argumentText = !exactDefinition && definition.shape === 'args' ? `${fullName.slice(lastColon + 1)}=${rest}` : rest;
+  const parsed = parseMarkerArguments(definition, argumentText);
+  if (parsed.errors.length > 0) {
+    return { diagnostics: parsed.errors.map((e) => ({ position, message: `marker ${JSON.stringify(text)}: ${withArgumentSuggestion(e, definition)}` })) };
+  }
+  if (definition.args.some((a) => a.type === 'json') && !('' in parsed.args)) return { diagnostics: [] }; // `+default=ref(...)`
+  return { marker: { name: definition.name, args: parsed.args, text, position }, diagnostics: [] };
+}
+
+function unknownMarker(text: string, fullName: string, prefixName: string | undefined, position: SourcePosition): MarkerReading {
+  const names = new Set(markerCatalogue().definitions.map((d) => d.name));
+  const byFullName = closestName(fullName, names);
+  const byPrefix = prefixName ? closestName(prefixName, names) : undefined;
+  // For `+kubebuilder:rbca:groups=…` the typo is in the prefix: quote and correct that part.
+  const viaPrefix = byPrefix !== undefined && (byFullName === undefined || byPrefix.distance < byFullName.distance);
+  const best = viaPrefix ? byPrefix : byFullName;
+  const strict = STRICT_PREFIXES.some((p) => fullName.startsWith(p));
+  const nearMiss = best !== undefined && best.distance <= 2 && fullName.length >= 5;
+  if (!strict && !nearMiss) return { diagnostics: [] };
+  const shown = viaPrefix ? `+${prefixName}` : equalsPart(text);
+  const hint = best ? ` (did you mean "+${best.name}"?)` : '';
+  return { diagnostics: [{ position, message: `unknown marker ${JSON.stringify(shown)}${hint}` }] };
+}
+
+/** The marker text up to (not including) its `=`: what "unknown marker" quotes. */
+function equalsPart(text: string): string {
+  const equals = text.indexOf('=');
+  return equals < 0 ? text : text.slice(0, equals);
+}
+
+function withArgumentSuggestion(error: string, definition: MarkerDefinition): string {
+  const unknown = /^unknown argument "([^"]*)"/.exec(error);
+  if (!unknown) return error;
+  const best = closestName(unknown[1], definition.args.map((a) => a.name));
+  return best ? `${error} (did you mean "${best.name}"?)` : error;
+}

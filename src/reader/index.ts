@@ -1,0 +1,136 @@
+/**
+ * The reader: loads `api/**\/*.ts` (and the project files they import) with the TypeScript parser that ts-morph
+ * bundles (its `ts` export) — syntax trees only, no Program, no type checker, which keeps 100 kinds well under a
+ * second — and builds the API model (src/model). It is the only code that knows ts-morph. Markers are
+ * parsed by src/markers/collect.ts; this module only decides which comment lines belong to which node:
+ *
+ * - A node's godoc is the run of comments (`//` and JSDoc alike) touching it with no blank line; the nearest
+ *   block above that, separated by a blank line, also belongs to it (kubebuilder's `+kubebuilder:object:root`
+ *   layout). Markers in that separated block that only exist at package level (`+groupName`,
+ *   `+kubebuilder:rbac`, …) go to the package, as in controller-gen.
+ * - The description is the godoc's non-marker lines (JSDoc text or `//` text), normalised as controller-gen does.
+ * - Package markers (`+groupName`, `+versionName`, `+kubebuilder:validation:Optional`, …) are every other
+ *   top-level comment of the folder's files (normally `groupversion_info.ts`).
+ * - A folder is an API version when one of its files has `+groupName`; the version is `+versionName` or the
+ *   folder name. Folders without `+groupName` (shared types) are read but give no kinds.
+ */
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import type { Diagnostic, Marker } from '../markers/types.js';
+import type { ApiGroup, ApiModel, ApiVersion, Kind, NamedType } from '../model/index.js';
+import { ApiReader } from './api-reader.js';
+
+export interface LoadApiProjectOptions {
+  /** Project root; file paths in the model and diagnostics are relative to it. */
+  root: string;
+  /** Folders or files (relative to root) holding the API types; default `['api']`. */
+  apiPaths?: string[];
+}
+
+export interface LoadApiProjectResult {
+  model: ApiModel;
+  diagnostics: Diagnostic[];
+}
+
+/** Lists the .ts files under the given paths, sorted, skipping tests, declarations and generated deep-copy files. */
+function listApiFiles(root: string, apiPaths: string[]): string[] {
+  const files: string[] = [];
+  const visit = (abs: string): void => {
+    if (!fs.existsSync(abs)) return;
+    const stat = fs.statSync(abs);
+    if (stat.isDirectory()) {
+      for (const entry of fs.readdirSync(abs).sort()) if (entry !== 'node_modules') visit(path.join(abs, entry));
+    } else if (/\.m?ts$/.test(abs) && !/\.(test|spec)\.ts$|\.d\.ts$/.test(abs) && !path.basename(abs).startsWith('zz_generated')) {
+      files.push(abs);
+    }
+  };
+  for (const p of apiPaths) visit(path.resolve(root, p));
+  return [...new Set(files)].sort();
+}
+
+function markerString(markers: Marker[] | undefined, name: string): string | undefined {
+  const m = markers?.find((x) => x.name === name);
+  if (!m) return undefined;
+  const v = m.args[''];
+  return typeof v === 'string' ? v : v === true || v === undefined || v === null ? '' : String(v);
+}
+
+/** A kind has `apiVersion` and `kind` (own properties or `extends TypeMeta`) and `metadata?: ObjectMeta`. */
+function isKind(type: NamedType): boolean {
+  if (type.definition.kind !== 'struct') return false;
+  const fields = new Map(type.definition.fields.map((f) => [f.name, f]));
+  const metadata = fields.get('metadata');
+  const typeMeta =
+    (fields.has('apiVersion') && fields.has('kind')) ||
+    type.definition.embeds.some((e) => e.kind === 'known' && e.key === 'meta/v1.TypeMeta');
+  return typeMeta && metadata !== undefined && metadata.type.kind === 'known' && metadata.type.key === 'meta/v1.ObjectMeta';
+}
+
+/** Loads the API types of a project into the model. Never throws for bad input: problems become diagnostics. */
+export async function loadApiProject(options: LoadApiProjectOptions): Promise<LoadApiProjectResult> {
+  const root = path.resolve(options.root);
+  const reader = new ApiReader(root);
+  const apiFiles = listApiFiles(root, options.apiPaths ?? ['api']);
+  for (const file of apiFiles) reader.load(file);
+  reader.convertPending();
+
+  const byDir = new Map<string, string[]>();
+  for (const abs of apiFiles) {
+    const rel = reader.relative(abs);
+    const dir = path.posix.dirname(rel);
+    byDir.set(dir, [...(byDir.get(dir) ?? []), rel]);
+  }
+  const groups = new Map<string, ApiVersion[]>();
+  const typeList = Object.values(reader.types);
+  for (const [dir, files] of [...byDir].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) {
+    const markers = files.flatMap((f) => reader.packageMarkers.get(f) ?? []);
+    const fileSet = new Set(files);
+    const declared = typeList.filter((t) => fileSet.has(t.file));
+    const groupName = markerString(markers, 'groupName');
+    const kinds: Kind[] = declared.filter((t) => isKind(t)).map((t) => ({ name: t.name, typeId: t.id }));
+    if (markers.some((m) => m.name === 'kubebuilder:skip')) continue;
+    if (groupName === undefined) {
+      for (const k of kinds) {
+        const t = reader.types[k.typeId]!;
+        reader.diagnostics.push({
+          position: t.position,
+          message: `kind ${t.name}: the folder ${dir} has no +groupName marker (put it in ${dir}/groupversion_info.ts)`,
+        });
+      }
+      continue;
+    }
+    const version = markerString(markers, 'versionName') || path.posix.basename(dir);
+    const apiVersion: ApiVersion = { group: groupName, version, dir, files, markers, kinds, typeIds: declared.map((t) => t.id) };
+    checkApiVersionLiterals(reader, apiVersion);
+    groups.set(groupName, [...(groups.get(groupName) ?? []), apiVersion]);
+  }
+  const model: ApiModel = {
+    root,
+    groups: [...groups]
+      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
+      .map(([name, versions]): ApiGroup => ({
+        name,
+        versions: versions.sort((a, b) => (a.version < b.version ? -1 : a.version > b.version ? 1 : 0)),
+      })),
+    types: reader.types,
+  };
+  return { model, diagnostics: reader.diagnostics };
+}
+
+/** A kind's `apiVersion: 'g/v'` / `kind: 'K'` literals, when written, must match its folder's group, version and name. */
+function checkApiVersionLiterals(reader: ApiReader, version: ApiVersion): void {
+  for (const kind of version.kinds) {
+    const type = reader.types[kind.typeId]!;
+    if (type.definition.kind !== 'struct') continue;
+    for (const field of type.definition.fields) {
+      if (field.type.kind !== 'literal') continue;
+      const expected =
+        field.name === 'apiVersion' ? (version.group ? `${version.group}/${version.version}` : version.version) : field.name === 'kind' ? kind.name : undefined;
+      if (expected !== undefined && field.type.value !== expected)
+        reader.diagnostics.push({
+          position: field.position,
+          message: `field "${field.name}" of ${kind.name}: literal ${JSON.stringify(field.type.value)} does not match ${JSON.stringify(expected)} (from +groupName/+versionName of ${version.dir})`,
+        });
+    }
+  }
+}

@@ -1,0 +1,168 @@
+/**
+ * The manager's shared cache: one informer per kind (created on first use, started with the cache),
+ * field indexes (`indexField`), label-selected and namespace-scoped views, and reads that hand out copies
+ * (the kind's generated deepCopy or a JSON clone) or, when the cache is built with `frozen: true`, frozen
+ * shared objects. It is the `CacheReader` behind the manager's client.
+ */
+import type { Logger } from 'pino';
+import type { CacheReader, ListOptions, ObjectKey } from '../client/client.js';
+import type { Client } from '../client/client.js';
+import { apiVersionOf, type KindInfo, type KindRef, type KindRegistry } from '../client/kinds.js';
+import { keyOf, type KubeObject } from '../client/object.js';
+import type { Transport } from '../client/transport.js';
+import { cloneJson, deepFreeze } from './copy.js';
+import { Informer, type InformerMetrics } from './informer.js';
+import { parseLabelSelector } from './label-selector.js';
+import type { IndexFunc } from './object-store.js';
+
+/** Restricts what the cache holds for one kind (controller-runtime's ByObject). */
+export interface KindScope {
+  namespace?: string;
+  labelSelector?: string | Record<string, string>;
+  fieldSelector?: string;
+}
+
+export interface CacheOptions {
+  client: Client;
+  transport: Transport;
+  kinds: KindRegistry;
+  /** Watch only this namespace (for every namespaced kind). */
+  namespace?: string;
+  /** Per-kind scopes, keyed by `apiVersion/Kind` (e.g. `batch/v1/Job`, `v1/Secret`). */
+  byKind?: Record<string, KindScope>;
+  /** Hand out deep-frozen shared objects instead of copies. */
+  frozen?: boolean;
+  /** Keep metadata.managedFields in cached objects (dropped by default to save memory). */
+  keepManagedFields?: boolean;
+  stallTimeoutMs?: number;
+  backoffInitialMs?: number;
+  watchTimeoutSeconds?: number;
+  metrics?: InformerMetrics;
+  logger?: Logger;
+  onActivity?: () => void;
+}
+
+const NAMESPACE_INDEX = '__namespace';
+
+export class Cache implements CacheReader {
+  private readonly informers = new Map<string, Informer>();
+  private started = false;
+
+  constructor(private readonly options: CacheOptions) {}
+
+  /** The informer for a kind, created (and started, if the cache runs) on first use. */
+  informerFor<T extends KubeObject>(kind: KindRef<T>): Informer<T> {
+    const info = this.options.kinds.resolve(kind);
+    const id = idOf(info);
+    let informer = this.informers.get(id);
+    if (!informer) {
+      const scope = this.options.byKind?.[id] ?? {};
+      const namespace = info.namespaced ? scope.namespace ?? this.options.namespace : undefined;
+      informer = new Informer({
+        kind: info,
+        client: this.options.client,
+        transport: this.options.transport,
+        namespace,
+        labelSelector: scope.labelSelector,
+        fieldSelector: scope.fieldSelector,
+        stallTimeoutMs: this.options.stallTimeoutMs,
+        backoffInitialMs: this.options.backoffInitialMs,
+        watchTimeoutSeconds: this.options.watchTimeoutSeconds,
+        transform: (obj) => this.prepare(obj),
+        metrics: this.options.metrics,
+        logger: this.options.logger,
+        onActivity: this.options.onActivity,
+      });
+      informer.store.addIndex(NAMESPACE_INDEX, (obj) => obj.metadata?.namespace ?? '');
+      this.informers.set(id, informer);
+      if (this.started) informer.start();
+    }
+    return informer as unknown as Informer<T>;
+  }
+
+  /** Adds a field index to a kind's informer; list with `matchingFields: { [name]: value }`. */
+  indexField<T extends KubeObject>(kind: KindRef<T>, name: string, fn: IndexFunc<T>): void {
+    this.informerFor(kind).store.addIndex(name, fn);
+  }
+
+  start(): void {
+    this.started = true;
+    for (const informer of this.informers.values()) informer.start();
+  }
+
+  async stop(): Promise<void> {
+    this.started = false;
+    await Promise.all([...this.informers.values()].map((i) => i.stop()));
+  }
+
+  async waitForCacheSync(): Promise<void> {
+    await Promise.all([...this.informers.values()].map((i) => i.waitForSync()));
+  }
+
+  hasSynced(): boolean {
+    return [...this.informers.values()].every((i) => i.hasSynced());
+  }
+
+  /** Every informer synced and its watch up (or only briefly down). */
+  healthy(): boolean {
+    return [...this.informers.values()].every((i) => i.healthy());
+  }
+
+  isIdle(): boolean {
+    return [...this.informers.values()].every((i) => i.isIdle());
+  }
+
+  eventsReceived(): number {
+    let total = 0;
+    for (const i of this.informers.values()) total += i.eventsReceived;
+    return total;
+  }
+
+  allInformers(): Informer[] {
+    return [...this.informers.values()];
+  }
+
+  serves(info: KindInfo): boolean {
+    return this.informers.has(idOf(info));
+  }
+
+  async get<T extends KubeObject>(info: KindInfo<T>, key: ObjectKey): Promise<T | undefined> {
+    const informer = this.informerFor(info);
+    await informer.waitForSync();
+    const obj = informer.store.get(keyOf({ namespace: info.namespaced ? key.namespace : undefined, name: key.name }));
+    return obj === undefined ? undefined : this.handOut(info, obj);
+  }
+
+  async list<T extends KubeObject>(info: KindInfo<T>, options: ListOptions = {}): Promise<T[]> {
+    const informer = this.informerFor(info);
+    await informer.waitForSync();
+    const store = informer.store;
+    let keys: string[] | undefined;
+    for (const [field, value] of Object.entries(options.matchingFields ?? {})) {
+      const matched = store.byIndex(field, value);
+      keys = keys ? keys.filter((k) => matched.includes(k)) : matched;
+    }
+    if (options.namespace && info.namespaced) {
+      const inNamespace = new Set(store.byIndex(NAMESPACE_INDEX, options.namespace));
+      keys = keys ? keys.filter((k) => inNamespace.has(k)) : [...inNamespace];
+    }
+    if (options.fieldSelector) throw new Error(`list ${info.kind} from the cache: use matchingFields with an index instead of fieldSelector`);
+    const matches = parseLabelSelector(options.labelSelector);
+    const candidates = keys ? keys.map((k) => store.get(k)!).filter((o) => o !== undefined) : [...store.values()];
+    return candidates.filter((o) => matches(o.metadata?.labels)).map((o) => this.handOut(info, o));
+  }
+
+  private prepare(obj: KubeObject): KubeObject {
+    if (!this.options.keepManagedFields && obj.metadata?.managedFields) delete obj.metadata.managedFields;
+    return this.options.frozen ? deepFreeze(obj) : obj;
+  }
+
+  private handOut<T extends KubeObject>(info: KindInfo<T>, obj: T): T {
+    if (this.options.frozen) return obj;
+    return info.deepCopy ? info.deepCopy(obj) : cloneJson(obj);
+  }
+}
+
+function idOf(info: KindInfo): string {
+  return `${apiVersionOf(info)}/${info.kind}`;
+}

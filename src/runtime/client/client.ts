@@ -1,0 +1,200 @@
+/**
+ * The client reconcilers use: reads (get/list) of kinds the cache watches are served from the cache, every
+ * other read and every write goes to the API server. Writes cover create, update, merge/JSON/strategic
+ * patch, server-side apply, delete with propagation, and the status subresource.
+ */
+import type { KubeObject } from './object.js';
+import { ApiError } from './api-error.js';
+import { apiVersionOf, type KindInfo, type KindRef, type KindRegistry } from './kinds.js';
+import { resourcePath, selectorString } from './paths.js';
+import type { Transport } from './transport.js';
+
+export interface ObjectKey {
+  namespace?: string;
+  name: string;
+}
+
+export interface ListOptions {
+  namespace?: string;
+  labelSelector?: string | Record<string, string>;
+  fieldSelector?: string;
+  /** Served from a cache index (`indexField`); only for kinds the cache watches. */
+  matchingFields?: Record<string, string>;
+}
+
+export type PatchType = 'merge' | 'json' | 'strategic';
+
+export interface WriteOptions {
+  dryRun?: boolean;
+  fieldManager?: string;
+}
+
+export interface ApplyOptions {
+  fieldManager?: string;
+  force?: boolean;
+}
+
+export type PropagationPolicy = 'Background' | 'Foreground' | 'Orphan';
+
+export interface DeleteOptions {
+  propagationPolicy?: PropagationPolicy;
+  gracePeriodSeconds?: number;
+  preconditions?: { uid?: string; resourceVersion?: string };
+}
+
+/** What the cache offers the client; the manager wires its cache in. */
+export interface CacheReader {
+  serves(info: KindInfo): boolean;
+  get<T extends KubeObject>(info: KindInfo<T>, key: ObjectKey): Promise<T | undefined>;
+  list<T extends KubeObject>(info: KindInfo<T>, options: ListOptions): Promise<T[]>;
+}
+
+const contentTypes: Record<PatchType | 'apply', string> = {
+  merge: 'application/merge-patch+json',
+  json: 'application/json-patch+json',
+  strategic: 'application/strategic-merge-patch+json',
+  apply: 'application/apply-patch+yaml',
+};
+
+interface ListBody<T> {
+  items: T[];
+  metadata?: { resourceVersion?: string; continue?: string };
+}
+
+export class Client {
+  constructor(
+    readonly transport: Transport,
+    readonly kinds: KindRegistry,
+    private readonly cache?: CacheReader,
+    private readonly defaultFieldManager = 'kubeforge',
+  ) {}
+
+  /** The same client without the cache: every read goes to the API server (controller-runtime's APIReader). */
+  apiReader(): Client {
+    return new Client(this.transport, this.kinds, undefined, this.defaultFieldManager);
+  }
+
+  withCache(cache: CacheReader): Client {
+    return new Client(this.transport, this.kinds, cache, this.defaultFieldManager);
+  }
+
+  /** Reads one object; throws ApiError 404 (see isNotFound) when it does not exist. */
+  async get<T extends KubeObject>(kind: KindRef<T>, key: ObjectKey): Promise<T> {
+    const info = this.kinds.resolve(kind);
+    if (this.cache?.serves(info)) {
+      const found = await this.cache.get(info, key);
+      if (!found) throw notFound(info, key);
+      return found;
+    }
+    const obj = await this.transport.request<T>('GET', resourcePath(info, key.namespace, key.name));
+    return withTypeMeta(obj, info);
+  }
+
+  /** Lists objects (every page); from the cache when the kind is watched. */
+  async list<T extends KubeObject>(kind: KindRef<T>, options: ListOptions = {}): Promise<T[]> {
+    const info = this.kinds.resolve(kind);
+    if (this.cache?.serves(info)) return this.cache.list(info, options);
+    if (options.matchingFields) throw new Error(`list ${info.kind}: matchingFields needs a cache that watches ${info.kind} (use fieldSelector for the server)`);
+    const items: T[] = [];
+    let token: string | undefined;
+    do {
+      const page = await this.listPage<T>(info, options, token);
+      items.push(...page.items);
+      token = page.continue;
+    } while (token);
+    return items;
+  }
+
+  /** One page of a server list, with the list's resourceVersion (informers start their watch from it). */
+  async listPage<T extends KubeObject>(info: KindInfo<T>, options: ListOptions & { limit?: number }, continueToken?: string): Promise<{ items: T[]; resourceVersion: string; continue?: string }> {
+    const body = await this.transport.request<ListBody<T>>('GET', resourcePath(info, options.namespace), {
+      query: { labelSelector: selectorString(options.labelSelector), fieldSelector: options.fieldSelector, limit: options.limit, continue: continueToken },
+    });
+    return {
+      items: (body.items ?? []).map((item) => withTypeMeta(item, info)),
+      resourceVersion: body.metadata?.resourceVersion ?? '',
+      ...(body.metadata?.continue ? { continue: body.metadata.continue } : {}),
+    };
+  }
+
+  async create<T extends KubeObject>(obj: T, options: WriteOptions = {}): Promise<T> {
+    const info = this.kinds.resolve<T>(obj);
+    const created = await this.transport.request<T>('POST', resourcePath(info, obj.metadata?.namespace), { body: obj, query: this.writeQuery(options) });
+    return withTypeMeta(created, info);
+  }
+
+  /** Replaces the object (optimistic concurrency on metadata.resourceVersion); status is ignored by the server. */
+  async update<T extends KubeObject>(obj: T, options: WriteOptions = {}): Promise<T> {
+    return this.put(obj, undefined, options);
+  }
+
+  /** Writes `status` through the status subresource. */
+  async updateStatus<T extends KubeObject>(obj: T, options: WriteOptions = {}): Promise<T> {
+    return this.put(obj, 'status', options);
+  }
+
+  /** Patches the object named by `target` (an object or kind + key). */
+  async patch<T extends KubeObject>(target: T, patch: unknown, type: PatchType = 'merge', options: WriteOptions = {}): Promise<T> {
+    return this.sendPatch(target, patch, type, undefined, options);
+  }
+
+  async patchStatus<T extends KubeObject>(target: T, patch: unknown, type: PatchType = 'merge', options: WriteOptions = {}): Promise<T> {
+    return this.sendPatch(target, patch, type, 'status', options);
+  }
+
+  /** Server-side apply of `obj` (a partial object with apiVersion, kind, metadata.name) as `fieldManager`. */
+  async apply<T extends KubeObject>(obj: T, options: ApplyOptions = {}): Promise<T> {
+    return this.applyTo(obj, undefined, options);
+  }
+
+  async applyStatus<T extends KubeObject>(obj: T, options: ApplyOptions = {}): Promise<T> {
+    return this.applyTo(obj, 'status', options);
+  }
+
+  /** Deletes the object; throws ApiError 404 if it is already gone. */
+  async delete(obj: KubeObject, options: DeleteOptions = {}): Promise<void> {
+    const info = this.kinds.resolve(obj);
+    const body: Record<string, unknown> = { apiVersion: 'v1', kind: 'DeleteOptions' };
+    if (options.propagationPolicy) body.propagationPolicy = options.propagationPolicy;
+    if (options.gracePeriodSeconds !== undefined) body.gracePeriodSeconds = options.gracePeriodSeconds;
+    if (options.preconditions) body.preconditions = options.preconditions;
+    await this.transport.request('DELETE', resourcePath(info, obj.metadata?.namespace, obj.metadata?.name), { body });
+  }
+
+  private async put<T extends KubeObject>(obj: T, subresource: string | undefined, options: WriteOptions): Promise<T> {
+    const info = this.kinds.resolve<T>(obj);
+    const path = resourcePath(info, obj.metadata?.namespace, obj.metadata?.name, subresource);
+    return withTypeMeta(await this.transport.request<T>('PUT', path, { body: obj, query: this.writeQuery(options) }), info);
+  }
+
+  private async sendPatch<T extends KubeObject>(target: T, patch: unknown, type: PatchType, subresource: string | undefined, options: WriteOptions): Promise<T> {
+    const info = this.kinds.resolve<T>(target);
+    const path = resourcePath(info, target.metadata?.namespace, target.metadata?.name, subresource);
+    const result = await this.transport.request<T>('PATCH', path, { body: patch, contentType: contentTypes[type], query: this.writeQuery(options) });
+    return withTypeMeta(result, info);
+  }
+
+  private async applyTo<T extends KubeObject>(obj: T, subresource: string | undefined, options: ApplyOptions): Promise<T> {
+    const info = this.kinds.resolve<T>(obj);
+    const path = resourcePath(info, obj.metadata?.namespace, obj.metadata?.name, subresource);
+    const query = { fieldManager: options.fieldManager ?? this.defaultFieldManager, force: options.force ? 'true' : undefined };
+    const result = await this.transport.request<T>('PATCH', path, { body: obj, contentType: contentTypes.apply, query });
+    return withTypeMeta(result, info);
+  }
+
+  private writeQuery(options: WriteOptions): Record<string, string | undefined> {
+    return { dryRun: options.dryRun ? 'All' : undefined, fieldManager: options.fieldManager };
+  }
+}
+
+/** Lists leave apiVersion/kind off their items; put them back so objects are self-describing. */
+function withTypeMeta<T extends KubeObject>(obj: T, info: KindInfo): T {
+  if (!obj.apiVersion) obj.apiVersion = apiVersionOf(info);
+  if (!obj.kind) obj.kind = info.kind;
+  return obj;
+}
+
+function notFound(info: KindInfo, key: ObjectKey): ApiError {
+  const resource = info.group ? `${info.plural}.${info.group}` : info.plural;
+  return new ApiError(404, { kind: 'Status', apiVersion: 'v1', status: 'Failure', reason: 'NotFound', code: 404, message: `${resource} "${key.name}" not found` }, `get ${info.kind} ${key.namespace ? `${key.namespace}/` : ''}${key.name} (cache)`);
+}

@@ -1,0 +1,190 @@
+/**
+ * A controller: a work queue, workers and the reconcile loop. Sources feed the queue through predicates
+ * and handlers; `maxConcurrentReconciles` workers (default 4) take keys, and the queue guarantees one key
+ * is never reconciled twice at once. Outcomes: success → forget; `requeueAfter` → forget + delayed add;
+ * `requeue` or a thrown error → rate-limited add; `TerminalError` → logged, not retried. A throwing
+ * reconciler never stops the controller.
+ */
+import { randomUUID } from 'node:crypto';
+import pino, { type Logger } from 'pino';
+import type { Cache } from '../cache/cache.js';
+import type { Clock } from '../clock.js';
+import { keyOf, parseKey, type KubeObject } from '../client/object.js';
+import type { RequestQueue } from '../handler/events.js';
+import type { EventHandler } from '../handler/handler.js';
+import type { Predicate } from '../predicate/predicate.js';
+import type { RateLimiter } from '../queue/rate-limiter.js';
+import { WorkQueue, type WorkQueueMetrics } from '../queue/work-queue.js';
+import { Dispatch, type Source } from '../source/source.js';
+import { isTerminalError, toReconcileFunc, type ReconcileFunc, type Reconciler, type Result } from './reconcile.js';
+
+export const DEFAULT_MAX_CONCURRENT_RECONCILES = 4;
+
+export interface ControllerOptions {
+  maxConcurrentReconciles?: number;
+  /** Per-key retry delays; default exponential 5 ms → 1000 s. */
+  rateLimiter?: () => RateLimiter;
+}
+
+/** Observers for controller_runtime_* metrics. */
+export interface ControllerMetrics {
+  reconciled?(controller: string, result: 'success' | 'error' | 'requeue' | 'requeue_after', seconds: number): void;
+  reconcileError?(controller: string, kind: 'error' | 'terminal' | 'panic'): void;
+  activeWorkers?(controller: string, delta: number): void;
+  maxConcurrent?(controller: string, n: number): void;
+  queue?(controller: string): WorkQueueMetrics;
+}
+
+export interface ControllerRunContext {
+  cache: Cache;
+  clock: Clock;
+  logger?: Logger;
+  metrics?: ControllerMetrics;
+  defaultRateLimiter?: () => RateLimiter;
+  onActivity?: () => void;
+}
+
+export interface Watch {
+  source: Source<KubeObject>;
+  handler: EventHandler<KubeObject>;
+  predicates: Predicate<KubeObject>[];
+}
+
+export class Controller {
+  readonly name: string;
+  private readonly reconcileFn: ReconcileFunc;
+  private readonly watchList: Watch[] = [];
+  private queue: WorkQueue | undefined;
+  private workers: Promise<void>[] = [];
+  private running = false;
+  private reconcilesDone = 0;
+  private context: ControllerRunContext | undefined;
+
+  constructor(
+    name: string,
+    reconciler: Reconciler | ReconcileFunc,
+    readonly options: ControllerOptions = {},
+  ) {
+    this.name = name;
+    this.reconcileFn = toReconcileFunc(reconciler);
+  }
+
+  /** Adds a source whose events pass `predicates` and are mapped to requests by `handler`. */
+  watch<T extends KubeObject>(source: Source<T>, handler: EventHandler<T>, ...predicates: Predicate<T>[]): this {
+    this.watchList.push({ source, handler, predicates } as unknown as Watch);
+    if (this.running && this.context && this.queue) this.startWatch(this.watchList.at(-1)!, this.context, this.queue);
+    return this;
+  }
+
+  /** Starts sources, waits for their caches, then starts the workers. Resolves once workers run. */
+  async start(context: ControllerRunContext): Promise<void> {
+    if (this.running) throw new Error(`controller ${this.name} is already running`);
+    this.running = true;
+    this.context = context;
+    const workers = Math.max(1, this.options.maxConcurrentReconciles ?? DEFAULT_MAX_CONCURRENT_RECONCILES);
+    const rateLimiter = (this.options.rateLimiter ?? context.defaultRateLimiter)?.();
+    const queue = new WorkQueue({ clock: context.clock, rateLimiter, metrics: context.metrics?.queue?.(this.name), onActivity: context.onActivity });
+    this.queue = queue;
+    for (const w of this.watchList) this.startWatch(w, context, queue);
+    await Promise.all(this.watchList.map((w) => w.source.waitForSync?.()));
+    if (!this.running) return;
+    context.metrics?.maxConcurrent?.(this.name, workers);
+    for (let i = 0; i < workers; i++) this.workers.push(this.work(queue, context));
+  }
+
+  /** Stops taking work; with `drain`, waits for in-flight reconciles to finish (queued keys are dropped). */
+  async stop(): Promise<void> {
+    if (!this.running) return;
+    this.running = false;
+    for (const w of this.watchList) w.source.stop?.();
+    await this.queue?.shutDownWithDrain();
+    await Promise.all(this.workers);
+    this.workers = [];
+  }
+
+  /** The watches configured so far (source, handler, predicates), for introspection and tests. */
+  watches(): ReadonlyArray<Readonly<Watch>> {
+    return this.watchList;
+  }
+
+  /** Nothing queued and no reconcile running. */
+  isIdle(): boolean {
+    return !this.queue || this.queue.isIdle();
+  }
+
+  /** Reconciles finished since the controller was created (any outcome). */
+  reconcileCount(): number {
+    return this.reconcilesDone;
+  }
+
+  /** The running work queue (undefined before start). */
+  workQueue(): WorkQueue | undefined {
+    return this.queue;
+  }
+
+  private startWatch(w: Watch, context: ControllerRunContext, queue: WorkQueue): void {
+    const requests: RequestQueue = {
+      add: (req) => queue.add(keyOf(req)),
+      addAfter: (req, ms) => queue.addAfter(keyOf(req), ms),
+    };
+    w.source.start(new Dispatch(w.handler, w.predicates, requests), { cache: context.cache, clock: context.clock, logger: context.logger });
+  }
+
+  private async work(queue: WorkQueue, context: ControllerRunContext): Promise<void> {
+    for (;;) {
+      const key = await queue.get();
+      if (key === undefined) return;
+      context.metrics?.activeWorkers?.(this.name, +1);
+      try {
+        await this.reconcileKey(key, queue, context);
+      } finally {
+        context.metrics?.activeWorkers?.(this.name, -1);
+        this.reconcilesDone++;
+        queue.done(key);
+      }
+    }
+  }
+
+  private async reconcileKey(key: string, queue: WorkQueue, context: ControllerRunContext): Promise<void> {
+    const request = parseKey(key);
+    const reconcileID = randomUUID();
+    const log = (context.logger ?? silentLogger).child({ controller: this.name, namespace: request.namespace, name: request.name, reconcileID });
+    const started = performance.now();
+    const elapsed = (): number => (performance.now() - started) / 1000;
+    let result: Result | void;
+    try {
+      result = await this.reconcileFn(request, { controller: this.name, reconcileID, log, clock: context.clock });
+    } catch (err) {
+      if (isTerminalError(err)) {
+        queue.forget(key);
+        context.metrics?.reconcileError?.(this.name, 'terminal');
+        context.metrics?.reconciled?.(this.name, 'error', elapsed());
+        log.error({ err: errorText(err) }, 'Reconciler error (terminal, not retried)');
+        return;
+      }
+      queue.addRateLimited(key);
+      const panic = err instanceof TypeError || err instanceof ReferenceError || err instanceof RangeError;
+      context.metrics?.reconcileError?.(this.name, panic ? 'panic' : 'error');
+      context.metrics?.reconciled?.(this.name, 'error', elapsed());
+      log.error({ err: errorText(err) }, 'Reconciler error');
+      return;
+    }
+    if (result && result.requeueAfter !== undefined && result.requeueAfter > 0) {
+      queue.forget(key);
+      queue.addAfter(key, result.requeueAfter);
+      context.metrics?.reconciled?.(this.name, 'requeue_after', elapsed());
+    } else if (result?.requeue) {
+      queue.addRateLimited(key);
+      context.metrics?.reconciled?.(this.name, 'requeue', elapsed());
+    } else {
+      queue.forget(key);
+      context.metrics?.reconciled?.(this.name, 'success', elapsed());
+    }
+  }
+}
+
+const silentLogger = pino({ level: 'silent' });
+
+function errorText(err: unknown): string {
+  return err instanceof Error ? (err.stack ?? err.message) : String(err);
+}

@@ -1,0 +1,261 @@
+/**
+ * The manager runs an operator: one shared cache and client, the controllers and other runnables, leader
+ * election on a Lease (controllers and runnables that need it start only while leading), /healthz /readyz
+ * /metrics, pino logs, and graceful shutdown (stop taking work, finish in-flight reconciles, release the
+ * lease). `stop()` then `start()` begins again from a fresh cache (every object re-listed).
+ */
+import { KubeConfig } from '@kubernetes/client-node';
+import pino, { type Logger } from 'pino';
+import { ControllerBuilder, type ControllerHost } from '../builder/builder.js';
+import { Cache, type KindScope } from '../cache/cache.js';
+import type { IndexFunc } from '../cache/object-store.js';
+import { realClock, type Clock } from '../clock.js';
+import { Client, type CacheReader } from '../client/client.js';
+import { defaultKindRegistry, type KindInfo, type KindRef, type KindRegistry } from '../client/kinds.js';
+import type { KubeObject } from '../client/object.js';
+import { Transport } from '../client/transport.js';
+import type { Controller } from '../controller/controller.js';
+import { EventRecorder } from '../helpers/recorder.js';
+import type { RateLimiter } from '../queue/rate-limiter.js';
+import { LeaderElector, type LeaderElectionOptions } from './leader-election.js';
+import { ManagerMetrics } from './metrics.js';
+import { ProbeServer, type Check } from './probes.js';
+
+export interface Runnable {
+  start(manager: Manager): Promise<void> | void;
+  stop?(): Promise<void> | void;
+  /** Start only while this manager holds the leader lease (default true). */
+  needLeaderElection?: boolean;
+}
+
+export interface ManagerOptions {
+  /** Default: KubeConfig.loadFromDefault() (KUBECONFIG, ~/.kube/config, in-cluster). */
+  kubeConfig?: KubeConfig | string;
+  clock?: Clock;
+  kinds?: KindRegistry;
+  /** Cache scope and behaviour. */
+  cache?: { namespace?: string; byKind?: Record<string, KindScope>; frozen?: boolean; keepManagedFields?: boolean; stallTimeoutMs?: number; backoffInitialMs?: number; watchTimeoutSeconds?: number };
+  leaderElection?: LeaderElectionOptions;
+  /** Serve /healthz, /readyz and /metrics on this port (0 = any free port); off when undefined. */
+  probePort?: number;
+  logger?: Logger;
+  /** Field manager for writes and server-side apply; default "kubeforge". */
+  fieldManager?: string;
+  /** Default per-key backoff for controllers (default exponential 5 ms → 1000 s). */
+  rateLimiter?: () => RateLimiter;
+}
+
+export class Manager implements ControllerHost {
+  readonly kinds: KindRegistry;
+  readonly clock: Clock;
+  readonly logger: Logger;
+  readonly metrics = new ManagerMetrics();
+  readonly kubeConfig: KubeConfig;
+  readonly transport: Transport;
+  /** Reads from the cache for watched kinds, the server otherwise; writes to the server. */
+  readonly client: Client;
+  private cache: Cache;
+  private readonly controllers: Controller[] = [];
+  private readonly runnables: Runnable[] = [];
+  private readonly indexes: Array<{ kind: KindRef; name: string; fn: IndexFunc<KubeObject> }> = [];
+  private readonly readyChecks: Record<string, Check> = {};
+  private elector: LeaderElector | undefined;
+  private probes: ProbeServer | undefined;
+  private leading = false;
+  private running = false;
+  private leaderWork: Promise<void> = Promise.resolve();
+  private activityCount = 0;
+  probePort: number | undefined;
+
+  constructor(private readonly options: ManagerOptions = {}) {
+    this.kinds = options.kinds ?? defaultKindRegistry;
+    this.clock = options.clock ?? realClock;
+    this.logger = options.logger ?? pino({ level: process.env.KUBEFORGE_LOG_LEVEL ?? 'info' });
+    this.kubeConfig = loadKubeConfig(options.kubeConfig);
+    this.transport = new Transport(this.kubeConfig);
+    this.transport.onActivity(() => this.activity());
+    const reader: CacheReader = {
+      serves: (info: KindInfo) => this.cache.serves(info),
+      get: (info, key) => this.cache.get(info, key),
+      list: (info, opts) => this.cache.list(info, opts),
+    };
+    this.client = new Client(this.transport, this.kinds, reader, options.fieldManager ?? 'kubeforge');
+    this.cache = this.newCache();
+    this.readyChecks.informers = () => this.cache.healthy() || 'caches not synced or watch down';
+  }
+
+  /** The builder entry point: `mgr.controllerFor(Kind).owns(Other).complete(reconciler)`. */
+  controllerFor<T extends KubeObject>(kind: KindRef<T>): ControllerBuilder<T> {
+    return new ControllerBuilder<T>(this, kind);
+  }
+
+  addController(controller: Controller): void {
+    this.controllers.push(controller);
+    if (this.running && (this.leading || !this.options.leaderElection)) void this.startController(controller);
+  }
+
+  add(runnable: Runnable): void {
+    this.runnables.push(runnable);
+    const canRun = runnable.needLeaderElection === false || this.leading || !this.options.leaderElection;
+    if (this.running && canRun) void runnable.start(this);
+  }
+
+  /** A field index on a kind's cache, kept across manager restarts. */
+  indexField<T extends KubeObject>(kind: KindRef<T>, name: string, fn: IndexFunc<T>): void {
+    this.indexes.push({ kind, name, fn: fn as IndexFunc<KubeObject> });
+    this.cache.indexField(kind, name, fn);
+  }
+
+  addReadyCheck(name: string, check: Check): void {
+    this.readyChecks[name] = check;
+  }
+
+  getCache(): Cache {
+    return this.cache;
+  }
+
+  /** A client that always reads from the API server. */
+  apiReader(): Client {
+    return this.client.apiReader();
+  }
+
+  eventRecorderFor(component: string): EventRecorder {
+    return new EventRecorder(this.client, this.clock, component, this.logger);
+  }
+
+  isLeader(): boolean {
+    return this.leading;
+  }
+
+  controllerList(): readonly Controller[] {
+    return this.controllers;
+  }
+
+  /** Starts caches, probes, leader election and (while leading) controllers; resolves once they run. */
+  async start(): Promise<void> {
+    if (this.running) throw new Error('manager is already running');
+    this.running = true;
+    this.cache.start();
+    if (this.options.probePort !== undefined) {
+      this.probes = new ProbeServer({ port: this.options.probePort, healthChecks: { ping: () => true }, readyChecks: this.readyChecks, metrics: this.metrics.registry });
+      this.probePort = await this.probes.start();
+    }
+    for (const r of this.runnables) if (r.needLeaderElection === false) await r.start(this);
+    if (this.options.leaderElection) {
+      this.elector = new LeaderElector(this.apiReader(), this.clock, this.options.leaderElection, {
+        onStartedLeading: () => {
+          this.leading = true;
+          this.metrics.setLeader(this.options.leaderElection!.id, true);
+          this.leaderWork = this.startLeaderWork();
+        },
+        onStoppedLeading: () => {
+          this.metrics.setLeader(this.options.leaderElection!.id, false);
+          if (this.leading) {
+            this.leading = false;
+            this.leaderWork = this.leaderWork.then(() => this.stopLeaderWork());
+          }
+        },
+      }, this.logger);
+      this.elector.start();
+      return;
+    }
+    this.leading = true;
+    await this.startLeaderWork();
+  }
+
+  /** Graceful shutdown: controllers finish in-flight reconciles, the lease is released, watches close. */
+  async stop(): Promise<void> {
+    if (!this.running) return;
+    this.running = false;
+    const wasLeading = this.leading;
+    this.leading = false;
+    await this.leaderWork;
+    if (wasLeading) await this.stopLeaderWork();
+    await this.elector?.stop();
+    this.elector = undefined;
+    for (const r of this.runnables) if (r.needLeaderElection === false) await r.stop?.();
+    await this.cache.stop();
+    await this.probes?.stop();
+    this.probes = undefined;
+    this.cache = this.newCache();
+    this.activity();
+  }
+
+  /** Closes the client's connections (after stop; the manager cannot start again). */
+  close(): void {
+    this.transport.close();
+  }
+
+  /** Starts, then stops gracefully on SIGTERM or SIGINT. */
+  async runUntilSignal(): Promise<void> {
+    await this.start();
+    await new Promise<void>((resolve) => {
+      const onSignal = (signal: string) => {
+        this.logger.info({ signal }, 'shutting down');
+        process.off('SIGTERM', onSignal);
+        process.off('SIGINT', onSignal);
+        void this.stop().then(resolve);
+      };
+      process.on('SIGTERM', onSignal);
+      process.on('SIGINT', onSignal);
+    });
+    this.close();
+  }
+
+  /** No reconcile queued or running, no request in flight, every watch delivering (for settle()). */
+  isIdle(): boolean {
+    return this.transport.pending() === 0 && this.controllers.every((c) => c.isIdle()) && (!this.running || this.cache.isIdle());
+  }
+
+  /** A counter that moves whenever anything happens (requests, events, queue changes). */
+  progress(): number {
+    return this.activityCount + this.cache.eventsReceived();
+  }
+
+  private async startLeaderWork(): Promise<void> {
+    for (const r of this.runnables) if (r.needLeaderElection !== false) await r.start(this);
+    await Promise.all(this.controllers.map((c) => this.startController(c)));
+  }
+
+  private async stopLeaderWork(): Promise<void> {
+    await Promise.all(this.controllers.map((c) => c.stop()));
+    for (const r of this.runnables) if (r.needLeaderElection !== false) await r.stop?.();
+  }
+
+  private startController(controller: Controller): Promise<void> {
+    return controller.start({
+      cache: this.cache,
+      clock: this.clock,
+      logger: this.logger,
+      metrics: this.metrics.controller,
+      defaultRateLimiter: this.options.rateLimiter,
+      onActivity: () => this.activity(),
+    });
+  }
+
+  private newCache(): Cache {
+    const cache = new Cache({
+      client: this.client.apiReader(),
+      transport: this.transport,
+      kinds: this.kinds,
+      ...this.options.cache,
+      metrics: this.metrics.informer,
+      logger: this.logger,
+      onActivity: () => this.activity(),
+    });
+    for (const index of this.indexes) cache.indexField(index.kind, index.name, index.fn);
+    return cache;
+  }
+
+  private activity(): void {
+    this.activityCount++;
+  }
+}
+
+function loadKubeConfig(source: KubeConfig | string | undefined): KubeConfig {
+  if (source instanceof KubeConfig) return source;
+  const kc = new KubeConfig();
+  if (typeof source === 'string') kc.loadFromFile(source);
+  else kc.loadFromDefault();
+  return kc;
+}

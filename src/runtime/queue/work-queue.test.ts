@@ -1,0 +1,136 @@
+import { ManualClock, flushAsyncWork } from '../../testing/manual-clock.js';
+import { ExponentialFailureRateLimiter, FixedDelayRateLimiter } from './rate-limiter.js';
+import { WorkQueue } from './work-queue.js';
+
+describe('WorkQueue', () => {
+  test('de-duplicates a key added twice before it is taken', async () => {
+    const q = new WorkQueue({ clock: new ManualClock() });
+    q.add('ns/a');
+    q.add('ns/a');
+    q.add('ns/b');
+    expect(q.len()).toBe(2);
+    expect(await q.get()).toBe('ns/a');
+    expect(await q.get()).toBe('ns/b');
+  });
+
+  test('a key added while processing is handed out again only after done()', async () => {
+    const q = new WorkQueue({ clock: new ManualClock() });
+    q.add('k');
+    const first = await q.get();
+    q.add('k');
+    expect(q.len()).toBe(0);
+    let second: string | undefined;
+    void q.get().then((k) => (second = k));
+    await flushAsyncWork();
+    expect(second).toBeUndefined();
+    q.done(first!);
+    await flushAsyncWork();
+    expect(second).toBe('k');
+  });
+
+  test('never hands one key to two concurrent workers', async () => {
+    const clock = new ManualClock();
+    const q = new WorkQueue({ clock });
+    const active = new Set<string>();
+    let overlaps = 0;
+    let processed = 0;
+    const worker = async () => {
+      for (;;) {
+        const key = await q.get();
+        if (key === undefined) return;
+        if (active.has(key)) overlaps++;
+        active.add(key);
+        await flushAsyncWork(1);
+        active.delete(key);
+        processed++;
+        q.done(key);
+      }
+    };
+    const workers = [worker(), worker(), worker(), worker()];
+    for (let round = 0; round < 20; round++) {
+      for (const key of ['a', 'b', 'c']) q.add(key);
+      await flushAsyncWork(1);
+    }
+    await flushAsyncWork(10);
+    await q.shutDownWithDrain();
+    await Promise.all(workers);
+    expect(overlaps).toBe(0);
+    expect(processed).toBeGreaterThanOrEqual(3);
+  });
+
+  test('addAfter waits for clock time and keeps the earlier of two wake-ups', async () => {
+    const clock = new ManualClock(1000);
+    const q = new WorkQueue({ clock });
+    q.addAfter('k', 500);
+    q.addAfter('k', 2000);
+    await clock.advance(499);
+    expect(q.len()).toBe(0);
+    await clock.advance(1);
+    expect(q.len()).toBe(1);
+    expect(clock.timers()).toEqual([]);
+  });
+
+  test('a sooner addAfter replaces a later one', async () => {
+    const clock = new ManualClock(0);
+    const q = new WorkQueue({ clock });
+    q.addAfter('k', 2000);
+    q.addAfter('k', 100);
+    expect(clock.timers()).toEqual([100]);
+  });
+
+  test('addRateLimited backs off 5 ms, 10 ms, 20 ms … and forget resets it', async () => {
+    const clock = new ManualClock(0);
+    const q = new WorkQueue({ clock });
+    const delays: number[] = [];
+    for (let i = 0; i < 4; i++) {
+      q.addRateLimited('k');
+      delays.push(clock.timers()[0]! - clock.now());
+      await clock.advance(delays[i]!);
+      q.done((await q.get())!);
+    }
+    expect(delays).toEqual([5, 10, 20, 40]);
+    expect(q.numRequeues('k')).toBe(4);
+    q.forget('k');
+    q.addRateLimited('k');
+    expect(clock.timers()[0]! - clock.now()).toBe(5);
+  });
+
+  test('exponential backoff is capped at 1000 s', () => {
+    const limiter = new ExponentialFailureRateLimiter();
+    let last = 0;
+    for (let i = 0; i < 40; i++) last = limiter.when('k');
+    expect(last).toBe(1000_000);
+  });
+
+  test('fixed limiter always answers its delay', () => {
+    const limiter = new FixedDelayRateLimiter(1000);
+    expect([limiter.when('a'), limiter.when('a'), limiter.when('a')]).toEqual([1000, 1000, 1000]);
+    expect(limiter.numRequeues('a')).toBe(3);
+  });
+
+  test('shutDown releases waiting workers and drops delayed keys', async () => {
+    const clock = new ManualClock(0);
+    const q = new WorkQueue({ clock });
+    const pending = q.get();
+    q.addAfter('later', 1000);
+    q.shutDown();
+    expect(await pending).toBeUndefined();
+    await clock.advance(2000);
+    expect(q.len()).toBe(0);
+    q.add('x');
+    expect(q.len()).toBe(0);
+  });
+
+  test('shutDownWithDrain waits for in-flight keys', async () => {
+    const q = new WorkQueue({ clock: new ManualClock() });
+    q.add('k');
+    const key = await q.get();
+    let drained = false;
+    const drain = q.shutDownWithDrain().then(() => (drained = true));
+    await flushAsyncWork();
+    expect(drained).toBe(false);
+    q.done(key!);
+    await drain;
+    expect(drained).toBe(true);
+  });
+});
