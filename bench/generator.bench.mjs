@@ -6,7 +6,7 @@
 //     JSON.parse(JSON.stringify(...)), medians and ratios.
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync, readFileSync, cpSync, existsSync } from 'node:fs';
-import { tmpdir, cpus } from 'node:os';
+import { tmpdir, cpus, loadavg } from 'node:os';
 import { join, dirname } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { performance } from 'node:perf_hooks';
@@ -36,7 +36,10 @@ function run(args, cwd) {
   const started = performance.now();
   const result = spawnSync(process.execPath, args, { cwd, encoding: 'utf8' });
   const ms = performance.now() - started;
-  if (result.status !== 0) throw new Error(`${args.join(' ')} failed (${result.status}):\n${result.stderr}${result.stdout}`);
+  if (result.status !== 0) {
+    const output = `${result.stderr}${result.stdout}`.split('\n').slice(0, 20).join('\n');
+    throw new Error(`${args.join(' ')} failed (${result.status}):\n${output}`);
+  }
   return ms;
 }
 
@@ -55,6 +58,7 @@ function generatorBenchmark() {
       }),
     );
     const kubeforge = [];
+    const kubeforgeNoDesc = [];
     const manifestsOnly = [];
     const tjsg = [];
     const tjsgNoCheck = [];
@@ -65,13 +69,17 @@ function generatorBenchmark() {
       const g = run([cli, 'generate', '--root', dir], dir);
       manifestsOnly.push(m);
       kubeforge.push(m + g);
+      rmSync(join(dir, 'config'), { recursive: true, force: true });
+      rmSync(join(dir, 'api/v1/zz_generated.deepcopy.ts'), { force: true });
+      kubeforgeNoDesc.push(run([cli, 'manifests', '--root', dir, '--max-desc-len', '0'], dir) + run([cli, 'generate', '--root', dir], dir));
       tjsg.push(run([tjsgCli, '--path', 'api/v1/*_types.ts', '--type', '*', '--tsconfig', 'tsconfig.json', '-o', join(dir, 'out/schema.json')], dir));
       tjsgNoCheck.push(
         run([tjsgCli, '--path', 'api/v1/*_types.ts', '--type', '*', '--tsconfig', 'tsconfig.json', '--no-type-check', '-o', join(dir, 'out/schema-nc.json')], dir),
       );
     }
     const crdCount = spawnSync('sh', ['-c', 'ls config/crd/bases | wc -l'], { cwd: dir, encoding: 'utf8' }).stdout.trim();
-    return { kubeforge: median(kubeforge), manifestsOnly: median(manifestsOnly), tjsg: median(tjsg), tjsgNoCheck: median(tjsgNoCheck), crdCount };
+    const outputBytes = spawnSync('sh', ['-c', 'cat config/crd/bases/* | wc -c'], { cwd: dir, encoding: 'utf8' }).stdout.trim();
+    return { kubeforge: median(kubeforge), kubeforgeNoDesc: median(kubeforgeNoDesc), outputBytes, manifestsOnly: median(manifestsOnly), tjsg: median(tjsg), tjsgNoCheck: median(tjsgNoCheck), crdCount };
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
@@ -117,17 +125,47 @@ async function deepCopyBenchmark() {
   );
 }
 
+/** Where the time of one in-process `manifests` goes: reading the types, building the CRDs, writing their YAML. */
+async function manifestsPhases(maxDescLen) {
+  const dir = mkdtempSync(join(tmpdir(), 'kubeforge-bench-phases-'));
+  try {
+    writeSyntheticProject(dir, KINDS);
+    const { loadApiProject } = await import(pathToFileURL(join(repo, 'dist/reader/index.js')).href);
+    const { buildCrds, emitCrdYaml } = await import(pathToFileURL(join(repo, 'dist/generate/crd/index.js')).href);
+    const t0 = performance.now();
+    const { model } = await loadApiProject({ root: dir });
+    const t1 = performance.now();
+    const { crds } = buildCrds(model, { maxDescLen });
+    const t2 = performance.now();
+    let bytes = 0;
+    for (const crd of crds) bytes += emitCrdYaml(crd).length;
+    const t3 = performance.now();
+    return { read: t1 - t0, build: t2 - t1, yaml: t3 - t2, bytes };
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
 const fmtMs = (ms) => `${(ms / 1000).toFixed(2)} s`;
-console.log(`kubeforge generator benchmarks — node ${process.version}, ${cpus().length} cores, median of ${RUNS} cold runs`);
+console.log(`kubeforge generator benchmarks — node ${process.version}, ${cpus().length} cores, load average ${loadavg()[0].toFixed(1)} at start, median of ${RUNS} cold runs`);
 console.log('');
 const g = generatorBenchmark();
-console.log(`(1) ${KINDS} kinds (~20 fields, markers, embedded PodTemplateSpec) → ${g.crdCount} CRDs + role + deep copy`);
-console.log('| tool | median wall time | vs kubeforge |');
+console.log(`(1) ${KINDS} kinds (~20 fields, markers, embedded PodTemplateSpec) → ${g.crdCount} CRDs (${(Number(g.outputBytes) / 1e6).toFixed(1)} MB of YAML with --max-desc-len 0) + role + deep copy`);
+console.log('| tool | median wall time | its time ÷ kubeforge manifests + generate |');
 console.log('| --- | ---: | ---: |');
-console.log(`| kubeforge manifests + generate | ${fmtMs(g.kubeforge)} | 1.0× |`);
-console.log(`| kubeforge manifests alone | ${fmtMs(g.manifestsOnly)} | — |`);
-console.log(`| ts-json-schema-generator 2.4.0 (default, type-checks) | ${fmtMs(g.tjsg)} | ${(g.tjsg / g.kubeforge).toFixed(1)}× slower |`);
-console.log(`| ts-json-schema-generator 2.4.0 --no-type-check | ${fmtMs(g.tjsgNoCheck)} | ${(g.tjsgNoCheck / g.kubeforge).toFixed(1)}× slower |`);
+console.log(`| kubeforge manifests + generate | ${fmtMs(g.kubeforge)} | 1.00 |`);
+console.log(`| kubeforge manifests alone | ${fmtMs(g.manifestsOnly)} | ${(g.manifestsOnly / g.kubeforge).toFixed(2)} |`);
+console.log(`| kubeforge manifests --max-desc-len 0 + generate | ${fmtMs(g.kubeforgeNoDesc)} | ${(g.kubeforgeNoDesc / g.kubeforge).toFixed(2)} |`);
+console.log(`| ts-json-schema-generator 2.4.0 (default, type-checks) | ${fmtMs(g.tjsg)} | ${(g.tjsg / g.kubeforge).toFixed(2)} |`);
+console.log(`| ts-json-schema-generator 2.4.0 --no-type-check | ${fmtMs(g.tjsgNoCheck)} | ${(g.tjsgNoCheck / g.kubeforge).toFixed(2)} |`);
+console.log('');
+console.log('(1b) where one in-process manifests run spends its time (after module loading)');
+console.log('| descriptions | read types | build CRDs | emit YAML | YAML size |');
+console.log('| --- | ---: | ---: | ---: | ---: |');
+for (const [label, maxDescLen] of [['kept', undefined], ['--max-desc-len 0', 0]]) {
+  const p = await manifestsPhases(maxDescLen);
+  console.log(`| ${label} | ${fmtMs(p.read)} | ${fmtMs(p.build)} | ${fmtMs(p.yaml)} | ${(p.bytes / 1e6).toFixed(1)} MB |`);
+}
 console.log('');
 const d = await deepCopyBenchmark();
 console.log('(2) deep copy of a CronJob with a full job template (median of 9 interleaved rounds of 20,000 copies)');

@@ -81,3 +81,19 @@ test('kubectl delete removes the object', async () => {
   const r = await kubectl.run(['get', 'cm', 'cm1']);
   expect(r.code).toBe(1);
 });
+
+test('kubectl apply --server-side on a built-in kind: create, re-apply, conflict, force', async () => {
+  const doc = (data: Record<string, string>): string => JSON.stringify({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'ssa' }, data });
+  expect(await kubectl.ok(['apply', '--server-side', '-f', '-'], doc({ a: '1', b: '1' }))).toContain('configmap/ssa serverside-applied');
+  await kubectl.ok(['apply', '--server-side', '-f', '-'], doc({ a: '1' }));
+  const afterDrop = JSON.parse(await kubectl.ok(['get', 'cm', 'ssa', '-o', 'json', '--show-managed-fields']));
+  expect(afterDrop.data).toEqual({ a: '1' });
+  expect(afterDrop.metadata.managedFields).toEqual([
+    expect.objectContaining({ manager: 'kubectl', operation: 'Apply', apiVersion: 'v1', fieldsType: 'FieldsV1', fieldsV1: { 'f:data': { 'f:a': {} } } }),
+  ]);
+  await kubectl.ok(['patch', 'cm', 'ssa', '--type=merge', '-p', '{"data":{"a":"2"}}']);
+  const r = await kubectl.run(['apply', '--server-side', '-f', '-'], doc({ a: '3' }));
+  expect(r.stderr).toMatch(/Apply failed with 1 conflict: conflict with "kubectl-patch" using v1 at \S+: \.data\.a/);
+  await kubectl.ok(['apply', '--server-side', '--force-conflicts', '-f', '-'], doc({ a: '3' }));
+  expect(await kubectl.ok(['get', 'cm', 'ssa', '-o', 'jsonpath={.data.a}'])).toBe('3');
+});

@@ -3,7 +3,7 @@
 import { readFileSync, writeFileSync, existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseAllDocuments } from 'yaml';
-import { makeProject, removeProjects, runCli, treeFingerprint } from './cli-harness.js';
+import { makeProject, removeProjects, runCli, treeFingerprint, fixtureFile, positionOf } from './cli-harness.js';
 
 afterAll(removeProjects);
 
@@ -97,6 +97,21 @@ describe('kubeforge manifests options and layouts', () => {
     const project = makeProject('good');
     expect((await runCli(['manifests', '--root', project, '--max-desc-len', '0'])).code).toBe(0);
     expect(readFileSync(join(project, 'config/crd/bases/batch.example.com_widgets.yaml'), 'utf8')).not.toContain('description:');
+  });
+
+  it('refuses float fields unless --allow-dangerous-types is given, as controller-gen does', async () => {
+    const widget = fixtureFile('good', 'api/v1/widget_types.ts')
+      .replace('import type { int32,', 'import type { float64, int32,')
+      .replace('  colour: string;', '  colour: string;\n  /** Ratio. */\n  ratio?: float64;');
+    const project = makeProject('good', { 'api/v1/widget_types.ts': widget });
+    const refused = await runCli(['manifests', '--root', project]);
+    const at = positionOf(widget, 'ratio?: float64');
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toContain(`api/v1/widget_types.ts:${at.line}:${at.column}: field "ratio" of WidgetSpec: found float`);
+    const allowed = await runCli(['manifests', '--root', project, '--allow-dangerous-types']);
+    expect(allowed.code).toBe(0);
+    const [crd] = documents(project, 'config/crd/bases/batch.example.com_widgets.yaml');
+    expect(crd!.spec.versions[0].schema.openAPIV3Schema.properties.spec.properties.ratio.type).toBe('number');
   });
 
   it('rejects a --max-desc-len that is not a number, naming the flag', async () => {

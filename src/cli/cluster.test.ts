@@ -2,7 +2,8 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Kubectl } from '../../e2e/cluster/kubectl-runner.js';
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
 import { jest } from '@jest/globals';
 import { main } from './main.js';
 
@@ -19,9 +20,8 @@ test('cluster start prints the export line, serves kubectl, and stops cleanly on
     for (let i = 0; i < 500 && !output.includes('export KUBECONFIG='); i++) await new Promise((r) => setTimeout(r, 10));
     expect(output).toMatch(/serving at https:\/\/127\.0\.0\.1:\d+\n/);
     expect(output).toContain(`export KUBECONFIG=${kubeconfig}\n`);
-    const kubectl = new Kubectl(kubeconfig);
-    const ns = await kubectl.ok(['get', 'ns', 'default', '-o', 'name']);
-    kubectl.cleanup();
+    const home = join(dir, 'home');
+    const { stdout: ns } = await promisify(execFile)('kubectl', ['--kubeconfig', kubeconfig, 'get', 'ns', 'default', '-o', 'name'], { encoding: 'utf8', env: { PATH: process.env.PATH ?? '', HOME: home, KUBECACHEDIR: join(home, 'cache') } });
     expect(ns).toBe('namespace/default\n');
     process.emit('SIGINT');
     expect(await running).toBe(0);

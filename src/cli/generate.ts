@@ -18,7 +18,8 @@ export interface GenerateOptions {
 /** Reads the API types and plans every deep-copy file; writes nothing. */
 export async function planGenerate(options: GenerateOptions): Promise<GeneratorRunResult> {
   // Loaded here, not at the top, so `kubeforge --help` and other commands do not pay for the TypeScript parser.
-  const [{ loadApiProject }, { planDeepCopyFiles }] = await Promise.all([import('../reader/index.js'), import('../generate/deepcopy/index.js')]);
+  const { loadApiProject } = await import('../reader/index.js');
+  const { planDeepCopyFiles } = await import('../generate/deepcopy/index.js');
   const root = resolve(options.root);
   const { model, diagnostics } = await loadApiProject({ root, apiPaths: projectPaths(options.paths, 'api') });
   const files = diagnostics.length > 0 ? [] : planDeepCopyFiles(model);

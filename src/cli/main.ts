@@ -12,7 +12,7 @@ export type CommandModule = { register(program: Command): void };
 
 /** Command modules, in the order `kubeforge --help` lists them. */
 async function commandModules(): Promise<CommandModule[]> {
-  return [await import('./manifests.js'), await import('./generate.js'), await import('./markers.js'), await import('./cluster.js')];
+  return [await import('./manifests.js'), await import('./generate.js'), await import('./markers.js'), await import('./cluster.js'), await import('./init.js'), await import('./create.js')];
 }
 
 /** Builds the program; exported for tests that drive the CLI in-process. */
@@ -20,6 +20,8 @@ export async function buildProgram(): Promise<Command> {
   const program = new Command('kubeforge')
     .description('kubebuilder for TypeScript: scaffold operators, generate CRDs/RBAC/webhooks, run them locally')
     .version(packageJson.version)
+    // Program options only before the command, so `create api --version v1` is the command's flag.
+    .enablePositionalOptions()
     .exitOverride()
     .showHelpAfterError();
   for (const module of await commandModules()) module.register(program);

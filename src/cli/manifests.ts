@@ -44,35 +44,31 @@ const isWebhookMarker = (m: Marker): boolean => m.name === 'kubebuilder:webhook'
 /** Reads everything and plans every manifest; writes nothing. */
 export async function planManifests(options: ManifestsOptions): Promise<GeneratorRunResult> {
   // Loaded here, not at the top, so `kubeforge --help` and other commands do not pay for the TypeScript parser.
-  const [{ loadApiProject }, { buildCrds, emitCrdYaml }, { buildRbac, emitRoleYaml, DEFAULT_ROLE_NAME }, { buildWebhooks, emitWebhookManifestsYaml }] =
-    await Promise.all([
-      import('../reader/index.js'),
-      import('../generate/crd/index.js'),
-      import('../generate/rbac/index.js'),
-      import('../generate/webhook/index.js'),
-    ]);
+  // One at a time: jest's ESM loader fails on concurrent imports that share modules.
+  const { loadApiProject } = await import('../reader/index.js');
+  const { buildCrds, emitCrdYaml } = await import('../generate/crd/index.js');
+  const { buildRbac, emitRoleYaml, DEFAULT_ROLE_NAME } = await import('../generate/rbac/index.js');
+  const { buildWebhooks, emitWebhookManifestsYaml } = await import('../generate/webhook/index.js');
   const root = resolve(options.root);
-  const diagnostics: Diagnostic[] = [];
-  const files: PlannedFile[] = [];
+  const check = options.check ?? false;
 
+  // Every stage runs, so one run reports every error; YAML is emitted only when there is none.
   const loaded = await loadApiProject({ root, apiPaths: projectPaths(options.paths, 'api') });
-  diagnostics.push(...loaded.diagnostics);
   const crds = buildCrds(loaded.model, { maxDescLen: options.maxDescLen, allowDangerousTypes: options.allowDangerousTypes ?? false });
-  diagnostics.push(...crds.diagnostics);
-  const crdFiles = crds.crds.map((crd) => ({ path: `config/crd/bases/${crd.fileName}`, content: emitCrdYaml(crd) }));
-  files.push(...crdFiles.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0)));
-
   const scanned = await scanControllerMarkers(root, projectPaths(options.controllerPaths, 'internal'));
-  diagnostics.push(...scanned.diagnostics);
-  const rbacMarkers = scanned.markers.filter(isRbacMarker);
-  const roles = buildRbac(rbacMarkers, { roleName: DEFAULT_ROLE_NAME });
-  if (roles.length > 0) files.push({ path: 'config/rbac/role.yaml', content: emitRoleYaml(roles) });
+  const roles = buildRbac(scanned.markers.filter(isRbacMarker), { roleName: DEFAULT_ROLE_NAME });
   const webhooks = buildWebhooks(scanned.markers.filter(isWebhookMarker));
-  diagnostics.push(...webhooks.diagnostics);
+  const diagnostics = [...loaded.diagnostics, ...crds.diagnostics, ...scanned.diagnostics, ...webhooks.diagnostics];
+  if (diagnostics.length > 0) return { root, command: 'manifests', files: [], diagnostics, check };
+
+  const files: PlannedFile[] = crds.crds
+    .map((crd) => ({ path: `config/crd/bases/${crd.fileName}`, content: emitCrdYaml(crd) }))
+    .sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+  if (roles.length > 0) files.push({ path: 'config/rbac/role.yaml', content: emitRoleYaml(roles) });
   if (webhooks.configurations.length > 0) {
     files.push({ path: 'config/webhook/manifests.yaml', content: emitWebhookManifestsYaml(webhooks.configurations) });
   }
-  return { root, command: 'manifests', files: diagnostics.length > 0 ? [] : files, diagnostics, check: options.check ?? false };
+  return { root, command: 'manifests', files, diagnostics, check };
 }
 
 function parseMaxDescLen(value: string): number {

@@ -9,3 +9,4 @@ export type { ClusterClock, SettleHook } from './clock/virtual-clock.js';
 export type { RequestLogEntry, FaultSpec } from './http/request-log.js';
 export type { KubeObject, StoreEvent } from './store/object-store.js';
 export { ApiError } from './errors/status-errors.js';
+export type { LeastPrivilegeReport, GrantedRule } from './http/least-privilege.js';

@@ -26,6 +26,9 @@ import { ObjectStore } from './store/object-store.js';
 import { generateServingCertificates } from './tls/certificates.js';
 import { installCustomResourceSupport } from './crd/install.js';
 import { createAuthorizer } from './http/rbac-authorizer.js';
+import { installReviewApis, reviewKinds } from './http/review-apis.js';
+import { type LeastPrivilegeReport, leastPrivilegeReport } from './http/least-privilege.js';
+import { startBuiltinControllers } from './controllers/install.js';
 
 export interface ControllerSwitches {
   garbageCollector?: boolean;
@@ -49,9 +52,9 @@ export interface LocalClusterOptions {
   port?: number;
   /** Seed for uids and generated names (default 1). */
   seed?: number;
-  /** Kubelet simulator on or off (accepted; the simulator is not built yet, pods stay Pending). */
+  /** Kubelet simulator (`simulate`, default) or `inert` (pods stay Pending, as on envtest). */
   pods?: 'simulate' | 'inert';
-  /** Built-in controllers, each on by default (accepted; the controllers are not built yet). */
+  /** Built-in controllers, each on by default; `false` switches one off. */
   controllers?: ControllerSwitches;
   /** Watch history length (default 10 000 events). */
   watchHistory?: number;
@@ -74,6 +77,8 @@ export interface ClusterInternals {
   addIdleCheck(check: IdleCheck): () => void;
   /** Runs `fn` when the cluster stops. */
   onStop(fn: () => void | Promise<void>): void;
+  /** Appends an entry to the request log (built-in controllers log their writes under their identity). */
+  recordRequest?(entry: RequestLogEntry): void;
 }
 
 export interface LocalCluster {
@@ -90,6 +95,8 @@ export interface LocalCluster {
   /** Resolves once no request is in flight, no timer is due and every controller queue is empty. */
   settle(): Promise<void>;
   requestLog(): RequestLogEntry[];
+  /** For one identity: what it did, which granted RBAC rules it never used, and what it was refused. */
+  leastPrivilegeReport(identity: { user: string; groups?: string[] }): LeastPrivilegeReport;
   /** Answers matching requests with an error status; returns a function removing the fault. */
   injectFault(fault: FaultSpec): () => void;
   /** Drops the watch history: older resourceVersions now get 410 Expired. */
@@ -104,7 +111,7 @@ export async function startLocalCluster(options: LocalClusterOptions = {}): Prom
   const seed = options.seed ?? 1;
   const random = new SeededRandom(seed);
   const store = new ObjectStore({ initialResourceVersion: 1000 + (seed % 1000), historyLimit: options.watchHistory ?? 10_000 });
-  const catalog = new ResourceCatalog([...coreKinds, coreEvents, ...batchKinds, newEvents, ...otherKinds]);
+  const catalog = new ResourceCatalog([...coreKinds, coreEvents, ...batchKinds, newEvents, ...otherKinds, ...reviewKinds]);
   const operations = new ObjectOperations(store, clock, random);
   const watches = new WatchHub(store, operations, () => clock.now());
   const handler = new ResourceHandler(catalog, store, operations, watches, () => clock.now());
@@ -121,6 +128,7 @@ export async function startLocalCluster(options: LocalClusterOptions = {}): Prom
     onStop: (fn) => void stopHooks.push(fn),
   };
   installCustomResourceSupport(internals, handler);
+  installReviewApis(handler, store, auth, () => clock.now());
   bootstrapObjects(catalog, operations);
   const tlsOn = options.tls !== false;
   const certs = tlsOn ? await generateServingCertificates(new Date()) : undefined;
@@ -134,12 +142,14 @@ export async function startLocalCluster(options: LocalClusterOptions = {}): Prom
     authorize: createAuthorizer(options.authz ?? 'rbac', store),
     ...(certs ? { tls: { cert: certs.serverCertPem, key: certs.serverKeyPem } } : {}),
   });
+  internals.recordRequest = (entry) => void server.log.push(entry);
   const port = await server.listen(options.port ?? 0);
   const url = `${tlsOn ? 'https' : 'http'}://127.0.0.1:${port}`;
   const dir = mkdtempSync(join(tmpdir(), 'kubeforge-cluster-'));
   const kubeconfigPath = join(dir, 'kubeconfig');
   writeKubeconfigFile(kubeconfigPath, kubeconfigText(url, certs?.caCertPem, { user: 'kubeforge-admin', token: auth.adminToken }));
 
+  startBuiltinControllers(internals, certs?.caCertPem);
   const isIdle = (): boolean => !server.busy && !clock.hasDueTimers() && [...idleChecks].every((c) => c.idle());
   const settle = async (): Promise<void> => {
     for (let round = 0; round < 10_000; round++) {
@@ -168,6 +178,8 @@ export async function startLocalCluster(options: LocalClusterOptions = {}): Prom
     clock,
     settle,
     requestLog: () => server.log.map((e) => ({ ...e })),
+    leastPrivilegeReport: (identity) =>
+      leastPrivilegeReport(store, server.log, { username: identity.user, groups: [...(identity.groups ?? []), 'system:authenticated'] }),
     injectFault: (f) => faults.add(f),
     compactHistory: () => store.compactHistory(),
     internals,

@@ -71,9 +71,9 @@ export class ArgumentScanner {
     const ch = this.peek();
     let kind: TokenKind;
     if (ch === '') kind = 'eof';
-    else if (LETTER.test(ch)) {
+    else if (isLetter(ch)) {
       this.offset++;
-      while (LETTER_OR_DIGIT.test(this.peek()) && this.peek() !== '') this.offset++;
+      while (this.offset < this.text.length && isLetterOrDigit(this.text[this.offset])) this.offset++;
       kind = 'ident';
     } else if (this.scanNumbers && (isDigit(ch) || (ch === '.' && isDigit(this.text[start + 1] ?? '')))) {
       kind = this.scanNumber(start);
@@ -129,6 +129,15 @@ export class ArgumentScanner {
 
 function isDigit(ch: string): boolean {
   return ch >= '0' && ch <= '9';
+}
+
+/** Go identifier characters: ASCII checked directly, other characters by Unicode class. */
+function isLetter(ch: string): boolean {
+  return (ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') || ch === '_' || (ch > '\x7f' && LETTER.test(ch));
+}
+
+function isLetterOrDigit(ch: string): boolean {
+  return isLetter(ch) || isDigit(ch) || (ch > '\x7f' && LETTER_OR_DIGIT.test(ch));
 }
 
 /** Go's `%q` for the short texts that appear in messages. */

@@ -87,9 +87,12 @@ describe('marker catalogue', () => {
 
   it('rejects bad catalogue data naming the file and entry', () => {
     const dir = mkdtempSync(join(tmpdir(), 'catalogue-'));
-    writeFileSync(join(dir, 'bad.yaml'), 'category: X\nmarkers:\n  - name: foo\n    targets: [field]\n    summary: s\n    value: {type: float}\n');
-    expect(() => loadCatalogue(dir)).toThrow(/bad\.yaml: markers\[0\] \(foo\)\.value: unknown argument type "float"/);
-    writeFileSync(join(dir, 'bad.yaml'), 'category: X\nmarkers:\n  - name: foo\n    targets: [struct]\n    summary: s\n');
+    const write = (markers: unknown[]) => writeFileSync(join(dir, 'bad.json'), JSON.stringify({ category: 'X', markers }));
+    write([{ name: 'foo', targets: ['field'], summary: 's', value: { type: 'float' } }]);
+    expect(() => loadCatalogue(dir)).toThrow(/bad\.json: markers\[0\] \(foo\)\.value: unknown argument type "float"/);
+    write([{ name: 'foo', targets: ['struct'], summary: 's' }]);
     expect(() => loadCatalogue(dir)).toThrow(/targets must be a non-empty list/);
+    writeFileSync(join(dir, 'bad.json'), '{ "category": ');
+    expect(() => loadCatalogue(dir)).toThrow(/bad\.json: /);
   });
 });

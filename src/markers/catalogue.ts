@@ -1,12 +1,11 @@
 /**
- * The marker catalogue: loads the marker definitions kept as data in ../../markers (shipped with the
- * package) and answers "what is marker X on target T". Parsing, argument checking, suggestions and
+ * The marker catalogue: loads the marker definitions kept as JSON data in ../../markers (shipped with
+ * the package) and answers "what is marker X on target T". Parsing, argument checking, suggestions and
  * `kubeforge markers` all read it; adding a marker is one entry in those files.
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { parse as parseYaml } from 'yaml';
 import type { MarkerTarget, MarkerValue } from './types.js';
 
 /** The value types a marker argument may declare. */
@@ -91,15 +90,20 @@ export function isIgnoredMarkerName(name: string): boolean {
   return catalogue.ignoredNames.has(name) || catalogue.ignoredPrefixes.some((p) => name.startsWith(p));
 }
 
-/** Reads every `*.yaml` catalogue file in `directory`; throws naming the file and entry on bad data. */
+/** Reads every `*.json` catalogue file in `directory`; throws naming the file and entry on bad data. */
 export function loadCatalogue(directory: string): MarkerCatalogue {
   const definitions: MarkerDefinition[] = [];
   const ignoredNames = new Set<string>();
   const ignoredPrefixes: string[] = [];
-  for (const file of readdirSync(directory).filter((f) => f.endsWith('.yaml')).sort()) {
+  for (const file of readdirSync(directory).filter((f) => f.endsWith('.json')).sort()) {
     const path = join(directory, file);
-    const data = parseYaml(readFileSync(path, 'utf8')) as Record<string, unknown>;
-    if (file === 'ignored.yaml') {
+    let data: Record<string, unknown>;
+    try {
+      data = JSON.parse(readFileSync(path, 'utf8')) as Record<string, unknown>;
+    } catch (err) {
+      throw new Error(`${path}: ${(err as Error).message}`);
+    }
+    if (file === 'ignored.json') {
       for (const n of (data.names as string[] | undefined) ?? []) ignoredNames.add(n);
       ignoredPrefixes.push(...((data.prefixes as string[] | undefined) ?? []));
       continue;

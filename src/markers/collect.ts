@@ -5,7 +5,7 @@
  * Which `+` lines are errors: controller-gen silently ignores names it does not know; kubeforge reports
  * (a) unknown names under the `kubebuilder:` and `k8s:` prefixes, and (b) names that are near-misses of
  * a catalogue name (`+optinal`, `+listtype`), each with "did you mean". Other unknown names (`+genclient`,
- * `+k8s:openapi-gen`, names in markers/ignored.yaml, anything not a typo of ours) are ignored, as
+ * `+k8s:openapi-gen`, names in markers/ignored.json, anything not a typo of ours) are ignored, as
  * controller-gen does. Every `+` line is kept out of the description either way (controller-gen §2.1).
  *
  * Target rules: a known marker on the wrong target is an error, except that package-level markers

@@ -112,7 +112,8 @@ describe('startTestEnv: a controller end to end', () => {
     await env.settle();
     expect(reconciles).toEqual([]);
     await env.startManager();
-    expect(new Set(names())).toEqual(new Set(['a', 'polled', 'flaky', 'while-stopped']));
+    // kube-root-ca.crt is the cluster's own ConfigMap in every namespace.
+    expect(new Set(names())).toEqual(new Set(['kube-root-ca.crt', 'a', 'polled', 'flaky', 'while-stopped']));
   });
 
   test('a ticker source reconciles every object of a kind each interval', async () => {

@@ -25,6 +25,8 @@ function isTrue(crd: KubeObject, type: string): boolean {
 
 export class CrdController {
   private readonly pending = new Set<string>();
+  /** Storage bucket → name of the CRD being deleted that owns it. */
+  private readonly terminatingBuckets = new Map<string, string>();
   private scheduled = false;
 
   constructor(private readonly cluster: ClusterInternals, private readonly onTypesChanged: (group: string, resource: string, gone: boolean) => void) {
@@ -33,14 +35,17 @@ export class CrdController {
 
   private observe(e: StoreEvent): void {
     if (e.bucket === crdBucket) {
-      this.syncServing(e.type === 'DELETED' ? undefined : e.object, e.object);
-      this.enqueue(e.object.metadata.name);
+      const crd = e.object;
+      const bucket = `${crd.spec?.names?.plural}.${crd.spec?.group}`;
+      if (e.type !== 'DELETED' && crd.metadata.deletionTimestamp) this.terminatingBuckets.set(bucket, crd.metadata.name);
+      else this.terminatingBuckets.delete(bucket);
+      this.syncServing(e.type === 'DELETED' ? undefined : crd, crd);
+      this.enqueue(crd.metadata.name);
       return;
     }
     // a custom resource changed: a terminating CRD may now be able to finish
-    for (const crd of this.cluster.store.list(crdBucket)) {
-      if (crd.metadata.deletionTimestamp && e.bucket === `${crd.spec.names.plural}.${crd.spec.group}`) this.enqueue(crd.metadata.name);
-    }
+    const terminating = this.terminatingBuckets.get(e.bucket);
+    if (terminating) this.enqueue(terminating);
   }
 
   private enqueue(name: string): void {

@@ -125,7 +125,7 @@ export class ApiServer {
         this.serveNonResource(url, req, res);
         return;
       }
-      const result = await this.parts.handler.handle({ info, query: url.searchParams, headers: req.headers, body, res, user: user.username });
+      const result = await this.parts.handler.handle({ info, query: url.searchParams, headers: req.headers, body, res, user });
       if (!result) return;
       writeJson(res, result.code, result.body, result.warnings);
     } catch (err) {

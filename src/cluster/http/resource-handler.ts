@@ -13,10 +13,13 @@ import { parseFieldSelector, checkFieldSelector } from '../selectors/field-selec
 import { parseLabelSelector, labelSelectorToString } from '../selectors/label-selector.js';
 import type { KubeObject, ObjectStore } from '../store/object-store.js';
 import { listObjects } from './list-request.js';
+import { decodeKubernetesProtobuf } from '../protobuf/kubernetes-messages.js';
+import { ProtobufDecodeError } from '../protobuf/wire-format.js';
 import { negotiateResource } from './negotiation.js';
 import { type ResourceRequest, queryBool } from './request-info.js';
 import { buildTable, type IncludeObject } from './table.js';
 import type { WatchHub } from './watch.js';
+import type { UserInfo } from './authentication.js';
 import type { ServerResponse } from 'node:http';
 
 export interface HandlerResult {
@@ -31,15 +34,18 @@ export interface ResourceRequestContext {
   headers: IncomingHttpHeaders;
   body: Buffer;
   res: ServerResponse;
-  /** The authenticated user's name (for tokens and audit). */
-  user: string;
+  /** The authenticated user (reviews, tokens, audit). */
+  user: UserInfo;
 }
 
 /** Subresource handlers that live outside the generic path (TokenRequest, pod logs). */
 export type SubresourceHandler = (rt: ResourceType, ctx: ResourceRequestContext) => HandlerResult | Promise<HandlerResult>;
 
 export class ResourceHandler {
+  /** Handlers of `<group>/<resource>/<subresource>` (TokenRequest, pod logs). */
   readonly subresourceHandlers = new Map<string, SubresourceHandler>();
+  /** Handlers replacing create for virtual, create-only resources (`<group>/<resource>`: access reviews). */
+  readonly createHandlers = new Map<string, SubresourceHandler>();
 
   constructor(
     private readonly catalog: ResourceCatalog,
@@ -62,6 +68,7 @@ export class ResourceHandler {
     const rt = this.resolve(info);
     if (info.subresource) return this.handleSubresource(rt, ctx);
     if (rt.namespaced && info.namespace === undefined && info.name !== undefined) throw pathNotFound();
+    if (!rt.verbs.includes(info.verb)) throw methodNotAllowed(info.verb, { group: rt.group, resource: rt.resource });
     switch (info.verb) {
       case 'get':
         return this.respondObject(rt, ctx, this.ops.get(rt, info.namespace, info.name!));
@@ -72,6 +79,8 @@ export class ResourceHandler {
         return undefined;
       case 'create': {
         if (rt.namespaced && info.namespace === undefined) throw pathNotFound();
+        const virtual = this.createHandlers.get(`${rt.group}/${rt.resource}`);
+        if (virtual) return virtual(rt, ctx);
         const r = this.ops.create(rt, info.namespace, this.decodeBody(ctx), this.writeOptions(ctx));
         return { code: r.code, body: r.object, warnings: r.warnings };
       }
@@ -166,12 +175,21 @@ export class ResourceHandler {
     }
   }
 
-  private decodeBody(ctx: ResourceRequestContext): unknown {
+  decodeBody(ctx: ResourceRequestContext): unknown {
     const type = this.contentType(ctx);
     if (type === 'application/json' || type === '') return this.decodeJson(ctx.body);
     if (type === 'application/yaml') return parseYaml(ctx.body.toString('utf8'));
-    // Protobuf request bodies (kubectl's imperative `create …`) are not decoded yet.
-    throw unsupportedMediaType(['application/json', 'application/yaml']);
+    if (type === 'application/vnd.kubernetes.protobuf') {
+      try {
+        return decodeKubernetesProtobuf(ctx.body);
+      } catch (err) {
+        if (err instanceof ProtobufDecodeError) {
+          throw new ApiError(415, 'UnsupportedMediaType', `the body of the request was in an unknown format - accepted media types include: application/json, application/yaml (${err.message}; send JSON instead, e.g. \`kubectl create … --dry-run=client -o yaml | kubectl apply -f -\`)`);
+        }
+        throw err;
+      }
+    }
+    throw unsupportedMediaType(['application/json', 'application/yaml', 'application/vnd.kubernetes.protobuf']);
   }
 
   private patch(rt: ResourceType, ctx: ResourceRequestContext, opts: WriteOptions): HandlerResult {

@@ -35,6 +35,8 @@ interface OpenWatch {
 /** Every open watch stream of the server, so stop() and CRD deletion can end them. */
 export class WatchHub {
   private readonly open = new Set<OpenWatch>();
+  /** Serialized events per resource type, shared by every plain-JSON watcher of that type. */
+  private readonly serialized = new Map<ResourceType, WeakMap<KubeObject, string>>();
   /** Real milliseconds between bookmarks (tests may shorten it). */
   bookmarkIntervalMs = 60_000;
 
@@ -57,6 +59,18 @@ export class WatchHub {
     for (const w of [...this.open]) if (pred(w.rt)) w.close();
   }
 
+  /** One JSON line per (type, stored object), computed once however many watchers receive it. */
+  private plainEvent(rt: ResourceType, type: string, stored: KubeObject): string {
+    let cache = this.serialized.get(rt);
+    if (!cache) this.serialized.set(rt, (cache = new WeakMap()));
+    let body = cache.get(stored);
+    if (body === undefined) {
+      body = JSON.stringify(this.operations.present(rt, stored));
+      if (Object.isFrozen(stored)) cache.set(stored, body);
+    }
+    return `{"type":"${type}","object":${body}}\n`;
+  }
+
   start(req: WatchRequest, res: ServerResponse): void {
     const { rt } = req;
     let first = true;
@@ -66,6 +80,7 @@ export class WatchHub {
       matchesLabels(req.labelSelector, o.metadata.labels) &&
       matchesFields(rt, req.fieldSelector, o);
     const render = (type: string, stored: KubeObject): string => {
+      if (req.shape === 'object') return this.plainEvent(rt, type, stored);
       const object = this.operations.present(rt, stored);
       let payload: unknown = object;
       if (req.shape === 'table') {

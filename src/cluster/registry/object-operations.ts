@@ -91,7 +91,7 @@ export class ObjectOperations {
 
   private checkNamespace(rt: ResourceType, namespace: string | undefined, name: string, forCreate: boolean): void {
     if (!rt.namespaced || !namespace) return;
-    const ns = this.store.get('namespaces', undefined, namespace);
+    const ns = this.store.peek('namespaces', undefined, namespace);
     if (!ns) throw notFound({ group: '', resource: 'namespaces' }, namespace);
     if (forCreate && ns.metadata.deletionTimestamp) {
       throw forbidden(
@@ -164,7 +164,7 @@ export class ObjectOperations {
     if (rt.statusSubresource && rt.custom) delete object.status;
     rt.strategy.prepareForCreate?.(object, ctx);
     this.validate(rt, object, undefined);
-    if (this.store.get(rt.bucket, meta.namespace, meta.name)) throw alreadyExists(this.qr(rt), meta.name);
+    if (this.store.peek(rt.bucket, meta.namespace, meta.name)) throw alreadyExists(this.qr(rt), meta.name);
     delete meta.managedFields;
     recordUpdate(object, undefined, this.ownership(rt, opts, 'create'));
     if (opts.dryRun) return { object: this.present(rt, { ...object, metadata: { ...object.metadata, resourceVersion: '' } }), code: 201, warnings };
@@ -194,7 +194,15 @@ export class ObjectOperations {
   }
 
   /** Shared tail of update and patch: `compute` turns the stored object into the requested one. */
-  private updateWith(rt: ResourceType, namespace: string | undefined, name: string, opts: WriteOptions, warnings: string[], compute: (stored: KubeObject) => KubeObject): WriteResult {
+  private updateWith(
+    rt: ResourceType,
+    namespace: string | undefined,
+    name: string,
+    opts: WriteOptions,
+    warnings: string[],
+    compute: (stored: KubeObject) => KubeObject,
+    ownershipDone = false,
+  ): WriteResult {
     const ns = rt.namespaced ? namespace : undefined;
     const stored = this.store.get(rt.bucket, ns, name);
     if (!stored) throw notFound(this.qr(rt), name);
@@ -207,6 +215,7 @@ export class ObjectOperations {
       next = structuredClone(stored);
       if (requested.status === undefined) delete next.status;
       else next.status = requested.status;
+      if (ownershipDone && requested.metadata.managedFields) next.metadata.managedFields = requested.metadata.managedFields;
     } else {
       next = requested;
       if (rt.statusSubresource) {
@@ -230,7 +239,7 @@ export class ObjectOperations {
       next.metadata.generation = (stored.metadata.generation ?? 1) + (generationChanged(rt, next, stored) ? 1 : 0);
     } else delete next.metadata.generation;
     this.validate(rt, next, stored);
-    if (opts.fieldManager !== undefined || !isNoOp(next, stored)) recordUpdate(next, stored, this.ownership(rt, opts, 'update'));
+    if (!ownershipDone && !isNoOp(next, stored)) recordUpdate(next, stored, this.ownership(rt, opts, 'update'));
     return this.commitUpdate(rt, next, stored, opts, warnings);
   }
 
@@ -304,13 +313,21 @@ export class ObjectOperations {
       }
       return { ...result, warnings };
     }
-    return this.updateWith(rt, namespace, name, { ...opts, fieldManager: undefined }, warnings, (stored) => {
-      const live = this.present(rt, stored);
-      const merged = serverSideApply(live, admitted, ownership, Boolean(opts.force));
-      const object = rt.strategy.toStorage ? rt.strategy.toStorage(merged) : merged;
-      object.metadata.resourceVersion = admitted.metadata.resourceVersion;
-      return object;
-    });
+    return this.updateWith(
+      rt,
+      namespace,
+      name,
+      opts,
+      warnings,
+      (stored) => {
+        const live = this.present(rt, stored);
+        const merged = serverSideApply(live, admitted, ownership, Boolean(opts.force));
+        const object = rt.strategy.toStorage ? rt.strategy.toStorage(merged) : merged;
+        object.metadata.resourceVersion = admitted.metadata.resourceVersion;
+        return object;
+      },
+      true,
+    );
   }
 
   /** DELETE of one object (§3.6). Returns the object (still there or deleted) or a Success Status. */
@@ -343,6 +360,11 @@ export class ObjectOperations {
     if (rt.resource === 'namespaces' && !rt.group) {
       return { body: this.present(rt, this.startNamespaceDeletion(rt, stored, options)), warnings };
     }
+    const graceful = this.gracefulPodDeletion(rt, stored, options, finalizers);
+    if (graceful) {
+      if (options.dryRun || graceful === stored) return { body: this.present(rt, graceful), warnings };
+      return { body: this.present(rt, this.store.update(rt.bucket, graceful)), warnings };
+    }
     if (finalizers.length > 0) {
       if (alreadyDeleting) return { body: this.present(rt, stored), warnings };
       next.metadata.finalizers = finalizers;
@@ -355,6 +377,37 @@ export class ObjectOperations {
     if (options.dryRun) return { body: this.deletedBody(rt, stored), warnings };
     const gone = this.store.delete(rt.bucket, ns, name)!;
     return { body: this.deletedBody(rt, gone), warnings };
+  }
+
+  /**
+   * Pods bound to a node and not finished are deleted gracefully (§3.6 step 4): deletionTimestamp is
+   * now + grace and the kubelet simulator removes them. Returns the object to keep, or undefined when
+   * the pod goes now (unbound, terminal, or grace 0 without finalizers).
+   */
+  private gracefulPodDeletion(rt: ResourceType, stored: KubeObject, options: DeleteOptions, finalizers: string[]): KubeObject | undefined {
+    if (rt.group !== '' || rt.resource !== 'pods') return undefined;
+    const phase = stored.status?.phase;
+    const bound = Boolean(stored.spec?.nodeName);
+    const grace = options.gracePeriodSeconds ?? stored.spec?.terminationGracePeriodSeconds ?? 30;
+    if (!bound || phase === 'Succeeded' || phase === 'Failed' || grace <= 0) {
+      if (grace <= 0 && stored.metadata.deletionTimestamp && finalizers.length > 0) {
+        const next = structuredClone(stored);
+        next.metadata.deletionGracePeriodSeconds = 0;
+        return next;
+      }
+      return undefined;
+    }
+    if (stored.metadata.deletionTimestamp) {
+      const current = Date.parse(stored.metadata.deletionTimestamp);
+      const requested = this.clock.now() + grace * 1000;
+      if (requested >= current) return stored;
+    }
+    const next = structuredClone(stored);
+    next.metadata.deletionTimestamp = rfc3339(this.clock.now() + grace * 1000);
+    next.metadata.deletionGracePeriodSeconds = grace;
+    next.metadata.finalizers = finalizers.length ? finalizers : undefined;
+    if (!next.metadata.finalizers) delete next.metadata.finalizers;
+    return next;
   }
 
   private deletedBody(rt: ResourceType, gone: KubeObject): KubeObject | Record<string, unknown> {

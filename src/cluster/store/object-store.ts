@@ -80,6 +80,11 @@ export class ObjectStore {
     return found ? structuredClone(found) : undefined;
   }
 
+  /** The stored (frozen, shared) object without a copy — for read-only checks on hot paths. */
+  peek(bucket: string, namespace: string | undefined, name: string): Readonly<KubeObject> | undefined {
+    return this.buckets.get(bucket)?.get(keyOf(namespace, name));
+  }
+
   /** Current objects of a bucket (optionally one namespace), ordered by namespace then name. */
   list(bucket: string, namespace?: string): KubeObject[] {
     const all = [...(this.buckets.get(bucket)?.values() ?? [])].filter((o) => namespace === undefined || o.metadata.namespace === namespace);

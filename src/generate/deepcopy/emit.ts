@@ -55,6 +55,13 @@ class DeepCopyWriter {
     return 'T';
   }
 
+  /** True when the innermost element of nested containers is a scalar (the helper is then generic in it). */
+  private hasScalarLeaf(ref: TypeRef): boolean {
+    if (ref.kind === 'array') return this.hasScalarLeaf(ref.items);
+    if (ref.kind === 'map') return this.hasScalarLeaf(ref.values);
+    return isScalarRef(this.model, ref);
+  }
+
   /** True when a container element has a straight-line copy: a generated function, or a container of such. */
   private hasStraightCopy(ref: TypeRef): boolean {
     if (ref.kind === 'named') return this.names.has(ref.id);
@@ -88,7 +95,7 @@ class DeepCopyWriter {
             `  for (let i = 0; i < length; i++) out[i] = ${elementCopy};`,
           ]
         : [`  const out: ${type} = {};`, `  for (const key in value) out[key] = ${elementCopy};`];
-    const typeParameter = type.includes('T[]') || type.includes(', T>') ? '<T>' : '';
+    const typeParameter = this.hasScalarLeaf(ref) ? '<T>' : '';
     this.helpers.set(
       name,
       [`function ${name}${typeParameter}(value: ${type}): ${type} {`, `  if (value == null) return value;`, ...body, `  return out;`, `}`].join('\n'),
@@ -146,9 +153,11 @@ class DeepCopyWriter {
     return [...this.helpers.entries()].sort(([a], [b]) => (a < b ? -1 : 1)).map(([, source]) => source);
   }
 
-  usesHelper(name: string, text: string): boolean {
-    return new RegExp(`\\b${name}\\(`).test(text);
-  }
+}
+
+/** True when generated `code` calls the function `name`. */
+function calls(code: string, name: string): boolean {
+  return new RegExp(`\\b${name}\\(`).test(code);
 }
 
 const IDENTIFIER = /^[A-Za-z_$][A-Za-z0-9_$]*$/;
@@ -218,9 +227,9 @@ export function emitDeepCopy(model: ApiModel, version: ApiVersion): string | und
   ];
   const code = [...functions, ...writer.helperSources()].join('\n\n');
   const support = [
-    writer.usesHelper('copyScalarList', code) ? SCALAR_LIST_SOURCE : '',
-    writer.usesHelper('copyScalarMap', code) ? SCALAR_MAP_SOURCE : '',
-    writer.usesHelper(JSON_COPY_FUNCTION_NAME, code) ? JSON_COPY_SOURCE.trimEnd() : '',
+    calls(code, 'copyScalarList') ? SCALAR_LIST_SOURCE : '',
+    calls(code, 'copyScalarMap') ? SCALAR_MAP_SOURCE : '',
+    calls(code, JSON_COPY_FUNCTION_NAME) ? JSON_COPY_SOURCE.trimEnd() : '',
   ].filter((s) => s !== '');
   const byKind = [
     `/** The deep-copy function of every root type (kinds and lists) of ${version.group || '(core)'}/${version.version}, by name. */`,

@@ -5,44 +5,42 @@
  * turned into a line break once the line is already past column 80). No `---`: callers join documents
  * with `---\n`.
  */
-import { compareKeys } from './key-order.js';
+import { sortKeys } from './key-order.js';
 import { chooseScalarStyle, formatNumber, isBreak, isPrintable } from './scalar-style.js';
 
 /** Where libyaml breaks long scalars (its best_width). */
 const BEST_WIDTH = 80;
 const INDENT = 2;
 
-type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
+type Scalar = null | boolean | number | string;
+type Mapping = { [key: string]: unknown };
 
 /** Serialises `value` (plain objects, arrays, strings, numbers, booleans, null) to YAML text ending in `\n`. */
 export function toYaml(value: unknown): string {
   const writer = new YamlWriter();
-  writer.node(normalise(value), -1, 'document');
+  writer.node(value, -1, 'document');
   return writer.finish();
 }
 
-/** Drops `undefined` members and checks that the value is JSON-like. */
-function normalise(value: unknown): Json {
-  if (value === null || typeof value === 'boolean' || typeof value === 'number' || typeof value === 'string') return value;
-  if (Array.isArray(value)) return value.map((v) => (v === undefined ? null : normalise(v)));
-  if (typeof value === 'object') {
-    const out: { [key: string]: Json } = {};
-    for (const [k, v] of Object.entries(value as Record<string, unknown>)) if (v !== undefined) out[k] = normalise(v);
-    return out;
-  }
-  throw new Error(`toYaml: cannot serialise a ${typeof value}`);
+/** Object members that are written: `undefined` ones are left out, as JSON does. */
+function writtenKeys(value: Mapping): string[] {
+  return sortKeys(Object.keys(value).filter((k) => value[k] !== undefined));
 }
 
-function isCollection(value: Json): value is Json[] | { [key: string]: Json } {
-  return value !== null && typeof value === 'object';
-}
-
-function isEmptyCollection(value: Json): boolean {
-  return Array.isArray(value) ? value.length === 0 : isCollection(value) && Object.keys(value).length === 0;
-}
+const LINE_BREAK = /[\n\r\u0085\u2028\u2029]/;
 
 function isSimpleKey(key: string): boolean {
-  return Buffer.byteLength(key, 'utf8') <= 128 && !Array.from(key).some(isBreak);
+  return (key.length <= 42 || Buffer.byteLength(key, 'utf8') <= 128) && !LINE_BREAK.test(key);
+}
+
+/** Code points in `text` (its column width for libyaml). */
+function width(text: string): number {
+  let n = text.length;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c >= 0xdc00 && c <= 0xdfff) n--;
+  }
+  return n;
 }
 
 /** Where a node starts: the whole document, after `key:`, or after `- `. */
@@ -59,162 +57,182 @@ class YamlWriter {
   }
 
   /** Writes `value`; `parentIndent` is the indent of the owning key or dash (-1 at the top). */
-  node(value: Json, parentIndent: number, context: Context): void {
-    if (isCollection(value) && !isEmptyCollection(value)) {
-      if (Array.isArray(value)) this.sequence(value, parentIndent, context);
-      else this.mapping(value, parentIndent, context);
-      return;
+  node(value: unknown, parentIndent: number, context: Context): void {
+    if (Array.isArray(value)) {
+      if (value.length > 0) return this.sequence(value, parentIndent, context);
+      return this.ascii(context === 'document' ? '[]' : ' []');
     }
-    if (context !== 'document') this.write(' ');
-    if (isCollection(value)) this.write(Array.isArray(value) ? '[]' : '{}');
-    else this.scalar(value, parentIndent < 0 ? INDENT : parentIndent + INDENT, false);
+    if (value !== null && typeof value === 'object') {
+      const keys = writtenKeys(value as Mapping);
+      if (keys.length > 0) return this.mapping(value as Mapping, keys, parentIndent, context);
+      return this.ascii(context === 'document' ? '{}' : ' {}');
+    }
+    if (context !== 'document') this.ascii(' ');
+    this.scalar(value as Scalar, parentIndent < 0 ? INDENT : parentIndent + INDENT, false);
   }
 
-  private mapping(value: { [key: string]: Json }, parentIndent: number, context: Context): void {
+  private mapping(value: Mapping, keys: string[], parentIndent: number, context: Context): void {
     const indent = context === 'document' ? 0 : parentIndent + INDENT;
-    const keys = Object.keys(value).sort(compareKeys);
     keys.forEach((key, i) => {
-      if (context === 'sequenceItem' && i === 0) this.write(' ');
+      if (context === 'sequenceItem' && i === 0) this.ascii(' ');
       else if (!(context === 'document' && i === 0)) this.newline(indent);
       if (isSimpleKey(key)) {
         this.scalar(key, indent + INDENT, true);
-        this.write(':');
+        this.ascii(':');
       } else {
         // libyaml writes keys over 128 bytes or with line breaks in the explicit `? key` / `: value` form.
-        this.write('? ');
+        this.ascii('? ');
         this.scalar(key, indent + INDENT, false);
         this.newline(indent);
-        this.write(':');
+        this.ascii(':');
       }
       this.node(value[key], indent, 'mappingValue');
     });
   }
 
-  private sequence(value: Json[], parentIndent: number, context: Context): void {
+  private sequence(value: unknown[], parentIndent: number, context: Context): void {
     // A sequence that is a mapping value starts at the key's column (yaml.v2 does not indent it).
     const indent = context === 'document' ? 0 : context === 'mappingValue' ? parentIndent : parentIndent + INDENT;
     value.forEach((item, i) => {
-      if (context === 'sequenceItem' && i === 0) this.write(' ');
+      if (context === 'sequenceItem' && i === 0) this.ascii(' ');
       else if (!(context === 'document' && i === 0)) this.newline(indent);
-      this.write('-');
-      this.node(item, indent, 'sequenceItem');
+      this.ascii('-');
+      this.node(item === undefined ? null : item, indent, 'sequenceItem');
     });
   }
 
-  private scalar(value: null | boolean | number | string, indent: number, simpleKey: boolean): void {
-    if (value === null) return this.write('null');
-    if (typeof value === 'boolean') return this.write(String(value));
-    if (typeof value === 'number') return this.write(formatNumber(value));
+  private scalar(value: Scalar, indent: number, simpleKey: boolean): void {
+    if (value === null) return this.ascii('null');
+    if (typeof value === 'boolean') return this.ascii(String(value));
+    if (typeof value === 'number') return this.ascii(formatNumber(value));
+    if (typeof value !== 'string') throw new Error(`toYaml: cannot serialise a ${typeof value}`);
     switch (chooseScalarStyle(value, simpleKey)) {
       case 'plain':
-        return this.plain(value, indent, !simpleKey);
+        return this.folded(value, indent, !simpleKey, '', false);
       case 'single':
-        return this.singleQuoted(value, indent, !simpleKey);
+        return this.folded(value, indent, !simpleKey, "'", false);
       case 'double':
-        return this.doubleQuoted(value, indent, !simpleKey);
+        return this.folded(value, indent, !simpleKey, '"', true);
       case 'literal':
         return this.literal(value, indent);
     }
   }
 
-  private plain(value: string, indent: number, allowBreaks: boolean): void {
-    const chars = Array.from(value);
+  /**
+   * A plain or quoted scalar with libyaml's folding: a space reached past column 80 (not doubled,
+   * and for quoted scalars not the first or last character) becomes a line break.
+   */
+  private folded(value: string, indent: number, allowBreaks: boolean, quote: '' | "'" | '"', escapes: boolean): void {
+    const simple = !escapes && quote === '' ? true : !/['"\\]/.test(value) && (!escapes || !/[^\x20-\x7e]/.test(value));
+    if (simple && (!allowBreaks || !value.includes(' ') || this.column + quote.length + value.length <= BEST_WIDTH + 1)) {
+      this.text(quote + value + quote);
+      return;
+    }
+    let out = quote;
+    let column = this.column + quote.length;
     let spaces = false;
-    chars.forEach((ch, i) => {
-      if (ch === ' ') {
-        if (allowBreaks && !spaces && this.column > BEST_WIDTH && chars[i + 1] !== ' ') this.newline(indent);
-        else this.write(ch);
+    const last = value.length - 1;
+    for (let i = 0; i < value.length; i++) {
+      const ch = value[i];
+      const code = value.charCodeAt(i);
+      if (code === 32) {
+        const mayBreak = allowBreaks && !spaces && column > BEST_WIDTH && (quote === '' || (i !== 0 && i !== last));
+        if (mayBreak && (quote === '"' || value.charCodeAt(i + 1) !== 32)) {
+          out += `\n${' '.repeat(indent)}`;
+          column = indent;
+          if (quote === '"' && value.charCodeAt(i + 1) === 32) {
+            out += '\\';
+            column++;
+          }
+        } else {
+          out += ' ';
+          column++;
+        }
         spaces = true;
-      } else {
-        this.write(ch);
-        spaces = false;
+        continue;
       }
-    });
-  }
-
-  private singleQuoted(value: string, indent: number, allowBreaks: boolean): void {
-    const chars = Array.from(value);
-    let spaces = false;
-    this.write("'");
-    chars.forEach((ch, i) => {
-      if (ch === ' ') {
-        if (allowBreaks && !spaces && this.column > BEST_WIDTH && i !== 0 && i !== chars.length - 1 && chars[i + 1] !== ' ') this.newline(indent);
-        else this.write(ch);
-        spaces = true;
-      } else {
-        this.write(ch === "'" ? "''" : ch);
-        spaces = false;
+      spaces = false;
+      if (escapes) {
+        const full = code >= 0xd800 && code <= 0xdbff ? value.slice(i, i + 2) : ch;
+        if (!isPrintable(full) || full === '\ufeff' || isBreak(full) || full === '"' || full === '\\') {
+          const escaped = escapeForDoubleQuotes(full);
+          out += escaped;
+          column += escaped.length;
+          i += full.length - 1;
+          continue;
+        }
+      } else if (quote === "'" && code === 39) {
+        out += "''";
+        column += 2;
+        continue;
       }
-    });
-    this.write("'");
-  }
-
-  private doubleQuoted(value: string, indent: number, allowBreaks: boolean): void {
-    const chars = Array.from(value);
-    let spaces = false;
-    this.write('"');
-    chars.forEach((ch, i) => {
-      if (!isPrintable(ch) || ch === '\ufeff' || isBreak(ch) || ch === '"' || ch === '\\') {
-        this.write(escapeForDoubleQuotes(ch));
-        spaces = false;
-      } else if (ch === ' ') {
-        if (allowBreaks && !spaces && this.column > BEST_WIDTH && i !== 0 && i !== chars.length - 1) {
-          this.newline(indent);
-          if (chars[i + 1] === ' ') this.write('\\');
-        } else this.write(ch);
-        spaces = true;
-      } else {
-        this.write(ch);
-        spaces = false;
-      }
-    });
-    this.write('"');
+      out += ch;
+      if (!(code >= 0xdc00 && code <= 0xdfff)) column++;
+    }
+    out += quote;
+    this.out += out;
+    this.column = column + quote.length;
+    this.atLineStart = false;
   }
 
   private literal(value: string, indent: number): void {
-    const chars = Array.from(value);
     let header = '|';
-    if (chars[0] === ' ' || isBreak(chars[0])) header += String(INDENT);
-    const last = chars.length - 1;
-    if (!isBreak(chars[last])) header += '-';
-    else if (last === 0 || isBreak(chars[last - 1])) header += '+';
-    this.write(header);
-    let breaks = true;
-    this.out += '\n';
-    this.column = 0;
-    this.atLineStart = true;
-    for (const ch of chars) {
+    if (value[0] === ' ' || isBreak(value[0])) header += String(INDENT);
+    const last = value.length - 1;
+    if (!isBreak(value[last])) header += '-';
+    else if (last === 0 || isBreak(value[last - 1])) header += '+';
+    this.ascii(header);
+    const pad = ' '.repeat(indent);
+    if (!/[\u0085\u2028\u2029]/.test(value)) {
+      // Only \n breaks lines here (a literal block never holds \r): indent every non-empty line.
+      const lines = value.split('\n');
+      this.out += `\n${lines.map((line) => (line === '' ? '' : pad + line)).join('\n')}`;
+      const lastLine = lines[lines.length - 1];
+      this.column = lastLine === '' ? 0 : indent + width(lastLine);
+      this.atLineStart = lastLine === '';
+      return;
+    }
+    let out = '\n';
+    let lineStart = true;
+    let column = 0;
+    for (const ch of Array.from(value)) {
       if (isBreak(ch)) {
-        this.out += '\n';
-        this.column = 0;
-        this.atLineStart = true;
-        breaks = true;
+        out += '\n';
+        lineStart = true;
+        column = 0;
       } else {
-        if (breaks) this.pad(indent);
-        breaks = false;
-        this.write(ch);
+        if (lineStart) {
+          out += pad;
+          column = indent;
+        }
+        lineStart = false;
+        out += ch;
+        column++;
       }
     }
+    this.out += out;
+    this.column = column;
+    this.atLineStart = lineStart;
   }
 
   /** Starts a new line at `indent` (no extra break right after a literal block's own line break). */
   private newline(indent: number): void {
-    if (!(this.atLineStart && this.column === 0)) {
-      this.out += '\n';
-      this.column = 0;
-    }
-    this.pad(indent);
-  }
-
-  private pad(indent: number): void {
+    if (!(this.atLineStart && this.column === 0)) this.out += '\n';
     this.out += ' '.repeat(indent);
     this.column = indent;
     this.atLineStart = false;
   }
 
-  private write(text: string): void {
+  /** Writes structural text known to be ASCII. */
+  private ascii(text: string): void {
     this.out += text;
-    this.column += Array.from(text).length;
+    this.column += text.length;
+    this.atLineStart = false;
+  }
+
+  private text(text: string): void {
+    this.out += text;
+    this.column += width(text);
     this.atLineStart = false;
   }
 }

@@ -1,5 +1,6 @@
 import { parse } from 'yaml';
 import { toYaml } from './emit.js';
+import { chooseScalarStyle, scalarStyleByAnalysis } from './scalar-style.js';
 
 /** A small deterministic PRNG (mulberry32) so failures reproduce. */
 function random(seed: number): () => number {
@@ -46,6 +47,16 @@ describe('toYaml output reads back as the same value', () => {
       const value = { root: randomValue(next, 0) };
       const text = toYaml(value);
       expect({ text, value: parse(text, { uniqueKeys: false }) }).toEqual({ text, value });
+    }
+  });
+});
+
+describe('the fast style checks agree with the full analysis', () => {
+  it.each(Array.from({ length: 20 }, (_, i) => i + 1))('random strings, seed %i', (seed) => {
+    const next = random(seed * 7919);
+    for (let i = 0; i < 500; i++) {
+      const s = randomString(next) + randomString(next);
+      for (const simpleKey of [false, true]) expect([s, chooseScalarStyle(s, simpleKey)]).toEqual([s, scalarStyleByAnalysis(s, simpleKey)]);
     }
   });
 });

@@ -109,8 +109,28 @@ function isPrintableCode(c: number): boolean {
   );
 }
 
+/**
+ * Printable ASCII text that no plain-scalar rule rejects: no indicator first (`-`/`?`/`:` only when not
+ * followed by a space), no leading or trailing space, no `---`/`...` start. `: `, ` #` and a final `:`
+ * are checked separately (PLAIN_BREAKERS).
+ */
+const PLAIN_SAFE = /^(?![-?:](?: |$))(?!---|\.\.\.)[$()+\-./0-9:;<=?A-Z\\^_a-z~](?:[\x20-\x7e]*[\x21-\x7e])?$/;
+const PLAIN_BREAKERS = /: |:$| #/;
+const LITERAL_SAFE = /^[\n\x20-\x7e]*$/;
+
 /** Picks the style yaml.v2 uses for `value` in block context (`simpleKey` for mapping keys). */
 export function chooseScalarStyle(value: string, simpleKey: boolean): ScalarStyle {
+  if (!value.includes('\n')) {
+    if (!readsBackAsString(value) || isBase60Float(value)) return 'double';
+    if (PLAIN_SAFE.test(value) && !PLAIN_BREAKERS.test(value)) return 'plain'; // the common case, without a full analysis
+  } else if (!simpleKey && LITERAL_SAFE.test(value) && !value.includes(' \n') && !value.endsWith(' ')) {
+    return 'literal'; // printable ASCII text with no space before a line break: a literal block may carry it
+  }
+  return scalarStyleByAnalysis(value, simpleKey);
+}
+
+/** The style by libyaml's full character analysis (what the fast paths above shortcut). */
+export function scalarStyleByAnalysis(value: string, simpleKey: boolean): ScalarStyle {
   const analysis = analyze(value);
   let style: ScalarStyle;
   if (value.includes('\n')) style = 'literal';
@@ -118,7 +138,7 @@ export function chooseScalarStyle(value: string, simpleKey: boolean): ScalarStyl
   else style = 'plain';
   if (style === 'plain' && (!analysis.blockPlainAllowed || (value === '' && simpleKey))) style = 'single';
   if (style === 'single' && !analysis.singleQuotedAllowed) style = 'double';
-  if (style === 'literal' && (!analysis.blockAllowed || simpleKey || (simpleKey && analysis.multiline))) style = 'double';
+  if (style === 'literal' && (!analysis.blockAllowed || simpleKey)) style = 'double';
   return style;
 }
 

@@ -36,6 +36,7 @@ export interface CacheOptions {
   keepManagedFields?: boolean;
   stallTimeoutMs?: number;
   backoffInitialMs?: number;
+  backoffMaxMs?: number;
   watchTimeoutSeconds?: number;
   metrics?: InformerMetrics;
   logger?: Logger;
@@ -67,6 +68,7 @@ export class Cache implements CacheReader {
         fieldSelector: scope.fieldSelector,
         stallTimeoutMs: this.options.stallTimeoutMs,
         backoffInitialMs: this.options.backoffInitialMs,
+        backoffMaxMs: this.options.backoffMaxMs,
         watchTimeoutSeconds: this.options.watchTimeoutSeconds,
         transform: (obj) => this.prepare(obj),
         metrics: this.options.metrics,

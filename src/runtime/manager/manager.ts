@@ -20,6 +20,7 @@ import type { RateLimiter } from '../queue/rate-limiter.js';
 import { LeaderElector, type LeaderElectionOptions } from './leader-election.js';
 import { ManagerMetrics } from './metrics.js';
 import { ProbeServer, type Check } from './probes.js';
+import { WebhookServer, type WebhookServerOptions } from '../webhook/server.js';
 
 export interface Runnable {
   start(manager: Manager): Promise<void> | void;
@@ -34,7 +35,7 @@ export interface ManagerOptions {
   clock?: Clock;
   kinds?: KindRegistry;
   /** Cache scope and behaviour. */
-  cache?: { namespace?: string; byKind?: Record<string, KindScope>; frozen?: boolean; keepManagedFields?: boolean; stallTimeoutMs?: number; backoffInitialMs?: number; watchTimeoutSeconds?: number };
+  cache?: { namespace?: string; byKind?: Record<string, KindScope>; frozen?: boolean; keepManagedFields?: boolean; stallTimeoutMs?: number; backoffInitialMs?: number; backoffMaxMs?: number; watchTimeoutSeconds?: number };
   leaderElection?: LeaderElectionOptions;
   /** Serve /healthz, /readyz and /metrics on this port (0 = any free port); off when undefined. */
   probePort?: number;
@@ -43,6 +44,8 @@ export interface ManagerOptions {
   fieldManager?: string;
   /** Default per-key backoff for controllers (default exponential 5 ms → 1000 s). */
   rateLimiter?: () => RateLimiter;
+  /** Webhook server settings; it starts with the manager once a handler is registered. */
+  webhook?: WebhookServerOptions;
 }
 
 export class Manager implements ControllerHost {
@@ -55,6 +58,8 @@ export class Manager implements ControllerHost {
   /** Reads from the cache for watched kinds, the server otherwise; writes to the server. */
   readonly client: Client;
   private cache: Cache;
+  /** Register defaulters, validators and converters here before start(). */
+  readonly webhookServer: WebhookServer;
   private readonly controllers: Controller[] = [];
   private readonly runnables: Runnable[] = [];
   private readonly indexes: Array<{ kind: KindRef; name: string; fn: IndexFunc<KubeObject> }> = [];
@@ -81,6 +86,7 @@ export class Manager implements ControllerHost {
     };
     this.client = new Client(this.transport, this.kinds, reader, options.fieldManager ?? 'kubeforge');
     this.cache = this.newCache();
+    this.webhookServer = new WebhookServer({ logger: this.logger, ...options.webhook });
     this.readyChecks.informers = () => this.cache.healthy() || 'caches not synced or watch down';
   }
 
@@ -140,6 +146,7 @@ export class Manager implements ControllerHost {
       this.probes = new ProbeServer({ port: this.options.probePort, healthChecks: { ping: () => true }, readyChecks: this.readyChecks, metrics: this.metrics.registry });
       this.probePort = await this.probes.start();
     }
+    if (this.webhookServer.hasHandlers()) await this.webhookServer.start();
     for (const r of this.runnables) if (r.needLeaderElection === false) await r.start(this);
     if (this.options.leaderElection) {
       this.elector = new LeaderElector(this.apiReader(), this.clock, this.options.leaderElection, {
@@ -175,6 +182,7 @@ export class Manager implements ControllerHost {
     this.elector = undefined;
     for (const r of this.runnables) if (r.needLeaderElection === false) await r.stop?.();
     await this.cache.stop();
+    await this.webhookServer.stop();
     await this.probes?.stop();
     this.probes = undefined;
     this.cache = this.newCache();

@@ -1,0 +1,72 @@
+/** kubectl's protobuf request bodies: imperative create of configmap, secret, namespace, serviceaccount, role, rolebinding. */
+import { startLocalCluster, type LocalCluster } from '../../src/cluster/index.js';
+import { Kubectl } from './kubectl-runner.js';
+
+let cluster: LocalCluster;
+let kubectl: Kubectl;
+
+beforeAll(async () => {
+  cluster = await startLocalCluster({ now: '2026-11-22T10:00:00Z' });
+  kubectl = new Kubectl(cluster.kubeconfigPath);
+});
+
+afterAll(async () => {
+  await cluster.stop();
+  kubectl.cleanup();
+});
+
+test('kubectl create configmap --from-literal decodes the protobuf body', async () => {
+  expect(await kubectl.ok(['create', 'configmap', 'pb', '--from-literal=a=1', '--from-literal=b=two'])).toContain('configmap/pb created');
+  const cm = JSON.parse(await kubectl.ok(['get', 'cm', 'pb', '-o', 'json']));
+  expect(cm.data).toEqual({ a: '1', b: 'two' });
+});
+
+test('kubectl create secret generic, namespace, serviceaccount', async () => {
+  await kubectl.ok(['create', 'secret', 'generic', 'sec', '--from-literal=k=v']);
+  expect(JSON.parse(await kubectl.ok(['get', 'secret', 'sec', '-o', 'json'])).data).toEqual({ k: Buffer.from('v').toString('base64') });
+  await kubectl.ok(['create', 'namespace', 'team-a']);
+  expect(await kubectl.ok(['get', 'ns', 'team-a', '-o', 'jsonpath={.status.phase}'])).toBe('Active');
+  await kubectl.ok(['create', 'serviceaccount', 'robot', '-n', 'team-a']);
+  expect(await kubectl.ok(['get', 'sa', 'robot', '-n', 'team-a', '-o', 'name'])).toBe('serviceaccount/robot\n');
+});
+
+test('kubectl create role and rolebinding', async () => {
+  await kubectl.ok(['create', 'role', 'reader', '--verb=get,list', '--resource=configmaps']);
+  const role = JSON.parse(await kubectl.ok(['get', 'role', 'reader', '-o', 'json']));
+  expect(role.rules).toEqual([{ verbs: ['get', 'list'], apiGroups: [''], resources: ['configmaps'] }]);
+  await kubectl.ok(['create', 'rolebinding', 'reader-bob', '--role=reader', '--user=bob']);
+  const rb = JSON.parse(await kubectl.ok(['get', 'rolebinding', 'reader-bob', '-o', 'json']));
+  expect(rb.roleRef).toEqual({ apiGroup: 'rbac.authorization.k8s.io', kind: 'Role', name: 'reader' });
+  expect(rb.subjects).toEqual([{ kind: 'User', apiGroup: 'rbac.authorization.k8s.io', name: 'bob' }]);
+});
+
+test('kubectl auth can-i and auth whoami (protobuf reviews) follow RBAC', async () => {
+  expect((await kubectl.ok(['auth', 'can-i', 'delete', 'pods'])).trim()).toBe('yes');
+  const bob = new Kubectl(cluster.writeKubeconfig(`${cluster.kubeconfigPath}-bob`, { user: 'bob' }));
+  expect((await bob.run(['auth', 'can-i', 'list', 'configmaps'])).stdout.trim()).toBe('yes');
+  expect((await bob.run(['auth', 'can-i', 'delete', 'configmaps'])).stdout.trim()).toBe('no');
+  expect((await bob.run(['auth', 'can-i', 'list', 'configmaps', '-n', 'team-a'])).stdout.trim()).toBe('no');
+  expect(await bob.ok(['auth', 'whoami', '-o', 'jsonpath={.status.userInfo.username}'])).toBe('bob');
+  expect(await bob.ok(['get', 'cm', 'pb', '-o', 'name'])).toBe('configmap/pb\n');
+  expect((await bob.run(['get', 'secrets'])).stderr).toContain('secrets is forbidden: User "bob" cannot list resource "secrets"');
+  bob.cleanup();
+  const report = cluster.leastPrivilegeReport({ user: 'bob' });
+  expect(report.used).toContain('get configmaps');
+  expect(report.used).toContain('create authorization.k8s.io/selfsubjectaccessreviews');
+  expect(report.denied).toEqual(['list secrets']);
+  expect(report.unusedRules).toEqual([{ verbs: ['list'], apiGroups: [''], resources: ['configmaps'] }]);
+});
+
+test('kubectl create token issues a ServiceAccount token that authenticates as the ServiceAccount', async () => {
+  const token = (await kubectl.ok(['create', 'token', 'robot', '-n', 'team-a'])).trim();
+  expect(token).toMatch(/^kf-sa-/);
+  const review = JSON.parse(
+    await kubectl.ok(['create', '-o', 'json', '-f', '-'], JSON.stringify({ apiVersion: 'authentication.k8s.io/v1', kind: 'TokenReview', spec: { token } })),
+  );
+  expect(review.status).toMatchObject({
+    authenticated: true,
+    user: { username: 'system:serviceaccount:team-a:robot', groups: ['system:serviceaccounts', 'system:serviceaccounts:team-a', 'system:authenticated'] },
+  });
+  const short = await kubectl.run(['create', 'token', 'robot', '-n', 'team-a', '--duration=1m']);
+  expect(short.stderr).toContain('may not specify a duration less than 10 minutes');
+});

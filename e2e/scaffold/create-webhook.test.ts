@@ -1,0 +1,101 @@
+/**
+ * `kubeforge create webhook`: handler skeletons with `+kubebuilder:webhook` markers, the generated
+ * webhook manifests, config/webhook and config/certmanager, the config/default edits, and the
+ * registration in cmd/main.ts and internal/webhook/index.ts.
+ */
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { parse, parseAllDocuments } from 'yaml';
+import { createApi, createWebhook, init, read, tempProject, treeHash } from './scaffold-harness.js';
+
+describe('kubeforge create webhook', () => {
+  const project = tempProject('tutorial');
+  let first: { code: number; out: string; err: string };
+
+  beforeAll(async () => {
+    init(project.root, { domain: 'tutorial.kubebuilder.io' });
+    await createApi(project.root, { group: 'batch', version: 'v1', kind: 'CronJob' });
+    first = await createWebhook(project.root, { group: 'batch', version: 'v1', kind: 'CronJob', defaulting: true, programmaticValidation: true });
+  });
+  afterAll(() => project.remove());
+
+  it('writes handler skeletons with the markers kubebuilder uses', () => {
+    expect(first).toMatchObject({ code: 0, err: '' });
+    const handler = read(project.root, 'internal/webhook/v1/cronjob_webhook.ts');
+    expect(handler).toContain(
+      '// +kubebuilder:webhook:path=/mutate-batch-tutorial-kubebuilder-io-v1-cronjob,mutating=true,failurePolicy=fail,sideEffects=None,groups=batch.tutorial.kubebuilder.io,resources=cronjobs,verbs=create;update,versions=v1,name=mcronjob-v1.kb.io,admissionReviewVersions=v1',
+    );
+    expect(handler).toContain('/validate-batch-tutorial-kubebuilder-io-v1-cronjob,mutating=false');
+    expect(handler).toContain('export class CronJobCustomDefaulter');
+    expect(handler).toContain('export class CronJobCustomValidator');
+    expect(existsSync(join(project.root, 'internal/webhook/v1/cronjob_webhook.test.ts'))).toBe(true);
+  });
+
+  it('runs manifests: config/webhook/manifests.yaml holds both configurations', () => {
+    expect(first.out).toContain('wrote config/webhook/manifests.yaml');
+    const kinds = parseAllDocuments(read(project.root, 'config/webhook/manifests.yaml')).map((d) => (d.toJS() as { kind: string }).kind);
+    expect(kinds).toEqual(['MutatingWebhookConfiguration', 'ValidatingWebhookConfiguration']);
+  });
+
+  it('adds config/webhook and config/certmanager and enables the webhook in config/default', () => {
+    expect(parse(read(project.root, 'config/webhook/kustomization.yaml')).resources).toEqual(['manifests.yaml', 'service.yaml']);
+    expect(read(project.root, 'config/certmanager/certificate-webhook.yaml')).toContain('tutorial-webhook-service.tutorial-system.svc');
+    const defaults = parse(read(project.root, 'config/default/kustomization.yaml'));
+    expect(defaults.resources).toContain('../webhook');
+    expect(defaults.resources).not.toContain('../certmanager');
+    expect(defaults.patches).toContainEqual({ path: 'manager_webhook_patch.yaml', target: { kind: 'Deployment' } });
+    expect(read(project.root, 'config/default/manager_webhook_patch.yaml')).toContain('secretName: webhook-server-cert');
+  });
+
+  it('registers the webhooks in cmd/main.ts and internal/webhook/index.ts', () => {
+    const main = read(project.root, 'cmd/main.ts');
+    expect(main).toContain("import { setupWebhooks } from '../internal/webhook/index.js';");
+    expect(main).toMatch(/await setupWebhooks\(mgr, [^\n]*\);\n\s+\/\/ \+kubebuilder:scaffold:webhooks/);
+    const index = read(project.root, 'internal/webhook/index.ts');
+    expect(index).toContain("import { setupCronJobWebhookWithManager } from './v1/cronjob_webhook.js';");
+    expect(index).toContain('registrations.push(...setupCronJobWebhookWithManager(mgr));');
+    expect(existsSync(join(project.root, 'internal/webhook/local-certificate.ts'))).toBe(true);
+    expect(JSON.parse(read(project.root, 'package.json')).dependencies).toHaveProperty('@peculiar/x509');
+  });
+
+  it('records the webhooks in PROJECT', () => {
+    expect(parse(read(project.root, 'PROJECT')).resources[0].webhooks).toEqual({ defaulting: true, validation: true, webhookVersion: 'v1' });
+  });
+
+  it('refuses the same webhook twice and changes nothing', async () => {
+    const before = treeHash(project.root);
+    const again = await createWebhook(project.root, { group: 'batch', version: 'v1', kind: 'CronJob', defaulting: true });
+    expect(again.code).toBe(1);
+    expect(again.err).toBe('kubeforge create webhook: --defaulting "true": CronJob already has this webhook (see PROJECT); use --force to scaffold it again');
+    expect(treeHash(project.root)).toBe(before);
+  });
+
+  it('adds a conversion webhook later, keeping the others, with a CRD patch to enable', async () => {
+    const r = await createWebhook(project.root, { group: 'batch', version: 'v1', kind: 'CronJob', conversion: true, make: false });
+    expect(r).toMatchObject({ code: 0, err: '' });
+    expect(parse(read(project.root, 'PROJECT')).resources[0].webhooks).toEqual({ conversion: true, defaulting: true, validation: true, webhookVersion: 'v1' });
+    expect(read(project.root, 'internal/webhook/v1/cronjob_webhook.ts')).toContain('export class CronJobCustomDefaulter');
+    expect(read(project.root, 'internal/webhook/v1/cronjob_conversion.ts')).toContain("conversionHubVersion: 'v1'");
+    expect(read(project.root, 'internal/webhook/index.ts')).toContain('registrations.push(...setupCronJobConversionWithManager(mgr));');
+    expect(read(project.root, 'config/crd/kustomization.yaml')).toContain('#- path: patches/webhook_in_cronjobs.yaml');
+    expect(read(project.root, 'config/crd/patches/webhook_in_cronjobs.yaml')).toContain('strategy: Webhook');
+    // Enabling the webhook again is idempotent: main.ts keeps one registration.
+    expect(read(project.root, 'cmd/main.ts').match(/await setupWebhooks/g)).toHaveLength(1);
+  });
+
+  it('never overwrites a handler file without --force; with it, renders every webhook the kind has', async () => {
+    await createApi(project.root, { group: 'batch', version: 'v1', kind: 'Schedule' });
+    expect((await createWebhook(project.root, { group: 'batch', version: 'v1', kind: 'Schedule', defaulting: true, make: false })).code).toBe(0);
+    const before = treeHash(project.root);
+    const blocked = await createWebhook(project.root, { group: 'batch', version: 'v1', kind: 'Schedule', programmaticValidation: true, make: false });
+    expect(blocked.code).toBe(1);
+    expect(blocked.err).toContain('internal/webhook/v1/schedule_webhook.ts already exists (use --force to overwrite it)');
+    expect(treeHash(project.root)).toBe(before);
+    const forced = await createWebhook(project.root, { group: 'batch', version: 'v1', kind: 'Schedule', programmaticValidation: true, force: true, make: false });
+    expect(forced).toMatchObject({ code: 0, err: '' });
+    const handler = read(project.root, 'internal/webhook/v1/schedule_webhook.ts');
+    expect(handler).toContain('export class ScheduleCustomDefaulter');
+    expect(handler).toContain('export class ScheduleCustomValidator');
+    expect(read(project.root, 'internal/webhook/index.ts').match(/setupScheduleWebhookWithManager\(mgr\)/g)).toHaveLength(1);
+  });
+});

@@ -1,0 +1,91 @@
+/** `kubeforge init`: the files of a new project, PROJECT's schema, --dry-run, and no overwrite without --force. */
+import { existsSync, readdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { parse } from 'yaml';
+import { init, read, tempProject, treeHash, CHECKOUT } from './scaffold-harness.js';
+
+describe('kubeforge init', () => {
+  let project: ReturnType<typeof tempProject>;
+  beforeEach(() => {
+    project = tempProject('guestbook');
+  });
+  afterEach(() => project.remove());
+
+  it('lays a project out as kubebuilder go/v4 does', () => {
+    const result = init(project.root, { owner: 'Example Corp' });
+    expect(result.err).toBe('');
+    expect(result.code).toBe(0);
+    for (const file of [
+      'PROJECT', 'package.json', 'tsconfig.json', 'tsconfig.build.json', 'jest.config.js', '.gitignore', '.dockerignore', 'README.md', 'Makefile', 'Dockerfile',
+      'hack/boilerplate.ts.txt', 'cmd/main.ts', 'cmd/run-local.ts', 'internal/controller/index.ts', 'test/e2e/e2e.test.ts',
+      'config/crd/kustomization.yaml', 'config/rbac/role.yaml', 'config/rbac/leader_election_role.yaml', 'config/rbac/metrics_auth_role.yaml',
+      'config/rbac/metrics_reader_role.yaml', 'config/rbac/service_account.yaml', 'config/manager/manager.yaml', 'config/default/kustomization.yaml',
+      'config/default/manager_metrics_patch.yaml', 'config/default/metrics_service.yaml', 'config/prometheus/monitor.yaml',
+      'config/network-policy/allow-metrics-traffic.yaml', 'config/samples/kustomization.yaml',
+    ]) {
+      expect({ file, exists: existsSync(join(project.root, file)) }).toEqual({ file, exists: true });
+    }
+    expect(result.out).toContain('create cmd/main.ts');
+  });
+
+  it('writes PROJECT in kubebuilder schema with the kubeforge layout', () => {
+    init(project.root);
+    const config = parse(read(project.root, 'PROJECT'));
+    expect(config).toMatchObject({ domain: 'example.com', layout: ['kubeforge.io/ts/v1'], projectName: 'guestbook', repo: 'my-operator', resources: [], version: '3' });
+  });
+
+  it('depends on kubeforge from this checkout and pins the tools it is tested with', () => {
+    init(project.root);
+    const pkg = JSON.parse(read(project.root, 'package.json'));
+    expect(pkg.dependencies.kubeforge).toBe(`file:${CHECKOUT}`);
+    expect(pkg.type).toBe('module');
+    expect(Object.keys(pkg.devDependencies)).toEqual(expect.arrayContaining(['typescript', 'jest', '@swc/jest']));
+    expect(JSON.parse(read(project.root, 'tsconfig.json')).compilerOptions.strict).toBe(true);
+  });
+
+  it('names the namespace and prefix after --project-name and hardens the manager', () => {
+    init(project.root, { projectName: 'shop' });
+    const kustomization = parse(read(project.root, 'config/default/kustomization.yaml'));
+    expect(kustomization).toMatchObject({ namespace: 'shop-system', namePrefix: 'shop-' });
+    const manager = read(project.root, 'config/manager/manager.yaml');
+    expect(manager).toContain('runAsNonRoot: true');
+    expect(manager).toContain('readOnlyRootFilesystem: true');
+    expect(manager).toContain('allowPrivilegeEscalation: false');
+    expect(read(project.root, 'Dockerfile')).toContain('USER 65532:65532');
+    expect(read(project.root, 'Makefile')).toMatch(/install: manifests[^\n]*\n\t\$\(KUBECTL\) kustomize config\/crd \| \$\(KUBECTL\) apply --server-side -f -/);
+  });
+
+  it('keeps the scaffold markers create api inserts at', () => {
+    init(project.root);
+    const index = read(project.root, 'internal/controller/index.ts');
+    expect(index).toContain('export async function setupControllers(mgr: Manager)');
+    expect(index).toContain('// +kubebuilder:scaffold:imports');
+    expect(index).toContain('// +kubebuilder:scaffold:builder');
+    expect(read(project.root, 'cmd/main.ts')).toContain('// +kubebuilder:scaffold:imports');
+  });
+
+  it('--license none leaves the header out', () => {
+    init(project.root, { license: 'none' });
+    expect(existsSync(join(project.root, 'hack/boilerplate.ts.txt'))).toBe(false);
+    expect(read(project.root, 'cmd/main.ts').startsWith('/**')).toBe(true);
+  });
+
+  it('--dry-run lists the files and writes none', () => {
+    const result = init(project.root, { dryRun: true });
+    expect(result.code).toBe(0);
+    expect(result.out).toContain('create PROJECT');
+    expect(result.out).toContain('create config/manager/manager.yaml');
+    expect(readdirSync(project.root)).toEqual([]);
+  });
+
+  it('refuses to scaffold over a project, changing nothing, unless --force', () => {
+    init(project.root);
+    const before = treeHash(project.root);
+    const again = init(project.root);
+    expect(again.code).toBe(1);
+    expect(again.err).toContain('PROJECT already exists');
+    expect(again.err).toContain('nothing was written');
+    expect(treeHash(project.root)).toBe(before);
+    expect(init(project.root, { force: true }).code).toBe(0);
+  });
+});

@@ -1,0 +1,90 @@
+/**
+ * Helpers for the scaffold tests: a temporary project folder, the scaffold commands run in-process with
+ * their output captured, a hash of a whole folder (to prove a failed command changed nothing), and the
+ * dependencies of a made project linked from this checkout instead of a real `npm install`.
+ */
+import { createHash } from 'node:crypto';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, relative } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { RunOutput } from '../../src/cli/generator-run.js';
+import { runInit, type InitFlags } from '../../src/cli/init.js';
+import { runCreateApi, runCreateWebhook, type CreateApiFlags, type CreateWebhookFlags } from '../../src/cli/create.js';
+
+export const CHECKOUT = fileURLToPath(new URL('../../', import.meta.url)).replace(/\/$/, '');
+
+export interface CommandResult {
+  code: number;
+  out: string;
+  err: string;
+}
+
+function collector(): { output: RunOutput; result: () => { out: string; err: string } } {
+  const out: string[] = [];
+  const err: string[] = [];
+  return { output: { out: (l) => out.push(l), err: (l) => err.push(l) }, result: () => ({ out: out.join('\n'), err: err.join('\n') }) };
+}
+
+export function tempProject(name = 'project'): { root: string; remove(): void } {
+  const parent = mkdtempSync(join(tmpdir(), 'kubeforge-scaffold-'));
+  const root = join(parent, name);
+  mkdirSync(root);
+  // KUBEFORGE_KEEP_SCAFFOLD=1 keeps the made projects for a look after the run.
+  const keep = process.env.KUBEFORGE_KEEP_SCAFFOLD === '1';
+  if (keep) process.stderr.write(`kept: ${root}\n`);
+  return { root, remove: () => (keep ? undefined : rmSync(parent, { recursive: true, force: true })) };
+}
+
+export function init(root: string, flags: Partial<InitFlags> = {}): CommandResult {
+  const c = collector();
+  const code = runInit({ root, domain: 'example.com', repo: 'my-operator', ...flags }, c.output);
+  return { code, ...c.result() };
+}
+
+export async function createApi(root: string, flags: Partial<CreateApiFlags> & Pick<CreateApiFlags, 'group' | 'version' | 'kind'>): Promise<CommandResult> {
+  const c = collector();
+  const code = await runCreateApi({ root, ...flags }, c.output);
+  return { code, ...c.result() };
+}
+
+export async function createWebhook(root: string, flags: Partial<CreateWebhookFlags> & Pick<CreateWebhookFlags, 'group' | 'version' | 'kind'>): Promise<CommandResult> {
+  const c = collector();
+  const code = await runCreateWebhook({ root, ...flags }, c.output);
+  return { code, ...c.result() };
+}
+
+/** sha256 over every file path and content under `root` (node_modules excluded). */
+export function treeHash(root: string): string {
+  const hash = createHash('sha256');
+  const visit = (dir: string): void => {
+    for (const entry of readdirSync(dir).sort()) {
+      if (entry === 'node_modules') continue;
+      const abs = join(dir, entry);
+      if (statSync(abs).isDirectory()) visit(abs);
+      else hash.update(`${relative(root, abs)}\0`).update(readFileSync(abs)).update('\0');
+    }
+  };
+  visit(root);
+  return hash.digest('hex');
+}
+
+export function read(root: string, path: string): string {
+  return readFileSync(join(root, path), 'utf8');
+}
+
+/** node_modules for a made project: every package of this checkout's node_modules, plus kubeforge itself. */
+export function linkDependencies(root: string): void {
+  const modules = join(root, 'node_modules');
+  mkdirSync(modules);
+  for (const entry of readdirSync(join(CHECKOUT, 'node_modules'))) {
+    if (entry === 'kubeforge' || entry === '.bin') continue;
+    symlinkSync(join(CHECKOUT, 'node_modules', entry), join(modules, entry));
+  }
+  symlinkSync(CHECKOUT, join(modules, 'kubeforge'));
+  // .bin as npm makes it: the checkout's tools plus the kubeforge command.
+  const bin = join(modules, '.bin');
+  mkdirSync(bin);
+  for (const entry of readdirSync(join(CHECKOUT, 'node_modules/.bin'))) symlinkSync(join(CHECKOUT, 'node_modules/.bin', entry), join(bin, entry));
+  symlinkSync(join(CHECKOUT, 'bin/kubeforge.js'), join(bin, 'kubeforge'));
+}

@@ -1,0 +1,99 @@
+/**
+ * `kubeforge create api` and `kubeforge create webhook`: add a kind (types, controller, test, sample,
+ * roles) or its webhooks to a project made by `kubeforge init`, then run `manifests` and `generate` as
+ * kubebuilder does. See src/scaffold/create-api-plan.ts and create-webhook-plan.ts for what is made.
+ */
+import { InvalidArgumentError, type Command } from 'commander';
+import { planCreateApi } from '../scaffold/create-api-plan.js';
+import { planCreateWebhook } from '../scaffold/create-webhook-plan.js';
+import { runPlan } from '../scaffold/run-plan.js';
+import { finishGeneratorRun, processOutput, type RunOutput } from './generator-run.js';
+import { planManifests } from './manifests.js';
+import { planGenerate } from './generate.js';
+
+/** `--flag`, `--flag=true` or `--flag=false`, as kubebuilder's boolean flags take them. */
+function parseBool(flag: string): (value: string) => boolean {
+  return (value) => {
+    if (value === 'true') return true;
+    if (value === 'false') return false;
+    throw new InvalidArgumentError(`${flag}: expected true or false, got "${value}"`);
+  };
+}
+
+export interface CreateApiFlags {
+  root: string;
+  group: string;
+  version: string;
+  kind: string;
+  resource?: boolean;
+  controller?: boolean;
+  namespaced?: boolean;
+  plural?: string;
+  multigroup?: boolean;
+  force?: boolean;
+  dryRun?: boolean;
+  make?: boolean;
+}
+
+export interface CreateWebhookFlags {
+  root: string;
+  group: string;
+  version: string;
+  kind: string;
+  defaulting?: boolean;
+  programmaticValidation?: boolean;
+  conversion?: boolean;
+  force?: boolean;
+  dryRun?: boolean;
+  make?: boolean;
+}
+
+/** `make manifests generate`, in-process. */
+async function runGenerators(root: string, output: RunOutput): Promise<number> {
+  const manifests = await finishGeneratorRun(await planManifests({ root }), output);
+  if (manifests !== 0) return manifests;
+  return finishGeneratorRun(await planGenerate({ root }), output);
+}
+
+export async function runCreateApi(flags: CreateApiFlags, output: RunOutput = processOutput): Promise<number> {
+  const { code } = runPlan('create api', () => planCreateApi(flags).plan, flags.dryRun ?? false, output);
+  if (code !== 0 || flags.dryRun || flags.make === false) return code;
+  return runGenerators(flags.root, output);
+}
+
+export async function runCreateWebhook(flags: CreateWebhookFlags, output: RunOutput = processOutput): Promise<number> {
+  const { code } = runPlan('create webhook', () => planCreateWebhook(flags), flags.dryRun ?? false, output);
+  if (code !== 0 || flags.dryRun || flags.make === false) return code;
+  return runGenerators(flags.root, output);
+}
+
+function gvkOptions(command: Command): Command {
+  return command
+    .requiredOption('--group <group>', 'API group, without the domain (e.g. batch)')
+    .requiredOption('--version <version>', 'API version (v1, v1alpha1, v2beta3…)')
+    .requiredOption('--kind <Kind>', 'kind, PascalCase (e.g. CronJob)')
+    .option('--root <dir>', 'project folder', '.')
+    .option('--force', 'overwrite files that exist')
+    .option('--dry-run', 'print the files that would be written or changed, write nothing')
+    .option('--make [bool]', 'run manifests and generate afterwards (default true)', parseBool('--make'));
+}
+
+export function register(program: Command): void {
+  const create = program.command('create').description('add an API (kind, controller) or webhooks to the project');
+  gvkOptions(create.command('api').description('add a kind: types, controller and its test, sample, RBAC roles'))
+    .option('--resource [bool]', 'scaffold the API types (default true)', parseBool('--resource'))
+    .option('--controller [bool]', 'scaffold the controller (default true)', parseBool('--controller'))
+    .option('--namespaced [bool]', 'namespaced kind (default true; false = cluster-scoped)', parseBool('--namespaced'))
+    .option('--plural <plural>', 'resource name (default: the English plural of the kind, lower-cased)')
+    .option('--multigroup', 'use the api/<group>/<version> layout (only before the first API)')
+    .action(async (flags: CreateApiFlags) => {
+      process.exitCode = await runCreateApi(flags);
+    });
+  gvkOptions(create.command('webhook').description('add admission (defaulting, validating) or conversion webhooks for a kind'))
+    .option('--defaulting', 'a mutating webhook that sets defaults')
+    .option('--programmatic-validation', 'a validating webhook for create, update and delete')
+    .option('--conversion', 'a conversion webhook (the kind is served in several versions)')
+    .action(async (flags: CreateWebhookFlags) => {
+      process.exitCode = await runCreateWebhook(flags);
+    });
+}

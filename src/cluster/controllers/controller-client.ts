@@ -1,0 +1,159 @@
+/**
+ * How a built-in controller reads and writes: through the same ObjectOperations (defaulting,
+ * validation, admission, no-op detection) that HTTP requests use, under the controller's own
+ * identity, with every write recorded in the cluster's request log for audit and RBAC accounting.
+ */
+import { ApiError } from '../errors/status-errors.js';
+import type { RequestLogEntry } from '../http/request-log.js';
+import type { DeleteOptions, ObjectOperations } from '../registry/object-operations.js';
+import type { ResourceCatalog } from '../registry/resource-catalog.js';
+import type { ResourceType } from '../registry/resource-type.js';
+import type { KubeObject, ObjectStore } from '../store/object-store.js';
+
+/** Who a controller is: the user of its requests and the field manager of its writes. */
+export interface ControllerIdentity {
+  user: string;
+  groups?: string[];
+  fieldManager: string;
+}
+
+export interface ControllerClientParts {
+  store: ObjectStore;
+  operations: ObjectOperations;
+  catalog: ResourceCatalog;
+  /** Appends to the cluster's request log (absent: writes are not logged). */
+  recordRequest?: (entry: RequestLogEntry) => void;
+}
+
+/** `group/resource` (`batch/jobs`) or a core `resource` (`pods`). */
+export type ResourceName = string;
+
+function splitName(name: string): { group: string; resource: string } {
+  const slash = name.indexOf('/');
+  return slash === -1 ? { group: '', resource: name } : { group: name.slice(0, slash), resource: name.slice(slash + 1) };
+}
+
+export class ControllerClient {
+  constructor(private readonly parts: ControllerClientParts, readonly identity: ControllerIdentity) {}
+
+  /** The served type of a resource (first version); throws when it is not served. */
+  type(name: ResourceName | ResourceType): ResourceType {
+    if (typeof name !== 'string') return name;
+    const { group, resource } = splitName(name);
+    const rt = this.parts.catalog.versionsOf(group, resource)[0];
+    if (!rt) throw new Error(`built-in controller ${this.identity.user}: resource ${name} is not served`);
+    return rt;
+  }
+
+  /** The served type storing objects in `bucket` (undefined when none is served). */
+  typeOfBucket(bucket: string): ResourceType | undefined {
+    return this.parts.catalog.all().find((rt) => rt.bucket === bucket);
+  }
+
+  /** Reads from the store (the controller's informer cache); undefined when absent. */
+  get(name: ResourceName | ResourceType, namespace: string | undefined, objectName: string): KubeObject | undefined {
+    const rt = this.type(name);
+    const stored = this.parts.store.get(rt.bucket, rt.namespaced ? namespace : undefined, objectName);
+    return stored ? this.parts.operations.present(rt, stored) : undefined;
+  }
+
+  /** Objects of a resource, optionally of one namespace, sorted by namespace and name. */
+  list(name: ResourceName | ResourceType, namespace?: string): KubeObject[] {
+    return this.listType(this.type(name), namespace);
+  }
+
+  private listType(rt: ResourceType, namespace?: string): KubeObject[] {
+    return this.parts.store.list(rt.bucket, namespace).map((o) => this.parts.operations.present(rt, o));
+  }
+
+  create(name: ResourceName | ResourceType, namespace: string | undefined, body: KubeObject): KubeObject {
+    const rt = this.type(name);
+    return this.logged('create', rt, namespace, body.metadata?.name, undefined, () => this.parts.operations.create(rt, namespace, body, this.writeOptions()).object);
+  }
+
+  /** PUT of the whole object (optimistic: carries the resourceVersion it was read at). */
+  update(name: ResourceName | ResourceType, object: KubeObject): KubeObject {
+    const rt = this.type(name);
+    const ns = object.metadata.namespace;
+    return this.logged('update', rt, ns, object.metadata.name, undefined, () => this.parts.operations.update(rt, ns, object.metadata.name, object, this.writeOptions()).object);
+  }
+
+  updateStatus(name: ResourceName | ResourceType, object: KubeObject): KubeObject {
+    const rt = this.type(name);
+    const ns = object.metadata.namespace;
+    return this.logged('update', rt, ns, object.metadata.name, 'status', () =>
+      this.parts.operations.update(rt, ns, object.metadata.name, object, { ...this.writeOptions(), subresource: 'status' }).object,
+    );
+  }
+
+  /** JSON merge patch of the main resource. */
+  mergePatch(name: ResourceName | ResourceType, namespace: string | undefined, objectName: string, patch: Record<string, unknown>): KubeObject {
+    const rt = this.type(name);
+    return this.logged('patch', rt, namespace, objectName, undefined, () =>
+      this.parts.operations.patch(rt, namespace, objectName, 'application/merge-patch+json', patch, this.writeOptions()).object,
+    );
+  }
+
+  /** DELETE; NotFound counts as done (returns undefined). */
+  delete(name: ResourceName | ResourceType, namespace: string | undefined, objectName: string, options: DeleteOptions = {}): KubeObject | undefined {
+    const rt = this.type(name);
+    try {
+      const result = this.logged('delete', rt, namespace, objectName, undefined, () => this.parts.operations.delete(rt, namespace, objectName, options).body);
+      return (result as KubeObject).metadata?.name ? (result as KubeObject) : undefined;
+    } catch (err) {
+      if (err instanceof ApiError && err.code === 404) return undefined;
+      throw err;
+    }
+  }
+
+  /** PUT namespaces/<n>/finalize with the given spec.finalizers. */
+  finalizeNamespace(namespaceName: string, finalizers: string[]): KubeObject {
+    const rt = this.type('namespaces');
+    return this.logged('update', rt, undefined, namespaceName, 'finalize', () =>
+      this.parts.operations.finalizeNamespace(rt, namespaceName, { spec: { finalizers } }),
+    );
+  }
+
+  private writeOptions(): { fieldManager: string } {
+    return { fieldManager: this.identity.fieldManager };
+  }
+
+  private logged<T>(verb: string, rt: ResourceType, namespace: string | undefined, name: string | undefined, subresource: string | undefined, run: () => T): T {
+    const entry: RequestLogEntry = {
+      time: new Date().toISOString(),
+      user: this.identity.user,
+      groups: this.identity.groups ?? ['system:serviceaccounts', 'system:serviceaccounts:kube-system', 'system:authenticated'],
+      method: { create: 'POST', update: 'PUT', patch: 'PATCH', delete: 'DELETE' }[verb] ?? 'GET',
+      path: resourcePath(rt, rt.namespaced ? namespace : undefined, verb === 'create' ? undefined : name, subresource),
+      verb,
+      group: rt.group,
+      version: rt.version,
+      resource: rt.resource,
+      code: 0,
+    };
+    if (subresource) entry.subresource = subresource;
+    if (rt.namespaced && namespace) entry.namespace = namespace;
+    if (name && verb !== 'create') entry.name = name;
+    try {
+      const result = run();
+      entry.code = verb === 'create' ? 201 : 200;
+      return result;
+    } catch (err) {
+      entry.code = err instanceof ApiError ? err.code : 500;
+      throw err;
+    } finally {
+      this.parts.recordRequest?.(entry);
+    }
+  }
+}
+
+function resourcePath(rt: ResourceType, namespace: string | undefined, name: string | undefined, subresource: string | undefined): string {
+  const root = rt.group ? `/apis/${rt.group}/${rt.version}` : `/api/${rt.version}`;
+  const ns = namespace ? `/namespaces/${namespace}` : '';
+  return `${root}${ns}/${rt.resource}${name ? `/${name}` : ''}${subresource ? `/${subresource}` : ''}`;
+}
+
+/** True for an ApiError with the given HTTP code. */
+export function isApiError(err: unknown, code: number): boolean {
+  return err instanceof ApiError && err.code === code;
+}

@@ -1,0 +1,78 @@
+/**
+ * Records core/v1 Events for the built-in controllers the way kube-controller-manager's recorder
+ * does (§7.8 end): name `<object>.<16 hex digits of unix nanoseconds>`, source component, and an
+ * identical event within 10 minutes bumps `count`/`lastTimestamp` of the existing one instead.
+ */
+import type { ClusterClock } from '../clock/virtual-clock.js';
+import { rfc3339 } from '../registry/system-metadata.js';
+import type { KubeObject } from '../store/object-store.js';
+import type { ControllerClient } from './controller-client.js';
+
+export type EventType = 'Normal' | 'Warning';
+
+const aggregationWindowMs = 10 * 60 * 1000;
+
+export class EventRecorder {
+  /** Makes names unique when several events share one virtual millisecond. */
+  private sequence = 0;
+
+  constructor(private readonly client: ControllerClient, private readonly clock: ClusterClock, readonly component: string) {}
+
+  /** Records an event about `object`; failures (e.g. a terminating namespace) are dropped as upstream does. */
+  record(object: KubeObject, type: EventType, reason: string, message: string): void {
+    try {
+      this.write(object, type, reason, message);
+    } catch {
+      // The upstream recorder logs and drops events it cannot write.
+    }
+  }
+
+  private write(object: KubeObject, type: EventType, reason: string, message: string): void {
+    const now = this.clock.now();
+    const namespace = object.metadata.namespace || 'default';
+    const involved = involvedObject(object);
+    const existing = this.client.list('events', namespace).find(
+      (e) =>
+        e.source?.component === this.component &&
+        e.involvedObject?.uid === involved.uid &&
+        e.involvedObject?.name === involved.name &&
+        e.type === type &&
+        e.reason === reason &&
+        e.message === message &&
+        now - Date.parse(e.lastTimestamp ?? e.metadata.creationTimestamp) <= aggregationWindowMs,
+    );
+    if (existing) {
+      existing.count = (existing.count ?? 1) + 1;
+      existing.lastTimestamp = rfc3339(now);
+      this.client.update('events', existing);
+      return;
+    }
+    const nanos = BigInt(now) * 1_000_000n + BigInt(this.sequence++ % 1_000_000);
+    this.client.create('events', namespace, {
+      apiVersion: 'v1',
+      kind: 'Event',
+      metadata: { name: `${object.metadata.name}.${nanos.toString(16).padStart(16, '0')}`, namespace },
+      involvedObject: involved,
+      reason,
+      message,
+      source: { component: this.component },
+      firstTimestamp: rfc3339(now),
+      lastTimestamp: rfc3339(now),
+      count: 1,
+      type,
+      eventTime: null,
+      reportingComponent: this.component,
+      reportingInstance: '',
+    });
+  }
+}
+
+/** The ObjectReference an Event points at. */
+export function involvedObject(object: KubeObject): Record<string, string> {
+  const ref: Record<string, string> = { kind: object.kind, name: object.metadata.name };
+  if (object.metadata.namespace) ref.namespace = object.metadata.namespace;
+  ref.uid = object.metadata.uid;
+  ref.apiVersion = object.apiVersion;
+  ref.resourceVersion = object.metadata.resourceVersion;
+  return ref;
+}

@@ -1,0 +1,76 @@
+/**
+ * Starts the local cluster's built-in controllers on one scheduler in their fixed order, each under
+ * its own identity and each switchable off through `startLocalCluster({ controllers, pods })`.
+ */
+import type { ClusterInternals } from '../local-cluster.js';
+import { ControllerClient, type ControllerIdentity } from './controller-client.js';
+import { ControllerScheduler } from './controller-scheduler.js';
+import { GarbageCollector } from './garbage-collector.js';
+import { NamespaceController } from './namespace-controller.js';
+import { ServiceAccountController } from './service-account-controller.js';
+import { EventRecorder } from './event-recorder.js';
+import { JobController } from './job-controller.js';
+import { KubeletSimulator } from './kubelet-simulator.js';
+import { CronJobController } from './cronjob-controller.js';
+import { TtlAfterFinishedController } from './ttl-after-finished-controller.js';
+
+const kubeSystem = (name: string): ControllerIdentity => ({ user: `system:serviceaccount:kube-system:${name}`, fieldManager: 'kube-controller-manager' });
+
+/** The identities built-in controllers write with (request log, RBAC accounting). */
+export const controllerIdentities = {
+  garbageCollector: kubeSystem('generic-garbage-collector'),
+  namespace: kubeSystem('namespace-controller'),
+  serviceAccount: kubeSystem('service-account-controller'),
+  rootCaPublisher: kubeSystem('root-ca-cert-publisher'),
+  job: kubeSystem('job-controller'),
+  cronJob: kubeSystem('cronjob-controller'),
+  ttl: kubeSystem('ttl-after-finished-controller'),
+  scheduler: { user: 'system:kube-scheduler', groups: ['system:authenticated'], fieldManager: 'kube-scheduler' },
+  kubelet: { user: 'system:node:kubeforge-node', groups: ['system:nodes', 'system:authenticated'], fieldManager: 'kubelet' },
+} satisfies Record<string, ControllerIdentity>;
+
+export interface BuiltinControllers {
+  scheduler: ControllerScheduler;
+  stop(): void;
+}
+
+export function startBuiltinControllers(cluster: ClusterInternals, caCertPem?: string): BuiltinControllers {
+  const switches = cluster.options.controllers ?? {};
+  const on = (name: keyof typeof switches): boolean => switches[name] !== false;
+  const scheduler = new ControllerScheduler(cluster.store, cluster.clock);
+  const client = (identity: ControllerIdentity): ControllerClient => new ControllerClient(cluster, identity);
+  if (on('garbageCollector')) scheduler.add(new GarbageCollector(cluster.store, client(controllerIdentities.garbageCollector)));
+  if (on('namespace')) scheduler.add(new NamespaceController(client(controllerIdentities.namespace), cluster.catalog, cluster.clock));
+  if (on('serviceAccount')) {
+    scheduler.add(new ServiceAccountController(client(controllerIdentities.serviceAccount), caCertPem, client(controllerIdentities.rootCaPublisher)));
+  }
+  if (on('job')) {
+    const jobClient = client(controllerIdentities.job);
+    scheduler.add(new JobController(jobClient, cluster.clock, new EventRecorder(jobClient, cluster.clock, 'job-controller')));
+  }
+  if (on('cronJob')) {
+    const cronClient = client(controllerIdentities.cronJob);
+    scheduler.add(new CronJobController(cronClient, cluster.clock, new EventRecorder(cronClient, cluster.clock, 'cronjob-controller')));
+  }
+  if (on('ttl')) scheduler.add(new TtlAfterFinishedController(client(controllerIdentities.ttl), cluster.clock));
+  if (cluster.options.pods !== 'inert') {
+    const kubelet = client(controllerIdentities.kubelet);
+    const defaultScheduler = client(controllerIdentities.scheduler);
+    const simulator = new KubeletSimulator(
+      kubelet,
+      defaultScheduler,
+      cluster.clock,
+      new EventRecorder(defaultScheduler, cluster.clock, 'default-scheduler'),
+      new EventRecorder(kubelet, cluster.clock, 'kubelet'),
+      cluster.options.seed ?? 1,
+    );
+    scheduler.add(simulator);
+  }
+  const removeIdleCheck = cluster.addIdleCheck(scheduler);
+  const stop = (): void => {
+    scheduler.stop();
+    removeIdleCheck();
+  };
+  cluster.onStop(stop);
+  return { scheduler, stop };
+}

@@ -1,0 +1,257 @@
+/**
+ * The Job controller (batch/v1, 1.32 behaviour, §7.7): creates the Job's pods (`<job>-<5 chars>`,
+ * tracking finalizer, controller owner reference), counts them through uncountedTerminatedPods,
+ * applies backoffLimit, activeDeadlineSeconds, parallelism/completions and suspend, and finishes
+ * with SuccessCriteriaMet→Complete or FailureTarget→Failed with the real reasons and events.
+ */
+import type { ClusterClock } from '../clock/virtual-clock.js';
+import { rfc3339 } from '../registry/system-metadata.js';
+import type { KubeObject, StoreEvent } from '../store/object-store.js';
+import type { ControllerClient } from './controller-client.js';
+import type { BuiltinController, ReconcileResult } from './controller-scheduler.js';
+import type { EventRecorder } from './event-recorder.js';
+import {
+  type JobCondition, findCondition, finishedCondition, jobCondition, jobReasons, jobStatus, jobTrackingFinalizer,
+} from './job-conditions.js';
+
+const podFailureBackoffBaseMs = 10_000;
+/** The controller source caps the pod failure backoff at 10 minutes (the docs say 6). */
+const podFailureBackoffCapMs = 600_000;
+
+const isTerminal = (pod: KubeObject): boolean => pod.status?.phase === 'Succeeded' || pod.status?.phase === 'Failed';
+const isReady = (pod: KubeObject): boolean => (pod.status?.conditions ?? []).some((c: any) => c.type === 'Ready' && c.status === 'True');
+const tracked = (pod: KubeObject): boolean => (pod.metadata.finalizers ?? []).includes(jobTrackingFinalizer);
+/** With podReplacementPolicy TerminatingOrFailed a deleted, unfinished pod counts as failed. */
+const countsAsFailed = (pod: KubeObject): boolean => pod.status?.phase === 'Failed' || (Boolean(pod.metadata.deletionTimestamp) && pod.status?.phase !== 'Succeeded');
+
+function controllerOf(object: KubeObject | undefined, kind: string): { name: string; uid: string } | undefined {
+  return (object?.metadata.ownerReferences ?? []).find((r: any) => r.controller === true && r.kind === kind && r.apiVersion === 'batch/v1');
+}
+
+export class JobController implements BuiltinController {
+  readonly name = 'job-controller';
+  /** Consecutive pod failures per Job uid and when the last one was seen (pod failure backoff). */
+  private readonly failures = new Map<string, { consecutive: number; lastAt: number }>();
+
+  constructor(private readonly client: ControllerClient, private readonly clock: ClusterClock, private readonly events: EventRecorder) {}
+
+  initialKeys(): string[] {
+    return this.client.list('batch/jobs').map((j) => `${j.metadata.namespace}/${j.metadata.name}`);
+  }
+
+  keysFor(event: StoreEvent): string[] {
+    if (event.bucket === 'jobs.batch') return event.type === 'DELETED' ? [] : [`${event.object.metadata.namespace}/${event.object.metadata.name}`];
+    if (event.bucket !== 'pods') return [];
+    const owner = controllerOf(event.object, 'Job') ?? controllerOf(event.oldObject, 'Job');
+    return owner ? [`${event.object.metadata.namespace}/${owner.name}`] : [];
+  }
+
+  reconcile(key: string): ReconcileResult | void {
+    const [namespace, name] = key.split('/') as [string, string];
+    const job = this.client.get('batch/jobs', namespace, name);
+    if (!job) return this.releaseOrphans(namespace, name);
+    const pods = this.client.list('pods', namespace).filter((p) => controllerOf(p, 'Job')?.uid === job.metadata.uid);
+    if (job.metadata.deletionTimestamp || finishedCondition(job)) {
+      // nothing more to count: let the pods go
+      for (const pod of pods) if (tracked(pod) && (isTerminal(pod) || pod.metadata.deletionTimestamp || job.metadata.deletionTimestamp)) this.releasePod(pod);
+      return;
+    }
+    return this.sync(job, pods);
+  }
+
+  private sync(job: KubeObject, podsIn: KubeObject[]): ReconcileResult | void {
+    const now = this.clock.now();
+    const spec = job.spec ?? {};
+    const previous = job.status ?? {};
+    let pods = podsIn;
+    let succeeded: number = previous.succeeded ?? 0;
+    let failed: number = previous.failed ?? 0;
+    let startTime: string | undefined = previous.startTime;
+    if (!spec.suspend && !startTime) startTime = rfc3339(now);
+    const conditions: JobCondition[] = structuredClone(previous.conditions ?? []);
+
+    // count finished pods exactly once: uncounted → finalizer removed → counters
+    const newlySucceeded = pods.filter((p) => tracked(p) && p.status?.phase === 'Succeeded');
+    const newlyFailed = pods.filter((p) => tracked(p) && countsAsFailed(p) && !(spec.suspend && p.status?.phase !== 'Failed'));
+    // pods removed because the Job is suspended are not failures: just let them go
+    for (const pod of pods) if (spec.suspend && tracked(pod) && pod.metadata.deletionTimestamp && !isTerminal(pod)) this.releasePod(pod);
+    if (newlySucceeded.length || newlyFailed.length) {
+      const uncounted = { succeeded: newlySucceeded.map((p) => p.metadata.uid), failed: newlyFailed.map((p) => p.metadata.uid) };
+      this.writeStatus(job, jobStatus(previous, this.counts(pods, succeeded, failed), conditions, { startTime, completionTime: previous.completionTime, uncounted }));
+      for (const pod of [...newlySucceeded, ...newlyFailed]) this.releasePod(pod);
+      succeeded += newlySucceeded.length;
+      failed += newlyFailed.length;
+      this.noteFailures(job.metadata.uid, newlySucceeded.length, newlyFailed.length, now);
+      pods = this.client.list('pods', job.metadata.namespace).filter((p) => controllerOf(p, 'Job')?.uid === job.metadata.uid);
+    }
+
+    let requeueAt: number | undefined;
+    const requeue = (at: number): void => void (requeueAt = requeueAt === undefined ? at : Math.min(requeueAt, at));
+    const active = (): KubeObject[] => pods.filter((p) => !isTerminal(p) && !p.metadata.deletionTimestamp);
+    let completionTime: string | undefined;
+
+    const failureTarget = findCondition({ status: { conditions } }, 'FailureTarget');
+    const successMet = findCondition({ status: { conditions } }, 'SuccessCriteriaMet');
+    const setCondition = (c: JobCondition): void => {
+      const i = conditions.findIndex((x) => x.type === c.type);
+      if (i === -1) conditions.push(c);
+      else if (conditions[i]!.status !== c.status) conditions[i] = c;
+    };
+
+    let failure = failureTarget?.status === 'True' ? { reason: failureTarget.reason, message: failureTarget.message } : undefined;
+    const completions: number | undefined = spec.completions ?? undefined;
+    const reachedSuccess = successMet?.status === 'True' || (completions !== undefined ? succeeded >= completions : succeeded >= 1 && active().length === 0);
+    if (!failure && !reachedSuccess) failure = this.failureReason(job, pods, failed, startTime, now, requeue);
+
+    if (failure) {
+      setCondition(jobCondition('FailureTarget', 'True', failure, now));
+      pods = this.deletePods(job, active(), pods);
+      if (this.quiet(pods)) {
+        setCondition(jobCondition('Failed', 'True', failure, now));
+        this.events.record(job, 'Warning', failure.reason, failure.message);
+      }
+    } else if (reachedSuccess) {
+      setCondition(jobCondition('SuccessCriteriaMet', 'True', jobReasons.completionsReached, now));
+      pods = this.deletePods(job, active(), pods);
+      if (this.quiet(pods)) {
+        setCondition(jobCondition('Complete', 'True', jobReasons.completionsReached, now));
+        completionTime = rfc3339(now);
+        this.events.record(job, 'Normal', 'Completed', 'Job completed');
+      }
+    } else if (spec.suspend) {
+      pods = this.deletePods(job, active(), pods);
+      if (findCondition({ status: { conditions } }, 'Suspended')?.status !== 'True') {
+        setCondition(jobCondition('Suspended', 'True', jobReasons.suspended, now));
+        this.events.record(job, 'Normal', 'Suspended', 'Job suspended');
+      }
+    } else {
+      if (findCondition({ status: { conditions } }, 'Suspended')?.status === 'True') {
+        setCondition(jobCondition('Suspended', 'False', jobReasons.resumed, now));
+        this.events.record(job, 'Normal', 'Resumed', 'Job resumed');
+        startTime = rfc3339(now);
+      }
+      pods = this.managePods(job, pods, active(), succeeded, now, requeue);
+    }
+    const status = jobStatus(previous, this.counts(pods, succeeded, failed), conditions, { startTime, completionTime: completionTime ?? previous.completionTime });
+    this.writeStatus(job, status);
+    if (requeueAt !== undefined) return { requeueAfterMs: Math.max(0, requeueAt - now) };
+  }
+
+  /** BackoffLimitExceeded, then DeadlineExceeded; schedules the deadline check. */
+  private failureReason(job: KubeObject, pods: KubeObject[], failed: number, startTime: string | undefined, now: number, requeue: (at: number) => void): { reason: string; message: string } | undefined {
+    const spec = job.spec ?? {};
+    const backoffLimit: number = spec.backoffLimit ?? 6;
+    if (spec.template?.spec?.restartPolicy === 'OnFailure') {
+      const restarts = pods.filter((p) => !isTerminal(p)).reduce((n, p) => n + (p.status?.containerStatuses ?? []).reduce((m: number, c: any) => m + (c.restartCount ?? 0), 0), 0);
+      if (backoffLimit === 0 ? restarts > 0 : restarts >= backoffLimit) return jobReasons.backoffLimitExceeded;
+    }
+    if (failed > backoffLimit) return jobReasons.backoffLimitExceeded;
+    if (typeof spec.activeDeadlineSeconds === 'number' && startTime && !spec.suspend) {
+      const deadline = Date.parse(startTime) + spec.activeDeadlineSeconds * 1000;
+      if (now >= deadline) return jobReasons.deadlineExceeded;
+      requeue(deadline);
+    }
+    return undefined;
+  }
+
+  /** Creates or deletes pods so that `want` run, honouring the pod failure backoff. */
+  private managePods(job: KubeObject, pods: KubeObject[], active: KubeObject[], succeeded: number, now: number, requeue: (at: number) => void): KubeObject[] {
+    const spec = job.spec ?? {};
+    const parallelism: number = spec.parallelism ?? 1;
+    const want = spec.completions !== undefined && spec.completions !== null
+      ? Math.max(0, Math.min(parallelism, spec.completions - succeeded))
+      : succeeded > 0 ? Math.min(active.length, parallelism) : parallelism;
+    if (active.length > want) {
+      const extras = [...active].sort((a, b) => (isReady(a) === isReady(b) ? 0 : isReady(a) ? 1 : -1)).slice(0, active.length - want);
+      return this.deletePods(job, extras, pods);
+    }
+    if (active.length === want) return pods;
+    const failures = this.failures.get(job.metadata.uid);
+    if (failures && failures.consecutive > 0) {
+      const delay = Math.min(podFailureBackoffBaseMs * 2 ** (failures.consecutive - 1), podFailureBackoffCapMs);
+      if (now < failures.lastAt + delay) {
+        requeue(failures.lastAt + delay);
+        return pods;
+      }
+    }
+    const created: KubeObject[] = [];
+    for (let i = active.length; i < want; i++) {
+      const pod = this.client.create('pods', job.metadata.namespace, podFor(job));
+      created.push(pod);
+      this.events.record(job, 'Normal', 'SuccessfulCreate', `Created pod: ${pod.metadata.name}`);
+    }
+    return [...pods, ...created];
+  }
+
+  private deletePods(job: KubeObject, victims: KubeObject[], pods: KubeObject[]): KubeObject[] {
+    if (victims.length === 0) return pods;
+    for (const pod of victims) {
+      this.client.delete('pods', pod.metadata.namespace, pod.metadata.name, { preconditions: { uid: pod.metadata.uid } });
+      this.events.record(job, 'Normal', 'SuccessfulDelete', `Deleted pod: ${pod.metadata.name}`);
+    }
+    return this.client.list('pods', job.metadata.namespace).filter((p) => controllerOf(p, 'Job')?.uid === job.metadata.uid);
+  }
+
+  /** No active or terminating pod and nothing left to count: the Job may take its final condition. */
+  private quiet(pods: KubeObject[]): boolean {
+    return pods.every((p) => isTerminal(p) && !tracked(p)) || pods.length === 0;
+  }
+
+  private counts(pods: KubeObject[], succeeded: number, failed: number) {
+    const live = pods.filter((p) => !isTerminal(p));
+    return {
+      active: live.filter((p) => !p.metadata.deletionTimestamp).length,
+      ready: live.filter((p) => !p.metadata.deletionTimestamp && isReady(p)).length,
+      terminating: live.filter((p) => p.metadata.deletionTimestamp).length,
+      succeeded,
+      failed,
+    };
+  }
+
+  private noteFailures(uid: string, succeeded: number, failed: number, now: number): void {
+    const entry = this.failures.get(uid) ?? { consecutive: 0, lastAt: now };
+    if (succeeded > 0) entry.consecutive = 0;
+    if (failed > 0) {
+      entry.consecutive += failed;
+      entry.lastAt = now;
+    }
+    this.failures.set(uid, entry);
+  }
+
+  /** Pods still tracked by a Job that no longer exists lose the finalizer (nobody else would count them). */
+  private releaseOrphans(namespace: string, jobName: string): void {
+    for (const pod of this.client.list('pods', namespace)) {
+      const owner = controllerOf(pod, 'Job');
+      if (owner?.name === jobName && tracked(pod)) this.releasePod(pod);
+    }
+  }
+
+  private releasePod(pod: KubeObject): void {
+    const current = this.client.get('pods', pod.metadata.namespace, pod.metadata.name);
+    if (!current || !tracked(current)) return;
+    const rest = current.metadata.finalizers.filter((f: string) => f !== jobTrackingFinalizer);
+    if (rest.length) current.metadata.finalizers = rest;
+    else delete current.metadata.finalizers;
+    this.client.update('pods', current);
+  }
+
+  private writeStatus(job: KubeObject, status: Record<string, unknown>): void {
+    const current = this.client.get('batch/jobs', job.metadata.namespace, job.metadata.name);
+    if (!current) return;
+    this.client.updateStatus('batch/jobs', { ...current, status });
+  }
+}
+
+/** The pod a Job creates from its template. */
+function podFor(job: KubeObject): KubeObject {
+  const template = job.spec?.template ?? {};
+  const metadata: Record<string, unknown> = {
+    generateName: `${job.metadata.name}-`,
+    namespace: job.metadata.namespace,
+    labels: { ...(template.metadata?.labels ?? {}) },
+    finalizers: [jobTrackingFinalizer],
+    ownerReferences: [{ apiVersion: 'batch/v1', kind: 'Job', name: job.metadata.name, uid: job.metadata.uid, controller: true, blockOwnerDeletion: true }],
+  };
+  if (template.metadata?.annotations) metadata.annotations = { ...template.metadata.annotations };
+  return { apiVersion: 'v1', kind: 'Pod', metadata, spec: structuredClone(template.spec ?? {}) } as KubeObject;
+}

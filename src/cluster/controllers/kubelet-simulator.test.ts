@@ -1,0 +1,63 @@
+import { afterEach, describe, expect, it } from '@jest/globals';
+import { type ControllerFixture, shell, startFixture } from './testdata/cluster-fixture.js';
+
+let fx: ControllerFixture;
+afterEach(async () => fx?.stop());
+
+const readPod = (name: string) => fx.core.readNamespacedPod({ name, namespace: 'default' });
+
+describe('kubelet simulator', () => {
+  it('binds, starts and runs a pod with kubelet-shaped status; the node exists', async () => {
+    fx = await startFixture();
+    const node = await fx.core.readNode({ name: 'kubeforge-node' });
+    expect(node.status!.nodeInfo!.kubeletVersion).toMatch(/^v1\.32\./);
+    await fx.core.createNamespacedPod({ namespace: 'default', body: { metadata: { name: 'web', annotations: { 'sim.kubeforge.io/start-delay': '3s' } }, spec: { containers: [shell('web', 'sleep infinity')] } } });
+    await fx.cluster.settle();
+    let pod = await readPod('web');
+    expect(pod.spec!.nodeName).toBe('kubeforge-node');
+    expect(pod.status!.phase).toBe('Pending');
+    await fx.advance(3000);
+    pod = await readPod('web');
+    expect(pod.status!.phase).toBe('Running');
+    expect(pod.status!.podIP).toMatch(/^10\.244\.\d+\.\d+$/);
+    expect(pod.status!.conditions!.map((c) => `${c.type}=${c.status}`)).toEqual([
+      'PodReadyToStartContainers=True', 'Initialized=True', 'Ready=True', 'ContainersReady=True', 'PodScheduled=True',
+    ]);
+    expect(pod.status!.containerStatuses![0]).toMatchObject({ name: 'web', ready: true, started: true, restartCount: 0, image: 'docker.io/library/busybox:1.36' });
+    const events = (await fx.core.listNamespacedEvent({ namespace: 'default', fieldSelector: 'involvedObject.name=web' })).items;
+    expect(events.map((e) => `${e.source!.component} ${e.reason} ${e.message}`)).toEqual(['default-scheduler Scheduled Successfully assigned default/web to kubeforge-node']);
+  });
+
+  it('restartPolicy OnFailure restarts a failing container with CrashLoopBackOff back-off', async () => {
+    fx = await startFixture();
+    await fx.core.createNamespacedPod({ namespace: 'default', body: { metadata: { name: 'crash' }, spec: { restartPolicy: 'OnFailure', containers: [shell('c', 'sleep 2; exit 1')] } } });
+    await fx.cluster.settle();
+    await fx.advance(2000);
+    let cs = (await readPod('crash')).status!.containerStatuses![0]!;
+    expect(cs.restartCount).toBe(1);
+    expect(cs.state!.waiting!.reason).toBe('CrashLoopBackOff');
+    expect(cs.lastState!.terminated).toMatchObject({ exitCode: 1, reason: 'Error' });
+    await fx.advance(10_000);
+    cs = (await readPod('crash')).status!.containerStatuses![0]!;
+    expect(cs.state!.running).toBeDefined();
+    expect((await readPod('crash')).status!.phase).toBe('Running');
+  });
+
+  it('graceful deletion: the pod is stopped (137) and removed', async () => {
+    fx = await startFixture();
+    await fx.core.createNamespacedPod({ namespace: 'default', body: { metadata: { name: 'stopme' }, spec: { containers: [shell('c', 'sleep infinity')] } } });
+    await fx.cluster.settle();
+    await fx.core.deleteNamespacedPod({ name: 'stopme', namespace: 'default' });
+    await fx.cluster.settle();
+    expect((await fx.core.listNamespacedPod({ namespace: 'default' })).items).toEqual([]);
+  });
+
+  it('outcome=unschedulable leaves the pod Pending with PodScheduled=False', async () => {
+    fx = await startFixture();
+    await fx.core.createNamespacedPod({ namespace: 'default', body: { metadata: { name: 'nowhere', annotations: { 'sim.kubeforge.io/outcome': 'unschedulable' } }, spec: { containers: [shell('c', 'true')] } } });
+    await fx.cluster.settle();
+    const pod = await readPod('nowhere');
+    expect(pod.spec!.nodeName).toBeUndefined();
+    expect(pod.status!.conditions).toEqual([expect.objectContaining({ type: 'PodScheduled', status: 'False', reason: 'Unschedulable' })]);
+  });
+});

@@ -1,0 +1,65 @@
+/** CRD structural rules and custom-resource validation messages (embedded-apiserver.md §5.1, §5.5, §5.7). */
+import { fieldErrorText } from '../errors/field-errors.js';
+import { validateCrd } from './crd-kind.js';
+import { applyDefaults, pruneUnknown } from './prune-and-default.js';
+import { validateCustomResource } from './schema-validation.js';
+
+const crd = (schema: Record<string, unknown>, extra: Record<string, unknown> = {}) => ({
+  metadata: { name: 'widgets.example.com' },
+  spec: { group: 'example.com', scope: 'Namespaced', names: { plural: 'widgets', singular: 'widget', kind: 'Widget', listKind: 'WidgetList' }, versions: [{ name: 'v1', served: true, storage: true, schema: { openAPIV3Schema: schema } }], ...extra },
+});
+
+const texts = (errs: Parameters<typeof fieldErrorText>[0][]): string[] => errs.map(fieldErrorText);
+
+test('structural rules: missing types, forbidden keywords, root rules, CEL compile errors', () => {
+  const errs = texts(validateCrd(crd({
+    type: 'object',
+    properties: {
+      spec: { type: 'object', properties: { a: {}, b: { type: 'array' }, c: { type: 'string', uniqueItems: true }, d: { $ref: '#/x' }, e: { type: 'foo' } } },
+      status: { type: 'object', 'x-kubernetes-validations': [{ rule: 'self.+' }] },
+    },
+  }) as never));
+  const p = 'spec.versions[0].schema.openAPIV3Schema.properties[spec].properties';
+  expect(errs).toContain(`${p}[a].type: Required value: must not be empty for specified object fields`);
+  expect(errs).toContain(`${p}[b].items: Required value: must be specified`);
+  expect(errs).toContain(`${p}[c].uniqueItems: Forbidden: uniqueItems cannot be set to true since the runtime complexity becomes quadratic`);
+  expect(errs).toContain(`${p}[d].$ref: Forbidden: $ref is not supported`);
+  expect(errs).toContain(`${p}[e].type: Unsupported value: "foo": supported values: "array", "boolean", "integer", "number", "object", "string"`);
+  expect(errs.some((e) => e.startsWith('spec.versions[0].schema.openAPIV3Schema.properties[status].x-kubernetes-validations[0].rule: Invalid value: "self.+": compilation failed'))).toBe(true);
+  expect(texts(validateCrd(crd({ type: 'string' }) as never))).toContain('spec.versions[0].schema.openAPIV3Schema.type: Invalid value: "string": must be object at the root');
+  const named = crd({ type: 'object' }, { group: 'example' }) as any;
+  expect(texts(validateCrd(named))).toContain('spec.group: Invalid value: "example": should be a domain with at least one dot');
+  expect(texts(validateCrd(named))).toContain('metadata.name: Invalid value: "widgets.example.com": must be spec.names.plural+"."+spec.group');
+});
+
+test('custom resources: pruning, defaulting, value validations and CEL rules', () => {
+  const schema = {
+    type: 'object',
+    properties: {
+      spec: {
+        type: 'object',
+        required: ['size'],
+        'x-kubernetes-validations': [{ rule: 'self.size % 2 == 0', message: 'size must be even' }],
+        properties: {
+          size: { type: 'integer', minimum: 0, maximum: 10 },
+          mode: { type: 'string', default: 'fast', pattern: '^[a-z]+$' },
+          tags: { type: 'array', maxItems: 2, items: { type: 'string' }, 'x-kubernetes-list-type': 'set' },
+          when: { type: 'string', format: 'date-time' },
+        },
+      },
+    },
+  };
+  const object: Record<string, any> = { apiVersion: 'example.com/v1', kind: 'Widget', metadata: { name: 'w', bogus: 1 }, spec: { size: 3, extra: true, tags: ['a', 'a', 'b'], when: 'soon' } };
+  expect(pruneUnknown(object, schema)).toEqual(['metadata.bogus', 'spec.extra']);
+  applyDefaults(object, schema);
+  expect(object.spec.mode).toBe('fast');
+  expect(texts(validateCustomResource(object, schema))).toEqual([
+    'spec.tags: Too many: 3: must have at most 2 items',
+    'spec.tags[1]: Duplicate value: "a"',
+    'spec.when: Invalid value: "soon": spec.when in body must be of type date-time: "soon"',
+  ]);
+  object.spec = { size: 3, mode: 'fast' };
+  expect(texts(validateCustomResource(object, schema))).toEqual(['spec: Invalid value: "object": size must be even']);
+  object.spec = { size: 'x' };
+  expect(texts(validateCustomResource(object, schema))).toEqual(['spec.size: Invalid value: "string": spec.size in body must be of type integer: "string"']);
+});

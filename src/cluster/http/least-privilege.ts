@@ -1,0 +1,58 @@
+/**
+ * The least-privilege report of an identity, from the request log and its RBAC grants: what it did,
+ * which of the rules granted to it were never needed, and what it was refused (§8.7).
+ */
+import type { ObjectStore } from '../store/object-store.js';
+import type { UserInfo } from './authentication.js';
+import { rulesFor } from './rbac-authorizer.js';
+import type { RequestLogEntry } from './request-log.js';
+
+export interface GrantedRule {
+  verbs: string[];
+  apiGroups?: string[];
+  resources?: string[];
+  resourceNames?: string[];
+  nonResourceURLs?: string[];
+}
+
+export interface LeastPrivilegeReport {
+  user: string;
+  /** Distinct `verb group/resource[/subresource]` the identity used successfully. */
+  used: string[];
+  /** Distinct requests that were refused (403). */
+  denied: string[];
+  /** Granted rules (per verb) that no allowed request matched. */
+  unusedRules: GrantedRule[];
+}
+
+const describe = (e: RequestLogEntry): string =>
+  e.resource === undefined ? `${e.verb} ${e.path}` : `${e.verb} ${e.group ? `${e.group}/` : ''}${e.resource}${e.subresource ? `/${e.subresource}` : ''}`;
+
+function matches(rule: GrantedRule, verb: string, e: RequestLogEntry): boolean {
+  if (!rule.verbs.includes('*') && !rule.verbs.includes(verb)) return false;
+  if (e.resource === undefined) return (rule.nonResourceURLs ?? []).some((u) => u === '*' || u === e.path || (u.endsWith('*') && e.path.startsWith(u.slice(0, -1))));
+  const groups = rule.apiGroups ?? [];
+  if (!groups.includes('*') && !groups.includes(e.group ?? '')) return false;
+  const target = e.subresource ? `${e.resource}/${e.subresource}` : e.resource;
+  if (!(rule.resources ?? []).some((r) => r === '*' || r === target || (e.subresource !== undefined && r === `*/${e.subresource}`))) return false;
+  const names = rule.resourceNames ?? [];
+  return names.length === 0 || (e.name !== undefined && names.includes(e.name));
+}
+
+export function leastPrivilegeReport(store: ObjectStore, log: RequestLogEntry[], user: UserInfo): LeastPrivilegeReport {
+  const mine = log.filter((e) => e.user === user.username);
+  const allowed = mine.filter((e) => e.code !== 403 && e.code !== 401);
+  const denied = [...new Set(mine.filter((e) => e.code === 403).map(describe))].sort();
+  const used = [...new Set(allowed.map(describe))].sort();
+  const unusedRules: GrantedRule[] = [];
+  const namespaces = [...new Set(allowed.map((e) => e.namespace).filter((n): n is string => Boolean(n)))];
+  const rules = new Map<string, GrantedRule>();
+  for (const ns of [undefined, ...namespaces]) for (const r of rulesFor(store, user, ns)) rules.set(JSON.stringify(r), r as GrantedRule);
+  for (const rule of rules.values()) {
+    for (const verb of rule.verbs) {
+      const perVerb = { ...rule, verbs: [verb] };
+      if (!allowed.some((e) => matches(perVerb, e.verb, e))) unusedRules.push(perVerb);
+    }
+  }
+  return { user: user.username, used, denied, unusedRules };
+}

@@ -1,0 +1,125 @@
+/**
+ * The webhook server: HTTPS (a self-signed certificate for local runs unless one is given), serving
+ * AdmissionReview (admission.k8s.io/v1) for defaulters and validators and ConversionReview
+ * (apiextensions.k8s.io/v1) for converters, at kubebuilder's paths.
+ */
+import https from 'node:https';
+import type { AddressInfo } from 'node:net';
+import type { Logger } from 'pino';
+import type { KindInfo } from '../client/kinds.js';
+import type { KubeObject } from '../client/object.js';
+import { mutatePath, runDefaulter, runValidator, validatePath, type AdmissionRequest, type Converter, type Defaulter, type Validator } from './admission.js';
+import { selfSignedWebhookCertificates, type WebhookCertificates } from './self-signed.js';
+
+export interface WebhookServerOptions {
+  /** Port on `host` (default 0 = any free port; kubebuilder uses 9443 in clusters). */
+  port?: number;
+  host?: string;
+  /** Serving certificate; default a fresh self-signed CA + certificate for 127.0.0.1/localhost. */
+  certificates?: WebhookCertificates;
+  logger?: Logger;
+}
+
+type Handler = (body: Record<string, unknown>) => Promise<Record<string, unknown>>;
+
+export class WebhookServer {
+  private readonly handlers = new Map<string, Handler>();
+  private server: https.Server | undefined;
+  private certs: WebhookCertificates | undefined;
+  port: number | undefined;
+
+  constructor(private readonly options: WebhookServerOptions = {}) {}
+
+  /** True once any handler is registered (the manager starts the server only then). */
+  hasHandlers(): boolean {
+    return this.handlers.size > 0;
+  }
+
+  paths(): string[] {
+    return [...this.handlers.keys()];
+  }
+
+  /** The CA that signed the serving certificate (for caBundle), once started. */
+  caPem(): string {
+    if (!this.certs) throw new Error('webhook server not started');
+    return this.certs.caPem;
+  }
+
+  registerDefaulter<T extends KubeObject>(kind: KindInfo<T>, defaulter: Defaulter<T>, path = mutatePath(kind)): string {
+    this.handlers.set(path, async (review) => admissionReview(await runDefaulter(defaulter, review.request as AdmissionRequest<T>)));
+    return path;
+  }
+
+  registerValidator<T extends KubeObject>(kind: KindInfo<T>, validator: Validator<T>, path = validatePath(kind)): string {
+    this.handlers.set(path, async (review) => admissionReview(await runValidator(validator, review.request as AdmissionRequest<T>)));
+    return path;
+  }
+
+  registerConverter(converter: Converter, path = '/convert'): string {
+    this.handlers.set(path, async (review) => {
+      const request = review.request as { uid: string; desiredAPIVersion: string; objects: KubeObject[] };
+      try {
+        const convertedObjects = await Promise.all(request.objects.map((o) => converter(o, request.desiredAPIVersion)));
+        return conversionReview({ uid: request.uid, convertedObjects, result: { status: 'Success' } });
+      } catch (err) {
+        return conversionReview({ uid: request.uid, convertedObjects: [], result: { status: 'Failure', message: err instanceof Error ? err.message : String(err) } });
+      }
+    });
+    return path;
+  }
+
+  async start(): Promise<number> {
+    this.certs = this.options.certificates ?? (await selfSignedWebhookCertificates());
+    const server = https.createServer({ cert: this.certs.certPem, key: this.certs.keyPem }, (req, res) => {
+      const chunks: Buffer[] = [];
+      req.on('data', (c: Buffer) => chunks.push(c));
+      req.on('end', () => void this.answer(req.url ?? '/', Buffer.concat(chunks).toString('utf8'), res));
+    });
+    this.server = server;
+    await new Promise<void>((resolve, reject) => {
+      server.once('error', reject);
+      server.listen(this.options.port ?? 0, this.options.host ?? '127.0.0.1', () => resolve());
+    });
+    this.port = (server.address() as AddressInfo).port;
+    return this.port;
+  }
+
+  async stop(): Promise<void> {
+    const server = this.server;
+    this.server = undefined;
+    if (!server) return;
+    server.closeAllConnections();
+    await new Promise<void>((resolve) => server.close(() => resolve()));
+  }
+
+  private async answer(url: string, text: string, res: import('node:http').ServerResponse): Promise<void> {
+    const handler = this.handlers.get(url.split('?')[0]!);
+    if (!handler) {
+      res.writeHead(404, { 'Content-Type': 'text/plain' }).end(`no webhook at ${url}\n`);
+      return;
+    }
+    let body: Record<string, unknown>;
+    try {
+      body = JSON.parse(text) as Record<string, unknown>;
+      if (!body.request || typeof body.request !== 'object') throw new Error('missing request');
+    } catch (err) {
+      res.writeHead(400, { 'Content-Type': 'text/plain' }).end(`invalid review: ${(err as Error).message}\n`);
+      return;
+    }
+    try {
+      const answer = await handler(body);
+      res.writeHead(200, { 'Content-Type': 'application/json' }).end(JSON.stringify(answer));
+    } catch (err) {
+      this.options.logger?.error({ err: String(err), path: url }, 'webhook handler failed');
+      res.writeHead(500, { 'Content-Type': 'text/plain' }).end(`webhook failed: ${String(err)}\n`);
+    }
+  }
+}
+
+function admissionReview(response: unknown): Record<string, unknown> {
+  return { apiVersion: 'admission.k8s.io/v1', kind: 'AdmissionReview', response };
+}
+
+function conversionReview(response: unknown): Record<string, unknown> {
+  return { apiVersion: 'apiextensions.k8s.io/v1', kind: 'ConversionReview', response };
+}

@@ -1,0 +1,130 @@
+/**
+ * `kubeforge create api`: plans a new kind — its types, the group's groupversion_info, a controller and
+ * its test, a sample, admin/editor/viewer roles — and the insertions into PROJECT, the kustomizations and
+ * internal/controller/index.ts. Every name and the project's state are checked before anything is planned.
+ */
+import { resolve } from 'node:path';
+import { checkGroup, checkKind, checkPlural, checkVersion, ScaffoldInputError } from './names.js';
+import { ScaffoldPlan } from './plan.js';
+import { findResource, parseProjectFile, PROJECT_PATH, renderProjectFile, type ProjectConfig, type ProjectResource } from './project-file.js';
+import { render, renderBundle } from './render.js';
+import { planInsertion } from './insert.js';
+import { importPath, resourceNames, type ResourceNames } from './resource-layout.js';
+import { BOILERPLATE_PATH, projectBoilerplate } from './boilerplate.js';
+
+export interface CreateApiOptions {
+  root: string;
+  group: string;
+  version: string;
+  kind: string;
+  /** Scaffold the types (default true). */
+  resource?: boolean;
+  /** Scaffold the controller (default true). */
+  controller?: boolean;
+  namespaced?: boolean;
+  plural?: string;
+  force?: boolean;
+  /** Switch the project to the multigroup layout (only before its first API). */
+  multigroup?: boolean;
+}
+
+/** Reads PROJECT, with an error that tells the user to run init first. */
+export function readProject(plan: ScaffoldPlan): ProjectConfig {
+  const text = plan.read(PROJECT_PATH);
+  if (text === undefined) throw new Error(`${plan.root}: no ${PROJECT_PATH} file; run \`kubeforge init\` first (or pass the project folder)`);
+  return parseProjectFile(text);
+}
+
+function checkLayout(config: ProjectConfig, options: CreateApiOptions): boolean {
+  const resources = config.resources ?? [];
+  let multigroup = config.multigroup ?? false;
+  if (options.multigroup && !multigroup) {
+    if (resources.length > 0) {
+      throw new ScaffoldInputError('--multigroup', 'true', 'the project already has APIs in the single-group layout (api/<version>); move them to api/<group>/<version> and set multigroup: true in PROJECT first');
+    }
+    multigroup = true;
+  }
+  const otherGroup = resources.find((r) => r.group !== options.group);
+  if (!multigroup && otherGroup) {
+    throw new ScaffoldInputError('--group', options.group, `this single-group project already has the group "${otherGroup.group}"; a second group needs the multigroup layout (kubeforge init --multigroup, or --multigroup before the first create api)`);
+  }
+  return multigroup;
+}
+
+export function planCreateApi(options: CreateApiOptions): { plan: ScaffoldPlan; names: ResourceNames } {
+  checkGroup(options.group);
+  checkVersion(options.version);
+  checkKind(options.kind);
+  if (options.plural !== undefined) checkPlural(options.plural);
+  const withResource = options.resource ?? true;
+  const withController = options.controller ?? true;
+  if (!withResource && !withController) throw new ScaffoldInputError('--resource', 'false', 'with --controller=false there is nothing to create');
+
+  const plan = new ScaffoldPlan(resolve(options.root), options.force ?? false);
+  const config = readProject(plan);
+  const multigroup = checkLayout(config, options);
+  const existing = findResource(config, options.group, options.version, options.kind);
+  if (existing && !options.force) {
+    throw new ScaffoldInputError('--kind', options.kind, `the API ${options.group}/${options.version} ${options.kind} already exists in ${PROJECT_PATH} (use --force to scaffold it again)`);
+  }
+  const names = resourceNames({ ...options, domain: config.domain, multigroup });
+  const namespaced = options.namespaced ?? true;
+  const values = {
+    ...names,
+    namespaced,
+    projectName: config.projectName,
+    boilerplate: projectBoilerplate(plan.read(BOILERPLATE_PATH)),
+    resourceMarker: [namespaced ? '' : 'scope=Cluster', names.customPlural ? `path=${names.plural}` : ''].filter(Boolean).join(','),
+    typesImport: importPath(names.controllerDir, `${names.apiDir}/${names.fileStem}_types.ts`),
+    crdFolderFromTest: importPath(names.controllerDir, 'config/crd/bases'),
+    testNamespace: namespaced ? 'default' : '',
+  };
+
+  if (withResource) planResourceFiles(plan, names, values);
+  else if (plan.read(`${names.apiDir}/${names.fileStem}_types.ts`) === undefined) {
+    plan.conflict(`--resource=false needs the types in ${names.apiDir}/${names.fileStem}_types.ts, which do not exist`);
+  }
+  if (withController) planControllerFiles(plan, names, values);
+
+  const resource: ProjectResource = {
+    ...(withResource ? { api: { crdVersion: 'v1', namespaced } } : existing?.api ? { api: existing.api } : {}),
+    ...(withController ? { controller: true } : {}),
+    domain: config.domain,
+    group: names.group,
+    kind: names.kind,
+    path: `${config.repo}/${names.apiDir}`,
+    ...(names.customPlural ? { plural: names.plural } : {}),
+    version: names.version,
+    ...(existing?.webhooks ? { webhooks: existing.webhooks } : {}),
+  };
+  const others = (config.resources ?? []).filter((r) => r !== existing);
+  plan.update(PROJECT_PATH, renderProjectFile({ ...config, ...(multigroup ? { multigroup: true } : {}), resources: [...others, resource] }));
+  plan.assertNoConflicts();
+  return { plan, names };
+}
+
+function planResourceFiles(plan: ScaffoldPlan, names: ResourceNames, values: object): void {
+  plan.createIfMissing(`${names.apiDir}/groupversion_info.ts`, render('api/groupversion_info.ts', values));
+  plan.create(`${names.apiDir}/${names.fileStem}_types.ts`, render('api/types.ts', values));
+  const sample = `${names.group}_${names.version}_${names.lowerKind}.yaml`;
+  plan.create(`config/samples/${sample}`, render('api/sample.yaml', values));
+  planInsertion(plan, 'config/samples/kustomization.yaml', 'manifestskustomizesamples', `- ${sample}`);
+  planInsertion(plan, 'config/crd/kustomization.yaml', 'crdkustomizeresource', `- bases/${names.qualifiedGroup}_${names.plural}.yaml`);
+  const roleFiles: string[] = [];
+  for (const [role, content] of renderBundle('api/roles.yaml', values)) {
+    const file = `${names.roleFileStem}_${role}_role.yaml`;
+    // One set of roles per group and kind, shared by its versions.
+    plan.createIfMissing(`config/rbac/${file}`, content);
+    roleFiles.push(`- ${file}`);
+  }
+  planInsertion(plan, 'config/rbac/kustomization.yaml', 'crdroles', roleFiles.join('\n'));
+}
+
+function planControllerFiles(plan: ScaffoldPlan, names: ResourceNames, values: object): void {
+  plan.create(`${names.controllerDir}/${names.fileStem}_controller.ts`, render('api/controller.ts', values));
+  plan.create(`${names.controllerDir}/${names.fileStem}_controller.test.ts`, render('api/controller.test.ts', values));
+  const from = importPath('internal/controller', `${names.controllerDir}/${names.fileStem}_controller.ts`);
+  const imported = names.setupAlias === `setup${names.kind}Controller` ? names.setupAlias : `setup${names.kind}Controller as ${names.setupAlias}`;
+  planInsertion(plan, 'internal/controller/index.ts', 'imports', `import { ${imported} } from '${from}';`);
+  planInsertion(plan, 'internal/controller/index.ts', 'builder', `${names.setupAlias}(mgr);`);
+}

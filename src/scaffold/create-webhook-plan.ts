@@ -1,0 +1,150 @@
+/**
+ * `kubeforge create webhook`: plans webhook handler skeletons for an existing kind (defaulting, validating,
+ * conversion) with their `+kubebuilder:webhook` markers and a unit test, the project's webhook index and
+ * local self-signed certificate (once), config/webhook and config/certmanager, the manager patches and
+ * the edits of config/default, cmd/main.ts, package.json and PROJECT.
+ */
+import { resolve } from 'node:path';
+import { checkGroup, checkKind, checkVersion, ScaffoldInputError } from './names.js';
+import { ScaffoldPlan } from './plan.js';
+import { findResource, PROJECT_PATH, renderProjectFile } from './project-file.js';
+import { render, renderBundle } from './render.js';
+import { planInsertion, planUncomment } from './insert.js';
+import { importPath, pascalCase, resourceNames, type ResourceNames } from './resource-layout.js';
+import { BOILERPLATE_PATH, projectBoilerplate } from './boilerplate.js';
+import { readProject } from './create-api-plan.js';
+import { toolVersions } from './kubeforge-dependency.js';
+
+export interface CreateWebhookOptions {
+  root: string;
+  group: string;
+  version: string;
+  kind: string;
+  defaulting?: boolean;
+  programmaticValidation?: boolean;
+  conversion?: boolean;
+  force?: boolean;
+}
+
+/** kubebuilder's webhook paths: `/mutate-<group with dashes>-<version>-<kind>`. */
+export function webhookPath(verb: 'mutate' | 'validate', names: ResourceNames): string {
+  return `/${verb}-${names.qualifiedGroup.replace(/\./g, '-')}-${names.version}-${names.lowerKind}`;
+}
+
+export function planCreateWebhook(options: CreateWebhookOptions): ScaffoldPlan {
+  checkGroup(options.group);
+  checkVersion(options.version);
+  checkKind(options.kind);
+  const defaulting = options.defaulting ?? false;
+  const validation = options.programmaticValidation ?? false;
+  const conversion = options.conversion ?? false;
+  if (!defaulting && !validation && !conversion) {
+    throw new ScaffoldInputError('--defaulting', 'false', 'choose at least one of --defaulting, --programmatic-validation and --conversion');
+  }
+  const plan = new ScaffoldPlan(resolve(options.root), options.force ?? false);
+  const config = readProject(plan);
+  const resource = findResource(config, options.group, options.version, options.kind);
+  if (!resource?.api) {
+    throw new ScaffoldInputError('--kind', options.kind, `no API ${options.group}/${options.version} ${options.kind} in ${PROJECT_PATH}; run \`kubeforge create api\` for it first`);
+  }
+  const existing = resource.webhooks ?? { webhookVersion: 'v1' as const };
+  const repeated = [defaulting && existing.defaulting && '--defaulting', validation && existing.validation && '--programmatic-validation', conversion && existing.conversion && '--conversion'].filter(Boolean);
+  if (repeated.length > 0 && !options.force) {
+    throw new ScaffoldInputError(String(repeated[0]), 'true', `${options.kind} already has this webhook (see ${PROJECT_PATH}); use --force to scaffold it again`);
+  }
+
+  const names = resourceNames({ ...options, plural: resource.plural, domain: config.domain, multigroup: config.multigroup ?? false });
+  const mutatePath = webhookPath('mutate', names);
+  const validatePath = webhookPath('validate', names);
+  const values = {
+    ...names,
+    namespaced: resource.api.namespaced,
+    projectName: config.projectName,
+    boilerplate: projectBoilerplate(plan.read(BOILERPLATE_PATH)),
+    defaulting,
+    validation,
+    conversion,
+    mutatePath,
+    validatePath,
+    typesImport: importPath(names.webhookDir, `${names.apiDir}/${names.fileStem}_types.ts`),
+    admissionImport: importPath(names.webhookDir, 'internal/webhook/admission.ts'),
+  };
+
+  planProjectWebhookFiles(plan, values);
+  if (defaulting || validation) {
+    // The handler file is the user's: a second run (with --force) renders every webhook the kind has.
+    const withDefaulting = defaulting || (existing.defaulting ?? false);
+    const withValidation = validation || (existing.validation ?? false);
+    const paths = [...(withDefaulting ? [mutatePath] : []), ...(withValidation ? [validatePath] : [])];
+    const handlerValues = { ...values, defaulting: withDefaulting, validation: withValidation, pathsJson: JSON.stringify(paths).replace(/"/g, "'") };
+    const handler = `${names.webhookDir}/${names.fileStem}_webhook.ts`;
+    plan.create(handler, render('webhook/webhook.ts', handlerValues));
+    plan.create(`${names.webhookDir}/${names.fileStem}_webhook.test.ts`, render('webhook/webhook.test.ts', handlerValues));
+    planRegistration(plan, names, config.multigroup ?? false, 'Webhook', handler);
+  }
+  if (conversion) {
+    const file = `${names.webhookDir}/${names.fileStem}_conversion.ts`;
+    plan.create(file, render('webhook/conversion.ts', values));
+    planRegistration(plan, names, config.multigroup ?? false, 'Conversion', file);
+    planConversionPatch(plan, names, values);
+  }
+
+  const updated = { ...resource, webhooks: { ...existing, ...(defaulting ? { defaulting: true } : {}), ...(validation ? { validation: true } : {}), ...(conversion ? { conversion: true } : {}), webhookVersion: 'v1' as const } };
+  plan.update(PROJECT_PATH, renderProjectFile({ ...config, resources: (config.resources ?? []).map((r) => (r === resource ? updated : r)) }));
+  plan.assertNoConflicts();
+  return plan;
+}
+
+/** Imports `setup<Kind><What>WithManager` into internal/webhook/index.ts and adds its registrations. */
+function planRegistration(plan: ScaffoldPlan, names: ResourceNames, multigroup: boolean, what: 'Webhook' | 'Conversion', file: string): void {
+  const exported = `setup${names.kind}${what}WithManager`;
+  const alias = multigroup ? `setup${pascalCase(names.group)}${names.kind}${what}WithManager` : exported;
+  const imported = alias === exported ? alias : `${exported} as ${alias}`;
+  planInsertion(plan, 'internal/webhook/index.ts', 'imports', `import { ${imported} } from '${importPath('internal/webhook', file)}';`);
+  planInsertion(plan, 'internal/webhook/index.ts', 'webhooks', `registrations.push(...${alias}(mgr));`);
+}
+
+/** What every project with webhooks needs once: the index, handler shapes, certificate, config and wiring. */
+function planProjectWebhookFiles(plan: ScaffoldPlan, values: { boilerplate: string; projectName: string }): void {
+  plan.createIfMissing('internal/webhook/index.ts', render('webhook/webhook-index.ts', values));
+  plan.createIfMissing('internal/webhook/admission.ts', render('webhook/admission.ts', values));
+  plan.createIfMissing('internal/webhook/local-certificate.ts', render('webhook/local-certificate.ts', values));
+  plan.createIfMissing('internal/webhook/local-certificate.test.ts', render('webhook/local-certificate.test.ts', values));
+  for (const [name, content] of renderBundle('webhook/config.yaml', values)) plan.createIfMissing(`config/${name}`, content);
+  planInsertion(plan, 'config/network-policy/kustomization.yaml', 'networkpolicies', '- allow-webhook-traffic.yaml');
+  planUncomment(plan, 'config/default/kustomization.yaml', ['#- ../webhook']);
+  planUncomment(plan, 'config/default/kustomization.yaml', ['#- path: manager_webhook_patch.yaml', '#  target:', '#    kind: Deployment']);
+  for (const entry of ['cmd/main.ts', 'cmd/run-local.ts']) {
+    planInsertion(plan, entry, 'imports', "import { setupWebhooks } from '../internal/webhook/index.js';");
+    planInsertion(plan, entry, 'webhooks', "if (process.env.ENABLE_WEBHOOKS !== 'false') await setupWebhooks(mgr, flags.webhookCertPath ? { certDir: flags.webhookCertPath } : {});");
+  }
+  planPackageDependencies(plan, { '@peculiar/x509': 'x509', 'reflect-metadata': 'reflectMetadata' });
+}
+
+/** Adds the local certificate's libraries to package.json, at the versions kubeforge uses. */
+function planPackageDependencies(plan: ScaffoldPlan, wanted: Record<string, 'x509' | 'reflectMetadata'>): void {
+  const text = plan.read('package.json');
+  if (text === undefined) {
+    plan.conflict('package.json is missing (it should have been made by `kubeforge init`)');
+    return;
+  }
+  let pkg: { dependencies?: Record<string, string> };
+  try {
+    pkg = JSON.parse(text) as typeof pkg;
+  } catch (err) {
+    plan.conflict(`package.json: not valid JSON (${(err as Error).message})`);
+    return;
+  }
+  const versions = toolVersions();
+  const dependencies = { ...pkg.dependencies };
+  for (const [name, key] of Object.entries(wanted)) dependencies[name] ??= versions[key];
+  const sorted = Object.fromEntries(Object.entries(dependencies).sort(([a], [b]) => (a < b ? -1 : 1)));
+  plan.update('package.json', `${JSON.stringify({ ...pkg, dependencies: sorted }, null, 2)}\n`);
+}
+
+/** The CRD patch that routes conversion to the webhook (enable it in config/crd/kustomization.yaml). */
+function planConversionPatch(plan: ScaffoldPlan, names: ResourceNames, values: object): void {
+  const file = `patches/webhook_in_${names.plural}.yaml`;
+  plan.createIfMissing(`config/crd/${file}`, render('webhook/crd-conversion-patch.yaml', values));
+  planInsertion(plan, 'config/crd/kustomization.yaml', 'crdkustomizewebhookpatch', `#- path: ${file}`);
+}

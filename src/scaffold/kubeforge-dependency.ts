@@ -1,0 +1,70 @@
+/**
+ * How a made project depends on kubeforge and its tools: `file:<this checkout>` when the CLI runs from a
+ * git checkout (nothing on the registry to install), else the registry version; the versions of
+ * typescript, jest, swc and the types packages are the ones this package itself is built and tested with.
+ */
+import { existsSync, readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+
+/** This package's root folder (the folder with its package.json). */
+export const KUBEFORGE_ROOT = fileURLToPath(new URL('../../', import.meta.url)).replace(/\/$/, '');
+
+interface PackageJson {
+  version: string;
+  dependencies?: Record<string, string>;
+  devDependencies?: Record<string, string>;
+}
+
+function ownPackageJson(): PackageJson {
+  return JSON.parse(readFileSync(`${KUBEFORGE_ROOT}/package.json`, 'utf8')) as PackageJson;
+}
+
+/**
+ * The dependency spec for kubeforge. `KUBEFORGE_DEPENDENCY` overrides it (e.g. a tarball path for a
+ * release test); a checkout (a `.git` folder next to package.json) gives `file:<absolute path>`.
+ */
+export function kubeforgeDependency(): string {
+  const override = process.env.KUBEFORGE_DEPENDENCY;
+  if (override) return override;
+  if (existsSync(`${KUBEFORGE_ROOT}/.git`)) return `file:${KUBEFORGE_ROOT}`;
+  return `^${ownPackageJson().version}`;
+}
+
+export interface ToolVersions {
+  kubernetesTypes: string;
+  pino: string;
+  yaml: string;
+  typescript: string;
+  jest: string;
+  swcCore: string;
+  swcJest: string;
+  typesJest: string;
+  typesNode: string;
+  x509: string;
+  reflectMetadata: string;
+  kubeforgeVersion: string;
+}
+
+export function toolVersions(): ToolVersions {
+  const pkg = ownPackageJson();
+  const all = { ...pkg.dependencies, ...pkg.devDependencies };
+  const pick = (name: string): string => {
+    const v = all[name];
+    if (!v) throw new Error(`kubeforge's package.json has no ${name} to pin made projects to`);
+    return v;
+  };
+  return {
+    kubernetesTypes: pick('kubernetes-types'),
+    pino: pick('pino'),
+    yaml: pick('yaml'),
+    typescript: pick('typescript'),
+    jest: pick('jest'),
+    swcCore: pick('@swc/core'),
+    swcJest: pick('@swc/jest'),
+    typesJest: pick('@types/jest'),
+    typesNode: pick('@types/node'),
+    x509: pick('@peculiar/x509'),
+    reflectMetadata: pick('reflect-metadata'),
+    kubeforgeVersion: pkg.version,
+  };
+}
