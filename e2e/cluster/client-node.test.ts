@@ -101,6 +101,38 @@ test('watch bookmarks only for clients that ask, and timeoutSeconds closes the s
   cluster.internals.watches.bookmarkIntervalMs = 60_000;
 });
 
+test('sendInitialEvents streams the current state and ends it with an initial-events-end bookmark', async () => {
+  const events = await collect(
+    '/api/v1/namespaces/kube-system/configmaps',
+    { sendInitialEvents: true, resourceVersionMatch: 'NotOlderThan', allowWatchBookmarks: true, resourceVersion: '' },
+    async () => {
+      await core.createNamespacedConfigMap({ namespace: 'kube-system', body: configMap('initial') });
+    },
+    (e) => e.some(([t, o]) => t === 'BOOKMARK' && o.metadata.annotations?.['k8s.io/initial-events-end'] === 'true'),
+  );
+  const types = events.map(([t]) => t);
+  expect(types[types.length - 1]).toBe('BOOKMARK');
+  expect(types.slice(0, -1).every((t) => t === 'ADDED')).toBe(true);
+});
+
+test('creating in a Terminating namespace is refused with the real 403', async () => {
+  await core.createNamespace({ body: { metadata: { name: 'doomed' } } });
+  await core.createNamespacedConfigMap({ namespace: 'doomed', body: { metadata: { name: 'held', finalizers: ['example.com/hold'] } } });
+  await core.deleteNamespace({ name: 'doomed' });
+  await cluster.settle();
+  const ns = await core.readNamespace({ name: 'doomed' });
+  expect(ns.status?.phase).toBe('Terminating');
+  const err = await core.createNamespacedConfigMap({ namespace: 'doomed', body: configMap('late') }).catch((e: unknown) => e as { code: number; body: string });
+  expect((err as { code: number }).code).toBe(403);
+  expect(JSON.parse((err as { body: string }).body)).toMatchObject({
+    reason: 'Forbidden',
+    message: 'configmaps "late" is forbidden: unable to create new content in namespace doomed because it is being terminated',
+    details: { causes: [{ type: 'NamespaceTerminating', message: 'namespace doomed is being terminated', field: 'metadata.namespace' }] },
+  });
+  const missing = await core.createNamespacedConfigMap({ namespace: 'nowhere', body: configMap('x') }).catch((e: unknown) => e as { code: number; body: string });
+  expect(JSON.parse((missing as { body: string }).body).message).toBe('namespaces "nowhere" not found');
+});
+
 test('an informer lists, watches, resumes after a server-side close without duplicates, and relists after 410', async () => {
   await core.createNamespace({ body: { metadata: { name: 'inf' } } });
   const path = '/api/v1/namespaces/inf/configmaps';
@@ -122,7 +154,7 @@ test('an informer lists, watches, resumes after a server-side close without dupl
   await waitFor(() => adds.includes('live'));
   // the server closes every watch: the informer resumes from its resourceVersion
   const connectsBefore = connects;
-  cluster.internals.watches.closeAll();
+  cluster.closeWatches();
   await waitFor(() => connects > connectsBefore);
   await core.createNamespacedConfigMap({ namespace: 'inf', body: configMap('after-close') });
   await waitFor(() => adds.includes('after-close'));

@@ -88,3 +88,22 @@ test('lists paginate with continue tokens (kubectl --chunk-size)', async () => {
   const log = cluster.requestLog().filter((e) => e.resource === 'configmaps' && e.namespace === 'other' && e.verb === 'list');
   expect(log.length).toBeGreaterThanOrEqual(3);
 });
+
+test('make deploy style output applies: Deployment and Service are stored (not run)', async () => {
+  const docs = [
+    { apiVersion: 'v1', kind: 'Service', metadata: { name: 'metrics', labels: { 'control-plane': 'controller-manager' } }, spec: { ports: [{ name: 'https', port: 8443, targetPort: 8443 }], selector: { 'control-plane': 'controller-manager' } } },
+    {
+      apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name: 'controller-manager' },
+      spec: { selector: { matchLabels: { app: 'm' } }, template: { metadata: { labels: { app: 'm' } }, spec: { containers: [{ name: 'manager', image: 'controller:latest' }] } } },
+    },
+  ];
+  const out = await kubectl.ok(['apply', '--server-side', '-f', '-'], docs.map((d) => JSON.stringify(d)).join('\n'));
+  expect(out).toContain('service/metrics serverside-applied');
+  expect(out).toContain('deployment.apps/controller-manager serverside-applied');
+  const svc = JSON.parse(await kubectl.ok(['get', 'svc', 'metrics', '-o', 'json']));
+  expect(svc.spec).toMatchObject({ type: 'ClusterIP', sessionAffinity: 'None', ports: [{ name: 'https', port: 8443, targetPort: 8443, protocol: 'TCP' }] });
+  expect(svc.spec.clusterIP).toMatch(/^10\.96\.\d+\.\d+$/);
+  const deploy = JSON.parse(await kubectl.ok(['get', 'deploy', 'controller-manager', '-o', 'json']));
+  expect(deploy.spec).toMatchObject({ replicas: 1, revisionHistoryLimit: 10 });
+  expect(deploy.metadata.generation).toBe(1);
+});

@@ -70,3 +70,14 @@ test('kubectl create token issues a ServiceAccount token that authenticates as t
   const short = await kubectl.run(['create', 'token', 'robot', '-n', 'team-a', '--duration=1m']);
   expect(short.stderr).toContain('may not specify a duration less than 10 minutes');
 });
+
+test('kubectl create job and cronjob (protobuf with a pod template)', async () => {
+  await kubectl.ok(['create', 'job', 'once', '--image=busybox', '--', 'sh', '-c', 'sleep 1']);
+  const job = JSON.parse(await kubectl.ok(['get', 'job', 'once', '-o', 'json']));
+  expect(job.spec.template.spec.containers[0]).toMatchObject({ name: 'once', image: 'busybox', command: ['sh', '-c', 'sleep 1'] });
+  expect(job.spec.template.spec.restartPolicy).toBe('Never');
+  await kubectl.ok(['create', 'cronjob', 'hello', '--image=busybox', '--schedule=*/1 * * * *', '--', 'echo', 'hi']);
+  const cj = JSON.parse(await kubectl.ok(['get', 'cronjob', 'hello', '-o', 'json']));
+  expect(cj.spec).toMatchObject({ schedule: '*/1 * * * *', concurrencyPolicy: 'Allow', successfulJobsHistoryLimit: 3 });
+  expect(cj.spec.jobTemplate.spec.template.spec.containers[0].command).toEqual(['echo', 'hi']);
+});

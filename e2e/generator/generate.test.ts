@@ -2,7 +2,8 @@
 // when their bytes change, `--check` on stale and fresh trees, and errors that leave the tree untouched.
 import { readFileSync, writeFileSync, existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { makeProject, removeProjects, runCli, treeFingerprint, fixtureFile, positionOf } from './cli-harness.js';
+import ts from 'typescript';
+import { makeProject, removeProjects, runCli, treeFingerprint, fixtureFile, positionOf, repoRoot } from './cli-harness.js';
 
 afterAll(removeProjects);
 
@@ -17,6 +18,34 @@ describe('kubeforge generate', () => {
     for (const name of ['CronJob', 'CronJobList', 'CronJobSpec', 'CronJobStatus', 'Widget', 'WidgetList', 'WidgetPart', 'WidgetSpec']) {
       expect(text).toContain(`export function deepCopy${name}(value: ${name}): ${name} {`);
     }
+  });
+
+  it.each([
+    ['good', ['api/v1']],
+    ['multigroup', ['api/batch/v1', 'api/ship/v1beta1']],
+  ])('writes files that type-check strictly against the types of the %s project and kubernetes-types', async (fixture, dirs) => {
+    const project = makeProject(fixture);
+    expect((await runCli(['generate', '--root', project])).code).toBe(0);
+    const generated = dirs.map((dir) => join(project, dir, 'zz_generated.deepcopy.ts'));
+    const program = ts.createProgram(generated, {
+      strict: true,
+      noUncheckedIndexedAccess: true,
+      noUnusedLocals: true,
+      noEmit: true,
+      skipLibCheck: true,
+      target: ts.ScriptTarget.ES2022,
+      module: ts.ModuleKind.ESNext,
+      moduleResolution: ts.ModuleResolutionKind.Bundler,
+      lib: ['lib.es2023.d.ts'],
+      types: [],
+      baseUrl: project,
+      paths: {
+        'kubeforge/api': [join(repoRoot, 'src/api/index.ts')],
+        'kubernetes-types/*': [join(repoRoot, 'node_modules/kubernetes-types/*')],
+      },
+    });
+    const problems = ts.getPreEmitDiagnostics(program).map((d) => `${d.file?.fileName ?? ''}: ${ts.flattenDiagnosticMessageText(d.messageText, ' ')}`);
+    expect(problems).toEqual([]);
   });
 
   it('writes one file per api folder in a multi-group project (api/<group>/<version>)', async () => {
@@ -60,6 +89,11 @@ describe('kubeforge generate', () => {
     expect(stale.code).toBe(1);
     expect(stale.stderr).toContain('stale: api/v1/zz_generated.deepcopy.ts');
     expect(treeFingerprint(project)).toEqual(before);
+  });
+
+  it('refuses a --root that does not exist', async () => {
+    const result = await runCli(['generate', '--root', '/nonexistent/kubeforge-project']);
+    expect(result).toMatchObject({ code: 1, stdout: '', stderr: 'kubeforge generate: --root /nonexistent/kubeforge-project: no such folder\n' });
   });
 
   it('reports a TypeScript syntax error as file:line:col, exits 1 and writes nothing', async () => {

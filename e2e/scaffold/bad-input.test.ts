@@ -8,9 +8,10 @@ import { createApi, createWebhook, init, read, tempProject, treeHash, type Comma
 
 describe('bad input changes nothing', () => {
   const project = tempProject('guard');
-  const root = project.root;
+  let root = '';
 
   beforeAll(async () => {
+    root = project.root;
     expect(init(root).code).toBe(0);
     expect((await createApi(root, { group: 'batch', version: 'v1', kind: 'CronJob', make: false })).code).toBe(0);
   });
@@ -69,6 +70,17 @@ describe('bad input changes nothing', () => {
       'kubeforge create api: nothing was written:\n  internal/controller/index.ts: the "+kubebuilder:scaffold:builder" marker line is missing; put it back where new entries should go',
     );
     writeFileSync(join(root, 'internal/controller/index.ts'), index);
+  });
+
+  it('create api reports a broken PROJECT with its line and column', async () => {
+    const original = read(root, 'PROJECT');
+    writeFileSync(join(root, 'PROJECT'), original.replace('domain: example.com', 'domain: [example.com'));
+    const before = treeHash(root);
+    const result = await api({})();
+    expect(result.code).toBe(1);
+    expect(result.err).toMatch(/^kubeforge create api: PROJECT:\d+:\d+: not valid YAML: /);
+    expect(treeHash(root)).toBe(before);
+    writeFileSync(join(root, 'PROJECT'), original);
   });
 
   it('create api outside a project says to run init', async () => {

@@ -112,6 +112,8 @@ describe('kubeforge create api', () => {
       const r = await createApi(project.root, { group: 'webapp', version: 'v1', kind: 'Guestbook', resource: false, force: true });
       expect(r).toMatchObject({ code: 0, err: '' });
       expect(read(project.root, 'internal/controller/guestbook_controller.ts')).toContain("from '../../api/v1/guestbook_types.js'");
+      expect(read(project.root, 'internal/controller/guestbook_controller.ts')).toContain('// +kubebuilder:rbac:groups=webapp.example.com,resources=guestbookz,verbs=');
+      expect(parse(read(project.root, 'PROJECT')).resources[0]).toMatchObject({ controller: true, plural: 'guestbookz', api: { namespaced: true } });
       expect(read(project.root, 'internal/controller/index.ts')).toContain('setupGuestbookController(mgr);');
     });
 
@@ -133,5 +135,19 @@ describe('kubeforge create api', () => {
       expect(r.out).toContain('update config/crd/kustomization.yaml');
       expect(treeHash(project.root)).toBe(before);
     });
+  });
+
+  it('--multigroup on the first create api switches the project to api/<group>/<version>', async () => {
+    const project = tempProject('late');
+    try {
+      init(project.root);
+      const r = await createApi(project.root, { group: 'cache', version: 'v1alpha1', kind: 'Memcached', multigroup: true, make: false });
+      expect(r).toMatchObject({ code: 0, err: '' });
+      expect(existsSync(join(project.root, 'api/cache/v1alpha1/memcached_types.ts'))).toBe(true);
+      expect(existsSync(join(project.root, 'internal/controller/cache/memcached_controller.ts'))).toBe(true);
+      expect(parse(read(project.root, 'PROJECT')).multigroup).toBe(true);
+    } finally {
+      project.remove();
+    }
   });
 });

@@ -50,12 +50,14 @@ describe('kubeforge create webhook', () => {
   it('registers the webhooks in cmd/main.ts and internal/webhook/index.ts', () => {
     const main = read(project.root, 'cmd/main.ts');
     expect(main).toContain("import { setupWebhooks } from '../internal/webhook/index.js';");
-    expect(main).toMatch(/await setupWebhooks\(mgr, [^\n]*\);\n\s+\/\/ \+kubebuilder:scaffold:webhooks/);
+    expect(main).toMatch(/setupWebhooks\(mgr\);\n\s+\/\/ \+kubebuilder:scaffold:webhooks/);
+    expect(read(project.root, 'cmd/run-local.ts')).toContain("if (process.env.ENABLE_WEBHOOKS !== 'false') setupWebhooks(mgr);");
     const index = read(project.root, 'internal/webhook/index.ts');
     expect(index).toContain("import { setupCronJobWebhookWithManager } from './v1/cronjob_webhook.js';");
-    expect(index).toContain('registrations.push(...setupCronJobWebhookWithManager(mgr));');
-    expect(existsSync(join(project.root, 'internal/webhook/local-certificate.ts'))).toBe(true);
-    expect(JSON.parse(read(project.root, 'package.json')).dependencies).toHaveProperty('@peculiar/x509');
+    expect(index).toContain('paths.push(...setupCronJobWebhookWithManager(mgr));');
+    const handler = read(project.root, 'internal/webhook/v1/cronjob_webhook.ts');
+    expect(handler).toContain("mgr.webhookServer.registerDefaulter(CronJobKind, new CronJobCustomDefaulter(), '/mutate-batch-tutorial-kubebuilder-io-v1-cronjob')");
+    expect(handler).toContain("mgr.webhookServer.registerValidator(CronJobKind, new CronJobCustomValidator(), '/validate-batch-tutorial-kubebuilder-io-v1-cronjob')");
   });
 
   it('records the webhooks in PROJECT', () => {
@@ -75,12 +77,12 @@ describe('kubeforge create webhook', () => {
     expect(r).toMatchObject({ code: 0, err: '' });
     expect(parse(read(project.root, 'PROJECT')).resources[0].webhooks).toEqual({ conversion: true, defaulting: true, validation: true, webhookVersion: 'v1' });
     expect(read(project.root, 'internal/webhook/v1/cronjob_webhook.ts')).toContain('export class CronJobCustomDefaulter');
-    expect(read(project.root, 'internal/webhook/v1/cronjob_conversion.ts')).toContain("conversionHubVersion: 'v1'");
-    expect(read(project.root, 'internal/webhook/index.ts')).toContain('registrations.push(...setupCronJobConversionWithManager(mgr));');
+    expect(read(project.root, 'internal/webhook/v1/cronjob_conversion.ts')).toContain("mgr.webhookServer.registerConverter(convertCronJob, '/convert')");
+    expect(read(project.root, 'internal/webhook/index.ts')).toContain('paths.push(...setupCronJobConversionWithManager(mgr));');
     expect(read(project.root, 'config/crd/kustomization.yaml')).toContain('#- path: patches/webhook_in_cronjobs.yaml');
     expect(read(project.root, 'config/crd/patches/webhook_in_cronjobs.yaml')).toContain('strategy: Webhook');
     // Enabling the webhook again is idempotent: main.ts keeps one registration.
-    expect(read(project.root, 'cmd/main.ts').match(/await setupWebhooks/g)).toHaveLength(1);
+    expect(read(project.root, 'cmd/main.ts').match(/setupWebhooks\(mgr\)/g)).toHaveLength(1);
   });
 
   it('never overwrites a handler file without --force; with it, renders every webhook the kind has', async () => {

@@ -1,4 +1,5 @@
 /** `kubeforge init`: the files of a new project, PROJECT's schema, --dry-run, and no overwrite without --force. */
+import { execFileSync } from 'node:child_process';
 import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { parse } from 'yaml';
@@ -53,6 +54,28 @@ describe('kubeforge init', () => {
     expect(manager).toContain('allowPrivilegeEscalation: false');
     expect(read(project.root, 'Dockerfile')).toContain('USER 65532:65532');
     expect(read(project.root, 'Makefile')).toMatch(/install: manifests[^\n]*\n\t\$\(KUBECTL\) kustomize config\/crd \| \$\(KUBECTL\) apply --server-side -f -/);
+  });
+
+  it("make help lists kubebuilder's targets", () => {
+    init(project.root);
+    const help = execFileSync('make', ['help'], { cwd: project.root, encoding: 'utf8' }).replace(/\x1b\[[0-9;]*m/g, '');
+    for (const target of ['manifests', 'generate', 'fmt', 'lint', 'test', 'build', 'run', 'run-local', 'install', 'uninstall', 'deploy', 'undeploy', 'build-installer', 'docker-build', 'docker-push']) {
+      expect(help).toMatch(new RegExp(`\\s${target}\\s`));
+    }
+  });
+
+  it('has a README that says what every file init made is for', () => {
+    const result = init(project.root);
+    const readme = read(project.root, 'README.md');
+    const made = result.out.split('\n').filter((l) => l.startsWith('create ')).map((l) => l.slice('create '.length));
+    expect(made.length).toBeGreaterThan(30);
+    // A file is explained by its own row or by its folder's (`config/rbac/`).
+    const unexplained = made.filter((file) => {
+      if (file === 'README.md') return false;
+      const folders = file.split('/').slice(0, -1).map((_, i, parts) => `${parts.slice(0, i + 1).join('/')}/`);
+      return ![file, ...folders].some((name) => readme.includes(`\`${name}\``));
+    });
+    expect(unexplained).toEqual([]);
   });
 
   it('keeps the scaffold markers create api inserts at', () => {

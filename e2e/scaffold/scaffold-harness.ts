@@ -26,14 +26,27 @@ function collector(): { output: RunOutput; result: () => { out: string; err: str
   return { output: { out: (l) => out.push(l), err: (l) => err.push(l) }, result: () => ({ out: out.join('\n'), err: err.join('\n') }) };
 }
 
-export function tempProject(name = 'project'): { root: string; remove(): void } {
-  const parent = mkdtempSync(join(tmpdir(), 'kubeforge-scaffold-'));
-  const root = join(parent, name);
-  mkdirSync(root);
+/**
+ * A project folder in a fresh temporary parent, made on first use of `root` (so a describe block whose
+ * tests are all filtered out leaves nothing behind); `remove()` deletes it if it was made.
+ */
+export function tempProject(name = 'project'): { readonly root: string; remove(): void } {
+  let parent: string | undefined;
   // KUBEFORGE_KEEP_SCAFFOLD=1 keeps the made projects for a look after the run.
   const keep = process.env.KUBEFORGE_KEEP_SCAFFOLD === '1';
-  if (keep) process.stderr.write(`kept: ${root}\n`);
-  return { root, remove: () => (keep ? undefined : rmSync(parent, { recursive: true, force: true })) };
+  return {
+    get root(): string {
+      if (parent === undefined) {
+        parent = mkdtempSync(join(tmpdir(), 'kubeforge-scaffold-'));
+        mkdirSync(join(parent, name));
+        if (keep) process.stderr.write(`kept: ${join(parent, name)}\n`);
+      }
+      return join(parent, name);
+    },
+    remove(): void {
+      if (parent !== undefined && !keep) rmSync(parent, { recursive: true, force: true });
+    },
+  };
 }
 
 export function init(root: string, flags: Partial<InitFlags> = {}): CommandResult {

@@ -9,12 +9,13 @@ import { startLocalCluster } from '../cluster/index.js';
 
 const limits = `
 What the local cluster does not do (yet):
-  - no containers, no scheduling, no networking: pods are stored, a kubelet simulator is not built yet
-  - built-in controllers (garbage collector, namespace, ServiceAccount, Job, CronJob, TTL) are not built yet:
-    namespaces stay Terminating, owner references are not followed
-  - no conversion webhooks (CRDs with conversion.strategy Webhook are rejected), no admission webhooks yet
-  - protobuf request bodies (kubectl create configmap|secret|namespace…, auth can-i) get 415:
-    use \`kubectl create … --dry-run=client -o yaml | kubectl apply -f -\`
+  - no containers, no scheduling, no networking: pods are run by a simulator (they succeed or fail by rule)
+  - no conversion webhooks (CRDs with conversion.strategy Webhook are rejected), admission webhook configurations
+    are stored but the webhooks are not called yet
+  - unknown fields of built-in kinds are detected at the top level and in metadata only
+  - protobuf request bodies are decoded only for what kubectl sends them for most (create configmap, secret,
+    namespace, serviceaccount, role, rolebinding, job, cronjob, token; auth can-i, auth whoami); other
+    kinds get 415: use \`kubectl create … --dry-run=client -o yaml | kubectl apply -f -\`
   - CEL rules run on @marcbachmann/cel-js: Kubernetes CEL extension functions are not available, and
     rule cost budgets are not estimated`;
 

@@ -5,7 +5,7 @@
  */
 import { resolve } from 'node:path';
 import type { Command } from 'commander';
-import { finishGeneratorRun, type GeneratorRunResult } from './generator-run.js';
+import { runGeneratorCommand, type GeneratorRunResult } from './generator-run.js';
 import { projectPaths } from './project-paths.js';
 
 export interface GenerateOptions {
@@ -34,7 +34,8 @@ export function register(program: Command): void {
     .option('--paths <paths...>', 'folders with the API types (kubebuilder style, e.g. api/...)')
     .option('--check', 'write nothing; exit 1 when a generated file is stale or missing')
     .action(async (flags: { root: string; paths?: string[]; check?: boolean }) => {
-      const run = await planGenerate({ root: flags.root, paths: flags.paths, check: flags.check });
-      process.exitCode = await finishGeneratorRun(run);
+      process.exitCode = await runGeneratorCommand('generate', flags.root, () =>
+        planGenerate({ root: flags.root, paths: flags.paths, check: flags.check }),
+      );
     });
 }

@@ -6,6 +6,7 @@
 import { isAbsolute, relative, sep } from 'node:path';
 import { formatDiagnostic, type Diagnostic } from '../markers/types.js';
 import { checkPlannedFiles, writePlannedFiles, type PlannedFile } from './output-files.js';
+import { projectRootProblem } from './project-paths.js';
 
 /** Where a run prints; the process streams unless a caller (a test, the demo) wants the text. */
 export interface RunOutput {
@@ -46,6 +47,21 @@ export interface GeneratorRunResult {
   files: PlannedFile[];
   diagnostics: Diagnostic[];
   check: boolean;
+}
+
+/** Runs a planned generator command for the CLI: refuses a bad --root, then prints, writes or checks. */
+export async function runGeneratorCommand(
+  command: string,
+  root: string,
+  plan: () => Promise<GeneratorRunResult>,
+  output: RunOutput = processOutput,
+): Promise<number> {
+  const problem = projectRootProblem(root);
+  if (problem !== undefined) {
+    output.err(`kubeforge ${command}: ${problem}`);
+    return 1;
+  }
+  return finishGeneratorRun(await plan(), output);
 }
 
 /** Prints, writes or checks; resolves to the exit status (0 or 1). */

@@ -9,7 +9,7 @@ import { join, resolve } from 'node:path';
 import { InvalidArgumentError, type Command } from 'commander';
 import type { Diagnostic, Marker } from '../markers/types.js';
 import type { FileMarkers } from '../reader/file-markers.js';
-import { finishGeneratorRun, type GeneratorRunResult } from './generator-run.js';
+import { runGeneratorCommand, type GeneratorRunResult } from './generator-run.js';
 import type { PlannedFile } from './output-files.js';
 import { listTypeScriptSources, projectPaths } from './project-paths.js';
 
@@ -88,8 +88,7 @@ export function register(program: Command): void {
     .option('--check', 'write nothing; exit 1 when a generated file is stale or missing')
     .action(
       async (flags: { root: string; paths?: string[]; controllerPaths?: string[]; maxDescLen?: number; allowDangerousTypes?: boolean; check?: boolean }) => {
-        const run = await planManifests({ ...flags });
-        process.exitCode = await finishGeneratorRun(run);
+        process.exitCode = await runGeneratorCommand('manifests', flags.root, () => planManifests({ ...flags }));
       },
     );
 }

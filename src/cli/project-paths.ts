@@ -28,3 +28,10 @@ export function listTypeScriptSources(root: string, folders: string[]): string[]
   for (const folder of folders) visit(join(root, folder));
   return [...found].sort();
 }
+
+/** Why `root` cannot be a project root (missing, or not a folder), or undefined when it can. */
+export function projectRootProblem(root: string): string | undefined {
+  if (!existsSync(root)) return `--root ${root}: no such folder`;
+  if (!statSync(root).isDirectory()) return `--root ${root}: not a folder`;
+  return undefined;
+}

@@ -19,6 +19,7 @@ import { batchKinds } from './registry/builtin/batch-kinds.js';
 import { coreKinds } from './registry/builtin/core-kinds.js';
 import { coreEvents, newEvents } from './registry/builtin/event-kinds.js';
 import { otherKinds } from './registry/builtin/other-kinds.js';
+import { admissionKinds } from './registry/builtin/admission-kinds.js';
 import { ObjectOperations } from './registry/object-operations.js';
 import { ResourceCatalog } from './registry/resource-catalog.js';
 import { SeededRandom } from './registry/system-metadata.js';
@@ -37,6 +38,8 @@ export interface ControllerSwitches {
   job?: boolean;
   cronJob?: boolean;
   ttl?: boolean;
+  /** Events expire one hour after their last write, as with the API server's etcd lease (default on). */
+  eventTtl?: boolean;
 }
 
 export interface LocalClusterOptions {
@@ -99,6 +102,8 @@ export interface LocalCluster {
   leastPrivilegeReport(identity: { user: string; groups?: string[] }): LeastPrivilegeReport;
   /** Answers matching requests with an error status; returns a function removing the fault. */
   injectFault(fault: FaultSpec): () => void;
+  /** Ends every open watch stream cleanly (clients then resume from their last resourceVersion). */
+  closeWatches(): void;
   /** Drops the watch history: older resourceVersions now get 410 Expired. */
   compactHistory(): void;
   /** The store and operations, for built-in controllers and white-box tests. */
@@ -111,7 +116,7 @@ export async function startLocalCluster(options: LocalClusterOptions = {}): Prom
   const seed = options.seed ?? 1;
   const random = new SeededRandom(seed);
   const store = new ObjectStore({ initialResourceVersion: 1000 + (seed % 1000), historyLimit: options.watchHistory ?? 10_000 });
-  const catalog = new ResourceCatalog([...coreKinds, coreEvents, ...batchKinds, newEvents, ...otherKinds, ...reviewKinds]);
+  const catalog = new ResourceCatalog([...coreKinds, coreEvents, ...batchKinds, newEvents, ...otherKinds, ...admissionKinds, ...reviewKinds]);
   const operations = new ObjectOperations(store, clock, random);
   const watches = new WatchHub(store, operations, () => clock.now());
   const handler = new ResourceHandler(catalog, store, operations, watches, () => clock.now());
@@ -127,7 +132,7 @@ export async function startLocalCluster(options: LocalClusterOptions = {}): Prom
     },
     onStop: (fn) => void stopHooks.push(fn),
   };
-  installCustomResourceSupport(internals, handler);
+  installCustomResourceSupport(internals);
   installReviewApis(handler, store, auth, () => clock.now());
   bootstrapObjects(catalog, operations);
   const tlsOn = options.tls !== false;
@@ -182,6 +187,7 @@ export async function startLocalCluster(options: LocalClusterOptions = {}): Prom
       leastPrivilegeReport(store, server.log, { username: identity.user, groups: [...(identity.groups ?? []), 'system:authenticated'] }),
     injectFault: (f) => faults.add(f),
     compactHistory: () => store.compactHistory(),
+    closeWatches: () => watches.closeAll(),
     internals,
     async stop() {
       if (stopped) return;

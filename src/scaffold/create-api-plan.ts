@@ -67,8 +67,9 @@ export function planCreateApi(options: CreateApiOptions): { plan: ScaffoldPlan; 
   if (existing && !options.force) {
     throw new ScaffoldInputError('--kind', options.kind, `the API ${options.group}/${options.version} ${options.kind} already exists in ${PROJECT_PATH} (use --force to scaffold it again)`);
   }
-  const names = resourceNames({ ...options, domain: config.domain, multigroup });
-  const namespaced = options.namespaced ?? true;
+  // Re-scaffolding (--force, e.g. --resource=false to add a controller) keeps what PROJECT recorded.
+  const names = resourceNames({ ...options, plural: options.plural ?? existing?.plural, domain: config.domain, multigroup });
+  const namespaced = options.namespaced ?? existing?.api?.namespaced ?? true;
   const values = {
     ...names,
     namespaced,
@@ -88,7 +89,7 @@ export function planCreateApi(options: CreateApiOptions): { plan: ScaffoldPlan; 
 
   const resource: ProjectResource = {
     ...(withResource ? { api: { crdVersion: 'v1', namespaced } } : existing?.api ? { api: existing.api } : {}),
-    ...(withController ? { controller: true } : {}),
+    ...(withController || existing?.controller ? { controller: true } : {}),
     domain: config.domain,
     group: names.group,
     kind: names.kind,

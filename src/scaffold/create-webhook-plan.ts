@@ -1,8 +1,8 @@
 /**
  * `kubeforge create webhook`: plans webhook handler skeletons for an existing kind (defaulting, validating,
- * conversion) with their `+kubebuilder:webhook` markers and a unit test, the project's webhook index and
- * local self-signed certificate (once), config/webhook and config/certmanager, the manager patches and
- * the edits of config/default, cmd/main.ts, package.json and PROJECT.
+ * conversion) with their `+kubebuilder:webhook` markers and a unit test, registered on the manager's
+ * webhook server through internal/webhook/index.ts (made once), config/webhook and config/certmanager,
+ * the manager patches, and the edits of config/default, cmd/main.ts, cmd/run-local.ts and PROJECT.
  */
 import { resolve } from 'node:path';
 import { checkGroup, checkKind, checkVersion, ScaffoldInputError } from './names.js';
@@ -13,7 +13,6 @@ import { planInsertion, planUncomment } from './insert.js';
 import { importPath, pascalCase, resourceNames, type ResourceNames } from './resource-layout.js';
 import { BOILERPLATE_PATH, projectBoilerplate } from './boilerplate.js';
 import { readProject } from './create-api-plan.js';
-import { toolVersions } from './kubeforge-dependency.js';
 
 export interface CreateWebhookOptions {
   root: string;
@@ -101,45 +100,21 @@ function planRegistration(plan: ScaffoldPlan, names: ResourceNames, multigroup: 
   const alias = multigroup ? `setup${pascalCase(names.group)}${names.kind}${what}WithManager` : exported;
   const imported = alias === exported ? alias : `${exported} as ${alias}`;
   planInsertion(plan, 'internal/webhook/index.ts', 'imports', `import { ${imported} } from '${importPath('internal/webhook', file)}';`);
-  planInsertion(plan, 'internal/webhook/index.ts', 'webhooks', `registrations.push(...${alias}(mgr));`);
+  planInsertion(plan, 'internal/webhook/index.ts', 'webhooks', `paths.push(...${alias}(mgr));`);
 }
 
-/** What every project with webhooks needs once: the index, handler shapes, certificate, config and wiring. */
+/** What every project with webhooks needs once: the index, handler shapes, config and wiring. */
 function planProjectWebhookFiles(plan: ScaffoldPlan, values: { boilerplate: string; projectName: string }): void {
   plan.createIfMissing('internal/webhook/index.ts', render('webhook/webhook-index.ts', values));
   plan.createIfMissing('internal/webhook/admission.ts', render('webhook/admission.ts', values));
-  plan.createIfMissing('internal/webhook/local-certificate.ts', render('webhook/local-certificate.ts', values));
-  plan.createIfMissing('internal/webhook/local-certificate.test.ts', render('webhook/local-certificate.test.ts', values));
   for (const [name, content] of renderBundle('webhook/config.yaml', values)) plan.createIfMissing(`config/${name}`, content);
   planInsertion(plan, 'config/network-policy/kustomization.yaml', 'networkpolicies', '- allow-webhook-traffic.yaml');
   planUncomment(plan, 'config/default/kustomization.yaml', ['#- ../webhook']);
   planUncomment(plan, 'config/default/kustomization.yaml', ['#- path: manager_webhook_patch.yaml', '#  target:', '#    kind: Deployment']);
   for (const entry of ['cmd/main.ts', 'cmd/run-local.ts']) {
     planInsertion(plan, entry, 'imports', "import { setupWebhooks } from '../internal/webhook/index.js';");
-    planInsertion(plan, entry, 'webhooks', "if (process.env.ENABLE_WEBHOOKS !== 'false') await setupWebhooks(mgr, flags.webhookCertPath ? { certDir: flags.webhookCertPath } : {});");
+    planInsertion(plan, entry, 'webhooks', "if (process.env.ENABLE_WEBHOOKS !== 'false') setupWebhooks(mgr);");
   }
-  planPackageDependencies(plan, { '@peculiar/x509': 'x509', 'reflect-metadata': 'reflectMetadata' });
-}
-
-/** Adds the local certificate's libraries to package.json, at the versions kubeforge uses. */
-function planPackageDependencies(plan: ScaffoldPlan, wanted: Record<string, 'x509' | 'reflectMetadata'>): void {
-  const text = plan.read('package.json');
-  if (text === undefined) {
-    plan.conflict('package.json is missing (it should have been made by `kubeforge init`)');
-    return;
-  }
-  let pkg: { dependencies?: Record<string, string> };
-  try {
-    pkg = JSON.parse(text) as typeof pkg;
-  } catch (err) {
-    plan.conflict(`package.json: not valid JSON (${(err as Error).message})`);
-    return;
-  }
-  const versions = toolVersions();
-  const dependencies = { ...pkg.dependencies };
-  for (const [name, key] of Object.entries(wanted)) dependencies[name] ??= versions[key];
-  const sorted = Object.fromEntries(Object.entries(dependencies).sort(([a], [b]) => (a < b ? -1 : 1)));
-  plan.update('package.json', `${JSON.stringify({ ...pkg, dependencies: sorted }, null, 2)}\n`);
 }
 
 /** The CRD patch that routes conversion to the webhook (enable it in config/crd/kustomization.yaml). */

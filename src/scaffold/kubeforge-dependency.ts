@@ -40,8 +40,6 @@ export interface ToolVersions {
   swcJest: string;
   typesJest: string;
   typesNode: string;
-  x509: string;
-  reflectMetadata: string;
   kubeforgeVersion: string;
 }
 
@@ -63,8 +61,6 @@ export function toolVersions(): ToolVersions {
     swcJest: pick('@swc/jest'),
     typesJest: pick('@types/jest'),
     typesNode: pick('@types/node'),
-    x509: pick('@peculiar/x509'),
-    reflectMetadata: pick('reflect-metadata'),
     kubeforgeVersion: pkg.version,
   };
 }

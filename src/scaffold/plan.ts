@@ -109,8 +109,12 @@ export class ScaffoldPlan {
       }
     } catch (err) {
       for (const { path, before } of done.reverse()) {
-        if (before === undefined) rmSync(path, { force: true });
-        else writeAtomically(path, before);
+        try {
+          if (before === undefined) rmSync(path, { force: true });
+          else writeAtomically(path, before);
+        } catch {
+          // The failed path itself may be unreachable (ENOTDIR); every other file is still restored.
+        }
       }
       throw err;
     }
@@ -120,6 +124,11 @@ export class ScaffoldPlan {
 function writeAtomically(target: string, content: string): void {
   mkdirSync(dirname(target), { recursive: true });
   const temp = `${target}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`;
-  writeFileSync(temp, content, 'utf8');
-  renameSync(temp, target);
+  try {
+    writeFileSync(temp, content, 'utf8');
+    renameSync(temp, target);
+  } catch (err) {
+    rmSync(temp, { force: true });
+    throw err;
+  }
 }

@@ -3,7 +3,7 @@
  * project name, repo, multigroup flag and one entry per resource; `create` commands read it to learn the
  * project and add to it.
  */
-import { parse, stringify } from 'yaml';
+import { parse, stringify, YAMLParseError } from 'yaml';
 
 export const PROJECT_LAYOUT = 'kubeforge.io/ts/v1';
 export const PROJECT_PATH = 'PROJECT';
@@ -44,7 +44,14 @@ export function renderProjectFile(config: ProjectConfig): string {
 
 /** Parses PROJECT; a file kubeforge did not make (another layout) is an error naming the file. */
 export function parseProjectFile(text: string): ProjectConfig {
-  const value = parse(text) as Partial<ProjectConfig> | null;
+  let value: Partial<ProjectConfig> | null;
+  try {
+    value = parse(text) as Partial<ProjectConfig> | null;
+  } catch (err) {
+    if (!(err instanceof YAMLParseError)) throw err;
+    const at = err.linePos?.[0];
+    throw new Error(`${PROJECT_PATH}:${at ? `${at.line}:${at.col}:` : ''} not valid YAML: ${err.message.split('\n')[0]}`);
+  }
   if (!value || typeof value !== 'object') throw new Error(`${PROJECT_PATH}: not a kubebuilder PROJECT file`);
   if (!Array.isArray(value.layout) || !value.layout.includes(PROJECT_LAYOUT)) {
     throw new Error(`${PROJECT_PATH}: layout is ${JSON.stringify(value.layout)}, expected ["${PROJECT_LAYOUT}"] (a project made by kubeforge init)`);

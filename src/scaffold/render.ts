@@ -10,9 +10,7 @@ import Handlebars from 'handlebars';
 export const TEMPLATES_DIR = fileURLToPath(new URL('../../templates/', import.meta.url));
 
 const handlebars = Handlebars.create();
-handlebars.registerHelper('lower', (value: unknown) => String(value).toLowerCase());
-handlebars.registerHelper('json', (value: unknown) => JSON.stringify(value));
-
+// `{{> labels}}`: the app.kubernetes.io labels of kubebuilder's config files.
 handlebars.registerPartial('labels', readFileSync(`${TEMPLATES_DIR}init/config/labels.hbs`, 'utf8'));
 
 const compiled = new Map<string, Handlebars.TemplateDelegate>();

@@ -5,7 +5,7 @@
 import type { RunOutput } from '../cli/generator-run.js';
 import type { ScaffoldPlan } from './plan.js';
 
-/** Builds the plan (which checks every input), then prints or writes it; resolves to the exit status. */
+/** Builds the plan (which checks every input), then prints or writes it; returns the exit status and the plan. */
 export function runPlan(command: string, makePlan: () => ScaffoldPlan, dryRun: boolean, output: RunOutput): { code: number; plan?: ScaffoldPlan } {
   let plan: ScaffoldPlan;
   try {

@@ -19,6 +19,7 @@ import type { Client } from '../runtime/client/client.js';
 import { Manager, type ManagerOptions } from '../runtime/manager/manager.js';
 import { FixedDelayRateLimiter } from '../runtime/queue/rate-limiter.js';
 import { settle, type SettleLimits } from './settle.js';
+import { registerWebhooks } from './webhook-registration.js';
 
 /** The local cluster the env runs (src/cluster's `startLocalCluster` result). */
 export type LocalClusterHandle = LocalCluster;
@@ -31,7 +32,10 @@ export interface TestEnvOptions {
   authz?: 'rbac' | 'alwaysAllow';
   /** Run the manager as this identity (a kubeconfig the cluster writes for it); default the admin. */
   identity?: { user: string; groups?: string[] };
-  /** Path to config/webhook/manifests.yaml — not supported yet (the webhook server is not built). */
+  /**
+   * Path to config/webhook/manifests.yaml: at startManager() the manager's webhook server starts and the
+   * configurations are registered pointing at it (register handlers on env.manager.webhookServer first).
+   */
   webhooks?: string;
   /** Options passed to startLocalCluster (controllers, pods, seed, …). */
   cluster?: Omit<LocalClusterOptions, 'now' | 'clock' | 'authz'>;
@@ -62,7 +66,6 @@ export interface TestEnv {
 }
 
 export async function startTestEnv(options: TestEnvOptions = {}): Promise<TestEnv> {
-  if (options.webhooks) throw new Error('startTestEnv: the webhooks option is not supported yet (the webhook server is not built)');
   const tmp = await mkdtemp(path.join(os.tmpdir(), 'kubeforge-testenv-'));
   const cluster = await startLocalCluster({ ...(options.cluster ?? {}), ...(options.now ? { now: options.now } : {}), ...(options.authz ? { authz: options.authz } : {}), clock: 'virtual' });
   let kubeconfigPath = cluster.kubeconfigPath;
@@ -103,6 +106,7 @@ export async function startTestEnv(options: TestEnvOptions = {}): Promise<TestEn
     settle: settleAll,
     async startManager() {
       await manager.start();
+      if (options.webhooks) await registerWebhooks(admin.client, manager.webhookServer, options.webhooks);
       await manager.getCache().waitForCacheSync();
       await settleAll();
     },

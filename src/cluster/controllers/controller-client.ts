@@ -54,7 +54,7 @@ export class ControllerClient {
   get(name: ResourceName | ResourceType, namespace: string | undefined, objectName: string): KubeObject | undefined {
     const rt = this.type(name);
     const stored = this.parts.store.get(rt.bucket, rt.namespaced ? namespace : undefined, objectName);
-    return stored ? this.parts.operations.present(rt, stored) : undefined;
+    return stored ? this.present(rt, stored) : undefined;
   }
 
   /** Objects of a resource, optionally of one namespace, sorted by namespace and name. */
@@ -63,7 +63,7 @@ export class ControllerClient {
   }
 
   private listType(rt: ResourceType, namespace?: string): KubeObject[] {
-    return this.parts.store.list(rt.bucket, namespace).map((o) => this.parts.operations.present(rt, o));
+    return this.parts.store.list(rt.bucket, namespace).map((o) => this.present(rt, o));
   }
 
   create(name: ResourceName | ResourceType, namespace: string | undefined, body: KubeObject): KubeObject {
@@ -112,6 +112,16 @@ export class ControllerClient {
     return this.logged('update', rt, undefined, namespaceName, 'finalize', () =>
       this.parts.operations.finalizeNamespace(rt, namespaceName, { spec: { finalizers } }),
     );
+  }
+
+  /** The store already hands out copies: only convert when the type reads through a conversion. */
+  private present(rt: ResourceType, copy: KubeObject): KubeObject {
+    if (rt.strategy.fromStorage) return this.parts.operations.present(rt, copy);
+    const apiVersion = rt.group ? `${rt.group}/${rt.version}` : rt.version;
+    const object = { apiVersion, kind: rt.kind, ...copy } as KubeObject;
+    object.apiVersion = apiVersion;
+    object.kind = rt.kind;
+    return object;
   }
 
   private writeOptions(): { fieldManager: string } {

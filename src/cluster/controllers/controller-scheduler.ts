@@ -48,9 +48,12 @@ class KeyQueue {
 
 /** Reconciles per macrotask before yielding, so HTTP requests and watch writes interleave. */
 const batchSize = 200;
+/** A key whose reconcile throws is retried after 1 s of cluster time, doubling per failure up to 5 min. */
+const firstRetryMs = 1000;
+const maxRetryMs = 300_000;
 
 export class ControllerScheduler {
-  private readonly controllers: Array<{ controller: BuiltinController; queue: KeyQueue; timers: Map<string, { at: number; cancel(): void }> }> = [];
+  private readonly controllers: Array<{ controller: BuiltinController; queue: KeyQueue; timers: Map<string, { at: number; cancel(): void }>; failures: Map<string, number> }> = [];
   private drainPending = false;
   private running = false;
   private stopped = false;
@@ -64,7 +67,7 @@ export class ControllerScheduler {
 
   /** Adds a controller after the ones already added (the fixed processing order). */
   add(controller: BuiltinController): void {
-    this.controllers.push({ controller, queue: new KeyQueue(), timers: new Map() });
+    this.controllers.push({ controller, queue: new KeyQueue(), timers: new Map(), failures: new Map() });
     for (const key of controller.initialKeys?.() ?? []) this.enqueue(controller.name, key);
   }
 
@@ -130,7 +133,7 @@ export class ControllerScheduler {
         const next = this.controllers.find((c) => c.queue.length > 0);
         if (!next) return;
         const key = next.queue.take()!;
-        this.runOne(next.controller, key);
+        this.runOne(next, key);
       }
     } finally {
       this.running = false;
@@ -138,14 +141,18 @@ export class ControllerScheduler {
     }
   }
 
-  private runOne(controller: BuiltinController, key: string): void {
+  private runOne(entry: { controller: BuiltinController; failures: Map<string, number> }, key: string): void {
+    const { controller, failures } = entry;
     try {
       const result = controller.reconcile(key);
+      failures.delete(key);
       if (result?.requeueAfterMs !== undefined) this.enqueueAt(controller.name, key, this.clock.now() + Math.max(0, result.requeueAfterMs));
     } catch (error) {
       this.errors.push({ controller: controller.name, key, error });
       if (this.errors.length > 100) this.errors.shift();
-      this.enqueueAt(controller.name, key, this.clock.now() + 1000);
+      const count = (failures.get(key) ?? 0) + 1;
+      failures.set(key, count);
+      this.enqueueAt(controller.name, key, this.clock.now() + Math.min(firstRetryMs * 2 ** (count - 1), maxRetryMs));
     }
   }
 }

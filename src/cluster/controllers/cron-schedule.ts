@@ -57,7 +57,27 @@ function parseGoDuration(text: string): number | undefined {
   return total;
 }
 
+const parsed = new Map<string, Schedule | ScheduleError>();
+
+/** Parses `schedule` in `timeZone` (cached: controllers re-read the same schedules on every sync). */
 export function parseSchedule(schedule: string, timeZone: string | undefined): Schedule {
+  const key = `${timeZone ?? ''}\n${schedule}`;
+  let entry = parsed.get(key);
+  if (!entry) {
+    try {
+      entry = parseUncached(schedule, timeZone);
+    } catch (err) {
+      if (!(err instanceof ScheduleError)) throw err;
+      entry = err;
+    }
+    if (parsed.size > 1000) parsed.clear();
+    parsed.set(key, entry);
+  }
+  if (entry instanceof ScheduleError) throw entry;
+  return entry;
+}
+
+function parseUncached(schedule: string, timeZone: string | undefined): Schedule {
   const { zone: prefixZone, expression } = splitZonePrefix(schedule);
   const zone = timeZone ?? prefixZone ?? 'UTC';
   checkTimeZone(zone);

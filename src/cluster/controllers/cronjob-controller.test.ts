@@ -97,6 +97,33 @@ describe('cronjob controller', () => {
     expect(items[0]).toMatchObject({ count: 3, firstTimestamp: new Date('2024-01-15T10:02:00Z'), lastTimestamp: new Date('2024-01-15T10:04:00Z') });
   });
 
+  it('more than 100 missed times: TooManyMissedTimes, and only the most recent runs', async () => {
+    fx = await startFixture({ controllers: { job: false } });
+    await fx.batch.createNamespacedCronJob({ namespace: 'default', body: cronJob('sleepy', '* * * * *') });
+    await fx.cluster.settle();
+    await fx.cluster.clock.advanceTo('2024-01-15T13:00:30Z'); // one wake-up sees 180 missed minutes
+    await fx.cluster.settle();
+    expect((await jobs()).map((j) => j.metadata!.name)).toEqual([`sleepy-${Date.parse('2024-01-15T13:00:00Z') / 60000}`]);
+    expect(await events('sleepy')).toEqual([
+      'TooManyMissedTimes: too many missed start times. Set or decrease .spec.startingDeadlineSeconds or check clock skew',
+      `SuccessfulCreate: Created job sleepy-${Date.parse('2024-01-15T13:00:00Z') / 60000}`,
+    ]);
+  });
+
+  it('an unfinished Job it controls but does not list as active is reported as UnexpectedJob', async () => {
+    fx = await startFixture({ controllers: { job: false } });
+    const cj = await fx.batch.createNamespacedCronJob({ namespace: 'default', body: cronJob('watcher', '0 0 1 1 *') });
+    await fx.batch.createNamespacedJob({
+      namespace: 'default',
+      body: {
+        metadata: { name: 'stray', ownerReferences: [{ apiVersion: 'batch/v1', kind: 'CronJob', name: 'watcher', uid: cj.metadata!.uid!, controller: true }] },
+        spec: { template: { spec: { restartPolicy: 'Never', containers: [shell('c', 'true')] } } },
+      },
+    });
+    await fx.cluster.settle();
+    expect(await events('watcher')).toEqual(['UnexpectedJob: Saw a job that the controller did not create or forgot: stray']);
+  });
+
   it('suspend stops new Jobs; a missing active Job is reported', async () => {
     fx = await startFixture({ controllers: { job: false } });
     await fx.batch.createNamespacedCronJob({ namespace: 'default', body: cronJob('paused', '* * * * *') });

@@ -13,6 +13,7 @@ import type { BuiltinController, ReconcileResult } from './controller-scheduler.
 import { ScheduleError, type Schedule, parseSchedule, rfc1123z, rfc3339InZone, splitZonePrefix } from './cron-schedule.js';
 import type { EventRecorder } from './event-recorder.js';
 import { finishedCondition } from './job-conditions.js';
+import type { OwnerIndex } from './owner-index.js';
 
 export const scheduledTimestampAnnotation = 'batch.kubernetes.io/cronjob-scheduled-timestamp';
 /** The upstream controller wakes 100 ms after each schedule time. */
@@ -39,7 +40,15 @@ function jobReference(job: KubeObject): Record<string, string> {
 export class CronJobController implements BuiltinController {
   readonly name = 'cronjob-controller';
 
-  constructor(private readonly client: ControllerClient, private readonly clock: ClusterClock, private readonly events: EventRecorder) {}
+  constructor(private readonly client: ControllerClient, private readonly clock: ClusterClock, private readonly events: EventRecorder, private readonly owners: OwnerIndex) {}
+
+  /** The Jobs this CronJob controls (through the owner index, not a namespace scan). */
+  private jobsOf(cronJob: KubeObject): KubeObject[] {
+    return this.owners
+      .dependentsIn(cronJob.metadata.uid, 'jobs.batch')
+      .map((l) => this.client.get('batch/jobs', l.namespace, l.name))
+      .filter((j): j is KubeObject => j !== undefined && controlledBy(j, cronJob.metadata.uid));
+  }
 
   initialKeys(): string[] {
     return this.client.list('batch/cronjobs').map((c) => `${c.metadata.namespace}/${c.metadata.name}`);
@@ -57,7 +66,7 @@ export class CronJobController implements BuiltinController {
     const [namespace, name] = key.split('/') as [string, string];
     const cronJob = this.client.get('batch/cronjobs', namespace, name);
     if (!cronJob) return;
-    const jobs = this.client.list('batch/jobs', namespace).filter((j) => controlledBy(j, cronJob.metadata.uid));
+    const jobs = this.jobsOf(cronJob);
     const status = structuredClone(cronJob.status ?? {});
     status.active = [...(status.active ?? [])];
     this.syncChildren(cronJob, jobs, status);
@@ -184,7 +193,7 @@ export class CronJobController implements BuiltinController {
 
   /** Step 9: keep only the newest finished Jobs within the history limits (oldest startTime goes first). */
   private cleanupHistory(cronJob: KubeObject, status: any): void {
-    const jobs = this.client.list('batch/jobs', cronJob.metadata.namespace).filter((j) => controlledBy(j, cronJob.metadata.uid) && !j.metadata.deletionTimestamp);
+    const jobs = this.jobsOf(cronJob).filter((j) => !j.metadata.deletionTimestamp);
     const byStart = (a: KubeObject, b: KubeObject): number => Date.parse(a.status?.startTime ?? a.metadata.creationTimestamp) - Date.parse(b.status?.startTime ?? b.metadata.creationTimestamp) || (a.metadata.name < b.metadata.name ? -1 : 1);
     for (const [condition, limit] of [['Complete', cronJob.spec?.successfulJobsHistoryLimit], ['Failed', cronJob.spec?.failedJobsHistoryLimit]] as const) {
       if (typeof limit !== 'number') continue;

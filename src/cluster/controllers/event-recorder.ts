@@ -15,6 +15,8 @@ const aggregationWindowMs = 10 * 60 * 1000;
 export class EventRecorder {
   /** Makes names unique when several events share one virtual millisecond. */
   private sequence = 0;
+  /** Name of the last event written per aggregation key (source, object, type, reason, message). */
+  private readonly written = new Map<string, string>();
 
   constructor(private readonly client: ControllerClient, private readonly clock: ClusterClock, readonly component: string) {}
 
@@ -31,16 +33,10 @@ export class EventRecorder {
     const now = this.clock.now();
     const namespace = object.metadata.namespace || 'default';
     const involved = involvedObject(object);
-    const existing = this.client.list('events', namespace).find(
-      (e) =>
-        e.source?.component === this.component &&
-        e.involvedObject?.uid === involved.uid &&
-        e.involvedObject?.name === involved.name &&
-        e.type === type &&
-        e.reason === reason &&
-        e.message === message &&
-        now - Date.parse(e.lastTimestamp ?? e.metadata.creationTimestamp) <= aggregationWindowMs,
-    );
+    const key = JSON.stringify([namespace, involved.uid, involved.name, type, reason, message]);
+    const previousName = this.written.get(key);
+    const previous = previousName ? this.client.get('events', namespace, previousName) : undefined;
+    const existing = previous && now - Date.parse(previous.lastTimestamp ?? previous.metadata.creationTimestamp) <= aggregationWindowMs ? previous : undefined;
     if (existing) {
       existing.count = (existing.count ?? 1) + 1;
       existing.lastTimestamp = rfc3339(now);
@@ -48,10 +44,13 @@ export class EventRecorder {
       return;
     }
     const nanos = BigInt(now) * 1_000_000n + BigInt(this.sequence++ % 1_000_000);
+    const name = `${object.metadata.name}.${nanos.toString(16).padStart(16, '0')}`;
+    if (this.written.size > 10_000) this.written.clear();
+    this.written.set(key, name);
     this.client.create('events', namespace, {
       apiVersion: 'v1',
       kind: 'Event',
-      metadata: { name: `${object.metadata.name}.${nanos.toString(16).padStart(16, '0')}`, namespace },
+      metadata: { name, namespace },
       involvedObject: involved,
       reason,
       message,

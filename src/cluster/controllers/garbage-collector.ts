@@ -19,13 +19,8 @@ type OwnerState = 'absent' | 'waitingForDependents' | 'solid';
 
 export class GarbageCollector implements BuiltinController {
   readonly name = 'garbage-collector';
-  private readonly index = new OwnerIndex();
-
-  constructor(private readonly store: ObjectStore, private readonly client: ControllerClient) {
-    for (const bucket of store.bucketNames()) {
-      for (const object of store.list(bucket)) this.index.observe({ type: 'ADDED', bucket, rv: 0, object });
-    }
-  }
+  /** `index` must be fed each commit before the scheduler asks this controller for keys. */
+  constructor(private readonly store: ObjectStore, private readonly client: ControllerClient, private readonly index: OwnerIndex) {}
 
   initialKeys(): string[] {
     const keys: string[] = [];
@@ -40,7 +35,6 @@ export class GarbageCollector implements BuiltinController {
   }
 
   keysFor(event: StoreEvent): string[] {
-    this.index.observe(event);
     const { object, oldObject } = event;
     const key = locationKey({ bucket: event.bucket, namespace: object.metadata.namespace, name: object.metadata.name });
     const keys: string[] = [];

@@ -6,13 +6,15 @@ import type { ClusterInternals } from '../local-cluster.js';
 import { ControllerClient, type ControllerIdentity } from './controller-client.js';
 import { ControllerScheduler } from './controller-scheduler.js';
 import { GarbageCollector } from './garbage-collector.js';
+import { OwnerIndex } from './owner-index.js';
 import { NamespaceController } from './namespace-controller.js';
 import { ServiceAccountController } from './service-account-controller.js';
 import { EventRecorder } from './event-recorder.js';
 import { JobController } from './job-controller.js';
-import { KubeletSimulator } from './kubelet-simulator.js';
+import { type BehaviourOverride, KubeletSimulator, type PodSelector } from './kubelet-simulator.js';
 import { CronJobController } from './cronjob-controller.js';
 import { TtlAfterFinishedController } from './ttl-after-finished-controller.js';
+import { EventTtlController } from './event-ttl-controller.js';
 
 const kubeSystem = (name: string): ControllerIdentity => ({ user: `system:serviceaccount:kube-system:${name}`, fieldManager: 'kube-controller-manager' });
 
@@ -26,31 +28,50 @@ export const controllerIdentities = {
   cronJob: kubeSystem('cronjob-controller'),
   ttl: kubeSystem('ttl-after-finished-controller'),
   scheduler: { user: 'system:kube-scheduler', groups: ['system:authenticated'], fieldManager: 'kube-scheduler' },
+  apiserver: { user: 'system:apiserver', groups: ['system:masters', 'system:authenticated'], fieldManager: 'kube-apiserver' },
   kubelet: { user: 'system:node:kubeforge-node', groups: ['system:nodes', 'system:authenticated'], fieldManager: 'kubelet' },
 } satisfies Record<string, ControllerIdentity>;
 
 export interface BuiltinControllers {
   scheduler: ControllerScheduler;
+  /** The kubelet simulator, when `pods` is `simulate`. */
+  kubelet?: KubeletSimulator;
   stop(): void;
+}
+
+const running = new WeakMap<ClusterInternals, BuiltinControllers>();
+
+/**
+ * Test hook (§7.6): overrides what matching pods do in a running local cluster, beyond their
+ * annotations — e.g. `scriptPods(cluster.internals, { labels: { app: 'x' } }, { exitCode: 2 })`.
+ * Returns a function removing the override.
+ */
+export function scriptPods(cluster: ClusterInternals, selector: PodSelector, override: BehaviourOverride): () => void {
+  const kubelet = running.get(cluster)?.kubelet;
+  if (!kubelet) throw new Error('scriptPods: this cluster runs without the kubelet simulator (started with pods: "inert")');
+  return kubelet.script(selector, override);
 }
 
 export function startBuiltinControllers(cluster: ClusterInternals, caCertPem?: string): BuiltinControllers {
   const switches = cluster.options.controllers ?? {};
   const on = (name: keyof typeof switches): boolean => switches[name] !== false;
+  // registered before the scheduler, so the index is current when controllers are asked for keys
+  const owners = OwnerIndex.follow(cluster.store);
   const scheduler = new ControllerScheduler(cluster.store, cluster.clock);
+  let kubeletSimulator: KubeletSimulator | undefined;
   const client = (identity: ControllerIdentity): ControllerClient => new ControllerClient(cluster, identity);
-  if (on('garbageCollector')) scheduler.add(new GarbageCollector(cluster.store, client(controllerIdentities.garbageCollector)));
+  if (on('garbageCollector')) scheduler.add(new GarbageCollector(cluster.store, client(controllerIdentities.garbageCollector), owners.index));
   if (on('namespace')) scheduler.add(new NamespaceController(client(controllerIdentities.namespace), cluster.catalog, cluster.clock));
   if (on('serviceAccount')) {
     scheduler.add(new ServiceAccountController(client(controllerIdentities.serviceAccount), caCertPem, client(controllerIdentities.rootCaPublisher)));
   }
   if (on('job')) {
     const jobClient = client(controllerIdentities.job);
-    scheduler.add(new JobController(jobClient, cluster.clock, new EventRecorder(jobClient, cluster.clock, 'job-controller')));
+    scheduler.add(new JobController(jobClient, cluster.clock, new EventRecorder(jobClient, cluster.clock, 'job-controller'), owners.index));
   }
   if (on('cronJob')) {
     const cronClient = client(controllerIdentities.cronJob);
-    scheduler.add(new CronJobController(cronClient, cluster.clock, new EventRecorder(cronClient, cluster.clock, 'cronjob-controller')));
+    scheduler.add(new CronJobController(cronClient, cluster.clock, new EventRecorder(cronClient, cluster.clock, 'cronjob-controller'), owners.index));
   }
   if (on('ttl')) scheduler.add(new TtlAfterFinishedController(client(controllerIdentities.ttl), cluster.clock));
   if (cluster.options.pods !== 'inert') {
@@ -65,12 +86,20 @@ export function startBuiltinControllers(cluster: ClusterInternals, caCertPem?: s
       cluster.options.seed ?? 1,
     );
     scheduler.add(simulator);
+    simulator.onScriptsChanged = () => {
+      for (const key of simulator.initialKeys()) scheduler.enqueue(simulator.name, key);
+    };
+    kubeletSimulator = simulator;
   }
+  if (on('eventTtl')) scheduler.add(new EventTtlController(client(controllerIdentities.apiserver), cluster.clock));
   const removeIdleCheck = cluster.addIdleCheck(scheduler);
   const stop = (): void => {
     scheduler.stop();
+    owners.unsubscribe();
     removeIdleCheck();
   };
   cluster.onStop(stop);
-  return { scheduler, stop };
+  const controllers: BuiltinControllers = { scheduler, ...(kubeletSimulator ? { kubelet: kubeletSimulator } : {}), stop };
+  running.set(cluster, controllers);
+  return controllers;
 }

@@ -53,7 +53,7 @@ export interface JobCounts {
 }
 
 /** The status object in the API's field order. */
-export function jobStatus(previous: any, counts: JobCounts, conditions: JobCondition[], extra: { startTime?: string; completionTime?: string; uncounted?: { succeeded?: string[]; failed?: string[] } }): Record<string, unknown> {
+export function jobStatus(counts: JobCounts, conditions: JobCondition[], extra: { startTime?: string; completionTime?: string; completedIndexes?: string; uncounted?: { succeeded?: string[]; failed?: string[] } }): Record<string, unknown> {
   const status: Record<string, unknown> = {};
   if (conditions.length) status.conditions = conditions;
   if (extra.startTime) status.startTime = extra.startTime;
@@ -62,7 +62,7 @@ export function jobStatus(previous: any, counts: JobCounts, conditions: JobCondi
   if (counts.succeeded) status.succeeded = counts.succeeded;
   if (counts.failed) status.failed = counts.failed;
   status.terminating = counts.terminating;
-  if (previous?.completedIndexes) status.completedIndexes = previous.completedIndexes;
+  if (extra.completedIndexes) status.completedIndexes = extra.completedIndexes;
   const uncounted: Record<string, string[]> = {};
   if (extra.uncounted?.succeeded?.length) uncounted.succeeded = extra.uncounted.succeeded;
   if (extra.uncounted?.failed?.length) uncounted.failed = extra.uncounted.failed;

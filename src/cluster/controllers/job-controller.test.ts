@@ -75,6 +75,35 @@ describe('job controller', () => {
     expect(j.status).toMatchObject({ failed: 1 });
   });
 
+  it('Failed waits until the deleted pods have terminated (status.terminating)', async () => {
+    fx = await startFixture();
+    await fx.batch.createNamespacedJob({ namespace: 'default', body: job('lingering', 'sleep 600', { activeDeadlineSeconds: 5 }, { 'sim.kubeforge.io/stop-delay': '10s' }) });
+    await fx.cluster.settle();
+    await fx.advance(5000);
+    let j = await read('lingering');
+    expect(conditionsOf(j)).toEqual(['FailureTarget=True/DeadlineExceeded']);
+    expect(j.status).toMatchObject({ terminating: 1, ready: 0 });
+    expect(j.status!.failed).toBeUndefined();
+    await fx.advance(10_000);
+    j = await read('lingering');
+    expect(conditionsOf(j)).toEqual(['FailureTarget=True/DeadlineExceeded', 'Failed=True/DeadlineExceeded']);
+    expect(j.status).toMatchObject({ terminating: 0, failed: 1 });
+    expect(await pods('lingering')).toEqual([]);
+  });
+
+  it('work-queue mode (parallelism, no completions): done after the first success once no pod runs', async () => {
+    fx = await startFixture();
+    const body = job('queue', 'sleep 1', { parallelism: 2 });
+    await fx.batch.createNamespacedJob({ namespace: 'default', body });
+    await fx.cluster.settle();
+    expect((await read('queue')).spec!.completions).toBeUndefined();
+    expect((await read('queue')).status).toMatchObject({ active: 2 });
+    await fx.advance(1000);
+    const j = await read('queue');
+    expect(j.status).toMatchObject({ succeeded: 2 });
+    expect(conditionsOf(j)).toContain('Complete=True/CompletionsReached');
+  });
+
   it('parallelism and completions: 3 completions, 2 at a time', async () => {
     fx = await startFixture();
     await fx.batch.createNamespacedJob({ namespace: 'default', body: job('batch', 'sleep 2', { parallelism: 2, completions: 3 }) });
@@ -124,6 +153,36 @@ describe('job controller', () => {
     expect(conditionsOf(j)).toEqual(['FailureTarget=True/BackoffLimitExceeded', 'Failed=True/BackoffLimitExceeded']);
     const [pod] = await pods('annotated');
     expect(pod!.status!.containerStatuses![0]!.state!.terminated).toMatchObject({ exitCode: 1, reason: 'Error' });
+  });
+
+  it('Indexed: pods carry their completion index and completedIndexes is compressed', async () => {
+    fx = await startFixture();
+    await fx.batch.createNamespacedJob({ namespace: 'default', body: job('indexed', 'sleep 1', { completionMode: 'Indexed', completions: 3, parallelism: 2 }) });
+    await fx.cluster.settle();
+    let list = await pods('indexed');
+    expect(list.map((p) => p.metadata!.name!.replace(/-[a-z0-9]{5}$/, ''))).toEqual(['indexed-0', 'indexed-1']);
+    expect(list[0]!.metadata!.labels!['batch.kubernetes.io/job-completion-index']).toBe('0');
+    expect(list[0]!.spec!.hostname).toBe('indexed-0');
+    await fx.advance(1000);
+    expect((await read('indexed')).status!.completedIndexes).toBe('0-1');
+    await fx.advance(1000);
+    const j = await read('indexed');
+    expect(j.status).toMatchObject({ completedIndexes: '0-2', succeeded: 3 });
+    expect(conditionsOf(j)).toContain('Complete=True/CompletionsReached');
+    list = await pods('indexed');
+    expect(list.map((p) => p.metadata!.annotations!['batch.kubernetes.io/job-completion-index']).sort()).toEqual(['0', '1', '2']);
+  });
+
+  it('restartPolicy OnFailure: container restarts count against backoffLimit', async () => {
+    fx = await startFixture();
+    const body = job('restarts', 'sleep 1; exit 1', { backoffLimit: 1 });
+    body.spec.template.spec.restartPolicy = 'OnFailure';
+    await fx.batch.createNamespacedJob({ namespace: 'default', body });
+    await fx.cluster.settle();
+    await fx.advance(1000);
+    const j = await read('restarts');
+    expect(conditionsOf(j)).toEqual(['FailureTarget=True/BackoffLimitExceeded', 'Failed=True/BackoffLimitExceeded']);
+    expect(j.status).toMatchObject({ failed: 1, terminating: 0 });
   });
 
   it('switched off: a Job gets no pods and no status (drive it yourself, as on envtest)', async () => {

@@ -13,6 +13,8 @@ import type { EventRecorder } from './event-recorder.js';
 import {
   type JobCondition, findCondition, finishedCondition, jobCondition, jobReasons, jobStatus, jobTrackingFinalizer,
 } from './job-conditions.js';
+import type { OwnerIndex } from './owner-index.js';
+import { formatIndexes, indexOf, isIndexed, missingIndexes, parseIndexes, stampIndex } from './indexed-completion.js';
 
 const podFailureBackoffBaseMs = 10_000;
 /** The controller source caps the pod failure backoff at 10 minutes (the docs say 6). */
@@ -21,11 +23,22 @@ const podFailureBackoffCapMs = 600_000;
 const isTerminal = (pod: KubeObject): boolean => pod.status?.phase === 'Succeeded' || pod.status?.phase === 'Failed';
 const isReady = (pod: KubeObject): boolean => (pod.status?.conditions ?? []).some((c: any) => c.type === 'Ready' && c.status === 'True');
 const tracked = (pod: KubeObject): boolean => (pod.metadata.finalizers ?? []).includes(jobTrackingFinalizer);
-/** With podReplacementPolicy TerminatingOrFailed a deleted, unfinished pod counts as failed. */
-const countsAsFailed = (pod: KubeObject): boolean => pod.status?.phase === 'Failed' || (Boolean(pod.metadata.deletionTimestamp) && pod.status?.phase !== 'Succeeded');
+/**
+ * A failed pod, or a deleted one no kubelet will ever finish (never bound to a node). A deleted bound
+ * pod stays `terminating` (and keeps the tracking finalizer) until the kubelet reports it terminal.
+ */
+const countsAsFailed = (pod: KubeObject): boolean =>
+  pod.status?.phase === 'Failed' || (Boolean(pod.metadata.deletionTimestamp) && pod.status?.phase !== 'Succeeded' && !pod.spec?.nodeName);
 
 function controllerOf(object: KubeObject | undefined, kind: string): { name: string; uid: string } | undefined {
   return (object?.metadata.ownerReferences ?? []).find((r: any) => r.controller === true && r.kind === kind && r.apiVersion === 'batch/v1');
+}
+
+/** Finished pods counted so far (succeeded/failed counters, completed indexes of an Indexed Job). */
+interface Tally {
+  succeeded: number;
+  failed: number;
+  completed: Set<number>;
 }
 
 export class JobController implements BuiltinController {
@@ -33,7 +46,15 @@ export class JobController implements BuiltinController {
   /** Consecutive pod failures per Job uid and when the last one was seen (pod failure backoff). */
   private readonly failures = new Map<string, { consecutive: number; lastAt: number }>();
 
-  constructor(private readonly client: ControllerClient, private readonly clock: ClusterClock, private readonly events: EventRecorder) {}
+  constructor(private readonly client: ControllerClient, private readonly clock: ClusterClock, private readonly events: EventRecorder, private readonly owners: OwnerIndex) {}
+
+  /** The pods this Job controls (through the owner index, not a namespace scan). */
+  private podsOf(job: KubeObject): KubeObject[] {
+    return this.owners
+      .dependentsIn(job.metadata.uid, 'pods')
+      .map((l) => this.client.get('pods', l.namespace, l.name))
+      .filter((p): p is KubeObject => p !== undefined && controllerOf(p, 'Job')?.uid === job.metadata.uid);
+  }
 
   initialKeys(): string[] {
     return this.client.list('batch/jobs').map((j) => `${j.metadata.namespace}/${j.metadata.name}`);
@@ -50,7 +71,7 @@ export class JobController implements BuiltinController {
     const [namespace, name] = key.split('/') as [string, string];
     const job = this.client.get('batch/jobs', namespace, name);
     if (!job) return this.releaseOrphans(namespace, name);
-    const pods = this.client.list('pods', namespace).filter((p) => controllerOf(p, 'Job')?.uid === job.metadata.uid);
+    const pods = this.podsOf(job);
     if (job.metadata.deletionTimestamp || finishedCondition(job)) {
       // nothing more to count: let the pods go
       for (const pod of pods) if (tracked(pod) && (isTerminal(pod) || pod.metadata.deletionTimestamp || job.metadata.deletionTimestamp)) this.releasePod(pod);
@@ -63,27 +84,12 @@ export class JobController implements BuiltinController {
     const now = this.clock.now();
     const spec = job.spec ?? {};
     const previous = job.status ?? {};
-    let pods = podsIn;
-    let succeeded: number = previous.succeeded ?? 0;
-    let failed: number = previous.failed ?? 0;
     let startTime: string | undefined = previous.startTime;
     if (!spec.suspend && !startTime) startTime = rfc3339(now);
     const conditions: JobCondition[] = structuredClone(previous.conditions ?? []);
-
-    // count finished pods exactly once: uncounted → finalizer removed → counters
-    const newlySucceeded = pods.filter((p) => tracked(p) && p.status?.phase === 'Succeeded');
-    const newlyFailed = pods.filter((p) => tracked(p) && countsAsFailed(p) && !(spec.suspend && p.status?.phase !== 'Failed'));
-    // pods removed because the Job is suspended are not failures: just let them go
-    for (const pod of pods) if (spec.suspend && tracked(pod) && pod.metadata.deletionTimestamp && !isTerminal(pod)) this.releasePod(pod);
-    if (newlySucceeded.length || newlyFailed.length) {
-      const uncounted = { succeeded: newlySucceeded.map((p) => p.metadata.uid), failed: newlyFailed.map((p) => p.metadata.uid) };
-      this.writeStatus(job, jobStatus(previous, this.counts(pods, succeeded, failed), conditions, { startTime, completionTime: previous.completionTime, uncounted }));
-      for (const pod of [...newlySucceeded, ...newlyFailed]) this.releasePod(pod);
-      succeeded += newlySucceeded.length;
-      failed += newlyFailed.length;
-      this.noteFailures(job.metadata.uid, newlySucceeded.length, newlyFailed.length, now);
-      pods = this.client.list('pods', job.metadata.namespace).filter((p) => controllerOf(p, 'Job')?.uid === job.metadata.uid);
-    }
+    const tally: Tally = { succeeded: previous.succeeded ?? 0, failed: previous.failed ?? 0, completed: parseIndexes(previous.completedIndexes) };
+    let pods = this.countFinished(job, podsIn, tally, { startTime, conditions, now });
+    const { succeeded, failed, completed } = tally;
 
     let requeueAt: number | undefined;
     const requeue = (at: number): void => void (requeueAt = requeueAt === undefined ? at : Math.min(requeueAt, at));
@@ -100,7 +106,8 @@ export class JobController implements BuiltinController {
 
     let failure = failureTarget?.status === 'True' ? { reason: failureTarget.reason, message: failureTarget.message } : undefined;
     const completions: number | undefined = spec.completions ?? undefined;
-    const reachedSuccess = successMet?.status === 'True' || (completions !== undefined ? succeeded >= completions : succeeded >= 1 && active().length === 0);
+    const done = isIndexed(job) ? completed.size : succeeded;
+    const reachedSuccess = successMet?.status === 'True' || (completions !== undefined ? done >= completions : succeeded >= 1 && active().length === 0);
     if (!failure && !reachedSuccess) failure = this.failureReason(job, pods, failed, startTime, now, requeue);
 
     if (failure) {
@@ -130,11 +137,35 @@ export class JobController implements BuiltinController {
         this.events.record(job, 'Normal', 'Resumed', 'Job resumed');
         startTime = rfc3339(now);
       }
-      pods = this.managePods(job, pods, active(), succeeded, now, requeue);
+      pods = this.managePods(job, pods, active(), done, completed, now, requeue);
     }
-    const status = jobStatus(previous, this.counts(pods, succeeded, failed), conditions, { startTime, completionTime: completionTime ?? previous.completionTime });
+    const completedIndexes = isIndexed(job) ? formatIndexes(completed) : undefined;
+    const status = jobStatus(this.counts(pods, succeeded, failed), conditions, { startTime, completionTime: completionTime ?? previous.completionTime, completedIndexes });
     this.writeStatus(job, status);
     if (requeueAt !== undefined) return { requeueAfterMs: Math.max(0, requeueAt - now) };
+  }
+
+  /**
+   * Counts finished pods exactly once: their uids go to uncountedTerminatedPods (written), their
+   * tracking finalizer is removed, then they move to the counters in `tally`. Returns the fresh pods.
+   */
+  private countFinished(job: KubeObject, pods: KubeObject[], tally: Tally, at: { startTime?: string; conditions: JobCondition[]; now: number }): KubeObject[] {
+    const suspended = job.spec?.suspend === true;
+    const newlySucceeded = pods.filter((p) => tracked(p) && p.status?.phase === 'Succeeded');
+    const removedBySuspend = (p: KubeObject): boolean => suspended && Boolean(p.metadata.deletionTimestamp) && p.status?.phase !== 'Succeeded';
+    const newlyFailed = pods.filter((p) => tracked(p) && countsAsFailed(p) && !removedBySuspend(p));
+    // pods removed because the Job is suspended are not failures: just let them go
+    for (const pod of pods) if (tracked(pod) && removedBySuspend(pod)) this.releasePod(pod);
+    if (!newlySucceeded.length && !newlyFailed.length) return pods;
+    const uncounted = { succeeded: newlySucceeded.map((p) => p.metadata.uid), failed: newlyFailed.map((p) => p.metadata.uid) };
+    const previous = job.status ?? {};
+    this.writeStatus(job, jobStatus(this.counts(pods, tally.succeeded, tally.failed), at.conditions, { startTime: at.startTime, completionTime: previous.completionTime, uncounted, completedIndexes: previous.completedIndexes }));
+    for (const pod of [...newlySucceeded, ...newlyFailed]) this.releasePod(pod);
+    tally.succeeded += newlySucceeded.length;
+    tally.failed += newlyFailed.length;
+    if (isIndexed(job)) for (const p of newlySucceeded) if (indexOf(p) !== undefined) tally.completed.add(indexOf(p)!);
+    this.noteFailures(job.metadata.uid, newlySucceeded.length, newlyFailed.length, at.now);
+    return this.podsOf(job);
   }
 
   /** BackoffLimitExceeded, then DeadlineExceeded; schedules the deadline check. */
@@ -155,7 +186,7 @@ export class JobController implements BuiltinController {
   }
 
   /** Creates or deletes pods so that `want` run, honouring the pod failure backoff. */
-  private managePods(job: KubeObject, pods: KubeObject[], active: KubeObject[], succeeded: number, now: number, requeue: (at: number) => void): KubeObject[] {
+  private managePods(job: KubeObject, pods: KubeObject[], active: KubeObject[], succeeded: number, completed: Set<number>, now: number, requeue: (at: number) => void): KubeObject[] {
     const spec = job.spec ?? {};
     const parallelism: number = spec.parallelism ?? 1;
     const want = spec.completions !== undefined && spec.completions !== null
@@ -175,8 +206,16 @@ export class JobController implements BuiltinController {
       }
     }
     const created: KubeObject[] = [];
+    const running = new Set(active.map(indexOf).filter((i) => i !== undefined));
+    const indexes = isIndexed(job) ? missingIndexes(spec.completions ?? 0, completed, running, want - active.length) : [];
     for (let i = active.length; i < want; i++) {
-      const pod = this.client.create('pods', job.metadata.namespace, podFor(job));
+      const body = podFor(job);
+      if (isIndexed(job)) {
+        const index = indexes.shift();
+        if (index === undefined) break;
+        stampIndex(body, job.metadata.name, index);
+      }
+      const pod = this.client.create('pods', job.metadata.namespace, body);
       created.push(pod);
       this.events.record(job, 'Normal', 'SuccessfulCreate', `Created pod: ${pod.metadata.name}`);
     }
@@ -189,7 +228,7 @@ export class JobController implements BuiltinController {
       this.client.delete('pods', pod.metadata.namespace, pod.metadata.name, { preconditions: { uid: pod.metadata.uid } });
       this.events.record(job, 'Normal', 'SuccessfulDelete', `Deleted pod: ${pod.metadata.name}`);
     }
-    return this.client.list('pods', job.metadata.namespace).filter((p) => controllerOf(p, 'Job')?.uid === job.metadata.uid);
+    return this.podsOf(job);
   }
 
   /** No active or terminating pod and nothing left to count: the Job may take its final condition. */

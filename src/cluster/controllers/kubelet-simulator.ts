@@ -13,6 +13,22 @@ import type { EventRecorder } from './event-recorder.js';
 import { type PodBehaviour, podBehaviour } from './pod-behaviour.js';
 
 export const nodeName = 'kubeforge-node';
+
+/** Which pods a test script applies to (all given fields must match). */
+export interface PodSelector {
+  namespace?: string;
+  name?: string;
+  labels?: Record<string, string>;
+}
+
+/** What a script changes in a pod's behaviour (the rest still comes from annotations and command). */
+export type BehaviourOverride = Partial<Omit<PodBehaviour, 'logs'>>;
+
+function selects(selector: PodSelector, pod: KubeObject): boolean {
+  if (selector.namespace !== undefined && selector.namespace !== pod.metadata.namespace) return false;
+  if (selector.name !== undefined && selector.name !== pod.metadata.name) return false;
+  return Object.entries(selector.labels ?? {}).every(([k, v]) => pod.metadata.labels?.[k] === v);
+}
 const hostIP = '10.0.0.1';
 const crashLoopBaseMs = 10_000;
 const crashLoopCapMs = 300_000;
@@ -39,6 +55,9 @@ export class KubeletSimulator implements BuiltinController {
   readonly name = 'kubelet';
   private readonly random: SeededRandom;
   private readonly usedIPs = new Set<string>();
+  private readonly scripts: Array<{ selector: PodSelector; override: BehaviourOverride }> = [];
+  /** Set by the scheduler wiring: re-reconciles pods after a script changes. */
+  onScriptsChanged: () => void = () => {};
 
   constructor(
     private readonly kubelet: ControllerClient,
@@ -68,6 +87,7 @@ export class KubeletSimulator implements BuiltinController {
     let behaviour: PodBehaviour;
     try {
       behaviour = podBehaviour(pod);
+      for (const s of this.scripts) if (selects(s.selector, pod)) behaviour = { ...behaviour, ...s.override };
     } catch (err) {
       this.kubeletEvents.record(pod, 'Warning', 'FailedSimulation', (err as Error).message);
       return;
@@ -77,6 +97,18 @@ export class KubeletSimulator implements BuiltinController {
     if (!pod.spec?.nodeName) return this.schedule(pod, behaviour, now);
     if (pod.status?.phase === 'Pending') return this.start(pod, behaviour, now);
     return this.run(pod, behaviour, now);
+  }
+
+  /** Overrides the behaviour of matching pods (later scripts win); returns a function removing it. */
+  script(selector: PodSelector, override: BehaviourOverride): () => void {
+    const entry = { selector, override };
+    this.scripts.push(entry);
+    this.onScriptsChanged();
+    return () => {
+      const i = this.scripts.indexOf(entry);
+      if (i !== -1) this.scripts.splice(i, 1);
+      this.onScriptsChanged();
+    };
   }
 
   private wait(due: number, now: number): ReconcileResult | undefined {

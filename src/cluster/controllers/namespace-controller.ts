@@ -11,8 +11,9 @@ import type { StoreEvent } from '../store/object-store.js';
 import type { ControllerClient } from './controller-client.js';
 import type { BuiltinController, ReconcileResult } from './controller-scheduler.js';
 
-/** How long a namespace with remaining content waits before looking again (besides deletions). */
-const retryMs = 15_000;
+/** A namespace with remaining content looks again after 1 s, doubling to 5 min (deletions wake it sooner). */
+const firstRetryMs = 1000;
+const maxRetryMs = 300_000;
 
 export interface Remaining {
   /** `<resource>.<group>` → count. */
@@ -23,6 +24,7 @@ export interface Remaining {
 
 export class NamespaceController implements BuiltinController {
   readonly name = 'namespace-controller';
+  private readonly retries = new Map<string, number>();
 
   /**
    * `writeConditions`: publish the deletion conditions in the namespace status. Off by default for now:
@@ -55,7 +57,12 @@ export class NamespaceController implements BuiltinController {
       const conditions = namespaceConditions(remaining, namespace.status?.conditions ?? [], this.clock.now());
       this.client.updateStatus('namespaces', { ...namespace, status: { ...(namespace.status ?? {}), phase: 'Terminating', conditions } });
     }
-    if (remaining.resources.size > 0) return { requeueAfterMs: retryMs };
+    if (remaining.resources.size > 0) {
+      const delay = this.retries.get(name) ?? firstRetryMs;
+      this.retries.set(name, Math.min(delay * 2, maxRetryMs));
+      return { requeueAfterMs: delay };
+    }
+    this.retries.delete(name);
     const finalizers: string[] = namespace.spec?.finalizers ?? [];
     if (finalizers.includes('kubernetes')) this.client.finalizeNamespace(name, finalizers.filter((f) => f !== 'kubernetes'));
   }

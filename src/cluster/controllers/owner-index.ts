@@ -3,7 +3,7 @@
  * lives, and which objects name a given uid as an owner (owner → dependents), so deleting an owner
  * finds its dependents without scanning the store.
  */
-import type { KubeObject, StoreEvent } from '../store/object-store.js';
+import type { KubeObject, ObjectStore, StoreEvent } from '../store/object-store.js';
 
 /** Where an object lives in the store. */
 export interface ObjectLocation {
@@ -37,6 +37,15 @@ export class OwnerIndex {
   private readonly byUid = new Map<string, ObjectLocation>();
   private readonly dependents = new Map<string, Set<string>>();
 
+  /** An index of everything in `store`, kept current by a commit listener registered now. */
+  static follow(store: ObjectStore): { index: OwnerIndex; unsubscribe: () => void } {
+    const index = new OwnerIndex();
+    for (const bucket of store.bucketNames()) {
+      for (const object of store.list(bucket)) index.observe({ type: 'ADDED', bucket, rv: 0, object });
+    }
+    return { index, unsubscribe: store.onCommit((e) => index.observe(e)) };
+  }
+
   /** Applies one committed change. */
   observe(event: StoreEvent): void {
     const meta = event.object.metadata;
@@ -62,5 +71,10 @@ export class OwnerIndex {
   /** Location keys of the objects naming `uid` as an owner, sorted. */
   dependentsOf(uid: string): string[] {
     return [...(this.dependents.get(uid) ?? [])].sort();
+  }
+
+  /** Dependents of `uid` stored in `bucket` (e.g. a Job's pods), sorted by namespace and name. */
+  dependentsIn(uid: string, bucket: string): ObjectLocation[] {
+    return this.dependentsOf(uid).map(parseLocationKey).filter((l) => l.bucket === bucket);
   }
 }

@@ -9,6 +9,7 @@ import type { KubeObject } from '../store/object-store.js';
 import { column, nameColumn } from '../registry/table-format.js';
 import { celCompileErrors } from './cel-rules.js';
 import { structuralErrors } from './structural-schema.js';
+import { defaultErrors } from './default-checks.js';
 
 export const crdCleanupFinalizer = 'customresourcecleanup.apiextensions.k8s.io';
 
@@ -40,8 +41,10 @@ function validateVersion(v: any, i: number, errs: FieldError[]): void {
   const schema = v?.schema?.openAPIV3Schema;
   if (schema === undefined) errs.push(required(`${p}.schema.openAPIV3Schema`, 'schemas are required'));
   else {
-    errs.push(...structuralErrors(schema, `${p}.schema.openAPIV3Schema`, statusOn));
+    const structural = structuralErrors(schema, `${p}.schema.openAPIV3Schema`, statusOn);
+    errs.push(...structural);
     errs.push(...celCompileErrors(schema, `${p}.schema.openAPIV3Schema`));
+    if (structural.length === 0) errs.push(...defaultErrors(schema, `${p}.schema.openAPIV3Schema`));
   }
   if (v?.deprecationWarning !== undefined && v?.deprecated !== true) errs.push(forbidden(`${p}.deprecationWarning`, 'can only be set for deprecated versions'));
   (v?.additionalPrinterColumns ?? []).forEach((c: any, j: number) => {
@@ -136,11 +139,10 @@ export const customResourceDefinitions = defineKind({
       const storage = (o.spec.versions ?? []).find((v: any) => v?.storage === true)?.name;
       o.status = { acceptedNames: { plural: '', kind: '' }, storedVersions: storage ? [storage] : [] };
     },
-    prepareForUpdate(o, old) {
+    prepareForUpdate(o) {
       defaultCrd(o);
       const storage = (o.spec?.versions ?? []).find((v: any) => v?.storage === true)?.name;
       if (storage && o.status && !(o.status.storedVersions ?? []).includes(storage)) o.status.storedVersions = [...(o.status.storedVersions ?? []), storage];
-      void old;
     },
     validateCreate: validateCrd,
     validateUpdate: validateCrdUpdate,

@@ -63,3 +63,27 @@ test('custom resources: pruning, defaulting, value validations and CEL rules', (
   object.spec = { size: 'x' };
   expect(texts(validateCustomResource(object, schema))).toEqual(['spec.size: Invalid value: "string": spec.size in body must be of type integer: "string"']);
 });
+
+test('ratcheting: on update, errors on values unchanged from the old object are dropped', () => {
+  const schema = { type: 'object', properties: { spec: { type: 'object', properties: { name: { type: 'string', maxLength: 3 }, size: { type: 'integer', maximum: 5 } } } } };
+  const old = { metadata: { name: 'w' }, spec: { name: 'toolong', size: 1 } };
+  expect(texts(validateCustomResource({ metadata: { name: 'w' }, spec: { name: 'toolong', size: 2 } }, schema, old))).toEqual([]);
+  expect(texts(validateCustomResource({ metadata: { name: 'w' }, spec: { name: 'toolong', size: 9 } }, schema, old))).toEqual([
+    'spec.size: Invalid value: 9: spec.size in body should be less than or equal to 5',
+  ]);
+  expect(texts(validateCustomResource({ metadata: { name: 'w' }, spec: { name: 'toolong2', size: 1 } }, schema, old))).toEqual(['spec.name: Too long: may not be more than 3 bytes']);
+});
+
+test('defaults must validate against their schema and may not stand in top-level metadata', () => {
+  const errs = texts(validateCrd(crd({
+    type: 'object',
+    properties: {
+      metadata: { type: 'object', properties: { name: { type: 'string', default: 'x' } } },
+      spec: { type: 'object', properties: { replicas: { type: 'integer', default: 'two' }, mode: { type: 'string', enum: ['a', 'b'], default: 'a' } } },
+    },
+  }) as never));
+  const p = 'spec.versions[0].schema.openAPIV3Schema.properties';
+  expect(errs).toContain(`${p}[spec].properties[replicas].default: Invalid value: "string": spec.replicas in body must be of type integer: "string"`);
+  expect(errs.some((e) => e.includes('properties[mode]'))).toBe(false);
+  expect(errs.some((e) => e.includes('properties[metadata]') && e.endsWith('.default: Forbidden: must not be set in top-level metadata'))).toBe(true);
+});

@@ -4,6 +4,7 @@
  */
 import { type FieldError, duplicate, invalid, notSupported, required, tooLong, tooMany, typeInvalid } from '../errors/field-errors.js';
 import { evaluateCelRules } from './cel-rules.js';
+import { deepEqual } from '../registry/system-metadata.js';
 
 type Schema = Record<string, any>;
 const isObject = (v: unknown): v is Record<string, any> => v !== null && typeof v === 'object' && !Array.isArray(v);
@@ -150,6 +151,32 @@ function validateObject(v: Record<string, any>, s: Schema, path: string, errs: F
   }
 }
 
+/** Value validations of one value at a JSON path (used to check CRD defaults). */
+export function validateValue(value: unknown, schema: Schema, path: string): FieldError[] {
+  const errs: FieldError[] = [];
+  validateNode(value, schema, path, errs);
+  return errs;
+}
+
+/** The value at a field-error path such as `spec.items[2].name` (undefined when absent). */
+function valueAtFieldPath(object: unknown, path: string): unknown {
+  let node: any = object;
+  for (const token of path.match(/[^.[\]]+|\[\d+\]/g) ?? []) {
+    if (node === undefined || node === null) return undefined;
+    node = token.startsWith('[') ? node[Number(token.slice(1, -1))] : node[token];
+  }
+  return node;
+}
+
+/**
+ * Validation ratcheting (on in 1.32): on update, an error on a value that is unchanged from the old
+ * object is dropped, so objects stored before a stricter schema can still be updated elsewhere.
+ */
+function ratchet(errs: FieldError[], object: Record<string, any>, old: Record<string, any> | undefined): FieldError[] {
+  if (!old) return errs;
+  return errs.filter((e) => e.field === '<nil>' || !deepEqual(valueAtFieldPath(object, e.field), valueAtFieldPath(old, e.field)));
+}
+
 /** Schema and CEL validation of a custom resource (metadata is validated by the generic path). */
 export function validateCustomResource(object: Record<string, any>, schema: Schema, old?: Record<string, any>): FieldError[] {
   const errs: FieldError[] = [];
@@ -162,6 +189,7 @@ export function validateCustomResource(object: Record<string, any>, schema: Sche
   delete body.apiVersion;
   delete body.kind;
   validateObject(body, rootSchema, '', errs);
-  if (errs.length === 0) errs.push(...evaluateCelRules(object, schema, old));
-  return errs;
+  const kept = ratchet(errs, object, old);
+  if (kept.length === 0) kept.push(...ratchet(evaluateCelRules(object, schema, old), object, old));
+  return kept;
 }

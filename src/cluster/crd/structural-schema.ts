@@ -62,7 +62,7 @@ function checkJunctorContent(s: Schema, path: string, w: Walk): void {
   for (const k of Object.keys(s)) if (k.startsWith('x-kubernetes-')) w.errs.push(forbidden(`${path}.${k}`, k === 'x-kubernetes-validations' ? 'must be empty to be structural' : 'must be false to be structural'));
 }
 
-function walk(s: Schema, path: string, w: Walk, declaredHere: Schema | undefined): void {
+function walk(s: Schema, path: string, w: Walk): void {
   checkCommon(s, path, w);
   if (w.inJunctor) checkJunctorContent(s, path, w);
   for (const junctor of ['allOf', 'anyOf', 'oneOf'] as const) {
@@ -72,27 +72,27 @@ function walk(s: Schema, path: string, w: Walk, declaredHere: Schema | undefined
       if (!isObject(sub)) return;
       if (intOrString && (junctor === 'anyOf' || junctor === 'allOf') && isIntOrStringBranch(sub)) return;
       const p = `${path}.${junctor}[${i}]`;
-      walk(sub, p, { errs: w.errs, inJunctor: true }, s);
+      walk(sub, p, { errs: w.errs, inJunctor: true });
       for (const prop of Object.keys(sub.properties ?? {})) {
         if (!s.properties || !(prop in s.properties)) w.errs.push(required(`${path}.properties[${prop}]`, `because it is defined in ${junctor}[${i}].properties[${prop}]`));
       }
     });
   }
-  if (isObject(s.not)) walk(s.not, `${path}.not`, { errs: w.errs, inJunctor: true }, s);
+  if (isObject(s.not)) walk(s.not, `${path}.not`, { errs: w.errs, inJunctor: true });
   for (const [name, child] of Object.entries((s.properties ?? {}) as Schema)) {
     const p = `${path}.properties[${name}]`;
     if (!isObject(child)) continue;
     if (!w.inJunctor && child.type === undefined && child['x-kubernetes-int-or-string'] !== true && child['x-kubernetes-preserve-unknown-fields'] !== true) {
       w.errs.push(required(`${p}.type`, 'must not be empty for specified object fields'));
     }
-    walk(child, p, w, undefined);
+    walk(child, p, w);
   }
   if (isObject(s.items)) {
     const p = `${path}.items`;
     if (!w.inJunctor && s.items.type === undefined && s.items['x-kubernetes-int-or-string'] !== true && s.items['x-kubernetes-preserve-unknown-fields'] !== true) {
       w.errs.push(required(`${p}.type`, 'must not be empty for specified array items'));
     }
-    walk(s.items, p, w, undefined);
+    walk(s.items, p, w);
   } else if (s.type === 'array' && !w.inJunctor && s.items === undefined) {
     w.errs.push(required(`${path}.items`, 'must be specified'));
   }
@@ -101,9 +101,8 @@ function walk(s: Schema, path: string, w: Walk, declaredHere: Schema | undefined
     if (!w.inJunctor && s.additionalProperties.type === undefined && s.additionalProperties['x-kubernetes-int-or-string'] !== true && s.additionalProperties['x-kubernetes-preserve-unknown-fields'] !== true) {
       w.errs.push(required(`${p}.type`, 'must not be empty for specified object fields'));
     }
-    walk(s.additionalProperties, p, w, undefined);
+    walk(s.additionalProperties, p, w);
   }
-  void declaredHere;
 }
 
 function isIntOrStringBranch(s: Schema): boolean {
@@ -139,6 +138,6 @@ export function structuralErrors(schema: unknown, path: string, statusSubresourc
       errs.push(invalid(path, bad.join(','), 'only Description, Type, Required, Properties, Items, XValidations and XPreserveUnknownFields fields are allowed at the root of the schema if the status subresource is enabled'));
     }
   }
-  walk(schema, path, { errs, inJunctor: false }, undefined);
+  walk(schema, path, { errs, inJunctor: false });
   return errs.sort((a, b) => (a.field < b.field ? -1 : a.field > b.field ? 1 : 0));
 }

@@ -5,7 +5,8 @@
  */
 import type { IncomingHttpHeaders } from 'node:http';
 import { parse as parseYaml } from 'yaml';
-import { ApiError, badRequest, methodNotAllowed, pathNotFound, unsupportedMediaType } from '../errors/status-errors.js';
+import { ApiError, badRequest, invalidObject, methodNotAllowed, pathNotFound, unsupportedMediaType } from '../errors/status-errors.js';
+import { forbidden, invalid } from '../errors/field-errors.js';
 import type { DeleteOptions, FieldValidation, ObjectOperations, WriteOptions } from '../registry/object-operations.js';
 import type { ResourceCatalog } from '../registry/resource-catalog.js';
 import { type ResourceType, groupVersion } from '../registry/resource-type.js';
@@ -269,6 +270,13 @@ export class ResourceHandler {
     const { shape, tableVersion } = negotiateResource(ctx.headers.accept);
     const timeout = q.get('timeoutSeconds');
     const rv = q.get('resourceVersion') ?? undefined;
+    const initialEvents = q.has('sendInitialEvents') ? queryBool(q.get('sendInitialEvents')) : undefined;
+    if (initialEvents !== undefined && (q.get('resourceVersionMatch') !== 'NotOlderThan' || !queryBool(q.get('allowWatchBookmarks')))) {
+      const errs = [];
+      if (q.get('resourceVersionMatch') !== 'NotOlderThan') errs.push(invalid('resourceVersionMatch', q.get('resourceVersionMatch') ?? '', "sendInitialEvents requires setting resourceVersionMatch to NotOlderThan"));
+      if (!queryBool(q.get('allowWatchBookmarks'))) errs.push(forbidden('allowWatchBookmarks', 'sendInitialEvents requires setting allowWatchBookmarks to true'));
+      throw invalidObject('ListOptions', 'meta.k8s.io', '', errs);
+    }
     this.watches.start(
       {
         rt,
@@ -277,6 +285,7 @@ export class ResourceHandler {
         fieldSelector: query.fieldSelector,
         ...(rv !== undefined ? { resourceVersion: rv } : {}),
         bookmarks: queryBool(q.get('allowWatchBookmarks')),
+        ...(initialEvents ? { sendInitialEvents: true } : {}),
         timeoutSeconds: timeout ? Number(timeout) : 300 + Math.floor(Math.random() * 300),
         shape,
         ...(tableVersion ? { tableVersion } : {}),

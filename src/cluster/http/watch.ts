@@ -21,6 +21,8 @@ export interface WatchRequest {
   /** Undefined or '' or '0' = start with the current state. */
   resourceVersion?: string;
   bookmarks: boolean;
+  /** WatchList: ADDED for the current state, then a BOOKMARK marked `k8s.io/initial-events-end`. */
+  sendInitialEvents?: boolean;
   /** Real seconds until the server closes the stream. */
   timeoutSeconds: number;
   shape: ResponseShape;
@@ -112,9 +114,13 @@ export class WatchHub {
     const rv = req.resourceVersion;
     let unsubscribe = (): void => {};
     try {
-      if (rv === undefined || rv === '' || rv === '0') {
+      if (req.sendInitialEvents || rv === undefined || rv === '' || rv === '0') {
         const ns = rt.namespaced ? req.namespace : undefined;
         for (const o of this.store.list(rt.bucket, ns)) if (matches(o)) send(render('ADDED', o));
+        if (req.sendInitialEvents) {
+          const end = { kind: rt.kind, apiVersion: groupVersion(rt), metadata: { resourceVersion: String(this.store.resourceVersion), annotations: { 'k8s.io/initial-events-end': 'true' } } };
+          send(`${JSON.stringify({ type: 'BOOKMARK', object: end })}\n`);
+        }
       } else {
         const since = Number(rv);
         if (!Number.isInteger(since)) throw new ApiError(400, 'BadRequest', `invalid resource version: ${rv}`);

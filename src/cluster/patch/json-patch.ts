@@ -36,12 +36,11 @@ function get(doc: unknown, path: string): unknown {
   return node;
 }
 
-function arrayIndex(arr: unknown[], key: string, path: string, forInsert: boolean): number {
+function arrayIndex(arr: unknown[], key: string, forInsert: boolean): number {
   if (key === '-' && forInsert) return arr.length;
   if (!/^(0|[1-9]\d*)$/.test(key)) throw new JsonPatchError(`Unable to access invalid index: ${key}: invalid index referenced`);
   const i = Number(key);
   if (i > arr.length || (!forInsert && i >= arr.length)) throw new JsonPatchError(`Unable to access invalid index: ${i}: invalid index referenced`);
-  void path;
   return i;
 }
 
@@ -49,7 +48,7 @@ function add(doc: unknown, path: string, value: unknown): unknown {
   const tokens = parsePointer(path);
   if (tokens.length === 0) return structuredClone(value);
   const { container, key } = parent(doc, tokens, path);
-  if (Array.isArray(container)) container.splice(arrayIndex(container, key, path, true), 0, structuredClone(value));
+  if (Array.isArray(container)) container.splice(arrayIndex(container, key, true), 0, structuredClone(value));
   else container[key] = structuredClone(value);
   return doc;
 }
@@ -57,7 +56,7 @@ function add(doc: unknown, path: string, value: unknown): unknown {
 function remove(doc: unknown, path: string): unknown {
   const tokens = parsePointer(path);
   const { container, key } = parent(doc, tokens, path);
-  if (Array.isArray(container)) container.splice(arrayIndex(container, key, path, false), 1);
+  if (Array.isArray(container)) container.splice(arrayIndex(container, key, false), 1);
   else {
     if (!(key in container)) throw new JsonPatchError(`Unable to remove nonexistent key: ${key}: missing value`);
     delete container[key];

@@ -5,7 +5,7 @@
  */
 import { ApiError } from '../errors/status-errors.js';
 import type { KubeObject } from '../store/object-store.js';
-import { canonicalJson, rfc3339 } from '../registry/system-metadata.js';
+import { deepEqual, rfc3339 } from '../registry/system-metadata.js';
 import { type FieldPath, type ListSemanticsResolver, deleteAt, fromFieldsV1, leafPaths, pathKey, toFieldsV1, valueAt } from './field-sets.js';
 
 export interface ManagedFieldsEntry {
@@ -77,7 +77,7 @@ function withoutPaths(list: ManagedFieldsEntry[], drop: Set<string>, except: (e:
 export function recordUpdate(next: KubeObject, old: KubeObject | undefined, ctx: OwnershipContext): void {
   const nextView = ownedView(next, ctx.subresource, ctx.statusSubresource);
   const oldView = old ? ownedView(old, ctx.subresource, ctx.statusSubresource) : {};
-  const changed = leafPaths(nextView, ctx.lists).filter((p) => canonicalJson(valueAt(nextView, p)) !== canonicalJson(valueAt(oldView, p)));
+  const changed = leafPaths(nextView, ctx.lists).filter((p) => !deepEqual(valueAt(nextView, p), valueAt(oldView, p)));
   let list = entries(old ?? next);
   if (changed.length === 0) {
     next.metadata.managedFields = list.length ? list : undefined;
@@ -99,10 +99,10 @@ function mergeApplied(live: unknown, config: unknown, lists: ListSemanticsResolv
   if (Array.isArray(config)) {
     const sem = lists(schemaPath);
     if (sem === 'atomic' || !Array.isArray(live)) return structuredClone(config);
-    if (sem === 'set') return [...live, ...config.filter((c) => !live.some((l) => canonicalJson(l) === canonicalJson(c)))];
+    if (sem === 'set') return [...live, ...config.filter((c) => !live.some((l) => deepEqual(l, c)))];
     const out = [...live];
     for (const item of config) {
-      const i = out.findIndex((l) => isObject(l) && isObject(item) && sem.keys.every((k) => canonicalJson(l[k]) === canonicalJson(item[k])));
+      const i = out.findIndex((l) => isObject(l) && isObject(item) && sem.keys.every((k) => deepEqual(l[k], item[k])));
       if (i >= 0) out[i] = mergeApplied(out[i], item, lists, schemaPath);
       else out.push(structuredClone(item));
     }
@@ -161,7 +161,7 @@ export function serverSideApply(live: KubeObject | undefined, config: KubeObject
       if (mine(entry) || (entry.manager === ctx.manager && (entry.subresource ?? '') === (ctx.subresource ?? ''))) continue;
       const owned = new Set(fromFieldsV1(entry.fieldsV1).map(pathKey));
       for (const p of applied) {
-        if (owned.has(pathKey(p)) && canonicalJson(valueAt(configView, p)) !== canonicalJson(valueAt(liveView, p))) conflicts.push({ entry, path: p });
+        if (owned.has(pathKey(p)) && !deepEqual(valueAt(configView, p), valueAt(liveView, p))) conflicts.push({ entry, path: p });
       }
     }
     if (conflicts.length && !force) throw applyConflict(conflicts);

@@ -9,7 +9,7 @@ const s = (name: string, repeated = false) => ({ name, type: 'string' as const, 
 const ownerReference: MessageSpec = { 1: s('kind'), 3: s('name'), 4: s('uid'), 5: s('apiVersion'), 6: { name: 'controller', type: 'bool' }, 7: { name: 'blockOwnerDeletion', type: 'bool' } };
 
 const objectMeta: MessageSpec = {
-  1: s('name'), 2: s('generateName'), 3: s('namespace'), 5: s('uid'), 6: s('resourceVersion'), 7: { name: 'generation', type: 'int' },
+  1: s('name'), 2: s('generateName'), 3: s('namespace'), 5: s('uid'), 6: s('resourceVersion'),
   11: { name: 'labels', type: 'stringMap' }, 12: { name: 'annotations', type: 'stringMap' },
   13: { name: 'ownerReferences', type: 'message', repeated: true, message: ownerReference }, 14: s('finalizers', true),
 };
@@ -17,6 +17,23 @@ const meta = { name: 'metadata', type: 'message' as const, message: objectMeta }
 const localObjectReference: MessageSpec = { 1: s('name') };
 const objectReference: MessageSpec = { 1: s('kind'), 2: s('namespace'), 3: s('name'), 4: s('uid'), 5: s('apiVersion'), 6: s('resourceVersion'), 7: s('fieldPath') };
 const policyRule: MessageSpec = { 1: s('verbs', true), 2: s('apiGroups', true), 3: s('resources', true), 4: s('resourceNames', true), 5: s('nonResourceURLs', true) };
+
+const int = (name: string) => ({ name, type: 'int' as const });
+const container: MessageSpec = {
+  1: s('name'), 2: s('image'), 3: s('command', true), 4: s('args', true), 5: s('workingDir'),
+  7: { name: 'env', type: 'message', repeated: true, message: { 1: s('name'), 2: s('value') } },
+  13: s('terminationMessagePath'), 14: s('imagePullPolicy'), 20: s('terminationMessagePolicy'),
+};
+const podSpec: MessageSpec = {
+  2: { name: 'containers', type: 'message', repeated: true, message: container },
+  3: s('restartPolicy'), 4: int('terminationGracePeriodSeconds'), 5: int('activeDeadlineSeconds'), 6: s('dnsPolicy'),
+  7: { name: 'nodeSelector', type: 'stringMap' }, 8: s('serviceAccountName'), 10: s('nodeName'),
+};
+const podTemplateSpec: MessageSpec = { 1: meta, 2: { name: 'spec', type: 'message', message: podSpec } };
+const jobSpec: MessageSpec = {
+  1: int('parallelism'), 2: int('completions'), 3: int('activeDeadlineSeconds'), 6: { name: 'template', type: 'message', message: podTemplateSpec },
+  7: int('backoffLimit'), 8: int('ttlSecondsAfterFinished'), 9: s('completionMode'), 10: { name: 'suspend', type: 'bool' },
+};
 
 /** Message tables by `apiVersion/kind`. */
 export const protobufKinds: Record<string, MessageSpec> = {
@@ -45,6 +62,19 @@ export const protobufKinds: Record<string, MessageSpec> = {
   'authentication.k8s.io/v1/TokenRequest': {
     1: meta,
     2: { name: 'spec', type: 'message', message: { 1: s('audiences', true), 4: { name: 'expirationSeconds', type: 'int' } } },
+  },
+  'batch/v1/Job': { 1: meta, 2: { name: 'spec', type: 'message', message: jobSpec } },
+  'batch/v1/CronJob': {
+    1: meta,
+    2: {
+      name: 'spec',
+      type: 'message',
+      message: {
+        1: s('schedule'), 2: int('startingDeadlineSeconds'), 3: s('concurrencyPolicy'), 4: { name: 'suspend', type: 'bool' },
+        5: { name: 'jobTemplate', type: 'message', message: { 1: meta, 2: { name: 'spec', type: 'message', message: jobSpec } } },
+        6: int('successfulJobsHistoryLimit'), 7: int('failedJobsHistoryLimit'), 8: s('timeZone'),
+      },
+    },
   },
   'rbac.authorization.k8s.io/v1/Role': { 1: meta, 2: { name: 'rules', type: 'message', repeated: true, message: policyRule } },
   'rbac.authorization.k8s.io/v1/RoleBinding': {

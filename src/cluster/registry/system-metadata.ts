@@ -53,6 +53,28 @@ export function canonicalJson(value: unknown): string {
   return `{${keys.map((k) => `${JSON.stringify(k)}:${canonicalJson((value as Record<string, unknown>)[k])}`).join(',')}}`;
 }
 
+/** Structural equality ignoring key order and undefined members (JSON semantics), with early exit. */
+export function deepEqual(a: unknown, b: unknown): boolean {
+  if (a === b) return true;
+  if (a === null || b === null || typeof a !== 'object' || typeof b !== 'object') return false;
+  if (Array.isArray(a)) {
+    if (!Array.isArray(b) || a.length !== b.length) return false;
+    for (let i = 0; i < a.length; i++) if (!deepEqual(a[i], b[i])) return false;
+    return true;
+  }
+  if (Array.isArray(b)) return false;
+  const ao = a as Record<string, unknown>;
+  const bo = b as Record<string, unknown>;
+  let count = 0;
+  for (const k in ao) {
+    if (ao[k] === undefined) continue;
+    count++;
+    if (!deepEqual(ao[k], bo[k])) return false;
+  }
+  for (const k in bo) if (bo[k] !== undefined) count--;
+  return count === 0;
+}
+
 /** True when a write would store exactly what is stored (resourceVersion and managedFields times ignored). */
 export function isNoOp(next: KubeObject, old: KubeObject): boolean {
   const strip = (o: KubeObject): unknown => {
@@ -63,17 +85,17 @@ export function isNoOp(next: KubeObject, old: KubeObject): boolean {
     }
     return copy;
   };
-  return canonicalJson(strip(next)) === canonicalJson(strip(old));
+  return deepEqual(strip(next), strip(old));
 }
 
 /** Whether an update changes what metadata.generation counts for this kind. */
 export function generationChanged(rt: ResourceType, next: KubeObject, old: KubeObject): boolean {
-  if (!rt.custom) return canonicalJson(next.spec ?? null) !== canonicalJson(old.spec ?? null);
+  if (!rt.custom) return !deepEqual(next.spec ?? null, old.spec ?? null);
   const counted = (o: KubeObject): unknown => {
     const copy: Record<string, unknown> = { ...o };
     delete copy.metadata;
     if (rt.statusSubresource) delete copy.status;
     return copy;
   };
-  return canonicalJson(counted(next)) !== canonicalJson(counted(old));
+  return !deepEqual(counted(next), counted(old));
 }

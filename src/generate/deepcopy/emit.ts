@@ -98,7 +98,7 @@ class DeepCopyWriter {
     const typeParameter = this.hasScalarLeaf(ref) ? '<T>' : '';
     this.helpers.set(
       name,
-      [`function ${name}${typeParameter}(value: ${type}): ${type} {`, `  if (value == null) return value;`, ...body, `  return out;`, `}`].join('\n'),
+      [`function ${name}${typeParameter}(value: ${ref.kind === 'array' ? `readonly ${type}` : type}): ${type} {`, `  if (value == null) return value;`, ...body, `  return out;`, `}`].join('\n'),
     );
     return name;
   }
@@ -135,11 +135,11 @@ class DeepCopyWriter {
     const literalFields = leading === -1 ? fields : fields.slice(0, leading);
     const body =
       literalFields.length === 0
-        ? [`  const out = {} as ${typeName};`]
+        ? [`  const out = {} as Writable<${typeName}>;`]
         : [
             `  const out = {`,
             ...literalFields.map((f) => `    ${propertyKey(f.name)}: ${this.copyExpression(f.type, `value${propertyAccess(f.name)}`)},`),
-            `  } as ${typeName};`,
+            `  } as Writable<${typeName}>;`,
           ];
     for (const field of fields.slice(literalFields.length)) {
       const access = propertyAccess(field.name);
@@ -169,7 +169,7 @@ function propertyAccess(name: string): string {
 }
 
 const SCALAR_LIST_SOURCE = `/** Copies an array of JSON scalars. */
-function copyScalarList<T>(value: T[]): T[] {
+function copyScalarList<T>(value: readonly T[]): T[] {
   return value == null ? value : value.slice();
 }`;
 const SCALAR_MAP_SOURCE = `/** Copies a map of JSON scalars. */
@@ -231,6 +231,9 @@ export function emitDeepCopy(model: ApiModel, version: ApiVersion): string | und
     calls(code, 'copyScalarMap') ? SCALAR_MAP_SOURCE : '',
     calls(code, JSON_COPY_FUNCTION_NAME) ? JSON_COPY_SOURCE.trimEnd() : '',
   ].filter((s) => s !== '');
+  const writable = code.includes(' as Writable<')
+    ? '/** The type with `readonly` removed, so the copy can be filled in field by field. */\ntype Writable<T> = { -readonly [K in keyof T]: T[K] };'
+    : '';
   const byKind = [
     `/** The deep-copy function of every root type (kinds and lists) of ${version.group || '(core)'}/${version.version}, by name. */`,
     `export const deepCopyByKind = {`,
@@ -243,7 +246,7 @@ export function emitDeepCopy(model: ApiModel, version: ApiVersion): string | und
     '',
     ...importLines(model, version, [...selection.exported, ...selection.helpers], names),
     '',
-    [code, ...support, byKind].join('\n\n'),
+    [...(writable ? [writable] : []), code, ...support, byKind].join('\n\n'),
     '',
   ].join('\n');
 }

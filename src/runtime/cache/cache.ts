@@ -124,8 +124,9 @@ export class Cache implements CacheReader {
     return [...this.informers.values()];
   }
 
+  /** True for kinds with an informer in a running cache (reads of other kinds go to the server). */
   serves(info: KindInfo): boolean {
-    return this.informers.has(idOf(info));
+    return this.started && this.informers.has(idOf(info));
   }
 
   async get<T extends KubeObject>(info: KindInfo<T>, key: ObjectKey): Promise<T | undefined> {

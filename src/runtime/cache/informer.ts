@@ -35,6 +35,8 @@ export interface InformerOptions {
   pageSize?: number;
   /** No event or bookmark for this long (real ms) → re-watch. Default 90 s (the server bookmarks every minute). */
   stallTimeoutMs?: number;
+  /** Real ms a freshly opened, silent watch counts as busy for settle() (default 50). */
+  watchSettleGraceMs?: number;
   /** Server-side watch timeout; default random 300–600 s so reconnects spread out. */
   watchTimeoutSeconds?: number;
   /** Reconnect backoff after errors (real ms): initial, doubling to max, ±25 % jitter. */
@@ -67,6 +69,8 @@ export class Informer<T extends KubeObject = KubeObject> {
   private wakeSleep: (() => void) | undefined;
   private failures = 0;
   private disconnectedSince = Date.now();
+  private connectedAt = 0;
+  private receivedSinceConnect = false;
   private loop: Promise<void> | undefined;
   /** Events received since start (bookmarks included). */
   eventsReceived = 0;
@@ -111,9 +115,15 @@ export class Informer<T extends KubeObject = KubeObject> {
     return this.synced && (this.connected || Date.now() - this.disconnectedSince < graceMs);
   }
 
-  /** Watching with nothing in progress: no list running and no reconnect pending. */
+  /**
+   * Watching with nothing in progress: no list running, no reconnect pending, and the current watch has
+   * either delivered something or been open for a short grace period. (A resumed watch answers 410 or
+   * replays history in its first lines; until those could have arrived it is not known to be current.)
+   */
   isIdle(): boolean {
-    return this.stopped || (this.synced && this.connected && !this.listing);
+    if (this.stopped) return true;
+    if (!this.synced || !this.connected || this.listing) return false;
+    return this.receivedSinceConnect || Date.now() - this.connectedAt >= (this.options.watchSettleGraceMs ?? 50);
   }
 
   lastResourceVersion(): string {
@@ -163,6 +173,7 @@ export class Informer<T extends KubeObject = KubeObject> {
       if (this.stopped) return;
       this.replace(fresh);
       this.resourceVersion = rv;
+      this.options.logger?.debug({ kind: this.kind.kind, objects: fresh.size, resourceVersion: rv }, 'informer listed');
       if (!this.synced) {
         this.synced = true;
         for (const w of this.syncWaiters.splice(0)) w();
@@ -204,6 +215,7 @@ export class Informer<T extends KubeObject = KubeObject> {
       handle.abort();
       return true;
     }
+    this.options.logger?.debug({ kind: this.kind.kind, resourceVersion: this.resourceVersion }, 'watch opened');
     this.setConnected(true);
     let received = 0;
     let stalled = false;
@@ -250,12 +262,14 @@ export class Informer<T extends KubeObject = KubeObject> {
       clearTimeout(stallTimer);
       this.abortCurrent = undefined;
       this.setConnected(false);
+      this.options.logger?.debug({ kind: this.kind.kind, received, resourceVersion: this.resourceVersion }, 'watch ended');
     }
     return received > 0 || Date.now() - opened > 1000;
   }
 
   private handleEvent(event: WatchEvent): void {
     this.eventsReceived++;
+    this.receivedSinceConnect = true;
     if (event.type === 'ERROR') {
       const status = event.object as { code?: number; reason?: string; message?: string };
       throw new ApiError(status.code ?? 500, status as never, `watch ${this.kind.kind}`);
@@ -299,6 +313,10 @@ export class Informer<T extends KubeObject = KubeObject> {
 
   private setConnected(connected: boolean): void {
     if (this.connected && !connected) this.disconnectedSince = Date.now();
+    if (connected && !this.connected) {
+      this.connectedAt = Date.now();
+      this.receivedSinceConnect = false;
+    }
     this.connected = connected;
     this.activity();
   }

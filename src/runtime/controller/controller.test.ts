@@ -1,4 +1,5 @@
 import { KubeConfig } from '@kubernetes/client-node';
+import pino from 'pino';
 import { ManualClock, flushAsyncWork } from '../../testing/manual-clock.js';
 import { Cache } from '../cache/cache.js';
 import { Client } from '../client/client.js';
@@ -88,6 +89,24 @@ describe('Controller', () => {
     await flushAsyncWork();
     await clock.advance(10);
     expect(seen.sort()).toEqual(['bad', 'bad', 'good']);
+    await controller.stop();
+  });
+
+  test('reconcile errors are logged with controller, namespace, name and reconcileID', async () => {
+    const lines: Array<Record<string, unknown>> = [];
+    const logger = pino({ level: 'info' }, { write: (line: string) => void lines.push(JSON.parse(line)) });
+    const clock = new ManualClock(0);
+    const channel = new EventChannel();
+    const controller = new Controller('logged', async () => {
+      throw new Error('nope');
+    });
+    controller.watch(channelSource(channel), enqueueRequestForObject());
+    await controller.start({ cache: offlineCache(), clock, logger });
+    channel.send(cm('a'));
+    await flushAsyncWork();
+    expect(lines[0]).toMatchObject({ msg: 'Reconciler error', controller: 'logged', namespace: 'ns', name: 'a' });
+    expect(lines[0]!.reconcileID).toMatch(/^[0-9a-f-]{36}$/);
+    expect(String(lines[0]!.err)).toContain('nope');
     await controller.stop();
   });
 

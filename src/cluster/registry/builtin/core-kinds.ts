@@ -107,9 +107,8 @@ export const secrets = defineKind({
 });
 
 function normaliseSecret(o: KubeObject): void {
-  for (const [k, v] of Object.entries(o.data ?? {})) {
+  for (const v of Object.values(o.data ?? {})) {
     if (typeof v !== 'string' || !base64.test(v)) throw badRequest(`Secret in version "v1" cannot be handled as a Secret: illegal base64 data at input byte 0`);
-    void k;
   }
   if (o.stringData) {
     o.data = { ...(o.data ?? {}) };
@@ -243,9 +242,8 @@ export const pods = defineKind({
       defaultPodSpec(o.spec);
       o.status = { phase: 'Pending', qosClass: qosClass(o.spec) };
     },
-    prepareForUpdate(o, old) {
+    prepareForUpdate(o) {
       if (o.spec) defaultPodSpec(o.spec);
-      void old;
     },
     validateCreate: (o) => validatePodSpec(o.spec, 'spec'),
     validateUpdate(o, old) {

@@ -1,0 +1,156 @@
+/**
+ * Admission webhooks around the write path of HTTP requests: the object the write would store is
+ * computed with a dry run, sent to every matching mutating webhook in turn (their JSON patches
+ * applied), then the final object to every validating webhook; only then is the write done for
+ * real. Writes made in-process by the built-in controllers do not call webhooks.
+ */
+import { randomUUID } from 'node:crypto';
+import type { UserInfo } from '../http/authentication.js';
+import { applyJsonPatch } from '../patch/json-patch.js';
+import { ApiError } from '../errors/status-errors.js';
+import type { ObjectOperations, WriteOptions, WriteResult } from '../registry/object-operations.js';
+import type { ResourceType } from '../registry/resource-type.js';
+import { deepEqual } from '../registry/system-metadata.js';
+import type { KubeObject, ObjectStore } from '../store/object-store.js';
+import { type ServiceResolver, callWebhook, deniedError } from './webhook-caller.js';
+import { type AdmissionAttributes, type AdmissionOperation, matchingWebhooks } from './webhook-matching.js';
+
+export interface AdmissionRequestContext {
+  rt: ResourceType;
+  namespace?: string;
+  name?: string;
+  subresource?: string;
+  user: UserInfo;
+  dryRun: boolean;
+}
+
+const optionsKind: Record<AdmissionOperation, string> = { CREATE: 'CreateOptions', UPDATE: 'UpdateOptions', DELETE: 'DeleteOptions' };
+
+export class WebhookAdmission {
+  resolveService: ServiceResolver | undefined;
+
+  constructor(private readonly store: ObjectStore) {}
+
+  private attributes(op: AdmissionOperation, c: AdmissionRequestContext, object?: KubeObject, old?: KubeObject): AdmissionAttributes {
+    return {
+      operation: op,
+      group: c.rt.group,
+      version: c.rt.version,
+      resource: c.rt.resource,
+      ...(c.subresource ? { subresource: c.subresource } : {}),
+      ...(c.namespace ? { namespace: c.namespace } : {}),
+      namespaced: c.rt.namespaced,
+      ...(object?.metadata?.labels ? { objectLabels: object.metadata.labels } : {}),
+      ...(old?.metadata?.labels ? { oldObjectLabels: old.metadata.labels } : {}),
+    };
+  }
+
+  /** Whether any webhook could apply (cheap check before dry runs). */
+  applies(op: AdmissionOperation, c: AdmissionRequestContext, object?: KubeObject, old?: KubeObject): boolean {
+    const a = this.attributes(op, c, object, old);
+    return matchingWebhooks(this.store, 'mutating', a).length > 0 || matchingWebhooks(this.store, 'validating', a).length > 0;
+  }
+
+  private review(op: AdmissionOperation, c: AdmissionRequestContext, object: KubeObject | undefined, old: KubeObject | undefined): Record<string, any> {
+    const gvk = { group: c.rt.group, version: c.rt.version, kind: c.rt.kind };
+    const gvr = { group: c.rt.group, version: c.rt.version, resource: c.rt.resource };
+    return {
+      apiVersion: 'admission.k8s.io/v1',
+      kind: 'AdmissionReview',
+      request: {
+        uid: randomUUID(),
+        kind: gvk,
+        resource: gvr,
+        ...(c.subresource ? { subResource: c.subresource, requestSubResource: c.subresource } : {}),
+        requestKind: gvk,
+        requestResource: gvr,
+        name: c.name ?? object?.metadata?.name ?? '',
+        ...(c.namespace ? { namespace: c.namespace } : {}),
+        operation: op,
+        userInfo: { username: c.user.username, groups: c.user.groups },
+        object: object ?? null,
+        oldObject: old ?? null,
+        dryRun: c.dryRun,
+        options: { apiVersion: 'meta.k8s.io/v1', kind: optionsKind[op] },
+      },
+    };
+  }
+
+  /** Runs the mutating webhooks in order; returns the (possibly patched) object and warnings. */
+  async mutate(op: AdmissionOperation, c: AdmissionRequestContext, object: KubeObject | undefined, old: KubeObject | undefined): Promise<{ object: KubeObject | undefined; warnings: string[] }> {
+    const warnings: string[] = [];
+    let current = object;
+    for (const m of matchingWebhooks(this.store, 'mutating', this.attributes(op, c, current, old))) {
+      this.checkDryRun(m.webhook, c);
+      const response = await callWebhook(m, this.review(op, c, current, old), this.resolveService);
+      if (!response) continue;
+      warnings.push(...(response.warnings ?? []));
+      if (!response.allowed) throw deniedError(m.webhook.name, response);
+      if (response.patch && current) {
+        if (response.patchType && response.patchType !== 'JSONPatch') {
+          throw new ApiError(500, 'InternalError', `Internal error occurred: admission webhook "${m.webhook.name}" returned an unsupported patchType ${response.patchType}`);
+        }
+        try {
+          current = applyJsonPatch(current, JSON.parse(Buffer.from(response.patch, 'base64').toString('utf8'))) as KubeObject;
+        } catch (err) {
+          throw new ApiError(500, 'InternalError', `Internal error occurred: admission webhook "${m.webhook.name}" returned a patch that does not apply: ${(err as Error).message}`);
+        }
+      }
+    }
+    return { object: current, warnings };
+  }
+
+  /** Runs the validating webhooks; throws the denial of the first that refuses. */
+  async validate(op: AdmissionOperation, c: AdmissionRequestContext, object: KubeObject | undefined, old: KubeObject | undefined): Promise<string[]> {
+    const warnings: string[] = [];
+    for (const m of matchingWebhooks(this.store, 'validating', this.attributes(op, c, object, old))) {
+      this.checkDryRun(m.webhook, c);
+      const response = await callWebhook(m, this.review(op, c, object, old), this.resolveService);
+      if (!response) continue;
+      warnings.push(...(response.warnings ?? []));
+      if (!response.allowed) throw deniedError(m.webhook.name, response);
+    }
+    return warnings;
+  }
+
+  private checkDryRun(webhook: Record<string, any>, c: AdmissionRequestContext): void {
+    if (c.dryRun && webhook.sideEffects !== 'None' && webhook.sideEffects !== 'NoneOnDryRun') {
+      throw new ApiError(400, 'BadRequest', `admission webhook "${webhook.name}" has side effects and does not support dry run`);
+    }
+  }
+}
+
+/** The object a dry run returned, as a request body again (server-set fields dropped). */
+function asRequestBody(object: KubeObject): KubeObject {
+  const copy = structuredClone(object);
+  for (const f of ['uid', 'creationTimestamp', 'resourceVersion', 'generation', 'managedFields', 'deletionTimestamp', 'deletionGracePeriodSeconds']) delete copy.metadata[f];
+  return copy;
+}
+
+/**
+ * A write under admission: `dry` computes what would be stored, `real(body?)` performs it (with the
+ * mutated object as full body when a webhook changed something).
+ */
+export async function admittedWrite(
+  admission: WebhookAdmission,
+  op: 'CREATE' | 'UPDATE',
+  c: AdmissionRequestContext,
+  ops: ObjectOperations,
+  old: KubeObject | undefined,
+  dry: () => WriteResult,
+  real: (mutatedBody: KubeObject | undefined) => WriteResult,
+): Promise<WriteResult> {
+  const preview = dry().object;
+  if (!admission.applies(op, c, preview, old)) return real(undefined);
+  const mutated = await admission.mutate(op, c, preview, old);
+  let body: KubeObject | undefined;
+  if (mutated.object && !deepEqual(mutated.object, preview)) {
+    body = op === 'CREATE' ? asRequestBody(mutated.object) : { ...mutated.object, metadata: { ...mutated.object.metadata, resourceVersion: old?.metadata.resourceVersion } };
+  }
+  const final = body ? (op === 'CREATE' ? ops.create(c.rt, c.namespace, body, { dryRun: true, fieldValidation: 'Ignore' }).object : preview) : preview;
+  const warnings = [...mutated.warnings, ...(await admission.validate(op, c, body && op === 'UPDATE' ? body : final, old))];
+  const result = real(body);
+  return { ...result, warnings: [...result.warnings, ...warnings] };
+}
+
+export type { WriteOptions };

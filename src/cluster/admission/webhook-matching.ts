@@ -1,0 +1,65 @@
+/**
+ * Which admission webhooks apply to a request: the rules (operations, API groups, versions,
+ * resources with subresources, scope), the namespace and object label selectors, of every stored
+ * Mutating- or ValidatingWebhookConfiguration, in name order.
+ */
+import type { KubeObject, ObjectStore } from '../store/object-store.js';
+import { labelSelectorToString, matchesLabels, parseLabelSelector } from '../selectors/label-selector.js';
+
+export type AdmissionOperation = 'CREATE' | 'UPDATE' | 'DELETE';
+
+export interface AdmissionAttributes {
+  operation: AdmissionOperation;
+  group: string;
+  version: string;
+  resource: string;
+  subresource?: string;
+  namespace?: string;
+  namespaced: boolean;
+  /** Labels of the object (new for create/update, old for delete). */
+  objectLabels?: Record<string, string>;
+  oldObjectLabels?: Record<string, string>;
+}
+
+export interface MatchedWebhook {
+  configuration: string;
+  webhook: Record<string, any>;
+}
+
+const buckets = {
+  mutating: 'mutatingwebhookconfigurations.admissionregistration.k8s.io',
+  validating: 'validatingwebhookconfigurations.admissionregistration.k8s.io',
+};
+
+const listMatches = (list: string[] | undefined, value: string): boolean => (list ?? []).some((v) => v === '*' || v === value);
+
+function ruleMatches(rule: Record<string, any>, a: AdmissionAttributes): boolean {
+  if (!listMatches(rule.operations, a.operation)) return false;
+  if (!listMatches(rule.apiGroups, a.group) || !listMatches(rule.apiVersions, a.version)) return false;
+  const target = a.subresource ? `${a.resource}/${a.subresource}` : a.resource;
+  const resources: string[] = rule.resources ?? [];
+  const resourceOk = resources.some((r) => r === '*/*' || r === target || (r === '*' && !a.subresource) || (a.subresource && r === `*/${a.subresource}`) || (r === `${a.resource}/*` && a.subresource));
+  if (!resourceOk) return false;
+  const scope = rule.scope ?? '*';
+  return scope === '*' || (scope === 'Namespaced' ? a.namespaced : !a.namespaced);
+}
+
+function selectorMatches(selector: Record<string, any> | undefined, labels: Record<string, string> | undefined): boolean {
+  if (!selector || Object.keys(selector).length === 0) return true;
+  return matchesLabels(parseLabelSelector(labelSelectorToString(selector as never)), labels ?? {});
+}
+
+export function matchingWebhooks(store: ObjectStore, kind: 'mutating' | 'validating', a: AdmissionAttributes): MatchedWebhook[] {
+  const out: MatchedWebhook[] = [];
+  const namespace: KubeObject | undefined = a.namespace ? (store.peek('namespaces', undefined, a.namespace) as KubeObject | undefined) : undefined;
+  for (const config of store.list(buckets[kind])) {
+    for (const webhook of config.webhooks ?? []) {
+      if (!(webhook.rules ?? []).some((r: Record<string, any>) => ruleMatches(r, a))) continue;
+      if (a.namespaced && a.namespace && !selectorMatches(webhook.namespaceSelector, namespace?.metadata.labels)) continue;
+      const objectOk = selectorMatches(webhook.objectSelector, a.objectLabels) || selectorMatches(webhook.objectSelector, a.oldObjectLabels);
+      if (!objectOk) continue;
+      out.push({ configuration: config.metadata.name, webhook });
+    }
+  }
+  return out;
+}
