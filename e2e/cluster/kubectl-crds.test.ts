@@ -102,6 +102,13 @@ test('unknown fields are rejected by strict field validation', async () => {
   expect(r.stderr).toContain('strict decoding error: unknown field "spec.extra"');
 });
 
+test('with --validate=warn unknown fields are dropped and reported as warnings', async () => {
+  const r = await kubectl.run(['create', '--validate=warn', '-f', '-'], JSON.stringify(widget('w6', { color: 'red', extra: 1 })));
+  expect(r.code).toBe(0);
+  expect(r.stderr).toContain('Warning: unknown field "spec.extra"');
+  expect(JSON.parse(await kubectl.ok(['get', 'widget', 'w6', '-o', 'json'])).spec).toEqual({ color: 'red', replicas: 1 });
+});
+
 test('strategic merge patch on a custom resource is 415', async () => {
   const r = await kubectl.run(['patch', 'widget', 'w1', '--type=strategic', '-p', '{"spec":{"color":"green"}}']);
   expect(r.code).toBe(1);

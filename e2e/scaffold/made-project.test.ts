@@ -56,11 +56,11 @@ describe('a made project', () => {
     expect(init(root, { multigroup: true }).code).toBe(0);
     expect(await createApi(root, { group: 'batch', version: 'v1', kind: 'CronJob' })).toMatchObject({ code: 0, err: '' });
     expect(await createApi(root, { group: 'ship', version: 'v1beta1', kind: 'Frigate', namespaced: false })).toMatchObject({ code: 0, err: '' });
-    expect(await createWebhook(root, { group: 'batch', version: 'v1', kind: 'CronJob', defaulting: true, programmaticValidation: true })).toMatchObject({ code: 0, err: '' });
+    expect(await createWebhook(root, { group: 'batch', version: 'v1', kind: 'CronJob', defaulting: true, programmaticValidation: true, conversion: true })).toMatchObject({ code: 0, err: '' });
     linkDependencies(root);
     cluster = await startLocalCluster({ clock: 'real' });
     kubectl = new Kubectl(cluster.kubeconfigPath);
-  });
+  }, 120_000);
 
   afterAll(async () => {
     kubectl?.cleanup();
@@ -74,7 +74,7 @@ describe('a made project', () => {
     const result = await run(process.execPath, [tsc, '-p', 'tsconfig.json'], root);
     expect(result.output).toBe('');
     expect(result.code).toBe(0);
-  });
+  }, 120_000);
 
   // `make` runs the kubeforge command of node_modules (this checkout's dist/, which may lag src/ while
   // others work), so this checks that the targets run and settle, not byte equality with the in-process run.
@@ -87,7 +87,7 @@ describe('a made project', () => {
       expect(check.output).toContain('up to date');
       expect(check.code).toBe(0);
     }
-  });
+  }, 120_000);
 
   it('renders config/default with kustomize, and kubectl accepts every object', async () => {
     const rendered = await kubectl.ok(['kustomize', join(root, 'config/default')]);
@@ -137,7 +137,7 @@ describe('a made project', () => {
     expect(policies).toContain('name: allow-webhook-traffic');
   });
 
-  it('make run-local: starts the local cluster and manager, and reconciles the applied sample', async () => {
+  it('run-local (what make run-local runs after its build): local cluster, CRDs, manager; the applied sample is reconciled and the webhooks answer', async () => {
     // dist/ comes from the type-check test above (tests in a file run in order).
     const child = spawn(process.execPath, ['dist/cmd/run-local.js', '--health-probe-bind-address=:0'], { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] });
     let stdout = '';

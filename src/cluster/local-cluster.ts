@@ -13,6 +13,7 @@ import { TokenAuthenticator } from './http/authentication.js';
 import { OpenAPIDocuments } from './http/openapi.js';
 import { FaultInjector, type FaultSpec, type RequestLogEntry } from './http/request-log.js';
 import { ResourceHandler } from './http/resource-handler.js';
+import { WebhookAdmission } from './admission/webhook-admission.js';
 import { WatchHub } from './http/watch.js';
 import { kubeconfigText, writeKubeconfigFile } from './kubeconfig.js';
 import { batchKinds } from './registry/builtin/batch-kinds.js';
@@ -119,7 +120,8 @@ export async function startLocalCluster(options: LocalClusterOptions = {}): Prom
   const catalog = new ResourceCatalog([...coreKinds, coreEvents, ...batchKinds, newEvents, ...otherKinds, ...admissionKinds, ...reviewKinds]);
   const operations = new ObjectOperations(store, clock, random);
   const watches = new WatchHub(store, operations, () => clock.now());
-  const handler = new ResourceHandler(catalog, store, operations, watches, () => clock.now());
+  const admission = new WebhookAdmission(store);
+  const handler = new ResourceHandler(catalog, store, operations, watches, () => clock.now(), admission);
   const auth = new TokenAuthenticator();
   const faults = new FaultInjector();
   const idleChecks = new Set<IdleCheck>();

@@ -27,7 +27,16 @@ export interface AdmissionRequestContext {
 const optionsKind: Record<AdmissionOperation, string> = { CREATE: 'CreateOptions', UPDATE: 'UpdateOptions', DELETE: 'DeleteOptions' };
 
 export class WebhookAdmission {
-  resolveService: ServiceResolver | undefined;
+  /**
+   * Where `clientConfig.service` points: by default the Service's matching port's targetPort on
+   * 127.0.0.1 (a manager run locally listens there, e.g. kubebuilder's 9443).
+   */
+  resolveService: ServiceResolver = (namespace, name, port) => {
+    const svc = this.store.peek('services', namespace, name);
+    const entry = (svc?.spec?.ports ?? []).find((p: { port?: number }) => p.port === port);
+    const target = entry?.targetPort ?? entry?.port;
+    return typeof target === 'number' ? `https://127.0.0.1:${target}` : undefined;
+  };
 
   constructor(private readonly store: ObjectStore) {}
 
@@ -136,12 +145,13 @@ export async function admittedWrite(
   op: 'CREATE' | 'UPDATE',
   c: AdmissionRequestContext,
   ops: ObjectOperations,
+  candidate: KubeObject | undefined,
   old: KubeObject | undefined,
   dry: () => WriteResult,
   real: (mutatedBody: KubeObject | undefined) => WriteResult,
 ): Promise<WriteResult> {
+  if (!admission.applies(op, c, candidate, old)) return real(undefined);
   const preview = dry().object;
-  if (!admission.applies(op, c, preview, old)) return real(undefined);
   const mutated = await admission.mutate(op, c, preview, old);
   let body: KubeObject | undefined;
   if (mutated.object && !deepEqual(mutated.object, preview)) {

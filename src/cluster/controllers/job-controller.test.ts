@@ -1,5 +1,7 @@
 import { afterEach, describe, expect, it } from '@jest/globals';
+import { parse as parseYaml } from 'yaml';
 import { type ControllerFixture, shell, startFixture } from './testdata/cluster-fixture.js';
+import { Kubectl } from './testdata/kubectl.js';
 
 let fx: ControllerFixture;
 afterEach(async () => fx?.stop());
@@ -43,6 +45,23 @@ describe('job controller', () => {
     expect(done!.metadata!.finalizers).toBeUndefined();
     expect(done!.status!.containerStatuses![0]!.state!.terminated).toMatchObject({ exitCode: 0, reason: 'Completed' });
     expect(await events('sleeper')).toEqual([`Normal SuccessfulCreate Created pod: ${pod!.metadata!.name}`, 'Normal Completed Job completed']);
+  });
+
+  it('kubectl wait --for=condition=complete returns once the clock moves the Job to Complete', async () => {
+    fx = await startFixture();
+    const cli = new Kubectl(fx.cluster.kubeconfigPath);
+    try {
+      const manifest = await cli.run('create', 'job', 'waited', '--image=busybox', '--dry-run=client', '-o', 'yaml', '--', 'sh', '-c', 'sleep 30');
+      await fx.objects.create(parseYaml(manifest));
+      await fx.cluster.settle();
+      const waiting = cli.run('wait', '--for=condition=complete', 'job/waited', '--timeout=60s');
+      await fx.advance(30_000);
+      expect(await waiting).toContain('job.batch/waited condition met');
+      const table = await cli.run('get', 'job', 'waited');
+      expect(table).toMatch(/waited\s+Complete\s+1\/1\s+30s/);
+    } finally {
+      cli.dispose();
+    }
   });
 
   it('failures beyond backoffLimit end in FailureTarget then Failed (BackoffLimitExceeded), with pod failure backoff', async () => {
@@ -102,6 +121,27 @@ describe('job controller', () => {
     const j = await read('queue');
     expect(j.status).toMatchObject({ succeeded: 2 });
     expect(conditionsOf(j)).toContain('Complete=True/CompletionsReached');
+  });
+
+  it('podReplacementPolicy: TerminatingOrFailed replaces a deleted pod at once, Failed only after it has terminated', async () => {
+    fx = await startFixture();
+    const slow = { 'sim.kubeforge.io/stop-delay': '10s' };
+    await fx.batch.createNamespacedJob({ namespace: 'default', body: job('eager', 'sleep 600', {}, slow) });
+    await fx.batch.createNamespacedJob({ namespace: 'default', body: job('patient', 'sleep 600', { podReplacementPolicy: 'Failed' }, slow) });
+    await fx.cluster.settle();
+    for (const name of ['eager', 'patient']) {
+      const [pod] = await pods(name);
+      await fx.core.deleteNamespacedPod({ name: pod!.metadata!.name!, namespace: 'default' });
+    }
+    await fx.cluster.settle();
+    expect((await pods('eager')).length).toBe(2);
+    expect((await pods('patient')).length).toBe(1);
+    expect((await read('patient')).status).toMatchObject({ terminating: 1 });
+    await fx.advance(10_000); // terminated: counted as failed, then the 10 s pod failure back-off
+    expect((await read('patient')).status).toMatchObject({ terminating: 0, failed: 1 });
+    await fx.advance(10_000);
+    const patient = await pods('patient');
+    expect(patient.map((p) => p.status!.phase)).toEqual(['Running']);
   });
 
   it('parallelism and completions: 3 completions, 2 at a time', async () => {

@@ -197,6 +197,9 @@ export class JobController implements BuiltinController {
       return this.deletePods(job, extras, pods);
     }
     if (active.length === want) return pods;
+    // podReplacementPolicy Failed: a terminating pod still holds its slot until it has failed
+    const terminating = spec.podReplacementPolicy === 'Failed' ? pods.filter((p) => p.metadata.deletionTimestamp && !isTerminal(p)).length : 0;
+    if (active.length + terminating >= want) return pods;
     const failures = this.failures.get(job.metadata.uid);
     if (failures && failures.consecutive > 0) {
       const delay = Math.min(podFailureBackoffBaseMs * 2 ** (failures.consecutive - 1), podFailureBackoffCapMs);
@@ -207,8 +210,8 @@ export class JobController implements BuiltinController {
     }
     const created: KubeObject[] = [];
     const running = new Set(active.map(indexOf).filter((i) => i !== undefined));
-    const indexes = isIndexed(job) ? missingIndexes(spec.completions ?? 0, completed, running, want - active.length) : [];
-    for (let i = active.length; i < want; i++) {
+    const indexes = isIndexed(job) ? missingIndexes(spec.completions ?? 0, completed, running, want - active.length - terminating) : [];
+    for (let i = active.length + terminating; i < want; i++) {
       const body = podFor(job);
       if (isIndexed(job)) {
         const index = indexes.shift();

@@ -1,4 +1,5 @@
 import { afterEach, describe, expect, it } from '@jest/globals';
+import { scriptPods } from './install.js';
 import { type ControllerFixture, shell, startFixture } from './testdata/cluster-fixture.js';
 
 let fx: ControllerFixture;
@@ -59,5 +60,19 @@ describe('kubelet simulator', () => {
     const pod = await readPod('nowhere');
     expect(pod.spec!.nodeName).toBeUndefined();
     expect(pod.status!.conditions).toEqual([expect.objectContaining({ type: 'PodScheduled', status: 'False', reason: 'Unschedulable' })]);
+  });
+
+  it('scriptPods overrides the behaviour of matching pods without annotations', async () => {
+    fx = await startFixture();
+    const undo = scriptPods(fx.cluster.internals, { labels: { app: 'scripted' } }, { runDurationMs: 4000, exitCode: 9 });
+    await fx.core.createNamespacedPod({ namespace: 'default', body: { metadata: { name: 'scripted', labels: { app: 'scripted' } }, spec: { restartPolicy: 'Never', containers: [shell('c', 'sleep infinity')] } } });
+    await fx.core.createNamespacedPod({ namespace: 'default', body: { metadata: { name: 'plain' }, spec: { restartPolicy: 'Never', containers: [shell('c', 'sleep infinity')] } } });
+    await fx.cluster.settle();
+    await fx.advance(4000);
+    expect((await readPod('scripted')).status!.containerStatuses![0]!.state!.terminated).toMatchObject({ exitCode: 9, reason: 'Error' });
+    expect((await readPod('scripted')).status!.phase).toBe('Failed');
+    expect((await readPod('plain')).status!.phase).toBe('Running');
+    undo();
+    expect(() => scriptPods({} as any, {}, {})).toThrow(/without the kubelet simulator/);
   });
 });

@@ -21,6 +21,7 @@ import { type ResourceRequest, queryBool } from './request-info.js';
 import { buildTable, type IncludeObject } from './table.js';
 import type { WatchHub } from './watch.js';
 import type { UserInfo } from './authentication.js';
+import { type AdmissionRequestContext, type WebhookAdmission, admittedWrite } from '../admission/webhook-admission.js';
 import type { ServerResponse } from 'node:http';
 
 export interface HandlerResult {
@@ -54,6 +55,7 @@ export class ResourceHandler {
     private readonly ops: ObjectOperations,
     private readonly watches: WatchHub,
     private readonly now: () => number,
+    private readonly admission: WebhookAdmission,
   ) {}
 
   /** Resolves the resource type or throws the 404 the real server gives. */
@@ -82,24 +84,58 @@ export class ResourceHandler {
         if (rt.namespaced && info.namespace === undefined) throw pathNotFound();
         const virtual = this.createHandlers.get(`${rt.group}/${rt.resource}`);
         if (virtual) return virtual(rt, ctx);
-        const r = this.ops.create(rt, info.namespace, this.decodeBody(ctx), this.writeOptions(ctx));
+        const body = this.decodeBody(ctx) as KubeObject;
+        const opts = this.writeOptions(ctx);
+        const r = await admittedWrite(
+          this.admission, 'CREATE', this.admissionContext(rt, ctx, opts), this.ops, body, undefined,
+          () => this.ops.create(rt, info.namespace, body, { ...opts, dryRun: true }),
+          (mutated) => this.ops.create(rt, info.namespace, mutated ?? body, mutated ? { ...opts, fieldValidation: 'Ignore' } : opts),
+        );
         return { code: r.code, body: r.object, warnings: r.warnings };
       }
-      case 'update': {
-        const r = this.ops.update(rt, info.namespace, info.name!, this.decodeBody(ctx), this.writeOptions(ctx));
-        return { code: r.code, body: r.object, warnings: r.warnings };
-      }
+      case 'update':
+        return this.update(rt, ctx, this.writeOptions(ctx));
       case 'patch':
         return this.patch(rt, ctx, this.writeOptions(ctx));
       case 'delete': {
-        const r = this.ops.delete(rt, info.namespace, info.name!, this.deleteOptions(ctx));
-        return { code: 200, body: r.body, warnings: r.warnings };
+        const options = this.deleteOptions(ctx);
+        const old = this.ops.get(rt, info.namespace, info.name!);
+        const c = this.admissionContext(rt, ctx, { dryRun: Boolean(options.dryRun) });
+        let warnings: string[] = [];
+        if (this.admission.applies('DELETE', c, undefined, old)) {
+          warnings = [...(await this.admission.mutate('DELETE', c, undefined, old)).warnings, ...(await this.admission.validate('DELETE', c, undefined, old))];
+        }
+        const r = this.ops.delete(rt, info.namespace, info.name!, options);
+        return { code: 200, body: r.body, warnings: [...r.warnings, ...warnings] };
       }
       case 'deletecollection':
         return this.deleteCollection(rt, ctx);
       default:
         throw methodNotAllowed(info.verb, { group: rt.group, resource: rt.resource });
     }
+  }
+
+  private admissionContext(rt: ResourceType, ctx: ResourceRequestContext, opts: { dryRun?: boolean; subresource?: string }): AdmissionRequestContext {
+    return {
+      rt,
+      ...(ctx.info.namespace !== undefined ? { namespace: ctx.info.namespace } : {}),
+      ...(ctx.info.name !== undefined ? { name: ctx.info.name } : {}),
+      ...(opts.subresource ? { subresource: opts.subresource } : {}),
+      user: ctx.user,
+      dryRun: Boolean(opts.dryRun),
+    };
+  }
+
+  private async update(rt: ResourceType, ctx: ResourceRequestContext, opts: WriteOptions): Promise<HandlerResult> {
+    const { info } = ctx;
+    const body = this.decodeBody(ctx) as KubeObject;
+    const old = this.admission.applies('UPDATE', this.admissionContext(rt, ctx, opts), body) ? this.ops.get(rt, info.namespace, info.name!) : undefined;
+    const r = await admittedWrite(
+      this.admission, 'UPDATE', this.admissionContext(rt, ctx, opts), this.ops, body, old,
+      () => this.ops.update(rt, info.namespace, info.name!, body, { ...opts, dryRun: true }),
+      (mutated) => this.ops.update(rt, info.namespace, info.name!, mutated ?? body, mutated ? { ...opts, fieldValidation: 'Ignore' } : opts),
+    );
+    return { code: r.code, body: r.object, warnings: r.warnings };
   }
 
   private handleSubresource(rt: ResourceType, ctx: ResourceRequestContext): HandlerResult | Promise<HandlerResult> {
@@ -110,10 +146,7 @@ export class ResourceHandler {
     if (sub === 'status' && rt.statusSubresource) {
       const opts = { ...this.writeOptions(ctx), subresource: 'status' };
       if (info.verb === 'get') return { code: 200, body: this.ops.get(rt, info.namespace, info.name!) };
-      if (info.verb === 'update') {
-        const r = this.ops.update(rt, info.namespace, info.name!, this.decodeBody(ctx), opts);
-        return { code: r.code, body: r.object, warnings: r.warnings };
-      }
+      if (info.verb === 'update') return this.update(rt, ctx, opts);
       if (info.verb === 'patch') return this.patch(rt, ctx, opts);
       throw methodNotAllowed(info.verb, { group: rt.group, resource: `${rt.resource}/status` });
     }
@@ -193,7 +226,7 @@ export class ResourceHandler {
     throw unsupportedMediaType(['application/json', 'application/yaml', 'application/vnd.kubernetes.protobuf']);
   }
 
-  private patch(rt: ResourceType, ctx: ResourceRequestContext, opts: WriteOptions): HandlerResult {
+  private async patch(rt: ResourceType, ctx: ResourceRequestContext, opts: WriteOptions): Promise<HandlerResult> {
     const type = this.contentType(ctx);
     let body: unknown;
     if (type === 'application/apply-patch+yaml') {
@@ -203,7 +236,20 @@ export class ResourceHandler {
         throw badRequest(`error decoding YAML: ${(err as Error).message}`);
       }
     } else body = this.decodeJson(ctx.body);
-    const r = this.ops.patch(rt, ctx.info.namespace, ctx.info.name!, type, body, opts);
+    const { info } = ctx;
+    const c = this.admissionContext(rt, ctx, opts);
+    const old = this.store.peek(rt.bucket, rt.namespaced ? info.namespace : undefined, info.name!);
+    const current = old ? this.ops.present(rt, old as KubeObject) : undefined;
+    const r = await admittedWrite(
+      this.admission, current ? 'UPDATE' : 'CREATE', c, this.ops, current, current,
+      () => this.ops.patch(rt, info.namespace, info.name!, type, body, { ...opts, dryRun: true }),
+      (mutated) =>
+        mutated
+          ? current
+            ? this.ops.update(rt, info.namespace, info.name!, mutated, { ...opts, fieldValidation: 'Ignore' })
+            : this.ops.create(rt, info.namespace, mutated, { ...opts, fieldValidation: 'Ignore' })
+          : this.ops.patch(rt, info.namespace, info.name!, type, body, opts),
+    );
     return { code: r.code, body: r.object, warnings: r.warnings };
   }
 

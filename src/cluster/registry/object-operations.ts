@@ -162,6 +162,7 @@ export class ObjectOperations {
     else delete meta.generation;
     if (rt.statusSubresource && rt.custom) delete object.status;
     rt.strategy.prepareForCreate?.(object, ctx);
+    warnings.push(...dropDuplicateOwnerReferences(object));
     this.validate(rt, object, undefined);
     if (this.store.peek(rt.bucket, meta.namespace, meta.name)) throw alreadyExists(this.qr(rt), meta.name);
     delete meta.managedFields;
@@ -237,6 +238,7 @@ export class ObjectOperations {
     if (rt.hasGeneration || rt.custom) {
       next.metadata.generation = (stored.metadata.generation ?? 1) + (generationChanged(rt, next, stored) ? 1 : 0);
     } else delete next.metadata.generation;
+    warnings.push(...dropDuplicateOwnerReferences(next));
     this.validate(rt, next, stored);
     if (!ownershipDone && !isNoOp(next, stored)) recordUpdate(next, stored, this.ownership(rt, opts, 'update'));
     return this.commitUpdate(rt, next, stored, opts, warnings);
@@ -338,6 +340,22 @@ export class ObjectOperations {
   finalizeNamespace(rt: ResourceType, name: string, body: unknown): KubeObject {
     return this.deletion.finalizeNamespace(rt, name, body);
   }
+}
+
+/** Owner references with the same uid are stored once, with a warning (as kube-apiserver 1.32 does). */
+function dropDuplicateOwnerReferences(object: KubeObject): string[] {
+  const refs: any[] = Array.isArray(object.metadata.ownerReferences) ? object.metadata.ownerReferences : [];
+  const seen = new Set<string>();
+  const kept = refs.filter((r) => {
+    if (typeof r?.uid !== 'string' || !seen.has(r.uid)) {
+      if (typeof r?.uid === 'string') seen.add(r.uid);
+      return true;
+    }
+    return false;
+  });
+  if (kept.length === refs.length) return [];
+  object.metadata.ownerReferences = kept;
+  return [`metadata.ownerReferences: duplicate entries with uid ${[...new Set(refs.map((r) => r?.uid).filter((u, i, all) => all.indexOf(u) !== i))].join(', ')} were dropped`];
 }
 
 function immutableMetadata(object: KubeObject, old: KubeObject): FieldError[] {

@@ -24,6 +24,8 @@ export interface ControllerOptions {
   maxConcurrentReconciles?: number;
   /** Per-key retry delays; default exponential 5 ms → 1000 s. */
   rateLimiter?: () => RateLimiter;
+  /** Real ms to wait for the sources' caches before start() fails (controller-runtime: 2 min). */
+  cacheSyncTimeoutMs?: number;
 }
 
 /** Observers for controller_runtime_* metrics. */
@@ -86,7 +88,7 @@ export class Controller {
     const queue = new WorkQueue({ clock: context.clock, rateLimiter, metrics: context.metrics?.queue?.(this.name), onActivity: context.onActivity });
     this.queue = queue;
     for (const w of this.watchList) this.startWatch(w, context, queue);
-    await Promise.all(this.watchList.map((w) => w.source.waitForSync?.()));
+    await this.waitForSources();
     if (!this.running) return;
     context.metrics?.maxConcurrent?.(this.name, workers);
     for (let i = 0; i < workers; i++) this.workers.push(this.work(queue, context));
@@ -120,6 +122,23 @@ export class Controller {
   /** The running work queue (undefined before start). */
   workQueue(): WorkQueue | undefined {
     return this.queue;
+  }
+
+  private async waitForSources(): Promise<void> {
+    const timeoutMs = this.options.cacheSyncTimeoutMs ?? 120_000;
+    let timer: NodeJS.Timeout | undefined;
+    const timedOut = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => reject(new Error(`controller ${this.name}: timed out after ${timeoutMs} ms waiting for caches to sync (is the API server reachable, and may this identity list and watch the kinds?)`)), timeoutMs);
+      timer.unref();
+    });
+    try {
+      await Promise.race([Promise.all(this.watchList.map((w) => w.source.waitForSync?.())), timedOut]);
+    } catch (err) {
+      await this.stop();
+      throw err;
+    } finally {
+      clearTimeout(timer);
+    }
   }
 
   private startWatch(w: Watch, context: ControllerRunContext, queue: WorkQueue): void {

@@ -3,6 +3,7 @@ import { KubeConfig } from '@kubernetes/client-node';
 import pino from 'pino';
 import { ManualClock, flushAsyncWork } from '../../testing/manual-clock.js';
 import type { KubeObject } from '../client/object.js';
+import { Controller } from '../controller/controller.js';
 import { BuiltinKinds } from '../client/kinds.js';
 import { enqueueRequestForObject } from '../handler/handler.js';
 import { EventChannel, channelSource } from '../source/channel.js';
@@ -31,19 +32,15 @@ test('SIGTERM stops taking work and lets the in-flight reconcile finish', async 
   const channel = new EventChannel();
   const done: string[] = [];
   let release!: () => void;
-  mgr
-    .controllerFor(BuiltinKinds.ConfigMap)
-    .withPredicates({ create: () => false, update: () => false, delete: () => false, generic: () => false })
-    .watches(channelSource(channel), enqueueRequestForObject())
-    .withOptions({ maxConcurrentReconciles: 1 })
-    .complete(async (req) => {
-      await new Promise<void>((r) => (release = r));
-      done.push(req.name);
-    });
-  // The kind source of the primary ConfigMap would list from a server; this test feeds only the channel.
+  // A controller fed only by a channel: a kind source would list from a server this test does not have.
+  const controller = new Controller('configmap', async (req) => {
+    await new Promise<void>((r) => (release = r));
+    done.push(req.name);
+  }, { maxConcurrentReconciles: 1 });
+  controller.watch(channelSource(channel), enqueueRequestForObject());
+  mgr.addController(controller);
   const stopped = mgr.runUntilSignal();
   await flushAsyncWork();
-  const [controller] = mgr.controllerList();
   channel.send(cm('in-flight'));
   channel.send(cm('queued'));
   await flushAsyncWork();
@@ -52,5 +49,13 @@ test('SIGTERM stops taking work and lets the in-flight reconcile finish', async 
   release();
   await stopped;
   expect(done).toEqual(['in-flight']);
-  expect(controller!.workQueue()!.isShuttingDown()).toBe(true);
+  expect(controller.workQueue()!.isShuttingDown()).toBe(true);
+});
+
+test('start() fails with a clear message when a controller’s cache cannot sync in time', async () => {
+  const mgr = offlineManager();
+  mgr.controllerFor(BuiltinKinds.ConfigMap).withOptions({ cacheSyncTimeoutMs: 300 }).complete(async () => {});
+  await expect(mgr.start()).rejects.toThrow('controller configmap: timed out after 300 ms waiting for caches to sync');
+  await mgr.stop();
+  mgr.close();
 });

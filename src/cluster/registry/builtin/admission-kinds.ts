@@ -1,6 +1,6 @@
 /**
  * admissionregistration.k8s.io/v1 Mutating- and ValidatingWebhookConfiguration: stored with the
- * API server's defaults and validation. (Calling the webhooks on writes is not done yet.)
+ * API server's defaults and validation; src/cluster/admission calls the webhooks they describe.
  */
 import { type FieldError, invalid, notSupported, required } from '../../errors/field-errors.js';
 import type { KubeObject } from '../../store/object-store.js';
