@@ -12,8 +12,9 @@ export default {
       },
     ],
   },
-  moduleNameMapper: { '^(\\.{1,2}/.*)\\.js$': '$1' },
-  testMatch: ['<rootDir>/src/**/*.test.ts', '<rootDir>/e2e/**/*.test.ts', '<rootDir>/examples/*/test/**/*.test.ts'],
+  // Examples import `kubeforge/<part>`: served from this checkout's sources, no install inside examples/.
+  moduleNameMapper: { '^(\\.{1,2}/.*)\\.js$': '$1', '^kubeforge/(api|runtime|cluster|testing)$': '<rootDir>/src/$1/index.ts' },
+  testMatch: ['<rootDir>/src/**/*.test.ts', '<rootDir>/e2e/**/*.test.ts', '<rootDir>/examples/*/test/**/*.test.ts', '<rootDir>/examples/*/internal/**/*.test.ts', '<rootDir>/examples/*/api/**/*.test.ts'],
   testPathIgnorePatterns: ['/node_modules/', '/dist/', '/fixtures/'],
   testTimeout: 60000,
 };

@@ -81,3 +81,17 @@ test('kubectl create job and cronjob (protobuf with a pod template)', async () =
   expect(cj.spec).toMatchObject({ schedule: '*/1 * * * *', concurrencyPolicy: 'Allow', successfulJobsHistoryLimit: 3 });
   expect(cj.spec.jobTemplate.spec.template.spec.containers[0].command).toEqual(['echo', 'hi']);
 });
+
+test('kubectl --as impersonates users and service accounts when allowed', async () => {
+  expect((await kubectl.run(['auth', 'can-i', 'list', 'configmaps', '--as=bob'])).stdout.trim()).toBe('yes');
+  expect((await kubectl.run(['auth', 'can-i', 'list', 'secrets', '--as=bob'])).stdout.trim()).toBe('no');
+  expect((await kubectl.run(['get', 'cm', '-n', 'team-a', '--as=system:serviceaccount:team-a:robot'])).stderr).toContain(
+    'User "system:serviceaccount:team-a:robot" cannot list resource "configmaps" in API group "" in the namespace "team-a"',
+  );
+  const bob = new Kubectl(cluster.writeKubeconfig(`${cluster.kubeconfigPath}-bob2`, { user: 'bob' }));
+  const r = await bob.run(['get', 'cm', '--as=alice']);
+  bob.cleanup();
+  // kubectl fails already at discovery and prints only "Error from server (Forbidden)"
+  expect(r.stderr).toContain('Error from server (Forbidden)');
+  expect(cluster.requestLog().some((e) => e.user === 'bob' && e.code === 403 && e.path === '/api')).toBe(true);
+});

@@ -8,6 +8,17 @@ import { formatDiagnostic, type Diagnostic } from '../markers/types.js';
 import { checkPlannedFiles, writePlannedFiles, type PlannedFile } from './output-files.js';
 import { projectRootProblem } from './project-paths.js';
 
+/** The generator's parts (reader, CRD, RBAC, webhook and deep-copy generators). */
+export type GeneratorModules = typeof import('./generator-modules.js');
+
+let generatorModules: Promise<GeneratorModules> | undefined;
+
+/** Loads the generator's parts once, on first use; every caller shares the one import. */
+export function loadGeneratorModules(): Promise<GeneratorModules> {
+  generatorModules ??= import('./generator-modules.js');
+  return generatorModules;
+}
+
 /** Where a run prints; the process streams unless a caller (a test, the demo) wants the text. */
 export interface RunOutput {
   out(line: string): void;

@@ -8,8 +8,7 @@ import { readFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { InvalidArgumentError, type Command } from 'commander';
 import type { Diagnostic, Marker } from '../markers/types.js';
-import type { FileMarkers } from '../reader/file-markers.js';
-import { runGeneratorCommand, type GeneratorRunResult } from './generator-run.js';
+import { loadGeneratorModules, runGeneratorCommand, type GeneratorRunResult } from './generator-run.js';
 import type { PlannedFile } from './output-files.js';
 import { listTypeScriptSources, projectPaths } from './project-paths.js';
 
@@ -27,11 +26,11 @@ export interface ManifestsOptions {
 
 /** RBAC and webhook markers of every controller source, with the scanners' diagnostics. */
 async function scanControllerMarkers(root: string, folders: string[]): Promise<{ markers: Marker[]; diagnostics: Diagnostic[] }> {
-  const { scanFileMarkers } = await import('../reader/file-markers.js');
+  const { scanFileMarkers } = await loadGeneratorModules();
   const markers: Marker[] = [];
   const diagnostics: Diagnostic[] = [];
   for (const file of listTypeScriptSources(root, folders)) {
-    const result: FileMarkers = scanFileMarkers(file, await readFile(join(root, file), 'utf8'));
+    const result = scanFileMarkers(file, await readFile(join(root, file), 'utf8'));
     markers.push(...result.markers);
     diagnostics.push(...result.diagnostics);
   }
@@ -44,11 +43,8 @@ const isWebhookMarker = (m: Marker): boolean => m.name === 'kubebuilder:webhook'
 /** Reads everything and plans every manifest; writes nothing. */
 export async function planManifests(options: ManifestsOptions): Promise<GeneratorRunResult> {
   // Loaded here, not at the top, so `kubeforge --help` and other commands do not pay for the TypeScript parser.
-  // One at a time: jest's ESM loader fails on concurrent imports that share modules.
-  const { loadApiProject } = await import('../reader/index.js');
-  const { buildCrds, emitCrdYaml } = await import('../generate/crd/index.js');
-  const { buildRbac, emitRoleYaml, DEFAULT_ROLE_NAME } = await import('../generate/rbac/index.js');
-  const { buildWebhooks, emitWebhookManifestsYaml } = await import('../generate/webhook/index.js');
+  const { loadApiProject, buildCrds, emitCrdYaml, buildRbac, emitRoleYaml, DEFAULT_ROLE_NAME, buildWebhooks, emitWebhookManifestsYaml } =
+    await loadGeneratorModules();
   const root = resolve(options.root);
   const check = options.check ?? false;
 

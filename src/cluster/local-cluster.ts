@@ -147,6 +147,7 @@ export async function startLocalCluster(options: LocalClusterOptions = {}): Prom
     auth,
     faults,
     authorize: createAuthorizer(options.authz ?? 'rbac', store),
+    store,
     ...(certs ? { tls: { cert: certs.serverCertPem, key: certs.serverKeyPem } } : {}),
   });
   internals.recordRequest = (entry) => void server.log.push(entry);

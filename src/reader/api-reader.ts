@@ -6,7 +6,8 @@
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { ts } from 'ts-morph';
+import type { ts as TS } from 'ts-morph';
+import { ts } from './typescript.js';
 import { findMarkerDefinitions } from '../markers/catalogue.js';
 import { collectMarkers } from '../markers/collect.js';
 import type { CommentLine, Diagnostic, Marker, MarkerTarget } from '../markers/types.js';
@@ -29,19 +30,19 @@ function isPackageOnlyMarker(text: string): boolean {
   return false;
 }
 
-type Declaration = ts.InterfaceDeclaration | ts.TypeAliasDeclaration;
+type Declaration = TS.InterfaceDeclaration | TS.TypeAliasDeclaration;
 
 interface LoadedFile {
   abs: string;
   rel: string;
-  sourceFile: ts.SourceFile;
+  sourceFile: TS.SourceFile;
   lines: LineMap;
   declarations: Map<string, Declaration>;
   /** local name → { module specifier, imported name } ('*' for a namespace import). */
   imports: Map<string, { specifier: string; imported: string }>;
 }
 
-function hasExportModifier(node: ts.Node): boolean {
+function hasExportModifier(node: TS.Node): boolean {
   return (ts.canHaveModifiers(node) ? ts.getModifiers(node) : undefined)?.some((m) => m.kind === ts.SyntaxKind.ExportKeyword) ?? false;
 }
 
@@ -87,7 +88,7 @@ export class ApiReader {
 
   private reportSyntaxErrors(file: LoadedFile): void {
     // parseDiagnostics is internal to the compiler but stable; it avoids building a Program just for syntax errors.
-    const parseDiagnostics = (file.sourceFile as unknown as { parseDiagnostics?: ts.DiagnosticWithLocation[] }).parseDiagnostics;
+    const parseDiagnostics = (file.sourceFile as unknown as { parseDiagnostics?: TS.DiagnosticWithLocation[] }).parseDiagnostics;
     for (const d of parseDiagnostics ?? []) {
       this.diagnostics.push({
         position: file.lines.position(d.start),
@@ -148,7 +149,7 @@ export class ApiReader {
     while (this.pending.length > 0) this.convertFile(this.pending.shift()!);
   }
 
-  private comments(file: LoadedFile, node: ts.Node): CommentRange[] {
+  private comments(file: LoadedFile, node: TS.Node): CommentRange[] {
     return (ts.getLeadingCommentRanges(file.lines.text, node.pos) ?? []).map((r) => ({
       pos: r.pos,
       end: r.end,
@@ -164,7 +165,7 @@ export class ApiReader {
   }
 
   /** Markers and description of a type or field, plus package-level lines found in its comment area. */
-  private nodeComments(file: LoadedFile, node: ts.Node, target: 'type' | 'field'): { markers: Marker[]; description: string } {
+  private nodeComments(file: LoadedFile, node: TS.Node, target: 'type' | 'field'): { markers: Marker[]; description: string } {
     const text = file.lines.text;
     const { godoc, closest, earlier } = splitLeadingBlocks(text, this.comments(file, node), node.getStart(file.sourceFile));
     const closestLines = closest ? commentLines(file.lines, closest) : [];
@@ -228,7 +229,7 @@ export class ApiReader {
     };
   }
 
-  private convertAlias(file: LoadedFile, decl: ts.TypeAliasDeclaration): void {
+  private convertAlias(file: LoadedFile, decl: TS.TypeAliasDeclaration): void {
     const base = this.baseType(file, decl);
     if (decl.typeParameters?.length) {
       this.diagnostics.push({ position: base.position, message: `type ${base.name}: generic types are not supported` });
@@ -238,7 +239,7 @@ export class ApiReader {
     if (target) this.types[base.id] = { ...base, definition: { kind: 'alias', target } };
   }
 
-  private embedOf(file: LoadedFile, typeName: string, heritage: ts.ExpressionWithTypeArguments): TypeRef | undefined {
+  private embedOf(file: LoadedFile, typeName: string, heritage: TS.ExpressionWithTypeArguments): TypeRef | undefined {
     const expr = heritage.expression;
     const resolved =
       ts.isIdentifier(expr)
@@ -256,7 +257,7 @@ export class ApiReader {
     return undefined;
   }
 
-  private convertInterface(file: LoadedFile, decl: ts.InterfaceDeclaration): void {
+  private convertInterface(file: LoadedFile, decl: TS.InterfaceDeclaration): void {
     const base = this.baseType(file, decl);
     if (decl.typeParameters?.length) {
       this.diagnostics.push({ position: base.position, message: `type ${base.name}: generic types are not supported` });
@@ -283,7 +284,7 @@ export class ApiReader {
     this.types[base.id] = { ...base, definition: { kind: 'struct', embeds, fields } };
   }
 
-  private convertField(file: LoadedFile, typeName: string, prop: ts.PropertySignature): Field | undefined {
+  private convertField(file: LoadedFile, typeName: string, prop: TS.PropertySignature): Field | undefined {
     const nameNode = prop.name;
     const name = ts.isIdentifier(nameNode) || ts.isStringLiteral(nameNode) ? nameNode.text : nameNode.getText(file.sourceFile);
     const position = file.lines.position(nameNode.getStart(file.sourceFile));

@@ -8,7 +8,8 @@
  * Markers that only exist for types or fields are skipped here (the node they stand on collects
  * them); unknown `kubebuilder:`/`k8s:` markers and near-misses are reported (see markers/collect.ts).
  */
-import ts from 'typescript';
+import type { ts as TS } from 'ts-morph';
+import { ts } from './typescript.js';
 import { readMarker, type CollectOptions } from '../markers/collect.js';
 import type { CommentLine, Diagnostic, Marker } from '../markers/types.js';
 
@@ -35,12 +36,12 @@ export function scanFileMarkers(file: string, text: string, options: CollectOpti
 /** Every comment line of the file (comment syntax removed), in source order. */
 export function fileCommentLines(file: string, text: string): CommentLine[] {
   const source = ts.createSourceFile(file, text, ts.ScriptTarget.Latest, true, scriptKindOf(file));
-  const ranges = new Map<number, ts.CommentRange>();
+  const ranges = new Map<number, TS.CommentRange>();
   const collect = (position: number, trailing: boolean) => {
     const found = trailing ? ts.getTrailingCommentRanges(text, position) : ts.getLeadingCommentRanges(text, position);
     for (const range of found ?? []) ranges.set(range.pos, range);
   };
-  const visit = (node: ts.Node) => {
+  const visit = (node: TS.Node) => {
     collect(node.getFullStart(), false);
     collect(node.getEnd(), true);
     for (const child of node.getChildren(source)) visit(child);
@@ -50,14 +51,14 @@ export function fileCommentLines(file: string, text: string): CommentLine[] {
   return [...ranges.values()].sort((a, b) => a.pos - b.pos).flatMap((range) => commentRangeLines(source, text, range));
 }
 
-function scriptKindOf(file: string): ts.ScriptKind {
+function scriptKindOf(file: string): TS.ScriptKind {
   if (file.endsWith('.tsx')) return ts.ScriptKind.TSX;
   if (file.endsWith('.js') || file.endsWith('.mjs') || file.endsWith('.cjs')) return ts.ScriptKind.JS;
   return ts.ScriptKind.TS;
 }
 
 /** Lines of one comment: `// text` → text; `/* … *\/` and JSDoc → each line without its leading `*`. */
-function commentRangeLines(source: ts.SourceFile, text: string, range: ts.CommentRange): CommentLine[] {
+function commentRangeLines(source: TS.SourceFile, text: string, range: TS.CommentRange): CommentLine[] {
   const at = (offset: number) => {
     const { line, character } = source.getLineAndCharacterOfPosition(offset);
     return { file: source.fileName, line: line + 1, column: character + 1 };

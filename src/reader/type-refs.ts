@@ -4,7 +4,8 @@
  * a Diagnostic at the offending type expression, naming the field or type it belongs to.
  * Works on the compiler's syntax tree (ts-morph's bundled `ts`) for speed.
  */
-import { ts } from 'ts-morph';
+import type { ts as TS } from 'ts-morph';
+import { ts } from './typescript.js';
 import type { Diagnostic } from '../markers/types.js';
 import type { TypeRef } from '../model/index.js';
 import { KUBEFORGE_API_TYPES } from './imports.js';
@@ -17,27 +18,27 @@ export type NameResolution =
   | { kind: 'error'; message: string };
 
 export interface TypeRefContext {
-  sourceFile: ts.SourceFile;
+  sourceFile: TS.SourceFile;
   /** Resolves `Name` or `ns.Name` written in the current file. */
   resolveName(name: string, qualifier?: string): NameResolution;
   /** Position of a node, for diagnostics. */
-  position(node: ts.Node): Diagnostic['position'];
+  position(node: TS.Node): Diagnostic['position'];
   /** What the type belongs to, for messages: `field "spec" of CronJob` or `type Hosts`. */
   owner: string;
   diagnostics: Diagnostic[];
 }
 
-function fail(ctx: TypeRefContext, node: ts.Node, message: string): undefined {
+function fail(ctx: TypeRefContext, node: TS.Node, message: string): undefined {
   ctx.diagnostics.push({ position: ctx.position(node), message: `${ctx.owner}: ${message}` });
   return undefined;
 }
 
-function text(ctx: TypeRefContext, node: ts.Node): string {
+function text(ctx: TypeRefContext, node: TS.Node): string {
   return node.getText(ctx.sourceFile);
 }
 
 /** The value of a literal type (`'a'`, `1`, `-1`, `true`), or undefined. */
-function literalValue(node: ts.TypeNode): string | number | boolean | undefined {
+function literalValue(node: TS.TypeNode): string | number | boolean | undefined {
   if (!ts.isLiteralTypeNode(node)) return undefined;
   const lit = node.literal;
   if (ts.isStringLiteral(lit) || ts.isNoSubstitutionTemplateLiteral(lit)) return lit.text;
@@ -49,7 +50,7 @@ function literalValue(node: ts.TypeNode): string | number | boolean | undefined 
   return undefined;
 }
 
-function fromResolution(ctx: TypeRefContext, node: ts.Node, r: NameResolution): TypeRef | undefined {
+function fromResolution(ctx: TypeRefContext, node: TS.Node, r: NameResolution): TypeRef | undefined {
   switch (r.kind) {
     case 'named':
       return { kind: 'named', id: r.id, name: r.name };
@@ -66,7 +67,7 @@ function fromResolution(ctx: TypeRefContext, node: ts.Node, r: NameResolution): 
   }
 }
 
-function fromTypeReference(ctx: TypeRefContext, node: ts.TypeReferenceNode): TypeRef | undefined {
+function fromTypeReference(ctx: TypeRefContext, node: TS.TypeReferenceNode): TypeRef | undefined {
   const typeName = node.typeName;
   const args = node.typeArguments ?? [];
   if (ts.isIdentifier(typeName)) {
@@ -88,7 +89,7 @@ function fromTypeReference(ctx: TypeRefContext, node: ts.TypeReferenceNode): Typ
   return fail(ctx, node, `unsupported type ${text(ctx, node)}`);
 }
 
-function fromUnion(ctx: TypeRefContext, node: ts.UnionTypeNode): TypeRef | undefined {
+function fromUnion(ctx: TypeRefContext, node: TS.UnionTypeNode): TypeRef | undefined {
   const kept = node.types.filter((m) => m.kind !== ts.SyntaxKind.UndefinedKeyword);
   if (kept.some((m) => ts.isLiteralTypeNode(m) && m.literal.kind === ts.SyntaxKind.NullKeyword))
     return fail(ctx, node, `"null" in a union is not supported; use an optional property and +nullable instead`);
@@ -102,7 +103,7 @@ function fromUnion(ctx: TypeRefContext, node: ts.UnionTypeNode): TypeRef | undef
   );
 }
 
-function fromTypeLiteral(ctx: TypeRefContext, node: ts.TypeLiteralNode): TypeRef | undefined {
+function fromTypeLiteral(ctx: TypeRefContext, node: TS.TypeLiteralNode): TypeRef | undefined {
   const indexes = node.members.filter(ts.isIndexSignatureDeclaration);
   if (indexes.length === 1 && node.members.length === 1) {
     const index = indexes[0]!;
@@ -116,7 +117,7 @@ function fromTypeLiteral(ctx: TypeRefContext, node: ts.TypeLiteralNode): TypeRef
 }
 
 /** Converts a type annotation to a TypeRef, or records a Diagnostic and returns undefined. */
-export function typeRefOf(ctx: TypeRefContext, node: ts.TypeNode): TypeRef | undefined {
+export function typeRefOf(ctx: TypeRefContext, node: TS.TypeNode): TypeRef | undefined {
   switch (node.kind) {
     case ts.SyntaxKind.StringKeyword:
       return { kind: 'primitive', type: 'string' };

@@ -41,3 +41,9 @@ export { EventRecorder, type EventType } from './helpers/recorder.js';
 export { addFinalizer, removeFinalizer, containsFinalizer, isBeingDeleted } from './helpers/finalizers.js';
 export { setStatusCondition, findStatusCondition, removeStatusCondition, isStatusConditionTrue, isStatusConditionFalse, rfc3339Seconds, type ConditionInput } from './helpers/conditions.js';
 export { setControllerReference, setOwnerReference, getControllerOf, AlreadyOwnedError } from './helpers/owner-references.js';
+
+export { WebhookServer, type WebhookServerOptions } from './webhook/server.js';
+export { mutatePath, validatePath, type AdmissionRequest, type AdmissionResponse, type Defaulter, type Validator, type Converter } from './webhook/admission.js';
+export { selfSignedWebhookCertificates, type WebhookCertificates } from './webhook/self-signed.js';
+export { jsonPatchDiff, type JsonPatchOp } from './webhook/json-patch-diff.js';
+export { ProbeServer, type Check } from './manager/probes.js';

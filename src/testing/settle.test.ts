@@ -30,3 +30,7 @@ test('a livelock fails settle() with a dump of the manager state', async () => {
   await env.stopManager();
   await env.settle();
 });
+
+test('a bad crdPaths entry fails startTestEnv with the path named, and leaves nothing running', async () => {
+  await expect(startTestEnv({ crdPaths: ['/nonexistent/crds'] })).rejects.toThrow('startTestEnv: crdPaths entry /nonexistent/crds does not exist');
+});

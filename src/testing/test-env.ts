@@ -87,7 +87,16 @@ export async function startTestEnv(options: TestEnvOptions = {}): Promise<TestEn
   const settleAll = (): Promise<void> => settle(target, options.settle);
   cluster.clock.setSettleHook(settleAll);
 
-  await installCrds(admin.client, options.crdPaths ?? [], settleAll);
+  try {
+    await installCrds(admin.client, options.crdPaths ?? [], settleAll);
+  } catch (err) {
+    // Never leave a listening cluster behind: jest would hang on its sockets.
+    manager.close();
+    admin.close();
+    await cluster.stop();
+    await rm(tmp, { recursive: true, force: true });
+    throw err;
+  }
 
   const env: TestEnv = {
     cluster,

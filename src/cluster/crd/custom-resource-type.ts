@@ -76,10 +76,15 @@ export function customResourceType(crd: KubeObject, version: any, terminating: b
       prepareForUpdate: (o) => applyDefaults(o, schema),
       validateCreate: (o) => validateCustomResource(o, schema),
       validateUpdate: (o, old) => validateCustomResource(o, schema, old),
-      fromStorage: (o) => {
-        applyDefaults(o, schema);
-        return o;
-      },
+      // read-time defaulting only matters when the schema has defaults
+      ...(JSON.stringify(schema).includes('"default"')
+        ? {
+            fromStorage: (o: KubeObject) => {
+              applyDefaults(o, schema);
+              return o;
+            },
+          }
+        : {}),
       fieldLabels: (o) => {
         const out: Record<string, string> = {};
         for (const path of selectable) {

@@ -16,6 +16,8 @@ import { type RequestInfo, parseRequestInfo } from './request-info.js';
 import { type FaultInjector, type RequestLogEntry, faultStatus } from './request-log.js';
 import type { ResourceHandler } from './resource-handler.js';
 import type { WatchHub } from './watch.js';
+import type { ObjectStore } from '../store/object-store.js';
+import { impersonate } from './impersonation.js';
 
 export const kubernetesVersion = {
   major: '1',
@@ -40,6 +42,8 @@ export interface ApiServerParts {
   auth: TokenAuthenticator;
   faults: FaultInjector;
   authorize: Authorizer;
+  /** For impersonation checks. */
+  store: ObjectStore;
   tls?: { cert: string; key: string };
 }
 
@@ -109,7 +113,10 @@ export class ApiServer {
       const body = await readBody(req);
       const authn = this.parts.auth.authenticate(req.headers.authorization);
       if (authn === null) throw unauthorized();
-      if (authn) user = authn;
+      if (authn) {
+        Object.assign(entry, { user: authn.username, groups: authn.groups });
+        user = impersonate(this.parts.store, authn, req.headers);
+      }
       entry.user = user.username;
       entry.groups = user.groups;
       if (!publicPaths.has(url.pathname) || authn) {

@@ -72,13 +72,13 @@ export function listObjects(store: ObjectStore, rt: ResourceType, q: ListQuery):
       all = store.listAt(rt.bucket, snapshot, ns);
     } else if (q.resourceVersionMatch === 'NotOlderThan') {
       checkNotNewer(q.resourceVersion, store.resourceVersion);
-      all = store.list(rt.bucket, ns);
+      all = store.listShared(rt.bucket, ns);
     } else {
       throw badRequest(`resourceVersionMatch: Unsupported value: "${q.resourceVersionMatch}": supported values: "Exact", "NotOlderThan"`);
     }
   } else {
     if (q.resourceVersion && q.resourceVersion !== '0') checkNotNewer(q.resourceVersion, store.resourceVersion);
-    all = store.list(rt.bucket, ns);
+    all = store.listShared(rt.bucket, ns);
   }
   const matching = all.filter((o) => (start === '' || keyOf(o) > start) && matchesLabels(q.labelSelector, o.metadata.labels) && matchesFields(rt, q.fieldSelector, o));
   if (q.limit && q.limit > 0 && matching.length > q.limit) {

@@ -72,6 +72,10 @@ export class ResourceHandler {
     if (info.subresource) return this.handleSubresource(rt, ctx);
     if (rt.namespaced && info.namespace === undefined && info.name !== undefined) throw pathNotFound();
     if (!rt.verbs.includes(info.verb)) throw methodNotAllowed(info.verb, { group: rt.group, resource: rt.resource });
+    const itemVerb = ['get', 'update', 'patch', 'delete'].includes(info.verb);
+    if ((info.verb === 'create' && info.name !== undefined) || (itemVerb && info.name === undefined)) {
+      throw new ApiError(405, 'MethodNotAllowed', 'the server does not allow this method on the requested resource', {});
+    }
     switch (info.verb) {
       case 'get':
         return this.respondObject(rt, ctx, this.ops.get(rt, info.namespace, info.name!));
@@ -272,7 +276,7 @@ export class ResourceHandler {
   private list(rt: ResourceType, ctx: ResourceRequestContext): HandlerResult {
     const page = listObjects(this.store, rt, this.listQuery(rt, ctx));
     const { shape, tableVersion } = negotiateResource(ctx.headers.accept);
-    const rows = page.items.map((stored) => ({ stored, object: this.ops.present(rt, stored) }));
+    const rows = page.items.map((stored) => ({ stored, object: this.ops.presentShared(rt, stored) }));
     if (shape === 'table') {
       return {
         code: 200,

@@ -116,7 +116,7 @@ export class WatchHub {
     try {
       if (req.sendInitialEvents || rv === undefined || rv === '' || rv === '0') {
         const ns = rt.namespaced ? req.namespace : undefined;
-        for (const o of this.store.list(rt.bucket, ns)) if (matches(o)) send(render('ADDED', o));
+        for (const o of this.store.listShared(rt.bucket, ns)) if (matches(o)) send(render('ADDED', o));
         if (req.sendInitialEvents) {
           const end = { kind: rt.kind, apiVersion: groupVersion(rt), metadata: { resourceVersion: String(this.store.resourceVersion), annotations: { 'k8s.io/initial-events-end': 'true' } } };
           send(`${JSON.stringify({ type: 'BOOKMARK', object: end })}\n`);

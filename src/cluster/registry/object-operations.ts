@@ -80,6 +80,16 @@ export class ObjectOperations {
     return this.present(rt, stored);
   }
 
+  /**
+   * What `rt` serves for a stored object, sharing the stored (frozen) parts when the kind needs no
+   * conversion on read — only for serializing, never for mutating.
+   */
+  presentShared(rt: ResourceType, stored: KubeObject): KubeObject {
+    if (rt.strategy.fromStorage) return this.present(rt, stored);
+    const { apiVersion: _a, kind: _k, metadata, ...rest } = stored;
+    return { apiVersion: groupVersion(rt), kind: rt.kind, metadata, ...rest } as KubeObject;
+  }
+
   /** Converts a stored object to what `rt` serves. */
   present(rt: ResourceType, stored: KubeObject): KubeObject {
     const object = rt.strategy.fromStorage ? rt.strategy.fromStorage(structuredClone(stored)) : structuredClone(stored);

@@ -87,8 +87,13 @@ export class ObjectStore {
 
   /** Current objects of a bucket (optionally one namespace), ordered by namespace then name. */
   list(bucket: string, namespace?: string): KubeObject[] {
+    return this.listShared(bucket, namespace).map((o) => structuredClone(o));
+  }
+
+  /** Like list(), but the stored (frozen, shared) objects themselves — for read-only serialization. */
+  listShared(bucket: string, namespace?: string): KubeObject[] {
     const all = [...(this.buckets.get(bucket)?.values() ?? [])].filter((o) => namespace === undefined || o.metadata.namespace === namespace);
-    return all.sort(compareKeys).map((o) => structuredClone(o));
+    return all.sort(compareKeys);
   }
 
   /** Bucket contents as they were at `rv` (from history); 410 when `rv` predates the history. */

@@ -6,7 +6,7 @@
  */
 import type { Diagnostic, Marker, SourcePosition } from '../../markers/types.js';
 import type { ApiModel, ApiVersion, Kind, NamedType } from '../../model/index.js';
-import { limitDescriptions } from './descriptions.js';
+import { withLimitedDescriptions } from './descriptions.js';
 import { pluralize } from './pluralize.js';
 import { byteCompare, type Schema } from './schema.js';
 import { checkCrd } from './structural.js';
@@ -133,7 +133,16 @@ function versionEntry(kv: KindVersion, schema: Schema): CrdVersion | undefined {
   return entry;
 }
 
-function buildCrd(group: string, kindName: string, kvs: KindVersion[], builder: SchemaBuilder, options: BuildCrdsOptions, diagnostics: Diagnostic[]): GeneratedCrd | undefined {
+/** What every CRD of one buildCrds run shares: the schema builder and the maxDescLen results of shared subtrees. */
+interface BuildContext {
+  builder: SchemaBuilder;
+  options: BuildCrdsOptions;
+  diagnostics: Diagnostic[];
+  limitedDescriptions: WeakMap<Schema, Schema>;
+}
+
+function buildCrd(group: string, kindName: string, kvs: KindVersion[], context: BuildContext): GeneratedCrd | undefined {
+  const { builder, options, diagnostics } = context;
   const first = kvs[0]!.type;
   const names: CustomResourceDefinition['spec']['names'] = {
     kind: kindName,
@@ -160,9 +169,9 @@ function buildCrd(group: string, kindName: string, kvs: KindVersion[], builder: 
   annotations['controller-gen.kubebuilder.io/version'] = options.toolVersion ?? 'v0.21.0';
   const versions: CrdVersion[] = [];
   for (const kv of kvs) {
-    const schema = builder.typeSchema(kv.type.id);
-    schema.properties = { ...schema.properties, metadata: { type: 'object' } };
-    limitDescriptions(schema, options.maxDescLen);
+    const kindSchema = builder.typeSchema(kv.type.id);
+    kindSchema.properties = { ...kindSchema.properties, metadata: { type: 'object' } };
+    const schema = withLimitedDescriptions(kindSchema, options.maxDescLen, context.limitedDescriptions);
     const entry = versionEntry(kv, schema);
     if (entry) versions.push(entry);
   }
@@ -197,7 +206,7 @@ function buildCrd(group: string, kindName: string, kvs: KindVersion[], builder: 
 /** Builds every CRD of the model. A CRD with errors is left out; all problems are in `diagnostics`. */
 export function buildCrds(model: ApiModel, options: BuildCrdsOptions = {}): BuildCrdsResult {
   const diagnostics: Diagnostic[] = [];
-  const builder = new SchemaBuilder(model, options, diagnostics);
+  const context: BuildContext = { builder: new SchemaBuilder(model, options, diagnostics), options, diagnostics, limitedDescriptions: new WeakMap() };
   const crds: GeneratedCrd[] = [];
   const byKind = new Map<string, { group: string; kind: string; versions: KindVersion[] }>();
   for (const group of model.groups)
@@ -212,7 +221,7 @@ export function buildCrds(model: ApiModel, options: BuildCrdsOptions = {}): Buil
       }
   for (const key of [...byKind.keys()].sort(byteCompare)) {
     const { group, kind, versions } = byKind.get(key)!;
-    const crd = buildCrd(group, kind, versions, builder, options, diagnostics);
+    const crd = buildCrd(group, kind, versions, context);
     if (crd) crds.push(crd);
   }
   return { crds, diagnostics: dedupe(diagnostics) };

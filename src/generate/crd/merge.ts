@@ -14,8 +14,9 @@ function isScalar(v: unknown): boolean {
 }
 
 /**
- * Merges `src` (use site) into `dst` (type side, already a private copy) and returns dst.
- * `onTypeConflict` reports `type` disagreements (dst is kept).
+ * Merges `src` (use site) into `dst` (type side) and returns dst. Only dst's own top level is written to:
+ * nested schemas of either side may be shared (frozen) and are copied before they change, so dst may be a
+ * shallow copy of a cached schema. `onTypeConflict` reports `type` disagreements (dst is kept).
  */
 export function mergeSchemas(dst: Schema, src: Schema, onTypeConflict: (dstType: string, srcType: string) => void): Schema {
   const typeSide: Schema = {};
@@ -33,17 +34,18 @@ export function mergeSchemas(dst: Schema, src: Schema, onTypeConflict: (dstType:
     const dstValue = dst[key];
     switch (key) {
       case 'properties': {
-        const merged = dst.properties!;
+        const merged = { ...dst.properties };
         for (const [name, prop] of Object.entries(src.properties ?? {}))
-          merged[name] = merged[name] ? mergeSchemas(merged[name], prop, onTypeConflict) : prop;
+          merged[name] = merged[name] ? mergeSchemas({ ...merged[name] }, prop, onTypeConflict) : prop;
+        dst.properties = merged;
         break;
       }
       case 'items':
-        dst.items = mergeSchemas(dst.items!, src.items!, onTypeConflict);
+        dst.items = mergeSchemas({ ...dst.items }, src.items!, onTypeConflict);
         break;
       case 'additionalProperties':
         if (typeof dstValue === 'object' && typeof srcValue === 'object')
-          dst.additionalProperties = mergeSchemas(dstValue as Schema, srcValue as Schema, onTypeConflict);
+          dst.additionalProperties = mergeSchemas({ ...(dstValue as Schema) }, srcValue as Schema, onTypeConflict);
         else dst.additionalProperties = srcValue as Schema | boolean;
         break;
       case 'required':

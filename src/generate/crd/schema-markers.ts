@@ -219,6 +219,7 @@ export function applySchemaMarkers(node: Schema, markers: readonly Marker[], ctx
       fail(`must apply kubebuilder:validation:items:${m.name.slice(VALIDATION_PREFIX.length)} to an array value, found ${node.type ?? ''}`);
       continue;
     }
+    node.items = { ...node.items }; // the items schema may be shared with other uses of its type
     handler(node.items, m, fail);
   }
 }

@@ -47,3 +47,15 @@ export function deepEqual(a: unknown, b: unknown): boolean {
 export function byteCompare(a: string, b: string): number {
   return a < b ? -1 : a > b ? 1 : 0;
 }
+
+/**
+ * Freezes `value` and everything reachable from it (stopping at parts already frozen) and returns it. The
+ * builder shares frozen subtrees between every use of a type instead of copying them, and the YAML writer
+ * may reuse the text of a frozen subtree, so anything shared must be frozen.
+ */
+export function freezeDeep<T>(value: T): T {
+  if (value === null || typeof value !== 'object' || Object.isFrozen(value)) return value;
+  Object.freeze(value);
+  for (const child of Object.values(value as object)) freezeDeep(child);
+  return value;
+}

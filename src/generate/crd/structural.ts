@@ -42,6 +42,20 @@ function checkJunctorBranch(branch: Schema, path: string, out: StructuralProblem
   if (branch.items) checkJunctorBranch(branch.items, `${path}.items`, out);
 }
 
+/**
+ * Frozen (shared, immutable) subtrees found without problems below the root: a type used by many kinds
+ * is checked once. Only the clean ones are kept, so problems are always reported with their full path.
+ */
+const structuralFrozen = new WeakSet<Schema>();
+
+/** checkNode below the root, skipping a frozen subtree already found structural. */
+function checkChild(node: Schema, path: string, out: StructuralProblem[]): void {
+  if (structuralFrozen.has(node)) return;
+  const before = out.length;
+  checkNode(node, path, out, false);
+  if (out.length === before && Object.isFrozen(node)) structuralFrozen.add(node);
+}
+
 function checkNode(node: Schema, path: string, out: StructuralProblem[], isRoot: boolean): void {
   for (const key of FORBIDDEN) if (key in node) out.push({ path: `${path}.${key}`, message: `${key} is not supported` });
   const type = node.type;
@@ -103,15 +117,15 @@ function checkNode(node: Schema, path: string, out: StructuralProblem[], isRoot:
     }
     if (isRoot && (name === 'kind' || name === 'apiVersion') && child.type !== 'string')
       out.push({ path: `${path}.properties.${name}.type`, message: 'must be string' });
-    checkNode(child, `${path}.properties.${name}`, out, false);
+    checkChild(child, `${path}.properties.${name}`, out);
   }
   if (node.items) {
     if (node.items.type === undefined && !unconstrained && node.items['x-kubernetes-int-or-string'] !== true && node.items['x-kubernetes-preserve-unknown-fields'] !== true)
       out.push({ path: `${path}.items.type`, message: 'Required value: must not be empty for specified array items' });
-    checkNode(node.items, `${path}.items`, out, false);
+    checkChild(node.items, `${path}.items`, out);
   }
   if (node.additionalProperties && typeof node.additionalProperties === 'object')
-    checkNode(node.additionalProperties, `${path}.additionalProperties`, out, false);
+    checkChild(node.additionalProperties, `${path}.additionalProperties`, out);
 }
 
 /** Checks one version's openAPIV3Schema. */

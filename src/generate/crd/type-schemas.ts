@@ -11,7 +11,7 @@ import type { ApiModel, Field, NamedType, StructDefinition, TypeRef } from '../.
 import { embeddedObjectMetaSchema, knownType, TYPE_META_DESCRIPTIONS, typeMetaSchema } from './known-types/index.js';
 import { mergeSchemas } from './merge.js';
 import { applySchemaMarkers } from './schema-markers.js';
-import { byteCompare, DOC_KEYWORDS, type Schema } from './schema.js';
+import { byteCompare, DOC_KEYWORDS, freezeDeep, type Schema } from './schema.js';
 
 export interface SchemaOptions {
   allowDangerousTypes?: boolean;
@@ -148,10 +148,14 @@ export class SchemaBuilder {
     );
   }
 
-  /** The flattened schema of a named type (a fresh copy): structure + doc + type-level markers. */
+  /**
+   * The flattened schema of a named type: structure + doc + type-level markers. Built once per type; each
+   * call returns a shallow copy whose top level is the caller's to change, while every nested schema is
+   * shared between all uses and frozen (see freezeDeep).
+   */
   typeSchema(id: string): Schema {
     const cached = this.flattened.get(id);
-    if (cached) return structuredClone(cached);
+    if (cached) return { ...cached };
     const type = this.model.types[id];
     if (!type || this.building.has(id)) return {};
     this.building.add(id);
@@ -165,8 +169,8 @@ export class SchemaBuilder {
     if (type.definition.kind === 'struct') this.applyOneOf(type, type.definition, schema);
     if (type.definition.kind === 'alias') schema = this.flatten(schema, site);
     this.building.delete(id);
-    this.flattened.set(id, schema);
-    return structuredClone(schema);
+    this.flattened.set(id, freezeDeep(schema));
+    return { ...schema };
   }
 
   private applyK8sEnum(type: NamedType, schema: Schema): void {

@@ -27,6 +27,13 @@ function writtenKeys(value: Mapping): string[] {
   return sortKeys(Object.keys(value).filter((k) => value[k] !== undefined));
 }
 
+/** True for a sequence or mapping written as `[]` / `{}`. */
+function isEmptyCollection(value: object): boolean {
+  if (Array.isArray(value)) return value.length === 0;
+  for (const key in value) if (Object.prototype.hasOwnProperty.call(value, key) && (value as Mapping)[key] !== undefined) return false;
+  return true;
+}
+
 const LINE_BREAK = /[\n\r\u0085\u2028\u2029]/;
 
 function isSimpleKey(key: string): boolean {
@@ -46,6 +53,21 @@ function width(text: string): number {
 /** Where a node starts: the whole document, after `key:`, or after `- `. */
 type Context = 'document' | 'mappingValue' | 'sequenceItem';
 
+/** The text a non-empty mapping or sequence was written as, and where the writer stood after it. */
+interface WrittenNode {
+  text: string;
+  column: number;
+  atLineStart: boolean;
+}
+
+/**
+ * The text of frozen (immutable) mappings and sequences, by context and indent. Generated CRDs share frozen
+ * subtrees — every kind that embeds a PodTemplateSpec holds the same one — so each is serialised once. The
+ * text depends only on the node, its context and its parent's indent: inside a document a non-empty
+ * mapping or sequence starts on a new line (after `key:`) or just after its `-` (at indent + 1).
+ */
+const writtenFrozen = new WeakMap<object, Map<string, WrittenNode>>();
+
 class YamlWriter {
   private out = '';
   private column = 0;
@@ -58,6 +80,34 @@ class YamlWriter {
 
   /** Writes `value`; `parentIndent` is the indent of the owning key or dash (-1 at the top). */
   node(value: unknown, parentIndent: number, context: Context): void {
+    if (context !== 'document' && value !== null && typeof value === 'object' && Object.isFrozen(value)) {
+      return this.frozenNode(value, parentIndent, context);
+    }
+    this.freshNode(value, parentIndent, context);
+  }
+
+  /** A frozen mapping or sequence: its text from an earlier write at the same place, else written and kept. */
+  private frozenNode(value: object, parentIndent: number, context: Context): void {
+    const key = `${context}${parentIndent}`;
+    let byPlace = writtenFrozen.get(value);
+    let written = byPlace?.get(key);
+    if (!written) {
+      // `[]`, `{}` follow the key on its line: their end column depends on where they start, so write them afresh.
+      if (isEmptyCollection(value)) return this.freshNode(value, parentIndent, context);
+      const before = this.out;
+      this.out = '';
+      this.freshNode(value, parentIndent, context);
+      written = { text: this.out, column: this.column, atLineStart: this.atLineStart };
+      this.out = before;
+      if (!byPlace) writtenFrozen.set(value, (byPlace = new Map()));
+      byPlace.set(key, written);
+    }
+    this.out += written.text;
+    this.column = written.column;
+    this.atLineStart = written.atLineStart;
+  }
+
+  private freshNode(value: unknown, parentIndent: number, context: Context): void {
     if (Array.isArray(value)) {
       if (value.length > 0) return this.sequence(value, parentIndent, context);
       return this.ascii(context === 'document' ? '[]' : ' []');

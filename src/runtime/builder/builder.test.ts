@@ -1,3 +1,4 @@
+/** The builder wires sources, handlers, predicates and options into a controller. */
 import type { KubeObject, Request } from '../client/object.js';
 import { BuiltinKinds, KindRegistry, defineKind } from '../client/kinds.js';
 import type { Controller } from '../controller/controller.js';

@@ -1,3 +1,4 @@
+/** Label selector strings and maps as the cache evaluates them. */
 import { parseLabelSelector } from './label-selector.js';
 
 describe('parseLabelSelector', () => {

@@ -1,3 +1,4 @@
+/** The controller loop on a manual clock: results, errors, backoff, concurrency, logs, shutdown. */
 import { KubeConfig } from '@kubernetes/client-node';
 import pino from 'pino';
 import { ManualClock, flushAsyncWork } from '../../testing/manual-clock.js';

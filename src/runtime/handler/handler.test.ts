@@ -1,3 +1,4 @@
+/** Event handlers: which reconcile requests each event causes. */
 import type { KubeObject, Request } from '../client/object.js';
 import type { RequestQueue } from './events.js';
 import { enqueueRequestForObject, enqueueRequestForOwner, enqueueRequestsFromMapFunc } from './handler.js';

@@ -1,3 +1,4 @@
+/** Status conditions, finalizers and owner references, with controller-runtime semantics. */
 import type { Condition } from 'kubernetes-types/meta/v1.js';
 import type { KubeObject } from '../client/object.js';
 import { findStatusCondition, isStatusConditionTrue, removeStatusCondition, setStatusCondition } from './conditions.js';

@@ -1,3 +1,4 @@
+/** The /healthz, /readyz and /metrics endpoints. */
 import { Registry, Counter } from 'prom-client';
 import { ProbeServer } from './probes.js';
 

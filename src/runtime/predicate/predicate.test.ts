@@ -1,3 +1,4 @@
+/** Predicates and their combinators, per event type. */
 import type { KubeObject } from '../client/object.js';
 import { and, annotationChanged, generationChanged, labelChanged, newPredicate, not, or, resourceVersionChanged } from './predicate.js';
 

@@ -1,3 +1,4 @@
+/** The work queue on a manual clock: de-duplication, no concurrent same key, delays, backoff, shutdown. */
 import { ManualClock, flushAsyncWork } from '../../testing/manual-clock.js';
 import { ExponentialFailureRateLimiter, FixedDelayRateLimiter } from './rate-limiter.js';
 import { WorkQueue } from './work-queue.js';

@@ -1,3 +1,4 @@
+/** The webhook server over HTTPS: defaulting patches, validation verdicts, conversion, and the patch diff. */
 import https from 'node:https';
 import type { KubeObject } from '../client/object.js';
 import { KindRegistry } from '../client/kinds.js';

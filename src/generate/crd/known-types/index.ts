@@ -4,7 +4,7 @@
  * Quantity, IntOrString, RawExtension, JSON, ObjectMeta, ...) are written here; the big generated ones come
  * from catalogue.generated.ts (see scripts/extract-known-types.mjs).
  */
-import type { Schema } from '../schema.js';
+import { freezeDeep, type Schema } from '../schema.js';
 import { KNOWN_TYPE_SOURCES } from './catalogue.generated.js';
 
 export interface KnownType {
@@ -61,15 +61,28 @@ function parsedEntry(key: string): { description?: string; schema: Schema } | un
   return entry;
 }
 
+/** Expanded schemas by key: built once, frozen, and shared by every use (a PodTemplateSpec is big). */
+const expanded = new Map<string, Schema>();
+
+function expandedSchema(key: string): Schema | undefined {
+  let schema = expanded.get(key);
+  if (!schema) {
+    const entry = parsedEntry(key);
+    if (!entry) return undefined;
+    schema = freezeDeep(expand(entry.schema) as Schema);
+    expanded.set(key, schema);
+  }
+  return schema;
+}
+
 /** Replaces `{ $known: key, description? }` nodes by the referenced schema (description of the use site kept). */
 function expand(node: unknown): unknown {
   if (Array.isArray(node)) return node.map(expand);
   if (node === null || typeof node !== 'object') return node;
   const record = node as Record<string, unknown>;
   if (typeof record.$known === 'string') {
-    const inner = parsedEntry(record.$known);
-    if (!inner) throw new Error(`known-types catalogue: dangling reference ${record.$known}`);
-    const schema = expand(inner.schema) as Schema;
+    const schema = expandedSchema(record.$known);
+    if (!schema) throw new Error(`known-types catalogue: dangling reference ${record.$known}`);
     return record.description ? { description: record.description, ...schema } : schema;
   }
   const out: Record<string, unknown> = {};
@@ -77,13 +90,16 @@ function expand(node: unknown): unknown {
   return out;
 }
 
-/** The schema of a known type, a fresh copy per call, or undefined when the catalogue lacks it. */
+/**
+ * The schema of a known type, or undefined when the catalogue lacks it. Each call gets its own top-level
+ * node to change; the nested schemas are shared between calls and frozen.
+ */
 export function knownType(key: string): KnownType | undefined {
   const special = SPECIAL[key];
   if (special) return { description: '', schema: special() };
   const entry = parsedEntry(key);
   if (!entry) return undefined;
-  return { description: entry.description ?? '', schema: expand(entry.schema) as Schema };
+  return { description: entry.description ?? '', schema: { ...expandedSchema(key)! } };
 }
 
 /** Every key the catalogue can resolve (for error messages). */

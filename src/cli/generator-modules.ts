@@ -1,0 +1,12 @@
+/**
+ * Every part `kubeforge manifests` and `kubeforge generate` run, in one module that generator-run.ts loads
+ * on first use (so `kubeforge --help` and the other commands never load the TypeScript parser). One
+ * module behind one shared promise: jest's ESM loader can fail ("request for … is not in cache") when
+ * several dynamic imports that share modules are in flight at once.
+ */
+export { loadApiProject } from '../reader/index.js';
+export { scanFileMarkers } from '../reader/file-markers.js';
+export { buildCrds, emitCrdYaml } from '../generate/crd/index.js';
+export { buildRbac, emitRoleYaml, DEFAULT_ROLE_NAME } from '../generate/rbac/index.js';
+export { buildWebhooks, emitWebhookManifestsYaml } from '../generate/webhook/index.js';
+export { planDeepCopyFiles } from '../generate/deepcopy/index.js';
