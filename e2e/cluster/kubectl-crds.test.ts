@@ -137,6 +137,28 @@ test('server-side apply twice, then a conflict with another manager', async () =
   expect(await kubectl.ok(['get', 'widget', 'w5', '-o', 'jsonpath={.spec.color}'])).toBe('green');
 });
 
+test('several served versions: objects are read through any version with only apiVersion rewritten', async () => {
+  const schema = { openAPIV3Schema: { type: 'object', properties: { spec: { type: 'object', properties: { size: { type: 'integer' } } } } } };
+  const crd = {
+    apiVersion: 'apiextensions.k8s.io/v1', kind: 'CustomResourceDefinition', metadata: { name: 'gizmos.example.com' },
+    spec: {
+      group: 'example.com', scope: 'Namespaced', names: { plural: 'gizmos', kind: 'Gizmo' },
+      versions: [{ name: 'v1', served: true, storage: true, schema }, { name: 'v2beta1', served: true, storage: false, schema }],
+    },
+  };
+  await kubectl.ok(['apply', '--server-side', '-f', '-'], JSON.stringify(crd));
+  await cluster.settle();
+  await kubectl.ok(['create', '-f', '-'], JSON.stringify({ apiVersion: 'example.com/v2beta1', kind: 'Gizmo', metadata: { name: 'g1' }, spec: { size: 3 } }));
+  const v1 = JSON.parse(await kubectl.ok(['get', 'gizmos.v1.example.com', 'g1', '-o', 'json']));
+  const v2 = JSON.parse(await kubectl.ok(['get', 'gizmos.v2beta1.example.com', 'g1', '-o', 'json']));
+  expect(v1.apiVersion).toBe('example.com/v1');
+  expect(v2.apiVersion).toBe('example.com/v2beta1');
+  expect(v1.spec).toEqual({ size: 3 });
+  expect(v2.metadata.uid).toBe(v1.metadata.uid);
+  const versions = JSON.parse(await kubectl.ok(['get', '--raw', '/apis/example.com'])).versions.map((v: { version: string }) => v.version);
+  expect(versions).toEqual(['v1', 'v2beta1']);
+});
+
 test('a non-structural CRD is rejected with the real messages', async () => {
   const bad = structuredClone(widgetCrd) as any;
   bad.metadata.name = 'gadgets.example.com';

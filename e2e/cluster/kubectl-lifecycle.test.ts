@@ -134,3 +134,15 @@ test('injected faults answer matching requests with the given status', async () 
   remove();
   expect(cluster.requestLog().some((e) => e.verb === 'list' && e.resource === 'configmaps' && e.code === 500)).toBe(true);
 });
+
+test('tls: false serves plain HTTP where kubectl (which sends no token over http) acts as the admin', async () => {
+  const plain = await startLocalCluster({ tls: false, controllers: { garbageCollector: false, namespace: false, serviceAccount: false, job: false, cronJob: false, ttl: false }, pods: 'inert' });
+  const k = new Kubectl(plain.kubeconfigPath);
+  try {
+    expect(plain.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+    expect(await k.ok(['get', 'ns', 'default', '-o', 'name'])).toBe('namespace/default\n');
+  } finally {
+    k.cleanup();
+    await plain.stop();
+  }
+});

@@ -38,6 +38,10 @@ test('kubectl create role and rolebinding', async () => {
   const rb = JSON.parse(await kubectl.ok(['get', 'rolebinding', 'reader-bob', '-o', 'json']));
   expect(rb.roleRef).toEqual({ apiGroup: 'rbac.authorization.k8s.io', kind: 'Role', name: 'reader' });
   expect(rb.subjects).toEqual([{ kind: 'User', apiGroup: 'rbac.authorization.k8s.io', name: 'bob' }]);
+  await kubectl.ok(['create', 'clusterrole', 'ns-reader', '--verb=get', '--resource=namespaces']);
+  await kubectl.ok(['create', 'clusterrolebinding', 'ns-reader-bob', '--clusterrole=ns-reader', '--user=bob']);
+  const crb = JSON.parse(await kubectl.ok(['get', 'clusterrolebinding', 'ns-reader-bob', '-o', 'json']));
+  expect(crb.roleRef).toEqual({ apiGroup: 'rbac.authorization.k8s.io', kind: 'ClusterRole', name: 'ns-reader' });
 });
 
 test('kubectl auth can-i and auth whoami (protobuf reviews) follow RBAC', async () => {
@@ -54,7 +58,10 @@ test('kubectl auth can-i and auth whoami (protobuf reviews) follow RBAC', async 
   expect(report.used).toContain('get configmaps');
   expect(report.used).toContain('create authorization.k8s.io/selfsubjectaccessreviews');
   expect(report.denied).toEqual(['list secrets']);
-  expect(report.unusedRules).toEqual([{ verbs: ['list'], apiGroups: [''], resources: ['configmaps'] }]);
+  expect(report.unusedRules).toEqual([
+    { verbs: ['get'], apiGroups: [''], resources: ['namespaces'] },
+    { verbs: ['list'], apiGroups: [''], resources: ['configmaps'] },
+  ]);
 });
 
 test('kubectl create token issues a ServiceAccount token that authenticates as the ServiceAccount', async () => {
@@ -80,6 +87,13 @@ test('kubectl create job and cronjob (protobuf with a pod template)', async () =
   const cj = JSON.parse(await kubectl.ok(['get', 'cronjob', 'hello', '-o', 'json']));
   expect(cj.spec).toMatchObject({ schedule: '*/1 * * * *', concurrencyPolicy: 'Allow', successfulJobsHistoryLimit: 3 });
   expect(cj.spec.jobTemplate.spec.template.spec.containers[0].command).toEqual(['echo', 'hi']);
+});
+
+test('kubectl create deployment (protobuf) is stored with its selector and template', async () => {
+  await kubectl.ok(['create', 'deployment', 'web', '--image=nginx', '--replicas=2']);
+  const d = JSON.parse(await kubectl.ok(['get', 'deployment', 'web', '-o', 'json']));
+  expect(d.spec).toMatchObject({ replicas: 2, selector: { matchLabels: { app: 'web' } }, template: { metadata: { labels: { app: 'web' } } } });
+  expect(d.spec.template.spec.containers[0]).toMatchObject({ name: 'nginx', image: 'nginx' });
 });
 
 test('kubectl --as impersonates users and service accounts when allowed', async () => {

@@ -14,7 +14,7 @@ What the local cluster does not do (yet):
     API requests only, not for the built-in controllers' own writes
   - unknown fields of built-in kinds are detected at the top level and in metadata only
   - protobuf request bodies are decoded only for what kubectl sends them for most (create configmap, secret,
-    namespace, serviceaccount, role, rolebinding, job, cronjob, token; auth can-i, auth whoami); other
+    namespace, serviceaccount, (cluster)role(binding), job, cronjob, deployment, token; auth can-i, whoami); other
     kinds get 415: use \`kubectl create … --dry-run=client -o yaml | kubectl apply -f -\`
   - CEL rules run on @marcbachmann/cel-js: Kubernetes CEL extension functions are not available, and
     rule cost budgets are not estimated`;

@@ -48,7 +48,10 @@ export interface LocalClusterOptions {
   now?: Date | string | number;
   /** `virtual` (default; time moves only when the test says so) or `real`. */
   clock?: 'virtual' | 'real';
-  /** HTTPS with a generated CA (default true); false serves plain HTTP for debugging. */
+  /**
+   * HTTPS with a generated CA (default true); false serves plain HTTP for debugging, where requests
+   * without credentials act as the admin (kubectl never sends a token over http).
+   */
   tls?: boolean;
   /** `rbac` (default) or `alwaysAllow`. */
   authz?: 'rbac' | 'alwaysAllow';
@@ -148,6 +151,7 @@ export async function startLocalCluster(options: LocalClusterOptions = {}): Prom
     faults,
     authorize: createAuthorizer(options.authz ?? 'rbac', store),
     store,
+    ...(tlsOn ? {} : { anonymous: { username: 'kubeforge-admin', groups: ['system:masters', 'system:authenticated'] } }),
     ...(certs ? { tls: { cert: certs.serverCertPem, key: certs.serverKeyPem } } : {}),
   });
   internals.recordRequest = (entry) => void server.log.push(entry);

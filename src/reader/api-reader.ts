@@ -66,7 +66,14 @@ export class ApiReader {
     const existing = this.files.get(abs);
     if (existing) return existing;
     const text = fs.readFileSync(abs, 'utf8');
-    const sourceFile = ts.createSourceFile(abs, text, ts.ScriptTarget.Latest, true, ts.ScriptKind.TS);
+    // Comments are read from the text (comments.ts), so JSDoc is not parsed into nodes and no parent links are set.
+    const sourceFile = ts.createSourceFile(
+      abs,
+      text,
+      { languageVersion: ts.ScriptTarget.Latest, jsDocParsingMode: ts.JSDocParsingMode.ParseNone },
+      false,
+      ts.ScriptKind.TS,
+    );
     const rel = this.relative(abs);
     const file: LoadedFile = { abs, rel, sourceFile, lines: new LineMap(rel, text), declarations: new Map(), imports: new Map() };
     this.files.set(abs, file);

@@ -48,7 +48,7 @@ export function planInit(options: InitOptions): ScaffoldPlan {
     repo: options.repo,
     boilerplate,
     packageLicense: license === 'apache2' ? 'Apache-2.0' : 'UNLICENSED',
-    kubeforgeDependency: kubeforgeDependency(),
+    kubeforgeDependency: kubeforgeDependency(root),
     versions: toolVersions(),
     leaderElectionId: `${projectName}-leader.${options.domain}`,
   };

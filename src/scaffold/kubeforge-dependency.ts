@@ -4,6 +4,7 @@
  * typescript, jest, swc and the types packages are the ones this package itself is built and tested with.
  */
 import { existsSync, readFileSync } from 'node:fs';
+import { isAbsolute, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 /** This package's root folder (the folder with its package.json). */
@@ -21,12 +22,21 @@ function ownPackageJson(): PackageJson {
 
 /**
  * The dependency spec for kubeforge. `KUBEFORGE_DEPENDENCY` overrides it (e.g. a tarball path for a
- * release test); a checkout (a `.git` folder next to package.json) gives `file:<absolute path>`.
+ * release test); a checkout (a `.git` folder next to package.json) gives `file:<path of the checkout>` —
+ * relative when the project lies inside the checkout (the reference operators in examples/, which must
+ * install on any clone), absolute otherwise.
  */
-export function kubeforgeDependency(): string {
+export function kubeforgeDependency(projectRoot?: string): string {
   const override = process.env.KUBEFORGE_DEPENDENCY;
   if (override) return override;
-  if (existsSync(`${KUBEFORGE_ROOT}/.git`)) return `file:${KUBEFORGE_ROOT}`;
+  if (existsSync(`${KUBEFORGE_ROOT}/.git`)) {
+    if (projectRoot) {
+      const fromProject = relative(projectRoot, KUBEFORGE_ROOT);
+      const insideCheckout = !isAbsolute(relative(KUBEFORGE_ROOT, projectRoot)) && !relative(KUBEFORGE_ROOT, projectRoot).startsWith('..');
+      if (insideCheckout) return `file:${fromProject === '' ? '.' : fromProject}`;
+    }
+    return `file:${KUBEFORGE_ROOT}`;
+  }
   return `^${ownPackageJson().version}`;
 }
 

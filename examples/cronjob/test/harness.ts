@@ -5,7 +5,8 @@
  */
 import { fileURLToPath } from 'node:url';
 import type { Job, JobCondition } from 'kubernetes-types/batch/v1.js';
-import { BuiltinKinds, type Result } from 'kubeforge/runtime';
+import pino from 'pino';
+import { BuiltinKinds, Manager, type Client, type Result } from 'kubeforge/runtime';
 import { startTestEnv, type TestEnv } from 'kubeforge/testing';
 import { CronJobKind, type CronJob, type CronJobSpec } from '../api/v1/cronjob_types.js';
 import { CronJobReconciler } from '../internal/controller/cronjob_controller.js';
@@ -29,10 +30,21 @@ export function unix(hhmmss: string): number {
 export interface HarnessOptions {
   start: string;
   webhooks?: boolean;
+  /** Run the manager as this user with the cluster's RBAC on; `beforeStart` may grant it roles. */
+  rbacUser?: string;
+  beforeStart?: (env: TestEnv) => Promise<void>;
 }
 
 export class CronJobHarness {
-  private constructor(readonly env: TestEnv) {}
+  /** The harness acts as the cluster admin, never as the operator (its requests stay out of RBAC reports). */
+  readonly admin: Client;
+
+  private constructor(
+    readonly env: TestEnv,
+    private readonly adminManager: Manager,
+  ) {
+    this.admin = adminManager.client;
+  }
 
   static async start(options: HarnessOptions): Promise<CronJobHarness> {
     const env = await startTestEnv({
@@ -40,24 +52,28 @@ export class CronJobHarness {
       now: at(options.start),
       cluster: { controllers: { job: false } },
       ...(options.webhooks === false ? {} : { webhooks: webhookManifests }),
+      ...(options.rbacUser ? { authz: 'rbac' as const, identity: { user: options.rbacUser } } : {}),
     });
+    await options.beforeStart?.(env);
     await setupControllers(env.manager);
     if (options.webhooks !== false) setupWebhooks(env.manager);
     await env.startManager();
-    return new CronJobHarness(env);
+    const adminManager = new Manager({ kubeConfig: env.cluster.kubeconfigPath, clock: env.cluster.clock, logger: pino({ level: 'silent' }) });
+    return new CronJobHarness(env, adminManager);
   }
 
   async stop(): Promise<void> {
+    this.adminManager.close();
     await this.env.stop();
   }
 
-  private get reader() {
-    return this.env.manager.apiReader();
+  private get reader(): Client {
+    return this.admin;
   }
 
   /** Creates a CronJob in `default` with a one-container template; `spec` overrides the defaults. */
   async createCronJob(name: string, spec: Partial<CronJobSpec>): Promise<CronJob> {
-    const created = await this.env.client.create<CronJob>({
+    const created = await this.admin.create<CronJob>({
       apiVersion: 'batch.tutorial.kubebuilder.io/v1',
       kind: 'CronJob',
       metadata: { name, namespace: 'default' },
@@ -73,7 +89,7 @@ export class CronJobHarness {
 
   async updateSpec(name: string, change: Partial<CronJobSpec>): Promise<void> {
     const current = await this.cronJob(name);
-    await this.env.client.update({ ...current, spec: { ...current.spec, ...change } });
+    await this.admin.update({ ...current, spec: { ...current.spec, ...change } });
     await this.env.settle();
   }
 
@@ -111,7 +127,7 @@ export class CronJobHarness {
       terminating: 0,
       uncountedTerminatedPods: {},
     };
-    await this.env.client.updateStatus({ ...job, status });
+    await this.admin.updateStatus({ ...job, status });
     await this.env.settle();
   }
 

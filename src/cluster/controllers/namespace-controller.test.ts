@@ -61,6 +61,10 @@ describe('namespace lifecycle and service accounts', () => {
     const ns = await fx.core.readNamespace({ name: 'stuck' });
     expect(ns.status!.phase).toBe('Terminating');
     expect(ns.spec!.finalizers).toEqual(['kubernetes']);
+    // the conditions are published while it waits, and writing them does not remove the namespace
+    const conditions = Object.fromEntries((ns.status!.conditions ?? []).map((c) => [c.type, c]));
+    expect(conditions.NamespaceFinalizersRemaining?.status).toBe('True');
+    expect(conditions.NamespaceFinalizersRemaining?.message).toContain('example.com/cleanup');
     expect((await fx.core.listNamespacedPod({ namespace: 'stuck' })).items).toEqual([]);
     await fx.core.patchNamespacedConfigMap({ name: 'settings', namespace: 'stuck', body: [{ op: 'remove', path: '/metadata/finalizers' }] });
     await fx.cluster.settle();

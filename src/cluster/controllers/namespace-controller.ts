@@ -27,12 +27,10 @@ export class NamespaceController implements BuiltinController {
   private readonly retries = new Map<string, number>();
 
   /**
-   * `writeConditions`: publish the deletion conditions in the namespace status. Off by default for now:
-   * the current write path (ObjectOperations.commitUpdate) removes any object with a deletionTimestamp
-   * and no metadata.finalizers on update, ignoring a namespace's spec.finalizers, so a status write
-   * would delete a Terminating namespace that still has content. Turn on once that is fixed.
+   * `writeConditions`: publish the deletion conditions (`NamespaceDeletionContentFailure`,
+   * `NamespaceContentRemaining`, `NamespaceFinalizersRemaining`, ...) in the namespace status.
    */
-  constructor(private readonly client: ControllerClient, private readonly catalog: ResourceCatalog, private readonly clock: ClusterClock, private readonly writeConditions = false) {}
+  constructor(private readonly client: ControllerClient, private readonly catalog: ResourceCatalog, private readonly clock: ClusterClock, private readonly writeConditions = true) {}
 
   initialKeys(): string[] {
     return this.client.list('namespaces').filter((n) => n.metadata.deletionTimestamp).map((n) => n.metadata.name);

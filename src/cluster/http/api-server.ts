@@ -44,6 +44,8 @@ export interface ApiServerParts {
   authorize: Authorizer;
   /** For impersonation checks. */
   store: ObjectStore;
+  /** Who requests without credentials are (plain-HTTP debug mode: the admin, since kubectl sends no token over http). */
+  anonymous?: UserInfo;
   tls?: { cert: string; key: string };
 }
 
@@ -99,7 +101,7 @@ export class ApiServer {
     const url = new URL(req.url ?? '/', 'https://localhost');
     const method = req.method ?? 'GET';
     const info = parseRequestInfo(method, url.pathname, url.searchParams);
-    let user: UserInfo = anonymousUser;
+    let user: UserInfo = this.parts.anonymous ?? anonymousUser;
     const entry: RequestLogEntry = { time: new Date().toISOString(), user: user.username, groups: user.groups, method, path: url.pathname, verb: info.verb, code: 0 };
     if (info.kind === 'resource') {
       Object.assign(entry, { group: info.group, version: info.version, resource: info.resource });

@@ -76,8 +76,27 @@ export const protobufKinds: Record<string, MessageSpec> = {
       },
     },
   },
+  'apps/v1/Deployment': {
+    1: meta,
+    2: {
+      name: 'spec',
+      type: 'message',
+      message: {
+        1: int('replicas'),
+        2: { name: 'selector', type: 'message', message: { 1: { name: 'matchLabels', type: 'stringMap' } } },
+        3: { name: 'template', type: 'message', message: podTemplateSpec },
+        5: int('minReadySeconds'), 6: int('revisionHistoryLimit'), 9: int('progressDeadlineSeconds'),
+      },
+    },
+  },
   'rbac.authorization.k8s.io/v1/Role': { 1: meta, 2: { name: 'rules', type: 'message', repeated: true, message: policyRule } },
   'rbac.authorization.k8s.io/v1/RoleBinding': {
+    1: meta,
+    2: { name: 'subjects', type: 'message', repeated: true, message: { 1: s('kind'), 2: s('apiGroup'), 3: s('name'), 4: s('namespace') } },
+    3: { name: 'roleRef', type: 'message', message: { 1: s('apiGroup'), 2: s('kind'), 3: s('name') } },
+  },
+  'rbac.authorization.k8s.io/v1/ClusterRole': { 1: meta, 2: { name: 'rules', type: 'message', repeated: true, message: policyRule } },
+  'rbac.authorization.k8s.io/v1/ClusterRoleBinding': {
     1: meta,
     2: { name: 'subjects', type: 'message', repeated: true, message: { 1: s('kind'), 2: s('apiGroup'), 3: s('name'), 4: s('namespace') } },
     3: { name: 'roleRef', type: 'message', message: { 1: s('apiGroup'), 2: s('kind'), 3: s('name') } },

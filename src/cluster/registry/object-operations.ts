@@ -257,7 +257,7 @@ export class ObjectOperations {
   private commitUpdate(rt: ResourceType, next: KubeObject, stored: KubeObject, opts: WriteOptions, warnings: string[]): WriteResult {
     if (isNoOp(next, stored)) return { object: this.present(rt, stored), code: 200, warnings };
     if (opts.dryRun) return { object: this.present(rt, next), code: 200, warnings };
-    if (next.metadata.deletionTimestamp && (next.metadata.finalizers ?? []).length === 0) {
+    if (readyToRemove(rt, next)) {
       const gone = this.store.delete(rt.bucket, stored.metadata.namespace, stored.metadata.name);
       return { object: this.present(rt, gone ?? next), code: 200, warnings };
     }
@@ -381,4 +381,17 @@ function immutableMetadata(object: KubeObject, old: KubeObject): FieldError[] {
 export function reorderTypeMeta(object: KubeObject): KubeObject {
   const { apiVersion, kind, metadata, ...rest } = object;
   return { apiVersion, kind, metadata, ...rest } as KubeObject;
+}
+
+/**
+ * Whether an update leaves a deleting object with nothing left to wait for: no finalizer, no grace period
+ * still running (a pod being stopped gracefully stays until its grace ends), and for a namespace no
+ * `spec.finalizers` (the namespace controller removes `kubernetes` once the content is gone).
+ */
+function readyToRemove(rt: ResourceType, next: KubeObject): boolean {
+  const meta = next.metadata;
+  if (!meta.deletionTimestamp || (meta.finalizers ?? []).length > 0) return false;
+  if ((meta.deletionGracePeriodSeconds ?? 0) > 0) return false;
+  if (rt.bucket === 'namespaces' && (next.spec?.finalizers ?? []).length > 0) return false;
+  return true;
 }

@@ -27,6 +27,15 @@ function writtenKeys(value: Mapping): string[] {
   return sortKeys(Object.keys(value).filter((k) => value[k] !== undefined));
 }
 
+/**
+ * `text` as one flat string rather than the tree of pieces `+=` builds: reused text is then copied in one
+ * piece, instead of each CRD that holds it walking the same deep tree of small pieces when it is encoded.
+ */
+function flat(text: string): string {
+  text.charCodeAt(0); // makes V8 flatten the string in place
+  return text;
+}
+
 /** True for a sequence or mapping written as `[]` / `{}`. */
 function isEmptyCollection(value: object): boolean {
   if (Array.isArray(value)) return value.length === 0;
@@ -58,6 +67,8 @@ interface WrittenNode {
   text: string;
   column: number;
   atLineStart: boolean;
+  /** Whether `text` is one flat string yet (rather than the tree of pieces `+=` builds). */
+  flat: boolean;
 }
 
 /**
@@ -97,10 +108,14 @@ class YamlWriter {
       const before = this.out;
       this.out = '';
       this.freshNode(value, parentIndent, context);
-      written = { text: this.out, column: this.column, atLineStart: this.atLineStart };
+      written = { text: this.out, column: this.column, atLineStart: this.atLineStart, flat: false };
       this.out = before;
       if (!byPlace) writtenFrozen.set(value, (byPlace = new Map()));
       byPlace.set(key, written);
+    } else if (!written.flat) {
+      // Text used a second time is made one flat string, so each further copy is taken in one piece.
+      written.text = flat(written.text);
+      written.flat = true;
     }
     this.out += written.text;
     this.column = written.column;

@@ -18,6 +18,7 @@ limitations under the License.
  * The CronJob controller against kubeforge's local cluster (on a virtual clock), with the CRDs that
  * `make manifests` wrote to config/crd/bases.
  */
+/** The CronJob reconciler called directly: first pass, missing object, and the job-creation failure path. */
 import { fileURLToPath } from 'node:url';
 import { startTestEnv, type TestEnv } from 'kubeforge/testing';
 import { CronJobKind, type CronJob } from '../../api/v1/cronjob_types.js';
@@ -30,7 +31,7 @@ describe('CronJob controller', () => {
   const key = { namespace: 'default', name: 'test-resource' };
 
   beforeAll(async () => {
-    env = await startTestEnv({ crdPaths: [crdFolder] });
+    env = await startTestEnv({ crdPaths: [crdFolder], now: '2024-01-15T10:00:30Z', cluster: { controllers: { job: false } } });
     setupCronJobController(env.manager);
     await env.startManager();
   });
@@ -39,28 +40,50 @@ describe('CronJob controller', () => {
     await env?.stop();
   });
 
-  it('reconciles a new CronJob without error', async () => {
-    const resource: CronJob = {
+  const context = () => ({ controller: 'cronjob', reconcileID: 'test', log: env.manager.logger, clock: env.manager.clock });
+
+  function cronJob(name: string): CronJob {
+    return {
       apiVersion: 'batch.tutorial.kubebuilder.io/v1',
       kind: 'CronJob',
-      metadata: { name: key.name, namespace: key.namespace },
-      spec: { foo: 'bar' },
+      metadata: { name, namespace: 'default' },
+      spec: { schedule: '*/1 * * * *', jobTemplate: { spec: { template: { spec: { containers: [{ name: 'c', image: 'busybox' }], restartPolicy: 'OnFailure' } } } } },
     };
-    await env.client.create(resource);
+  }
+
+  it('reports the observed state and asks to be woken at the next scheduled time', async () => {
+    await env.client.create(cronJob(key.name));
     await env.settle();
 
     const reconciler = new CronJobReconciler(env.manager);
-    const result = await reconciler.reconcile(key, { controller: 'cronjob', reconcileID: 'test', log: env.manager.logger, clock: env.manager.clock });
-    expect(result).toEqual({});
+    const result = await reconciler.reconcile(key, context());
+    expect(result).toEqual({ requeueAfter: 30_000 });
 
-    const stored = await env.client.get(CronJobKind, key);
-    expect(stored.spec.foo).toBe('bar');
-    // TODO(user): assert what your reconciler does (status conditions, owned objects, events).
+    const stored = await env.manager.apiReader().get(CronJobKind, key);
+    expect(stored.status?.conditions?.map((c) => [c.type, c.status, c.reason]).sort()).toEqual([
+      ['Available', 'True', 'AllJobsCompleted'],
+      ['Progressing', 'False', 'NoJobsActive'],
+    ]);
   });
 
   it('ignores a CronJob that does not exist', async () => {
     const reconciler = new CronJobReconciler(env.manager);
-    const result = await reconciler.reconcile({ ...key, name: 'missing' }, { controller: 'cronjob', reconcileID: 'test', log: env.manager.logger, clock: env.manager.clock });
+    const result = await reconciler.reconcile({ ...key, name: 'missing' }, context());
     expect(result).toEqual({});
+  });
+
+  it('marks the CronJob Degraded/JobCreationFailed and retries when the Job name is taken', async () => {
+    await env.client.create({ apiVersion: 'batch/v1', kind: 'Job', metadata: { name: 'taken-1705312860', namespace: 'default' }, spec: cronJob('x').spec.jobTemplate.spec! });
+    await env.client.create(cronJob('taken'));
+    await env.settle();
+    await env.stepTo('2024-01-15T10:01:00Z');
+    const reconciler = new CronJobReconciler(env.manager);
+    await expect(reconciler.reconcile({ namespace: 'default', name: 'taken' }, context())).rejects.toThrow('already exists');
+    const stored = await env.manager.apiReader().get(CronJobKind, { namespace: 'default', name: 'taken' });
+    expect(stored.status?.conditions?.find((c) => c.type === 'Degraded')).toMatchObject({
+      status: 'True',
+      reason: 'JobCreationFailed',
+      message: 'Failed to create job: jobs.batch "taken-1705312860" already exists',
+    });
   });
 });

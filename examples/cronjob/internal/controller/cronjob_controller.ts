@@ -22,6 +22,7 @@ limitations under the License.
  */
 import type { Job } from 'kubernetes-types/batch/v1.js';
 import {
+  ApiError,
   BuiltinKinds,
   cloneJson,
   isConflict,
@@ -78,7 +79,7 @@ export class CronJobReconciler {
     try {
       children = await this.mgr.client.list(BuiltinKinds.Job, { namespace: request.namespace, matchingFields: { [JOB_OWNER_KEY]: request.name } });
     } catch (err) {
-      await this.reportDegraded(request, nowMs(), 'ReconciliationError', `Failed to list child jobs: ${(err as Error).message}`, log);
+      await this.reportDegraded(request, nowMs(), 'ReconciliationError', `Failed to list child jobs: ${errorText(err)}`, log);
       throw err;
     }
     const jobs = classifyJobs(children);
@@ -137,7 +138,7 @@ export class CronJobReconciler {
     try {
       await this.mgr.client.create(job);
     } catch (err) {
-      await this.reportDegraded(request, nowMs(), 'JobCreationFailed', `Failed to create job: ${(err as Error).message}`, log);
+      await this.reportDegraded(request, nowMs(), 'JobCreationFailed', `Failed to create job: ${errorText(err)}`, log);
       throw err;
     }
     log.info({ job: job.metadata!.name }, 'created Job for CronJob run');
@@ -240,6 +241,12 @@ function observedConditions(cronJob: CronJob, jobs: ClassifiedJobs): ConditionIn
     { type: ConditionTypes.Available, status: 'True', reason: 'AllJobsCompleted', message: 'All jobs have completed successfully' },
     { type: ConditionTypes.Progressing, status: 'False', reason: 'NoJobsActive', message: 'No jobs are currently active' },
   ];
+}
+
+/** An error as Go's StatusError prints it: the server's message alone (`jobs.batch "x" already exists`). */
+function errorText(err: unknown): string {
+  if (err instanceof ApiError && err.status?.message) return err.status.message;
+  return err instanceof Error ? err.message : String(err);
 }
 
 function maxDefined(a: number | undefined, b: number | undefined): number | undefined {

@@ -19,6 +19,8 @@ limitations under the License.
  * `make manifests` wrote to config/crd/bases.
  */
 import { fileURLToPath } from 'node:url';
+import type { Event as CoreEvent } from 'kubernetes-types/core/v1.js';
+import { BuiltinKinds } from 'kubeforge/runtime';
 import { startTestEnv, type TestEnv } from 'kubeforge/testing';
 import { EventJobKind, type EventJob } from '../../api/v1/eventjob_types.js';
 import { EventJobReconciler, setupEventJobController } from './eventjob_controller.js';
@@ -28,9 +30,10 @@ const crdFolder = fileURLToPath(new URL('../../config/crd/bases', import.meta.ur
 describe('EventJob controller', () => {
   let env: TestEnv;
   const key = { namespace: 'default', name: 'test-resource' };
+  const context = () => ({ controller: 'eventjob', reconcileID: 'test', log: env.manager.logger, clock: env.manager.clock });
 
   beforeAll(async () => {
-    env = await startTestEnv({ crdPaths: [crdFolder] });
+    env = await startTestEnv({ now: '2024-01-15T10:00:00Z', crdPaths: [crdFolder], authz: 'alwaysAllow', cluster: { controllers: { job: false, cronJob: false } } });
     setupEventJobController(env.manager);
     await env.startManager();
   });
@@ -39,28 +42,40 @@ describe('EventJob controller', () => {
     await env?.stop();
   });
 
-  it('reconciles a new EventJob without error', async () => {
+  it('answers an existing matching Event with one Job and moves the watermark to it', async () => {
+    await env.client.create<CoreEvent>({
+      apiVersion: 'v1',
+      kind: 'Event',
+      metadata: { namespace: 'default', name: 'hello.1' },
+      involvedObject: { apiVersion: 'batch/v1', kind: 'CronJob', name: 'hello', namespace: 'default' },
+      reason: 'SawCompletedJob',
+      message: 'Saw completed job: hello-28421881, status: Complete',
+      type: 'Normal',
+      source: { component: 'cronjob-controller' },
+      count: 1,
+    });
     const resource: EventJob = {
       apiVersion: 'batch.kitagry.github.io/v1',
       kind: 'EventJob',
       metadata: { name: key.name, namespace: key.namespace },
-      spec: { foo: 'bar' },
+      spec: { trigger: { apiVersion: 'batch/v1', kind: 'CronJob', name: 'hello', type: 'Complete' }, jobTemplate: { spec: { template: { spec: { restartPolicy: 'Never', containers: [{ name: 'c', image: 'busybox' }] } } } } },
     };
     await env.client.create(resource);
     await env.settle();
 
     const reconciler = new EventJobReconciler(env.manager);
-    const result = await reconciler.reconcile(key, { controller: 'eventjob', reconcileID: 'test', log: env.manager.logger, clock: env.manager.clock });
-    expect(result).toEqual({});
+    expect(await reconciler.reconcile(key, context())).toEqual({});
+    expect(await reconciler.reconcile(key, context())).toEqual({}); // the watermark stops a second Job
 
-    const stored = await env.client.get(EventJobKind, key);
-    expect(stored.spec.foo).toBe('bar');
-    // TODO(user): assert what your reconciler does (status conditions, owned objects, events).
+    const stored = await env.manager.apiReader().get(EventJobKind, key);
+    expect(stored.status).toEqual({ last_scheduled_time: '2024-01-15T10:00:00Z' });
+    const jobs = await env.manager.apiReader().list(BuiltinKinds.Job, { namespace: 'default' });
+    expect(jobs.map((j) => j.metadata?.name)).toEqual([expect.stringMatching(/^test-resource-[a-z0-9]{5}$/)]);
   });
 
   it('ignores a EventJob that does not exist', async () => {
     const reconciler = new EventJobReconciler(env.manager);
-    const result = await reconciler.reconcile({ ...key, name: 'missing' }, { controller: 'eventjob', reconcileID: 'test', log: env.manager.logger, clock: env.manager.clock });
+    const result = await reconciler.reconcile({ ...key, name: 'missing' }, context());
     expect(result).toEqual({});
   });
 });

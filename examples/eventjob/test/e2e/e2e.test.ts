@@ -49,6 +49,19 @@ describe('manager', () => {
     const crds = await env.kubectl(['get', 'customresourcedefinitions', '-o', 'name']);
     expect(crds.code).toBe(0);
     for (const name of crdNames) expect(crds.stdout).toContain(`customresourcedefinition.apiextensions.k8s.io/${name}`);
-    // TODO(user): create your custom resources with env.client or env.kubectl and assert what the controllers do.
+  });
+
+  it('kubectl apply of the samples: each completed run of the built-in CronJob hello starts one EventJob Job', async () => {
+    for (const file of ['cronjob.yaml', 'batch_v1_eventjob.yaml']) {
+      const applied = await env.kubectl(['apply', '-n', 'default', '-f', fileURLToPath(new URL(`../../config/samples/${file}`, import.meta.url))]);
+      expect(applied.stderr).toBe('');
+    }
+    await env.advanceTo(new Date(env.cluster.clock.now() + 60_000));
+    await env.advanceTo(new Date(env.cluster.clock.now() + 60_000));
+
+    const jobs = await env.kubectl(['get', 'jobs', '-n', 'default', '-o', 'name']);
+    const names = jobs.stdout.trim().split('\n');
+    expect(names.filter((n) => /^job\.batch\/hello-\d+$/.test(n)).length).toBeGreaterThanOrEqual(1);
+    expect(names.filter((n) => /^job\.batch\/eventjob-sample-[a-z0-9]{5}$/.test(n)).length).toBeGreaterThanOrEqual(1);
   });
 });
