@@ -79,7 +79,12 @@ function generatorBenchmark() {
     }
     const crdCount = spawnSync('sh', ['-c', 'ls config/crd/bases | wc -l'], { cwd: dir, encoding: 'utf8' }).stdout.trim();
     const outputBytes = spawnSync('sh', ['-c', 'cat config/crd/bases/* | wc -c'], { cwd: dir, encoding: 'utf8' }).stdout.trim();
-    return { kubeforge: median(kubeforge), kubeforgeNoDesc: median(kubeforgeNoDesc), outputBytes, manifestsOnly: median(manifestsOnly), tjsg: median(tjsg), tjsgNoCheck: median(tjsgNoCheck), crdCount };
+    // Per-run ratios (tool ÷ kubeforge in the same round) are steadier than a ratio of medians on a busy machine.
+    const roundRatio = (times) => median(times.map((t, i) => t / kubeforge[i]));
+    return {
+      kubeforge: median(kubeforge), kubeforgeNoDesc: median(kubeforgeNoDesc), outputBytes, manifestsOnly: median(manifestsOnly),
+      tjsg: median(tjsg), tjsgNoCheck: median(tjsgNoCheck), crdCount, tjsgRoundRatio: roundRatio(tjsg), tjsgNoCheckRoundRatio: roundRatio(tjsgNoCheck),
+    };
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
@@ -158,6 +163,7 @@ console.log(`| kubeforge manifests alone | ${fmtMs(g.manifestsOnly)} | ${(g.mani
 console.log(`| kubeforge manifests --max-desc-len 0 + generate | ${fmtMs(g.kubeforgeNoDesc)} | ${(g.kubeforgeNoDesc / g.kubeforge).toFixed(2)} |`);
 console.log(`| ts-json-schema-generator 2.4.0 (default, type-checks) | ${fmtMs(g.tjsg)} | ${(g.tjsg / g.kubeforge).toFixed(2)} |`);
 console.log(`| ts-json-schema-generator 2.4.0 --no-type-check | ${fmtMs(g.tjsgNoCheck)} | ${(g.tjsgNoCheck / g.kubeforge).toFixed(2)} |`);
+console.log(`ts-json-schema-generator ÷ kubeforge, median of the per-round ratios: ${g.tjsgRoundRatio.toFixed(2)} (default), ${g.tjsgNoCheckRoundRatio.toFixed(2)} (--no-type-check)`);
 console.log('');
 console.log('(1b) where one in-process manifests run spends its time (after module loading)');
 console.log('| descriptions | read types | build CRDs | emit YAML | YAML size |');
@@ -174,3 +180,5 @@ console.log('| --- | ---: | ---: |');
 console.log(`| generated deepCopyCronJob | ${d.generated.us.toFixed(2)} | 1.0× |`);
 console.log(`| structuredClone | ${d.structuredClone.us.toFixed(2)} | ${d.structuredClone.ratio.toFixed(1)}× slower |`);
 console.log(`| JSON.parse(JSON.stringify()) | ${d.json.us.toFixed(2)} | ${d.json.ratio.toFixed(1)}× slower |`);
+console.log('');
+console.log(`load average at the end: ${loadavg().map((l) => l.toFixed(1)).join(', ')} (1, 5, 15 min) — the machine is shared, so compare ratios within this run`);

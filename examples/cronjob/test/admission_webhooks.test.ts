@@ -42,6 +42,8 @@ describe('CronJob admission webhooks', () => {
     expect(await createError(ok, '*/1 * * * *')).toBe('');
     const long = 'b'.repeat(53);
     expect(await createError(long, '*/1 * * * *')).toContain(`metadata.name: Invalid value: "${long}": must be no more than 52 characters`);
+    // the denial keeps the Invalid status (422), as controller-runtime answers for apierrors.NewInvalid
+    await expect(h.createCronJob(long, { schedule: '*/1 * * * *' })).rejects.toMatchObject({ code: 422 });
     expect(await exists(long)).toBe(false);
   });
 

@@ -50,8 +50,18 @@ export function validatePath(kind: KindInfo): string {
   return `/validate-${kind.group.replace(/\./g, '-')}-${kind.version}-${kind.kind.toLowerCase()}`;
 }
 
+/**
+ * The response for a handler that threw. As in controller-runtime, an error that carries a Kubernetes
+ * status (a numeric `code` of 400–599 and a `reason`, such as an `Invalid` 422 built from field errors)
+ * keeps it; any other error denies with 403 Forbidden.
+ */
 function denied(uid: string, err: unknown): AdmissionResponse {
-  return { uid, allowed: false, status: { code: 403, reason: 'Forbidden', message: err instanceof Error ? err.message : String(err) } };
+  const message = err instanceof Error ? err.message : String(err);
+  const { code, reason } = (err ?? {}) as { code?: unknown; reason?: unknown };
+  if (typeof code === 'number' && code >= 400 && code <= 599 && typeof reason === 'string' && reason) {
+    return { uid, allowed: false, status: { code, reason, message } };
+  }
+  return { uid, allowed: false, status: { code: 403, reason: 'Forbidden', message } };
 }
 
 export async function runDefaulter<T extends KubeObject>(defaulter: Defaulter<T>, request: AdmissionRequest<T>): Promise<AdmissionResponse> {

@@ -22,7 +22,7 @@ beforeAll(async () => {
       return w.spec?.color ? [] : ['spec.color is unset; defaulting to none'];
     },
     validateUpdate: (oldW, newW) => {
-      if (oldW.spec?.color !== newW.spec?.color) throw new Error('spec.color is immutable');
+      if (oldW.spec?.color !== newW.spec?.color) throw Object.assign(new Error('spec.color is immutable'), { code: 422, reason: 'Invalid' });
     },
   });
   server.registerConverter((obj, desired) => ({ ...obj, apiVersion: desired }));
@@ -67,7 +67,8 @@ describe('WebhookServer over HTTPS with its self-signed CA', () => {
     const tooBig = await post('/validate-example-com-v1-widget', review('CREATE', widget({ size: 11, color: 'x' })));
     expect(tooBig.body.response).toEqual({ uid: 'u-1', allowed: false, status: { code: 403, reason: 'Forbidden', message: 'spec.size: Invalid value: 11: must be at most 10' } });
     const immutable = await post('/validate-example-com-v1-widget', review('UPDATE', widget({ color: 'b' }), widget({ color: 'a' })));
-    expect(immutable.body.response.status.message).toBe('spec.color is immutable');
+    // an error carrying a Kubernetes status keeps it, as controller-runtime does for apierrors
+    expect(immutable.body.response.status).toEqual({ code: 422, reason: 'Invalid', message: 'spec.color is immutable' });
   });
 
   test('a converter answers a ConversionReview; unknown paths are 404 and bad bodies 400', async () => {

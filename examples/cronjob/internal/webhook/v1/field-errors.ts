@@ -11,6 +11,10 @@ export interface FieldError {
 
 /** The Invalid error a validator throws; `causes` keeps the individual field errors for callers. */
 export class InvalidError extends Error {
+  /** The Kubernetes status the webhook server answers with (as apierrors.NewInvalid). */
+  readonly code = 422;
+  readonly reason = 'Invalid';
+
   constructor(
     readonly qualifiedKind: string,
     readonly objectName: string,

@@ -1,0 +1,138 @@
+/**
+ * The local-cluster part of `npm run demo`: starts the local cluster on a virtual clock, installs the
+ * reference operators' CRDs, runs their controllers on one manager, applies their samples with real
+ * kubectl, moves the clock a minute at a time at a visible pace and shows `kubectl get` tables, then
+ * checks that every expected Job appeared. Returns true only when they all did.
+ */
+import { join } from 'node:path';
+import { BuiltinKinds, type KubeObject } from '../runtime/index.js';
+import { startTestEnv, type TestEnv } from '../testing/index.js';
+import { buildExample } from './example-build.js';
+import { DEMO_OPERATORS, exampleDir, sampleFiles, setupOperator, webhookManifests, type DemoOperator } from './operators.js';
+import { expectedJobs, type JobRecord, type JobExpectation } from './expectations.js';
+
+export interface ClusterDemoOptions {
+  repoRoot: string;
+  /** Where the examples are transpiled to (inside the kubeforge package, so `kubeforge/*` resolves). */
+  buildRoot: string;
+  /** Wall-clock milliseconds per virtual minute (0: as fast as it goes). */
+  paceMs: number;
+  /** Virtual minutes to run. */
+  minutes: number;
+  /** Operators to leave out (by examples/ folder name). */
+  skip: string[];
+}
+
+const MINUTE = 60_000;
+const pause = (ms: number): Promise<void> => (ms > 0 ? new Promise((resolve) => setTimeout(resolve, ms)) : Promise.resolve());
+const hhmm = (ms: number): string => new Date(ms).toISOString().slice(11, 19);
+
+async function kubectl(env: TestEnv, args: string[]): Promise<void> {
+  console.log(`\n$ kubectl ${args.join(' ')}`);
+  const result = await env.kubectl(args);
+  const out = (result.stdout + (result.code === 0 ? '' : result.stderr)).trimEnd();
+  console.log(out === '' ? 'No resources found.' : out);
+  if (result.code !== 0) throw new Error(`kubectl ${args.join(' ')} exited ${result.code}`);
+}
+
+function ownerOf(job: KubeObject): string {
+  const owner = job.metadata?.ownerReferences?.find((ref) => ref.controller) ?? job.metadata?.ownerReferences?.[0];
+  return owner ? `${owner.kind} ${owner.name}` : 'no owner';
+}
+
+function isFinished(job: KubeObject): string | undefined {
+  const conditions = (job as { status?: { conditions?: Array<{ type: string; status: string }> } }).status?.conditions ?? [];
+  return conditions.find((c) => (c.type === 'Complete' || c.type === 'Failed') && c.status === 'True')?.type;
+}
+
+/** Folds the current Jobs into `seen` and returns a one-line account of what changed. */
+async function recordJobs(env: TestEnv, seen: Map<string, JobRecord>): Promise<string> {
+  const jobs = await env.client.list(BuiltinKinds.Job, { namespace: 'default' });
+  const created: string[] = [];
+  const finished: string[] = [];
+  for (const job of jobs) {
+    const name = job.metadata!.name!;
+    const state = isFinished(job);
+    const known = seen.get(name);
+    if (!known) {
+      seen.set(name, { name, owner: ownerOf(job), finished: state });
+      created.push(`${name} (by ${ownerOf(job)})`);
+    } else if (state && !known.finished) {
+      known.finished = state;
+    }
+    if (state && (!known || !known.finished || known.finished !== state)) finished.push(`${name} ${state === 'Complete' ? 'completed' : 'failed'}`);
+  }
+  const parts = [created.length ? `new Jobs: ${created.join(', ')}` : 'no new Jobs', ...(finished.length ? [`finished: ${finished.join(', ')}`] : [])];
+  return parts.join('; ');
+}
+
+/** Starts at a minute boundary + 5 s, far enough in the past that kubectl's AGE columns stay positive. */
+function virtualStart(minutes: number): number {
+  return Math.floor(Date.now() / MINUTE) * MINUTE - (minutes + 2) * MINUTE + 5_000;
+}
+
+export async function runClusterDemo(options: ClusterDemoOptions): Promise<boolean> {
+  const operators = DEMO_OPERATORS.filter((op) => !options.skip.includes(op.name));
+  const built = new Map<DemoOperator, string>();
+  for (const op of operators) {
+    const out = join(options.buildRoot, op.name);
+    const count = await buildExample(exampleDir(options.repoRoot, op), out);
+    built.set(op, out);
+    console.log(`examples/${op.name}: ${count} TypeScript files transpiled to ${out}`);
+  }
+
+  const start = virtualStart(options.minutes);
+  const webhookOperator = operators.find((op) => webhookManifests(options.repoRoot, op));
+  const webhooks = webhookOperator ? webhookManifests(options.repoRoot, webhookOperator) : undefined;
+  const env = await startTestEnv({
+    now: new Date(start),
+    crdPaths: operators.map((op) => join(exampleDir(options.repoRoot, op), 'config/crd/bases')),
+    ...(webhooks ? { webhooks } : {}),
+  });
+  try {
+    console.log(`\nThe local cluster (Kubernetes v1.32, in this process) is up with a virtual clock at ${hhmm(start)} UTC; CRDs installed:`);
+    for (const op of operators) console.log(`  ${op.resource} — ${op.kind}: ${op.summary}`);
+    for (const op of operators) await setupOperator(built.get(op)!, op, env.manager, op === webhookOperator);
+    await env.startManager();
+    console.log(`One manager runs the controllers of ${operators.map((op) => `examples/${op.name}`).join(', ')} on the cluster's clock.`);
+
+    const samples = operators.flatMap((op) => sampleFiles(options.repoRoot, op));
+    await kubectl(env, ['apply', ...samples.flatMap((file) => ['-f', file.slice(options.repoRoot.length + 1)])]);
+    await env.settle();
+    const resources = operators.map((op) => op.resource).join(',');
+    await kubectl(env, ['get', `${resources},cronjobs.batch`]);
+
+    const seen = new Map<string, JobRecord>();
+    console.log(`\nat ${hhmm(env.cluster.clock.now())}: ${await recordJobs(env, seen)}`);
+    await kubectl(env, ['get', 'jobs']);
+
+    for (let minute = 1; minute <= options.minutes; minute++) {
+      await pause(options.paceMs);
+      await env.stepTo(new Date(env.cluster.clock.now() + MINUTE));
+      console.log(`\n── minute ${minute}, virtual time ${hhmm(env.cluster.clock.now())}: ${await recordJobs(env, seen)}`);
+      await kubectl(env, ['get', 'jobs']);
+    }
+
+    console.log('\n── after the run: the custom resources, the Jobs and the Events');
+    await kubectl(env, ['get', resources]);
+    await kubectl(env, ['get', 'jobs', '-o', 'wide']);
+    await kubectl(env, ['get', 'events', '--field-selector', 'involvedObject.kind!=Pod', '--sort-by', '.lastTimestamp']);
+
+    return summarize(expectedJobs(operators.map((op) => op.name), options.minutes), [...seen.values()]);
+  } finally {
+    await env.stop();
+  }
+}
+
+function summarize(expectations: JobExpectation[], jobs: JobRecord[]): boolean {
+  console.log('\n── summary');
+  let allMet = true;
+  for (const expectation of expectations) {
+    const made = jobs.filter((job) => job.owner === expectation.owner);
+    const met = made.length >= expectation.atLeast;
+    allMet &&= met;
+    console.log(`${met ? 'ok  ' : 'MISSING'} ${expectation.owner}: ${made.length} Job(s), expected at least ${expectation.atLeast} — ${expectation.why}`);
+  }
+  console.log(allMet ? `\nEvery expected Job appeared (${jobs.length} Jobs in all).` : '\nSome expected Jobs did not appear.');
+  return allMet;
+}

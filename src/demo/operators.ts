@@ -1,0 +1,53 @@
+/**
+ * The reference operators the demo runs: where each lives in examples/, the resource kubectl shows for
+ * it, and how its controllers (and webhooks, if any) are loaded from the transpiled copy in dist/examples.
+ */
+import { existsSync, readdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import type { Manager } from '../runtime/index.js';
+
+export interface DemoOperator {
+  /** Folder name under examples/. */
+  name: string;
+  /** The kind the operator reconciles, and the API group kubectl uses to tell it apart. */
+  kind: string;
+  resource: string;
+  /** One line on what it does, for the demo's output. */
+  summary: string;
+}
+
+export const DEMO_OPERATORS: DemoOperator[] = [
+  { name: 'at', kind: 'AT', resource: 'ats.batch.my.domain', summary: 'runs one Job at an RFC 3339 time (the sample\'s time is in the past: at once)' },
+  { name: 'eventjob', kind: 'EventJob', resource: 'eventjobs.batch.kitagry.github.io', summary: 'runs a Job each time the built-in CronJob "hello" reports a completed Job (an Event)' },
+  { name: 'cronjob', kind: 'CronJob', resource: 'cronjobs.batch.tutorial.kubebuilder.io', summary: 'the kubebuilder book\'s CronJob: a Job every minute for cronjob-sample' },
+];
+
+export function exampleDir(repoRoot: string, op: DemoOperator): string {
+  return join(repoRoot, 'examples', op.name);
+}
+
+/** The sample manifests to apply: every YAML file of config/samples but the kustomization. */
+export function sampleFiles(repoRoot: string, op: DemoOperator): string[] {
+  const folder = join(exampleDir(repoRoot, op), 'config/samples');
+  return readdirSync(folder)
+    .filter((file) => /\.ya?ml$/.test(file) && !/^kustomization\.ya?ml$/.test(file))
+    .sort()
+    .map((file) => join(folder, file));
+}
+
+export function webhookManifests(repoRoot: string, op: DemoOperator): string | undefined {
+  const path = join(exampleDir(repoRoot, op), 'config/webhook/manifests.yaml');
+  return existsSync(path) && existsSync(join(exampleDir(repoRoot, op), 'internal/webhook/index.ts')) ? path : undefined;
+}
+
+/** Registers the operator's controllers, and its webhook handlers when it has any, on `mgr`. */
+export async function setupOperator(builtDir: string, op: DemoOperator, mgr: Manager, withWebhooks: boolean): Promise<void> {
+  const controllers = (await import(pathToFileURL(join(builtDir, 'internal/controller/index.js')).href)) as { setupControllers?: (mgr: Manager) => Promise<void> | void };
+  if (typeof controllers.setupControllers !== 'function') throw new Error(`examples/${op.name}/internal/controller/index.ts does not export setupControllers(mgr)`);
+  await controllers.setupControllers(mgr);
+  if (!withWebhooks) return;
+  const webhooks = (await import(pathToFileURL(join(builtDir, 'internal/webhook/index.js')).href)) as { setupWebhooks?: (mgr: Manager) => unknown };
+  if (typeof webhooks.setupWebhooks !== 'function') throw new Error(`examples/${op.name}/internal/webhook/index.ts does not export setupWebhooks(mgr)`);
+  webhooks.setupWebhooks(mgr);
+}
