@@ -1,7 +1,8 @@
 // Generator benchmarks (`npm run bench:generator`, not part of `npm test`):
 // (1) `kubeforge manifests` + `kubeforge generate`, cold (fresh processes), on a synthetic project of 100
 //     kinds, median of 5, side by side with ts-json-schema-generator making plain JSON schema for the same
-//     types (with its default type check, and with --no-type-check);
+//     types (with its default type check, and with --no-type-check); kubeforge also without its on-disk V8
+//     code cache of the TypeScript compiler (src/reader/compiler-code-cache.ts);
 // (2) deep copy of a CronJob with a full job template: the generated helper vs structuredClone vs
 //     JSON.parse(JSON.stringify(...)), medians and ratios.
 import { spawnSync } from 'node:child_process';
@@ -32,9 +33,9 @@ const median = (values) => {
   return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
 };
 
-function run(args, cwd) {
+function run(args, cwd, env = process.env) {
   const started = performance.now();
-  const result = spawnSync(process.execPath, args, { cwd, encoding: 'utf8' });
+  const result = spawnSync(process.execPath, args, { cwd, encoding: 'utf8', env });
   const ms = performance.now() - started;
   if (result.status !== 0) {
     const output = `${result.stderr}${result.stdout}`.split('\n').slice(0, 20).join('\n');
@@ -59,6 +60,8 @@ function generatorBenchmark() {
     );
     const kubeforge = [];
     const kubeforgeNoDesc = [];
+    const kubeforgeNoCodeCache = [];
+    const noCodeCache = { ...process.env, KUBEFORGE_NO_CODE_CACHE: '1' };
     const manifestsOnly = [];
     const tjsg = [];
     const tjsgNoCheck = [];
@@ -72,6 +75,9 @@ function generatorBenchmark() {
       rmSync(join(dir, 'config'), { recursive: true, force: true });
       rmSync(join(dir, 'api/v1/zz_generated.deepcopy.ts'), { force: true });
       kubeforgeNoDesc.push(run([cli, 'manifests', '--root', dir, '--max-desc-len', '0'], dir) + run([cli, 'generate', '--root', dir], dir));
+      rmSync(join(dir, 'config'), { recursive: true, force: true });
+      rmSync(join(dir, 'api/v1/zz_generated.deepcopy.ts'), { force: true });
+      kubeforgeNoCodeCache.push(run([cli, 'manifests', '--root', dir], dir, noCodeCache) + run([cli, 'generate', '--root', dir], dir, noCodeCache));
       tjsg.push(run([tjsgCli, '--path', 'api/v1/*_types.ts', '--type', '*', '--tsconfig', 'tsconfig.json', '-o', join(dir, 'out/schema.json')], dir));
       tjsgNoCheck.push(
         run([tjsgCli, '--path', 'api/v1/*_types.ts', '--type', '*', '--tsconfig', 'tsconfig.json', '--no-type-check', '-o', join(dir, 'out/schema-nc.json')], dir),
@@ -82,7 +88,7 @@ function generatorBenchmark() {
     // Per-run ratios (tool ÷ kubeforge in the same round) are steadier than a ratio of medians on a busy machine.
     const roundRatio = (times) => median(times.map((t, i) => t / kubeforge[i]));
     return {
-      kubeforge: median(kubeforge), kubeforgeNoDesc: median(kubeforgeNoDesc), outputBytes, manifestsOnly: median(manifestsOnly),
+      kubeforge: median(kubeforge), kubeforgeNoDesc: median(kubeforgeNoDesc), kubeforgeNoCodeCache: median(kubeforgeNoCodeCache), outputBytes, manifestsOnly: median(manifestsOnly),
       tjsg: median(tjsg), tjsgNoCheck: median(tjsgNoCheck), crdCount, tjsgRoundRatio: roundRatio(tjsg), tjsgNoCheckRoundRatio: roundRatio(tjsgNoCheck),
     };
   } finally {
@@ -160,6 +166,7 @@ console.log('| tool | median wall time | its time ÷ kubeforge manifests + gener
 console.log('| --- | ---: | ---: |');
 console.log(`| kubeforge manifests + generate | ${fmtMs(g.kubeforge)} | 1.00 |`);
 console.log(`| kubeforge manifests alone | ${fmtMs(g.manifestsOnly)} | ${(g.manifestsOnly / g.kubeforge).toFixed(2)} |`);
+console.log(`| kubeforge manifests + generate, KUBEFORGE_NO_CODE_CACHE=1 (compiler compiled afresh) | ${fmtMs(g.kubeforgeNoCodeCache)} | ${(g.kubeforgeNoCodeCache / g.kubeforge).toFixed(2)} |`);
 console.log(`| kubeforge manifests --max-desc-len 0 + generate | ${fmtMs(g.kubeforgeNoDesc)} | ${(g.kubeforgeNoDesc / g.kubeforge).toFixed(2)} |`);
 console.log(`| ts-json-schema-generator 2.4.0 (default, type-checks) | ${fmtMs(g.tjsg)} | ${(g.tjsg / g.kubeforge).toFixed(2)} |`);
 console.log(`| ts-json-schema-generator 2.4.0 --no-type-check | ${fmtMs(g.tjsgNoCheck)} | ${(g.tjsgNoCheck / g.kubeforge).toFixed(2)} |`);

@@ -100,6 +100,20 @@ test('410 Expired for a continue token whose snapshot was compacted', async () =
   expect(r.code).toBe(410);
   expect(r.body.reason).toBe('Expired');
   expect(r.body.message).toMatch(/^The provided continue parameter is too old to display a consistent list result\./);
+  // the Status offers a fresh token: the remainder after p1 as the store is now (p4 included)
+  expect(r.body.metadata.continue).toEqual(expect.any(String));
+  expect(r.body.metadata.continue).not.toBe(page.body.metadata.continue);
+  const firstName = page.body.items[0].metadata.name;
+  const rest: string[] = [];
+  for (let token: string | undefined = r.body.metadata.continue; token; ) {
+    const next = await call('GET', `${cms}?limit=2&continue=${token}`);
+    expect(next.code).toBe(200);
+    rest.push(...next.body.items.map((i: any) => i.metadata.name));
+    token = next.body.metadata.continue;
+  }
+  const now = (await call('GET', cms)).body.items.map((i: any) => i.metadata.name);
+  expect(rest).toEqual(now.filter((n: string) => n > firstName));
+  expect(rest).toContain('p4');
 });
 
 test('delete answers the object for namespaces and a Success Status for configmaps', async () => {

@@ -31,6 +31,7 @@ import { createAuthorizer } from './http/rbac-authorizer.js';
 import { installReviewApis, reviewKinds } from './http/review-apis.js';
 import { type LeastPrivilegeReport, leastPrivilegeReport } from './http/least-privilege.js';
 import { startBuiltinControllers } from './controllers/install.js';
+import { checkRbacEscalation } from './rbac/escalation.js';
 
 export interface ControllerSwitches {
   garbageCollector?: boolean;
@@ -41,6 +42,8 @@ export interface ControllerSwitches {
   ttl?: boolean;
   /** Events expire one hour after their last write, as with the API server's etcd lease (default on). */
   eventTtl?: boolean;
+  /** ClusterRoles with an `aggregationRule` (admin, edit, view, yours) follow the roles they select (default on). */
+  clusterRoleAggregation?: boolean;
 }
 
 export interface LocalClusterOptions {
@@ -139,6 +142,7 @@ export async function startLocalCluster(options: LocalClusterOptions = {}): Prom
   };
   installCustomResourceSupport(internals);
   installReviewApis(handler, store, auth, () => clock.now());
+  if ((options.authz ?? 'rbac') === 'rbac') handler.rbacWriteGuard = (user, rt, object, old) => checkRbacEscalation(store, user, rt, object, old);
   bootstrapObjects(catalog, operations);
   const tlsOn = options.tls !== false;
   const certs = tlsOn ? await generateServingCertificates(new Date()) : undefined;

@@ -54,19 +54,15 @@ async function recordJobs(env: TestEnv, seen: Map<string, JobRecord>): Promise<s
     const name = job.metadata!.name!;
     const state = isFinished(job);
     const known = seen.get(name);
-    if (!known) {
-      seen.set(name, { name, owner: ownerOf(job), finished: state });
-      created.push(`${name} (by ${ownerOf(job)})`);
-    } else if (state && !known.finished) {
-      known.finished = state;
-    }
-    if (state && (!known || !known.finished || known.finished !== state)) finished.push(`${name} ${state === 'Complete' ? 'completed' : 'failed'}`);
+    if (!known) created.push(`${name} (by ${ownerOf(job)})`);
+    if (state && !known?.finished) finished.push(`${name} ${state === 'Complete' ? 'completed' : 'failed'}`);
+    seen.set(name, { name, owner: ownerOf(job), finished: state ?? known?.finished });
   }
   const parts = [created.length ? `new Jobs: ${created.join(', ')}` : 'no new Jobs', ...(finished.length ? [`finished: ${finished.join(', ')}`] : [])];
   return parts.join('; ');
 }
 
-/** Starts at a minute boundary + 5 s, far enough in the past that kubectl's AGE columns stay positive. */
+/** Starts 5 s after a minute boundary, in the past so that no age kubectl computes can come out negative. */
 function virtualStart(minutes: number): number {
   return Math.floor(Date.now() / MINUTE) * MINUTE - (minutes + 2) * MINUTE + 5_000;
 }
@@ -78,7 +74,7 @@ export async function runClusterDemo(options: ClusterDemoOptions): Promise<boole
     const out = join(options.buildRoot, op.name);
     const count = await buildExample(exampleDir(options.repoRoot, op), out);
     built.set(op, out);
-    console.log(`examples/${op.name}: ${count} TypeScript files transpiled to ${out}`);
+    console.log(`examples/${op.name}: ${count} TypeScript files transpiled to ${out.slice(options.repoRoot.length + 1)}`);
   }
 
   const start = virtualStart(options.minutes);

@@ -4,12 +4,14 @@
  * Exits 0 only when both succeed. KUBEFORGE_DEMO_PACE_MS sets the wall-clock pause per virtual minute
  * (default 500; 0 in tests), KUBEFORGE_DEMO_SKIP leaves out operators (comma-separated example names).
  */
+import { rmSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { runClusterDemo } from './cluster-demo.js';
 import { runGeneratorStep } from './generator-step.js';
 
 const repoRoot = fileURLToPath(new URL('../../', import.meta.url)).replace(/\/$/, '');
-const buildRoot = fileURLToPath(new URL('../examples/', import.meta.url)).replace(/\/$/, '');
+/** This run's own folder for the transpiled examples (two demos at once must not share one). */
+const buildRoot = fileURLToPath(new URL(`../examples/run-${process.pid}`, import.meta.url));
 
 /** Virtual minutes the cluster part runs. */
 const MINUTES = 4;
@@ -27,8 +29,12 @@ async function demo(): Promise<number> {
   if (!(await runGeneratorStep(repoRoot))) return 1;
   console.log('\n== 2. The reference operators (examples/) on the local cluster, with real kubectl');
   const skip = (process.env.KUBEFORGE_DEMO_SKIP ?? '').split(',').map((s) => s.trim()).filter(Boolean);
-  const ok = await runClusterDemo({ repoRoot, buildRoot, paceMs: paceFromEnv(), minutes: MINUTES, skip });
-  return ok ? 0 : 1;
+  try {
+    const ok = await runClusterDemo({ repoRoot, buildRoot, paceMs: paceFromEnv(), minutes: MINUTES, skip });
+    return ok ? 0 : 1;
+  } finally {
+    rmSync(buildRoot, { recursive: true, force: true });
+  }
 }
 
 demo().then(

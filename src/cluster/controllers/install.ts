@@ -15,6 +15,7 @@ import { type BehaviourOverride, KubeletSimulator, type PodSelector } from './ku
 import { CronJobController } from './cronjob-controller.js';
 import { TtlAfterFinishedController } from './ttl-after-finished-controller.js';
 import { EventTtlController } from './event-ttl-controller.js';
+import { ClusterRoleAggregationController } from '../rbac/aggregation-controller.js';
 
 const kubeSystem = (name: string): ControllerIdentity => ({ user: `system:serviceaccount:kube-system:${name}`, fieldManager: 'kube-controller-manager' });
 
@@ -27,6 +28,7 @@ export const controllerIdentities = {
   job: kubeSystem('job-controller'),
   cronJob: kubeSystem('cronjob-controller'),
   ttl: kubeSystem('ttl-after-finished-controller'),
+  clusterRoleAggregation: kubeSystem('clusterrole-aggregation-controller'),
   scheduler: { user: 'system:kube-scheduler', groups: ['system:authenticated'], fieldManager: 'kube-scheduler' },
   apiserver: { user: 'system:apiserver', groups: ['system:masters', 'system:authenticated'], fieldManager: 'kube-apiserver' },
   kubelet: { user: 'system:node:kubeforge-node', groups: ['system:nodes', 'system:authenticated'], fieldManager: 'kubelet' },
@@ -91,6 +93,7 @@ export function startBuiltinControllers(cluster: ClusterInternals, caCertPem?: s
     };
     kubeletSimulator = simulator;
   }
+  if (on('clusterRoleAggregation')) scheduler.add(new ClusterRoleAggregationController(client(controllerIdentities.clusterRoleAggregation)));
   if (on('eventTtl')) scheduler.add(new EventTtlController(client(controllerIdentities.apiserver), cluster.clock));
   const removeIdleCheck = cluster.addIdleCheck(scheduler);
   const stop = (): void => {

@@ -47,7 +47,7 @@ export function leastPrivilegeReport(store: ObjectStore, log: RequestLogEntry[],
   const unusedRules: GrantedRule[] = [];
   const namespaces = [...new Set(allowed.map((e) => e.namespace).filter((n): n is string => Boolean(n)))];
   const rules = new Map<string, GrantedRule>();
-  for (const ns of [undefined, ...namespaces]) for (const r of rulesFor(store, user, ns)) rules.set(JSON.stringify(r), r as GrantedRule);
+  for (const ns of [undefined, ...namespaces]) for (const r of rulesFor(store, user, ns, { excludeBaseline: true })) rules.set(JSON.stringify(r), r as GrantedRule);
   for (const rule of rules.values()) {
     for (const verb of rule.verbs) {
       const perVerb = { ...rule, verbs: [verb] };

@@ -26,6 +26,7 @@ export interface ListPage {
 }
 
 interface ContinueToken {
+  /** Snapshot resourceVersion of the list, or -1: the latest (the token handed out with a 410). */
   rv: number;
   start: string;
 }
@@ -55,13 +56,23 @@ export function listObjects(store: ObjectStore, rt: ResourceType, q: ListQuery):
   if (q.continueToken) {
     if (q.resourceVersion) throw badRequest('specifying resource version is not allowed when using continue');
     const token = decodeContinue(q.continueToken);
-    snapshot = token.rv;
     start = token.start;
-    try {
-      all = store.listAt(rt.bucket, snapshot, ns);
-    } catch (err) {
-      if (err instanceof ApiError && err.code === 410) throw new ApiError(410, 'Expired', continueTooOld);
-      throw err;
+    if (token.rv === -1) {
+      // the inconsistent continuation offered with a 410: the remainder as of now
+      all = store.listShared(rt.bucket, ns);
+    } else {
+      snapshot = token.rv;
+      try {
+        all = store.listAt(rt.bucket, snapshot, ns);
+      } catch (err) {
+        if (err instanceof ApiError && err.code === 410) {
+          // as the real server: the Status carries a token continuing from the same key at the latest version
+          const expired = new ApiError(410, 'Expired', continueTooOld);
+          expired.status.metadata = { continue: encodeContinue({ rv: -1, start }) };
+          throw expired;
+        }
+        throw err;
+      }
     }
   } else if (q.resourceVersionMatch) {
     if (!q.resourceVersion) throw badRequest('resourceVersionMatch is forbidden unless resourceVersion is provided');

@@ -8,6 +8,7 @@ import type { ObjectStore } from '../store/object-store.js';
 import type { UserInfo } from './authentication.js';
 import type { Authorizer } from './api-server.js';
 import type { RequestInfo } from './request-info.js';
+import { everyoneGroups } from '../rbac/bootstrap-policy.js';
 
 const discoveryPaths = ['/api', '/api/*', '/apis', '/apis/*', '/openapi', '/openapi/*', '/version', '/version/', '/healthz', '/livez', '/readyz'];
 const selfReviews = new Set(['selfsubjectaccessreviews', 'selfsubjectrulesreviews', 'selfsubjectreviews']);
@@ -46,20 +47,29 @@ function ruleAllows(rule: Rule, info: RequestInfo): boolean {
   return names.length === 0 || (info.name !== undefined && names.includes(info.name));
 }
 
-/** Every rule granted to `user` that applies in `namespace` (cluster-wide rules always apply). */
-export function rulesFor(store: ObjectStore, user: UserInfo, namespace: string | undefined): Rule[] {
+/**
+ * Every rule granted to `user` that applies in `namespace` (cluster-wide rules always apply).
+ * `excludeBaseline` leaves out bindings that match the user only through a group every identity
+ * has (`system:authenticated`, `system:unauthenticated`: the bootstrap discovery/basic-user policy).
+ */
+export function rulesFor(store: ObjectStore, user: UserInfo, namespace: string | undefined, options: { excludeBaseline?: boolean } = {}): Rule[] {
   const rules: Rule[] = [];
   const roleRules = (ref: any, ns: string | undefined): Rule[] => {
     if (ref?.kind === 'ClusterRole') return (store.get('clusterroles.rbac.authorization.k8s.io', undefined, ref.name)?.rules as Rule[]) ?? [];
     if (ref?.kind === 'Role' && ns) return (store.get('roles.rbac.authorization.k8s.io', ns, ref.name)?.rules as Rule[]) ?? [];
     return [];
   };
+  const grants = (b: any, ns: string | undefined): boolean => {
+    const matching = (b.subjects ?? []).filter((s: any) => subjectMatches(s, user, ns));
+    if (options.excludeBaseline) return matching.some((s: any) => !(s.kind === 'Group' && everyoneGroups.has(s.name)));
+    return matching.length > 0;
+  };
   for (const b of store.list('clusterrolebindings.rbac.authorization.k8s.io')) {
-    if ((b.subjects ?? []).some((s: unknown) => subjectMatches(s, user, undefined))) rules.push(...roleRules(b.roleRef, undefined));
+    if (grants(b, undefined)) rules.push(...roleRules(b.roleRef, undefined));
   }
   if (namespace) {
     for (const b of store.list('rolebindings.rbac.authorization.k8s.io', namespace)) {
-      if ((b.subjects ?? []).some((s: unknown) => subjectMatches(s, user, namespace))) rules.push(...roleRules(b.roleRef, namespace));
+      if (grants(b, namespace)) rules.push(...roleRules(b.roleRef, namespace));
     }
   }
   return rules;

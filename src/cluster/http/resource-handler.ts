@@ -48,6 +48,11 @@ export class ResourceHandler {
   readonly subresourceHandlers = new Map<string, SubresourceHandler>();
   /** Handlers replacing create for virtual, create-only resources (`<group>/<resource>`: access reviews). */
   readonly createHandlers = new Map<string, SubresourceHandler>();
+  /**
+   * Checks the object a write would store before it is stored, for RBAC kinds only (escalation
+   * prevention, §8.6); unset when authorization is `alwaysAllow`.
+   */
+  rbacWriteGuard: ((user: UserInfo, rt: ResourceType, object: KubeObject, old: KubeObject | undefined) => void) | undefined;
 
   constructor(
     private readonly catalog: ResourceCatalog,
@@ -90,6 +95,7 @@ export class ResourceHandler {
         if (virtual) return virtual(rt, ctx);
         const body = this.decodeBody(ctx) as KubeObject;
         const opts = this.writeOptions(ctx);
+        this.guardRbacWrite(rt, ctx, () => body, undefined);
         const r = await admittedWrite(
           this.admission, 'CREATE', this.admissionContext(rt, ctx, opts), this.ops, body, undefined,
           () => this.ops.create(rt, info.namespace, body, { ...opts, dryRun: true }),
@@ -130,9 +136,18 @@ export class ResourceHandler {
     };
   }
 
+  /** Runs the RBAC write guard on what `candidate()` computes (only for rbac.authorization.k8s.io). */
+  private guardRbacWrite(rt: ResourceType, ctx: ResourceRequestContext, candidate: () => KubeObject, old: KubeObject | undefined): void {
+    if (!this.rbacWriteGuard || rt.group !== 'rbac.authorization.k8s.io' || ctx.info.subresource) return;
+    const object = candidate();
+    const metadata = { ...(object?.metadata ?? {}), ...(rt.namespaced && ctx.info.namespace ? { namespace: ctx.info.namespace } : {}) };
+    this.rbacWriteGuard(ctx.user, rt, { ...object, metadata } as KubeObject, old);
+  }
+
   private async update(rt: ResourceType, ctx: ResourceRequestContext, opts: WriteOptions): Promise<HandlerResult> {
     const { info } = ctx;
     const body = this.decodeBody(ctx) as KubeObject;
+    this.guardRbacWrite(rt, ctx, () => ({ ...body, metadata: { ...body?.metadata, name: info.name } }) as KubeObject, this.store.peek(rt.bucket, rt.namespaced ? info.namespace : undefined, info.name!) as KubeObject | undefined);
     const old = this.admission.applies('UPDATE', this.admissionContext(rt, ctx, opts), body) ? this.ops.get(rt, info.namespace, info.name!) : undefined;
     const r = await admittedWrite(
       this.admission, 'UPDATE', this.admissionContext(rt, ctx, opts), this.ops, body, old,
@@ -244,6 +259,7 @@ export class ResourceHandler {
     const c = this.admissionContext(rt, ctx, opts);
     const old = this.store.peek(rt.bucket, rt.namespaced ? info.namespace : undefined, info.name!);
     const current = old ? this.ops.present(rt, old as KubeObject) : undefined;
+    this.guardRbacWrite(rt, ctx, () => this.ops.patch(rt, info.namespace, info.name!, type, body, { ...opts, dryRun: true }).object, current);
     const r = await admittedWrite(
       this.admission, current ? 'UPDATE' : 'CREATE', c, this.ops, current, current,
       () => this.ops.patch(rt, info.namespace, info.name!, type, body, { ...opts, dryRun: true }),

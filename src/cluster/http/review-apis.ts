@@ -75,15 +75,9 @@ export function installReviewApis(handler: ResourceHandler, store: ObjectStore, 
     }
     const rules = rulesFor(store, ctx.user, body?.spec?.namespace);
     return answer(rt, body, {
-      resourceRules: [
-        { verbs: ['create'], apiGroups: ['authorization.k8s.io'], resources: ['selfsubjectaccessreviews', 'selfsubjectrulesreviews'] },
-        { verbs: ['create'], apiGroups: ['authentication.k8s.io'], resources: ['selfsubjectreviews'] },
-        ...rules.filter((r) => !r.nonResourceURLs?.length),
-      ],
-      nonResourceRules: [
-        { verbs: ['get'], nonResourceURLs: ['/api', '/api/*', '/apis', '/apis/*', '/healthz', '/livez', '/openapi', '/openapi/*', '/readyz', '/version', '/version/'] },
-        ...rules.filter((r) => r.nonResourceURLs?.length),
-      ],
+      // the bootstrap bindings (system:basic-user, system:discovery, …) are among the stored rules
+      resourceRules: rules.filter((r) => !r.nonResourceURLs?.length),
+      nonResourceRules: rules.filter((r) => r.nonResourceURLs?.length),
       incomplete: false,
     });
   });

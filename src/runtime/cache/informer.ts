@@ -235,11 +235,12 @@ export class Informer<T extends KubeObject = KubeObject> {
         const res = handle.response;
         res.setEncoding('utf8');
         res.on('data', (chunk: string) => {
-          buffered += chunk;
+          buffered = buffered ? buffered + chunk : chunk;
+          let start = 0;
           let newline: number;
-          while ((newline = buffered.indexOf('\n')) >= 0) {
-            const line = buffered.slice(0, newline).trim();
-            buffered = buffered.slice(newline + 1);
+          while ((newline = buffered.indexOf('\n', start)) >= 0) {
+            const line = buffered.slice(start, newline).trim();
+            start = newline + 1;
             if (!line) continue;
             clearTimeout(stallTimer);
             stallTimer = setTimeout(onStall, stallMs);
@@ -252,6 +253,7 @@ export class Informer<T extends KubeObject = KubeObject> {
               return;
             }
           }
+          buffered = start === 0 ? buffered : buffered.slice(start);
         });
         res.on('end', () => resolve());
         res.on('aborted', () => reject(new WatchEndedError('watch aborted')));

@@ -167,25 +167,35 @@ export class Controller {
   private async reconcileKey(key: string, queue: WorkQueue, context: ControllerRunContext): Promise<void> {
     const request = parseKey(key);
     const reconcileID = randomUUID();
-    const log = (context.logger ?? silentLogger).child({ controller: this.name, namespace: request.namespace, name: request.name, reconcileID });
+    // The per-reconcile child logger serialises its bindings when made, so it is made on first use only.
+    let childLog: Logger | undefined;
+    const controller = this.name;
+    const logOf = (): Logger => (childLog ??= (context.logger ?? silentLogger).child({ controller, namespace: request.namespace, name: request.name, reconcileID }));
     const started = performance.now();
     const elapsed = (): number => (performance.now() - started) / 1000;
     let result: Result | void;
     try {
-      result = await this.reconcileFn(request, { controller: this.name, reconcileID, log, clock: context.clock });
+      result = await this.reconcileFn(request, {
+        controller,
+        reconcileID,
+        get log() {
+          return logOf();
+        },
+        clock: context.clock,
+      });
     } catch (err) {
       if (isTerminalError(err)) {
         queue.forget(key);
         context.metrics?.reconcileError?.(this.name, 'terminal');
         context.metrics?.reconciled?.(this.name, 'error', elapsed());
-        log.error({ err: errorText(err) }, 'Reconciler error (terminal, not retried)');
+        logOf().error({ err: errorText(err) }, 'Reconciler error (terminal, not retried)');
         return;
       }
       queue.addRateLimited(key);
       const panic = err instanceof TypeError || err instanceof ReferenceError || err instanceof RangeError;
       context.metrics?.reconcileError?.(this.name, panic ? 'panic' : 'error');
       context.metrics?.reconciled?.(this.name, 'error', elapsed());
-      log.error({ err: errorText(err) }, 'Reconciler error');
+      logOf().error({ err: errorText(err) }, 'Reconciler error');
       return;
     }
     if (result && result.requeueAfter !== undefined && result.requeueAfter > 0) {

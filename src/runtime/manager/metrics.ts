@@ -13,14 +13,34 @@ const queueBuckets = [1e-8, 1e-7, 1e-6, 1e-5, 1e-4, 1e-3, 0.01, 0.1, 1, 10, 100,
 
 export class ManagerMetrics {
   readonly registry = new Registry();
+  // Gauges that change on every queue operation are kept as plain numbers and copied into prom-client
+  // when scraped (collect), so the hot path does no label hashing.
+  private readonly latestDepth = new Map<string, number>();
+  private readonly workersInUse = new Map<string, number>();
   private readonly reconcileTotal = new Counter({ name: 'controller_runtime_reconcile_total', help: 'Total number of reconciliations per controller', labelNames: ['controller', 'result'], registers: [this.registry] });
   private readonly reconcileErrors = new Counter({ name: 'controller_runtime_reconcile_errors_total', help: 'Total number of reconciliation errors per controller', labelNames: ['controller'], registers: [this.registry] });
   private readonly terminalErrors = new Counter({ name: 'controller_runtime_terminal_reconcile_errors_total', help: 'Total number of terminal reconciliation errors per controller', labelNames: ['controller'], registers: [this.registry] });
   private readonly panics = new Counter({ name: 'controller_runtime_reconcile_panics_total', help: 'Total number of reconciliation panics (programming errors thrown) per controller', labelNames: ['controller'], registers: [this.registry] });
   private readonly reconcileTime = new Histogram({ name: 'controller_runtime_reconcile_time_seconds', help: 'Length of time per reconciliation per controller', labelNames: ['controller'], buckets: latencyBuckets, registers: [this.registry] });
   private readonly maxConcurrent = new Gauge({ name: 'controller_runtime_max_concurrent_reconciles', help: 'Maximum number of concurrent reconciles per controller', labelNames: ['controller'], registers: [this.registry] });
-  private readonly activeWorkers = new Gauge({ name: 'controller_runtime_active_workers', help: 'Number of currently used workers per controller', labelNames: ['controller'], registers: [this.registry] });
-  private readonly depth = new Gauge({ name: 'workqueue_depth', help: 'Current depth of workqueue', labelNames: ['name', 'controller'], registers: [this.registry] });
+  private readonly activeWorkers: Gauge = new Gauge({
+    name: 'controller_runtime_active_workers',
+    help: 'Number of currently used workers per controller',
+    labelNames: ['controller'],
+    registers: [this.registry],
+    collect: () => {
+      for (const [controller, n] of this.workersInUse) this.activeWorkers.set({ controller }, n);
+    },
+  });
+  private readonly depth: Gauge = new Gauge({
+    name: 'workqueue_depth',
+    help: 'Current depth of workqueue',
+    labelNames: ['name', 'controller'],
+    registers: [this.registry],
+    collect: () => {
+      for (const [controller, d] of this.latestDepth) this.depth.set({ name: controller, controller }, d);
+    },
+  });
   private readonly adds = new Counter({ name: 'workqueue_adds_total', help: 'Total number of adds handled by workqueue', labelNames: ['name', 'controller'], registers: [this.registry] });
   private readonly retries = new Counter({ name: 'workqueue_retries_total', help: 'Total number of retries handled by workqueue', labelNames: ['name', 'controller'], registers: [this.registry] });
   private readonly queueDuration = new Histogram({ name: 'workqueue_queue_duration_seconds', help: 'How long in seconds an item stays in workqueue before being requested', labelNames: ['name', 'controller'], buckets: queueBuckets, registers: [this.registry] });
@@ -40,7 +60,7 @@ export class ManagerMetrics {
       if (kind === 'panic') this.panics.inc({ controller });
       this.reconcileErrors.inc({ controller });
     },
-    activeWorkers: (controller, delta) => this.activeWorkers.inc({ controller }, delta),
+    activeWorkers: (controller, delta) => this.workersInUse.set(controller, (this.workersInUse.get(controller) ?? 0) + delta),
     maxConcurrent: (controller, n) => this.maxConcurrent.set({ controller }, n),
     queue: (controller) => this.queueMetrics(controller),
   };
@@ -59,7 +79,7 @@ export class ManagerMetrics {
     const labels = { name: controller, controller };
     return {
       add: () => this.adds.inc(labels),
-      depth: (d) => this.depth.set(labels, d),
+      depth: (d) => this.latestDepth.set(controller, d),
       retry: () => this.retries.inc(labels),
       queueLatency: (s) => this.queueDuration.observe(labels, s),
       workDuration: (s) => this.workDuration.observe(labels, s),

@@ -1,0 +1,69 @@
+// `npm run demo`, the README's main command, run as a user runs it (node dist/demo/main.js, which
+// `npm test` builds first) with no pause between virtual minutes: it must exit 0 and show the operators at work.
+import { spawn } from 'node:child_process';
+import { existsSync, readdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const repoRoot = fileURLToPath(new URL('../../', import.meta.url));
+
+function runDemo(): Promise<{ code: number | null; stdout: string; stderr: string; ms: number }> {
+  const started = Date.now();
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [join(repoRoot, 'dist/demo/main.js')], {
+      cwd: repoRoot,
+      env: { ...process.env, KUBEFORGE_DEMO_PACE_MS: '0' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (c: Buffer) => (stdout += c.toString()));
+    child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
+    child.on('error', reject);
+    child.on('close', (code) => resolve({ code, stdout, stderr, ms: Date.now() - started }));
+  });
+}
+
+describe('npm run demo (the reference operators on the local cluster)', () => {
+  it('runs AT, EventJob and CronJob against the built-in CronJob "hello", shows kubectl tables and exits 0', async () => {
+    if (!existsSync(join(repoRoot, 'dist/demo/main.js'))) throw new Error('dist/ is missing: run `npm run build` (npm test does it first)');
+    const demo = await runDemo();
+    if (demo.code !== 0) throw new Error(`demo exited ${demo.code}:\n${demo.stdout}\n${demo.stderr}`);
+    expect(demo.stderr).toBe('');
+    expect(demo.ms).toBeLessThan(60_000);
+    const out = demo.stdout;
+
+    // The generator step, then the samples applied with real kubectl.
+    expect(out).toContain('All 5 expected files were written.');
+    expect(out).toContain('at.batch.my.domain/at-sample created');
+    expect(out).toContain('eventjob.batch.kitagry.github.io/eventjob-sample created');
+    expect(out).toContain('cronjob.batch/hello created');
+    expect(out).toContain('cronjob.batch.tutorial.kubebuilder.io/cronjob-sample created');
+
+    // A line per step, naming the Jobs each controller made.
+    expect(out).toContain('new Jobs: at-sample-1584798835 (by AT at-sample)');
+    for (let minute = 1; minute <= 4; minute++) {
+      const line = out.split('\n').find((l) => l.startsWith(`── minute ${minute}, virtual time `));
+      expect(line).toMatch(/hello-\d+ \(by CronJob hello\)/);
+      expect(line).toMatch(/cronjob-sample-\d+ \(by CronJob cronjob-sample\)/);
+      expect(line).toMatch(/eventjob-sample-[a-z0-9]{5} \(by EventJob eventjob-sample\)/);
+    }
+
+    // kubectl's own tables: printer columns of the custom resources, Jobs and Events.
+    expect(out).toMatch(/NAME +STATUS +LASTSCHEDULETIME +SCHDULE\nat\.batch\.my\.domain\/at-sample +Succeeded /);
+    expect(out).toMatch(/NAME +STATUS +COMPLETIONS +DURATION +AGE/);
+    expect(out).toMatch(/at-sample-1584798835 +Complete +1\/1 +30s/);
+    expect(out).toMatch(/SawCompletedJob +cronjob\/hello +Saw completed job: hello-\d+, status: Complete/);
+
+    // The summary.
+    expect(out).toMatch(/ok +AT at-sample: 1 Job\(s\)/);
+    expect(out).toMatch(/ok +CronJob hello: 4 Job\(s\)/);
+    expect(out).toMatch(/ok +EventJob eventjob-sample: [34] Job\(s\)/);
+    expect(out).toMatch(/ok +CronJob cronjob-sample: 4 Job\(s\)/);
+    expect(out).toContain('Every expected Job appeared');
+
+    // The run's transpiled copy of the examples is gone.
+    const left = existsSync(join(repoRoot, 'dist/examples')) ? readdirSync(join(repoRoot, 'dist/examples')) : [];
+    expect(left.filter((name) => name.startsWith('run-'))).toEqual([]);
+  });
+});

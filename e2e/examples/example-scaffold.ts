@@ -1,0 +1,97 @@
+/**
+ * Re-creates a reference operator's scaffold (examples/<name>) in a temporary folder with the CLI's own
+ * commands in-process, and says which of the made files belong to the user and which to the scaffold.
+ */
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { join, relative } from 'node:path';
+import { planInit } from '../../src/scaffold/init-plan.js';
+import { runPlan } from '../../src/scaffold/run-plan.js';
+import type { RunOutput } from '../../src/cli/generator-run.js';
+import { CHECKOUT, createApi, createWebhook, tempProject } from '../scaffold/scaffold-harness.js';
+
+export const EXAMPLES = join(CHECKOUT, 'examples');
+
+/** The commands an example was made with (its README and PROJECT say the same). */
+export interface ExampleRecipe {
+  name: string;
+  init: { domain: string; repo: string; projectName?: string };
+  api: { group: string; version: string; kind: string };
+  webhook?: { defaulting: boolean; programmaticValidation: boolean };
+}
+
+/**
+ * A made file is the user's to edit when the scaffold says so in it: kubebuilder's `TODO(user)` comments
+ * or the types file's "EDIT THIS FILE!" banner. The made project's README.md is the user's too (the
+ * examples' READMEs walk through their code).
+ */
+export function isUserEdited(path: string, freshContent: string): boolean {
+  return path === 'README.md' || freshContent.includes('TODO(user)') || freshContent.includes('EDIT THIS FILE!');
+}
+
+/**
+ * Written by `kubeforge manifests` / `generate` from the user's types and markers, so they differ from a
+ * fresh scaffold's by design; `--check` in the example itself proves them current instead.
+ */
+export function isGeneratedOutput(path: string): boolean {
+  return /^config\/crd\/bases\/[^/]+\.yaml$/.test(path) || path === 'config/rbac/role.yaml' || path === 'config/webhook/manifests.yaml' || /^api\/(.+\/)?zz_generated\.deepcopy\.ts$/.test(path);
+}
+
+/** Every file under `root`, as sorted project-relative paths (node_modules and dist left out). */
+export function listFiles(root: string): string[] {
+  const files: string[] = [];
+  const visit = (dir: string): void => {
+    for (const entry of readdirSync(dir)) {
+      if (entry === 'node_modules' || entry === 'dist') continue;
+      const abs = join(dir, entry);
+      if (statSync(abs).isDirectory()) visit(abs);
+      else files.push(relative(root, abs));
+    }
+  };
+  visit(root);
+  return files.sort();
+}
+
+function collector(): { output: RunOutput; text: () => string } {
+  const lines: string[] = [];
+  return { output: { out: (l) => lines.push(l), err: (l) => lines.push(l) }, text: () => lines.join('\n') };
+}
+
+/** The year of the example's license header (hack/boilerplate.ts.txt), so a scaffold made next year still compares. */
+function boilerplateYear(exampleRoot: string): number | undefined {
+  const path = join(exampleRoot, 'hack/boilerplate.ts.txt');
+  const year = existsSync(path) ? /Copyright (\d{4})/.exec(readFileSync(path, 'utf8'))?.[1] : undefined;
+  return year === undefined ? undefined : Number(year);
+}
+
+/**
+ * Runs `init` (with the example's license year), `create api` and `create webhook` as the example was
+ * made, in a temporary folder named like the example (the default project name is the folder's name).
+ * `kubeforgeDependency` is the package.json line to make (the example's committed one: what the CLI
+ * writes for a project inside the checkout). Returns the made folder and a `remove()`.
+ */
+export async function remakeScaffold(recipe: ExampleRecipe, kubeforgeDependency: string): Promise<{ root: string; remove(): void }> {
+  const project = tempProject(recipe.name);
+  const root = project.root;
+  const saved = process.env.KUBEFORGE_DEPENDENCY;
+  process.env.KUBEFORGE_DEPENDENCY = kubeforgeDependency;
+  try {
+    const initRun = collector();
+    const year = boilerplateYear(join(EXAMPLES, recipe.name));
+    // runInit's plan with the year pinned; `kubeforge init` itself takes this year.
+    const { code } = runPlan('init', () => planInit({ root, ...recipe.init, year }), false, initRun.output);
+    if (code !== 0) throw new Error(`kubeforge init for ${recipe.name} failed:\n${initRun.text()}`);
+    const api = await createApi(root, recipe.api);
+    if (api.code !== 0) throw new Error(`kubeforge create api for ${recipe.name} failed:\n${api.out}\n${api.err}`);
+    if (recipe.webhook) {
+      const webhook = await createWebhook(root, { ...recipe.api, ...recipe.webhook });
+      if (webhook.code !== 0) throw new Error(`kubeforge create webhook for ${recipe.name} failed:\n${webhook.out}\n${webhook.err}`);
+    }
+  } catch (err) {
+    project.remove();
+    throw err;
+  } finally {
+    if (saved === undefined) delete process.env.KUBEFORGE_DEPENDENCY;
+    else process.env.KUBEFORGE_DEPENDENCY = saved;
+  }
+  return { root, remove: () => project.remove() };
+}

@@ -1,0 +1,74 @@
+/**
+ * Compares a committed project with a freshly made scaffold of it: every scaffold-owned file must be
+ * byte-identical once the few edits a user is meant to make in them are replayed; each difference is
+ * reported with the file's name and a readable line diff.
+ */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { isGeneratedOutput, listFiles } from './example-scaffold.js';
+import { lineDiff } from './line-diff.js';
+
+export const MAKE_MANIFESTS = /^\t\$\(KUBEFORGE\) manifests(.*)$/m;
+export const MAKE_GENERATE = /^\t\$\(KUBEFORGE\) generate(.*)$/m;
+const SCRIPT_MANIFESTS = /^(\s*"manifests": "kubeforge manifests)([^"]*)(",?)$/m;
+
+/** The flags after `$(KUBEFORGE) <command>` in a Makefile (e.g. " --max-desc-len=0"), or an error naming the file. */
+export function makeFlags(makefile: string, pattern: RegExp, file: string): string {
+  const match = pattern.exec(makefile);
+  if (!match) throw new Error(`${file}: no "${pattern.source}" recipe line`);
+  return match[1];
+}
+
+/**
+ * The pair to compare byte for byte: the fresh file with the user's allowed line edits replayed (the
+ * manifests flags in the Makefile and package.json), or the committed file with its allowed extra lines
+ * taken out (samples the user added to config/samples/kustomization.yaml).
+ */
+function withAllowedEdits(path: string, fresh: string, committed: string, label: string, extraSamples: string[]): { fresh: string; committed: string } {
+  if (path === 'Makefile') {
+    const flags = MAKE_MANIFESTS.test(committed) ? makeFlags(committed, MAKE_MANIFESTS, `${label}/Makefile`) : '';
+    return { fresh: fresh.replace(MAKE_MANIFESTS, (line) => `${line}${flags}`), committed };
+  }
+  if (path === 'package.json') {
+    const flags = SCRIPT_MANIFESTS.exec(committed)?.[2] ?? '';
+    return { fresh: fresh.replace(SCRIPT_MANIFESTS, (_all, head: string, _old: string, tail: string) => `${head}${flags}${tail}`), committed };
+  }
+  if (path === 'config/samples/kustomization.yaml') {
+    const added = new Set(extraSamples.map((f) => `- ${f.slice('config/samples/'.length)}`));
+    return { fresh, committed: committed.split('\n').filter((line) => !added.has(line)).join('\n') };
+  }
+  return { fresh, committed };
+}
+
+export interface DriftReport {
+  /** One entry per drifted or missing file, naming it (`<label>/<path>`), with the diff. */
+  problems: string[];
+  /** How many scaffold-owned files were compared. */
+  compared: number;
+}
+
+/**
+ * Compares `committedRoot` (shown as `label` in messages) with the scaffold made in `madeRoot`, skipping
+ * `userEdited` paths and the generator outputs (checked with --check instead). Files only the committed
+ * project has are its own additions and are not compared.
+ */
+export function scaffoldDrift(madeRoot: string, committedRoot: string, label: string, userEdited: string[]): DriftReport {
+  const madeFiles = listFiles(madeRoot);
+  const committedFiles = new Set(listFiles(committedRoot));
+  const extraSamples = [...committedFiles].filter((f) => /^config\/samples\/[^/]+\.yaml$/.test(f) && !madeFiles.includes(f));
+  const problems: string[] = [];
+  let compared = 0;
+  for (const path of madeFiles) {
+    if (userEdited.includes(path) || isGeneratedOutput(path)) continue;
+    if (!committedFiles.has(path)) {
+      problems.push(`${label}/${path}: missing (the CLI makes it today)`);
+      continue;
+    }
+    compared++;
+    const pair = withAllowedEdits(path, readFileSync(join(madeRoot, path), 'utf8'), readFileSync(join(committedRoot, path), 'utf8'), label, extraSamples);
+    if (pair.fresh !== pair.committed) {
+      problems.push(`${label}/${path} differs from what the CLI makes today (- CLI today, + committed):\n${lineDiff(pair.fresh, pair.committed)}`);
+    }
+  }
+  return { problems, compared };
+}

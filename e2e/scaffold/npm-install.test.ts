@@ -1,0 +1,66 @@
+/**
+ * A freshly made project installs for real: `init` + `create api`, then `npm install` (the npm registry and
+ * this checkout only), its type-check and its own `npm test` (jest against the local cluster), each exiting
+ * 0. Slow (over a minute on a loaded machine); KUBEFORGE_SKIP_NPM_INSTALL=1 skips it, CI runs it.
+ *
+ * `--ignore-scripts`: npm 11 runs the `prepare` script of a `file:` (linked) dependency, i.e. a full
+ * `tsc -p tsconfig.build.json` of this checkout (~38 s here), rewriting the dist/ that other tests are
+ * reading at the same time. The test uses the dist/ this checkout's own install and `npm test` build
+ * instead; the only other install script in the tree is @swc/core's check of its native binding, which
+ * the type-check and jest run below exercise anyway.
+ */
+import { spawn } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { kubeforgeDependency } from '../../src/scaffold/kubeforge-dependency.js';
+import { CHECKOUT, createApi, init, tempProject } from './scaffold-harness.js';
+
+const skip = process.env.KUBEFORGE_SKIP_NPM_INSTALL === '1';
+if (skip) process.stderr.write('npm-install.test.ts: skipped because KUBEFORGE_SKIP_NPM_INSTALL=1 (the real npm install of a made project is not run)\n');
+
+/** Runs a command in the made project; resolves to its exit status and the last of its output. */
+function run(command: string, args: string[], cwd: string): Promise<{ code: number; output: string }> {
+  // No npm_* variables from an outer `npm test`, no NODE_OPTIONS: the made project's npm sees a plain shell.
+  const env = Object.fromEntries(Object.entries(process.env).filter(([k]) => !/^npm_/i.test(k) && k !== 'NODE_OPTIONS' && k !== 'JEST_WORKER_ID'));
+  return new Promise((resolve) => {
+    const child = spawn(command, args, { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
+    let output = '';
+    const keep = (chunk: Buffer): void => {
+      output = (output + chunk.toString()).slice(-20_000);
+    };
+    child.stdout.on('data', keep);
+    child.stderr.on('data', keep);
+    child.on('error', (err) => resolve({ code: -1, output: `${output}\n${err.message}` }));
+    child.on('close', (code) => resolve({ code: code ?? -1, output }));
+  });
+}
+
+/** The exit status, with the command's output attached when it failed, so the failure explains itself. */
+async function expectSuccess(command: string, args: string[], cwd: string): Promise<void> {
+  const started = Date.now();
+  const { code, output } = await run(command, args, cwd);
+  process.stderr.write(`npm-install.test.ts: \`${command} ${args.join(' ')}\` exited ${code} after ${((Date.now() - started) / 1000).toFixed(1)} s\n`);
+  expect({ command: `${command} ${args.join(' ')}`, code, output: code === 0 ? '' : output }).toEqual({ command: `${command} ${args.join(' ')}`, code: 0, output: '' });
+}
+
+(skip ? describe.skip : describe)('a made project installed with a real npm install', () => {
+  const project = tempProject('shop');
+  afterAll(() => project.remove());
+
+  it('installs, type-checks and passes its own npm test', async () => {
+    // The made project runs kubeforge's compiled output (dist/), which `npm ci`/`npm run build` of this checkout makes.
+    if (!existsSync(join(CHECKOUT, 'dist/testing/index.js'))) throw new Error(`${CHECKOUT}/dist is not built: run \`npx tsc -p tsconfig.build.json\` first`);
+    const root = project.root;
+    expect(init(root, { domain: 'example.com', repo: 'shop-operator' })).toMatchObject({ code: 0, err: '' });
+    expect(await createApi(root, { group: 'shop', version: 'v1', kind: 'Cart' })).toMatchObject({ code: 0, err: '' });
+    const dependency = (JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { dependencies: Record<string, string> }).dependencies.kubeforge;
+    // From this checkout (or the KUBEFORGE_DEPENDENCY override): kubeforge is not on the registry.
+    expect(dependency).toBe(kubeforgeDependency(root));
+    if (dependency.startsWith('^')) throw new Error(`the made project depends on kubeforge@${dependency} from the registry (no .git in ${CHECKOUT}); set KUBEFORGE_DEPENDENCY=file:${CHECKOUT}`);
+
+    await expectSuccess('npm', ['install', '--no-audit', '--no-fund', '--prefer-offline', '--ignore-scripts'], root);
+    expect(existsSync(join(root, 'node_modules/.bin/kubeforge'))).toBe(true);
+    await expectSuccess('npm', ['run', 'typecheck'], root);
+    await expectSuccess('npm', ['test'], root);
+  }, 360_000);
+});

@@ -1,0 +1,105 @@
+/**
+ * `requireWithCodeCache(file)`: requires a big CommonJS file (the TypeScript compiler) with V8's code cache kept
+ * on disk, as Node 22's module compile cache does (Node 20 has none): the first run compiles the file and saves
+ * V8's code at exit; later runs start from it. The cache is in `node_modules/.cache/kubeforge/`, one file per
+ * source file, size, mtime and Node version; V8 rejects a cache that does not match and it is then rewritten.
+ * Any problem (no cache folder, read-only disk) falls back to a plain `require`. The module is registered in
+ * `require.cache`, so a later `require` of the file gets the same one. See codeCacheWanted for when it is used.
+ */
+import { createHash, randomBytes } from 'node:crypto';
+import { mkdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { createRequire, Module } from 'node:module';
+import { dirname, join, sep } from 'node:path';
+import { Script } from 'node:vm';
+
+/** `node_modules/.cache/kubeforge` of the node_modules folder holding `file`, or undefined outside one. */
+function cacheFolderFor(file: string): string | undefined {
+  const marker = `${sep}node_modules${sep}`;
+  const at = file.lastIndexOf(marker);
+  return at < 0 ? undefined : join(file.slice(0, at + marker.length), '.cache', 'kubeforge');
+}
+
+function cacheFileFor(file: string): string | undefined {
+  const folder = cacheFolderFor(file);
+  if (folder === undefined) return undefined;
+  const { size, mtimeMs } = statSync(file);
+  const key = createHash('sha256').update(`${file}\0${size}\0${mtimeMs}\0${process.version}\0${process.arch}`).digest('hex').slice(0, 16);
+  return join(folder, `${key}.v8-code-cache`);
+}
+
+function readIfPresent(path: string): Buffer | undefined {
+  try {
+    return readFileSync(path);
+  } catch {
+    return undefined;
+  }
+}
+
+/** Writes through a temporary file and a rename, so concurrent runs never see half a cache. */
+function writeAtomically(path: string, data: Buffer): void {
+  const temp = `${path}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`;
+  try {
+    mkdirSync(dirname(path), { recursive: true });
+    writeFileSync(temp, data);
+    renameSync(temp, path);
+  } catch {
+    rmSync(temp, { force: true });
+  }
+}
+
+/** Caches to write at exit (after the run, so they hold what it compiled lazily too). */
+const pendingSaves = new Map<string, Script>();
+
+/** Writes the code caches this process still owes; returns how many were written. Runs at exit. */
+export function writePendingCodeCaches(): number {
+  const count = pendingSaves.size;
+  for (const [path, script] of pendingSaves) writeAtomically(path, script.createCachedData());
+  pendingSaves.clear();
+  return count;
+}
+
+/** Modules loaded here, by file: the one instance every later call gets. */
+const loadedModules = new Map<string, unknown>();
+
+/**
+ * Whether to use the code cache: not with `KUBEFORGE_NO_CODE_CACHE=1`, and not under jest, whose tests run in
+ * a VM context of their own and have their own `require` (the compiler would be loaded into another realm).
+ */
+export function codeCacheWanted(env: NodeJS.ProcessEnv = process.env): boolean {
+  return env.KUBEFORGE_NO_CODE_CACHE !== '1' && env.JEST_WORKER_ID === undefined;
+}
+
+/** Drops what requireWithCodeCache holds for `file` (tests: the next call loads it as a new process would). */
+export function forgetLoadedModule(file: string): void {
+  loadedModules.delete(file);
+}
+
+export function requireWithCodeCache(file: string): unknown {
+  const plainRequire = createRequire(file);
+  const known = loadedModules.get(file);
+  if (known !== undefined) return known;
+  if (plainRequire.cache[file]) return plainRequire(file);
+  let cacheFile: string | undefined;
+  try {
+    cacheFile = cacheFileFor(file);
+  } catch {
+    cacheFile = undefined;
+  }
+  if (cacheFile === undefined) return plainRequire(file);
+  const cachedData = readIfPresent(cacheFile);
+  const script = new Script(Module.wrap(readFileSync(file, 'utf8')), { filename: file, cachedData });
+  const loaded = new Module(file);
+  loaded.filename = file;
+  loaded.paths = plainRequire.resolve.paths(file) ?? [];
+  const body = script.runInThisContext() as (...args: unknown[]) => void;
+  body.call(loaded.exports, loaded.exports, plainRequire, loaded, file, dirname(file));
+  loaded.loaded = true;
+  plainRequire.cache[file] = loaded;
+  loadedModules.set(file, loaded.exports);
+  if (cachedData === undefined || script.cachedDataRejected) {
+    // Saved at exit, so the cache also holds the functions this run compiled lazily (the parser's).
+    if (pendingSaves.size === 0) process.once('exit', writePendingCodeCaches);
+    pendingSaves.set(cacheFile, script);
+  }
+  return loaded.exports;
+}
