@@ -81,6 +81,12 @@ const paths = {
   'core/v1.ObjectReference': 'status.active[]',
 };
 
+/** Where the golden embeds metav1.ObjectMeta below the root: referenced as `meta/v1.ObjectMeta` (hand-written in
+ *  known-types/index.ts) so that `generateEmbeddedObjectMeta` applies there, as controller-gen does. */
+const objectMetaPaths = [`${JT}.metadata`, `${JOB}.template.metadata`];
+/** Every [key, path] a nested node is replaced by a reference for. */
+const references = [...Object.entries(paths), ...objectMetaPaths.map((p) => ['meta/v1.ObjectMeta', p])];
+
 /** Type docs from kubernetes-types' .d.ts (fallback when no golden node carries the type's own doc). */
 function kubernetesTypesDoc(key) {
   const [modulePath, name] = [key.slice(0, key.lastIndexOf('.')), key.slice(key.lastIndexOf('.') + 1)];
@@ -101,7 +107,7 @@ function entry(key, node, isItem) {
  *  `{ $known: key, description }` so each schema is stored once (expanded again on load). */
 function withReferences(node, dotted) {
   const copy = structuredClone(node);
-  const nested = Object.entries(paths)
+  const nested = references
     .filter(([, p]) => p.startsWith(`${dotted}.`))
     .sort(([, a], [, b]) => a.length - b.length);
   for (const [key, p] of nested) {

@@ -114,6 +114,19 @@ describe('kubeforge manifests options and layouts', () => {
     expect(crd!.spec.versions[0].schema.openAPIV3Schema.properties.spec.properties.ratio.type).toBe('number');
   });
 
+  it('keeps the Job template metadata fields with --generate-embedded-object-meta, as crd:generateEmbeddedObjectMeta', async () => {
+    const project = makeProject('good');
+    const metadataOfTemplate = (): Doc =>
+      documents(project, 'config/crd/bases/batch.example.com_cronjobs.yaml')[0]!.spec.versions[0].schema.openAPIV3Schema.properties.spec.properties.jobTemplate.properties.metadata;
+    expect((await runCli(['manifests', '--root', project])).code).toBe(0);
+    expect(metadataOfTemplate().properties).toBeUndefined();
+    expect(metadataOfTemplate().type).toBe('object');
+    expect((await runCli(['manifests', '--root', project, '--generate-embedded-object-meta'])).code).toBe(0);
+    const metadata = metadataOfTemplate();
+    expect(Object.keys(metadata.properties).sort()).toEqual(['annotations', 'finalizers', 'labels', 'name', 'namespace']);
+    expect(metadata.properties.labels).toEqual({ type: 'object', additionalProperties: { type: 'string' } });
+  });
+
   it('rejects a --max-desc-len that is not a number, naming the flag', async () => {
     const project = makeProject('good');
     const result = await runCli(['manifests', '--root', project, '--max-desc-len', 'ten']);

@@ -10,8 +10,7 @@ import { startLocalCluster } from '../cluster/index.js';
 const limits = `
 What the local cluster does not do (yet):
   - no containers, no scheduling, no networking: pods are run by a simulator (they succeed or fail by rule)
-  - no conversion webhooks (CRDs with conversion.strategy Webhook are rejected), admission webhooks are called for
-    API requests only, not for the built-in controllers' own writes
+  - no conversion webhooks (CRDs with conversion.strategy Webhook are rejected)
   - unknown fields of built-in kinds are detected at the top level and in metadata only
   - protobuf request bodies are decoded only for what kubectl sends them for most (create configmap, secret,
     namespace, serviceaccount, (cluster)role(binding), job, cronjob, deployment, token; auth can-i, whoami); other

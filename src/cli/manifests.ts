@@ -21,6 +21,8 @@ export interface ManifestsOptions {
   /** controller-gen's `crd:maxDescLen`; undefined keeps descriptions whole. */
   maxDescLen?: number;
   allowDangerousTypes?: boolean;
+  /** controller-gen's `crd:generateEmbeddedObjectMeta`: nested ObjectMeta keeps name, namespace, labels, annotations, finalizers. */
+  generateEmbeddedObjectMeta?: boolean;
   check?: boolean;
 }
 
@@ -50,7 +52,11 @@ export async function planManifests(options: ManifestsOptions): Promise<Generato
 
   // Every stage runs, so one run reports every error; YAML is emitted only when there is none.
   const loaded = await loadApiProject({ root, apiPaths: projectPaths(options.paths, 'api') });
-  const crds = buildCrds(loaded.model, { maxDescLen: options.maxDescLen, allowDangerousTypes: options.allowDangerousTypes ?? false });
+  const crds = buildCrds(loaded.model, {
+    maxDescLen: options.maxDescLen,
+    allowDangerousTypes: options.allowDangerousTypes ?? false,
+    generateEmbeddedObjectMeta: options.generateEmbeddedObjectMeta ?? false,
+  });
   const scanned = await scanControllerMarkers(root, projectPaths(options.controllerPaths, 'internal'));
   const roles = buildRbac(scanned.markers.filter(isRbacMarker), { roleName: DEFAULT_ROLE_NAME });
   const webhooks = buildWebhooks(scanned.markers.filter(isWebhookMarker));
@@ -81,9 +87,18 @@ export function register(program: Command): void {
     .option('--controller-paths <paths...>', 'folders with +kubebuilder:rbac and +kubebuilder:webhook markers (default internal/...)')
     .option('--max-desc-len <n>', "truncate descriptions to n characters (controller-gen's crd:maxDescLen; 0 drops them)", parseMaxDescLen)
     .option('--allow-dangerous-types', 'allow float32/float64 fields, as controller-gen allowDangerousTypes does')
+    .option('--generate-embedded-object-meta', "keep name, namespace, labels, annotations and finalizers of embedded ObjectMeta (e.g. a Job template's metadata), as controller-gen's crd:generateEmbeddedObjectMeta")
     .option('--check', 'write nothing; exit 1 when a generated file is stale or missing')
     .action(
-      async (flags: { root: string; paths?: string[]; controllerPaths?: string[]; maxDescLen?: number; allowDangerousTypes?: boolean; check?: boolean }) => {
+      async (flags: {
+        root: string;
+        paths?: string[];
+        controllerPaths?: string[];
+        maxDescLen?: number;
+        allowDangerousTypes?: boolean;
+        generateEmbeddedObjectMeta?: boolean;
+        check?: boolean;
+      }) => {
         process.exitCode = await runGeneratorCommand('manifests', flags.root, () => planManifests({ ...flags }));
       },
     );

@@ -32,6 +32,7 @@ import { installReviewApis, reviewKinds } from './http/review-apis.js';
 import { type LeastPrivilegeReport, leastPrivilegeReport } from './http/least-privilege.js';
 import { startBuiltinControllers } from './controllers/install.js';
 import { checkRbacEscalation } from './rbac/escalation.js';
+import { ControllerAdmission } from './admission/controller-admission.js';
 
 export interface ControllerSwitches {
   garbageCollector?: boolean;
@@ -87,6 +88,8 @@ export interface ClusterInternals {
   addIdleCheck(check: IdleCheck): () => void;
   /** Runs `fn` when the cluster stops. */
   onStop(fn: () => void | Promise<void>): void;
+  /** Admission webhooks for the built-in controllers' writes (the same step HTTP writes take). */
+  admission?: ControllerAdmission;
   /** Appends an entry to the request log (built-in controllers log their writes under their identity). */
   recordRequest?(entry: RequestLogEntry): void;
 }
@@ -132,8 +135,9 @@ export async function startLocalCluster(options: LocalClusterOptions = {}): Prom
   const faults = new FaultInjector();
   const idleChecks = new Set<IdleCheck>();
   const stopHooks: Array<() => void | Promise<void>> = [];
+  const controllerAdmission = new ControllerAdmission(admission, operations);
   const internals: ClusterInternals = {
-    store, operations, catalog, clock, random, watches, options,
+    store, operations, catalog, clock, random, watches, options, admission: controllerAdmission,
     addIdleCheck: (c) => {
       idleChecks.add(c);
       return () => idleChecks.delete(c);
@@ -170,6 +174,8 @@ export async function startLocalCluster(options: LocalClusterOptions = {}): Prom
   const settle = async (): Promise<void> => {
     for (let round = 0; round < 10_000; round++) {
       await new Promise((r) => setImmediate(r));
+      const webhooks = controllerAdmission.pending();
+      if (webhooks) await webhooks;
       if (clock instanceof VirtualClock) clock.drainDue();
       if (isIdle()) {
         await new Promise((r) => setImmediate(r));

@@ -5,10 +5,12 @@
  */
 import { ApiError } from '../errors/status-errors.js';
 import type { RequestLogEntry } from '../http/request-log.js';
-import type { DeleteOptions, ObjectOperations } from '../registry/object-operations.js';
+import type { DeleteOptions, ObjectOperations, WriteResult } from '../registry/object-operations.js';
 import type { ResourceCatalog } from '../registry/resource-catalog.js';
 import type { ResourceType } from '../registry/resource-type.js';
 import type { KubeObject, ObjectStore } from '../store/object-store.js';
+import { AdmissionPending, type ControllerAdmission } from '../admission/controller-admission.js';
+import type { UserInfo } from '../http/authentication.js';
 
 /** Who a controller is: the user of its requests and the field manager of its writes. */
 export interface ControllerIdentity {
@@ -23,6 +25,8 @@ export interface ControllerClientParts {
   catalog: ResourceCatalog;
   /** Appends to the cluster's request log (absent: writes are not logged). */
   recordRequest?: (entry: RequestLogEntry) => void;
+  /** Admission webhooks for controller writes (absent: none are called). */
+  admission?: ControllerAdmission;
 }
 
 /** `group/resource` (`batch/jobs`) or a core `resource` (`pods`). */
@@ -32,6 +36,8 @@ function splitName(name: string): { group: string; resource: string } {
   const slash = name.indexOf('/');
   return slash === -1 ? { group: '', resource: name } : { group: name.slice(0, slash), resource: name.slice(slash + 1) };
 }
+
+const defaultGroups = ['system:serviceaccounts', 'system:serviceaccounts:kube-system', 'system:authenticated'];
 
 export class ControllerClient {
   constructor(private readonly parts: ControllerClientParts, readonly identity: ControllerIdentity) {}
@@ -68,37 +74,80 @@ export class ControllerClient {
 
   create(name: ResourceName | ResourceType, namespace: string | undefined, body: KubeObject): KubeObject {
     const rt = this.type(name);
-    return this.logged('create', rt, namespace, body.metadata?.name, undefined, () => this.parts.operations.create(rt, namespace, body, this.writeOptions()).object);
+    const opts = this.writeOptions();
+    return this.logged('create', rt, namespace, body.metadata?.name, undefined, () =>
+      this.admitted('CREATE', rt, namespace, undefined, undefined, body, undefined,
+        () => this.parts.operations.create(rt, namespace, body, { ...opts, dryRun: true }),
+        (mutated) => this.parts.operations.create(rt, namespace, mutated ?? body, mutated ? { ...opts, fieldValidation: 'Ignore' } : opts),
+      ),
+    );
   }
 
   /** PUT of the whole object (optimistic: carries the resourceVersion it was read at). */
   update(name: ResourceName | ResourceType, object: KubeObject): KubeObject {
-    const rt = this.type(name);
-    const ns = object.metadata.namespace;
-    return this.logged('update', rt, ns, object.metadata.name, undefined, () => this.parts.operations.update(rt, ns, object.metadata.name, object, this.writeOptions()).object);
+    return this.put(this.type(name), object, undefined);
   }
 
   updateStatus(name: ResourceName | ResourceType, object: KubeObject): KubeObject {
-    const rt = this.type(name);
+    return this.put(this.type(name), object, 'status');
+  }
+
+  private put(rt: ResourceType, object: KubeObject, subresource: 'status' | undefined): KubeObject {
     const ns = object.metadata.namespace;
-    return this.logged('update', rt, ns, object.metadata.name, 'status', () =>
-      this.parts.operations.update(rt, ns, object.metadata.name, object, { ...this.writeOptions(), subresource: 'status' }).object,
+    const name = object.metadata.name;
+    const opts = { ...this.writeOptions(), ...(subresource ? { subresource } : {}) };
+    return this.logged('update', rt, ns, name, subresource, () =>
+      this.admitted('UPDATE', rt, ns, name, subresource, object, () => this.get(rt, ns, name),
+        () => this.parts.operations.update(rt, ns, name, object, { ...opts, dryRun: true }),
+        (mutated) => this.parts.operations.update(rt, ns, name, mutated ?? object, mutated ? { ...opts, fieldValidation: 'Ignore' } : opts),
+      ),
     );
   }
 
   /** JSON merge patch of the main resource. */
   mergePatch(name: ResourceName | ResourceType, namespace: string | undefined, objectName: string, patch: Record<string, unknown>): KubeObject {
     const rt = this.type(name);
-    return this.logged('patch', rt, namespace, objectName, undefined, () =>
-      this.parts.operations.patch(rt, namespace, objectName, 'application/merge-patch+json', patch, this.writeOptions()).object,
-    );
+    const opts = this.writeOptions();
+    const type = 'application/merge-patch+json';
+    return this.logged('patch', rt, namespace, objectName, undefined, () => {
+      const current = this.get(rt, namespace, objectName);
+      return this.admitted('UPDATE', rt, namespace, objectName, undefined, current ?? ({ metadata: { name: objectName } } as KubeObject), () => current,
+        () => this.parts.operations.patch(rt, namespace, objectName, type, patch, { ...opts, dryRun: true }),
+        (mutated) => (mutated ? this.parts.operations.update(rt, namespace, objectName, mutated, { ...opts, fieldValidation: 'Ignore' }) : this.parts.operations.patch(rt, namespace, objectName, type, patch, opts)),
+      );
+    });
+  }
+
+  /** Runs a write through the cluster's admission webhooks (when any apply), as HTTP writes do. */
+  private admitted(
+    op: 'CREATE' | 'UPDATE',
+    rt: ResourceType,
+    namespace: string | undefined,
+    name: string | undefined,
+    subresource: string | undefined,
+    body: KubeObject,
+    old: (() => KubeObject | undefined) | undefined,
+    preview: () => WriteResult,
+    write: (mutated: KubeObject | undefined) => WriteResult,
+  ): KubeObject {
+    const admission = this.parts.admission;
+    if (!admission) return write(undefined).object;
+    return admission.write({ op, rt, namespace: rt.namespaced ? namespace : undefined, name, ...(subresource ? { subresource } : {}), user: this.user(), body, old: old?.(), preview, write }).object;
+  }
+
+  private user(): UserInfo {
+    return { username: this.identity.user, groups: this.identity.groups ?? defaultGroups };
   }
 
   /** DELETE; NotFound counts as done (returns undefined). */
   delete(name: ResourceName | ResourceType, namespace: string | undefined, objectName: string, options: DeleteOptions = {}): KubeObject | undefined {
     const rt = this.type(name);
     try {
-      const result = this.logged('delete', rt, namespace, objectName, undefined, () => this.parts.operations.delete(rt, namespace, objectName, options).body);
+      const result = this.logged('delete', rt, namespace, objectName, undefined, () => {
+        const current = this.parts.admission ? this.get(rt, namespace, objectName) : undefined;
+        if (current) this.parts.admission!.delete(rt, current, this.user());
+        return this.parts.operations.delete(rt, namespace, objectName, options).body;
+      });
       return (result as KubeObject).metadata?.name ? (result as KubeObject) : undefined;
     } catch (err) {
       if (err instanceof ApiError && err.code === 404) return undefined;
@@ -132,7 +181,7 @@ export class ControllerClient {
     const entry: RequestLogEntry = {
       time: new Date().toISOString(),
       user: this.identity.user,
-      groups: this.identity.groups ?? ['system:serviceaccounts', 'system:serviceaccounts:kube-system', 'system:authenticated'],
+      groups: this.identity.groups ?? defaultGroups,
       method: { create: 'POST', update: 'PUT', patch: 'PATCH', delete: 'DELETE' }[verb] ?? 'GET',
       path: resourcePath(rt, rt.namespaced ? namespace : undefined, verb === 'create' ? undefined : name, subresource),
       verb,
@@ -149,10 +198,11 @@ export class ControllerClient {
       entry.code = verb === 'create' ? 201 : 200;
       return result;
     } catch (err) {
-      entry.code = err instanceof ApiError ? err.code : 500;
+      if (err instanceof AdmissionPending) entry.code = -1; // not a request yet: the retry is logged
+      else entry.code = err instanceof ApiError ? err.code : 500;
       throw err;
     } finally {
-      this.parts.recordRequest?.(entry);
+      if (entry.code !== -1) this.parts.recordRequest?.(entry);
     }
   }
 }

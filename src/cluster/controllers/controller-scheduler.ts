@@ -6,6 +6,7 @@
  */
 import type { ClusterClock } from '../clock/virtual-clock.js';
 import type { ObjectStore, StoreEvent } from '../store/object-store.js';
+import { AdmissionPending } from '../admission/controller-admission.js';
 
 /** What a reconcile asks for: look again after `requeueAfterMs` of cluster time. */
 export interface ReconcileResult {
@@ -55,6 +56,8 @@ const maxRetryMs = 300_000;
 export class ControllerScheduler {
   private readonly controllers: Array<{ controller: BuiltinController; queue: KeyQueue; timers: Map<string, { at: number; cancel(): void }>; failures: Map<string, number> }> = [];
   private drainPending = false;
+  /** Reconciles waiting for admission webhooks before they run again. */
+  private awaitingAdmission = 0;
   private running = false;
   private stopped = false;
   private readonly unsubscribe: () => void;
@@ -95,7 +98,7 @@ export class ControllerScheduler {
 
   /** True when no key waits and no reconcile runs (timers for later times do not count). */
   idle(): boolean {
-    return !this.running && !this.drainPending && this.controllers.every((c) => c.queue.length === 0);
+    return !this.running && !this.drainPending && this.awaitingAdmission === 0 && this.controllers.every((c) => c.queue.length === 0);
   }
 
   stop(): void {
@@ -148,6 +151,15 @@ export class ControllerScheduler {
       failures.delete(key);
       if (result?.requeueAfterMs !== undefined) this.enqueueAt(controller.name, key, this.clock.now() + Math.max(0, result.requeueAfterMs));
     } catch (error) {
+      if (error instanceof AdmissionPending) {
+        // a write waits for its webhooks: run the reconcile again once they answered (not a failure)
+        this.awaitingAdmission++;
+        void error.settled.then(() => {
+          this.awaitingAdmission--;
+          this.enqueue(controller.name, key);
+        });
+        return;
+      }
       this.errors.push({ controller: controller.name, key, error });
       if (this.errors.length > 100) this.errors.shift();
       const count = (failures.get(key) ?? 0) + 1;

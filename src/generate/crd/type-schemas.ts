@@ -137,7 +137,7 @@ export class SchemaBuilder {
     else if (link.key === 'meta/v1.TypeMeta') base = typeMetaSchema();
     else if (link.key === 'meta/v1.ObjectMeta' && this.options.generateEmbeddedObjectMeta) base = embeddedObjectMetaSchema();
     else {
-      const known = knownType(link.key);
+      const known = knownType(link.key, { generateEmbeddedObjectMeta: this.options.generateEmbeddedObjectMeta ?? false });
       // An unknown key was already reported at the use site; a permissive placeholder avoids follow-on errors.
       base = known
         ? { ...(known.description ? { description: known.description } : {}), ...known.schema }

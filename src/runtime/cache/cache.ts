@@ -47,6 +47,7 @@ const NAMESPACE_INDEX = '__namespace';
 
 export class Cache implements CacheReader {
   private readonly informers = new Map<string, Informer>();
+  private readonly namespaceStrings = new Map<string, string>();
   private started = false;
 
   constructor(private readonly options: CacheOptions) {}
@@ -156,7 +157,16 @@ export class Cache implements CacheReader {
   }
 
   private prepare(obj: KubeObject): KubeObject {
-    if (!this.options.keepManagedFields && obj.metadata?.managedFields) delete obj.metadata.managedFields;
+    const metadata = obj.metadata;
+    if (metadata) {
+      if (!this.options.keepManagedFields && metadata.managedFields) delete metadata.managedFields;
+      // Every object of a namespace shares one copy of the namespace string (JSON.parse makes one each).
+      if (metadata.namespace !== undefined) {
+        const shared = this.namespaceStrings.get(metadata.namespace);
+        if (shared === undefined) this.namespaceStrings.set(metadata.namespace, metadata.namespace);
+        else metadata.namespace = shared;
+      }
+    }
     return this.options.frozen ? deepFreeze(obj) : obj;
   }
 

@@ -75,7 +75,11 @@ export class Informer<T extends KubeObject = KubeObject> {
   /** Events received since start (bookmarks included). */
   eventsReceived = 0;
 
-  constructor(private readonly options: InformerOptions) {}
+  private readonly apiVersion: string;
+
+  constructor(private readonly options: InformerOptions) {
+    this.apiVersion = options.kind.group ? `${options.kind.group}/${options.kind.version}` : options.kind.version;
+  }
 
   get kind(): KindInfo {
     return this.options.kind;
@@ -220,7 +224,7 @@ export class Informer<T extends KubeObject = KubeObject> {
     let received = 0;
     let stalled = false;
     const stallMs = this.options.stallTimeoutMs ?? 90_000;
-    let stallTimer = setTimeout(onStall, stallMs);
+    const stallTimer = setTimeout(onStall, stallMs);
     const self = this;
     function onStall(): void {
       stalled = true;
@@ -242,8 +246,7 @@ export class Informer<T extends KubeObject = KubeObject> {
             const line = buffered.slice(start, newline).trim();
             start = newline + 1;
             if (!line) continue;
-            clearTimeout(stallTimer);
-            stallTimer = setTimeout(onStall, stallMs);
+            stallTimer.refresh(); // re-arms the same timer: no Timeout allocated per event
             received++;
             try {
               this.handleEvent(JSON.parse(line) as WatchEvent);
@@ -294,8 +297,9 @@ export class Informer<T extends KubeObject = KubeObject> {
   }
 
   private prepare(obj: T): T {
-    if (!obj.apiVersion) obj.apiVersion = this.kind.group ? `${this.kind.group}/${this.kind.version}` : this.kind.version;
-    if (!obj.kind) obj.kind = this.kind.kind;
+    // Missing or equal type meta is set to the kind's own strings, so cached objects share one copy.
+    if (!obj.apiVersion || obj.apiVersion === this.apiVersion) obj.apiVersion = this.apiVersion;
+    if (!obj.kind || obj.kind === this.kind.kind) obj.kind = this.kind.kind;
     return (this.options.transform ? this.options.transform(obj) : obj) as T;
   }
 

@@ -9,7 +9,8 @@ export class ObjectStore<T> {
   private readonly objects = new Map<string, T>();
   private readonly indexers = new Map<string, IndexFunc<T>>();
   private readonly indices = new Map<string, Map<string, Set<string>>>();
-  private readonly indexedValues = new Map<string, Map<string, string[]>>();
+  /** Per index, the values each key was indexed under (a lone value is kept unwrapped to save an array per object). */
+  private readonly indexedValues = new Map<string, Map<string, string | string[]>>();
 
   get size(): number {
     return this.objects.size;
@@ -67,7 +68,7 @@ export class ObjectStore<T> {
   private indexOne(name: string, key: string, obj: T): void {
     const raw = this.indexers.get(name)!(obj);
     const values = raw === undefined ? [] : Array.isArray(raw) ? raw : [raw];
-    this.indexedValues.get(name)!.set(key, values);
+    this.indexedValues.get(name)!.set(key, values.length === 1 ? values[0]! : values);
     const index = this.indices.get(name)!;
     for (const value of values) {
       let keys = index.get(value);
@@ -79,7 +80,8 @@ export class ObjectStore<T> {
   private unindex(key: string): void {
     for (const [name, byKey] of this.indexedValues) {
       const index = this.indices.get(name)!;
-      for (const value of byKey.get(key) ?? []) {
+      const indexed = byKey.get(key) ?? [];
+      for (const value of typeof indexed === 'string' ? [indexed] : indexed) {
         const keys = index.get(value);
         keys?.delete(key);
         if (keys?.size === 0) index.delete(value);

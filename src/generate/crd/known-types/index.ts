@@ -61,32 +61,46 @@ function parsedEntry(key: string): { description?: string; schema: Schema } | un
   return entry;
 }
 
-/** Expanded schemas by key: built once, frozen, and shared by every use (a PodTemplateSpec is big). */
+/** How references inside catalogue schemas are expanded. */
+export interface KnownTypeOptions {
+  /** Nested ObjectMeta (a JobTemplateSpec's or PodTemplateSpec's `metadata`) keeps its main fields (§4.3). */
+  generateEmbeddedObjectMeta?: boolean;
+}
+
+/**
+ * Expanded schemas by key and options: built once, frozen, and shared by every use (a PodTemplateSpec is
+ * big). Two variants at most: with and without embedded ObjectMeta fields.
+ */
 const expanded = new Map<string, Schema>();
 
-function expandedSchema(key: string): Schema | undefined {
-  let schema = expanded.get(key);
+function expandedSchema(key: string, options: KnownTypeOptions): Schema | undefined {
+  const embedded = options.generateEmbeddedObjectMeta ?? false;
+  const cacheKey = `${embedded ? 'embedded' : 'plain'}:${key}`;
+  let schema = expanded.get(cacheKey);
   if (!schema) {
-    const entry = parsedEntry(key);
-    if (!entry) return undefined;
-    schema = freezeDeep(expand(entry.schema) as Schema);
-    expanded.set(key, schema);
+    if (key === 'meta/v1.ObjectMeta') schema = freezeDeep(embedded ? embeddedObjectMetaSchema() : SPECIAL[key]!());
+    else {
+      const entry = parsedEntry(key);
+      if (!entry) return undefined;
+      schema = freezeDeep(expand(entry.schema, options) as Schema);
+    }
+    expanded.set(cacheKey, schema);
   }
   return schema;
 }
 
 /** Replaces `{ $known: key, description? }` nodes by the referenced schema (description of the use site kept). */
-function expand(node: unknown): unknown {
-  if (Array.isArray(node)) return node.map(expand);
+function expand(node: unknown, options: KnownTypeOptions): unknown {
+  if (Array.isArray(node)) return node.map((item) => expand(item, options));
   if (node === null || typeof node !== 'object') return node;
   const record = node as Record<string, unknown>;
   if (typeof record.$known === 'string') {
-    const schema = expandedSchema(record.$known);
+    const schema = expandedSchema(record.$known, options);
     if (!schema) throw new Error(`known-types catalogue: dangling reference ${record.$known}`);
     return record.description ? { description: record.description, ...schema } : schema;
   }
   const out: Record<string, unknown> = {};
-  for (const [k, v] of Object.entries(record)) out[k] = expand(v);
+  for (const [k, v] of Object.entries(record)) out[k] = expand(v, options);
   return out;
 }
 
@@ -94,12 +108,12 @@ function expand(node: unknown): unknown {
  * The schema of a known type, or undefined when the catalogue lacks it. Each call gets its own top-level
  * node to change; the nested schemas are shared between calls and frozen.
  */
-export function knownType(key: string): KnownType | undefined {
+export function knownType(key: string, options: KnownTypeOptions = {}): KnownType | undefined {
   const special = SPECIAL[key];
   if (special) return { description: '', schema: special() };
   const entry = parsedEntry(key);
   if (!entry) return undefined;
-  return { description: entry.description ?? '', schema: { ...expandedSchema(key)! } };
+  return { description: entry.description ?? '', schema: { ...expandedSchema(key, options)! } };
 }
 
 /** Every key the catalogue can resolve (for error messages). */
