@@ -13,6 +13,8 @@ describe('parseLabelSelector', () => {
     ['tier', true],
     ['!tier', false],
     ['!missing,app in (web),env!=dev', true],
+    ['missing!=x', true],
+    ['app in (api)', false],
     ['', true],
   ])('%s → %s', (selector, expected) => {
     expect(parseLabelSelector(selector)(labels)).toBe(expected);
@@ -22,6 +24,6 @@ describe('parseLabelSelector', () => {
     expect(parseLabelSelector({ app: 'web', tier: 'front' })(labels)).toBe(true);
     expect(parseLabelSelector({ app: 'api' })(labels)).toBe(false);
     expect(parseLabelSelector('app=web')(undefined)).toBe(false);
-    expect(() => parseLabelSelector('app in web')).toThrow('invalid label selector term "app in web"');
+    expect(() => parseLabelSelector('app in web')).toThrow("unable to parse requirement: found 'app in web', expected: identifier");
   });
 });
