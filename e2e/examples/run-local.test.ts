@@ -1,0 +1,197 @@
+/**
+ * The reference operators work against `make run-local` (issue 6): each example is copied to a temporary
+ * folder, installed for real from this checkout (`kubeforge: file:<checkout>`), started with `make run-local`
+ * (build, local cluster on the real clock, CRDs, manager, the `export KUBECONFIG=` line), and its
+ * config/samples applied with the real kubectl; then the Jobs the samples make certain are awaited.
+ *
+ * - at: the sample's instant is in the past, so its Job appears within seconds.
+ * - eventjob: the samples are the EventJob and the built-in CronJob `hello` (every minute on the real
+ *   clock); both must be created and served. A Job is checked only if one appears within the short wait.
+ * - cronjob: the tutorial CronJob (every minute) must be accepted and served; a Job likewise only if one
+ *   appears within the short wait.
+ *
+ * The samples are applied with `kubectl apply -k config/samples`: config/samples holds a kustomization.yaml,
+ * which `kubectl apply -f config/samples` tries to validate as an object (apiVersion/kind not set) and so
+ * exits 1 after creating the samples; `-k` is the form kubebuilder documents.
+ *
+ * Real processes on the real clock (run-local uses it), so polling with a bounded wait is legitimate here.
+ * Installs run in parallel; the run-local starts one after another (each binds the default probe port
+ * :8081). Slow (npm install + build); KUBEFORGE_SKIP_NPM_INSTALL=1 skips it, like npm-install.test.ts.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Kubectl } from '../cluster/kubectl-runner.js';
+import { CHECKOUT } from '../scaffold/scaffold-harness.js';
+
+const skip = process.env.KUBEFORGE_SKIP_NPM_INSTALL === '1';
+if (skip) process.stderr.write('run-local.test.ts: skipped because KUBEFORGE_SKIP_NPM_INSTALL=1 (the examples are not installed nor run)\n');
+
+/** The environment of a plain shell: no npm_* variables of an outer `npm test`, no NODE_OPTIONS, no jest worker id. */
+function plainEnv(): NodeJS.ProcessEnv {
+  return Object.fromEntries(Object.entries(process.env).filter(([k]) => !/^npm_/i.test(k) && k !== 'NODE_OPTIONS' && k !== 'JEST_WORKER_ID'));
+}
+
+/** Runs a command to its end; resolves to its exit status and the last of its output. */
+function run(command: string, args: string[], cwd: string): Promise<{ code: number; output: string }> {
+  return new Promise((resolve) => {
+    const child = spawn(command, args, { cwd, env: plainEnv(), stdio: ['ignore', 'pipe', 'pipe'] });
+    let output = '';
+    const keep = (chunk: Buffer): void => {
+      output = (output + chunk.toString()).slice(-20_000);
+    };
+    child.stdout.on('data', keep);
+    child.stderr.on('data', keep);
+    child.on('error', (err) => resolve({ code: -1, output: `${output}\n${err.message}` }));
+    child.on('close', (code) => resolve({ code: code ?? -1, output }));
+  });
+}
+
+const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
+
+/** Polls `check` every 500 ms until it gives a value or `limitMs` passes; undefined when it never did. */
+async function poll<T>(check: () => Promise<T | undefined>, limitMs: number): Promise<T | undefined> {
+  const end = Date.now() + limitMs;
+  for (;;) {
+    const value = await check();
+    if (value !== undefined) return value;
+    if (Date.now() >= end) return undefined;
+    await sleep(500);
+  }
+}
+
+/** True while any process of the group led by `pid` is alive. */
+function groupAlive(pid: number): boolean {
+  try {
+    process.kill(-pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** Stops `make run-local` and everything it started (its own process group): SIGTERM, then SIGKILL after 5 s. */
+async function stopGroup(child: ChildProcess): Promise<void> {
+  const pid = child.pid;
+  if (pid === undefined || !groupAlive(pid)) return;
+  process.kill(-pid, 'SIGTERM');
+  for (let i = 0; i < 50 && groupAlive(pid); i++) await sleep(100);
+  if (groupAlive(pid)) process.kill(-pid, 'SIGKILL');
+  for (let i = 0; i < 20 && groupAlive(pid); i++) await sleep(100);
+}
+
+interface Example {
+  name: string;
+  /** The samples that must be created and served: `kubectl get -f` of these files. */
+  samples: string[];
+  /** Jobs whose names match this are the ones the samples make. */
+  jobName: RegExp;
+  /** The owners (kind/name) a Job of the samples may have: its controller reference. */
+  owners: string[];
+  /** Whether a Job is certain within the wait (true) or only possible (a once-a-minute schedule). */
+  jobCertain: boolean;
+}
+
+const EXAMPLES: Example[] = [
+  { name: 'at', samples: ['batch_v1_at.yaml'], jobName: /^job\.batch\/at-sample-\d+$/, owners: ['AT/at-sample'], jobCertain: true },
+  { name: 'eventjob', samples: ['batch_v1_eventjob.yaml', 'cronjob.yaml'], jobName: /^job\.batch\/(hello|eventjob-sample)-\S+$/, owners: ['CronJob/hello', 'EventJob/eventjob-sample'], jobCertain: false },
+  { name: 'cronjob', samples: ['batch_v1_cronjob.yaml'], jobName: /^job\.batch\/cronjob-sample-\d+$/, owners: ['CronJob/cronjob-sample'], jobCertain: false },
+];
+
+/** Copies an example without node_modules/dist/.kubeforge and points its kubeforge dependency at this checkout. */
+function copyExample(name: string, into: string): string {
+  const from = join(CHECKOUT, 'examples', name);
+  const root = join(into, name);
+  cpSync(from, root, { recursive: true, filter: (src) => !/\/(node_modules|dist|\.kubeforge)$/.test(src) });
+  const packageJson = join(root, 'package.json');
+  const text = readFileSync(packageJson, 'utf8');
+  const committed = '"kubeforge": "file:../.."';
+  if (!text.includes(committed)) throw new Error(`${packageJson}: expected the committed dependency line ${committed}`);
+  writeFileSync(packageJson, text.replace(committed, `"kubeforge": "file:${CHECKOUT}"`));
+  return root;
+}
+
+(skip ? describe.skip : describe)('the reference operators against make run-local', () => {
+  let temp = '';
+  const installs = new Map<string, Promise<{ root: string; code: number; output: string }>>();
+  const running = new Set<ChildProcess>();
+
+  beforeAll(() => {
+    // The examples run kubeforge's compiled output (dist/), which this checkout's `npm test` builds first.
+    if (!existsSync(join(CHECKOUT, 'dist/cluster/index.js')) || !existsSync(join(CHECKOUT, 'dist/cli/main.js'))) {
+      throw new Error(`${CHECKOUT}/dist is not built: run \`npx tsc -p tsconfig.build.json\` (npm test does) first`);
+    }
+    temp = mkdtempSync(join(tmpdir(), 'kubeforge-run-local-'));
+    // All installs at once (mostly waiting on the npm cache); each test awaits its own.
+    for (const example of EXAMPLES) {
+      const root = copyExample(example.name, temp);
+      installs.set(example.name, run('npm', ['install', '--no-audit', '--no-fund', '--prefer-offline', '--ignore-scripts'], root).then((r) => ({ root, ...r })));
+    }
+  });
+
+  afterAll(async () => {
+    for (const child of running) await stopGroup(child);
+    await Promise.allSettled(installs.values());
+    if (temp) rmSync(temp, { recursive: true, force: true });
+  });
+
+  for (const example of EXAMPLES) {
+    it(`${example.name}: kubectl apply -k config/samples against make run-local makes what the samples promise`, async () => {
+      const install = await installs.get(example.name)!;
+      expect({ install: example.name, code: install.code, output: install.code === 0 ? '' : install.output }).toEqual({ install: example.name, code: 0, output: '' });
+      const root = install.root;
+
+      // Its own process group, so that SIGTERM/SIGKILL reach make, its shell and the node manager alike.
+      const child = spawn('make', ['run-local'], { cwd: root, env: plainEnv(), stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+      running.add(child);
+      let output = '';
+      const keep = (chunk: Buffer): void => {
+        output = (output + chunk.toString()).slice(-30_000);
+      };
+      child.stdout!.on('data', keep);
+      child.stderr!.on('data', keep);
+      let exitCode: number | null | undefined;
+      child.on('exit', (code) => (exitCode = code));
+      let kubectl: Kubectl | undefined;
+      try {
+        const started = await poll(async () => /export KUBECONFIG=(\S+)\n/.exec(output) ?? (exitCode !== undefined ? null : undefined), 80_000);
+        if (!started) throw new Error(`make run-local in ${root} did not print the KUBECONFIG= line (exit ${String(exitCode)}):\n${output}`);
+        expect(started[1]).toBe(join(root, '.kubeforge/kubeconfig'));
+        kubectl = new Kubectl(started[1]!);
+
+        const applied = await kubectl.run(['apply', '-k', join(root, 'config/samples')]);
+        expect({ code: applied.code, stderr: applied.stderr }).toEqual({ code: 0, stderr: '' });
+        // Created, and served back under the samples' own apiVersion/kind/name.
+        for (const sample of example.samples) {
+          const file = join(root, 'config/samples', sample);
+          const served = await kubectl.ok(['get', '-f', file, '-o', 'name']);
+          const kind = /^kind:\s*(\S+)/m.exec(readFileSync(file, 'utf8'))![1]!.toLowerCase();
+          const name = /^ {2}name:\s*(\S+)/m.exec(readFileSync(file, 'utf8'))![1]!;
+          expect(served.trim()).toMatch(new RegExp(`^${kind}\\.\\S+/${name}$`));
+          expect(applied.stdout).toContain(`/${name} created`);
+        }
+
+        const jobs = async (): Promise<string[] | undefined> => {
+          const names = (await kubectl!.ok(['get', 'jobs', '-o', 'name'])).split('\n').filter(Boolean);
+          return names.length > 0 ? names : undefined;
+        };
+        const found = await poll(jobs, example.jobCertain ? 30_000 : 3_000);
+        if (example.jobCertain) {
+          if (!found) throw new Error(`no Job appeared within 30 s for ${example.name}; manager output:\n${output}`);
+        }
+        for (const job of found ?? []) {
+          expect(job).toMatch(example.jobName);
+          const owner = await kubectl.ok(['get', job, '-o', 'jsonpath={.metadata.ownerReferences[?(@.controller==true)].kind}/{.metadata.ownerReferences[?(@.controller==true)].name}']);
+          expect({ job, owner }).toEqual({ job, owner: expect.stringMatching(new RegExp(`^(${example.owners.join('|')})$`)) });
+        }
+        process.stderr.write(`run-local.test.ts: ${example.name}: Jobs seen: ${found?.join(', ') ?? 'none within the wait (once-a-minute schedule)'}\n`);
+      } finally {
+        kubectl?.cleanup();
+        await stopGroup(child);
+        running.delete(child);
+      }
+      expect(groupAlive(child.pid!)).toBe(false);
+    }, 150_000);
+  }
+});
