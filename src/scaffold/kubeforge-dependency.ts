@@ -30,11 +30,9 @@ export function kubeforgeDependency(projectRoot?: string): string {
   const override = process.env.KUBEFORGE_DEPENDENCY;
   if (override) return override;
   if (existsSync(`${KUBEFORGE_ROOT}/.git`)) {
-    if (projectRoot) {
-      const fromProject = relative(projectRoot, KUBEFORGE_ROOT);
-      const insideCheckout = !isAbsolute(relative(KUBEFORGE_ROOT, projectRoot)) && !relative(KUBEFORGE_ROOT, projectRoot).startsWith('..');
-      if (insideCheckout) return `file:${fromProject === '' ? '.' : fromProject}`;
-    }
+    const fromCheckout = projectRoot === undefined ? undefined : relative(KUBEFORGE_ROOT, projectRoot);
+    const insideCheckout = fromCheckout !== undefined && !fromCheckout.startsWith('..') && !isAbsolute(fromCheckout);
+    if (insideCheckout) return `file:${relative(projectRoot!, KUBEFORGE_ROOT) || '.'}`;
     return `file:${KUBEFORGE_ROOT}`;
   }
   return `^${ownPackageJson().version}`;
