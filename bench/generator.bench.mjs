@@ -2,11 +2,12 @@
 // (1) `kubeforge manifests` + `kubeforge generate`, cold (fresh processes), on a synthetic project of 100
 //     kinds, median of 5, side by side with ts-json-schema-generator making plain JSON schema for the same
 //     types (with its default type check, and with --no-type-check); kubeforge also without its on-disk V8
-//     code cache of the TypeScript compiler (src/reader/compiler-code-cache.ts);
+//     code cache of the TypeScript compiler (src/reader/compiler-code-cache.ts) and without the model cache
+//     through which generate reuses what manifests read (src/reader/model-cache.ts; every round starts without it);
 // (2) deep copy of a CronJob with a full job template: the generated helper vs structuredClone vs
 //     JSON.parse(JSON.stringify(...)), medians and ratios.
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync, readFileSync, cpSync, existsSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync, readFileSync, cpSync, existsSync } from 'node:fs';
 import { tmpdir, cpus, loadavg } from 'node:os';
 import { join, dirname } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -61,23 +62,34 @@ function generatorBenchmark() {
     const kubeforge = [];
     const kubeforgeNoDesc = [];
     const kubeforgeNoCodeCache = [];
+    const kubeforgeNoModelCache = [];
     const noCodeCache = { ...process.env, KUBEFORGE_NO_CODE_CACHE: '1' };
+    const noModelCache = { ...process.env, KUBEFORGE_NO_MODEL_CACHE: '1' };
+    // A made project has node_modules; its .cache/kubeforge/models holds the model manifests saves for generate.
+    // Every round starts without it (a cold run), so generate reuses only what manifests read in the same round.
+    mkdirSync(join(dir, 'node_modules'), { recursive: true });
+    const fresh = () => {
+      rmSync(join(dir, 'config'), { recursive: true, force: true });
+      rmSync(join(dir, 'api/v1/zz_generated.deepcopy.ts'), { force: true });
+      rmSync(join(dir, 'node_modules/.cache'), { recursive: true, force: true });
+    };
     const manifestsOnly = [];
+    const generateOnly = [];
     const tjsg = [];
     const tjsgNoCheck = [];
     for (let i = 0; i < RUNS; i++) {
-      rmSync(join(dir, 'config'), { recursive: true, force: true });
-      rmSync(join(dir, 'api/v1/zz_generated.deepcopy.ts'), { force: true });
+      fresh();
       const m = run([cli, 'manifests', '--root', dir], dir);
       const g = run([cli, 'generate', '--root', dir], dir);
       manifestsOnly.push(m);
+      generateOnly.push(g);
       kubeforge.push(m + g);
-      rmSync(join(dir, 'config'), { recursive: true, force: true });
-      rmSync(join(dir, 'api/v1/zz_generated.deepcopy.ts'), { force: true });
+      fresh();
       kubeforgeNoDesc.push(run([cli, 'manifests', '--root', dir, '--max-desc-len', '0'], dir) + run([cli, 'generate', '--root', dir], dir));
-      rmSync(join(dir, 'config'), { recursive: true, force: true });
-      rmSync(join(dir, 'api/v1/zz_generated.deepcopy.ts'), { force: true });
+      fresh();
       kubeforgeNoCodeCache.push(run([cli, 'manifests', '--root', dir], dir, noCodeCache) + run([cli, 'generate', '--root', dir], dir, noCodeCache));
+      fresh();
+      kubeforgeNoModelCache.push(run([cli, 'manifests', '--root', dir], dir, noModelCache) + run([cli, 'generate', '--root', dir], dir, noModelCache));
       tjsg.push(run([tjsgCli, '--path', 'api/v1/*_types.ts', '--type', '*', '--tsconfig', 'tsconfig.json', '-o', join(dir, 'out/schema.json')], dir));
       tjsgNoCheck.push(
         run([tjsgCli, '--path', 'api/v1/*_types.ts', '--type', '*', '--tsconfig', 'tsconfig.json', '--no-type-check', '-o', join(dir, 'out/schema-nc.json')], dir),
@@ -88,7 +100,7 @@ function generatorBenchmark() {
     // Per-run ratios (tool ÷ kubeforge in the same round) are steadier than a ratio of medians on a busy machine.
     const roundRatio = (times) => median(times.map((t, i) => t / kubeforge[i]));
     return {
-      kubeforge: median(kubeforge), kubeforgeNoDesc: median(kubeforgeNoDesc), kubeforgeNoCodeCache: median(kubeforgeNoCodeCache), outputBytes, manifestsOnly: median(manifestsOnly),
+      kubeforge: median(kubeforge), kubeforgeNoDesc: median(kubeforgeNoDesc), kubeforgeNoCodeCache: median(kubeforgeNoCodeCache), kubeforgeNoModelCache: median(kubeforgeNoModelCache), outputBytes, manifestsOnly: median(manifestsOnly), generateOnly: median(generateOnly),
       tjsg: median(tjsg), tjsgNoCheck: median(tjsgNoCheck), crdCount, tjsgRoundRatio: roundRatio(tjsg), tjsgNoCheckRoundRatio: roundRatio(tjsgNoCheck),
     };
   } finally {
@@ -166,6 +178,8 @@ console.log('| tool | median wall time | its time ÷ kubeforge manifests + gener
 console.log('| --- | ---: | ---: |');
 console.log(`| kubeforge manifests + generate | ${fmtMs(g.kubeforge)} | 1.00 |`);
 console.log(`| kubeforge manifests alone | ${fmtMs(g.manifestsOnly)} | ${(g.manifestsOnly / g.kubeforge).toFixed(2)} |`);
+console.log(`| kubeforge generate alone (after manifests: reuses its saved model) | ${fmtMs(g.generateOnly)} | ${(g.generateOnly / g.kubeforge).toFixed(2)} |`);
+console.log(`| kubeforge manifests + generate, KUBEFORGE_NO_MODEL_CACHE=1 (each command parses the types) | ${fmtMs(g.kubeforgeNoModelCache)} | ${(g.kubeforgeNoModelCache / g.kubeforge).toFixed(2)} |`);
 console.log(`| kubeforge manifests + generate, KUBEFORGE_NO_CODE_CACHE=1 (compiler compiled afresh) | ${fmtMs(g.kubeforgeNoCodeCache)} | ${(g.kubeforgeNoCodeCache / g.kubeforge).toFixed(2)} |`);
 console.log(`| kubeforge manifests --max-desc-len 0 + generate | ${fmtMs(g.kubeforgeNoDesc)} | ${(g.kubeforgeNoDesc / g.kubeforge).toFixed(2)} |`);
 console.log(`| ts-json-schema-generator 2.4.0 (default, type-checks) | ${fmtMs(g.tjsg)} | ${(g.tjsg / g.kubeforge).toFixed(2)} |`);

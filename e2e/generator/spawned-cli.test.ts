@@ -1,7 +1,7 @@
 // The installed command as a user runs it: `node bin/kubeforge.js` in a fresh process (needs the build in
 // dist/, which `npm test` makes first), on a project in a temporary folder.
 import { spawnSync } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { makeProject, removeProjects, repoRoot } from './cli-harness.js';
 
@@ -39,5 +39,32 @@ describe('bin/kubeforge.js in a fresh process', () => {
     expect(result.status).toBe(1);
     expect(result.stderr).toContain('internal/controller/widget_controller.ts:1:4: unknown marker "+kubebuilder:rbca" (did you mean "+kubebuilder:rbac"?)');
     expect(existsSync(join(project, 'config'))).toBe(false);
+  });
+  it('in a project with node_modules, generate reuses what manifests read and never loads the TypeScript compiler', () => {
+    const project = makeProject('good');
+    mkdirSync(join(project, 'node_modules'));
+    // Preloaded into the CLI's process: says at exit whether the compiler was ever required.
+    const probe = join(project, 'compiler-probe.cjs');
+    writeFileSync(probe, "process.on('exit', () => process.stderr.write('compiler loaded: ' + Object.keys(require.cache).some((f) => f.endsWith('typescript.js')) + '\\n'));\n");
+    const withProbe = (args: string[], env: NodeJS.ProcessEnv = process.env) =>
+      spawnSync(process.execPath, ['-r', probe, join(repoRoot, 'bin/kubeforge.js'), ...args], { cwd: project, encoding: 'utf8', env });
+    const manifests = withProbe(['manifests']);
+    expect(manifests.status).toBe(0);
+    expect(manifests.stderr).toBe('compiler loaded: true\n');
+    const generate = withProbe(['generate']);
+    expect(generate.status).toBe(0);
+    expect(generate.stderr).toBe('compiler loaded: false\n');
+    const fromCache = readFileSync(join(project, 'api/v1/zz_generated.deepcopy.ts'), 'utf8');
+    // A changed type is parsed again, and the result is what a run without any cache writes.
+    const types = join(project, 'api/v1/widget_types.ts');
+    writeFileSync(types, readFileSync(types, 'utf8').replace(/\n}\n/, '\n  /** Added later. */\n  addedLater?: string[];\n}\n'));
+    const again = withProbe(['generate', '--check']);
+    expect(again.status).toBe(1);
+    expect(again.stderr).toMatch(/compiler loaded: true\n$/);
+    const noCache = withProbe(['generate'], { ...process.env, KUBEFORGE_NO_MODEL_CACHE: '1' });
+    expect(noCache.status).toBe(0);
+    const fresh = readFileSync(join(project, 'api/v1/zz_generated.deepcopy.ts'), 'utf8');
+    expect(fresh).not.toBe(fromCache);
+    expect(withProbe(['generate', '--check']).stderr).toBe('compiler loaded: false\n');
   });
 });

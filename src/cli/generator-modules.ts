@@ -5,8 +5,15 @@
  * several dynamic imports that share modules are in flight at once.
  */
 export { loadApiProject } from '../reader/index.js';
-export { scanFileMarkers } from '../reader/file-markers.js';
 export { buildCrds, emitCrdYaml } from '../generate/crd/index.js';
 export { buildRbac, emitRoleYaml, DEFAULT_ROLE_NAME } from '../generate/rbac/index.js';
 export { buildWebhooks, emitWebhookManifestsYaml } from '../generate/webhook/index.js';
 export { planDeepCopyFiles } from '../generate/deepcopy/index.js';
+
+/**
+ * The controllers' marker scanner. It parses with the TypeScript compiler, so it is imported only when
+ * `manifests` asks for it: `generate` with a saved model (src/reader/model-cache.ts) never loads the compiler.
+ */
+export async function loadFileMarkerScanner(): Promise<typeof import('../reader/file-markers.js').scanFileMarkers> {
+  return (await import('../reader/file-markers.js')).scanFileMarkers;
+}

@@ -28,7 +28,7 @@ export interface ManifestsOptions {
 
 /** RBAC and webhook markers of every controller source, with the scanners' diagnostics. */
 async function scanControllerMarkers(root: string, folders: string[]): Promise<{ markers: Marker[]; diagnostics: Diagnostic[] }> {
-  const { scanFileMarkers } = await loadGeneratorModules();
+  const scanFileMarkers = await (await loadGeneratorModules()).loadFileMarkerScanner();
   const markers: Marker[] = [];
   const diagnostics: Diagnostic[] = [];
   for (const file of listTypeScriptSources(root, folders)) {

@@ -56,6 +56,11 @@ export class ApiReader {
 
   constructor(readonly root: string) {}
 
+  /** Every file read so far, with the text it was read with. */
+  inputTexts(): Map<string, string> {
+    return new Map([...this.files].map(([abs, file]) => [abs, file.sourceFile.text]));
+  }
+
   relative(abs: string): string {
     const rel = path.relative(this.root, abs);
     return rel.startsWith('..') || path.isAbsolute(rel) ? abs.split(path.sep).join('/') : rel.split(path.sep).join('/');

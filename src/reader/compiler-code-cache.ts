@@ -6,21 +6,15 @@
  * Any problem (no cache folder, read-only disk) falls back to a plain `require`. The module is registered in
  * `require.cache`, so a later `require` of the file gets the same one. See codeCacheWanted for when it is used.
  */
-import { createHash, randomBytes } from 'node:crypto';
-import { mkdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { readFileSync, statSync } from 'node:fs';
 import { createRequire, Module } from 'node:module';
-import { dirname, join, sep } from 'node:path';
+import { dirname, join } from 'node:path';
 import { Script } from 'node:vm';
-
-/** `node_modules/.cache/kubeforge` of the node_modules folder holding `file`, or undefined outside one. */
-function cacheFolderFor(file: string): string | undefined {
-  const marker = `${sep}node_modules${sep}`;
-  const at = file.lastIndexOf(marker);
-  return at < 0 ? undefined : join(file.slice(0, at + marker.length), '.cache', 'kubeforge');
-}
+import { cacheFolderHolding, writeCacheFile } from './cache-files.js';
 
 function cacheFileFor(file: string): string | undefined {
-  const folder = cacheFolderFor(file);
+  const folder = cacheFolderHolding(file);
   if (folder === undefined) return undefined;
   const { size, mtimeMs } = statSync(file);
   const key = createHash('sha256').update(`${file}\0${size}\0${mtimeMs}\0${process.version}\0${process.arch}`).digest('hex').slice(0, 16);
@@ -35,25 +29,13 @@ function readIfPresent(path: string): Buffer | undefined {
   }
 }
 
-/** Writes through a temporary file and a rename, so concurrent runs never see half a cache. */
-function writeAtomically(path: string, data: Buffer): void {
-  const temp = `${path}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`;
-  try {
-    mkdirSync(dirname(path), { recursive: true });
-    writeFileSync(temp, data);
-    renameSync(temp, path);
-  } catch {
-    rmSync(temp, { force: true });
-  }
-}
-
 /** Caches to write at exit (after the run, so they hold what it compiled lazily too). */
 const pendingSaves = new Map<string, Script>();
 
 /** Writes the code caches this process still owes; returns how many were written. Runs at exit. */
 export function writePendingCodeCaches(): number {
   const count = pendingSaves.size;
-  for (const [path, script] of pendingSaves) writeAtomically(path, script.createCachedData());
+  for (const [path, script] of pendingSaves) writeCacheFile(path, script.createCachedData());
   pendingSaves.clear();
   return count;
 }

@@ -18,7 +18,8 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { Diagnostic, Marker } from '../markers/types.js';
 import type { ApiGroup, ApiModel, ApiVersion, Kind, NamedType } from '../model/index.js';
-import { ApiReader } from './api-reader.js';
+import type { ApiReader } from './api-reader.js';
+import { ModelCache } from './model-cache.js';
 
 export interface LoadApiProjectOptions {
   /** Project root; file paths in the model and diagnostics are relative to it. */
@@ -55,6 +56,14 @@ function markerString(markers: Marker[] | undefined, name: string): string | und
   return typeof v === 'string' ? v : v === true || v === undefined || v === null ? '' : String(v);
 }
 
+let parser: Promise<typeof import('./api-reader.js')> | undefined;
+
+/** The parser (and with it the TypeScript compiler), loaded on the first read that the model cache cannot answer. */
+function loadParser(): Promise<typeof import('./api-reader.js')> {
+  parser ??= import('./api-reader.js');
+  return parser;
+}
+
 /** A kind has `apiVersion` and `kind` (own properties or `extends TypeMeta`) and `metadata?: ObjectMeta`. */
 function isKind(type: NamedType): boolean {
   if (type.definition.kind !== 'struct') return false;
@@ -69,8 +78,13 @@ function isKind(type: NamedType): boolean {
 /** Loads the API types of a project into the model. Never throws for bad input: problems become diagnostics. */
 export async function loadApiProject(options: LoadApiProjectOptions): Promise<LoadApiProjectResult> {
   const root = path.resolve(options.root);
+  const apiPaths = options.apiPaths ?? ['api'];
+  const apiFiles = listApiFiles(root, apiPaths);
+  const cache = ModelCache.for(root, apiPaths, apiFiles);
+  const saved = cache?.read();
+  if (saved !== undefined) return saved;
+  const { ApiReader } = await loadParser();
   const reader = new ApiReader(root);
-  const apiFiles = listApiFiles(root, options.apiPaths ?? ['api']);
   for (const file of apiFiles) reader.load(file);
   reader.convertPending();
 
@@ -114,7 +128,9 @@ export async function loadApiProject(options: LoadApiProjectOptions): Promise<Lo
       })),
     types: reader.types,
   };
-  return { model, diagnostics: reader.diagnostics };
+  const result = { model, diagnostics: reader.diagnostics };
+  cache?.save(result, reader.inputTexts());
+  return result;
 }
 
 /** A kind's `apiVersion: 'g/v'` / `kind: 'K'` literals, when written, must match its folder's group, version and name. */
