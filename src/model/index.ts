@@ -83,6 +83,18 @@ export interface NamedType {
   definition: TypeDefinition;
   /** True when the declaration is `export`ed. */
   exported: boolean;
+  /** The exported `deepCopy<Name>` written by hand in the type's folder, which replaces the generated one (§14). */
+  handWrittenDeepCopy?: HandWrittenDeepCopy;
+}
+
+/** A hand-written deep-copy function found by the reader (src/reader/hand-written-copies.ts). */
+export interface HandWrittenDeepCopy {
+  /** File declaring it, relative to the root (absolute when outside it). */
+  file: string;
+  /** Its exported name, `deepCopy<Name>`. */
+  functionName: string;
+  /** Position of the function's name. */
+  position: SourcePosition;
 }
 
 export type TypeDefinition = StructDefinition | AliasDefinition;

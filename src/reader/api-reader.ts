@@ -13,6 +13,7 @@ import { collectMarkers } from '../markers/collect.js';
 import type { CommentLine, Diagnostic, Marker, MarkerTarget } from '../markers/types.js';
 import type { Field, NamedType, TypeRef } from '../model/index.js';
 import { commentLines, LineMap, normaliseDescription, splitLeadingBlocks, type CommentRange } from './comments.js';
+import { findHandWrittenDeepCopies } from './hand-written-copies.js';
 import { resolveModule } from './imports.js';
 import { typeRefOf, type NameResolution, type TypeRefContext } from './type-refs.js';
 
@@ -159,6 +160,11 @@ export class ApiReader {
   /** Converts every queued file's declarations; files loaded while doing so are converted too. */
   convertPending(): void {
     while (this.pending.length > 0) this.convertFile(this.pending.shift()!);
+  }
+
+  /** Records the hand-written `deepCopy<Type>` functions of the files read on their types (after convertPending). */
+  findHandWrittenDeepCopies(): void {
+    findHandWrittenDeepCopies([...this.files.values()], this.types, this.diagnostics);
   }
 
   private comments(file: LoadedFile, node: TS.Node): CommentRange[] {

@@ -87,6 +87,7 @@ export async function loadApiProject(options: LoadApiProjectOptions): Promise<Lo
   const reader = new ApiReader(root);
   for (const file of apiFiles) reader.load(file);
   reader.convertPending();
+  reader.findHandWrittenDeepCopies();
 
   const byDir = new Map<string, string[]>();
   for (const abs of apiFiles) {

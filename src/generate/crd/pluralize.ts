@@ -1,87 +1,113 @@
 /**
- * English pluralisation of Kind names, compatible with gobuffalo/flect as controller-gen uses it for
- * `names.plural` (spec §11.1): irregular dictionary first (whole word, then the last CamelCase word),
- * then suffix rules (dictionary-derived ones before the generic list), then "ends in s ⇒ unchanged",
- * else append "s". The caller lower-cases the result.
+ * English pluralisation of Kind names with the behaviour of gobuffalo/flect v1.0.3 (`flect.Pluralize`),
+ * which controller-gen uses for `names.plural` (spec §11.1). The tables are in pluralize-tables.ts; this
+ * module holds the algorithm: split the name into words, try the dictionary on the whole input and on the
+ * last word, then the ordered suffix rules on the last word, then "ends in s ⇒ unchanged", else append "s".
+ * The caller lower-cases the result.
  */
+import { ACRONYMS, DICTIONARY, SUFFIX_RULES } from './pluralize-tables.js';
 
-/** Irregular singular → plural pairs (flect's dictionary). */
-const IRREGULAR: Record<string, string> = {
-  human: 'humans', matrix: 'matrices', vertix: 'vertices', index: 'indices', mouse: 'mice', louse: 'lice',
-  ress: 'resses', ox: 'oxen', quiz: 'quizzes', series: 'series', octopus: 'octopi', equipment: 'equipment',
-  information: 'information', rice: 'rice', money: 'money', species: 'species', fish: 'fish', sheep: 'sheep',
-  jeans: 'jeans', police: 'police', dear: 'dear', goose: 'geese', tooth: 'teeth', foot: 'feet', bus: 'buses',
-  fez: 'fezzes', piano: 'pianos', halo: 'halos', photo: 'photos', aircraft: 'aircraft', alumna: 'alumnae',
-  alumnus: 'alumni', analysis: 'analyses', antenna: 'antennas', antithesis: 'antitheses', apex: 'apexes',
-  appendix: 'appendices', axis: 'axes', bacillus: 'bacilli', bacterium: 'bacteria', basis: 'bases', beau: 'beaus',
-  bison: 'bison', bureau: 'bureaus', campus: 'campuses', château: 'châteaux', codex: 'codices', concerto: 'concertos',
-  corpus: 'corpora', crisis: 'crises', curriculum: 'curriculums', deer: 'deer', diagnosis: 'diagnoses', die: 'dice',
-  dwarf: 'dwarves', ellipsis: 'ellipses', erratum: 'errata', 'faux pas': 'faux pas', focus: 'foci', formula: 'formulas',
-  fungus: 'fungi', genus: 'genera', graffito: 'graffiti', grouse: 'grouse', half: 'halves', hoof: 'hooves',
-  hypothesis: 'hypotheses', larva: 'larvae', libretto: 'librettos', loaf: 'loaves', locus: 'loci', minutia: 'minutiae',
-  moose: 'moose', nebula: 'nebulae', nucleus: 'nuclei', oasis: 'oases', offspring: 'offspring', opus: 'opera',
-  parenthesis: 'parentheses', phenomenon: 'phenomena', phylum: 'phyla', prognosis: 'prognoses', radius: 'radiuses',
-  referendum: 'referendums', salmon: 'salmon', shrimp: 'shrimp', stimulus: 'stimuli', stratum: 'strata', swine: 'swine',
-  syllabus: 'syllabi', symposium: 'symposiums', synopsis: 'synopses', tableau: 'tableaus', thesis: 'theses',
-  thief: 'thieves', trout: 'trout', tuna: 'tuna', vertebra: 'vertebrae', vita: 'vitae', vortex: 'vortices',
-  wharf: 'wharves', wife: 'wives', wolf: 'wolves', datum: 'data', testis: 'testes', alias: 'aliases', shoe: 'shoes',
-  news: 'news', ovum: 'ova', person: 'people', child: 'children', leaf: 'leaves', knife: 'knives', man: 'men',
-};
+/** A suffix rule: when the last word ends in `suffix`, replace that suffix by `replacement` (null: keep). */
+interface SuffixRule {
+  suffix: string;
+  replacement: string | null;
+}
 
-/** Generic suffix rules, in order: [singular suffix, plural suffix]. */
-const SUFFIX_RULES: [string, string][] = [
-  ['campus', 'campuses'], ['man', 'men'], ['tz', 'tzes'], ['alias', 'aliases'], ['oasis', 'oasis'], ['wife', 'wives'],
-  ['basis', 'basis'], ['atum', 'ata'], ['adium', 'adia'], ['actus', 'acti'], ['irus', 'iri'], ['iterion', 'iteria'],
-  ['dium', 'diums'], ['ovum', 'ova'], ['ize', 'izes'], ['dge', 'dges'], ['focus', 'foci'], ['child', 'children'],
-  ['oaf', 'oaves'], ['eaf', 'eaves'], ['randum', 'randa'], ['base', 'bases'], ['atus', 'atuses'], ['ode', 'odes'],
-  ['person', 'people'], ['va', 'vae'], ['leus', 'li'], ['oot', 'eet'], ['oose', 'eese'], ['box', 'boxes'], ['ium', 'ia'],
-  ['sis', 'ses'], ['nna', 'nnas'], ['eses', 'esis'], ['stis', 'stes'], ['ex', 'ices'], ['ula', 'ulae'], ['isis', 'ises'],
-  ['use', 'uses'], ['lf', 'lves'], ['rf', 'rves'], ['ife', 'ives'], ['fe', 'ves'], ['hive', 'hives'], ['quy', 'quies'],
-  ['by', 'bies'], ['cy', 'cies'], ['dy', 'dies'], ['fy', 'fies'], ['gy', 'gies'], ['hy', 'hies'], ['jy', 'jies'],
-  ['ky', 'kies'], ['ly', 'lies'], ['my', 'mies'], ['ny', 'nies'], ['py', 'pies'], ['qy', 'qies'], ['ry', 'ries'],
-  ['sy', 'sies'], ['ty', 'ties'], ['vy', 'vies'], ['wy', 'wies'], ['xy', 'xies'], ['zy', 'zies'], ['x', 'xes'],
-  ['ch', 'ches'], ['ss', 'sses'], ['sh', 'shes'], ['oe', 'oes'], ['io', 'ios'], ['lo', 'los'], ['to', 'tos'],
-  ['oo', 'oos'], ['ano', 'anos'], ['o', 'oes'],
-];
+const singularToPlural = new Map<string, string>();
+const pluralToSingular = new Map<string, string>();
+for (const word of DICTIONARY) {
+  const plural = word.plural ?? word.singular;
+  singularToPlural.set(word.singular, plural);
+  if (word.oneWay) continue;
+  pluralToSingular.set(plural, word.singular);
+  if (word.alternative !== undefined) pluralToSingular.set(word.alternative, word.singular);
+}
 
-const PLURAL_TO_SINGULAR = new Map(Object.entries(IRREGULAR).map(([s, p]) => [p, s]));
-
-/** Rules tried in order: [suffix, replacement or null for "already plural"]. */
-const RULES: [string, string | null][] = (() => {
-  const dictionary = Object.entries(IRREGULAR).sort(([a], [b]) => b.length - a.length);
-  const rules: [string, string | null][] = [];
-  for (const [singular, plural] of [...dictionary, ...SUFFIX_RULES]) {
-    rules.push([singular, plural]);
-    rules.push([plural, null]);
+/**
+ * Rule order as flect builds it: each rule pair is "plural suffix ⇒ already plural" then "singular suffix ⇒
+ * plural suffix"; the dictionary's non-exact words come first, the last-listed word first, then the suffix
+ * list in its own order.
+ */
+const RULES: readonly SuffixRule[] = (() => {
+  const pairs: [string, string][] = [];
+  for (const word of [...DICTIONARY].reverse()) {
+    if (!word.exact) pairs.push([word.singular, word.plural ?? word.singular]);
   }
-  return rules;
+  pairs.push(...SUFFIX_RULES.map(([singular, plural]): [string, string] => [singular, plural]));
+  return pairs.flatMap(([singular, plural]) => [
+    { suffix: plural, replacement: null },
+    { suffix: singular, replacement: plural },
+  ]);
 })();
 
-/** Splits `CronJob` → prefix `Cron`, last word `Job`. */
-function lastWord(s: string): [string, string] {
-  for (let i = s.length - 1; i > 0; i--) {
-    const c = s[i]!;
-    if (c >= 'A' && c <= 'Z' && s[i - 1]! >= 'a' && s[i - 1]! <= 'z') return [s.slice(0, i), s.slice(i)];
+const SEPARATORS = new Set(['_', ' ', ':', '-', '/']);
+const isSeparator = (c: string): boolean => SEPARATORS.has(c) || /^\s$/u.test(c);
+const isUpper = (c: string): boolean => /^\p{Lu}$/u.test(c);
+const isWordChar = (c: string): boolean => /^[\p{L}\p{Nd}\p{P}`]$/u.test(c);
+
+/** Trims separators from both ends and upper-cases a known acronym; empty parts are dropped. */
+function pushPart(parts: string[], raw: string): void {
+  let part = raw.trim();
+  for (const separator of SEPARATORS) {
+    while (part.startsWith(separator)) part = part.slice(separator.length);
+    while (part.endsWith(separator)) part = part.slice(0, -separator.length);
   }
-  return ['', s];
+  if (ACRONYMS.has(part.toUpperCase())) part = part.toUpperCase();
+  if (part !== '') parts.push(part);
+}
+
+/** Splits a name into words as flect does: at separators, at lower→upper, and after a known acronym. */
+export function wordsOf(name: string): string[] {
+  const trimmed = name.trim();
+  if (trimmed === '') return [];
+  if (ACRONYMS.has(trimmed.toUpperCase())) return [trimmed.toUpperCase()];
+  const parts: string[] = [];
+  let current = '';
+  let previous = '';
+  for (const c of trimmed) {
+    const startsWord =
+      isSeparator(c) || (isUpper(c) && !isUpper(previous)) || (isUpper(c) && ACRONYMS.has(current.toUpperCase()));
+    if (startsWord) {
+      pushPart(parts, current);
+      current = c;
+    } else if (isWordChar(c)) {
+      current += c;
+    } else {
+      pushPart(parts, current);
+      current = '';
+    }
+    previous = c;
+  }
+  pushPart(parts, current);
+  return parts;
+}
+
+const capitalize = (s: string): string => (s === '' ? s : s[0]!.toUpperCase() + s.slice(1));
+
+/** `original` with `suffix` replaced by `replacement` (unchanged prefix when it does not end in it). */
+function replaceSuffix(original: string, suffix: string, replacement: string): string {
+  const prefix = original.endsWith(suffix) ? original.slice(0, original.length - suffix.length) : original;
+  return prefix + replacement;
 }
 
 /** Plural of a Kind name (case kept; controller-gen lower-cases it). */
-export function pluralize(word: string): string {
-  if (word === '') return '';
-  const lower = word.toLowerCase();
-  if (PLURAL_TO_SINGULAR.has(lower)) return word;
-  if (IRREGULAR[lower] !== undefined) return IRREGULAR[lower]!;
-  const [prefix, last] = lastWord(word);
+export function pluralize(name: string): string {
+  const words = wordsOf(name);
+  const last = words[words.length - 1];
+  if (last === undefined) return '';
+  const whole = singularToPlural.get(name);
+  if (whole !== undefined) return whole;
+  if (pluralToSingular.has(name)) return name;
   const lowerLast = last.toLowerCase();
-  if (prefix && PLURAL_TO_SINGULAR.has(lowerLast)) return word;
-  if (prefix && IRREGULAR[lowerLast] !== undefined) {
-    const plural = IRREGULAR[lowerLast]!;
-    return prefix + (last[0] === last[0]!.toUpperCase() ? plural[0]!.toUpperCase() + plural.slice(1) : plural);
+  if (pluralToSingular.has(lowerLast)) return name;
+  const dictionaryPlural = singularToPlural.get(lowerLast);
+  if (dictionaryPlural !== undefined) {
+    return replaceSuffix(name, last, last === capitalize(last) ? capitalize(dictionaryPlural) : dictionaryPlural);
   }
-  for (const [suffix, replacement] of RULES) {
-    if (!lower.endsWith(suffix)) continue;
-    return replacement === null ? word : word.slice(0, word.length - suffix.length) + replacement;
+  for (const rule of RULES) {
+    if (!last.endsWith(rule.suffix)) continue;
+    if (rule.replacement === null) return replaceSuffix(name, last, last);
+    return replaceSuffix(name, last, last.slice(0, last.length - rule.suffix.length) + rule.replacement);
   }
-  return lower.endsWith('s') ? word : `${word}s`;
+  return lowerLast.endsWith('s') ? name : `${name}s`;
 }

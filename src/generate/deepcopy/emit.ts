@@ -3,6 +3,11 @@
  * made of straight-line property copies (no generic recursion for shapes the model knows), private
  * helpers for arrays and maps of such types, a generic JSON copy for wire-format values the model has no
  * field list for, and `deepCopyByKind`, the copy function of every root type by name.
+ * A type with a hand-written `deepCopy<Type>` (spec §14) gets no generated function: the file imports the
+ * hand-written one (the only run-time import a generated file has) and calls it wherever a value of that
+ * type is copied; `deepCopyByKind` calls it through a small wrapper, so a hand-written file that imports
+ * this one (a module cycle) may bind its function with `const`. A type inlined with `extends` is still
+ * copied field by field: its hand-written copy covers the whole value, not the inlined part.
  */
 import { posix, isAbsolute } from 'node:path';
 import type { ApiModel, ApiVersion, Field, NamedType, TypeRef } from '../../model/index.js';
@@ -16,6 +21,8 @@ export const DEEPCOPY_FILE_NAME = 'zz_generated.deepcopy.ts';
 interface TypeNames {
   typeName: string;
   functionName: string;
+  /** Set when the copy function is hand-written: the file it is imported from and its exported name. */
+  handWritten?: { file: string; exportName: string };
 }
 
 /** The emission context: the model, the names per type id, and the container helpers made so far. */
@@ -194,25 +201,45 @@ function allocateNames(local: NamedType[], helpers: NamedType[]): Map<string, Ty
     let typeName = type.name;
     for (let n = 2; used.has(typeName); n++) typeName = `${type.name}_${n}`;
     used.add(typeName);
-    names.set(type.id, { typeName, functionName: `deepCopy${typeName}` });
+    const handWritten = type.handWrittenDeepCopy;
+    names.set(type.id, {
+      typeName,
+      functionName: `deepCopy${typeName}`,
+      ...(handWritten ? { handWritten: { file: handWritten.file, exportName: handWritten.functionName } } : {}),
+    });
   }
   return names;
 }
 
-/** The `import type` lines for every copied type, grouped by file. */
-function importLines(model: ApiModel, version: ApiVersion, types: NamedType[], names: Map<string, TypeNames>): string[] {
-  const byFile = new Map<string, string[]>();
+/** True when generated `code` mentions the identifier `name`. */
+function mentions(code: string, name: string): boolean {
+  return new RegExp(`(?<![\\w$])${name.replace(/\$/g, '\\$')}(?![\\w$])`).test(code);
+}
+
+/** One `import` line per file and kind: `import type` for the types `code` names, `import` for hand-written copies it calls. */
+function importLines(model: ApiModel, version: ApiVersion, types: NamedType[], names: Map<string, TypeNames>, code: string): string[] {
+  const lines: { path: string; line: string }[] = [];
+  const group = (pairs: [string, string][], keyword: string): void => {
+    const byFile = new Map<string, string[]>();
+    for (const [file, specifier] of pairs) byFile.set(file, [...(byFile.get(file) ?? []), specifier]);
+    for (const [file, specifiers] of byFile) {
+      const path = importPath(model.root, version.dir, file);
+      lines.push({ path, line: `${keyword} { ${specifiers.sort().join(', ')} } from '${path}';` });
+    }
+  };
+  const typeImports: [string, string][] = [];
+  const functionImports: [string, string][] = [];
   for (const type of types) {
-    const { typeName } = names.get(type.id)!;
-    const specifier = typeName === type.name ? typeName : `${type.name} as ${typeName}`;
-    const list = byFile.get(type.file) ?? [];
-    list.push(specifier);
-    byFile.set(type.file, list);
+    const { typeName, functionName, handWritten } = names.get(type.id)!;
+    if (mentions(code, typeName)) typeImports.push([type.file, typeName === type.name ? typeName : `${type.name} as ${typeName}`]);
+    if (handWritten && calls(code, functionName)) {
+      const { file, exportName } = handWritten;
+      functionImports.push([file, exportName === functionName ? functionName : `${exportName} as ${functionName}`]);
+    }
   }
-  return [...byFile.entries()]
-    .map(([file, specifiers]) => ({ path: importPath(model.root, version.dir, file), specifiers: specifiers.sort() }))
-    .sort((a, b) => (a.path < b.path ? -1 : 1))
-    .map(({ path, specifiers }) => `import type { ${specifiers.join(', ')} } from '${path}';`);
+  group(typeImports, 'import type');
+  group(functionImports, 'import');
+  return lines.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : a.line < b.line ? -1 : 1)).map((l) => l.line);
 }
 
 /** The text of `<version.dir>/zz_generated.deepcopy.ts`, or undefined when the folder has nothing to copy. */
@@ -221,9 +248,10 @@ export function emitDeepCopy(model: ApiModel, version: ApiVersion): string | und
   if (selection.exported.length === 0) return undefined;
   const names = allocateNames(selection.exported, selection.helpers);
   const writer = new DeepCopyWriter(model, names);
+  const generated = (t: NamedType): boolean => !names.get(t.id)!.handWritten;
   const functions = [
-    ...selection.exported.map((t) => writer.typeFunction(t, true)),
-    ...selection.helpers.map((t) => writer.typeFunction(t, false)),
+    ...selection.exported.filter(generated).map((t) => writer.typeFunction(t, true)),
+    ...selection.helpers.filter(generated).map((t) => writer.typeFunction(t, false)),
   ];
   const code = [...functions, ...writer.helperSources()].join('\n\n');
   const support = [
@@ -237,16 +265,21 @@ export function emitDeepCopy(model: ApiModel, version: ApiVersion): string | und
   const byKind = [
     `/** The deep-copy function of every root type (kinds and lists) of ${version.group || '(core)'}/${version.version}, by name. */`,
     `export const deepCopyByKind = {`,
-    ...selection.roots.map((t) => `  ${propertyKey(t.name)}: ${names.get(t.id)!.functionName},`),
+    ...selection.roots.map((t) => {
+      const { typeName, functionName, handWritten } = names.get(t.id)!;
+      const copy = handWritten ? `(value: ${typeName}): ${typeName} => ${functionName}(value)` : functionName;
+      return `  ${propertyKey(t.name)}: ${copy},`;
+    }),
     `} as const;`,
   ].join('\n');
+  const body = [...(writable ? [writable] : []), code, ...support, byKind].join('\n\n');
   return [
     DEEPCOPY_HEADER,
     `// Deep-copy helpers for the ${version.group || '(core)'}/${version.version} API types in ${version.dir}.`,
     '',
-    ...importLines(model, version, [...selection.exported, ...selection.helpers], names),
+    ...importLines(model, version, [...selection.exported, ...selection.helpers], names, body),
     '',
-    [...(writable ? [writable] : []), code, ...support, byKind].join('\n\n'),
+    body,
     '',
   ].join('\n');
 }

@@ -1,6 +1,7 @@
 /**
  * The deep-copy generator (controller-gen's `object` generator for TypeScript): one
- * `zz_generated.deepcopy.ts` per api folder, with a typed `deepCopy<Type>()` per API type.
+ * `zz_generated.deepcopy.ts` per api folder, with a typed `deepCopy<Type>()` per API type — except where the
+ * folder has a hand-written `deepCopy<Type>` (found by src/reader/hand-written-copies.ts), which is called instead.
  */
 import type { ApiModel } from '../../model/index.js';
 import { emitDeepCopy, deepCopyFilePath } from './emit.js';

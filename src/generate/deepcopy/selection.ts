@@ -9,6 +9,9 @@
  *   types (an alias of a string, number or literal union is immutable, as Go skips aliases of basic types);
  * - a type that is not exported cannot be named by the generated file: it is copied as plain JSON.
  * Types declared outside the folder but reachable from it get private helpers in the same file.
+ * A type with a hand-written `deepCopy<Type>` (NamedType.handWrittenDeepCopy, spec §14) is selected like any
+ * other — and also wherever it is reached — but the emitter calls the hand-written function instead of
+ * writing one.
  */
 import type { ApiModel, ApiVersion, NamedType, TypeId, TypeRef, Marker } from '../../model/index.js';
 
@@ -113,9 +116,11 @@ export function selectDeepCopyTypes(model: ApiModel, version: ApiVersion): DeepC
   const chosen = new Set<TypeId>();
   const queue: NamedType[] = [];
   const choose = (type: NamedType): void => {
-    if (chosen.has(type.id) || !wanted(type)) return;
+    if (chosen.has(type.id)) return;
+    // A type with a hand-written copy is always called through it, even where nothing would be generated.
+    if (wanted(type)) queue.push(type);
+    else if (!type.handWrittenDeepCopy) return;
     chosen.add(type.id);
-    queue.push(type);
   };
   for (const type of localTypes) {
     const override = typeGenerateOverride(type);

@@ -22,6 +22,20 @@ describe('known types catalogue', () => {
     );
   });
 
+  it('names the types nested inside the big ones, with the type doc of an item and shared subtrees', () => {
+    for (const key of ['core/v1.PodAffinityTerm', 'core/v1.WeightedPodAffinityTerm', 'core/v1.NodeSelectorTerm', 'core/v1.VolumeProjection',
+      'core/v1.LifecycleHandler', 'core/v1.ContainerResizePolicy', 'core/v1.ExecAction', 'core/v1.HTTPGetAction',
+      'core/v1.TCPSocketAction', 'core/v1.SeccompProfile']) {
+      expect(knownTypeKeys()).toContain(key);
+    }
+    const term = knownType('core/v1.PodAffinityTerm')!;
+    expect(term.description).toMatch(/^Defines a set of pods/);
+    const affinity = knownType('core/v1.PodAffinity')!;
+    const required = affinity.schema.properties!.requiredDuringSchedulingIgnoredDuringExecution!;
+    expect(required.items!.description).toBe(term.description);
+    expect(required.items!.properties).toBe(term.schema.properties);
+  });
+
   it('hands out a fresh copy each time', () => {
     const a = knownType('core/v1.ObjectReference')!;
     a.schema.type = 'mutated';

@@ -1,0 +1,93 @@
+// Kubernetes types nested inside the catalogue's big types (PodAffinityTerm, VolumeProjection, LifecycleHandler,
+// ...) can be imported from kubernetes-types by name: `kubeforge manifests` gives each the schema controller-gen
+// gives — the subtree of the controller-tools golden where that type is used.
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { parse, parseAllDocuments } from 'yaml';
+import { makeProject, removeProjects, runCli, repoRoot } from './cli-harness.js';
+
+afterAll(removeProjects);
+
+type Schema = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
+
+const goldenFile = join(repoRoot, '../shared/conformance/controller-tools/crd__testdata.kubebuilder.io_cronjobs.yaml');
+const haveGolden = existsSync(goldenFile);
+if (!haveGolden) console.warn(`skipping nested known-type tests: ${goldenFile} is absent`);
+
+const POD = 'spec.jobTemplate.spec.template.spec';
+const CONTAINER = `${POD}.containers[]`;
+
+/** Field of the test kind → [imported type, whether the field is a list of it, place of the type in the golden]. */
+const FIELDS: Record<string, [string, boolean, string]> = {
+  terms: ['PodAffinityTerm', true, `${POD}.affinity.podAffinity.requiredDuringSchedulingIgnoredDuringExecution[]`],
+  weightedTerms: ['WeightedPodAffinityTerm', true, `${POD}.affinity.podAntiAffinity.preferredDuringSchedulingIgnoredDuringExecution[]`],
+  nodeTerms: ['NodeSelectorTerm', true, `${POD}.affinity.nodeAffinity.requiredDuringSchedulingIgnoredDuringExecution.nodeSelectorTerms[]`],
+  sources: ['VolumeProjection', true, `${POD}.volumes[].projected.sources[]`],
+  resizePolicy: ['ContainerResizePolicy', true, `${CONTAINER}.resizePolicy[]`],
+  onStart: ['LifecycleHandler', false, `${CONTAINER}.lifecycle.postStart`],
+  exec: ['ExecAction', false, `${CONTAINER}.livenessProbe.exec`],
+  httpGet: ['HTTPGetAction', false, `${CONTAINER}.livenessProbe.httpGet`],
+  tcpSocket: ['TCPSocketAction', false, `${CONTAINER}.livenessProbe.tcpSocket`],
+  seccomp: ['SeccompProfile', false, `${POD}.securityContext.seccompProfile`],
+};
+
+function typesFile(): string {
+  const imported = [...new Set(Object.values(FIELDS).map(([type]) => type))].sort();
+  const fields = Object.entries(FIELDS).map(([name, [type, list]]) => `  /** The ${name}. */\n  ${name}?: ${type}${list ? '[]' : ''};`);
+  return `import type { ObjectMeta } from 'kubeforge/api';
+import type { ${imported.join(', ')} } from 'kubernetes-types/core/v1';
+
+/** PlacementSpec uses Kubernetes types that live inside PodSpec. */
+export interface PlacementSpec {
+${fields.join('\n')}
+}
+
+// +kubebuilder:object:root=true
+/** Placement is a test kind. */
+export interface Placement {
+  apiVersion: 'batch.example.com/v1';
+  kind: 'Placement';
+  metadata?: ObjectMeta;
+  spec?: PlacementSpec;
+}
+`;
+}
+
+/** Walks `a.b[].c` from a schema node. */
+function at(node: Schema, dotted: string): Schema {
+  for (const part of dotted.split('.')) {
+    node = node.properties?.[part.replace(/\[\]$/, '')];
+    if (!node) throw new Error(`golden has no ${dotted}`);
+    if (part.endsWith('[]')) node = node.items;
+  }
+  return node;
+}
+
+(haveGolden ? describe : describe.skip)('nested Kubernetes types by name', () => {
+  let spec: Schema;
+  let golden: Schema;
+  beforeAll(async () => {
+    const project = makeProject('good', { 'api/v1/placement_types.ts': typesFile() });
+    const result = await runCli(['manifests', '--root', project]);
+    expect(result).toMatchObject({ code: 0, stderr: '' });
+    const [crd] = parseAllDocuments(readFileSync(join(project, 'config/crd/bases/batch.example.com_placements.yaml'), 'utf8')).map((d) => d.toJS());
+    spec = crd.spec.versions[0].schema.openAPIV3Schema.properties.spec;
+    const goldenCrd = parse(readFileSync(goldenFile, 'utf8'));
+    golden = goldenCrd.spec.versions.find((v: Schema) => v.name === 'v1').schema.openAPIV3Schema;
+  });
+
+  const cases = Object.entries(FIELDS).map(([name, [type, list, place]]) => [name, type, list, place] as const);
+  it.each(cases)('%s (%s) has the schema of the golden at its place there', (name, _type, list, place) => {
+    const field = spec.properties[name];
+    const expected = at(golden, place);
+    if (list) {
+      expect(field).toMatchObject({ description: `The ${name}.`, type: 'array' });
+      expect(field.items).toEqual(expected); // items keep the type's own doc, as in controller-gen
+    } else {
+      const { description, ...schema } = field;
+      const { description: _goldenDescription, ...expectedSchema } = expected;
+      expect(description).toBe(`The ${name}.`);
+      expect(schema).toEqual(expectedSchema);
+    }
+  });
+});
