@@ -4,20 +4,17 @@
  */
 import { createServer, type Server } from 'node:https';
 import type { AddressInfo } from 'node:net';
-import { startLocalCluster, type LocalCluster } from '../../src/cluster/index.js';
 import { generateServingCertificates } from '../../src/cluster/tls/certificates.js';
-import { Kubectl } from './kubectl-runner.js';
+import { useClusterSuite } from './cluster-suite.js';
 
-let cluster: LocalCluster;
-let kubectl: Kubectl;
+const suite = useClusterSuite();
+const kubectl = suite.kubectl;
 let webhookServer: Server;
 let caBundle: string;
 let port: number;
 const reviews: Array<Record<string, any>> = [];
 
 beforeAll(async () => {
-  cluster = await startLocalCluster({ now: '2026-11-22T10:00:00Z' });
-  kubectl = new Kubectl(cluster.kubeconfigPath);
   const certs = await generateServingCertificates();
   caBundle = Buffer.from(certs.caCertPem).toString('base64');
   webhookServer = createServer({ cert: certs.serverCertPem, key: certs.serverKeyPem }, (req, res) => {
@@ -53,8 +50,6 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
-  await cluster.stop();
-  kubectl.cleanup();
   await new Promise((r) => webhookServer.close(r));
 });
 

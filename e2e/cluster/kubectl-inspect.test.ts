@@ -1,19 +1,8 @@
 /** Real kubectl: api-resources, explain, describe with events, diff, wide/-L/-A tables, pagination, Jobs. */
-import { startLocalCluster, type LocalCluster } from '../../src/cluster/index.js';
-import { Kubectl } from './kubectl-runner.js';
+import { useClusterSuite } from './cluster-suite.js';
 
-let cluster: LocalCluster;
-let kubectl: Kubectl;
-
-beforeAll(async () => {
-  cluster = await startLocalCluster({ now: '2026-11-22T10:00:00Z' });
-  kubectl = new Kubectl(cluster.kubeconfigPath);
-});
-
-afterAll(async () => {
-  await cluster.stop();
-  kubectl.cleanup();
-});
+const suite = useClusterSuite();
+const kubectl = suite.kubectl;
 
 test('api-resources lists the built-in kinds with short names and scope', async () => {
   const out = await kubectl.ok(['api-resources']);
@@ -85,7 +74,7 @@ test('lists paginate with continue tokens (kubectl --chunk-size)', async () => {
   const out = await kubectl.ok(['get', 'cm', '-n', 'other', '--chunk-size=3', '-o', 'name']);
   const names = out.trim().split('\n').filter((n) => n !== 'configmap/kube-root-ca.crt');
   expect(names).toEqual(['configmap/lab', ...Array.from({ length: 7 }, (_, i) => `configmap/page-${i}`)]);
-  const log = cluster.requestLog().filter((e) => e.resource === 'configmaps' && e.namespace === 'other' && e.verb === 'list');
+  const log = suite.cluster.requestLog().filter((e) => e.resource === 'configmaps' && e.namespace === 'other' && e.verb === 'list');
   expect(log.length).toBeGreaterThanOrEqual(3);
 });
 

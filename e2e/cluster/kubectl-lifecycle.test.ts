@@ -3,32 +3,23 @@
  * finalizer is removed), field selectors on events, dry-run, RBAC denial for a user without roles,
  * and identical object dumps for the same seed.
  */
-import { startLocalCluster, type LocalCluster } from '../../src/cluster/index.js';
-import { Kubectl } from './kubectl-runner.js';
+import { startLocalCluster } from '../../src/cluster/index.js';
+import { useClusterSuite } from './cluster-suite.js';
 import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
-let cluster: LocalCluster;
-let kubectl: Kubectl;
+const suite = useClusterSuite();
+const kubectl = suite.kubectl;
 const dir = mkdtempSync(join(tmpdir(), 'kubeforge-lifecycle-'));
 
-beforeAll(async () => {
-  cluster = await startLocalCluster({ now: '2026-11-22T10:00:00Z' });
-  kubectl = new Kubectl(cluster.kubeconfigPath);
-});
-
-afterAll(async () => {
-  await cluster.stop();
-  kubectl.cleanup();
-  rmSync(dir, { recursive: true, force: true });
-});
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 test('kubectl get -w prints the table, then a row per change', async () => {
   await kubectl.ok(['create', '-f', '-'], JSON.stringify({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'watched' }, data: { a: '1' } }));
   const home = mkdtempSync(join(dir, 'home-'));
-  const child = spawn('kubectl', ['--kubeconfig', cluster.kubeconfigPath, 'get', 'cm', 'watched', '-w'], { env: { PATH: process.env.PATH ?? '', HOME: home, KUBECACHEDIR: join(home, 'c') } });
+  const child = spawn('kubectl', ['--kubeconfig', suite.cluster.kubeconfigPath, 'get', 'cm', 'watched', '-w'], { env: { PATH: process.env.PATH ?? '', HOME: home, KUBECACHEDIR: join(home, 'c') } });
   let out = '';
   child.stdout.on('data', (d) => (out += String(d)));
   const waitFor = async (cond: () => boolean): Promise<void> => {
@@ -77,15 +68,10 @@ test('dry-run creates nothing', async () => {
 });
 
 test('a user without roles is refused with the real Forbidden message; system:masters is not', async () => {
-  const path = cluster.writeKubeconfig(join(dir, 'alice'), { user: 'alice', groups: [] });
-  const alice = new Kubectl(path);
-  const r = await alice.run(['get', 'configmaps']);
-  alice.cleanup();
+  const r = await suite.kubectlAs('alice').run(['get', 'configmaps']);
   expect(r.stderr).toContain('Error from server (Forbidden): configmaps is forbidden: User "alice" cannot list resource "configmaps" in API group "" in the namespace "default"');
-  const rootPath = cluster.writeKubeconfig(join(dir, 'root'), { user: 'root', groups: ['system:masters'] });
-  const root = new Kubectl(rootPath);
+  const root = suite.kubectlAs('root', ['system:masters']);
   expect(await root.ok(['get', 'ns', 'default', '-o', 'name'])).toBe('namespace/default\n');
-  root.cleanup();
 });
 
 test('the same seed and the same writes give identical object dumps', async () => {
@@ -105,10 +91,11 @@ test('the same seed and the same writes give identical object dumps', async () =
   expect(a).toContain('"creationTimestamp":"2026-11-22T10:01:01Z"');
 });
 
-test('a bound pod is deleted gracefully; --force --grace-period=0 removes it at once', async () => {
-  const quiet = await startLocalCluster({ now: '2026-11-22T10:00:00Z', pods: 'inert', controllers: { garbageCollector: false, namespace: false, serviceAccount: false, job: false, cronJob: false, ttl: false } });
-  const k = new Kubectl(quiet.kubeconfigPath);
-  try {
+describe('on a cluster with inert pods and no controllers', () => {
+  const quiet = useClusterSuite({ pods: 'inert', controllers: { garbageCollector: false, namespace: false, serviceAccount: false, job: false, cronJob: false, ttl: false } });
+  const k = quiet.kubectl;
+
+  test('a bound pod is deleted gracefully; --force --grace-period=0 removes it at once', async () => {
     await k.ok(['create', '-f', '-'], JSON.stringify({ apiVersion: 'v1', kind: 'Pod', metadata: { name: 'p' }, spec: { nodeName: 'node-1', containers: [{ name: 'c', image: 'busybox' }] } }));
     const pod = JSON.parse(await k.ok(['get', 'pod', 'p', '-o', 'json']));
     expect(pod.status).toEqual({ phase: 'Pending', qosClass: 'BestEffort' });
@@ -120,29 +107,23 @@ test('a bound pod is deleted gracefully; --force --grace-period=0 removes it at 
     expect(deleting.metadata.deletionGracePeriodSeconds).toBe(30);
     await k.ok(['delete', 'pod', 'p', '--force', '--grace-period=0']);
     expect((await k.run(['get', 'pod', 'p'])).stderr).toContain('pods "p" not found');
-  } finally {
-    k.cleanup();
-    await quiet.stop();
-  }
+  });
 });
 
 test('injected faults answer matching requests with the given status', async () => {
-  const remove = cluster.injectFault({ verb: 'list', resource: 'configmaps', status: 500, times: 1, message: 'boom' });
+  const remove = suite.cluster.injectFault({ verb: 'list', resource: 'configmaps', status: 500, times: 1, message: 'boom' });
   const r = await kubectl.run(['get', 'cm']);
   expect(r.stderr).toContain('boom');
   expect(await kubectl.ok(['get', 'cm', '-o', 'name'])).toContain('configmap/');
   remove();
-  expect(cluster.requestLog().some((e) => e.verb === 'list' && e.resource === 'configmaps' && e.code === 500)).toBe(true);
+  expect(suite.cluster.requestLog().some((e) => e.verb === 'list' && e.resource === 'configmaps' && e.code === 500)).toBe(true);
 });
 
-test('tls: false serves plain HTTP where kubectl (which sends no token over http) acts as the admin', async () => {
-  const plain = await startLocalCluster({ tls: false, controllers: { garbageCollector: false, namespace: false, serviceAccount: false, job: false, cronJob: false, ttl: false }, pods: 'inert' });
-  const k = new Kubectl(plain.kubeconfigPath);
-  try {
-    expect(plain.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
-    expect(await k.ok(['get', 'ns', 'default', '-o', 'name'])).toBe('namespace/default\n');
-  } finally {
-    k.cleanup();
-    await plain.stop();
-  }
+describe('on a plain-HTTP cluster', () => {
+  const plain = useClusterSuite({ tls: false, controllers: { garbageCollector: false, namespace: false, serviceAccount: false, job: false, cronJob: false, ttl: false }, pods: 'inert' });
+
+  test('tls: false serves plain HTTP where kubectl (which sends no token over http) acts as the admin', async () => {
+    expect(plain.cluster.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+    expect(await plain.kubectl.ok(['get', 'ns', 'default', '-o', 'name'])).toBe('namespace/default\n');
+  });
 });

@@ -1,19 +1,8 @@
 /** kubectl's protobuf request bodies: imperative create of configmap, secret, namespace, serviceaccount, role, rolebinding. */
-import { startLocalCluster, type LocalCluster } from '../../src/cluster/index.js';
-import { Kubectl } from './kubectl-runner.js';
+import { useClusterSuite } from './cluster-suite.js';
 
-let cluster: LocalCluster;
-let kubectl: Kubectl;
-
-beforeAll(async () => {
-  cluster = await startLocalCluster({ now: '2026-11-22T10:00:00Z' });
-  kubectl = new Kubectl(cluster.kubeconfigPath);
-});
-
-afterAll(async () => {
-  await cluster.stop();
-  kubectl.cleanup();
-});
+const suite = useClusterSuite();
+const kubectl = suite.kubectl;
 
 test('kubectl create configmap --from-literal decodes the protobuf body', async () => {
   expect(await kubectl.ok(['create', 'configmap', 'pb', '--from-literal=a=1', '--from-literal=b=two'])).toContain('configmap/pb created');
@@ -46,15 +35,14 @@ test('kubectl create role and rolebinding', async () => {
 
 test('kubectl auth can-i and auth whoami (protobuf reviews) follow RBAC', async () => {
   expect((await kubectl.ok(['auth', 'can-i', 'delete', 'pods'])).trim()).toBe('yes');
-  const bob = new Kubectl(cluster.writeKubeconfig(`${cluster.kubeconfigPath}-bob`, { user: 'bob' }));
+  const bob = suite.kubectlAs('bob');
   expect((await bob.run(['auth', 'can-i', 'list', 'configmaps'])).stdout.trim()).toBe('yes');
   expect((await bob.run(['auth', 'can-i', 'delete', 'configmaps'])).stdout.trim()).toBe('no');
   expect((await bob.run(['auth', 'can-i', 'list', 'configmaps', '-n', 'team-a'])).stdout.trim()).toBe('no');
   expect(await bob.ok(['auth', 'whoami', '-o', 'jsonpath={.status.userInfo.username}'])).toBe('bob');
   expect(await bob.ok(['get', 'cm', 'pb', '-o', 'name'])).toBe('configmap/pb\n');
   expect((await bob.run(['get', 'secrets'])).stderr).toContain('secrets is forbidden: User "bob" cannot list resource "secrets"');
-  bob.cleanup();
-  const report = cluster.leastPrivilegeReport({ user: 'bob' });
+  const report = suite.cluster.leastPrivilegeReport({ user: 'bob' });
   expect(report.used).toContain('get configmaps');
   expect(report.used).toContain('create authorization.k8s.io/selfsubjectaccessreviews');
   expect(report.denied).toEqual(['list secrets']);
@@ -102,10 +90,9 @@ test('kubectl --as impersonates users and service accounts when allowed', async 
   expect((await kubectl.run(['get', 'cm', '-n', 'team-a', '--as=system:serviceaccount:team-a:robot'])).stderr).toContain(
     'User "system:serviceaccount:team-a:robot" cannot list resource "configmaps" in API group "" in the namespace "team-a"',
   );
-  const bob = new Kubectl(cluster.writeKubeconfig(`${cluster.kubeconfigPath}-bob2`, { user: 'bob' }));
+  const bob = suite.kubectlAs('bob');
   const r = await bob.run(['get', 'cm', '--as=alice']);
-  bob.cleanup();
   // kubectl fails already at discovery and prints only "Error from server (Forbidden)"
   expect(r.stderr).toContain('Error from server (Forbidden)');
-  expect(cluster.requestLog().some((e) => e.user === 'bob' && e.code === 403 && e.path === '/api')).toBe(true);
+  expect(suite.cluster.requestLog().some((e) => e.user === 'bob' && e.code === 403 && e.path === '/api')).toBe(true);
 });

@@ -29,13 +29,14 @@ export class Kubectl {
   private readonly home = mkdtempSync(join(tmpdir(), 'kubeforge-kubectl-'));
   private readonly binary = kubectlBinary();
 
-  constructor(private readonly kubeconfigPath: string) {}
+  /** `kubeconfig` may be a function, read at each run (for a cluster started after construction). */
+  constructor(private readonly kubeconfig: string | (() => string)) {}
 
   run(args: string[], input?: string): Promise<KubectlResult> {
     return new Promise((resolve) => {
       const child = execFile(
         this.binary,
-        ['--kubeconfig', this.kubeconfigPath, ...args],
+        ['--kubeconfig', typeof this.kubeconfig === 'string' ? this.kubeconfig : this.kubeconfig(), ...args],
         { env: { PATH: process.env.PATH ?? '', HOME: this.home, KUBECACHEDIR: join(this.home, 'cache') }, timeout: 30_000 },
         (err, stdout, stderr) => {
           const code = err ? (typeof (err as { code?: unknown }).code === 'number' ? ((err as { code: number }).code) : 1) : 0;

@@ -4,29 +4,15 @@
  * aggregation that follows the selected roles, escalation prevention with the real Forbidden text
  * and its `escalate`/`bind` exceptions, and the least-privilege report.
  */
-import { startLocalCluster, type LocalCluster } from '../../src/cluster/index.js';
-import { Kubectl } from './kubectl-runner.js';
+import { useClusterSuite } from './cluster-suite.js';
+import type { Kubectl } from './kubectl-runner.js';
 
-let cluster: LocalCluster;
-let admin: Kubectl;
-const users: Kubectl[] = [];
-
-function as(user: string, groups: string[] = []): Kubectl {
-  const k = new Kubectl(cluster.writeKubeconfig(`${cluster.kubeconfigPath}-${user}`, { user, groups }));
-  users.push(k);
-  return k;
-}
+const suite = useClusterSuite();
+const admin = suite.kubectl;
+const as = (user: string, groups: string[] = []): Kubectl => suite.kubectlAs(user, groups);
 
 beforeAll(async () => {
-  cluster = await startLocalCluster({ now: '2026-11-22T10:00:00Z' });
-  admin = new Kubectl(cluster.kubeconfigPath);
   await admin.ok(['create', 'namespace', 'team']);
-});
-
-afterAll(async () => {
-  await cluster.stop();
-  admin.cleanup();
-  for (const k of users) k.cleanup();
 });
 
 const json = async (k: Kubectl, args: string[]): Promise<any> => JSON.parse(await k.ok([...args, '-o', 'json']));
@@ -86,7 +72,7 @@ test('ClusterRole aggregation follows labelled roles as they are created, change
     rules: [{ apiGroups: ['example.com'], resources: ['widgets'], verbs: ['get', 'list', 'watch'] }],
   };
   await admin.ok(['apply', '-f', '-'], JSON.stringify(widgetReader));
-  await cluster.settle();
+  await suite.cluster.settle();
   const rule = { apiGroups: ['example.com'], resources: ['widgets'], verbs: ['get', 'list', 'watch'] };
   for (const role of ['view', 'edit', 'admin']) expect((await json(admin, ['get', 'clusterrole', role])).rules).toContainEqual(rule);
   const vera = as('vera-widgets');
@@ -100,7 +86,7 @@ test('ClusterRole aggregation follows labelled roles as they are created, change
   expect(await canList('default')).toBe(false);
 
   await admin.ok(['patch', 'clusterrole', 'widgets-view', '--type=json', '-p', '[{"op":"replace","path":"/rules/0/verbs","value":["get"]}]']);
-  await cluster.settle();
+  await suite.cluster.settle();
   const viewRules = (await json(admin, ['get', 'clusterrole', 'view'])).rules;
   expect(viewRules).toContainEqual({ ...rule, verbs: ['get'] });
   expect(viewRules).not.toContainEqual(rule);
@@ -112,11 +98,11 @@ test('ClusterRole aggregation follows labelled roles as they are created, change
     metadata: { name: 'widgets-all' },
     aggregationRule: { clusterRoleSelectors: [{ matchLabels: { 'rbac.authorization.k8s.io/aggregate-to-view': 'true' } }, { matchExpressions: [{ key: 'none', operator: 'Exists' }] }] },
   }));
-  await cluster.settle();
+  await suite.cluster.settle();
   expect((await json(admin, ['get', 'clusterrole', 'widgets-all'])).rules).toEqual(viewRules);
 
   await admin.ok(['delete', 'clusterrole', 'widgets-view']);
-  await cluster.settle();
+  await suite.cluster.settle();
   for (const role of ['view', 'edit', 'admin', 'widgets-all']) {
     expect(JSON.stringify((await json(admin, ['get', 'clusterrole', role])).rules)).not.toContain('widgets');
   }
@@ -179,7 +165,7 @@ test('the least-privilege report lists what an identity did, its unused granted 
   expect((await dave.run(['get', 'pods', '-n', 'lp'])).code).not.toBe(0);
   expect((await dave.run(['delete', 'secret', 'other', '-n', 'lp'])).code).not.toBe(0);
 
-  const report = cluster.leastPrivilegeReport({ user: 'dave' });
+  const report = suite.cluster.leastPrivilegeReport({ user: 'dave' });
   expect(report.user).toBe('dave');
   expect(report.used).toEqual(expect.arrayContaining(['create configmaps', 'list configmaps', 'get configmaps']));
   expect(report.used.filter((u) => u.includes('secrets') || u.includes('pods'))).toEqual([]);

@@ -35,3 +35,34 @@ test('cluster start prints the export line, serves kubectl, and stops cleanly on
 test('cluster start refuses a bad --now with a clear error', async () => {
   await expect(main(['node', 'kubeforge', 'cluster', 'start', '--now', 'yesterday'])).rejects.toThrow('--now: expected an RFC 3339 time, got "yesterday"');
 });
+
+test('cluster start --cert-user adds a client-certificate user and context to the kubeconfig', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'kubeforge-cli-cluster-'));
+  const kubeconfig = join(dir, 'kubeconfig');
+  let output = '';
+  const write = jest.spyOn(process.stdout, 'write').mockImplementation(((chunk: string | Uint8Array) => {
+    output += String(chunk);
+    return true;
+  }) as typeof process.stdout.write);
+  try {
+    const running = main(['node', 'kubeforge', 'cluster', 'start', '--kubeconfig', kubeconfig, '--cert-user', 'alice:dev,ops', '--cert-user', 'bob']);
+    for (let i = 0; i < 500 && !output.includes('user bob'); i++) await new Promise((r) => setTimeout(r, 10));
+    expect(output).toContain('client-certificate user alice (groups: dev,ops): kubectl --context kubeforge-alice\n');
+    expect(output).toContain('client-certificate user bob (groups: none): kubectl --context kubeforge-bob\n');
+    const home = join(dir, 'home');
+    const { stdout } = await promisify(execFile)('kubectl', ['--kubeconfig', kubeconfig, '--context', 'kubeforge-alice', 'auth', 'whoami', '-o', 'jsonpath={.status.userInfo.username} {.status.userInfo.groups}'], {
+      encoding: 'utf8',
+      env: { PATH: process.env.PATH ?? '', HOME: home, KUBECACHEDIR: join(home, 'cache') },
+    });
+    expect(stdout).toBe('alice ["dev","ops","system:authenticated"]');
+    process.emit('SIGINT');
+    expect(await running).toBe(0);
+  } finally {
+    write.mockRestore();
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test('cluster start refuses a malformed --cert-user', async () => {
+  await expect(main(['node', 'kubeforge', 'cluster', 'start', '--cert-user', 'alice:'])).rejects.toThrow('--cert-user: expected <user> or <user>:<group>,<group>, got "alice:"');
+});

@@ -6,6 +6,7 @@ import { copyFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { Command } from 'commander';
 import { startLocalCluster } from '../cluster/index.js';
+import { contextNameFor } from '../cluster/kubeconfig.js';
 
 const limits = `
 What the local cluster does not do (yet):
@@ -18,6 +19,14 @@ What the local cluster does not do (yet):
   - CEL rules run on @marcbachmann/cel-js: Kubernetes CEL extension functions are not available, and
     rule cost budgets are not estimated`;
 
+/** `alice` or `alice:dev,ops` → user and groups. */
+export function parseCertificateUser(value: string): { user: string; groups: string[] } {
+  const [user = '', groupText] = value.split(/:(.*)/s);
+  const groups = groupText === undefined ? [] : groupText.split(',').map((g) => g.trim());
+  if (!user.trim() || groups.some((g) => g === '')) throw new Error(`--cert-user: expected <user> or <user>:<group>,<group>, got ${JSON.stringify(value)}`);
+  return { user: user.trim(), groups };
+}
+
 export function register(program: Command): void {
   const cluster = program.command('cluster').description('run the local Kubernetes 1.32 API server (no downloads, no Docker)');
   cluster
@@ -26,18 +35,26 @@ export function register(program: Command): void {
     .option('--port <port>', 'port on 127.0.0.1 (0 = any free port)', '0')
     .option('--kubeconfig <path>', 'also write the admin kubeconfig here')
     .option('--now <time>', 'RFC 3339 time the cluster clock starts at (default: now)')
+    .option(
+      '--cert-user <user[:group,...]>',
+      'also add a user authenticated by a client certificate the cluster CA signs (CN = user, O = groups), with context kubeforge-<user>; repeatable',
+      (value: string, previous: string[]) => [...previous, value],
+      [] as string[],
+    )
     .addHelpText('after', limits)
-    .action(async (opts: { port: string; kubeconfig?: string; now?: string }) => {
+    .action(async (opts: { port: string; kubeconfig?: string; now?: string; certUser: string[] }) => {
       const port = Number(opts.port);
       if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`--port: expected a port number, got ${JSON.stringify(opts.port)}`);
       if (opts.now !== undefined && Number.isNaN(Date.parse(opts.now))) throw new Error(`--now: expected an RFC 3339 time, got ${JSON.stringify(opts.now)}`);
-      const started = await startLocalCluster({ clock: 'real', port, ...(opts.now ? { now: opts.now } : {}) });
+      const certificateUsers = opts.certUser.map(parseCertificateUser);
+      const started = await startLocalCluster({ clock: 'real', port, ...(opts.now ? { now: opts.now } : {}), ...(certificateUsers.length ? { certificateUsers } : {}) });
       let kubeconfig = started.kubeconfigPath;
       if (opts.kubeconfig) {
         kubeconfig = resolve(opts.kubeconfig);
         copyFileSync(started.kubeconfigPath, kubeconfig);
       }
       process.stdout.write(`kubeforge local cluster (Kubernetes v1.32) serving at ${started.url}\nexport KUBECONFIG=${kubeconfig}\n`);
+      for (const u of certificateUsers) process.stdout.write(`client-certificate user ${u.user} (groups: ${u.groups.join(',') || 'none'}): kubectl --context ${contextNameFor(u.user)}\n`);
       await new Promise<void>((done) => {
         const stop = (): void => {
           process.off('SIGINT', stop);

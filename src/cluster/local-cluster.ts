@@ -25,7 +25,9 @@ import { ObjectOperations } from './registry/object-operations.js';
 import { ResourceCatalog } from './registry/resource-catalog.js';
 import { SeededRandom } from './registry/system-metadata.js';
 import { ObjectStore } from './store/object-store.js';
+import { FreshnessWaiter } from './store/freshness.js';
 import { generateServingCertificates } from './tls/certificates.js';
+import { issueClientCertificate as issueClientCertificateFrom } from '../certificates/self-signed.js';
 import { installCustomResourceSupport } from './crd/install.js';
 import { createAuthorizer } from './http/rbac-authorizer.js';
 import { installReviewApis, reviewKinds } from './http/review-apis.js';
@@ -69,6 +71,11 @@ export interface LocalClusterOptions {
   controllers?: ControllerSwitches;
   /** Watch history length (default 10 000 events). */
   watchHistory?: number;
+  /**
+   * Users authenticated by client certificates the cluster's CA signs (CN = user, O = groups); each
+   * gets a user entry and a context `kubeforge-<user>` in the admin kubeconfig (needs tls).
+   */
+  certificateUsers?: Array<{ user: string; groups?: string[]; namespace?: string }>;
 }
 
 /** Something that must be quiet before settle() returns (built-in controllers register one). */
@@ -104,6 +111,10 @@ export interface LocalCluster {
   adminToken: string;
   /** Writes a kubeconfig for a user with the given groups (a fresh token); returns the path. */
   writeKubeconfig(path: string, identity: { user: string; groups?: string[]; namespace?: string }): string;
+  /** A client certificate signed by the cluster's CA: CN = user, O = each group (Kubernetes' x509 authentication). */
+  issueClientCertificate(user: string, groups?: string[]): Promise<{ certPem: string; keyPem: string }>;
+  /** Writes a kubeconfig authenticating `user` in `groups` by a fresh client certificate; returns the path. */
+  writeCertificateKubeconfig(path: string, identity: { user: string; groups?: string[]; namespace?: string }): Promise<string>;
   clock: ClusterClock;
   /** Resolves once no request is in flight, no timer is due and every controller queue is empty. */
   settle(): Promise<void>;
@@ -131,6 +142,9 @@ export async function startLocalCluster(options: LocalClusterOptions = {}): Prom
   const watches = new WatchHub(store, operations, () => clock.now());
   const admission = new WebhookAdmission(store);
   const handler = new ResourceHandler(catalog, store, operations, watches, () => clock.now(), admission);
+  const readFreshness = new FreshnessWaiter(store, clock);
+  handler.freshness = readFreshness;
+  watches.freshness = new FreshnessWaiter(store, clock);
   const auth = new TokenAuthenticator();
   const faults = new FaultInjector();
   const idleChecks = new Set<IdleCheck>();
@@ -159,15 +173,27 @@ export async function startLocalCluster(options: LocalClusterOptions = {}): Prom
     faults,
     authorize: createAuthorizer(options.authz ?? 'rbac', store),
     store,
+    parkedRequests: () => readFreshness.waiting,
     ...(tlsOn ? {} : { anonymous: { username: 'kubeforge-admin', groups: ['system:masters', 'system:authenticated'] } }),
-    ...(certs ? { tls: { cert: certs.serverCertPem, key: certs.serverKeyPem } } : {}),
+    ...(certs ? { tls: { cert: certs.serverCertPem, key: certs.serverKeyPem, clientCa: certs.caCertPem } } : {}),
   });
-  internals.recordRequest = (entry) => void server.log.push(entry);
+  internals.recordRequest = (entry) => {
+    const warnings = controllerAdmission.takeWarnings();
+    if (warnings.length) entry.warnings = [...(entry.warnings ?? []), ...warnings];
+    server.log.push(entry);
+  };
   const port = await server.listen(options.port ?? 0);
   const url = `${tlsOn ? 'https' : 'http'}://127.0.0.1:${port}`;
   const dir = mkdtempSync(join(tmpdir(), 'kubeforge-cluster-'));
   const kubeconfigPath = join(dir, 'kubeconfig');
-  writeKubeconfigFile(kubeconfigPath, kubeconfigText(url, certs?.caCertPem, { user: 'kubeforge-admin', token: auth.adminToken }));
+  const issueClientCertificate = async (user: string, groups: string[] = []): Promise<{ certPem: string; keyPem: string }> => {
+    if (!certs) throw new Error('issueClientCertificate: the cluster serves plain HTTP (tls: false), so it has no CA to sign client certificates');
+    return issueClientCertificateFrom(certs.authority, user, groups, { now: new Date() });
+  };
+  const certificateUsers = await Promise.all(
+    (options.certificateUsers ?? []).map(async (u) => ({ user: u.user, clientCertificate: await issueClientCertificate(u.user, u.groups ?? []), ...(u.namespace ? { namespace: u.namespace } : {}) })),
+  );
+  writeKubeconfigFile(kubeconfigPath, kubeconfigText(url, certs?.caCertPem, { user: 'kubeforge-admin', token: auth.adminToken }, certificateUsers));
 
   startBuiltinControllers(internals, certs?.caCertPem);
   const isIdle = (): boolean => !server.busy && !clock.hasDueTimers() && [...idleChecks].every((c) => c.idle());
@@ -195,6 +221,12 @@ export async function startLocalCluster(options: LocalClusterOptions = {}): Prom
     writeKubeconfig(path, identity) {
       const token = auth.issue({ username: identity.user, groups: identity.groups ?? [] });
       writeKubeconfigFile(path, kubeconfigText(url, certs?.caCertPem, { user: identity.user, token, ...(identity.namespace ? { namespace: identity.namespace } : {}) }));
+      return path;
+    },
+    issueClientCertificate,
+    async writeCertificateKubeconfig(path, identity) {
+      const clientCertificate = await issueClientCertificate(identity.user, identity.groups ?? []);
+      writeKubeconfigFile(path, kubeconfigText(url, certs?.caCertPem, { user: identity.user, clientCertificate, ...(identity.namespace ? { namespace: identity.namespace } : {}) }));
       return path;
     },
     clock,

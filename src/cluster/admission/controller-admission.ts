@@ -4,6 +4,8 @@
  * reconciles. When a webhook applies, the write is refused with `AdmissionPending` while the
  * webhooks are called; the scheduler re-runs the reconcile when they answer, and the identical write
  * then takes the webhooks' verdict (mutated body, or their denial) synchronously. Deletes likewise.
+ * The webhooks' warnings cannot reach a client; as kube-controller-manager logs them, they are kept
+ * for the request log entry of the write (`takeWarnings`).
  */
 import type { UserInfo } from '../http/authentication.js';
 import type { ObjectOperations, WriteResult } from '../registry/object-operations.js';
@@ -18,7 +20,7 @@ export class AdmissionPending extends Error {
   }
 }
 
-type Verdict = { mutated: KubeObject | undefined } | { error: unknown };
+type Verdict = { mutated: KubeObject | undefined; warnings: string[] } | { error: unknown };
 
 /** A controller write under admission: `preview` computes what would be stored, `write(mutated?)` stores it. */
 export interface ControllerWrite {
@@ -39,12 +41,21 @@ const maxVerdicts = 1000;
 export class ControllerAdmission {
   private readonly verdicts = new Map<string, Verdict>();
   private readonly inFlight = new Set<Promise<void>>();
+  /** Webhook warnings of the writes that took effect since the last takeWarnings(). */
+  private warnings: string[] = [];
 
   constructor(private readonly admission: WebhookAdmission, private readonly ops: ObjectOperations) {}
 
   /** Webhook calls still running (settle() waits for them). */
   pending(): Promise<void> | undefined {
     return this.inFlight.size ? Promise.all(this.inFlight).then(() => undefined) : undefined;
+  }
+
+  /** The webhook warnings of the controller writes made since the last call (the request log attaches them to the write's entry). */
+  takeWarnings(): string[] {
+    const taken = this.warnings;
+    this.warnings = [];
+    return taken;
   }
 
   write(w: ControllerWrite): WriteResult {
@@ -59,15 +70,21 @@ export class ControllerAdmission {
     if (!this.admission.applies(w.op, c, w.body, w.old)) return w.write(undefined);
     const key = JSON.stringify([w.op, w.rt.bucket, w.namespace, w.name, w.subresource, w.user.username, w.body]);
     // The shared step, with the final write replaced by recording the (possibly mutated) body.
-    const mutated = this.verdict(key, async () => {
+    const verdict = this.verdict(key, async () => {
       let body: KubeObject | undefined;
-      await admittedWrite(this.admission, w.op, c, this.ops, w.body, w.old, w.preview, (m) => {
+      let own = 0;
+      const result = await admittedWrite(this.admission, w.op, c, this.ops, w.body, w.old, w.preview, (m) => {
         body = m;
-        return w.preview();
+        const previewed = w.preview();
+        own = previewed.warnings.length;
+        return previewed;
       });
-      return body;
+      // admittedWrite puts the write's own warnings first, then the webhooks': keep the webhooks'
+      return { mutated: body, warnings: result.warnings.slice(own) };
     });
-    return w.write(mutated);
+    const written = w.write(verdict.mutated);
+    this.warnings.push(...verdict.warnings);
+    return { ...written, warnings: [...verdict.warnings, ...written.warnings] };
   }
 
   /** Admission of a controller's DELETE of `old`: returns when allowed, throws the denial or AdmissionPending. */
@@ -76,23 +93,24 @@ export class ControllerAdmission {
     const c: AdmissionRequestContext = { rt, ...(namespace ? { namespace } : {}), name: old.metadata.name, user, dryRun: false };
     if (!this.admission.applies('DELETE', c, undefined, old)) return;
     const key = JSON.stringify(['DELETE', rt.bucket, namespace, old.metadata.name, user.username, old.metadata.uid, old.metadata.resourceVersion]);
-    this.verdict(key, async () => {
-      await this.admission.mutate('DELETE', c, undefined, old);
-      await this.admission.validate('DELETE', c, undefined, old);
-      return undefined;
+    const verdict = this.verdict(key, async () => {
+      const mutated = await this.admission.mutate('DELETE', c, undefined, old);
+      const validated = await this.admission.validate('DELETE', c, undefined, old);
+      return { mutated: undefined, warnings: [...mutated.warnings, ...validated] };
     });
+    this.warnings.push(...verdict.warnings);
   }
 
   /** The remembered verdict for `key` (consumed), or starts `decide` and throws AdmissionPending. */
-  private verdict(key: string, decide: () => Promise<KubeObject | undefined>): KubeObject | undefined {
+  private verdict(key: string, decide: () => Promise<{ mutated: KubeObject | undefined; warnings: string[] }>): { mutated: KubeObject | undefined; warnings: string[] } {
     const known = this.verdicts.get(key);
     if (known) {
       this.verdicts.delete(key);
       if ('error' in known) throw known.error;
-      return known.mutated;
+      return known;
     }
     const call = decide().then(
-      (mutated) => this.remember(key, { mutated }),
+      (decided) => this.remember(key, decided),
       (error: unknown) => this.remember(key, { error }),
     );
     const settled: Promise<void> = call.finally(() => this.inFlight.delete(settled));

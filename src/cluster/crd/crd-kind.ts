@@ -1,6 +1,7 @@
 /**
  * The apiextensions.k8s.io/v1 CustomResourceDefinition kind: defaulting, the spec and schema rules of
- * §5.1 with their messages, immutability on update, and the initial status the POST response shows.
+ * §5.1 with their messages (named under spec.validation / spec.subresources / … when every version
+ * shares that part), immutability on update, and the initial status the POST response shows.
  */
 import { type FieldError, forbidden, invalid, notSupported, required } from '../errors/field-errors.js';
 import { defineKind } from '../registry/define-kind.js';
@@ -10,6 +11,7 @@ import { column, nameColumn } from '../registry/table-format.js';
 import { celCompileErrors } from './cel-rules.js';
 import { structuralErrors } from './structural-schema.js';
 import { defaultErrors } from './default-checks.js';
+import { deepEqual } from '../registry/system-metadata.js';
 
 export const crdCleanupFinalizer = 'customresourcecleanup.apiextensions.k8s.io';
 
@@ -34,37 +36,66 @@ function nameErrors(field: string, value: unknown, mixedCase = false): FieldErro
 const columnTypes = ['integer', 'number', 'string', 'boolean', 'date'];
 const columnFormats = ['int32', 'int64', 'float', 'double', 'byte', 'date', 'date-time', 'password'];
 
-function validateVersion(v: any, i: number, errs: FieldError[]): void {
-  const p = `spec.versions[${i}]`;
-  errs.push(...nameErrors(`${p}.name`, v?.name));
-  const statusOn = Boolean(v?.subresources?.status);
-  const schema = v?.schema?.openAPIV3Schema;
-  if (schema === undefined) errs.push(required(`${p}.schema.openAPIV3Schema`, 'schemas are required'));
-  else {
-    const structural = structuralErrors(schema, `${p}.schema.openAPIV3Schema`, statusOn);
-    errs.push(...structural);
-    errs.push(...celCompileErrors(schema, `${p}.schema.openAPIV3Schema`));
-    if (structural.length === 0) errs.push(...defaultErrors(schema, `${p}.schema.openAPIV3Schema`));
-  }
-  if (v?.deprecationWarning !== undefined && v?.deprecated !== true) errs.push(forbidden(`${p}.deprecationWarning`, 'can only be set for deprecated versions'));
-  (v?.additionalPrinterColumns ?? []).forEach((c: any, j: number) => {
-    const cp = `${p}.additionalPrinterColumns[${j}]`;
+/** The structural, CEL and default checks of one openAPIV3Schema reported under `path`. */
+function schemaErrors(schema: Record<string, any>, path: string, statusOn: boolean): FieldError[] {
+  const structural = structuralErrors(schema, path, statusOn);
+  const errs = [...structural, ...celCompileErrors(schema, path)];
+  if (structural.length === 0) errs.push(...defaultErrors(schema, path));
+  return errs;
+}
+
+function columnErrors(columns: unknown, p: string): FieldError[] {
+  const errs: FieldError[] = [];
+  (Array.isArray(columns) ? columns : []).forEach((c: any, j: number) => {
+    const cp = `${p}[${j}]`;
     if (!c?.name) errs.push(required(`${cp}.name`));
     if (!columnTypes.includes(c?.type)) errs.push(notSupported(`${cp}.type`, c?.type ?? '', columnTypes));
     if (c?.format && !columnFormats.includes(c.format)) errs.push(notSupported(`${cp}.format`, c.format, columnFormats));
     if (!c?.jsonPath) errs.push(required(`${cp}.JSONPath`));
     else if (!String(c.jsonPath).startsWith('.')) errs.push(invalid(`${cp}.JSONPath`, c.jsonPath, 'must be a simple json path starting with .'));
   });
-  const scale = v?.subresources?.scale;
+  return errs;
+}
+
+function subresourceErrors(subresources: any, p: string): FieldError[] {
+  const errs: FieldError[] = [];
+  const scale = subresources?.scale;
   if (scale) {
-    const sp = `${p}.subresources.scale`;
+    const sp = `${p}.scale`;
     if (!String(scale.specReplicasPath ?? '').startsWith('.spec.')) errs.push(invalid(`${sp}.specReplicasPath`, scale.specReplicasPath ?? '', 'should be a json path under .spec'));
     if (!String(scale.statusReplicasPath ?? '').startsWith('.status.')) errs.push(invalid(`${sp}.statusReplicasPath`, scale.statusReplicasPath ?? '', 'should be a json path under .status'));
     if (scale.labelSelectorPath !== undefined && !/^\.(spec|status)\./.test(scale.labelSelectorPath)) {
       errs.push(invalid(`${sp}.labelSelectorPath`, scale.labelSelectorPath, 'should be a json path under either .spec or .status'));
     }
   }
-  if (Array.isArray(v?.selectableFields) && v.selectableFields.length > 8) errs.push({ type: 'FieldValueTooMany', field: `${p}.selectableFields`, value: v.selectableFields.length, detail: 'must have at most 8 items' });
+  return errs;
+}
+
+function selectableFieldErrors(fields: unknown, p: string): FieldError[] {
+  return Array.isArray(fields) && fields.length > 8 ? [{ type: 'FieldValueTooMany', field: p, value: fields.length, detail: 'must have at most 8 items' }] : [];
+}
+
+/**
+ * Which per-version parts every version carries identically: the v1 → internal conversion moves those
+ * to the spec (`spec.validation`, `spec.subresources`, `spec.additionalPrinterColumns`,
+ * `spec.selectableFields` — the last only together with the schema), and errors are named there.
+ */
+export function sharedVersionParts(versions: any[]): { schema: boolean; subresources: boolean; columns: boolean; selectableFields: boolean } {
+  const same = (part: string): boolean => versions.length > 0 && versions.every((v) => deepEqual(v?.[part], versions[0]?.[part]));
+  const schema = versions.length > 0 && versions[0]?.schema?.openAPIV3Schema !== undefined && same('schema');
+  return { schema, subresources: same('subresources'), columns: same('additionalPrinterColumns'), selectableFields: schema && same('selectableFields') };
+}
+
+function validateVersion(v: any, i: number, errs: FieldError[], shared: ReturnType<typeof sharedVersionParts>): void {
+  const p = `spec.versions[${i}]`;
+  errs.push(...nameErrors(`${p}.name`, v?.name));
+  const schema = v?.schema?.openAPIV3Schema;
+  if (schema === undefined) errs.push(required(`${p}.schema.openAPIV3Schema`, 'schemas are required'));
+  else if (!shared.schema) errs.push(...schemaErrors(schema, `${p}.schema.openAPIV3Schema`, Boolean(v?.subresources?.status)));
+  if (v?.deprecationWarning !== undefined && v?.deprecated !== true) errs.push(forbidden(`${p}.deprecationWarning`, 'can only be set for deprecated versions'));
+  if (!shared.columns) errs.push(...columnErrors(v?.additionalPrinterColumns, `${p}.additionalPrinterColumns`));
+  if (!shared.subresources) errs.push(...subresourceErrors(v?.subresources, `${p}.subresources`));
+  if (!shared.selectableFields) errs.push(...selectableFieldErrors(v?.selectableFields, `${p}.selectableFields`));
 }
 
 export function validateCrd(o: KubeObject): FieldError[] {
@@ -88,11 +119,19 @@ export function validateCrd(o: KubeObject): FieldError[] {
   const versions: any[] = Array.isArray(spec.versions) ? spec.versions : [];
   if (versions.length === 0) errs.push(invalid('spec.versions', versions, 'must have exactly one version marked as storage version'));
   const seen = new Set<string>();
+  const shared = sharedVersionParts(versions);
   versions.forEach((v, i) => {
     if (seen.has(v?.name)) errs.push(invalid('spec.versions', versions, 'must contain unique version names'));
     seen.add(v?.name);
-    validateVersion(v, i, errs);
+    validateVersion(v, i, errs, shared);
   });
+  if (shared.schema) {
+    const statusOn = versions.some((v) => Boolean(v?.subresources?.status));
+    errs.push(...schemaErrors(versions[0].schema.openAPIV3Schema, 'spec.validation.openAPIV3Schema', statusOn));
+  }
+  if (shared.subresources) errs.push(...subresourceErrors(versions[0]?.subresources, 'spec.subresources'));
+  if (shared.columns) errs.push(...columnErrors(versions[0]?.additionalPrinterColumns, 'spec.additionalPrinterColumns'));
+  if (shared.selectableFields) errs.push(...selectableFieldErrors(versions[0]?.selectableFields, 'spec.selectableFields'));
   if (versions.length > 0 && versions.filter((v) => v?.storage === true).length !== 1) errs.push(invalid('spec.versions', versions, 'must have exactly one version marked as storage version'));
   if (spec.preserveUnknownFields === true) errs.push(invalid('spec.preserveUnknownFields', true, 'cannot set to true, set x-kubernetes-preserve-unknown-fields to true in spec.versions[*].schema instead'));
   if (spec.conversion?.strategy === 'Webhook') {

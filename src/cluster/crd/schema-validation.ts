@@ -3,7 +3,7 @@
  * server (kube-openapi templates, `in body`; §5.5), then the CRD's CEL rules.
  */
 import { type FieldError, duplicate, invalid, notSupported, required, tooLong, tooMany, typeInvalid } from '../errors/field-errors.js';
-import { evaluateCelRules } from './cel-rules.js';
+import { evaluateCelRules, hasCelRules } from './cel-rules.js';
 import { deepEqual } from '../registry/system-metadata.js';
 
 type Schema = Record<string, any>;
@@ -190,6 +190,11 @@ export function validateCustomResource(object: Record<string, any>, schema: Sche
   delete body.kind;
   validateObject(body, rootSchema, '', errs);
   const kept = ratchet(errs, object, old);
-  if (kept.length === 0) kept.push(...ratchet(evaluateCelRules(object, schema, old), object, old));
+  // as apiextensions' hasBlockingErr: type, enum, required and size violations would void the CEL cost bounds
+  const blocking: FieldError['type'][] = ['FieldValueNotSupported', 'FieldValueRequired', 'FieldValueTooLong', 'FieldValueTooMany', 'FieldValueTypeInvalid'];
+  if (!hasCelRules(schema)) return kept;
+  if (kept.some((e) => blocking.includes(e.type))) {
+    kept.push(invalid('<nil>', null, 'some validation rules were not checked because the object was invalid; correct the existing errors to complete validation'));
+  } else kept.push(...ratchet(evaluateCelRules(object, schema, old), object, old));
   return kept;
 }

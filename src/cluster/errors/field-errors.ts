@@ -31,8 +31,14 @@ export function goQuote(s: string): string {
   });
 }
 
+/** A value whose Go %#v rendering is already known (a Go struct the server prints as is). */
+export class GoSyntaxValue {
+  constructor(readonly text: string) {}
+}
+
 /** A value rendered as apimachinery 1.32 does in field errors: scalars bare, strings quoted, the rest as Go %#v. */
 export function renderValue(value: unknown): string {
+  if (value instanceof GoSyntaxValue) return value.text;
   if (value === null || value === undefined) return 'null';
   if (typeof value === 'string') return goQuote(value);
   if (typeof value === 'number' || typeof value === 'boolean') return String(value);

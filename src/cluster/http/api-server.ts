@@ -18,6 +18,7 @@ import type { ResourceHandler } from './resource-handler.js';
 import type { WatchHub } from './watch.js';
 import type { ObjectStore } from '../store/object-store.js';
 import { impersonate } from './impersonation.js';
+import { authenticateClientCertificate, combineAuthentication } from './client-certificate-authentication.js';
 
 export const kubernetesVersion = {
   major: '1',
@@ -46,7 +47,10 @@ export interface ApiServerParts {
   store: ObjectStore;
   /** Who requests without credentials are (plain-HTTP debug mode: the admin, since kubectl sends no token over http). */
   anonymous?: UserInfo;
-  tls?: { cert: string; key: string };
+  /** Serving certificate and key; `clientCa` (PEM) also accepts client certificates it signed (CN = user, O = groups). */
+  tls?: { cert: string; key: string; clientCa?: string };
+  /** Requests parked waiting for the store to reach their resourceVersion (not work settle() waits for). */
+  parkedRequests?: () => number;
 }
 
 const publicPaths = new Set(['/healthz', '/livez', '/readyz', '/version', '/version/']);
@@ -62,12 +66,15 @@ export class ApiServer {
 
   /** Requests being handled right now (settle() waits for zero). */
   get busy(): boolean {
-    return this.inFlight > 0;
+    return this.inFlight > (this.parts.parkedRequests?.() ?? 0);
   }
 
   async listen(port = 0): Promise<number> {
     const handler = (req: IncomingMessage, res: ServerResponse): void => void this.serve(req, res);
-    this.server = this.parts.tls ? createHttpsServer({ cert: this.parts.tls.cert, key: this.parts.tls.key }, handler) : createHttpServer(handler);
+    const tls = this.parts.tls;
+    this.server = tls
+      ? createHttpsServer({ cert: tls.cert, key: tls.key, ...(tls.clientCa ? { requestCert: true, rejectUnauthorized: false, ca: tls.clientCa } : {}) }, handler)
+      : createHttpServer(handler);
     this.server.keepAliveTimeout = 5000;
     this.server.on('connection', (socket: Socket) => {
       this.sockets.add(socket);
@@ -113,7 +120,7 @@ export class ApiServer {
     res.on('finish', () => (entry.code = res.statusCode));
     try {
       const body = await readBody(req);
-      const authn = this.parts.auth.authenticate(req.headers.authorization);
+      const authn = combineAuthentication(authenticateClientCertificate(req.socket), this.parts.auth.authenticate(req.headers.authorization));
       if (authn === null) throw unauthorized();
       if (authn) {
         Object.assign(entry, { user: authn.username, groups: authn.groups });
@@ -136,6 +143,7 @@ export class ApiServer {
       }
       const result = await this.parts.handler.handle({ info, query: url.searchParams, headers: req.headers, body, res, user });
       if (!result) return;
+      if (result.warnings?.length) entry.warnings = result.warnings;
       writeJson(res, result.code, result.body, result.warnings);
     } catch (err) {
       const apiError = err instanceof ApiError ? err : new ApiError(500, 'InternalError', `Internal error occurred: ${(err as Error)?.message ?? String(err)}`);

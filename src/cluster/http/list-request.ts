@@ -1,12 +1,14 @@
 /**
  * Lists: namespace scoping, label and field selectors, resourceVersion / resourceVersionMatch, and
- * pagination with continue tokens served from the snapshot resourceVersion (§3.9).
+ * pagination with continue tokens served from the snapshot resourceVersion (§3.9); resourceVersion "0"
+ * is answered whole, as a 1.32 watch cache does.
  */
 import { ApiError, badRequest } from '../errors/status-errors.js';
 import type { ResourceType } from '../registry/resource-type.js';
 import { type LabelSelector, matchesLabels } from '../selectors/label-selector.js';
 import { type FieldSelector, matchesFields } from '../selectors/field-selector.js';
 import type { KubeObject, ObjectStore } from '../store/object-store.js';
+import { tooLargeResourceVersion as tooLarge } from '../store/freshness.js';
 
 export interface ListQuery {
   namespace?: string;
@@ -92,20 +94,30 @@ export function listObjects(store: ObjectStore, rt: ResourceType, q: ListQuery):
     all = store.listShared(rt.bucket, ns);
   }
   const matching = all.filter((o) => (start === '' || keyOf(o) > start) && matchesLabels(q.labelSelector, o.metadata.labels) && matchesFields(rt, q.fieldSelector, o));
-  if (q.limit && q.limit > 0 && matching.length > q.limit) {
-    const items = matching.slice(0, q.limit);
+  // A 1.32 server answers resourceVersion "0" from its watch cache, which ignores the limit (the cacher's
+  // computeListLimit; serving pages from the cache came only in 1.33): the whole list, no continue token.
+  const limit = q.resourceVersion === '0' ? undefined : q.limit;
+  if (limit && limit > 0 && matching.length > limit) {
+    const items = matching.slice(0, limit);
     return {
       items,
       resourceVersion: String(snapshot),
       continueToken: encodeContinue({ rv: snapshot, start: keyOf(items[items.length - 1]!) }),
-      remainingItemCount: matching.length - q.limit,
+      remainingItemCount: matching.length - limit,
     };
   }
   return { items: matching, resourceVersion: String(snapshot) };
 }
 
-function tooLarge(rv: number, current: number): ApiError {
-  return new ApiError(504, 'Timeout', `Too large resource version: ${rv}, current: ${current}`, { causes: [{ type: 'ResourceVersionTooLarge', message: 'Too large resource version' }], retryAfterSeconds: 1 });
+/**
+ * Whether a 1.32 server answers this list from its watch cache, which waits for a future
+ * resourceVersion; continuations, limits (with a resourceVersion other than "0") and Exact go to etcd,
+ * which refuses a future resourceVersion at once.
+ */
+export function servedFromWatchCache(q: ListQuery): boolean {
+  if (q.continueToken) return false;
+  if (q.limit && q.limit > 0 && q.resourceVersion !== '0') return false;
+  return q.resourceVersionMatch === undefined || q.resourceVersionMatch === 'NotOlderThan';
 }
 
 function checkNotNewer(requested: string, current: number): void {

@@ -1,59 +1,35 @@
 /**
  * OpenAPI documents: the `/openapi/v3` root listing every served group-version (CRDs included) with
  * content hashes, one OpenAPI 3.0 document per group-version (PATCH operations tagged with their GVK
- * and the `fieldValidation` parameter, kind schemas for `kubectl explain`), and the empty protobuf
+ * and the `fieldValidation` parameter; kind schemas and every definition they reach, from the Kubernetes
+ * v1.32 schema catalogue for built-in kinds, for `kubectl explain` at any depth), and the empty protobuf
  * `/openapi/v2` kubectl needs for client-side apply (embedded-apiserver.md §2.3).
  */
 import { createHash } from 'node:crypto';
 import type { ResourceCatalog } from '../registry/resource-catalog.js';
 import { type ResourceType, patchTypesOf } from '../registry/resource-type.js';
+import { builtinDefinition, definitionName, objectMetaDefinition, reachableDefinitions } from '../schemas/builtin-schemas.js';
 
-/** The dotted form; echoing kubectl's `@` form back breaks its MIME parser. */
+/**
+ * The dotted form; echoing kubectl's `@` form back breaks its MIME parser.
+ *
+ * Why `/openapi/v2` stays an empty document although the v3 documents now carry the full schemas:
+ * kubectl 1.32 reads v2 in only three places, none of which needs its content here.
+ *  - Field validation (`--validate`, create/apply/replace): every served group-version is in the v3 root
+ *    with `fieldValidation` on its PATCH operations, so kubectl asks the server (`fieldValidation=Strict`)
+ *    and never validates against v2 (embedded-apiserver.md §2.3).
+ *  - Client-side `kubectl apply`: the strategic merge patch comes from v3 when the PATCH operation lists
+ *    the strategic media type — built-in kinds do, and their v3 schemas carry the v1.32 patch strategies
+ *    and merge keys; CRDs do not list it and get a JSON merge patch either way.
+ *  - `kubectl explain --output=plaintext-openapiv2` only (plain `explain` uses v3).
+ * It still answers 200 (empty): kubectl's fallbacks fetch it, and a failed fetch fails the command (§2.3).
+ */
 export const openAPIV2ContentType = 'application/com.github.proto-openapi.spec.v2.v1.0+protobuf';
-
-const objectMetaSchema: Record<string, any> = {
-  description: 'ObjectMeta is metadata that all persisted resources must have, which includes all objects users must create.',
-  type: 'object',
-  properties: {
-    annotations: { type: 'object', additionalProperties: { type: 'string', default: '' }, description: 'Annotations is an unstructured key value map stored with a resource that may be set by external tools to store and retrieve arbitrary metadata.' },
-    creationTimestamp: { type: 'string', format: 'date-time', description: 'CreationTimestamp is a timestamp representing the server time when this object was created.' },
-    deletionGracePeriodSeconds: { type: 'integer', format: 'int64', description: 'Number of seconds allowed for this object to gracefully terminate before it will be removed from the system.' },
-    deletionTimestamp: { type: 'string', format: 'date-time', description: 'DeletionTimestamp is RFC 3339 date and time at which this resource will be deleted.' },
-    finalizers: { type: 'array', items: { type: 'string', default: '' }, 'x-kubernetes-list-type': 'set', 'x-kubernetes-patch-strategy': 'merge', description: 'Must be empty before the object is deleted from the registry.' },
-    generateName: { type: 'string', description: 'GenerateName is an optional prefix, used by the server, to generate a unique name ONLY IF the Name field has not been provided.' },
-    generation: { type: 'integer', format: 'int64', description: 'A sequence number representing a specific generation of the desired state.' },
-    labels: { type: 'object', additionalProperties: { type: 'string', default: '' }, description: 'Map of string keys and values that can be used to organize and categorize (scope and select) objects.' },
-    managedFields: { type: 'array', items: { type: 'object', 'x-kubernetes-preserve-unknown-fields': true }, description: 'ManagedFields maps workflow-id and version to the set of fields that are managed by that workflow.' },
-    name: { type: 'string', description: 'Name must be unique within a namespace.' },
-    namespace: { type: 'string', description: 'Namespace defines the space within which each name must be unique.' },
-    ownerReferences: {
-      type: 'array',
-      items: {
-        type: 'object',
-        required: ['apiVersion', 'kind', 'name', 'uid'],
-        properties: {
-          apiVersion: { type: 'string', default: '' }, blockOwnerDeletion: { type: 'boolean' }, controller: { type: 'boolean' },
-          kind: { type: 'string', default: '' }, name: { type: 'string', default: '' }, uid: { type: 'string', default: '' },
-        },
-      },
-      'x-kubernetes-list-map-keys': ['uid'],
-      'x-kubernetes-list-type': 'map',
-      'x-kubernetes-patch-merge-key': 'uid',
-      'x-kubernetes-patch-strategy': 'merge',
-      description: 'List of objects depended by this object.',
-    },
-    resourceVersion: { type: 'string', description: 'An opaque value that represents the internal version of this object.' },
-    selfLink: { type: 'string', description: 'Deprecated: selfLink is a legacy read-only field that is no longer populated by the system.' },
-    uid: { type: 'string', description: 'UID is the unique in time and space value for this object.' },
-  },
-};
 
 /** The schema name kube-apiserver uses: io.k8s.api.<group>.<version>.<Kind> or the reversed CRD group. */
 export function schemaName(rt: ResourceType): string {
   if (rt.custom) return `${rt.group.split('.').reverse().join('.')}.${rt.version}.${rt.kind}`;
-  if (rt.group === 'apiextensions.k8s.io') return `io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.${rt.version}.${rt.kind}`;
-  const short = rt.group === '' ? 'core' : rt.group.replace(/\.k8s\.io$/, '').replace(/\.authorization$/, '');
-  return `io.k8s.api.${short}.${rt.version}.${rt.kind}`;
+  return definitionName(rt.group, rt.version, rt.kind);
 }
 
 function itemPath(rt: ResourceType): string {
@@ -66,8 +42,9 @@ const queryParam = (name: string, description: string, type = 'string'): Record<
 function patchOperation(rt: ResourceType): Record<string, unknown> {
   const gvk = { group: rt.group, version: rt.version, kind: rt.kind };
   const ref = { $ref: `#/components/schemas/${schemaName(rt)}` };
-  // Strategic merge patch is left out on purpose: kubectl then computes it from its compiled-in types.
-  const media = patchTypesOf(rt).filter((t) => t !== 'application/strategic-merge-patch+json');
+  // As kube-apiserver: built-in kinds list strategic merge patch (kubectl then reads the schemas' patch
+  // strategies and merge keys for client-side apply), custom resources do not.
+  const media = patchTypesOf(rt);
   return {
     tags: [`${rt.group || 'core'}_${rt.version}`],
     description: `partially update the specified ${rt.kind}`,
@@ -88,7 +65,8 @@ function patchOperation(rt: ResourceType): Record<string, unknown> {
 export function groupVersionDocument(catalog: ResourceCatalog, group: string, version: string): Record<string, unknown> {
   const types = catalog.inGroupVersion(group, version);
   const paths: Record<string, unknown> = {};
-  const schemas: Record<string, unknown> = { 'io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta': objectMetaSchema };
+  const schemas: Record<string, unknown> = {};
+  const referenced = new Set<string>([objectMetaDefinition]);
   for (const rt of types) {
     const getOp = {
       description: `read the specified ${rt.kind}`,
@@ -98,8 +76,13 @@ export function groupVersionDocument(catalog: ResourceCatalog, group: string, ve
       'x-kubernetes-group-version-kind': { group: rt.group, version: rt.version, kind: rt.kind },
     };
     paths[itemPath(rt)] = { get: getOp, patch: patchOperation(rt), parameters: [{ name: 'name', in: 'path', required: true, schema: { type: 'string' } }] };
-    schemas[schemaName(rt)] = { ...rt.openAPISchema(), 'x-kubernetes-group-version-kind': [{ group: rt.group, kind: rt.kind, version: rt.version }] };
+    const schema = rt.openAPISchema();
+    schemas[schemaName(rt)] = { ...schema, 'x-kubernetes-group-version-kind': [{ group: rt.group, kind: rt.kind, version: rt.version }] };
+    reachableDefinitions(schema, referenced);
   }
+  // Every definition the kinds reach (Kubernetes v1.32 schemas), so `kubectl explain` resolves any depth.
+  reachableDefinitions(builtinDefinition(objectMetaDefinition)!, referenced);
+  for (const name of [...referenced].sort()) schemas[name] ??= builtinDefinition(name);
   return { openapi: '3.0.0', info: { title: 'Kubernetes', version: 'v1.32.4' }, paths, components: { schemas } };
 }
 

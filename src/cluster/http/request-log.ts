@@ -17,6 +17,11 @@ export type RequestLogEntry = {
   namespace?: string;
   name?: string;
   code: number;
+  /**
+   * Warnings of the request: sent to the client as Warning headers, or, for the built-in
+   * controllers' writes, the admission webhooks' warnings (a controller has no client to show them).
+   */
+  warnings?: string[];
 };
 
 export interface FaultSpec {

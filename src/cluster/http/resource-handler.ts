@@ -13,7 +13,8 @@ import { type ResourceType, groupVersion } from '../registry/resource-type.js';
 import { parseFieldSelector, checkFieldSelector } from '../selectors/field-selector.js';
 import { parseLabelSelector, labelSelectorToString } from '../selectors/label-selector.js';
 import type { KubeObject, ObjectStore } from '../store/object-store.js';
-import { listObjects } from './list-request.js';
+import { listObjects, servedFromWatchCache } from './list-request.js';
+import { type FreshnessWaiter, requestedResourceVersion } from '../store/freshness.js';
 import { decodeKubernetesProtobuf } from '../protobuf/kubernetes-messages.js';
 import { ProtobufDecodeError } from '../protobuf/wire-format.js';
 import { negotiateResource } from './negotiation.js';
@@ -23,6 +24,10 @@ import type { WatchHub } from './watch.js';
 import type { UserInfo } from './authentication.js';
 import { type AdmissionRequestContext, type WebhookAdmission, admittedWrite } from '../admission/webhook-admission.js';
 import type { ServerResponse } from 'node:http';
+import { duplicateFields, strictDecodingReasons } from './json-duplicate-fields.js';
+import { applyMergePatch } from '../patch/merge-patch.js';
+import { applyStrategicMergePatch } from '../patch/strategic-merge-patch.js';
+import { TypeDecodeError } from '../schemas/typed-decoding.js';
 
 export interface HandlerResult {
   code: number;
@@ -53,6 +58,8 @@ export class ResourceHandler {
    * prevention, §8.6); unset when authorization is `alwaysAllow`.
    */
   rbacWriteGuard: ((user: UserInfo, rt: ResourceType, object: KubeObject, old: KubeObject | undefined) => void) | undefined;
+  /** Parks gets and cache-served lists asking for a resourceVersion the store has not reached (up to 3 s). */
+  freshness: FreshnessWaiter | undefined;
 
   constructor(
     private readonly catalog: ResourceCatalog,
@@ -83,9 +90,13 @@ export class ResourceHandler {
     }
     switch (info.verb) {
       case 'get':
+        await this.freshness?.waitUntilFresh(requestedResourceVersion(ctx.query.get('resourceVersion')));
         return this.respondObject(rt, ctx, this.ops.get(rt, info.namespace, info.name!));
-      case 'list':
+      case 'list': {
+        const query = this.listQuery(rt, ctx);
+        if (servedFromWatchCache(query)) await this.freshness?.waitUntilFresh(requestedResourceVersion(query.resourceVersion));
         return this.list(rt, ctx);
+      }
       case 'watch':
         this.watch(rt, ctx);
         return undefined;
@@ -95,13 +106,14 @@ export class ResourceHandler {
         if (virtual) return virtual(rt, ctx);
         const body = this.decodeBody(ctx) as KubeObject;
         const opts = this.writeOptions(ctx);
+        const duplicates = this.duplicateFieldWarnings(rt, ctx, body, opts);
         this.guardRbacWrite(rt, ctx, () => body, undefined);
         const r = await admittedWrite(
           this.admission, 'CREATE', this.admissionContext(rt, ctx, opts), this.ops, body, undefined,
           () => this.ops.create(rt, info.namespace, body, { ...opts, dryRun: true }),
           (mutated) => this.ops.create(rt, info.namespace, mutated ?? body, mutated ? { ...opts, fieldValidation: 'Ignore' } : opts),
         );
-        return { code: r.code, body: r.object, warnings: r.warnings };
+        return { code: r.code, body: r.object, warnings: [...duplicates, ...(r.warnings ?? [])] };
       }
       case 'update':
         return this.update(rt, ctx, this.writeOptions(ctx));
@@ -147,6 +159,7 @@ export class ResourceHandler {
   private async update(rt: ResourceType, ctx: ResourceRequestContext, opts: WriteOptions): Promise<HandlerResult> {
     const { info } = ctx;
     const body = this.decodeBody(ctx) as KubeObject;
+    const duplicates = this.duplicateFieldWarnings(rt, ctx, body, opts);
     this.guardRbacWrite(rt, ctx, () => ({ ...body, metadata: { ...body?.metadata, name: info.name } }) as KubeObject, this.store.peek(rt.bucket, rt.namespaced ? info.namespace : undefined, info.name!) as KubeObject | undefined);
     const old = this.admission.applies('UPDATE', this.admissionContext(rt, ctx, opts), body) ? this.ops.get(rt, info.namespace, info.name!) : undefined;
     const r = await admittedWrite(
@@ -154,7 +167,7 @@ export class ResourceHandler {
       () => this.ops.update(rt, info.namespace, info.name!, body, { ...opts, dryRun: true }),
       (mutated) => this.ops.update(rt, info.namespace, info.name!, mutated ?? body, mutated ? { ...opts, fieldValidation: 'Ignore' } : opts),
     );
-    return { code: r.code, body: r.object, warnings: r.warnings };
+    return { code: r.code, body: r.object, warnings: [...duplicates, ...(r.warnings ?? [])] };
   }
 
   private handleSubresource(rt: ResourceType, ctx: ResourceRequestContext): HandlerResult | Promise<HandlerResult> {
@@ -228,6 +241,50 @@ export class ResourceHandler {
     }
   }
 
+  /**
+   * Keys given twice in a JSON create/update body (sigs.k8s.io/json keeps the last): under Strict a 400
+   * `strict decoding error: duplicate field "…"` (with the unknown fields, as one list), under Warn one
+   * warning each. A body that does not decode into the kind is left for the decoder's own error.
+   */
+  private duplicateFieldWarnings(rt: ResourceType, ctx: ResourceRequestContext, body: unknown, opts: WriteOptions): string[] {
+    if (opts.fieldValidation === 'Ignore' || !['application/json', ''].includes(this.contentType(ctx))) return [];
+    const duplicates = duplicateFields(ctx.body.toString('utf8'), body).map((path) => `duplicate field "${path}"`);
+    if (duplicates.length === 0 || opts.fieldValidation !== 'Strict') return duplicates;
+    let unknown: string[] = [];
+    try {
+      unknown = rt.strategy.dropUnknownFields?.(structuredClone(body) as KubeObject) ?? [];
+    } catch (err) {
+      if (err instanceof TypeDecodeError) return [];
+      throw err;
+    }
+    const reasons = strictDecodingReasons(duplicates, unknown);
+    throw badRequest(`${rt.kind} in version "${rt.version}" cannot be handled as a ${rt.kind}: strict decoding error: ${reasons}`);
+  }
+
+  /**
+   * Keys given twice in a merge or strategic-merge patch: warnings under Warn; under Strict the 422 a
+   * patched object that does not decode gets (`patch: Invalid value: "<patched>": strict decoding error:
+   * duplicate field "…", unknown field "…"`). Anything else wrong with the patch is left to the patch path.
+   */
+  private patchDuplicateWarnings(rt: ResourceType, ctx: ResourceRequestContext, type: string, body: unknown, opts: WriteOptions): string[] {
+    if (opts.fieldValidation === 'Ignore' || (type !== 'application/merge-patch+json' && type !== 'application/strategic-merge-patch+json')) return [];
+    const duplicates = duplicateFields(ctx.body.toString('utf8'), body).map((path) => `duplicate field "${path}"`);
+    if (duplicates.length === 0 || opts.fieldValidation !== 'Strict' || body === null || typeof body !== 'object' || Array.isArray(body)) return duplicates;
+    const stored = this.store.peek(rt.bucket, rt.namespaced ? ctx.info.namespace : undefined, ctx.info.name!);
+    if (!stored) return duplicates;
+    let patched: unknown;
+    let unknown: string[];
+    try {
+      const current = this.ops.present(rt, stored as KubeObject);
+      patched = type === 'application/merge-patch+json' ? applyMergePatch(current, body) : applyStrategicMergePatch(current, body);
+      unknown = rt.strategy.dropUnknownFields?.(structuredClone(patched) as KubeObject) ?? [];
+    } catch {
+      return duplicates;
+    }
+    const reasons = strictDecodingReasons(duplicates, unknown);
+    throw invalidObject('', '', '', [invalid('patch', JSON.stringify(patched), `strict decoding error: ${reasons}`)]);
+  }
+
   decodeBody(ctx: ResourceRequestContext): unknown {
     const type = this.contentType(ctx);
     if (type === 'application/json' || type === '') return this.decodeJson(ctx.body);
@@ -255,6 +312,7 @@ export class ResourceHandler {
         throw badRequest(`error decoding YAML: ${(err as Error).message}`);
       }
     } else body = this.decodeJson(ctx.body);
+    const duplicates = this.patchDuplicateWarnings(rt, ctx, type, body, opts);
     const { info } = ctx;
     const c = this.admissionContext(rt, ctx, opts);
     const old = this.store.peek(rt.bucket, rt.namespaced ? info.namespace : undefined, info.name!);
@@ -270,7 +328,7 @@ export class ResourceHandler {
             : this.ops.create(rt, info.namespace, mutated, { ...opts, fieldValidation: 'Ignore' })
           : this.ops.patch(rt, info.namespace, info.name!, type, body, opts),
     );
-    return { code: r.code, body: r.object, warnings: r.warnings };
+    return { code: r.code, body: r.object, warnings: [...duplicates, ...(r.warnings ?? [])] };
   }
 
   private listQuery(rt: ResourceType, ctx: ResourceRequestContext) {
@@ -399,6 +457,8 @@ export class ResourceHandler {
       const body = this.decodeBody(ctx) as Record<string, any>;
       replicas = body?.spec?.replicas;
       rv = body?.metadata?.resourceVersion;
+    } else if (info.verb === 'patch' && this.contentType(ctx) === 'application/apply-patch+yaml') {
+      return this.applyScale(rt, ctx, toScale);
     } else if (info.verb === 'patch') {
       const type = this.contentType(ctx);
       const body = this.decodeJson(ctx.body) as any;
@@ -407,15 +467,52 @@ export class ResourceHandler {
       else throw unsupportedMediaType(['application/json-patch+json', 'application/merge-patch+json', 'application/apply-patch+yaml']);
       rv = type === 'application/json-patch+json' ? undefined : body?.metadata?.resourceVersion;
     } else throw methodNotAllowed(info.verb, { group: rt.group, resource: `${rt.resource}/scale` });
-    if (typeof replicas !== 'number') {
-      throw new ApiError(422, 'Invalid', `Scale.autoscaling "${info.name}" is invalid: spec.replicas: Invalid value: ${JSON.stringify(replicas ?? null)}: must be a number`);
-    }
+    checkScaleReplicas(info.name!, replicas);
     const next = structuredClone(current);
     writePath(next, scale.specReplicasPath, replicas);
     if (rv) next.metadata.resourceVersion = rv;
-    const r = this.ops.update(rt, info.namespace, info.name!, next, this.writeOptions(ctx));
+    const r = this.ops.update(rt, info.namespace, info.name!, next, { ...this.writeOptions(ctx), subresource: 'scale' });
     return { code: 200, body: toScale(r.object) };
   }
+
+  /**
+   * Server-side apply of an autoscaling/v1 Scale: the applier owns the parent's replicas field
+   * (recorded with subresource "scale"), conflicting with other owners of it unless forced.
+   */
+  private applyScale(rt: ResourceType, ctx: ResourceRequestContext, toScale: (o: KubeObject) => Record<string, unknown>): HandlerResult {
+    const { info } = ctx;
+    let body: any;
+    try {
+      body = parseYaml(ctx.body.toString('utf8'), { uniqueKeys: true });
+    } catch (err) {
+      throw badRequest(`error decoding YAML: ${(err as Error).message}`);
+    }
+    if (body === null || typeof body !== 'object' || Array.isArray(body)) throw badRequest('error decoding YAML: the applied configuration must be an object');
+    if (body.apiVersion !== 'autoscaling/v1') {
+      throw badRequest(`Incorrect version specified in apply patch. Specified patch version: ${body.apiVersion ?? ''}, expected: autoscaling/v1`);
+    }
+    if (body.kind !== 'Scale') {
+      throw badRequest(`invalid object type: ${body.apiVersion ?? ''}, Kind=${body.kind ?? ''}: the scale subresource takes autoscaling/v1, Kind=Scale`);
+    }
+    if (body.metadata?.name !== undefined && body.metadata.name !== info.name) {
+      throw badRequest(`the name of the object (${body.metadata.name}) does not match the name on the URL (${info.name})`);
+    }
+    const replicas = body.spec?.replicas;
+    checkScaleReplicas(info.name!, replicas);
+    const config: KubeObject = { apiVersion: groupVersion(rt), kind: rt.kind, metadata: { name: info.name! } };
+    if (typeof body.metadata?.resourceVersion === 'string') config.metadata.resourceVersion = body.metadata.resourceVersion;
+    writePath(config, rt.scale!.specReplicasPath, replicas);
+    const r = this.ops.patch(rt, info.namespace, info.name!, 'application/apply-patch+yaml', config, { ...this.writeOptions(ctx), subresource: 'scale' });
+    return { code: 200, body: toScale(r.object) };
+  }
+}
+
+/** The Scale validation a real server runs before touching the parent: spec.replicas is a non-negative number. */
+function checkScaleReplicas(name: string, replicas: unknown): asserts replicas is number {
+  if (typeof replicas !== 'number') {
+    throw new ApiError(422, 'Invalid', `Scale.autoscaling "${name}" is invalid: spec.replicas: Invalid value: ${JSON.stringify(replicas ?? null)}: must be a number`);
+  }
+  if (replicas < 0) throw invalidObject('Scale', 'autoscaling', name, [invalid('spec.replicas', replicas, 'must be greater than or equal to 0')]);
 }
 
 function isApply(ctx: ResourceRequestContext): boolean {

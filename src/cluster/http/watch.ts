@@ -1,7 +1,9 @@
 /**
  * Watch streams: one compact JSON event per line, replay from a resourceVersion (or synthetic ADDED
  * events for the current state), objects entering and leaving the selectors, bookmarks for clients
- * that ask, 410 Expired as an ERROR event, and server-side close (embedded-apiserver.md §4).
+ * that ask, 410 Expired as an ERROR event, server-side close (embedded-apiserver.md §4), and cutting
+ * off watchers that stop reading once their buffered output passes a bound (the watch cache's
+ * "forcing watcher close due to unresponsiveness").
  */
 import type { ServerResponse } from 'node:http';
 import { ApiError } from '../errors/status-errors.js';
@@ -12,6 +14,7 @@ import { type FieldSelector, matchesFields } from '../selectors/field-selector.j
 import type { KubeObject, ObjectStore, StoreEvent } from '../store/object-store.js';
 import { partialObjectMetadata, tableRow } from './table.js';
 import type { ResponseShape } from './negotiation.js';
+import { type FreshnessWaiter, requestedResourceVersion } from '../store/freshness.js';
 
 export interface WatchRequest {
   rt: ResourceType;
@@ -41,6 +44,15 @@ export class WatchHub {
   private readonly serialized = new Map<ResourceType, WeakMap<KubeObject, string>>();
   /** Real milliseconds between bookmarks (tests may shorten it). */
   bookmarkIntervalMs = 60_000;
+  /**
+   * Bytes a watcher may leave unread (in the response and socket buffers) before the server ends its
+   * stream, so a client that stops reading cannot grow the server's memory without bound.
+   */
+  maxBufferedBytes = 8 * 1024 * 1024;
+  /** Watchers ended for not reading, since start (observable in tests and the request log). */
+  slowWatchersClosed = 0;
+  /** Waits of WatchList requests (sendInitialEvents) for a resourceVersion the store has not reached. */
+  freshness: FreshnessWaiter | undefined;
 
   constructor(
     private readonly store: ObjectStore,
@@ -74,6 +86,39 @@ export class WatchHub {
   }
 
   start(req: WatchRequest, res: ServerResponse): void {
+    res.writeHead(200, { 'Content-Type': 'application/json', 'Cache-Control': 'no-cache, private', 'Transfer-Encoding': 'chunked' });
+    res.flushHeaders();
+    // A WatchList request waits (like a list) for the store to reach its resourceVersion; a plain watch
+    // from a future resourceVersion starts at once and delivers the events after it (the 1.32 watch cache).
+    let wanted: number | undefined;
+    try {
+      wanted = req.sendInitialEvents ? requestedResourceVersion(req.resourceVersion) : undefined;
+    } catch (err) {
+      this.failStream(res, err);
+      return;
+    }
+    if (wanted === undefined || !this.freshness || this.store.resourceVersion >= wanted) {
+      this.begin(req, res);
+      return;
+    }
+    this.freshness.waitUntilFresh(wanted).then(
+      () => {
+        if (!res.destroyed && !res.writableEnded) this.begin(req, res);
+      },
+      (err: unknown) => this.failStream(res, err),
+    );
+  }
+
+  /** Ends a stream with one ERROR event carrying the Status (the server's way once the stream is 200). */
+  private failStream(res: ServerResponse, err: unknown): void {
+    const status = err instanceof ApiError ? err.status : new ApiError(500, 'InternalError', String(err)).status;
+    if (!res.writableEnded) {
+      res.write(`${JSON.stringify({ type: 'ERROR', object: status })}\n`);
+      res.end();
+    }
+  }
+
+  private begin(req: WatchRequest, res: ServerResponse): void {
     const { rt } = req;
     let first = true;
     const matches = (o: KubeObject | undefined): boolean =>
@@ -94,11 +139,20 @@ export class WatchHub {
       first = false;
       return `${JSON.stringify({ type, object: payload })}\n`;
     };
+    // set once the initial events are written: only live events count against maxBufferedBytes
+    let watch: OpenWatch | undefined;
     const send = (line: string): void => {
-      if (!res.writableEnded) res.write(line);
+      if (res.writableEnded) return;
+      res.write(line);
+      if (res.writableLength > this.maxBufferedBytes && watch) {
+        this.slowWatchersClosed++;
+        watch.close();
+      }
     };
+    // events at or before the requested resourceVersion are not sent (it may be ahead of the store)
+    let after = 0;
     const translate = (e: StoreEvent): void => {
-      if (e.bucket !== rt.bucket) return;
+      if (e.bucket !== rt.bucket || e.rv <= after) return;
       const now = matches(e.object) && e.type !== 'DELETED';
       const before = matches(e.oldObject);
       if (e.type === 'ADDED' && now) send(render('ADDED', e.object));
@@ -109,8 +163,6 @@ export class WatchHub {
       } else if (e.type === 'DELETED' && before) send(render('DELETED', e.object));
     };
 
-    res.writeHead(200, { 'Content-Type': 'application/json', 'Cache-Control': 'no-cache, private', 'Transfer-Encoding': 'chunked' });
-    res.flushHeaders();
     const rv = req.resourceVersion;
     let unsubscribe = (): void => {};
     try {
@@ -125,12 +177,11 @@ export class WatchHub {
         const since = Number(rv);
         if (!Number.isInteger(since)) throw new ApiError(400, 'BadRequest', `invalid resource version: ${rv}`);
         for (const e of this.store.eventsSince(since)) translate(e);
+        after = since;
       }
       unsubscribe = this.store.onCommit(translate);
     } catch (err) {
-      const status = err instanceof ApiError ? err.status : new ApiError(500, 'InternalError', String(err)).status;
-      send(`${JSON.stringify({ type: 'ERROR', object: status })}\n`);
-      res.end();
+      this.failStream(res, err);
       return;
     }
 
@@ -138,22 +189,23 @@ export class WatchHub {
       send(`${JSON.stringify({ type: 'BOOKMARK', object: { kind: rt.kind, apiVersion: groupVersion(rt), metadata: { resourceVersion: String(this.store.resourceVersion) } } })}\n`);
     };
     const timers: NodeJS.Timeout[] = [];
-    const watch: OpenWatch = {
+    const opened: OpenWatch = {
       rt,
       close: () => {
-        if (!this.open.delete(watch)) return;
+        if (!this.open.delete(opened)) return;
         unsubscribe();
         for (const t of timers) clearTimeout(t);
         if (!res.writableEnded) res.end();
       },
     };
-    this.open.add(watch);
+    watch = opened;
+    this.open.add(opened);
     if (req.bookmarks) {
       const interval = setInterval(bookmark, this.bookmarkIntervalMs);
       timers.push(interval as unknown as NodeJS.Timeout);
       if (req.timeoutSeconds > 2) timers.push(setTimeout(bookmark, (req.timeoutSeconds - 1) * 1000));
     }
-    timers.push(setTimeout(() => watch.close(), req.timeoutSeconds * 1000));
-    res.on('close', () => watch.close());
+    timers.push(setTimeout(() => opened.close(), req.timeoutSeconds * 1000));
+    res.on('close', () => opened.close());
   }
 }

@@ -1,37 +1,114 @@
 /**
  * Field sets as server-side apply tracks them: the `fieldsV1` trie (`f:` fields, `k:` keyed list
- * items, `v:` set members) built from an object, flattened to comparable paths, and read/delete of
- * the value at a path.
+ * items, `v:` set members) built from an object, flattened to comparable paths (atomic maps and
+ * structs are one leaf), and read/delete of the value at a path.
  */
+
+import { builtinRootDefinition, listTypeAt, mapTypeAt, schemaAt } from '../schemas/merge-semantics.js';
 
 type Obj = Record<string, any>;
 const isObject = (v: unknown): v is Obj => v !== null && typeof v === 'object' && !Array.isArray(v);
 
 /** How a list at a schema path (plain field names) merges: by keys, as a set, or atomically. */
-export type ListSemantics = { keys: string[] } | 'set' | 'atomic';
-export type ListSemanticsResolver = (schemaPath: string[]) => ListSemantics;
+export type ListSemantics = { keys: string[]; keyDefaults?: Record<string, unknown> } | 'set' | 'atomic';
+/** How a map or struct at a schema path is owned: key by key (`granular`, the default) or as a whole (`atomic`). */
+export type MapSemantics = 'granular' | 'atomic';
+/**
+ * The merge semantics of a type's schema: called for the lists at a path; its optional `mapType`
+ * answers for maps and structs (`x-kubernetes-map-type` / `+structType`).
+ */
+export type ListSemanticsResolver = ((schemaPath: string[]) => ListSemantics) & {
+  mapType?: (schemaPath: string[]) => MapSemantics;
+  /** A more exact resolver for an object of this apiVersion/kind, when there is one. */
+  forKind?: (apiVersion: unknown, kind: unknown) => ListSemanticsResolver | undefined;
+};
+
+/** Whether the map or struct at `schemaPath` is owned and applied as a whole. */
+export const isAtomicMap = (resolve: ListSemanticsResolver, schemaPath: string[]): boolean => resolve.mapType?.(schemaPath) === 'atomic';
 
 /** A path is a list of trie tokens, e.g. ['f:spec', 'f:containers', 'k:{"name":"c"}', 'f:image']. */
 export type FieldPath = string[];
 
-const builtinListKeys: Record<string, string[]> = {
-  containers: ['name'], initContainers: ['name'], ephemeralContainers: ['name'], volumes: ['name'], env: ['name'], imagePullSecrets: ['name'],
-  ports: ['containerPort', 'protocol'], volumeMounts: ['mountPath'], ownerReferences: ['uid'], conditions: ['type'],
-};
+/** The served built-in kinds' definitions, in the order a kind-less path is tried against them. */
+const builtinRoots = ((): string[] => {
+  const kinds = [
+    ['v1', 'Pod'], ['apps/v1', 'Deployment'], ['batch/v1', 'Job'], ['batch/v1', 'CronJob'], ['v1', 'Service'], ['v1', 'ConfigMap'], ['v1', 'Secret'],
+    ['v1', 'ServiceAccount'], ['v1', 'Namespace'], ['v1', 'Node'], ['rbac.authorization.k8s.io/v1', 'ClusterRole'], ['rbac.authorization.k8s.io/v1', 'ClusterRoleBinding'],
+    ['admissionregistration.k8s.io/v1', 'MutatingWebhookConfiguration'], ['apiextensions.k8s.io/v1', 'CustomResourceDefinition'], ['coordination.k8s.io/v1', 'Lease'],
+  ];
+  return kinds.map(([apiVersion, kind]) => builtinRootDefinition(apiVersion, kind)).filter((n): n is string => n !== undefined);
+})();
 
-/** List semantics of the built-in kinds (their patch merge keys; finalizers is a set). */
-export const builtinListSemantics: ListSemanticsResolver = (path) => {
-  const field = path[path.length - 1] ?? '';
-  if (field === 'finalizers') return 'set';
-  const keys = builtinListKeys[field];
-  return keys ? { keys } : 'atomic';
-};
+/** The list and map semantics of one built-in kind's schema (x-kubernetes-list-type/-list-map-keys/-map-type). */
+function schemaSemantics(root: string): ListSemanticsResolver {
+  // answers per path, remembered: every write asks the same paths again
+  const lists = new Map<string, ListSemantics>();
+  const maps = new Map<string, MapSemantics>();
+  const remember = <T>(cache: Map<string, T>, path: string[], compute: () => T): T => {
+    const key = path.join('\u0000');
+    let v = cache.get(key);
+    if (v === undefined) {
+      if (cache.size > 10000) cache.clear();
+      cache.set(key, (v = compute()));
+    }
+    return v;
+  };
+  return Object.assign(
+    (path: string[]): ListSemantics =>
+      remember(lists, path, () => {
+        const t = listTypeAt(root, path);
+        if (t === undefined || t === 'set' || t === 'atomic') return t ?? 'atomic';
+        return Object.keys(t.keyDefaults).length ? { keys: t.keys, keyDefaults: t.keyDefaults } : { keys: t.keys };
+      }),
+    { mapType: (path: string[]): MapSemantics => remember(maps, path, () => mapTypeAt(root, path) ?? 'granular') },
+  );
+}
+
+const semanticsByRoot = new Map<string, ListSemanticsResolver>();
+/** The resolver of the built-in kind `apiVersion`/`kind`, or undefined when it is not one. */
+export function builtinListSemanticsFor(apiVersion: unknown, kind: unknown): ListSemanticsResolver | undefined {
+  const root = builtinRootDefinition(apiVersion, kind);
+  if (!root) return undefined;
+  let resolver = semanticsByRoot.get(root);
+  if (!resolver) semanticsByRoot.set(root, (resolver = schemaSemantics(root)));
+  return resolver;
+}
+
+/** The served built-in kinds' definitions, in the order a kind-less path is tried against them. */
+export const builtinKindRoots = (): readonly string[] => builtinRoots;
+
+/** The first built-in kind whose schema declares `path` (for callers that do not know the kind). */
+const rootDeclaring = (path: string[]): string | undefined => builtinRoots.find((r) => schemaAt(r, path) !== undefined);
+
+/**
+ * List semantics of the built-in kinds from their schemas. Given the kind (`forKind`), exact; called
+ * without it, a path is read in the first served kind that declares it (metadata is the same in all).
+ */
+export const builtinListSemantics: ListSemanticsResolver = Object.assign(
+  (path: string[]): ListSemantics => {
+    const root = rootDeclaring(path);
+    return root ? schemaSemantics(root)(path) : 'atomic';
+  },
+  {
+    mapType: (path: string[]): MapSemantics => {
+      const root = rootDeclaring(path);
+      return root ? (mapTypeAt(root, path) ?? 'granular') : 'granular';
+    },
+    forKind: builtinListSemanticsFor,
+  },
+);
+
+/** The value of a keyed list item's key field, or the schema default of that field when it is left out. */
+export const keyValue = (item: Obj, sem: { keys: string[]; keyDefaults?: Record<string, unknown> }, k: string): unknown => item[k] ?? sem.keyDefaults?.[k];
 
 function itemToken(item: unknown, sem: ListSemantics): string | undefined {
   if (sem === 'set') return `v:${JSON.stringify(item)}`;
   if (sem === 'atomic' || !isObject(item)) return undefined;
   const key: Obj = {};
-  for (const k of sem.keys) if (item[k] !== undefined) key[k] = item[k];
+  for (const k of sem.keys) {
+    const v = keyValue(item, sem, k);
+    if (v !== undefined) key[k] = v;
+  }
   return `k:${JSON.stringify(key)}`;
 }
 
@@ -42,15 +119,19 @@ export function leafPaths(value: unknown, resolve: ListSemanticsResolver, schema
   for (const [key, child] of Object.entries(value)) {
     const path = [...prefix, `f:${key}`];
     const sp = [...schemaPath, key];
-    if (isObject(child) && Object.keys(child).length > 0) out.push(...leafPaths(child, resolve, sp, path));
+    if (isObject(child) && Object.keys(child).length > 0 && !isAtomicMap(resolve, sp)) out.push(...leafPaths(child, resolve, sp, path));
     else if (Array.isArray(child)) {
       const sem = resolve(sp);
       if (sem === 'atomic' || child.some((i) => itemToken(i, sem) === undefined)) out.push(path);
       else {
         for (const item of child) {
           const itemPath = [...path, itemToken(item, sem)!];
-          out.push([...itemPath, '.']);
-          if (sem !== 'set') out.push(...leafPaths(item, resolve, sp, itemPath));
+          // an atomic item (struct) is one value; otherwise its presence and its fields
+          if (sem !== 'set' && isAtomicMap(resolve, sp)) out.push(itemPath);
+          else {
+            out.push([...itemPath, '.']);
+            if (sem !== 'set') out.push(...leafPaths(item, resolve, sp, itemPath));
+          }
         }
       }
     } else out.push(path);
@@ -88,7 +169,27 @@ export const pathKey = (p: FieldPath): string => p.join('\u0000');
 function matchItem(list: unknown[], token: string): number {
   const body = JSON.parse(token.slice(2));
   if (token.startsWith('v:')) return list.findIndex((i) => JSON.stringify(i) === JSON.stringify(body));
-  return list.findIndex((i) => isObject(i) && Object.entries(body as Obj).every(([k, v]) => JSON.stringify(i[k]) === JSON.stringify(v)));
+  const same = (i: unknown, leftOutMatches: boolean): boolean =>
+    isObject(i) && Object.entries(body as Obj).every(([k, v]) => (leftOutMatches && i[k] === undefined) || JSON.stringify(i[k]) === JSON.stringify(v));
+  // an item stored without a defaulted key field (a port without protocol) still answers to the key with the default
+  const exact = list.findIndex((i) => same(i, false));
+  return exact >= 0 ? exact : list.findIndex((i) => same(i, true));
+}
+
+/** A copy of `value` whose keyed list items carry the schema defaults of the key fields they leave out. */
+export function withKeyDefaults(value: unknown, resolve: ListSemanticsResolver, schemaPath: string[] = []): unknown {
+  if (Array.isArray(value)) {
+    const sem = resolve(schemaPath);
+    return value.map((item) => {
+      const copy = withKeyDefaults(item, resolve, schemaPath);
+      if (typeof sem === 'object' && sem.keyDefaults && isObject(copy)) {
+        for (const [k, d] of Object.entries(sem.keyDefaults)) if (copy[k] === undefined) copy[k] = d;
+      }
+      return copy;
+    });
+  }
+  if (!isObject(value)) return value;
+  return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, withKeyDefaults(v, resolve, [...schemaPath, k])]));
 }
 
 /** The value at a path (undefined when absent). */

@@ -6,7 +6,7 @@
 import { ApiError } from '../errors/status-errors.js';
 import type { KubeObject } from '../store/object-store.js';
 import { deepEqual, rfc3339 } from '../registry/system-metadata.js';
-import { type FieldPath, type ListSemanticsResolver, deleteAt, fromFieldsV1, leafPaths, pathKey, toFieldsV1, valueAt } from './field-sets.js';
+import { type FieldPath, type ListSemanticsResolver, deleteAt, fromFieldsV1, isAtomicMap, keyValue, leafPaths, pathKey, toFieldsV1, valueAt, withKeyDefaults } from './field-sets.js';
 
 export interface ManagedFieldsEntry {
   manager: string;
@@ -47,6 +47,12 @@ export interface OwnershipContext {
   lists: ListSemanticsResolver;
 }
 
+/** The context with the list semantics of the object's own kind, when the resolver knows a more exact one. */
+function forObject(ctx: OwnershipContext, object: KubeObject): OwnershipContext {
+  const exact = ctx.lists.forKind?.(object.apiVersion, object.kind);
+  return exact ? { ...ctx, lists: exact } : ctx;
+}
+
 function entries(object: KubeObject): ManagedFieldsEntry[] {
   return Array.isArray(object.metadata.managedFields) ? structuredClone(object.metadata.managedFields) : [];
 }
@@ -74,7 +80,8 @@ function withoutPaths(list: ManagedFieldsEntry[], drop: Set<string>, except: (e:
 }
 
 /** Records an ordinary (non-apply) write: the manager takes the fields it set or changed. */
-export function recordUpdate(next: KubeObject, old: KubeObject | undefined, ctx: OwnershipContext): void {
+export function recordUpdate(next: KubeObject, old: KubeObject | undefined, given: OwnershipContext): void {
+  const ctx = forObject(given, next);
   const nextView = ownedView(next, ctx.subresource, ctx.statusSubresource);
   const oldView = old ? ownedView(old, ctx.subresource, ctx.statusSubresource) : {};
   const changed = leafPaths(nextView, ctx.lists).filter((p) => !deepEqual(valueAt(nextView, p), valueAt(oldView, p)));
@@ -94,7 +101,7 @@ export function recordUpdate(next: KubeObject, old: KubeObject | undefined, ctx:
   next.metadata.managedFields = list;
 }
 
-/** Merges an applied configuration into the live object (lists by their semantics, objects recursively). */
+/** Merges an applied configuration into the live object (lists by their semantics, granular maps recursively, atomic maps replaced). */
 function mergeApplied(live: unknown, config: unknown, lists: ListSemanticsResolver, schemaPath: string[]): unknown {
   if (Array.isArray(config)) {
     const sem = lists(schemaPath);
@@ -102,13 +109,13 @@ function mergeApplied(live: unknown, config: unknown, lists: ListSemanticsResolv
     if (sem === 'set') return [...live, ...config.filter((c) => !live.some((l) => deepEqual(l, c)))];
     const out = [...live];
     for (const item of config) {
-      const i = out.findIndex((l) => isObject(l) && isObject(item) && sem.keys.every((k) => deepEqual(l[k], item[k])));
+      const i = out.findIndex((l) => isObject(l) && isObject(item) && sem.keys.every((k) => deepEqual(keyValue(l, sem, k), keyValue(item, sem, k))));
       if (i >= 0) out[i] = mergeApplied(out[i], item, lists, schemaPath);
       else out.push(structuredClone(item));
     }
     return out;
   }
-  if (!isObject(config)) return structuredClone(config);
+  if (!isObject(config) || isAtomicMap(lists, schemaPath)) return structuredClone(config);
   const out: Obj = isObject(live) ? { ...live } : {};
   for (const [k, v] of Object.entries(config)) out[k] = mergeApplied(out[k], v, lists, [...schemaPath, k]);
   return out;
@@ -148,7 +155,9 @@ function applyConflict(conflicts: Array<{ entry: ManagedFieldsEntry; path: Field
  * Server-side apply of `config` onto `live` (undefined = create). Returns the merged object with
  * managedFields updated; throws 409 on conflicts unless `force`.
  */
-export function serverSideApply(live: KubeObject | undefined, config: KubeObject, ctx: OwnershipContext, force: boolean): KubeObject {
+export function serverSideApply(live: KubeObject | undefined, given: KubeObject, givenCtx: OwnershipContext, force: boolean): KubeObject {
+  const ctx = forObject(givenCtx, given);
+  const config = given;
   const configView = ownedView(config, ctx.subresource, ctx.statusSubresource);
   const applied = leafPaths(configView, ctx.lists);
   let list = live ? entries(live) : [];
@@ -161,6 +170,8 @@ export function serverSideApply(live: KubeObject | undefined, config: KubeObject
       if (mine(entry) || (entry.manager === ctx.manager && (entry.subresource ?? '') === (ctx.subresource ?? ''))) continue;
       const owned = new Set(fromFieldsV1(entry.fieldsV1).map(pathKey));
       for (const p of applied) {
+        // an item's presence (`.`) is shared, never a conflict: only the values of its fields can differ
+        if (p[p.length - 1] === '.') continue;
         if (owned.has(pathKey(p)) && !deepEqual(valueAt(configView, p), valueAt(liveView, p))) conflicts.push({ entry, path: p });
       }
     }
@@ -168,7 +179,10 @@ export function serverSideApply(live: KubeObject | undefined, config: KubeObject
     for (const c of conflicts) taken.add(pathKey(c.path));
   }
   const base: KubeObject = live ? structuredClone(live) : { apiVersion: config.apiVersion, kind: config.kind, metadata: {} };
-  const merged = mergeApplied(base, { ...config, metadata: { ...(config.metadata ?? {}) } }, ctx.lists, []) as KubeObject;
+  // keyed list items that leave out a key field with a schema default (a port's protocol) get the default,
+  // as defaulting gives it before a real server merges; the applier does not own the defaulted field
+  const defaulted = withKeyDefaults({ ...config, metadata: { ...(config.metadata ?? {}) } }, ctx.lists);
+  const merged = mergeApplied(base, defaulted, ctx.lists, []) as KubeObject;
   merged.metadata.managedFields = undefined;
   delete merged.metadata.managedFields;
   const appliedKeys = new Set(applied.map(pathKey));

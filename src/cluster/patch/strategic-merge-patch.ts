@@ -1,38 +1,37 @@
 /**
- * Strategic merge patch for built-in kinds: merge patch plus per-list semantics (keyed lists merged by
- * their merge key, `finalizers` as a set) and the directives kubectl emits (`$patch`,
- * `$setElementOrder/…`, `$deleteFromPrimitiveList/…`, `$retainKeys`).
+ * Strategic merge patch for built-in kinds: merge patch plus the patch strategies of the kind's v1.32
+ * schema (`x-kubernetes-patch-strategy`/`-patch-merge-key`: keyed lists merged by their merge key, lists
+ * of scalars with `merge` as sets, `retainKeys`, `replace`) and the directives kubectl emits (`$patch`,
+ * `$setElementOrder/…`, `$deleteFromPrimitiveList/…`, `$retainKeys`). Lists without a strategy are replaced.
  */
 import { badRequest } from '../errors/status-errors.js';
-
-/** Merge keys of the keyed lists of the served built-in kinds (by field name). */
-const mergeKeys: Record<string, string> = {
-  containers: 'name',
-  initContainers: 'name',
-  ephemeralContainers: 'name',
-  volumes: 'name',
-  env: 'name',
-  imagePullSecrets: 'name',
-  ports: 'containerPort',
-  volumeMounts: 'mountPath',
-  volumeDevices: 'devicePath',
-  ownerReferences: 'uid',
-  conditions: 'type',
-  hostAliases: 'ip',
-  topologySpreadConstraints: 'topologyKey',
-  resourceClaims: 'name',
-};
-const setLists = new Set(['finalizers']);
+import { type PatchStrategy, builtinRootDefinition, patchStrategyAt, schemaAt } from '../schemas/merge-semantics.js';
+import { builtinKindRoots } from './field-sets.js';
 
 type Obj = Record<string, unknown>;
 const isObject = (v: unknown): v is Obj => v !== null && typeof v === 'object' && !Array.isArray(v);
 
+/** The patch strategy of the field at a path (plain field names, list items looked through). */
+type StrategyAt = (path: string[]) => PatchStrategy;
+
+/**
+ * Applies `patch` to `target`, an object of a built-in kind: the kind's schema is found from the target's
+ * apiVersion/kind (or the patch's); without either, each path is read in the first served kind declaring it.
+ */
 export function applyStrategicMergePatch(target: unknown, patch: unknown): unknown {
   if (!isObject(patch)) throw badRequest('json: cannot unmarshal into Go value of type map[string]interface {}');
-  return mergeObject(isObject(target) ? target : {}, patch);
+  const base = isObject(target) ? target : {};
+  const root = builtinRootDefinition(base.apiVersion, base.kind) ?? builtinRootDefinition(patch.apiVersion, patch.kind);
+  const strategyAt: StrategyAt = root
+    ? (path) => patchStrategyAt(root, path)
+    : (path) => {
+        const declaring = builtinKindRoots().find((r) => schemaAt(r, path) !== undefined);
+        return declaring ? patchStrategyAt(declaring, path) : { strategies: [] };
+      };
+  return mergeObject(base, patch, [], strategyAt);
 }
 
-function mergeObject(target: Obj, patch: Obj): Obj {
+function mergeObject(target: Obj, patch: Obj, path: string[], strategyAt: StrategyAt): Obj {
   const directive = patch.$patch;
   if (directive === 'replace') {
     const copy = { ...patch };
@@ -60,9 +59,14 @@ function mergeObject(target: Obj, patch: Obj): Obj {
       delete out[key];
       continue;
     }
-    if (Array.isArray(value)) out[key] = mergeList(key, out[key], value);
+    const fieldPath = [...path, key];
+    if (Array.isArray(value)) out[key] = mergeList(strategyAt(fieldPath), out[key], value, fieldPath, strategyAt);
     else if (isObject(value)) {
-      const merged = mergeObject(isObject(out[key]) ? (out[key] as Obj) : {}, value);
+      if (strategyAt(fieldPath).strategies.includes('replace')) {
+        out[key] = withoutDirectives(value);
+        continue;
+      }
+      const merged = mergeObject(isObject(out[key]) ? (out[key] as Obj) : {}, value, fieldPath, strategyAt);
       if (value.$patch === 'delete') delete out[key];
       else out[key] = merged;
     } else out[key] = value;
@@ -70,24 +74,22 @@ function mergeObject(target: Obj, patch: Obj): Obj {
   for (const [key, value] of Object.entries(patch)) {
     if (!key.startsWith('$setElementOrder/')) continue;
     const field = key.slice('$setElementOrder/'.length);
-    if (Array.isArray(out[field]) && Array.isArray(value)) out[field] = reorder(field, out[field] as unknown[], value);
+    if (Array.isArray(out[field]) && Array.isArray(value)) out[field] = reorder(strategyAt([...path, field]).mergeKey, out[field] as unknown[], value);
   }
   return out;
 }
 
-function mergeList(field: string, current: unknown, patch: unknown[]): unknown[] {
+function mergeList(strategy: PatchStrategy, current: unknown, patch: unknown[], path: string[], strategyAt: StrategyAt): unknown[] {
   const base = Array.isArray(current) ? current : [];
-  if (setLists.has(field)) {
-    const out = [...base];
-    for (const v of patch) if (!out.includes(v)) out.push(v);
-    return out;
-  }
-  const key = mergeKeys[field];
-  if (!key || !patch.every(isObject)) {
-    return patch.filter((item) => !(isObject(item) && item.$patch === 'replace' && Object.keys(item).length === 1));
-  }
-  if (patch.some((item) => isObject(item) && item.$patch === 'replace')) {
+  const key = strategy.mergeKey;
+  if (!strategy.strategies.includes('merge') || patch.some((item) => isObject(item) && item.$patch === 'replace')) {
     return patch.filter((item) => !(isObject(item) && item.$patch === 'replace')).map((i) => structuredClone(i));
+  }
+  if (!key || !patch.every(isObject)) {
+    // a list of scalars with the merge strategy is a set (finalizers, podCIDRs)
+    const out = [...base];
+    for (const v of patch) if (!out.some((o) => JSON.stringify(o) === JSON.stringify(v))) out.push(v);
+    return out;
   }
   const out = base.map((i) => (isObject(i) ? { ...i } : i));
   for (const item of patch as Obj[]) {
@@ -96,18 +98,22 @@ function mergeList(field: string, current: unknown, patch: unknown[]): unknown[]
       if (idx >= 0) out.splice(idx, 1);
       continue;
     }
-    if (idx >= 0) out[idx] = mergeObject(out[idx] as Obj, item);
+    if (idx >= 0) out[idx] = mergeObject(out[idx] as Obj, item, path, strategyAt);
     else {
       const copy = { ...item };
       delete copy.$patch;
-      out.push(mergeObject({}, copy));
+      out.push(mergeObject({}, copy, path, strategyAt));
     }
   }
   return out;
 }
 
-function reorder(field: string, list: unknown[], order: unknown[]): unknown[] {
-  const key = mergeKeys[field];
+/** A patch value taken whole (`replace` strategy): its directives dropped. */
+function withoutDirectives(value: Obj): Obj {
+  return Object.fromEntries(Object.entries(structuredClone(value)).filter(([k]) => !k.startsWith('$')));
+}
+
+function reorder(key: string | undefined, list: unknown[], order: unknown[]): unknown[] {
   const identity = (v: unknown): unknown => (key && isObject(v) ? v[key] : v);
   const orderIds = order.map((o) => (key && isObject(o) ? o[key] : o));
   const ranked = list.map((item, i) => ({ item, rank: orderIds.indexOf(identity(item)), i }));

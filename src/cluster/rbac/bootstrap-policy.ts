@@ -1,7 +1,9 @@
 /**
  * The RBAC bootstrap policy every cluster starts with (§8.4): cluster-admin, the aggregated
  * admin/edit/view roles and the `system:aggregate-to-*` roles that feed them, system:discovery,
- * system:basic-user, system:public-info-viewer, and their ClusterRoleBindings — shaped as 1.32's.
+ * system:basic-user, system:public-info-viewer, and their ClusterRoleBindings — shaped as 1.32's
+ * (the aggregate-to-* rule lists are the data of kubernetes' bootstrappolicy/policy.go, each rule's
+ * verbs and resources sorted as its RuleOrDie() sorts them).
  */
 import type { KubeObject } from '../store/object-store.js';
 
@@ -61,14 +63,17 @@ export function bootstrapClusterRoles(): KubeObject[] {
     clusterRole(
       'system:aggregate-to-edit',
       [
+        // read on the escalating resources
+        rule(read, [''], ['pods/attach', 'pods/exec', 'pods/portforward', 'pods/proxy', 'secrets', 'services/proxy']),
         rule(['impersonate'], [''], ['serviceaccounts']),
         rule(write, [''], ['pods', 'pods/attach', 'pods/exec', 'pods/portforward', 'pods/proxy']),
         rule(['create'], [''], ['pods/eviction']),
-        rule(write, [''], ['configmaps', 'events', 'persistentvolumeclaims', 'replicationcontrollers', 'replicationcontrollers/scale', 'secrets', 'serviceaccounts', 'services', 'services/proxy']),
+        rule(write, [''], ['configmaps', 'persistentvolumeclaims', 'replicationcontrollers', 'replicationcontrollers/scale', 'secrets', 'serviceaccounts', 'services', 'services/proxy']),
         rule(['create'], [''], ['serviceaccounts/token']),
         rule(write, ['apps'], ['daemonsets', 'deployments', 'deployments/rollback', 'deployments/scale', 'replicasets', 'replicasets/scale', 'statefulsets', 'statefulsets/scale']),
         rule(write, ['autoscaling'], ['horizontalpodautoscalers']),
         rule(write, ['batch'], ['cronjobs', 'jobs']),
+        rule(write, ['extensions'], ['daemonsets', 'deployments', 'deployments/rollback', 'deployments/scale', 'ingresses', 'networkpolicies', 'replicasets', 'replicasets/scale', 'replicationcontrollers/scale']),
         rule(write, ['policy'], ['poddisruptionbudgets']),
         rule(write, ['networking.k8s.io'], ['ingresses', 'networkpolicies']),
       ],
@@ -79,11 +84,13 @@ export function bootstrapClusterRoles(): KubeObject[] {
       [
         rule(read, [''], ['configmaps', 'endpoints', 'persistentvolumeclaims', 'persistentvolumeclaims/status', 'pods', 'replicationcontrollers', 'replicationcontrollers/scale', 'serviceaccounts', 'services', 'services/status']),
         rule(read, [''], ['bindings', 'events', 'limitranges', 'namespaces/status', 'pods/log', 'pods/status', 'replicationcontrollers/status', 'resourcequotas', 'resourcequotas/status']),
+        // read on namespaces at namespace scope: this namespace
         rule(read, [''], ['namespaces']),
         rule(read, ['discovery.k8s.io'], ['endpointslices']),
         rule(read, ['apps'], ['controllerrevisions', 'daemonsets', 'daemonsets/status', 'deployments', 'deployments/scale', 'deployments/status', 'replicasets', 'replicasets/scale', 'replicasets/status', 'statefulsets', 'statefulsets/scale', 'statefulsets/status']),
         rule(read, ['autoscaling'], ['horizontalpodautoscalers', 'horizontalpodautoscalers/status']),
         rule(read, ['batch'], ['cronjobs', 'cronjobs/status', 'jobs', 'jobs/status']),
+        rule(read, ['extensions'], ['daemonsets', 'daemonsets/status', 'deployments', 'deployments/scale', 'deployments/status', 'ingresses', 'ingresses/status', 'networkpolicies', 'replicasets', 'replicasets/scale', 'replicasets/status', 'replicationcontrollers/scale']),
         rule(read, ['policy'], ['poddisruptionbudgets', 'poddisruptionbudgets/status']),
         rule(read, ['networking.k8s.io'], ['ingresses', 'ingresses/status', 'networkpolicies']),
       ],

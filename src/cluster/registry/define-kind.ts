@@ -1,12 +1,15 @@
 /**
  * A compact way to declare a built-in kind: names, scope, top-level fields, table and strategy, with
- * the defaults most kinds share. Unknown-field detection for built-in kinds checks the top level and
- * ObjectMeta (deeper fields of built-in kinds are accepted as sent).
+ * the defaults most kinds share. Kinds in the Kubernetes v1.32 schema catalogue (src/cluster/schemas) are
+ * decoded against their full schema (unknown fields and wrong JSON types at every depth) and serve it to
+ * OpenAPI/explain; others fall back to their declared top-level fields.
  */
 import type { KubeObject } from '../store/object-store.js';
 import { ageColumn, age, nameColumn } from './table-format.js';
 import { allVerbs, type ResourceStrategy, type ResourceType, type TableSpec } from './resource-type.js';
 import type { NameRule } from './object-meta.js';
+import { builtinDefinition, definitionName } from '../schemas/builtin-schemas.js';
+import { decodeBuiltin } from '../schemas/typed-decoding.js';
 
 export const objectMetaFields = [
   'annotations', 'creationTimestamp', 'deletionGracePeriodSeconds', 'deletionTimestamp', 'finalizers', 'generateName',
@@ -63,7 +66,11 @@ export const nameAgeTable: TableSpec = {
 export function defineKind(d: KindDeclaration): ResourceType {
   const group = d.group ?? '';
   const version = d.version ?? 'v1';
-  const strategy: ResourceStrategy = { dropUnknownFields: (o) => dropUnknownTopLevel(o, d.fields), ...d.strategy };
+  const definition = definitionName(group, version, d.kind);
+  const strategy: ResourceStrategy = {
+    dropUnknownFields: (o) => decodeBuiltin(o, definition) ?? dropUnknownTopLevel(o, d.fields),
+    ...d.strategy,
+  };
   return {
     group,
     version,
@@ -85,7 +92,7 @@ export function defineKind(d: KindDeclaration): ResourceType {
     custom: false,
     table: d.table ?? nameAgeTable,
     strategy,
-    openAPISchema: () => builtinSchema(d),
+    openAPISchema: () => builtinDefinition(definition) ?? builtinSchema(d),
   };
 }
 

@@ -15,10 +15,12 @@ import { JsonPatchError, applyJsonPatch } from '../patch/json-patch.js';
 import { recordUpdate, serverSideApply } from '../patch/managed-fields.js';
 import { applyMergePatch } from '../patch/merge-patch.js';
 import { applyStrategicMergePatch } from '../patch/strategic-merge-patch.js';
+import { rejectUndeclaredApplyFields } from '../patch/undeclared-fields.js';
 import { validateName, validateObjectMetaFields } from './object-meta.js';
 import { type DeleteOptions, DeleteOperations } from './delete-operations.js';
 import { type ResourceType, type WriteContext, groupVersion, patchTypesOf } from './resource-type.js';
 import { type SeededRandom, generationChanged, isNoOp, rfc3339 } from './system-metadata.js';
+import { TypeDecodeError } from '../schemas/typed-decoding.js';
 
 export type FieldValidation = 'Strict' | 'Warn' | 'Ignore';
 
@@ -130,16 +132,30 @@ export class ObjectOperations {
       }
       if (namespace) object.metadata.namespace = namespace;
     } else delete object.metadata.namespace;
-    const unknown = rt.strategy.dropUnknownFields ? rt.strategy.dropUnknownFields(object) : [];
+    const unknown = this.decodeFields(rt, object, body, forPatch);
     if (unknown.length) {
       const text = unknown.map((u) => `unknown field "${u}"`).join(', ');
       if (opts.fieldValidation === 'Strict') {
-        if (forPatch) throw invalidObject(rt.kind, rt.group, object.metadata.name ?? '', [invalid('patch', JSON.stringify(body), `strict decoding error: ${text}`)]);
-        throw badRequest(`strict decoding error: ${text}`);
+        if (forPatch) throw patchDecodeError(body, `strict decoding error: ${text}`);
+        throw badRequest(cannotBeHandled(rt, `strict decoding error: ${text}`));
       }
       if (opts.fieldValidation !== 'Ignore') warnings.push(...unknown.map((u) => `unknown field "${u}"`));
     }
     return rt.strategy.toStorage ? rt.strategy.toStorage(object) : object;
+  }
+
+  /**
+   * The kind's decoding: unknown fields are dropped and returned; a value of the wrong JSON type fails
+   * whatever fieldValidation says — 400 on POST/PUT, 422 on the `patch` field for patches (as kube-apiserver).
+   */
+  private decodeFields(rt: ResourceType, object: KubeObject, body: unknown, forPatch: boolean): string[] {
+    try {
+      return rt.strategy.dropUnknownFields ? rt.strategy.dropUnknownFields(object) : [];
+    } catch (err) {
+      if (!(err instanceof TypeDecodeError)) throw err;
+      if (forPatch) throw patchDecodeError(body, err.message);
+      throw badRequest(cannotBeHandled(rt, err.message));
+    }
   }
 
   private validate(rt: ResourceType, object: KubeObject, old: KubeObject | undefined): void {
@@ -187,7 +203,7 @@ export class ObjectOperations {
       manager: opts.fieldManager ?? 'unknown',
       apiVersion: groupVersion(rt),
       now: this.clock.now(),
-      ...(opts.subresource === 'status' ? { subresource: 'status' } : {}),
+      ...(opts.subresource === 'status' || opts.subresource === 'scale' ? { subresource: opts.subresource } : {}),
       statusSubresource: rt.statusSubresource,
       lists: this.listSemanticsFor(rt),
     };
@@ -304,6 +320,7 @@ export class ObjectOperations {
     const config = body as KubeObject;
     if (!config || typeof config !== 'object' || Array.isArray(config)) throw badRequest('error decoding YAML: the applied configuration must be an object');
     if (!config.apiVersion || !config.kind) throw badRequest(`invalid object type: ${config.apiVersion ?? ''}, Kind=${config.kind ?? ''}`);
+    rejectUndeclaredApplyFields(config, rt.custom ? rt.openAPISchema() : undefined);
     if (config.metadata?.name !== undefined && config.metadata.name !== name) {
       throw badRequest(`the name of the object (${config.metadata.name}) does not match the name on the URL (${name})`);
     }
@@ -350,6 +367,19 @@ export class ObjectOperations {
   finalizeNamespace(rt: ResourceType, name: string, body: unknown): KubeObject {
     return this.deletion.finalizeNamespace(rt, name, body);
   }
+}
+
+/**
+ * A patched object that does not decode: kube-apiserver answers 422 with an empty kind and name
+ * (`NewInvalid(schema.GroupKind{}, "", …)`), which kubectl prints as "The request is invalid: patch: …".
+ */
+function patchDecodeError(patched: unknown, reason: string): ApiError {
+  return invalidObject('', '', '', [invalid('patch', JSON.stringify(patched), reason)]);
+}
+
+/** kube-apiserver's wrapping of a body it could not decode into the kind (transformDecodeError). */
+function cannotBeHandled(rt: ResourceType, reason: string): string {
+  return `${rt.kind} in version "${rt.version}" cannot be handled as a ${rt.kind}: ${reason}`;
 }
 
 /** Owner references with the same uid are stored once, with a warning (as kube-apiserver 1.32 does). */

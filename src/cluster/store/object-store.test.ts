@@ -18,6 +18,19 @@ test('every commit across buckets gets the next resourceVersion and reaches list
   expect(b.metadata.resourceVersion).toBe('1002');
 });
 
+test('listAt of one namespace replays only its history and hands out the stored (frozen) objects', () => {
+  const store = new ObjectStore({ initialResourceVersion: 10 });
+  store.create('cm', obj('a'));
+  store.create('cm', { metadata: { name: 'other', namespace: 'elsewhere' }, data: {} });
+  const at = store.resourceVersion;
+  store.update('cm', { ...obj('a'), data: { changed: 'yes' } });
+  store.create('cm', { metadata: { name: 'later', namespace: 'elsewhere' }, data: {} });
+  const page = store.listAt('cm', at, 'ns');
+  expect(page.map((o) => [o.metadata.name, o.metadata.resourceVersion])).toEqual([['a', '11']]);
+  expect(Object.isFrozen(page[0])).toBe(true);
+  expect(store.listAt('cm', at).map((o) => o.metadata.name)).toEqual(['other', 'a']);
+});
+
 test('listAt reconstructs a bucket as it was; eventsSince replays; compaction answers 410 Expired', () => {
   const store = new ObjectStore({ initialResourceVersion: 10 });
   store.create('cm', obj('a'));

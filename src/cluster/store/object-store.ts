@@ -96,24 +96,26 @@ export class ObjectStore {
     return all.sort(compareKeys);
   }
 
-  /** Bucket contents as they were at `rv` (from history); 410 when `rv` predates the history. */
+  /**
+   * Bucket contents (optionally one namespace) as they were at `rv`, from history, ordered like list();
+   * the stored (frozen, shared) objects, as listShared() — for paginated and exact lists, which only
+   * serialize them. 410 when `rv` predates the history.
+   */
   listAt(bucket: string, rv: number, namespace?: string): KubeObject[] {
-    if (rv >= this.rv) return this.list(bucket, namespace);
+    if (rv >= this.rv) return this.listShared(bucket, namespace);
     if (rv < this.compactedThrough) throw tooOldResourceVersion(rv, this.compactedThrough + 1);
+    const inScope = (o: KubeObject): boolean => namespace === undefined || o.metadata.namespace === namespace;
     const state = new Map<string, KubeObject>();
-    for (const [k, o] of this.buckets.get(bucket) ?? []) state.set(k, o);
+    for (const [k, o] of this.buckets.get(bucket) ?? []) if (inScope(o)) state.set(k, o);
     for (let i = this.history.length - 1; i >= 0; i--) {
       const e = this.history[i]!;
       if (e.rv <= rv) break;
-      if (e.bucket !== bucket) continue;
+      if (e.bucket !== bucket || !inScope(e.object)) continue;
       const k = keyOf(e.object.metadata.namespace, e.object.metadata.name);
       if (e.type === 'ADDED') state.delete(k);
       else state.set(k, e.oldObject!);
     }
-    return [...state.values()]
-      .filter((o) => namespace === undefined || o.metadata.namespace === namespace)
-      .sort(compareKeys)
-      .map((o) => structuredClone(o));
+    return [...state.values()].sort(compareKeys);
   }
 
   /** Every retained change with rv > `since`, oldest first; 410 when `since` predates the history. */

@@ -1,13 +1,13 @@
 /**
  * Built-in kinds outside core and batch: coordination.k8s.io Leases, rbac.authorization.k8s.io
- * roles and bindings, and apps/v1 Deployments (stored only, nothing runs them).
+ * roles and bindings, v1 Services, and (from apps-kinds.ts) apps/v1 Deployments.
  */
 import { type FieldError, invalid, notSupported, required } from '../../errors/field-errors.js';
 import type { KubeObject } from '../../store/object-store.js';
 import { defineKind } from '../define-kind.js';
 import type { ResourceType } from '../resource-type.js';
 import { age, ageColumn, column, nameColumn } from '../table-format.js';
-import { defaultPodTemplate } from './core-kinds.js';
+import { deployments } from './apps-kinds.js';
 
 export const leases = defineKind({
   group: 'coordination.k8s.io',
@@ -105,39 +105,6 @@ export const roles = defineKind({ group: rbac, resource: 'roles', kind: 'Role', 
 export const clusterRoles = defineKind({ group: rbac, resource: 'clusterroles', kind: 'ClusterRole', namespaced: false, nameRule: 'path-segment', verbs: rbacVerbs, fields: ['rules:list', 'aggregationRule'], table: createdAtTable, strategy: { validateCreate: (o) => validateRules(o.rules, true), validateUpdate: (o) => validateRules(o.rules, true) } });
 export const roleBindings = defineKind({ group: rbac, resource: 'rolebindings', kind: 'RoleBinding', namespaced: true, nameRule: 'path-segment', verbs: rbacVerbs, fields: ['roleRef', 'subjects:list'], table: bindingTable, strategy: { validateCreate: (o) => validateBinding(o, false), validateUpdate: (o, old) => [...validateBinding(o, false), ...roleRefImmutable(o, old)] } });
 export const clusterRoleBindings = defineKind({ group: rbac, resource: 'clusterrolebindings', kind: 'ClusterRoleBinding', namespaced: false, nameRule: 'path-segment', verbs: rbacVerbs, fields: ['roleRef', 'subjects:list'], table: bindingTable, strategy: { validateCreate: (o) => validateBinding(o, true), validateUpdate: (o, old) => [...validateBinding(o, true), ...roleRefImmutable(o, old)] } });
-
-export const deployments = defineKind({
-  group: 'apps',
-  resource: 'deployments',
-  kind: 'Deployment',
-  namespaced: true,
-  shortNames: ['deploy'],
-  categories: ['all'],
-  statusSubresource: true,
-  hasGeneration: true,
-  fields: ['spec', 'status'],
-  table: {
-    columns: [nameColumn, column('Ready', 'string', 'Number of the pod with ready state'), column('Up-to-date', 'string', 'Total number of non-terminated pods targeted by this deployment that have the desired template spec.'), column('Available', 'string', 'Total number of available pods (ready for at least minReadySeconds) targeted by this deployment.'), ageColumn],
-    cells: (o, now) => [o.metadata.name, `${o.status?.readyReplicas ?? 0}/${o.spec?.replicas ?? 1}`, o.status?.updatedReplicas ?? 0, o.status?.availableReplicas ?? 0, age(o.metadata.creationTimestamp, now)],
-  },
-  strategy: {
-    prepareForCreate(o) {
-      const spec = (o.spec ??= {});
-      spec.replicas ??= 1;
-      spec.revisionHistoryLimit ??= 10;
-      spec.progressDeadlineSeconds ??= 600;
-      spec.strategy ??= { type: 'RollingUpdate', rollingUpdate: { maxSurge: '25%', maxUnavailable: '25%' } };
-      defaultPodTemplate(spec.template);
-      o.status = {};
-    },
-    validateCreate(o) {
-      const errs: FieldError[] = [];
-      if (!o.spec?.selector) errs.push(required('spec.selector'));
-      if (!o.spec?.template?.spec?.containers?.length) errs.push(required('spec.template.spec.containers'));
-      return errs;
-    },
-  },
-});
 
 /** v1 Services, stored only (no proxying): the cluster IP in 10.96.0.0/16 is derived from the (seeded) uid. */
 function clusterIpFor(uid: string): string {

@@ -1,0 +1,34 @@
+/** The Deployment kind's strategy (defaults, validation, selector immutability) and its scale paths. */
+import { deployments } from './apps-kinds.js';
+import type { KubeObject } from '../../store/object-store.js';
+
+const deployment = (spec: Record<string, unknown>): KubeObject => ({
+  apiVersion: 'apps/v1',
+  kind: 'Deployment',
+  metadata: { name: 'web', namespace: 'default' },
+  spec: { selector: { matchLabels: { app: 'web' } }, template: { metadata: { labels: { app: 'web' } }, spec: { containers: [{ name: 'c', image: 'nginx' }] } }, ...spec },
+});
+const ctx = { now: 0, uid: () => 'uid-1' };
+const fields = (errs: Array<{ field: string; detail?: string }>): string[] => errs.map((e) => `${e.field}: ${e.detail ?? ''}`);
+
+test('serves /scale over spec.replicas, status.replicas and spec.selector', () => {
+  expect(deployments.scale).toEqual({ specReplicasPath: '.spec.replicas', statusReplicasPath: '.status.replicas', labelSelectorPath: '.spec.selector' });
+  expect(deployments.statusSubresource).toBe(true);
+});
+
+test('create defaults replicas to 1 and validates the selector, containers and replicas', () => {
+  const d = deployment({});
+  deployments.strategy.prepareForCreate!(d, ctx);
+  expect(d.spec.replicas).toBe(1);
+  expect(deployments.strategy.validateCreate!(d)).toEqual([]);
+  expect(fields(deployments.strategy.validateCreate!(deployment({ replicas: -1 })))).toEqual(['spec.replicas: must be greater than or equal to 0']);
+  expect(fields(deployments.strategy.validateCreate!({ ...deployment({}), spec: { replicas: 0 } }))).toEqual(['spec.selector: ', 'spec.template.spec.containers: ']);
+});
+
+test('an update keeps the selector and refuses a negative replicas count', () => {
+  const old = deployment({ replicas: 2 });
+  expect(deployments.strategy.validateUpdate!(deployment({ replicas: 0 }), old)).toEqual([]);
+  expect(fields(deployments.strategy.validateUpdate!(deployment({ replicas: -3 }), old))).toEqual(['spec.replicas: must be greater than or equal to 0']);
+  const moved = deployment({ selector: { matchLabels: { app: 'other' } } });
+  expect(fields(deployments.strategy.validateUpdate!(moved, old))).toEqual(['spec.selector: field is immutable']);
+});
