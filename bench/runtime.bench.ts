@@ -13,26 +13,33 @@
  * - CPU: user + system CPU time of this process during the burst (process.cpuUsage) — the runtime's own
  *   cost for 1,000 create events and reconciles, and the figure least disturbed by other load on the machine.
  * - Cold start: a fresh runtime is started on a namespace already holding those 1,000 objects; time from
- *   start to all 1,000 reconciled (initial paginated list → store → handler → queue → worker).
- * - Latency: 300 more ConfigMaps created one at a time, 5 ms apart (so the server is never queueing and
+ *   start to all 1,000 reconciled (initial list → store → handler → queue → worker; kubeforge lists with resourceVersion "0", which a 1.32 server answers whole, as client-go does).
+ * - Latency: 400 more ConfigMaps created one at a time, 5 ms apart (so the server is never queueing and
  *   the figure is the event path, not a backlog). Per object: epoch time its first reconcile started (this
  *   process) minus the epoch time the creator wrote the create request (server process; both clocks are
  *   performance.timeOrigin + performance.now() on one machine), so it covers the server's create and watch
- *   send (~equal for both) plus the runtime's decode → cache → handler → queue → worker; p50/p99.
- * - Memory: heap growth of this process (gc'd before and after) per cached object, 2,000 ~1 KiB
- *   ConfigMaps; the server's heap is in the other process and no longer counted.
+ *   send (~equal for both) plus the runtime's decode → cache → handler → queue → worker. p50/p99 are taken
+ *   over the samples of all rounds pooled (a p99 of one round is its 4th-worst sample: noise); per-round
+ *   figures are printed too.
+ * - Memory: heap growth (gc'd before and after) per cached object, 2,000 ~1 KiB ConfigMaps, each runtime
+ *   in a fresh process of its own (bench/runtime-memory-process.mjs, on dist/runtime): in this process a
+ *   runtime stopped earlier can still be reachable and be freed inside another's window (the same cache
+ *   measured 0.1–2.3 KiB per object depending on what ran before it). Measured in every round, median.
+ * - Same work per reconcile: each side reads the object from its cache (kubeforge's client hands out a
+ *   copy, which its contract requires; client-node's informer hands out the cached object itself).
  * - Each round runs both runtimes, alternating which goes first; one warm-up round; medians of ROUNDS.
- * Run: npm run bench:runtime (needs dist/cluster built: npx tsc -p tsconfig.build.json).
+ *   Every measured phase starts after a full GC, so one side's garbage is never collected on the other's time.
+ * Run: npm run bench:runtime (builds dist/ first: the cluster process and the memory processes run on it).
  */
 import { fork, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { CoreV1Api, KubeConfig, makeInformer, type V1ConfigMap } from '@kubernetes/client-node';
 import pino from 'pino';
-import { BuiltinKinds, Cache, Manager, newPredicate } from '../src/runtime/index.js';
+import { BuiltinKinds, Manager, newPredicate } from '../src/runtime/index.js';
 
 const OBJECTS = 1000;
 const MEMORY_OBJECTS = 2000;
-const PACED_OBJECTS = 300;
+const PACED_OBJECTS = 400;
 const PACED_INTERVAL_MS = 5;
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);
 const payload = 'x'.repeat(1024);
@@ -48,6 +55,10 @@ interface RunFigures {
   coldStartMs: number;
   p50: number;
   p99: number;
+  /** This round's create→reconcile samples (ms), pooled across rounds for the reported percentiles. */
+  latencies: number[];
+  /** Heap per cached object (bytes), this round. */
+  bytesPerObject: number;
 }
 
 function percentile(values: number[], p: number): number {
@@ -96,10 +107,9 @@ async function until(cond: () => boolean, ms = 120_000): Promise<void> {
   }
 }
 
-function heapUsed(): number {
+/** A full collection, so no phase pays for garbage the previous one left. */
+function collectGarbage(): void {
   (globalThis as { gc?: () => void }).gc?.();
-  (globalThis as { gc?: () => void }).gc?.();
-  return process.memoryUsage().heapUsed;
 }
 
 /** A runtime under test: started on a namespace, records the epoch time of each object's first reconcile. */
@@ -175,9 +185,10 @@ function clientNodeRuntime(kubeconfigPath: string, ns: string): RuntimeUnderTest
 
 type Factory = (kubeconfigPath: string, ns: string) => RuntimeUnderTest;
 
-async function measure(cluster: ClusterProcess, make: Factory, ns: string): Promise<RunFigures> {
+async function measure(cluster: ClusterProcess, make: Factory, ns: string, memory: (cluster: ClusterProcess) => Promise<number>): Promise<RunFigures> {
   const burst = make(cluster.kubeconfigPath, ns);
   await burst.start();
+  collectGarbage();
   const started = epochNow();
   const cpuBefore = process.cpuUsage();
   const { createMs } = await cluster.create(ns, OBJECTS);
@@ -189,56 +200,73 @@ async function measure(cluster: ClusterProcess, make: Factory, ns: string): Prom
 
   const paced = make(cluster.kubeconfigPath, `${ns}-paced`);
   await paced.start();
+  collectGarbage();
   const { sentAt } = await cluster.create(`${ns}-paced`, PACED_OBJECTS, {}, PACED_INTERVAL_MS);
   await until(() => paced.reconciledAt.size === PACED_OBJECTS);
   const latencies = [...paced.reconciledAt].map(([n, t]) => t - sentAt[n]!);
   await paced.stop();
 
   const cold = make(cluster.kubeconfigPath, ns);
+  collectGarbage();
   const coldStarted = epochNow();
   await cold.start();
   await until(() => cold.reconciledAt.size === OBJECTS);
   const coldStartMs = Math.max(...cold.reconciledAt.values()) - coldStarted;
   await cold.stop();
-  return { totalMs, createMs, cpuMs, tailMs: totalMs - createMs, coldStartMs, p50: percentile(latencies, 50), p99: percentile(latencies, 99) };
+  const bytesPerObject = await memory(cluster);
+  return { totalMs, createMs, cpuMs, tailMs: totalMs - createMs, coldStartMs, p50: percentile(latencies, 50), p99: percentile(latencies, 99), latencies, bytesPerObject };
 }
 
-async function memoryPerObject(cluster: ClusterProcess): Promise<{ kubeforge: number; kubeforgeFrozen: number; clientNode: number }> {
-  const ns = 'bench-memory';
-  await cluster.create(ns, MEMORY_OBJECTS, { payload, other: 'value' });
-  const admin = new Manager({ kubeConfig: cluster.kubeconfigPath, logger: pino({ level: 'silent' }) });
-  const measureKubeforge = async (frozen: boolean) => {
-    const before = heapUsed();
-    const cache = new Cache({ client: admin.apiReader(), transport: admin.transport, kinds: admin.kinds, namespace: ns, frozen });
-    cache.informerFor(BuiltinKinds.ConfigMap);
-    cache.start();
-    await cache.waitForCacheSync();
-    const bytes = (heapUsed() - before) / MEMORY_OBJECTS;
-    await cache.stop();
-    return bytes;
-  };
-  const kubeforge = await measureKubeforge(false);
-  const kubeforgeFrozen = await measureKubeforge(true);
-  admin.close();
+const MEMORY_NAMESPACE = 'bench-memory';
 
-  const kc = new KubeConfig();
-  kc.loadFromFile(cluster.kubeconfigPath);
-  const api = kc.makeApiClient(CoreV1Api);
-  const before = heapUsed();
-  const informer = makeInformer<V1ConfigMap>(kc, `/api/v1/namespaces/${ns}/configmaps`, () => api.listNamespacedConfigMap({ namespace: ns }));
-  await informer.start();
-  await until(() => informer.list(ns).length >= MEMORY_OBJECTS);
-  const clientNode = (heapUsed() - before) / MEMORY_OBJECTS;
-  await informer.stop();
-  return { kubeforge, kubeforgeFrozen, clientNode };
+/** Heap per cached object of one runtime holding the memory namespace, measured in a fresh process. */
+async function memoryInFreshProcess(cluster: ClusterProcess, side: 'kubeforge' | 'kubeforge-frozen' | 'client-node'): Promise<number> {
+  const script = fileURLToPath(new URL('./runtime-memory-process.mjs', import.meta.url));
+  const child = fork(script, [side, cluster.kubeconfigPath, MEMORY_NAMESPACE, String(MEMORY_OBJECTS)], { execArgv: ['--expose-gc'], stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+  return new Promise((resolve, reject) => {
+    child.once('message', (m) => resolve((m as { bytesPerObject: number }).bytesPerObject));
+    child.once('exit', (code) => reject(new Error(`memory process (${side}) exited with ${code} before reporting`)));
+  });
+}
+
+const kubeforgeMemory = (cluster: ClusterProcess, frozen = false) => memoryInFreshProcess(cluster, frozen ? 'kubeforge-frozen' : 'kubeforge');
+const clientNodeMemory = (cluster: ClusterProcess) => memoryInFreshProcess(cluster, 'client-node');
+
+/** Medians over rounds; p50/p99 from every round's latency samples pooled. */
+interface Summary {
+  totalMs: number;
+  createMs: number;
+  cpuMs: number;
+  tailMs: number;
+  coldStartMs: number;
+  p50: number;
+  p99: number;
+  bytesPerObject: number;
+}
+
+function summarize(runs: RunFigures[]): Summary {
+  const median = (field: keyof Omit<RunFigures, 'latencies'>) => percentile(runs.map((r) => r[field]), 50);
+  const pooled = runs.flatMap((r) => r.latencies);
+  return {
+    totalMs: median('totalMs'),
+    createMs: median('createMs'),
+    cpuMs: median('cpuMs'),
+    tailMs: median('tailMs'),
+    coldStartMs: median('coldStartMs'),
+    p50: percentile(pooled, 50),
+    p99: percentile(pooled, 99),
+    bytesPerObject: median('bytesPerObject'),
+  };
 }
 
 test('runtime benchmark: kubeforge vs client-node informer + simple queue', async () => {
   const cluster = await ClusterProcess.start();
   try {
+    await cluster.create(MEMORY_NAMESPACE, MEMORY_OBJECTS, { payload, other: 'value' });
+    await cluster.create(`${MEMORY_NAMESPACE}-warmup`, 50, { payload, other: 'value' });
     const runPair = async (tag: string, kubeforgeFirst: boolean) => {
-      const kf = () => measure(cluster, kubeforgeRuntime, `kf-${tag}`);
-      const cn = () => measure(cluster, clientNodeRuntime, `cn-${tag}`);
+      const kf = () => measure(cluster, kubeforgeRuntime, `kf-${tag}`, (c) => kubeforgeMemory(c));
+      const cn = () => measure(cluster, clientNodeRuntime, `cn-${tag}`, clientNodeMemory);
       if (kubeforgeFirst) {
         const kubeforge = await kf();
         return { kubeforge, clientNode: await cn() };
@@ -249,33 +277,26 @@ test('runtime benchmark: kubeforge vs client-node informer + simple queue', asyn
     await runPair('warmup', false);
     const rounds = [];
     for (let i = 0; i < ROUNDS; i++) rounds.push(await runPair(`r${i}`, i % 2 === 0));
-    const median = (pick: (r: (typeof rounds)[number]) => RunFigures): RunFigures => {
-      const of = (field: keyof RunFigures) => percentile(rounds.map((r) => pick(r)[field]), 50);
-      return { totalMs: of('totalMs'), createMs: of('createMs'), cpuMs: of('cpuMs'), tailMs: of('tailMs'), coldStartMs: of('coldStartMs'), p50: of('p50'), p99: of('p99') };
-    };
-    const kubeforge = median((r) => r.kubeforge);
-    const clientNode = median((r) => r.clientNode);
-    const memory = await memoryPerObject(cluster);
-    const perRound = rounds.map(
-      (r, i) =>
-        `round ${i}: kubeforge cpu ${r.kubeforge.cpuMs.toFixed(0)} ${r.kubeforge.totalMs.toFixed(0)}/${r.kubeforge.coldStartMs.toFixed(0)} ms p50 ${r.kubeforge.p50.toFixed(1)} p99 ${r.kubeforge.p99.toFixed(1)} | ` +
-        `client-node cpu ${r.clientNode.cpuMs.toFixed(0)} ${r.clientNode.totalMs.toFixed(0)}/${r.clientNode.coldStartMs.toFixed(0)} ms p50 ${r.clientNode.p50.toFixed(1)} p99 ${r.clientNode.p99.toFixed(1)} (server burst ${r.kubeforge.createMs.toFixed(0)}/${r.clientNode.createMs.toFixed(0)} ms)`,
-    );
-    const row = (name: string, f: RunFigures, bytes: number) =>
-      `| ${name} | ${(f.totalMs / 1000).toFixed(2)} s (server burst ${(f.createMs / 1000).toFixed(2)} s, tail ${(f.tailMs).toFixed(1)} ms) | ${(f.coldStartMs / 1000).toFixed(2)} s | ${f.p50.toFixed(1)} ms | ${f.p99.toFixed(1)} ms | ${(bytes / 1024).toFixed(2)} KiB |`;
+    const kubeforge = summarize(rounds.map((r) => r.kubeforge));
+    const clientNode = summarize(rounds.map((r) => r.clientNode));
+    const frozenBytes = await kubeforgeMemory(cluster, true);
+    const side = (f: RunFigures) =>
+      `cpu ${f.cpuMs.toFixed(0)} ms, burst ${f.totalMs.toFixed(0)} (server ${f.createMs.toFixed(0)}), cold ${f.coldStartMs.toFixed(0)} ms, p50 ${f.p50.toFixed(2)} p99 ${f.p99.toFixed(2)} ms, ${(f.bytesPerObject / 1024).toFixed(2)} KiB`;
+    const perRound = rounds.map((r, i) => `round ${i}: kubeforge ${side(r.kubeforge)} | client-node ${side(r.clientNode)}`);
+    const row = (name: string, f: Summary) =>
+      `| ${name} | ${(f.totalMs / 1000).toFixed(2)} s (server burst ${(f.createMs / 1000).toFixed(2)} s, tail ${f.tailMs.toFixed(1)} ms) | ${(f.coldStartMs / 1000).toFixed(3)} s | ${f.p50.toFixed(2)} ms | ${f.p99.toFixed(2)} ms | ${(f.bytesPerObject / 1024).toFixed(2)} KiB | ${f.cpuMs.toFixed(0)} ms |`;
     const ratio = (a: number, b: number) => (b / a).toFixed(2);
     console.log(
       [
         ...perRound,
         '',
-        `| runtime | ${OBJECTS} created → reconciled once | cold start on ${OBJECTS} | create→reconcile p50 (paced) | p99 | heap per cached object (~1 KiB ConfigMap) |`,
-        '| --- | --- | --- | --- | --- | --- |',
-        row('kubeforge', kubeforge, memory.kubeforge),
-        `| kubeforge (frozen cache) | | | | | ${(memory.kubeforgeFrozen / 1024).toFixed(2)} KiB |`,
-        row('client-node informer + Set queue', clientNode, memory.clientNode),
+        `| runtime | ${OBJECTS} created → reconciled once | cold start on ${OBJECTS} | create→reconcile p50 (paced, pooled) | p99 | heap per cached object (~1 KiB ConfigMap) | CPU for the ${OBJECTS}-object burst |`,
+        '| --- | --- | --- | --- | --- | --- | --- |',
+        row('kubeforge', kubeforge),
+        `| kubeforge (frozen cache) | | | | | ${(frozenBytes / 1024).toFixed(2)} KiB | |`,
+        row('client-node informer + Set queue', clientNode),
         '',
-        `CPU of this process during the burst: kubeforge ${kubeforge.cpuMs.toFixed(0)} ms, client-node ${clientNode.cpuMs.toFixed(0)} ms (${ratio(kubeforge.cpuMs, clientNode.cpuMs)}×)`,
-        `client-node / kubeforge: burst ${ratio(kubeforge.totalMs, clientNode.totalMs)}× (tail ${ratio(kubeforge.tailMs, clientNode.tailMs)}×), cold start ${ratio(kubeforge.coldStartMs, clientNode.coldStartMs)}×, p50 ${ratio(kubeforge.p50, clientNode.p50)}×, p99 ${ratio(kubeforge.p99, clientNode.p99)}×, memory ${ratio(memory.kubeforge, memory.clientNode)}×`,
+        `client-node / kubeforge (above 1: kubeforge ahead): burst ${ratio(kubeforge.totalMs, clientNode.totalMs)}× (tail ${ratio(kubeforge.tailMs, clientNode.tailMs)}×), cold start ${ratio(kubeforge.coldStartMs, clientNode.coldStartMs)}×, p50 ${ratio(kubeforge.p50, clientNode.p50)}×, p99 ${ratio(kubeforge.p99, clientNode.p99)}×, memory ${ratio(kubeforge.bytesPerObject, clientNode.bytesPerObject)}×, CPU ${ratio(kubeforge.cpuMs, clientNode.cpuMs)}×`,
       ].join('\n'),
     );
   } finally {

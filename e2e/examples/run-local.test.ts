@@ -8,20 +8,25 @@
  * - eventjob: the samples are the EventJob and the built-in CronJob `hello` (every minute on the real
  *   clock); both must be created and served. A Job is checked only if one appears within the short wait.
  * - cronjob: the tutorial CronJob (every minute) must be accepted and served; a Job likewise only if one
- *   appears within the short wait.
+ *   appears within the short wait. Its two webhooks are registered with the local cluster by run-local, so
+ *   kubectl goes through them as on a cluster: a CronJob with a bad schedule is denied by the validating
+ *   webhook (kubectl prints the denial), and one that leaves the history limits and `suspend` unset comes
+ *   back from `kubectl get -o yaml` with the defaulting webhook's values (the CRD has no defaults for them).
  *
  * The samples are applied with `kubectl apply -k config/samples`: config/samples holds a kustomization.yaml,
  * which `kubectl apply -f config/samples` tries to validate as an object (apiVersion/kind not set) and so
  * exits 1 after creating the samples; `-k` is the form kubebuilder documents.
  *
  * Real processes on the real clock (run-local uses it), so polling with a bounded wait is legitimate here.
- * Installs run in parallel; the run-local starts one after another (each binds the default probe port
- * :8081). Slow (npm install + build); KUBEFORGE_SKIP_NPM_INSTALL=1 skips it, like npm-install.test.ts.
+ * Installs run in parallel; the run-local starts one after another (CPU), each with its probes on a free
+ * port (`MANAGER_FLAGS=--health-probe-bind-address=:0`): the default :8081 may be taken on a shared machine.
+ * Slow (npm install + build); KUBEFORGE_SKIP_NPM_INSTALL=1 skips it, like npm-install.test.ts.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { parseDocument } from 'yaml';
 import { Kubectl } from '../cluster/kubectl-runner.js';
 import { CHECKOUT } from '../scaffold/scaffold-harness.js';
 
@@ -91,12 +96,54 @@ interface Example {
   owners: string[];
   /** Whether a Job is certain within the wait (true) or only possible (a once-a-minute schedule). */
   jobCertain: boolean;
+  /** More checks against the running example (its webhooks). */
+  alsoCheck?: (kubectl: Kubectl) => Promise<void>;
+}
+
+/** A minimal tutorial CronJob in the default namespace: only a name, a schedule and a Job template. */
+function cronJobYaml(name: string, schedule: string): string {
+  return `apiVersion: batch.tutorial.kubebuilder.io/v1
+kind: CronJob
+metadata:
+  name: ${name}
+  namespace: default
+spec:
+  schedule: "${schedule}"
+  jobTemplate:
+    spec:
+      template:
+        spec:
+          containers:
+          - name: hello
+            image: busybox
+          restartPolicy: OnFailure
+`;
+}
+
+/** The cronjob example's webhooks, called by the local cluster for kubectl's requests. */
+async function checkCronJobWebhooks(kubectl: Kubectl): Promise<void> {
+  const denied = await kubectl.run(['apply', '-f', '-'], cronJobYaml('bad-schedule', 'every minute please'));
+  expect(denied.code).not.toBe(0);
+  expect(denied.stderr).toContain('admission webhook "vcronjob-v1.kb.io" denied the request');
+  expect(denied.stderr).toContain('spec.schedule: Invalid value: "every minute please"');
+  const absent = await kubectl.run(['get', 'cronjobs.batch.tutorial.kubebuilder.io', 'bad-schedule', '-n', 'default']);
+  expect(absent.stderr).toContain('NotFound');
+
+  await kubectl.ok(['apply', '-f', '-'], cronJobYaml('defaulted', '*/5 * * * *'));
+  const served = await kubectl.ok(['get', 'cronjobs.batch.tutorial.kubebuilder.io', 'defaulted', '-n', 'default', '-o', 'yaml']);
+  const spec = (parseDocument(served).toJS() as { spec: Record<string, unknown> }).spec;
+  expect({ suspend: spec.suspend, successfulJobsHistoryLimit: spec.successfulJobsHistoryLimit, failedJobsHistoryLimit: spec.failedJobsHistoryLimit, concurrencyPolicy: spec.concurrencyPolicy }).toEqual({
+    suspend: false,
+    successfulJobsHistoryLimit: 3,
+    failedJobsHistoryLimit: 1,
+    concurrencyPolicy: 'Allow',
+  });
 }
 
 const EXAMPLES: Example[] = [
   { name: 'at', samples: ['batch_v1_at.yaml'], jobName: /^job\.batch\/at-sample-\d+$/, owners: ['AT/at-sample'], jobCertain: true },
   { name: 'eventjob', samples: ['batch_v1_eventjob.yaml', 'cronjob.yaml'], jobName: /^job\.batch\/(hello|eventjob-sample)-\S+$/, owners: ['CronJob/hello', 'EventJob/eventjob-sample'], jobCertain: false },
-  { name: 'cronjob', samples: ['batch_v1_cronjob.yaml'], jobName: /^job\.batch\/cronjob-sample-\d+$/, owners: ['CronJob/cronjob-sample'], jobCertain: false },
+  { name: 'cronjob', samples: ['batch_v1_cronjob.yaml'], jobName: /^job\.batch\/cronjob-sample-\d+$/, owners: ['CronJob/cronjob-sample'], jobCertain: false, alsoCheck: checkCronJobWebhooks },
 ];
 
 /** Copies an example without node_modules/dist/.kubeforge and points its kubeforge dependency at this checkout. */
@@ -143,7 +190,7 @@ function copyExample(name: string, into: string): string {
       const root = install.root;
 
       // Its own process group, so that SIGTERM/SIGKILL reach make, its shell and the node manager alike.
-      const child = spawn('make', ['run-local'], { cwd: root, env: plainEnv(), stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+      const child = spawn('make', ['run-local', 'MANAGER_FLAGS=--health-probe-bind-address=:0'], { cwd: root, env: plainEnv(), stdio: ['ignore', 'pipe', 'pipe'], detached: true });
       running.add(child);
       let output = '';
       const keep = (chunk: Buffer): void => {
@@ -185,6 +232,7 @@ function copyExample(name: string, into: string): string {
           const owner = await kubectl.ok(['get', job, '-o', 'jsonpath={.metadata.ownerReferences[?(@.controller==true)].kind}/{.metadata.ownerReferences[?(@.controller==true)].name}']);
           expect({ job, owner }).toEqual({ job, owner: expect.stringMatching(new RegExp(`^(${example.owners.join('|')})$`)) });
         }
+        await example.alsoCheck?.(kubectl);
         process.stderr.write(`run-local.test.ts: ${example.name}: Jobs seen: ${found?.join(', ') ?? 'none within the wait (once-a-minute schedule)'}\n`);
       } finally {
         kubectl?.cleanup();

@@ -6,6 +6,7 @@
  * checkout instead of a real `npm install`, which is left to the demo/e2e suite.
  */
 import { execFile, spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { request as httpsRequest } from 'node:https';
 import { join } from 'node:path';
 import { parseAllDocuments } from 'yaml';
@@ -32,6 +33,19 @@ function postJson(url: string, body: unknown): Promise<unknown> {
     });
     req.on('error', reject);
     req.end(JSON.stringify(body));
+  });
+}
+
+/** GETs over HTTPS with an optional bearer token (the run-local metrics certificate is self-signed). */
+function getHttps(url: string, token?: string): Promise<{ status: number; text: string }> {
+  return new Promise((resolve, reject) => {
+    const req = httpsRequest(url, { rejectUnauthorized: false, headers: token ? { Authorization: `Bearer ${token}` } : {} }, (res) => {
+      let text = '';
+      res.on('data', (c: Buffer) => (text += c.toString()));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, text }));
+    });
+    req.on('error', reject);
+    req.end();
   });
 }
 
@@ -137,9 +151,9 @@ describe('a made project', () => {
     expect(policies).toContain('name: allow-webhook-traffic');
   });
 
-  it('run-local (what make run-local runs after its build): local cluster, CRDs, manager; the applied sample is reconciled and the webhooks answer', async () => {
+  it('run-local (what make run-local runs after its build): local cluster, CRDs, manager; the applied sample is reconciled (seen on the secure metrics endpoint); the webhooks answer and are registered with the cluster', async () => {
     // dist/ comes from the type-check test above (tests in a file run in order).
-    const child = spawn(process.execPath, ['dist/cmd/run-local.js', '--health-probe-bind-address=:0'], { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, ['dist/cmd/run-local.js', '--health-probe-bind-address=:0', '--metrics-bind-address=127.0.0.1:0'], { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (c: Buffer) => (stdout += c.toString()));
@@ -147,12 +161,15 @@ describe('a made project', () => {
     const exited = new Promise<number | null>((done) => child.on('exit', (code) => done(code)));
     try {
       const started = await waitFor(() => /export KUBECONFIG=(\S+)\n/.exec(stdout), () => `run-local did not start: ${stdout}${stderr}`);
-      const metricsUrl = /probes and metrics at ([^\s;]+)/.exec(stdout)![1]!;
+      // --metrics-secure is on by default: HTTPS, and only callers the API server authorizes for /metrics.
+      const metricsUrl = /; metrics at (https:[^\s;]+)/.exec(stdout)![1]!;
+      const adminToken = (parseAllDocuments(readFileSync(started[1]!, 'utf8'))[0]!.toJS() as { users: Array<{ user: { token: string } }> }).users[0]!.user.token;
+      expect((await getHttps(metricsUrl)).status).toBe(401);
       const local = new Kubectl(started[1]!);
       try {
         await local.ok(['apply', '-n', 'default', '-f', join(root, 'config/samples/batch_v1_cronjob.yaml')]);
         const reconciled = /controller_runtime_reconcile_total\{controller="batch-cronjob",result="success"\} [1-9]/;
-        await waitFor(async () => reconciled.exec(await (await fetch(metricsUrl)).text()), () => `the sample was not reconciled: ${stderr}`);
+        await waitFor(async () => reconciled.exec((await getHttps(metricsUrl, adminToken)).text), () => `the sample was not reconciled: ${stderr}`);
         // The webhook handlers are served: the validating webhook admits a CronJob.
         const webhooksUrl = /webhooks at (\S+)/.exec(stdout)![1]!;
         const review = await postJson(`${webhooksUrl}/validate-batch-example-com-v1-cronjob`, {
@@ -161,6 +178,9 @@ describe('a made project', () => {
           request: { uid: 'u1', kind: { group: 'batch.example.com', version: 'v1', kind: 'CronJob' }, operation: 'CREATE', object: { apiVersion: 'batch.example.com/v1', kind: 'CronJob', metadata: { name: 'x' }, spec: {} } },
         });
         expect(review).toMatchObject({ kind: 'AdmissionReview', response: { uid: 'u1', allowed: true } });
+        // run-local registered the project's configurations with the local cluster, pointing at that server.
+        const registered = await local.ok(['get', 'validatingwebhookconfiguration', 'validating-webhook-configuration', '-o', 'jsonpath={.webhooks[0].clientConfig.url}']);
+        expect(registered).toBe(`${webhooksUrl}/validate-batch-example-com-v1-cronjob`);
       } finally {
         local.cleanup();
       }

@@ -9,6 +9,7 @@ export { keyOf, objectKey, parseKey, requestOf, splitApiVersion } from './client
 export { KindRegistry, defaultKindRegistry, defineKind, BuiltinKinds, apiVersionOf, groupKindOf, type KindInfo, type KindRef } from './client/kinds.js';
 export { Client, type ObjectKey, type ListOptions, type PatchType, type WriteOptions, type ApplyOptions, type DeleteOptions, type PropagationPolicy, type CacheReader } from './client/client.js';
 export { Transport } from './client/transport.js';
+export { inClusterKubeConfig, SERVICE_ACCOUNT_DIR, type InClusterOptions } from './client/in-cluster.js';
 export { ApiError, isNotFound, isConflict, isAlreadyExists, isGone, isInvalid, isForbidden, isTransient } from './client/api-error.js';
 export { retryOnConflict } from './client/retry.js';
 
@@ -16,6 +17,8 @@ export { Cache, type CacheOptions, type KindScope } from './cache/cache.js';
 export { Informer, type InformerHandler, type InformerOptions } from './cache/informer.js';
 export { cloneJson, deepFreeze } from './cache/copy.js';
 export { parseLabelSelector } from './cache/label-selector.js';
+export { metadataOnly } from './cache/metadata-only.js';
+export { PARTIAL_OBJECT_METADATA, PARTIAL_OBJECT_METADATA_LIST, type PartialObjectMetadata } from './client/partial-metadata.js';
 export type { IndexFunc } from './cache/object-store.js';
 
 export { WorkQueue, type WorkQueueOptions } from './queue/work-queue.js';
@@ -36,8 +39,11 @@ export { ControllerBuilder, type ControllerHost } from './builder/builder.js';
 export { Manager, type ManagerOptions, type Runnable } from './manager/manager.js';
 export { LeaderElector, microTime, type LeaderElectionOptions } from './manager/leader-election.js';
 export { ManagerMetrics } from './manager/metrics.js';
+export { MetricsServer, type MetricsServerOptions } from './manager/metrics-server.js';
+export { parseBindAddress } from './manager/bind-address.js';
+export { MetricsAuthFilter, type AuthVerdict } from './manager/metrics-auth.js';
 
-export { EventRecorder, type EventType } from './helpers/recorder.js';
+export { EventRecorder, type EventType, type EventRecorderOptions } from './helpers/recorder.js';
 export { addFinalizer, removeFinalizer, containsFinalizer, isBeingDeleted } from './helpers/finalizers.js';
 export { setStatusCondition, findStatusCondition, removeStatusCondition, isStatusConditionTrue, isStatusConditionFalse, rfc3339Seconds, type ConditionInput } from './helpers/conditions.js';
 export { setControllerReference, setOwnerReference, getControllerOf, AlreadyOwnedError } from './helpers/owner-references.js';

@@ -17,7 +17,7 @@ let failFlakyOnce = true;
 let tickerSeen: Array<{ name: string; at: string }> = [];
 
 beforeAll(async () => {
-  env = await startTestEnv({ now: T0, authz: 'alwaysAllow', manager: { probePort: 0 } });
+  env = await startTestEnv({ now: T0, authz: 'alwaysAllow', manager: { probePort: 0, metrics: { bindAddress: '127.0.0.1:0' } } });
   const client = env.client;
   const clock = env.manager.clock;
   env.manager
@@ -125,12 +125,12 @@ describe('startTestEnv: a controller end to end', () => {
     expect(tickerSeen.filter((t) => t.name === 'mirror').length).toBe(2);
   });
 
-  test('/readyz passes once the caches are synced and /metrics serves the registry', async () => {
+  test('/readyz passes once the caches are synced and the metrics server serves the registry', async () => {
     const base = `http://127.0.0.1:${env.manager.probePort}`;
     const ready = await fetch(`${base}/readyz`);
     expect(ready.status).toBe(200);
     expect(await ready.text()).toContain('[+]informers ok');
-    expect(await (await fetch(`${base}/metrics`)).text()).toContain('controller_runtime_reconcile_time_seconds_bucket');
+    expect(await (await fetch(env.manager.metricsUrl()!)).text()).toContain('controller_runtime_reconcile_time_seconds_bucket');
   });
 
   test('real kubectl sees what the controller made, and metrics use controller-runtime names', async () => {

@@ -1,8 +1,9 @@
 /** The manager's webhook server under startTestEnv, and registering a project's webhook configurations. */
 import https from 'node:https';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { isNotFound } from '../runtime/client/api-error.js';
 import { BuiltinKinds, KindRegistry } from '../runtime/client/kinds.js';
 import { startTestEnv, type TestEnv } from './test-env.js';
 import { registerWebhooks } from './webhook-registration.js';
@@ -39,14 +40,7 @@ test('startManager starts the webhook server over HTTPS with a self-signed CA', 
 });
 
 test('configurations are registered with the url and caBundle of the running server', async () => {
-  let created;
-  try {
-    created = await registerWebhooks(env.manager.apiReader(), env.manager.webhookServer, manifests);
-  } catch (err) {
-    // The local cluster does not serve admissionregistration.k8s.io yet (src/cluster, issue 3).
-    if (isNotFound(err)) return console.warn('skipped: the local cluster does not serve admissionregistration.k8s.io/v1 yet');
-    throw err;
-  }
+  const created = await registerWebhooks(env.manager.apiReader(), env.manager.webhookServer, manifests);
   const port = env.manager.webhookServer.port!;
   expect(created.map((c) => c.kind)).toEqual(['MutatingWebhookConfiguration', 'ValidatingWebhookConfiguration']);
   const mutating = await env.manager.apiReader().get(BuiltinKinds.MutatingWebhookConfiguration, { name: 'mutating-webhook-configuration' });
@@ -54,4 +48,22 @@ test('configurations are registered with the url and caBundle of the running ser
   expect(clientConfig.url).toBe(`https://127.0.0.1:${port}/mutate-example-com-v1-widget`);
   const answer = await postReview(clientConfig.url, Buffer.from(clientConfig.caBundle, 'base64').toString());
   expect(JSON.parse(answer).response).toEqual({ uid: 'x', allowed: true });
+});
+
+test('registering again (a restarted run-local) replaces the configurations in place', async () => {
+  const again = await registerWebhooks(env.manager.apiReader(), env.manager.webhookServer, manifests);
+  expect(again.map((c) => c.metadata?.name)).toEqual(['mutating-webhook-configuration', 'validating-webhook-configuration']);
+  const listed = await env.manager.apiReader().list(BuiltinKinds.ValidatingWebhookConfiguration);
+  expect(listed.map((c) => c.metadata?.name)).toEqual(['validating-webhook-configuration']);
+});
+
+test('a manifest file without webhook configurations is an error naming the file and `make manifests`', async () => {
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'kubeforge-webhooks-'));
+  try {
+    const empty = path.join(dir, 'manifests.yaml');
+    writeFileSync(empty, '# no webhooks yet\n');
+    await expect(registerWebhooks(env.manager.apiReader(), env.manager.webhookServer, empty)).rejects.toThrow(`${empty}: no MutatingWebhookConfiguration or ValidatingWebhookConfiguration found (run \`make manifests\`)`);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
 });

@@ -23,7 +23,7 @@ export async function registerWebhooks(client: Client, server: WebhookServer, ma
   const text = await readFile(manifestPath, 'utf8');
   const docs = parseAllDocuments(text).map((d) => d.toJS() as WebhookConfiguration | null);
   const configurations = docs.filter((d): d is WebhookConfiguration => !!d && configurationKinds.has(d.kind ?? ''));
-  if (configurations.length === 0) throw new Error(`${manifestPath}: no MutatingWebhookConfiguration or ValidatingWebhookConfiguration found`);
+  if (configurations.length === 0) throw new Error(`${manifestPath}: no MutatingWebhookConfiguration or ValidatingWebhookConfiguration found (run \`make manifests\`)`);
   if (server.port === undefined) throw new Error('webhook server is not running: register a defaulter, validator or converter before startManager()');
   const caBundle = Buffer.from(server.caPem()).toString('base64');
   const created: WebhookConfiguration[] = [];

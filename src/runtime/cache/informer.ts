@@ -10,8 +10,11 @@ import type { Client } from '../client/client.js';
 import type { KindInfo } from '../client/kinds.js';
 import { objectKey, type KubeObject } from '../client/object.js';
 import { resourcePath, selectorString } from '../client/paths.js';
+import { acceptFor } from '../client/partial-metadata.js';
 import type { Transport } from '../client/transport.js';
+import type { Clock } from '../clock.js';
 import { ObjectStore } from './object-store.js';
+import { stallTimer } from './stall-timer.js';
 
 export interface InformerHandler<T extends KubeObject = KubeObject> {
   onAdd?(obj: T, isInitialList: boolean): void;
@@ -33,8 +36,10 @@ export interface InformerOptions {
   labelSelector?: string | Record<string, string>;
   fieldSelector?: string;
   pageSize?: number;
-  /** No event or bookmark for this long (real ms) → re-watch. Default 90 s (the server bookmarks every minute). */
+  /** No event or bookmark for this long (ms, real unless stallClock) → re-watch, not ready until it opens. Default 90 s (the server bookmarks every minute). */
   stallTimeoutMs?: number;
+  /** Measure stallTimeoutMs on this clock instead of real time (tests on a virtual clock). */
+  stallClock?: Clock;
   /** Real ms a freshly opened, silent watch counts as busy for settle() (default 50). */
   watchSettleGraceMs?: number;
   /** Server-side watch timeout; default random 300–600 s so reconnects spread out. */
@@ -54,15 +59,30 @@ type WatchEvent = { type: 'ADDED' | 'MODIFIED' | 'DELETED' | 'BOOKMARK' | 'ERROR
 
 class WatchEndedError extends Error {}
 
+/** The 504 a server answers for a resourceVersion it has not reached (cause ResourceVersionTooLarge). */
+function isTooLargeResourceVersion(err: unknown): boolean {
+  if (!(err instanceof ApiError) || err.code !== 504) return false;
+  const causes = (err.status as { details?: { causes?: Array<{ type?: string }> } }).details?.causes ?? [];
+  return causes.some((c) => c.type === 'ResourceVersionTooLarge');
+}
+
 export class Informer<T extends KubeObject = KubeObject> {
   readonly store = new ObjectStore<T>();
   private readonly handlers: InformerHandler<T>[] = [];
   private resourceVersion = '';
+  /** A list must come before the next watch (at start, and after a watch answered 410). */
+  private needsList = true;
+  /** The last list's or event's resourceVersion is too old (or too new) to list from: list the latest (""). */
+  private lastSyncUnavailable = false;
+  /** The server paginated a list for us once: keep asking for pages on relists from a resourceVersion. */
+  private paginatedResult = false;
   private synced = false;
   private syncWaiters: Array<() => void> = [];
   private running = false;
   private stopped = false;
   private connected = false;
+  /** A stall was detected and no re-watch has opened since: not ready. */
+  private stalled = false;
   private listing = false;
   private abortCurrent: (() => void) | undefined;
   private sleepTimer: NodeJS.Timeout | undefined;
@@ -76,9 +96,11 @@ export class Informer<T extends KubeObject = KubeObject> {
   eventsReceived = 0;
 
   private readonly apiVersion: string;
+  private readonly metadataOnly: boolean;
 
   constructor(private readonly options: InformerOptions) {
     this.apiVersion = options.kind.group ? `${options.kind.group}/${options.kind.version}` : options.kind.version;
+    this.metadataOnly = options.kind.metadataOnly === true;
   }
 
   get kind(): KindInfo {
@@ -114,9 +136,9 @@ export class Informer<T extends KubeObject = KubeObject> {
     return new Promise((resolve) => this.syncWaiters.push(resolve));
   }
 
-  /** Synced, and its watch is up or was lost less than `graceMs` ago. */
+  /** Synced, not stalled, and its watch is up or was lost less than `graceMs` ago. */
   healthy(graceMs = 60_000): boolean {
-    return this.synced && (this.connected || Date.now() - this.disconnectedSince < graceMs);
+    return this.synced && !this.stalled && (this.connected || Date.now() - this.disconnectedSince < graceMs);
   }
 
   /**
@@ -137,7 +159,7 @@ export class Informer<T extends KubeObject = KubeObject> {
   private async run(): Promise<void> {
     while (!this.stopped) {
       try {
-        if (!this.resourceVersion) await this.relist();
+        if (this.needsList) await this.relist();
         const lasted = await this.watchOnce();
         this.failures = lasted ? 0 : this.failures + 1;
         if (this.failures > 0) await this.backoff();
@@ -146,7 +168,9 @@ export class Informer<T extends KubeObject = KubeObject> {
         if (this.stopped) break;
         if (isGone(err)) {
           this.options.logger?.debug({ kind: this.kind.kind }, 'watch expired (410), relisting');
-          this.resourceVersion = '';
+          // as client-go's reflector: list "not older than" the last seen version first; only if that is
+          // refused too does the next list ask for the latest (relist() handles that).
+          this.needsList = true;
           this.options.metrics?.relisted?.(this.kind.kind);
           continue;
         }
@@ -160,23 +184,34 @@ export class Informer<T extends KubeObject = KubeObject> {
     this.setConnected(false);
   }
 
-  /** Lists every page, then replaces the store, telling handlers about the differences. */
+  /**
+   * Lists every page, then replaces the store, telling handlers about the differences. As client-go's
+   * reflector: the first list asks for resourceVersion "0" (a 1.32 server answers it whole from its watch
+   * cache, ignoring the limit), a relist after a 410 asks for the last seen version, and a list refused as
+   * expired or too new is repeated at once for the latest ("", paginated).
+   */
   private async relist(): Promise<void> {
     this.listing = true;
     this.activity();
     try {
-      const fresh = new Map<string, T>();
-      let token: string | undefined;
+      let fresh: Map<string, T> | undefined;
       let rv = '';
-      do {
-        const page = await this.options.client.listPage(this.kind, { namespace: this.options.namespace, labelSelector: this.options.labelSelector, fieldSelector: this.options.fieldSelector, limit: this.options.pageSize ?? 500 }, token);
-        for (const item of page.items) fresh.set(objectKey(item), this.prepare(item as T));
-        token = page.continue;
-        rv = page.resourceVersion;
-      } while (token);
+      for (;;) {
+        const from = this.lastSyncUnavailable ? '' : this.resourceVersion || '0';
+        try {
+          ({ fresh, rv } = await this.listAll(from));
+          break;
+        } catch (err) {
+          if (from === '' || !(isGone(err) || isTooLargeResourceVersion(err))) throw err;
+          this.options.logger?.debug({ kind: this.kind.kind, resourceVersion: from, err: String(err) }, 'list refused its resourceVersion, listing the latest');
+          this.lastSyncUnavailable = true;
+        }
+      }
       if (this.stopped) return;
       this.replace(fresh);
       this.resourceVersion = rv;
+      this.lastSyncUnavailable = false;
+      this.needsList = false;
       this.options.logger?.debug({ kind: this.kind.kind, objects: fresh.size, resourceVersion: rv }, 'informer listed');
       if (!this.synced) {
         this.synced = true;
@@ -186,6 +221,24 @@ export class Informer<T extends KubeObject = KubeObject> {
       this.listing = false;
       this.activity();
     }
+  }
+
+  private async listAll(resourceVersion: string): Promise<{ fresh: Map<string, T>; rv: string }> {
+    // From a specific version a server lists from etcd; unless it paginated before, ask for everything at once
+    // (client-go does the same, to spare etcd a herd of paginated lists).
+    const unpaged = resourceVersion !== '' && resourceVersion !== '0' && !this.paginatedResult;
+    const limit = unpaged ? undefined : this.options.pageSize ?? 500;
+    const fresh = new Map<string, T>();
+    let token: string | undefined;
+    let rv = '';
+    do {
+      const page = await this.options.client.listPage(this.kind, { namespace: this.options.namespace, labelSelector: this.options.labelSelector, fieldSelector: this.options.fieldSelector, limit, resourceVersion }, token);
+      for (const item of page.items) fresh.set(objectKey(item), this.prepare(item as T));
+      token = page.continue;
+      if (token) this.paginatedResult = true;
+      rv = page.resourceVersion;
+    } while (token && !this.stopped);
+    return { fresh, rv };
   }
 
   private replace(fresh: Map<string, T>): void {
@@ -214,7 +267,7 @@ export class Informer<T extends KubeObject = KubeObject> {
       timeoutSeconds,
       labelSelector: selectorString(this.options.labelSelector),
       fieldSelector: this.options.fieldSelector,
-    });
+    }, acceptFor(this.kind, false));
     if (this.stopped) {
       handle.abort();
       return true;
@@ -224,10 +277,11 @@ export class Informer<T extends KubeObject = KubeObject> {
     let received = 0;
     let stalled = false;
     const stallMs = this.options.stallTimeoutMs ?? 90_000;
-    const stallTimer = setTimeout(onStall, stallMs);
+    const stallTimeout = stallTimer(stallMs, onStall, this.options.stallClock);
     const self = this;
     function onStall(): void {
       stalled = true;
+      self.stalled = true;
       self.options.metrics?.stalled?.(self.kind.kind);
       self.options.logger?.warn({ kind: self.kind.kind, stallMs }, 'watch stalled: no event or bookmark, re-watching');
       handle.abort();
@@ -235,28 +289,31 @@ export class Informer<T extends KubeObject = KubeObject> {
     this.abortCurrent = () => handle.abort();
     try {
       await new Promise<void>((resolve, reject) => {
-        let buffered = '';
+        // Lines are cut from the raw bytes: one Buffer→string conversion per event (the JSON text itself),
+        // none for the chunk as a whole, and a carried-over partial line only when a chunk splits one.
+        let carry: Buffer | undefined;
         const res = handle.response;
-        res.setEncoding('utf8');
-        res.on('data', (chunk: string) => {
-          buffered = buffered ? buffered + chunk : chunk;
+        res.on('data', (chunk: Buffer) => {
+          const data = carry ? Buffer.concat([carry, chunk]) : chunk;
+          carry = undefined;
           let start = 0;
           let newline: number;
-          while ((newline = buffered.indexOf('\n', start)) >= 0) {
-            const line = buffered.slice(start, newline).trim();
+          while ((newline = data.indexOf(10, start)) >= 0) {
+            const end = newline > start && data[newline - 1] === 13 ? newline - 1 : newline;
+            const lineStart = start;
             start = newline + 1;
-            if (!line) continue;
-            stallTimer.refresh(); // re-arms the same timer: no Timeout allocated per event
+            if (end <= lineStart) continue;
+            stallTimeout.refresh(); // sets a flag; one periodic check (stall-timer.ts)
             received++;
             try {
-              this.handleEvent(JSON.parse(line) as WatchEvent);
+              this.handleEvent(JSON.parse(data.toString('utf8', lineStart, end)) as WatchEvent);
             } catch (err) {
               handle.abort();
               reject(err);
               return;
             }
           }
-          buffered = start === 0 ? buffered : buffered.slice(start);
+          if (start < data.length) carry = data.subarray(start);
         });
         res.on('end', () => resolve());
         res.on('aborted', () => reject(new WatchEndedError('watch aborted')));
@@ -264,7 +321,7 @@ export class Informer<T extends KubeObject = KubeObject> {
         res.on('close', () => (stalled || this.stopped ? reject(new WatchEndedError('watch closed')) : resolve()));
       });
     } finally {
-      clearTimeout(stallTimer);
+      stallTimeout.cancel();
       this.abortCurrent = undefined;
       this.setConnected(false);
       this.options.logger?.debug({ kind: this.kind.kind, received, resourceVersion: this.resourceVersion }, 'watch ended');
@@ -297,9 +354,11 @@ export class Informer<T extends KubeObject = KubeObject> {
   }
 
   private prepare(obj: T): T {
-    // Missing or equal type meta is set to the kind's own strings, so cached objects share one copy.
-    if (!obj.apiVersion || obj.apiVersion === this.apiVersion) obj.apiVersion = this.apiVersion;
-    if (!obj.kind || obj.kind === this.kind.kind) obj.kind = this.kind.kind;
+    // Missing or equal type meta is set to the kind's own strings, so cached objects share one copy
+    // (metadata-only watches say PartialObjectMetadata: they get the kind they describe).
+    const described = this.metadataOnly;
+    if (described || !obj.apiVersion || obj.apiVersion === this.apiVersion) obj.apiVersion = this.apiVersion;
+    if (described || !obj.kind || obj.kind === this.kind.kind) obj.kind = this.kind.kind;
     return (this.options.transform ? this.options.transform(obj) : obj) as T;
   }
 
@@ -320,6 +379,7 @@ export class Informer<T extends KubeObject = KubeObject> {
   private setConnected(connected: boolean): void {
     if (this.connected && !connected) this.disconnectedSince = Date.now();
     if (connected && !this.connected) {
+      this.stalled = false; // the re-watch is open
       this.connectedAt = Date.now();
       this.receivedSinceConnect = false;
     }

@@ -1,6 +1,7 @@
 /**
  * An informer's local copy of one kind: objects by `namespace/name`, plus field indexes
- * (`indexField`) kept up to date on every change, and a namespace index for scoped lists.
+ * (`indexField`) kept up to date on every change, and a namespace index for scoped lists. Index
+ * functions must be pure functions of the object (as client-go's indexers): stored objects never change.
  */
 
 export type IndexFunc<T> = (obj: T) => string | string[] | undefined;
@@ -9,8 +10,6 @@ export class ObjectStore<T> {
   private readonly objects = new Map<string, T>();
   private readonly indexers = new Map<string, IndexFunc<T>>();
   private readonly indices = new Map<string, Map<string, Set<string>>>();
-  /** Per index, the values each key was indexed under (a lone value is kept unwrapped to save an array per object). */
-  private readonly indexedValues = new Map<string, Map<string, string | string[]>>();
 
   get size(): number {
     return this.objects.size;
@@ -37,23 +36,22 @@ export class ObjectStore<T> {
     if (this.indexers.has(name)) throw new Error(`index "${name}" already exists`);
     this.indexers.set(name, fn);
     this.indices.set(name, new Map());
-    this.indexedValues.set(name, new Map());
-    for (const [key, obj] of this.objects) this.indexOne(name, key, obj);
+    for (const [key, obj] of this.objects) this.index(name, key, obj, +1);
   }
 
   /** Stores `obj` under `key`; returns the object it replaced. */
   upsert(key: string, obj: T): T | undefined {
     const old = this.objects.get(key);
-    if (old !== undefined) this.unindex(key);
+    if (old !== undefined) for (const name of this.indexers.keys()) this.index(name, key, old, -1);
     this.objects.set(key, obj);
-    for (const name of this.indexers.keys()) this.indexOne(name, key, obj);
+    for (const name of this.indexers.keys()) this.index(name, key, obj, +1);
     return old;
   }
 
   remove(key: string): T | undefined {
     const old = this.objects.get(key);
     if (old === undefined) return undefined;
-    this.unindex(key);
+    for (const name of this.indexers.keys()) this.index(name, key, old, -1);
     this.objects.delete(key);
     return old;
   }
@@ -65,28 +63,27 @@ export class ObjectStore<T> {
     return [...(index.get(value) ?? [])];
   }
 
-  private indexOne(name: string, key: string, obj: T): void {
+  /**
+   * Adds `key` under the values index `name` gives `obj` (+1), or takes it out (-1). The values an old
+   * object was indexed under are computed again from it rather than remembered — stored objects are never
+   * changed (reads hand out copies or frozen objects) — which saves a map entry per object and index.
+   */
+  private index(name: string, key: string, obj: T, change: 1 | -1): void {
     const raw = this.indexers.get(name)!(obj);
-    const values = raw === undefined ? [] : Array.isArray(raw) ? raw : [raw];
-    this.indexedValues.get(name)!.set(key, values.length === 1 ? values[0]! : values);
+    if (raw === undefined) return;
     const index = this.indices.get(name)!;
-    for (const value of values) {
-      let keys = index.get(value);
-      if (!keys) index.set(value, (keys = new Set()));
-      keys.add(key);
-    }
+    if (typeof raw === 'string') this.indexValue(index, raw, key, change);
+    else for (const value of raw) this.indexValue(index, value, key, change);
   }
 
-  private unindex(key: string): void {
-    for (const [name, byKey] of this.indexedValues) {
-      const index = this.indices.get(name)!;
-      const indexed = byKey.get(key) ?? [];
-      for (const value of typeof indexed === 'string' ? [indexed] : indexed) {
-        const keys = index.get(value);
-        keys?.delete(key);
-        if (keys?.size === 0) index.delete(value);
-      }
-      byKey.delete(key);
+  private indexValue(index: Map<string, Set<string>>, value: string, key: string, change: 1 | -1): void {
+    let keys = index.get(value);
+    if (change > 0) {
+      if (!keys) index.set(value, (keys = new Set()));
+      keys.add(key);
+    } else if (keys) {
+      keys.delete(key);
+      if (keys.size === 0) index.delete(value);
     }
   }
 }

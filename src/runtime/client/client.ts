@@ -6,6 +6,7 @@
 import type { KubeObject } from './object.js';
 import { ApiError } from './api-error.js';
 import { apiVersionOf, type KindInfo, type KindRef, type KindRegistry } from './kinds.js';
+import { acceptFor, asDescribedKind } from './partial-metadata.js';
 import { resourcePath, selectorString } from './paths.js';
 import type { Transport } from './transport.js';
 
@@ -86,7 +87,7 @@ export class Client {
       if (!found) throw notFound(info, key);
       return found;
     }
-    const obj = await this.transport.request<T>('GET', resourcePath(info, key.namespace, key.name));
+    const obj = await this.transport.request<T>('GET', resourcePath(info, key.namespace, key.name), { accept: acceptFor(info, false) });
     return withTypeMeta(obj, info);
   }
 
@@ -106,9 +107,10 @@ export class Client {
   }
 
   /** One page of a server list, with the list's resourceVersion (informers start their watch from it). */
-  async listPage<T extends KubeObject>(info: KindInfo<T>, options: ListOptions & { limit?: number }, continueToken?: string): Promise<{ items: T[]; resourceVersion: string; continue?: string }> {
+  async listPage<T extends KubeObject>(info: KindInfo<T>, options: ListOptions & { limit?: number; resourceVersion?: string }, continueToken?: string): Promise<{ items: T[]; resourceVersion: string; continue?: string }> {
     const body = await this.transport.request<ListBody<T>>('GET', resourcePath(info, options.namespace), {
-      query: { labelSelector: selectorString(options.labelSelector), fieldSelector: options.fieldSelector, limit: options.limit, continue: continueToken },
+      query: { labelSelector: selectorString(options.labelSelector), fieldSelector: options.fieldSelector, limit: options.limit, continue: continueToken, resourceVersion: continueToken ? undefined : options.resourceVersion },
+      accept: acceptFor(info, true),
     });
     return {
       items: (body.items ?? []).map((item) => withTypeMeta(item, info)),
@@ -189,6 +191,7 @@ export class Client {
 
 /** Lists leave apiVersion/kind off their items; put them back so objects are self-describing. */
 function withTypeMeta<T extends KubeObject>(obj: T, info: KindInfo): T {
+  if (info.metadataOnly) return asDescribedKind(obj, info);
   if (!obj.apiVersion) obj.apiVersion = apiVersionOf(info);
   if (!obj.kind) obj.kind = info.kind;
   return obj;

@@ -17,6 +17,11 @@ export interface KindInfo<T extends KubeObject = KubeObject> {
   namespaced: boolean;
   /** Generated deep copy; the cache falls back to a JSON-value clone without it. */
   deepCopy?(obj: T): T;
+  /**
+   * Read and watch only metadata (controller-runtime's OnlyMetadata): set by `metadataOnly(kind)`; the
+   * server answers PartialObjectMetadata and caches hold apiVersion, kind and metadata only.
+   */
+  metadataOnly?: boolean;
   /** Phantom field carrying the object type for inference; never set. */
   readonly __type?: T;
 }

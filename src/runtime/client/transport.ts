@@ -13,6 +13,8 @@ export interface RequestOptions {
   query?: Record<string, string | number | boolean | undefined>;
   body?: unknown;
   contentType?: string;
+  /** Accept header (default application/json); e.g. PartialObjectMetadata for metadata-only reads. */
+  accept?: string;
 }
 
 export interface StreamHandle {
@@ -57,8 +59,8 @@ export class Transport {
   }
 
   /** Opens a streaming GET (a watch); rejects with ApiError when the answer is not 200. */
-  async stream(path: string, query: RequestOptions['query']): Promise<StreamHandle> {
-    const options = await this.requestOptions('GET', path, query, undefined);
+  async stream(path: string, query: RequestOptions['query'], accept?: string): Promise<StreamHandle> {
+    const options = await this.requestOptions('GET', path, query, undefined, accept);
     return new Promise((resolve, reject) => {
       const req = this.module().request(options, (res) => {
         if (res.statusCode !== 200) {
@@ -82,11 +84,17 @@ export class Transport {
 
   private async send(method: string, path: string, options: RequestOptions): Promise<{ status: number; text: string }> {
     const body = options.body === undefined ? undefined : typeof options.body === 'string' ? options.body : JSON.stringify(options.body);
-    const reqOptions = await this.requestOptions(method, path, options.query, body === undefined ? undefined : options.contentType ?? 'application/json');
+    const reqOptions = await this.requestOptions(method, path, options.query, body === undefined ? undefined : options.contentType ?? 'application/json', options.accept);
     if (body !== undefined) (reqOptions.headers as Record<string, string>)['Content-Length'] = String(Buffer.byteLength(body));
     return new Promise((resolve, reject) => {
       const req = this.module().request(reqOptions, (res) => {
-        collect(res).then((text) => resolve({ status: res.statusCode ?? 0, text }), reject);
+        collect(res).then((text) => {
+          // The error listener's closure reaches this promise and so the answer: a request object a
+          // keep-alive socket still references would hold a whole list's text until its next request.
+          req.removeListener('error', reject);
+          req.on('error', ignoreLateError);
+          resolve({ status: res.statusCode ?? 0, text });
+        }, reject);
       });
       req.on('error', reject);
       if (body !== undefined) req.write(body);
@@ -94,10 +102,10 @@ export class Transport {
     });
   }
 
-  private async requestOptions(method: string, path: string, query: RequestOptions['query'], contentType: string | undefined): Promise<https.RequestOptions> {
+  private async requestOptions(method: string, path: string, query: RequestOptions['query'], contentType: string | undefined, accept = 'application/json'): Promise<https.RequestOptions> {
     const opts: https.RequestOptions = {};
     await this.kubeConfig.applyToHTTPSOptions(opts);
-    const headers: Record<string, string> = { Accept: 'application/json' };
+    const headers: Record<string, string> = { Accept: accept };
     for (const [k, v] of Object.entries(opts.headers ?? {})) if (v !== undefined) headers[k] = String(v);
     if (opts.auth) headers.Authorization = `Basic ${Buffer.from(opts.auth).toString('base64')}`;
     if (contentType) headers['Content-Type'] = contentType;
@@ -135,14 +143,28 @@ export class Transport {
   }
 }
 
+/** A body read whole; once read, no listener left on the response reaches the text (see send()). */
 function collect(res: http.IncomingMessage): Promise<string> {
   return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    res.on('data', (c: Buffer) => chunks.push(c));
-    res.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
+    let chunks: Buffer[] = [];
+    const onData = (c: Buffer): void => void chunks.push(c);
+    const onEnd = (): void => {
+      const text = Buffer.concat(chunks).toString('utf8');
+      chunks = [];
+      res.removeListener('data', onData);
+      res.removeListener('end', onEnd);
+      res.removeListener('error', reject);
+      res.on('error', ignoreLateError);
+      resolve(text);
+    };
+    res.on('data', onData);
+    res.on('end', onEnd);
     res.on('error', reject);
   });
 }
+
+/** An error on a request or response after its answer was read has no one left to tell. */
+function ignoreLateError(): void {}
 
 function safeParse(text: string): unknown {
   try {

@@ -111,6 +111,30 @@ describe('Controller', () => {
     await controller.stop();
   });
 
+  test('a reconcile has one reconcileID, the same in its context and its log lines, and each reconcile its own', async () => {
+    const lines: Array<Record<string, unknown>> = [];
+    const logger = pino({ level: 'info' }, { write: (line: string) => void lines.push(JSON.parse(line)) });
+    const ids: string[] = [];
+    const controller = new Controller('ids', async (_req, ctx) => {
+      ids.push(ctx.reconcileID, ctx.reconcileID);
+      ctx.log.info('reconciling');
+    });
+    const channel = new EventChannel();
+    controller.watch(channelSource(channel), enqueueRequestForObject());
+    await controller.start({ cache: offlineCache(), clock: new ManualClock(0), logger });
+    channel.send(cm('a'));
+    channel.send(cm('b'));
+    await flushAsyncWork();
+    expect(ids[0]).toBe(ids[1]);
+    expect(ids[2]).toBe(ids[3]);
+    expect(ids[0]).not.toBe(ids[2]);
+    expect(lines.map((l) => [l.name, l.reconcileID, l.controller])).toEqual([
+      ['a', ids[0], 'ids'],
+      ['b', ids[2], 'ids'],
+    ]);
+    await controller.stop();
+  });
+
   test('a TerminalError is not retried', async () => {
     let calls = 0;
     const { clock, channel, controller } = await started(async () => {

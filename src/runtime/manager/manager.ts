@@ -1,8 +1,10 @@
 /**
  * The manager runs an operator: one shared cache and client, the controllers and other runnables, leader
- * election on a Lease (controllers and runnables that need it start only while leading), /healthz /readyz
- * /metrics, pino logs, and graceful shutdown (stop taking work, finish in-flight reconciles, release the
- * lease). `stop()` then `start()` begins again from a fresh cache (every object re-listed).
+ * election on a Lease (controllers and runnables that need it start only while leading), /healthz and
+ * /readyz on the probe port, /metrics on its own metrics server (HTTPS with TokenReview and
+ * SubjectAccessReview when asked, as in controller-runtime), pino logs, and graceful shutdown (stop taking
+ * work, finish in-flight reconciles, release the lease). `stop()` then `start()` begins again from a
+ * fresh cache (every object re-listed).
  */
 import { KubeConfig } from '@kubernetes/client-node';
 import pino, { type Logger } from 'pino';
@@ -15,10 +17,13 @@ import { defaultKindRegistry, type KindInfo, type KindRef, type KindRegistry } f
 import type { KubeObject } from '../client/object.js';
 import { Transport } from '../client/transport.js';
 import type { Controller } from '../controller/controller.js';
-import { EventRecorder } from '../helpers/recorder.js';
+import { EventRecorder, type EventRecorderOptions } from '../helpers/recorder.js';
 import type { RateLimiter } from '../queue/rate-limiter.js';
 import { LeaderElector, type LeaderElectionOptions } from './leader-election.js';
 import { ManagerMetrics } from './metrics.js';
+import { parseBindAddress } from './bind-address.js';
+import { MetricsAuthFilter } from './metrics-auth.js';
+import { MetricsServer, type MetricsServerOptions } from './metrics-server.js';
 import { ProbeServer, type Check } from './probes.js';
 import { WebhookServer, type WebhookServerOptions } from '../webhook/server.js';
 
@@ -35,10 +40,32 @@ export interface ManagerOptions {
   clock?: Clock;
   kinds?: KindRegistry;
   /** Cache scope and behaviour. */
-  cache?: { namespace?: string; byKind?: Record<string, KindScope>; frozen?: boolean; keepManagedFields?: boolean; stallTimeoutMs?: number; backoffInitialMs?: number; backoffMaxMs?: number; watchTimeoutSeconds?: number };
+  cache?: {
+    namespace?: string;
+    byKind?: Record<string, KindScope>;
+    frozen?: boolean;
+    keepManagedFields?: boolean;
+    stallTimeoutMs?: number;
+    /** Measure stallTimeoutMs on the manager's clock instead of real time (default false). */
+    stallOnManagerClock?: boolean;
+    backoffInitialMs?: number;
+    backoffMaxMs?: number;
+    watchTimeoutSeconds?: number;
+  };
   leaderElection?: LeaderElectionOptions;
-  /** Serve /healthz, /readyz and /metrics on this port (0 = any free port); off when undefined. */
+  /** Serve /healthz and /readyz on this port of 127.0.0.1 (0 = any free port); off when undefined. */
   probePort?: number;
+  /**
+   * Or a Go-style address for the probes (kubebuilder's --health-probe-bind-address): ":8081" listens on
+   * every interface, as the kubelet's probes need in a pod; "0" turns them off. Wins over probePort.
+   */
+  probeBindAddress?: string;
+  /**
+   * The metrics server (controller-runtime's metricsserver.Options): `{ bindAddress: ':8443',
+   * secureServing: true }` serves HTTPS with the TokenReview/SubjectAccessReview filter; `':8080'` plain
+   * HTTP; `'0'` or no option: no metrics server.
+   */
+  metrics?: MetricsServerOptions;
   logger?: Logger;
   /** Field manager for writes and server-side apply; default "kubeforge". */
   fieldManager?: string;
@@ -66,16 +93,22 @@ export class Manager implements ControllerHost {
   private readonly readyChecks: Record<string, Check> = {};
   private elector: LeaderElector | undefined;
   private probes: ProbeServer | undefined;
+  private readonly probeAddress: { port: number; host: string } | undefined;
+  private metricsServer: MetricsServer | undefined;
   private leading = false;
   private running = false;
   private leaderWork: Promise<void> = Promise.resolve();
   private activityCount = 0;
   probePort: number | undefined;
+  /** The metrics server's port while it runs. */
+  metricsPort: number | undefined;
 
   constructor(private readonly options: ManagerOptions = {}) {
     this.kinds = options.kinds ?? defaultKindRegistry;
     this.clock = options.clock ?? realClock;
     this.logger = options.logger ?? pino({ level: process.env.KUBEFORGE_LOG_LEVEL ?? 'info' });
+    this.probeAddress = probeAddressOf(options);
+    if (options.metrics) parseBindAddress(options.metrics.bindAddress); // a bad address fails here, not at start()
     this.kubeConfig = loadKubeConfig(options.kubeConfig);
     this.transport = new Transport(this.kubeConfig);
     this.transport.onActivity(() => this.activity());
@@ -125,8 +158,14 @@ export class Manager implements ControllerHost {
     return this.client.apiReader();
   }
 
-  eventRecorderFor(component: string): EventRecorder {
-    return new EventRecorder(this.client, this.clock, component, this.logger);
+  /** An event recorder for `component`; `{ api: 'events.k8s.io/v1' }` writes the newer Events with series. */
+  eventRecorderFor(component: string, options: EventRecorderOptions = {}): EventRecorder {
+    return new EventRecorder(this.client, this.clock, component, this.logger, options);
+  }
+
+  /** `http(s)://127.0.0.1:<port>/metrics` while the metrics server runs. */
+  metricsUrl(): string | undefined {
+    return this.metricsServer?.url;
   }
 
   isLeader(): boolean {
@@ -142,9 +181,14 @@ export class Manager implements ControllerHost {
     if (this.running) throw new Error('manager is already running');
     this.running = true;
     this.cache.start();
-    if (this.options.probePort !== undefined) {
-      this.probes = new ProbeServer({ port: this.options.probePort, healthChecks: { ping: () => true }, readyChecks: this.readyChecks, metrics: this.metrics.registry });
+    if (this.probeAddress) {
+      this.probes = new ProbeServer({ ...this.probeAddress, healthChecks: { ping: () => true }, readyChecks: this.readyChecks });
       this.probePort = await this.probes.start();
+    }
+    if (this.options.metrics) {
+      const filter = MetricsServer.wantsFilter(this.options.metrics) ? new MetricsAuthFilter({ transport: this.transport, clock: this.clock }) : undefined;
+      this.metricsServer = new MetricsServer(this.options.metrics, this.metrics.registry, filter, this.logger);
+      this.metricsPort = await this.metricsServer.start();
     }
     if (this.webhookServer.hasHandlers()) await this.webhookServer.start();
     for (const r of this.runnables) if (r.needLeaderElection === false) await r.start(this);
@@ -185,6 +229,9 @@ export class Manager implements ControllerHost {
     await this.webhookServer.stop();
     await this.probes?.stop();
     this.probes = undefined;
+    await this.metricsServer?.stop();
+    this.metricsServer = undefined;
+    this.metricsPort = undefined;
     this.cache = this.newCache();
     this.activity();
   }
@@ -242,11 +289,13 @@ export class Manager implements ControllerHost {
   }
 
   private newCache(): Cache {
+    const { stallOnManagerClock, ...cacheOptions } = this.options.cache ?? {};
     const cache = new Cache({
       client: this.client.apiReader(),
       transport: this.transport,
       kinds: this.kinds,
-      ...this.options.cache,
+      ...cacheOptions,
+      ...(stallOnManagerClock ? { stallClock: this.clock } : {}),
       metrics: this.metrics.informer,
       logger: this.logger,
       onActivity: () => this.activity(),
@@ -258,6 +307,15 @@ export class Manager implements ControllerHost {
   private activity(): void {
     this.activityCount++;
   }
+}
+
+/** Where the probes listen: probeBindAddress (every interface unless it names a host), else probePort on loopback. */
+function probeAddressOf(options: ManagerOptions): { port: number; host: string } | undefined {
+  if (options.probeBindAddress !== undefined) {
+    const parsed = parseBindAddress(options.probeBindAddress, 'health probe bind address');
+    return parsed && { port: parsed.port, host: parsed.host ?? '' };
+  }
+  return options.probePort === undefined ? undefined : { port: options.probePort, host: '127.0.0.1' };
 }
 
 function loadKubeConfig(source: KubeConfig | string | undefined): KubeConfig {

@@ -1,19 +1,19 @@
 /**
- * The manager's HTTP endpoints: `/healthz` (the process is alive), `/readyz` (every check passes — by
- * default, caches synced and watches healthy) and `/metrics` (Prometheus text format).
+ * The manager's health probe endpoints (kubebuilder's `--health-probe-bind-address`): `/healthz` (the
+ * process is alive) and `/readyz` (every check passes — by default, caches synced and watches healthy).
+ * Metrics are served apart, by the metrics server (metrics-server.ts), as in controller-runtime.
  */
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { Registry } from 'prom-client';
 
 export type Check = () => boolean | string;
 
 export interface ProbeServerOptions {
   port: number;
+  /** Default 127.0.0.1; "" listens on every interface. */
   host?: string;
   healthChecks: Record<string, Check>;
   readyChecks: Record<string, Check>;
-  metrics?: Registry;
 }
 
 export class ProbeServer {
@@ -22,13 +22,18 @@ export class ProbeServer {
   constructor(private readonly options: ProbeServerOptions) {}
 
   async start(): Promise<number> {
-    const server = http.createServer((req, res) => void this.handle(req, res));
+    const server = http.createServer((req, res) => this.handle(req, res));
     this.server = server;
     await new Promise<void>((resolve, reject) => {
       server.once('error', reject);
-      server.listen(this.options.port, this.options.host ?? '127.0.0.1', () => resolve());
+      server.listen(this.options.port, this.options.host === '' ? undefined : this.options.host ?? '127.0.0.1', () => resolve());
     });
     return (server.address() as AddressInfo).port;
+  }
+
+  /** Where it listens, once started. */
+  address(): AddressInfo | undefined {
+    return (this.server?.address() as AddressInfo | null) ?? undefined;
   }
 
   async stop(): Promise<void> {
@@ -39,13 +44,8 @@ export class ProbeServer {
     await new Promise<void>((resolve) => server.close(() => resolve()));
   }
 
-  private async handle(req: http.IncomingMessage, res: http.ServerResponse): Promise<void> {
+  private handle(req: http.IncomingMessage, res: http.ServerResponse): void {
     const path = (req.url ?? '/').split('?')[0];
-    if (path === '/metrics' && this.options.metrics) {
-      res.writeHead(200, { 'Content-Type': this.options.metrics.contentType });
-      res.end(await this.options.metrics.metrics());
-      return;
-    }
     const checks = path === '/healthz' ? this.options.healthChecks : path === '/readyz' ? this.options.readyChecks : undefined;
     if (!checks) {
       res.writeHead(404).end('not found\n');

@@ -14,6 +14,28 @@ describe('WorkQueue', () => {
     expect(await q.get()).toBe('ns/b');
   });
 
+  test('tryGet hands out a queued key at once, never one being processed, and undefined when none is queued', () => {
+    const q = new WorkQueue({ clock: new ManualClock() });
+    expect(q.tryGet()).toBeUndefined();
+    q.add('k');
+    expect(q.tryGet()).toBe('k');
+    q.add('k');
+    expect(q.tryGet()).toBeUndefined();
+    q.done('k');
+    expect(q.tryGet()).toBe('k');
+  });
+
+  test('queue and work durations are observed when the key is done, queue time being add → take', () => {
+    const observed: Array<[string, number]> = [];
+    const q = new WorkQueue({ clock: new ManualClock(), metrics: { queueLatency: (s) => observed.push(['queue', s]), workDuration: (s) => observed.push(['work', s]) } });
+    q.add('k');
+    const key = q.tryGet()!;
+    expect(observed).toEqual([]);
+    q.done(key);
+    expect(observed.map(([name]) => name)).toEqual(['queue', 'work']);
+    expect(observed.every(([, seconds]) => seconds >= 0 && seconds < 1)).toBe(true);
+  });
+
   test('a key added while processing is handed out again only after done()', async () => {
     const q = new WorkQueue({ clock: new ManualClock() });
     q.add('k');

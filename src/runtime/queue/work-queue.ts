@@ -38,8 +38,11 @@ export class WorkQueue {
   private readonly order: string[] = [];
   private head = 0;
   private readonly dirty = new Set<string>();
+  /** Keys held by workers → performance.now() when taken. */
   private readonly processing = new Map<string, number>();
   private readonly addedAt = new Map<string, number>();
+  /** Keys held by workers → seconds they waited in the queue (observed when done, off the hand-off path). */
+  private readonly waitedSeconds = new Map<string, number>();
   private readonly waiting = new Map<string, Waiting>();
   private readonly getters: Array<(key: string | undefined) => void> = [];
   private shuttingDown = false;
@@ -94,6 +97,11 @@ export class WorkQueue {
     return this.rateLimiter.numRequeues(key);
   }
 
+  /** The next queued key at once, or undefined when none is queued (or the queue is shut down). Call `done(key)` afterwards. */
+  tryGet(): string | undefined {
+    return this.take();
+  }
+
   /** The next key to process, or undefined once the queue is shut down. Call `done(key)` afterwards. */
   get(): Promise<string | undefined> {
     const key = this.take();
@@ -106,9 +114,12 @@ export class WorkQueue {
     const started = this.processing.get(key);
     if (started === undefined) return;
     this.processing.delete(key);
+    const waited = this.waitedSeconds.get(key);
+    this.waitedSeconds.delete(key);
+    if (waited !== undefined) this.metrics.queueLatency?.(waited);
     this.metrics.workDuration?.((performance.now() - started) / 1000);
     if (this.dirty.has(key) && !this.shuttingDown) this.push(key);
-    if (this.processing.size === 0) this.releaseDrainWaiters();
+    if (this.processing.size === 0 && this.drainWaiters.length > 0) this.releaseDrainWaiters();
     this.onActivity();
   }
 
@@ -180,7 +191,7 @@ export class WorkQueue {
     this.processing.set(key, now);
     const added = this.addedAt.get(key);
     this.addedAt.delete(key);
-    if (added !== undefined) this.metrics.queueLatency?.((now - added) / 1000);
+    if (added !== undefined) this.waitedSeconds.set(key, (now - added) / 1000);
     this.metrics.depth?.(this.len());
     return key;
   }

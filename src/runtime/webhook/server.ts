@@ -1,22 +1,25 @@
 /**
  * The webhook server: HTTPS (a self-signed certificate for local runs unless one is given), serving
  * AdmissionReview (admission.k8s.io/v1) for defaulters and validators and ConversionReview
- * (apiextensions.k8s.io/v1) for converters, at kubebuilder's paths.
+ * (apiextensions.k8s.io/v1) for converters, at kubebuilder's paths. HTTP/1.1 only unless `enableHttp2`
+ * (kubebuilder's `--enable-http2`, see manager/secure-serving.ts).
  */
-import https from 'node:https';
-import type { AddressInfo } from 'node:net';
 import type { Logger } from 'pino';
 import type { KindInfo } from '../client/kinds.js';
 import type { KubeObject } from '../client/object.js';
 import { mutatePath, runDefaulter, runValidator, validatePath, type AdmissionRequest, type Converter, type Defaulter, type Validator } from './admission.js';
 import { selfSignedWebhookCertificates, type WebhookCertificates } from './self-signed.js';
+import { listenSecure, type SecureListener } from '../manager/secure-serving.js';
 
 export interface WebhookServerOptions {
   /** Port on `host` (default 0 = any free port; kubebuilder uses 9443 in clusters). */
   port?: number;
+  /** Interface to listen on (default 127.0.0.1); '' listens on every interface, as in a pod. */
   host?: string;
   /** Serving certificate; default a fresh self-signed CA + certificate for 127.0.0.1/localhost. */
   certificates?: WebhookCertificates;
+  /** Offer HTTP/2 too (default false: HTTP/1.1 only, as kubebuilder's `--enable-http2=false`). */
+  enableHttp2?: boolean;
   logger?: Logger;
 }
 
@@ -24,7 +27,7 @@ type Handler = (body: Record<string, unknown>) => Promise<Record<string, unknown
 
 export class WebhookServer {
   private readonly handlers = new Map<string, Handler>();
-  private server: https.Server | undefined;
+  private server: SecureListener | undefined;
   private certs: WebhookCertificates | undefined;
   port: number | undefined;
 
@@ -70,17 +73,14 @@ export class WebhookServer {
 
   async start(): Promise<number> {
     this.certs = this.options.certificates ?? (await selfSignedWebhookCertificates());
-    const server = https.createServer({ cert: this.certs.certPem, key: this.certs.keyPem }, (req, res) => {
+    const serving = { certPem: this.certs.certPem, keyPem: this.certs.keyPem, enableHttp2: this.options.enableHttp2 };
+    const host = this.options.host ?? '127.0.0.1';
+    this.server = await listenSecure(serving, host === '' ? undefined : host, this.options.port ?? 0, (req, res) => {
       const chunks: Buffer[] = [];
       req.on('data', (c: Buffer) => chunks.push(c));
       req.on('end', () => void this.answer(req.url ?? '/', Buffer.concat(chunks).toString('utf8'), res));
     });
-    this.server = server;
-    await new Promise<void>((resolve, reject) => {
-      server.once('error', reject);
-      server.listen(this.options.port ?? 0, this.options.host ?? '127.0.0.1', () => resolve());
-    });
-    this.port = (server.address() as AddressInfo).port;
+    this.port = this.server.port;
     return this.port;
   }
 
@@ -88,8 +88,7 @@ export class WebhookServer {
     const server = this.server;
     this.server = undefined;
     if (!server) return;
-    server.closeAllConnections();
-    await new Promise<void>((resolve) => server.close(() => resolve()));
+    await server.stop();
   }
 
   private async answer(url: string, text: string, res: import('node:http').ServerResponse): Promise<void> {

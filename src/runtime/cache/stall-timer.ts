@@ -1,0 +1,59 @@
+/**
+ * The informer's watch-stall timer: fires when no event or bookmark arrived for `ms`. An event only sets a
+ * flag (no timer re-armed, no clock read per event); one periodic check per quarter timeout turns the flag
+ * into a "last seen" time, so a stall is reported no earlier than `ms` and at most half a timeout late.
+ * On a Clock (the manager's virtual clock in tests that ask for it) the last event's time is exact.
+ */
+import type { Clock, Timer } from '../clock.js';
+
+export interface StallTimer {
+  /** An event or bookmark arrived. */
+  refresh(): void;
+  cancel(): void;
+}
+
+export function stallTimer(ms: number, onStall: () => void, clock?: Clock): StallTimer {
+  return clock ? clockStallTimer(ms, onStall, clock) : realTimeStallTimer(ms, onStall);
+}
+
+function realTimeStallTimer(ms: number, onStall: () => void): StallTimer {
+  let seen = false;
+  let lastSeen = Date.now();
+  const period = Math.max(1, Math.floor(ms / 4));
+  const interval = setInterval(() => {
+    const now = Date.now();
+    if (seen) {
+      seen = false;
+      lastSeen = now; // the event came within the last period: never report early
+    } else if (now - lastSeen >= ms) {
+      clearInterval(interval);
+      onStall();
+    }
+  }, period);
+  // Only a check: the watch connection itself is what keeps a process alive, never its stall timer.
+  interval.unref();
+  return {
+    refresh: () => void (seen = true),
+    cancel: () => clearInterval(interval),
+  };
+}
+
+function clockStallTimer(ms: number, onStall: () => void, clock: Clock): StallTimer {
+  let lastSeen = clock.now();
+  let timer: Timer | undefined;
+  let cancelled = false;
+  const check = (): void => {
+    if (cancelled) return;
+    const due = lastSeen + ms;
+    if (clock.now() >= due) onStall();
+    else timer = clock.schedule(due, check);
+  };
+  timer = clock.schedule(lastSeen + ms, check);
+  return {
+    refresh: () => void (lastSeen = clock.now()),
+    cancel: () => {
+      cancelled = true;
+      timer?.cancel();
+    },
+  };
+}
