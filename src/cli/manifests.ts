@@ -4,7 +4,7 @@
  * rules) and `config/webhook/manifests.yaml` (when there are webhook markers), as kubebuilder's
  * `make manifests` does with controller-gen. `planManifests` is the same work without the printing.
  */
-import { readFile } from 'node:fs/promises';
+import { readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { InvalidArgumentError, type Command } from 'commander';
 import type { Diagnostic, Marker } from '../markers/types.js';
@@ -32,7 +32,7 @@ async function scanControllerMarkers(root: string, folders: string[]): Promise<{
   const markers: Marker[] = [];
   const diagnostics: Diagnostic[] = [];
   for (const file of listTypeScriptSources(root, folders)) {
-    const result = scanFileMarkers(file, await readFile(join(root, file), 'utf8'));
+    const result = scanFileMarkers(file, readFileSync(join(root, file), 'utf8'));
     markers.push(...result.markers);
     diagnostics.push(...result.diagnostics);
   }

@@ -65,15 +65,33 @@ export async function writePlannedFiles(
   files: PlannedFile[],
 ): Promise<{ path: string; outcome: FileOutcome }[]> {
   assertPlanIsSound(files);
-  const results: { path: string; outcome: FileOutcome }[] = [];
-  for (const file of files) {
-    if ((await freshnessOf(root, file)) === 'fresh') {
-      results.push({ path: file.path, outcome: 'unchanged' });
-      continue;
-    }
+  // A few files at a time: each is a chain of small file operations, so overlapping them hides their latency.
+  return mapConcurrently(files, WRITE_CONCURRENCY, async (file) => {
+    if ((await freshnessOf(root, file)) === 'fresh') return { path: file.path, outcome: 'unchanged' as const };
     await writeAtomically(join(root, file.path), file.content);
-    results.push({ path: file.path, outcome: 'written' });
-  }
+    return { path: file.path, outcome: 'written' as const };
+  });
+}
+
+const WRITE_CONCURRENCY = 8;
+
+/** `items.map(fn)` with at most `limit` calls in flight; results in input order; the first failure rejects and stops new calls. */
+async function mapConcurrently<T, R>(items: T[], limit: number, fn: (item: T) => Promise<R>): Promise<R[]> {
+  const results = new Array<R>(items.length);
+  let next = 0;
+  let failed = false;
+  const worker = async (): Promise<void> => {
+    while (next < items.length && !failed) {
+      const index = next++;
+      try {
+        results[index] = await fn(items[index]!);
+      } catch (err) {
+        failed = true; // start nothing new once one file failed
+        throw err;
+      }
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
   return results;
 }
 

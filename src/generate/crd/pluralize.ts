@@ -41,9 +41,14 @@ const RULES: readonly SuffixRule[] = (() => {
 })();
 
 const SEPARATORS = new Set(['_', ' ', ':', '-', '/']);
-const isSeparator = (c: string): boolean => SEPARATORS.has(c) || /^\s$/u.test(c);
-const isUpper = (c: string): boolean => /^\p{Lu}$/u.test(c);
-const isWordChar = (c: string): boolean => /^[\p{L}\p{Nd}\p{P}`]$/u.test(c);
+const WHITE_SPACE = /^\s$/u;
+const UPPER_CASE_LETTER = /^\p{Lu}$/u;
+const WORD_CHARACTER = /^[\p{L}\p{Nd}\p{P}`]$/u;
+const isAsciiLetterOrDigit = (c: string): boolean => (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9');
+// ASCII letters and digits (every Kind in practice) answer without the Unicode regular expressions.
+const isSeparator = (c: string): boolean => !isAsciiLetterOrDigit(c) && (SEPARATORS.has(c) || WHITE_SPACE.test(c));
+const isUpper = (c: string): boolean => (isAsciiLetterOrDigit(c) ? c >= 'A' && c <= 'Z' : UPPER_CASE_LETTER.test(c));
+const isWordChar = (c: string): boolean => isAsciiLetterOrDigit(c) || WORD_CHARACTER.test(c);
 
 /** Trims separators from both ends and upper-cases a known acronym; empty parts are dropped. */
 function pushPart(parts: string[], raw: string): void {
