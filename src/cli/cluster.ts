@@ -12,12 +12,14 @@ const limits = `
 What the local cluster does not do (yet):
   - no containers, no scheduling, no networking: pods are run by a simulator (they succeed or fail by rule)
   - no conversion webhooks (CRDs with conversion.strategy Webhook are rejected)
-  - unknown fields of built-in kinds are detected at the top level and in metadata only
   - protobuf request bodies are decoded only for what kubectl sends them for most (create configmap, secret,
     namespace, serviceaccount, (cluster)role(binding), job, cronjob, deployment, token; auth can-i, whoami); other
     kinds get 415: use \`kubectl create … --dry-run=client -o yaml | kubectl apply -f -\`
-  - CEL rules run on @marcbachmann/cel-js: Kubernetes CEL extension functions are not available, and
-    rule cost budgets are not estimated`;
+  - CEL rules run on @marcbachmann/cel-js with the Kubernetes libraries of 1.32; the runtime cost is an
+    upper bound, and what cel-js cannot evaluate (two-variable comprehensions, optional entries in literals)
+    is refused when the CRD is created
+  - admission webhooks are not called for writes through /scale; /openapi/v2 is an empty document (kubectl
+    1.32 validates and explains through /openapi/v3)`;
 
 /** `alice` or `alice:dev,ops` → user and groups. */
 export function parseCertificateUser(value: string): { user: string; groups: string[] } {
