@@ -87,12 +87,17 @@ export function matchesLabels(selector: LabelSelector, labels: Record<string, st
 /** A metav1.LabelSelector (matchLabels/matchExpressions) rendered in the query form. */
 export function labelSelectorToString(selector: { matchLabels?: Record<string, string>; matchExpressions?: Array<{ key: string; operator: string; values?: string[] }> } | undefined): string {
   if (!selector) return '';
-  const parts = Object.entries(selector.matchLabels ?? {}).map(([k, v]) => `${k}=${v}`);
+  // As apimachinery's LabelSelectorAsSelector(...).String(): requirements sorted by key, set values sorted.
+  const parts: { key: string; text: string }[] = Object.entries(selector.matchLabels ?? {}).map(([k, v]) => ({ key: k, text: `${k}=${v}` }));
+  const values = (e: { values?: string[] }): string => [...(e.values ?? [])].sort().join(',');
   for (const e of selector.matchExpressions ?? []) {
-    if (e.operator === 'In') parts.push(`${e.key} in (${(e.values ?? []).join(',')})`);
-    else if (e.operator === 'NotIn') parts.push(`${e.key} notin (${(e.values ?? []).join(',')})`);
-    else if (e.operator === 'Exists') parts.push(e.key);
-    else if (e.operator === 'DoesNotExist') parts.push(`!${e.key}`);
+    if (e.operator === 'In') parts.push({ key: e.key, text: `${e.key} in (${values(e)})` });
+    else if (e.operator === 'NotIn') parts.push({ key: e.key, text: `${e.key} notin (${values(e)})` });
+    else if (e.operator === 'Exists') parts.push({ key: e.key, text: e.key });
+    else if (e.operator === 'DoesNotExist') parts.push({ key: e.key, text: `!${e.key}` });
   }
-  return parts.join(',');
+  return parts
+    .sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0))
+    .map((p) => p.text)
+    .join(',');
 }
