@@ -7,25 +7,30 @@ import { promisify } from 'node:util';
 import { jest } from '@jest/globals';
 import { main } from './main.js';
 
-test('cluster start prints the export line, serves kubectl, and stops cleanly on Ctrl-C', async () => {
+/** A temporary folder for the kubeconfig, and what `cluster start` prints captured instead of shown. */
+function captureStart() {
   const dir = mkdtempSync(join(tmpdir(), 'kubeforge-cli-cluster-'));
-  const kubeconfig = join(dir, 'kubeconfig');
-  let output = '';
+  let printed = '';
   const write = jest.spyOn(process.stdout, 'write').mockImplementation(((chunk: string | Uint8Array) => {
-    output += String(chunk);
+    printed += String(chunk);
     return true;
   }) as typeof process.stdout.write);
+  return { dir, kubeconfig: join(dir, 'kubeconfig'), write, output: () => printed };
+}
+
+test('cluster start prints the export line, serves kubectl, and stops cleanly on Ctrl-C', async () => {
+  const { dir, kubeconfig, write, output } = captureStart();
   try {
     const running = main(['node', 'kubeforge', 'cluster', 'start', '--kubeconfig', kubeconfig, '--now', '2026-11-22T10:00:00Z']);
-    for (let i = 0; i < 500 && !output.includes('export KUBECONFIG='); i++) await new Promise((r) => setTimeout(r, 10));
-    expect(output).toMatch(/serving at https:\/\/127\.0\.0\.1:\d+\n/);
-    expect(output).toContain(`export KUBECONFIG=${kubeconfig}\n`);
+    for (let i = 0; i < 500 && !output().includes('export KUBECONFIG='); i++) await new Promise((r) => setTimeout(r, 10));
+    expect(output()).toMatch(/serving at https:\/\/127\.0\.0\.1:\d+\n/);
+    expect(output()).toContain(`export KUBECONFIG=${kubeconfig}\n`);
     const home = join(dir, 'home');
     const { stdout: ns } = await promisify(execFile)('kubectl', ['--kubeconfig', kubeconfig, 'get', 'ns', 'default', '-o', 'name'], { encoding: 'utf8', env: { PATH: process.env.PATH ?? '', HOME: home, KUBECACHEDIR: join(home, 'cache') } });
     expect(ns).toBe('namespace/default\n');
     process.emit('SIGINT');
     expect(await running).toBe(0);
-    expect(output).toContain('kubeforge local cluster stopped');
+    expect(output()).toContain('kubeforge local cluster stopped');
   } finally {
     write.mockRestore();
     rmSync(dir, { recursive: true, force: true });
@@ -37,18 +42,12 @@ test('cluster start refuses a bad --now with a clear error', async () => {
 });
 
 test('cluster start --cert-user adds a client-certificate user and context to the kubeconfig', async () => {
-  const dir = mkdtempSync(join(tmpdir(), 'kubeforge-cli-cluster-'));
-  const kubeconfig = join(dir, 'kubeconfig');
-  let output = '';
-  const write = jest.spyOn(process.stdout, 'write').mockImplementation(((chunk: string | Uint8Array) => {
-    output += String(chunk);
-    return true;
-  }) as typeof process.stdout.write);
+  const { dir, kubeconfig, write, output } = captureStart();
   try {
     const running = main(['node', 'kubeforge', 'cluster', 'start', '--kubeconfig', kubeconfig, '--cert-user', 'alice:dev,ops', '--cert-user', 'bob']);
-    for (let i = 0; i < 500 && !output.includes('user bob'); i++) await new Promise((r) => setTimeout(r, 10));
-    expect(output).toContain('client-certificate user alice (groups: dev,ops): kubectl --context kubeforge-alice\n');
-    expect(output).toContain('client-certificate user bob (groups: none): kubectl --context kubeforge-bob\n');
+    for (let i = 0; i < 500 && !output().includes('user bob'); i++) await new Promise((r) => setTimeout(r, 10));
+    expect(output()).toContain('client-certificate user alice (groups: dev,ops): kubectl --context kubeforge-alice\n');
+    expect(output()).toContain('client-certificate user bob (groups: none): kubectl --context kubeforge-bob\n');
     const home = join(dir, 'home');
     const { stdout } = await promisify(execFile)('kubectl', ['--kubeconfig', kubeconfig, '--context', 'kubeforge-alice', 'auth', 'whoami', '-o', 'jsonpath={.status.userInfo.username} {.status.userInfo.groups}'], {
       encoding: 'utf8',
