@@ -211,13 +211,14 @@ function allocateNames(local: NamedType[], helpers: NamedType[]): Map<string, Ty
   return names;
 }
 
-/** True when generated `code` mentions the identifier `name`. */
-function mentions(code: string, name: string): boolean {
-  return new RegExp(`(?<![\\w$])${name.replace(/\$/g, '\\$')}(?![\\w$])`).test(code);
+/** Every identifier generated code uses: one scan instead of a regular expression per type name. */
+function identifiersIn(code: string): Set<string> {
+  return new Set(code.match(/[A-Za-z_$][\w$]*/g));
 }
 
 /** One `import` line per file and kind: `import type` for the types `code` names, `import` for hand-written copies it calls. */
 function importLines(model: ApiModel, version: ApiVersion, types: NamedType[], names: Map<string, TypeNames>, code: string): string[] {
+  const identifiers = identifiersIn(code);
   const lines: { path: string; line: string }[] = [];
   const group = (pairs: [string, string][], keyword: string): void => {
     const byFile = new Map<string, string[]>();
@@ -231,7 +232,7 @@ function importLines(model: ApiModel, version: ApiVersion, types: NamedType[], n
   const functionImports: [string, string][] = [];
   for (const type of types) {
     const { typeName, functionName, handWritten } = names.get(type.id)!;
-    if (mentions(code, typeName)) typeImports.push([type.file, typeName === type.name ? typeName : `${type.name} as ${typeName}`]);
+    if (identifiers.has(typeName)) typeImports.push([type.file, typeName === type.name ? typeName : `${type.name} as ${typeName}`]);
     if (handWritten && calls(code, functionName)) {
       const { file, exportName } = handWritten;
       functionImports.push([file, exportName === functionName ? functionName : `${exportName} as ${functionName}`]);

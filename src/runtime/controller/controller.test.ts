@@ -162,10 +162,13 @@ describe('Controller', () => {
       activeKeys.delete(req.name);
       active--;
     });
+    // Sent in one go, the repeats merge with the keys still queued (workers take keys on the next microtask).
     for (const n of ['a', 'b', 'c', 'a', 'b', 'c']) channel.send(cm(n));
     await flushAsyncWork();
     expect(maxActive).toBe(3);
-    channel.send(cm('a'));
+    expect(controller.reconcileCount()).toBe(0);
+    // Sent while a, b and c are running, they are queued again (the second "a" merges with the first).
+    for (const n of ['a', 'b', 'c', 'a']) channel.send(cm(n));
     while (release.length) {
       release.shift()!();
       await flushAsyncWork();
