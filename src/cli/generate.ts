@@ -5,7 +5,7 @@
  */
 import { resolve } from 'node:path';
 import type { Command } from 'commander';
-import { loadGeneratorModules, runGeneratorCommand, type GeneratorRunResult } from './generator-run.js';
+import { loadDeepCopyModules, runGeneratorCommand, type GeneratorRunResult } from './generator-run.js';
 import { projectPaths } from './project-paths.js';
 
 export interface GenerateOptions {
@@ -18,7 +18,7 @@ export interface GenerateOptions {
 /** Reads the API types and plans every deep-copy file; writes nothing. */
 export async function planGenerate(options: GenerateOptions): Promise<GeneratorRunResult> {
   // Loaded here, not at the top, so `kubeforge --help` and other commands do not pay for the TypeScript parser.
-  const { loadApiProject, planDeepCopyFiles } = await loadGeneratorModules();
+  const { loadApiProject, planDeepCopyFiles } = await loadDeepCopyModules();
   const root = resolve(options.root);
   const { model, diagnostics } = await loadApiProject({ root, apiPaths: projectPaths(options.paths, 'api') });
   const files = diagnostics.length > 0 ? [] : planDeepCopyFiles(model);

@@ -1,11 +1,14 @@
 /**
- * Every part `kubeforge manifests` and `kubeforge generate` run, in one module that generator-run.ts loads
- * on first use (so `kubeforge --help` and the other commands never load the TypeScript parser). One
- * module behind one shared promise: jest's ESM loader can fail ("request for … is not in cache") when
- * several dynamic imports that share modules are in flight at once.
+ * Every part `kubeforge manifests` runs, in one module that generator-run.ts loads on first use (so
+ * `kubeforge --help` and the other commands never load the TypeScript parser). `kubeforge generate` needs
+ * fewer (deepcopy-modules.ts). Lazy imports go one at a time (src/reader/import-in-turn.ts): jest's ESM loader
+ * can fail when several dynamic imports that share modules are in flight at once.
  */
+import { importInTurn } from '../reader/import-in-turn.js';
+
 export { loadApiProject } from '../reader/index.js';
-export { buildCrds, emitCrdYaml } from '../generate/crd/index.js';
+export { buildCrds, emitCrdYaml, emitCrdYamlPieces } from '../generate/crd/index.js';
+export { joinYamlPieces, encodeYamlPieces } from '../generate/yaml/index.js';
 export { buildRbac, emitRoleYaml, DEFAULT_ROLE_NAME } from '../generate/rbac/index.js';
 export { buildWebhooks, emitWebhookManifestsYaml } from '../generate/webhook/index.js';
 export { planDeepCopyFiles } from '../generate/deepcopy/index.js';
@@ -15,5 +18,5 @@ export { planDeepCopyFiles } from '../generate/deepcopy/index.js';
  * `manifests` asks for it: `generate` with a saved model (src/reader/model-cache.ts) never loads the compiler.
  */
 export async function loadFileMarkerScanner(): Promise<typeof import('../reader/file-markers.js').scanFileMarkers> {
-  return (await import('../reader/file-markers.js')).scanFileMarkers;
+  return (await importInTurn(() => import('../reader/file-markers.js'))).scanFileMarkers;
 }

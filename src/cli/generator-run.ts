@@ -5,18 +5,30 @@
  */
 import { isAbsolute, relative, sep } from 'node:path';
 import { formatDiagnostic, type Diagnostic } from '../markers/types.js';
+import { importInTurn } from '../reader/import-in-turn.js';
 import { checkPlannedFiles, writePlannedFiles, type PlannedFile } from './output-files.js';
 import { projectRootProblem } from './project-paths.js';
 
 /** The generator's parts (reader, CRD, RBAC, webhook and deep-copy generators). */
 export type GeneratorModules = typeof import('./generator-modules.js');
 
+/** The parts `kubeforge generate` runs (a subset of GeneratorModules). */
+export type DeepCopyModules = typeof import('./deepcopy-modules.js');
+
 let generatorModules: Promise<GeneratorModules> | undefined;
+let deepCopyModules: Promise<DeepCopyModules> | undefined;
 
 /** Loads the generator's parts once, on first use; every caller shares the one import. */
 export function loadGeneratorModules(): Promise<GeneratorModules> {
-  generatorModules ??= import('./generator-modules.js');
+  generatorModules ??= importInTurn(() => import('./generator-modules.js'));
   return generatorModules;
+}
+
+/** Loads what `generate` runs once, on first use (all the generator's parts when they are loaded or loading). */
+export function loadDeepCopyModules(): Promise<DeepCopyModules> {
+  if (generatorModules !== undefined) return generatorModules;
+  deepCopyModules ??= importInTurn(() => import('./deepcopy-modules.js'));
+  return deepCopyModules;
 }
 
 /** Where a run prints; the process streams unless a caller (a test, the demo) wants the text. */

@@ -9,7 +9,7 @@ import { join, resolve } from 'node:path';
 import { InvalidArgumentError, type Command } from 'commander';
 import type { Diagnostic, Marker } from '../markers/types.js';
 import { loadGeneratorModules, runGeneratorCommand, type GeneratorRunResult } from './generator-run.js';
-import type { PlannedFile } from './output-files.js';
+import { plannedFileWithBytes, type PlannedFile } from './output-files.js';
 import { listTypeScriptSources, projectPaths } from './project-paths.js';
 
 export interface ManifestsOptions {
@@ -45,7 +45,7 @@ const isWebhookMarker = (m: Marker): boolean => m.name === 'kubebuilder:webhook'
 /** Reads everything and plans every manifest; writes nothing. */
 export async function planManifests(options: ManifestsOptions): Promise<GeneratorRunResult> {
   // Loaded here, not at the top, so `kubeforge --help` and other commands do not pay for the TypeScript parser.
-  const { loadApiProject, buildCrds, emitCrdYaml, buildRbac, emitRoleYaml, DEFAULT_ROLE_NAME, buildWebhooks, emitWebhookManifestsYaml } =
+  const { loadApiProject, buildCrds, emitCrdYamlPieces, joinYamlPieces, encodeYamlPieces, buildRbac, emitRoleYaml, DEFAULT_ROLE_NAME, buildWebhooks, emitWebhookManifestsYaml } =
     await loadGeneratorModules();
   const root = resolve(options.root);
   const check = options.check ?? false;
@@ -63,8 +63,12 @@ export async function planManifests(options: ManifestsOptions): Promise<Generato
   const diagnostics = [...loaded.diagnostics, ...crds.diagnostics, ...scanned.diagnostics, ...webhooks.diagnostics];
   if (diagnostics.length > 0) return { root, command: 'manifests', files: [], diagnostics, check };
 
+  // Each CRD as pieces: the text shared between CRDs (an embedded PodTemplateSpec's) is encoded once, not per file.
   const files: PlannedFile[] = crds.crds
-    .map((crd) => ({ path: `config/crd/bases/${crd.fileName}`, content: emitCrdYaml(crd) }))
+    .map((crd) => {
+      const pieces = emitCrdYamlPieces(crd);
+      return plannedFileWithBytes(`config/crd/bases/${crd.fileName}`, joinYamlPieces(pieces), encodeYamlPieces(pieces));
+    })
     .sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
   if (roles.length > 0) files.push({ path: 'config/rbac/role.yaml', content: emitRoleYaml(roles) });
   if (webhooks.configurations.length > 0) {

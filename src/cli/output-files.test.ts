@@ -2,7 +2,7 @@
 import { mkdtempSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync, mkdirSync, utimesSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { checkPlannedFiles, writePlannedFiles } from './output-files.js';
+import { checkPlannedFiles, plannedFileWithBytes, writePlannedFiles } from './output-files.js';
 
 let root: string;
 beforeEach(() => {
@@ -64,5 +64,34 @@ describe('checkPlannedFiles', () => {
     ]);
     expect(readdirSync(root).sort()).toEqual(['fresh.yaml', 'stale.yaml']);
     expect(readFileSync(join(root, 'stale.yaml'), 'utf8')).toBe('old');
+  });
+});
+
+describe('planned files with their bytes in pieces', () => {
+  const pieces = (...texts: string[]): Uint8Array[] => texts.map((t) => Buffer.from(t, 'utf8'));
+
+  it('writes the pieces one after another', async () => {
+    const file = plannedFileWithBytes('config/a.yaml', 'a: é\nb: 2\n', pieces('a: ', 'é\n', 'b: 2\n'));
+    expect(await writePlannedFiles(root, [file])).toEqual([{ path: 'config/a.yaml', outcome: 'written' }]);
+    expect(readFileSync(join(root, 'config/a.yaml'), 'utf8')).toBe('a: é\nb: 2\n');
+  });
+
+  it('compares the pieces with the disk: equal bytes are fresh, a prefix, a longer file or other bytes are stale', async () => {
+    writeFileSync(join(root, 'same.yaml'), 'abcdef');
+    writeFileSync(join(root, 'longer.yaml'), 'abcdefg');
+    writeFileSync(join(root, 'shorter.yaml'), 'abc');
+    writeFileSync(join(root, 'other.yaml'), 'abXdef');
+    const planned = ['same', 'longer', 'shorter', 'other'].map((name) => plannedFileWithBytes(`${name}.yaml`, 'abcdef', pieces('ab', 'cd', 'ef')));
+    expect((await checkPlannedFiles(root, planned)).map((r) => r.freshness)).toEqual(['fresh', 'stale', 'stale', 'stale']);
+    expect((await writePlannedFiles(root, planned)).map((r) => r.outcome)).toEqual(['unchanged', 'written', 'written', 'written']);
+    for (const name of ['same', 'longer', 'shorter', 'other']) expect(readFileSync(join(root, `${name}.yaml`), 'utf8')).toBe('abcdef');
+  });
+
+  it('keeps the bytes out of comparisons and printing: two plans of the same text are equal however they are cut', () => {
+    const a = plannedFileWithBytes('a.yaml', 'abcdef', pieces('abc', 'def'));
+    const b = plannedFileWithBytes('a.yaml', 'abcdef', pieces('ab', 'cdef'));
+    expect(a).toEqual(b);
+    expect(a).toEqual({ path: 'a.yaml', content: 'abcdef' });
+    expect(a.bytes).toHaveLength(2);
   });
 });

@@ -3,7 +3,7 @@
  * and only when the bytes change, so untouched files keep their mtime; or, for `--check`, compares
  * the plan with the disk and reports which files are stale or missing without writing anything.
  */
-import { mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
+import { closeSync, mkdirSync, openSync, readFileSync, renameSync, rmSync, writeSync } from 'node:fs';
 import { dirname, join, basename } from 'node:path';
 import { randomBytes } from 'node:crypto';
 
@@ -11,6 +11,30 @@ import { randomBytes } from 'node:crypto';
 export interface PlannedFile {
   path: string;
   content: string;
+  /**
+   * `content` as UTF-8, in pieces, when the generator has it encoded already (pieces several files share are
+   * encoded once, see src/generate/yaml SharedText); writing and checking then use these bytes.
+   */
+  bytes?: readonly Uint8Array[];
+}
+
+/**
+ * A planned file with its text and its bytes. The bytes are not enumerable: how they are cut into pieces is
+ * no part of the plan, so two plans of the same files compare equal (and print) by path and text alone.
+ */
+export function plannedFileWithBytes(path: string, content: string, bytes: readonly Uint8Array[]): PlannedFile {
+  return Object.defineProperty({ path, content }, 'bytes', { value: bytes, enumerable: false });
+}
+
+/** Whether `existing` holds exactly the bytes of `pieces`, in order. */
+function sameBytes(existing: Buffer, pieces: readonly Uint8Array[]): boolean {
+  let offset = 0;
+  for (const piece of pieces) {
+    if (offset + piece.length > existing.length) return false;
+    if (!existing.subarray(offset, offset + piece.length).equals(piece)) return false;
+    offset += piece.length;
+  }
+  return offset === existing.length;
 }
 
 /** What happened to one planned file. */
@@ -18,9 +42,10 @@ export type FileOutcome = 'written' | 'unchanged';
 /** How one planned file compares with the disk. */
 export type FileFreshness = 'fresh' | 'stale' | 'missing';
 
-async function readIfExists(path: string): Promise<Buffer | undefined> {
+/** The bytes of `path`, or undefined when there is no such file. */
+function readIfExists(path: string): Buffer | undefined {
   try {
-    return await readFile(path);
+    return readFileSync(path);
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
     throw err;
@@ -28,21 +53,34 @@ async function readIfExists(path: string): Promise<Buffer | undefined> {
 }
 
 /** Compares one planned file with what is on disk. */
-async function freshnessOf(root: string, file: PlannedFile): Promise<FileFreshness> {
-  const existing = await readIfExists(join(root, file.path));
+function freshnessOf(root: string, file: PlannedFile): FileFreshness {
+  const existing = readIfExists(join(root, file.path));
   if (existing === undefined) return 'missing';
-  return existing.equals(Buffer.from(file.content, 'utf8')) ? 'fresh' : 'stale';
+  const fresh = file.bytes !== undefined ? sameBytes(existing, file.bytes) : existing.equals(Buffer.from(file.content, 'utf8'));
+  return fresh ? 'fresh' : 'stale';
 }
 
-/** Writes `content` to `target` through a temporary file in the same folder and a rename. */
-async function writeAtomically(target: string, content: string): Promise<void> {
-  await mkdir(dirname(target), { recursive: true });
+/** Writes every byte of `pieces` to `fd` (a write may take fewer bytes than offered). */
+function writeAll(fd: number, pieces: readonly Uint8Array[]): void {
+  for (const piece of pieces) {
+    for (let offset = 0; offset < piece.length; ) offset += writeSync(fd, piece, offset, piece.length - offset);
+  }
+}
+
+/** Writes `content` (text, or its bytes in pieces) to `target` through a temporary file in the same folder and a rename. */
+function writeAtomically(target: string, content: string | readonly Uint8Array[]): void {
+  mkdirSync(dirname(target), { recursive: true });
   const temp = join(dirname(target), `.${basename(target)}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`);
   try {
-    await writeFile(temp, content, 'utf8');
-    await rename(temp, target);
+    const fd = openSync(temp, 'w');
+    try {
+      writeAll(fd, typeof content === 'string' ? [Buffer.from(content, 'utf8')] : content);
+    } finally {
+      closeSync(fd);
+    }
+    renameSync(temp, target);
   } catch (err) {
-    await rm(temp, { force: true });
+    rmSync(temp, { force: true });
     throw err;
   }
 }
@@ -59,40 +97,22 @@ function assertPlanIsSound(files: PlannedFile[]): void {
   }
 }
 
-/** Writes every planned file whose bytes differ from the disk; returns the outcome per file, in plan order. */
+/**
+ * Writes every planned file whose bytes differ from the disk; returns the outcome per file, in plan order; the
+ * first failure stops it. The file operations are synchronous: page-cache writes of a generator's output are
+ * quicker one after another than through the thread pool and a promise per step (measured: ~35 ms of ~70 ms
+ * saved on 100 CRDs).
+ */
 export async function writePlannedFiles(
   root: string,
   files: PlannedFile[],
 ): Promise<{ path: string; outcome: FileOutcome }[]> {
   assertPlanIsSound(files);
-  // A few files at a time: each is a chain of small file operations, so overlapping them hides their latency.
-  return mapConcurrently(files, WRITE_CONCURRENCY, async (file) => {
-    if ((await freshnessOf(root, file)) === 'fresh') return { path: file.path, outcome: 'unchanged' as const };
-    await writeAtomically(join(root, file.path), file.content);
+  return files.map((file) => {
+    if (freshnessOf(root, file) === 'fresh') return { path: file.path, outcome: 'unchanged' as const };
+    writeAtomically(join(root, file.path), file.bytes ?? file.content);
     return { path: file.path, outcome: 'written' as const };
   });
-}
-
-const WRITE_CONCURRENCY = 8;
-
-/** `items.map(fn)` with at most `limit` calls in flight; results in input order; the first failure rejects and stops new calls. */
-async function mapConcurrently<T, R>(items: T[], limit: number, fn: (item: T) => Promise<R>): Promise<R[]> {
-  const results = new Array<R>(items.length);
-  let next = 0;
-  let failed = false;
-  const worker = async (): Promise<void> => {
-    while (next < items.length && !failed) {
-      const index = next++;
-      try {
-        results[index] = await fn(items[index]!);
-      } catch (err) {
-        failed = true; // start nothing new once one file failed
-        throw err;
-      }
-    }
-  };
-  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
-  return results;
 }
 
 /** Compares every planned file with the disk, writing nothing. */
@@ -101,7 +121,5 @@ export async function checkPlannedFiles(
   files: PlannedFile[],
 ): Promise<{ path: string; freshness: FileFreshness }[]> {
   assertPlanIsSound(files);
-  const results: { path: string; freshness: FileFreshness }[] = [];
-  for (const file of files) results.push({ path: file.path, freshness: await freshnessOf(root, file) });
-  return results;
+  return files.map((file) => ({ path: file.path, freshness: freshnessOf(root, file) }));
 }

@@ -1,4 +1,4 @@
-import { collectMarkers } from './collect.js';
+import { collectMarkers, readMarker } from './collect.js';
 import { formatDiagnostic, type CommentLine, type MarkerTarget } from './types.js';
 
 function lines(...texts: string[]): CommentLine[] {
@@ -87,5 +87,31 @@ describe('collectMarkers', () => {
 
   it('reads items: variants', () => {
     expect(collect('field', '+kubebuilder:validation:items:MaxLength=5').markers[0]).toMatchObject({ name: 'kubebuilder:validation:items:MaxLength', args: { '': 5 } });
+  });
+});
+
+describe('readMarker on repeated texts', () => {
+  const at = (line: number) => ({ file: 'api/v1/a_types.ts', line, column: 3 });
+
+  it('gives each occurrence its own text and position, and the same arguments', () => {
+    const first = readMarker('+kubebuilder:validation:Enum=A;B', 'field', at(1));
+    const second = readMarker('+kubebuilder:validation:Enum=A;B', 'field', at(7));
+    expect(first.marker).toEqual({ name: 'kubebuilder:validation:Enum', args: { '': ['A', 'B'] }, text: '+kubebuilder:validation:Enum=A;B', position: at(1) });
+    expect(second.marker).toEqual({ ...first.marker, position: at(7) });
+    expect(second.marker!.args).toBe(first.marker!.args);
+  });
+
+  it('reports an error at every occurrence, with that occurrence\'s position', () => {
+    const texts = [1, 2].map((line) => readMarker('+kubebuilder:validation:Minimun=1', 'field', at(line)).diagnostics.map(formatDiagnostic));
+    expect(texts[0]).toEqual(['api/v1/a_types.ts:1:3: unknown marker "+kubebuilder:validation:Minimun" (did you mean "+kubebuilder:validation:Minimum"?)']);
+    expect(texts[1]).toEqual([texts[0]![0]!.replace(':1:3:', ':2:3:')]);
+  });
+
+  it('reads a text by its target and reporting option, never by what another target read', () => {
+    expect(readMarker('+kubebuilder:validation:Minimum=1', 'field', at(1)).marker?.name).toBe('kubebuilder:validation:Minimum');
+    expect(readMarker('+kubebuilder:validation:Minimum=1', 'package', at(1))).toEqual({ diagnostics: [] });
+    expect(readMarker('+kubebuilder:nosuchmarker', 'type', at(1)).diagnostics).toHaveLength(1);
+    expect(readMarker('+kubebuilder:nosuchmarker', 'type', at(1), { reportUnknown: false }).diagnostics).toHaveLength(0);
+    expect(readMarker('+kubebuilder:nosuchmarker', 'type', at(2)).diagnostics).toHaveLength(1);
   });
 });

@@ -16,7 +16,7 @@
 import { findMarkerDefinitions, isIgnoredMarkerName, markerCatalogue, type MarkerDefinition } from './catalogue.js';
 import { parseMarkerArguments } from './parse-arguments.js';
 import { closestName } from './suggest.js';
-import type { CommentLine, Diagnostic, Marker, MarkerTarget, SourcePosition } from './types.js';
+import type { CommentLine, Diagnostic, Marker, MarkerTarget, MarkerValue, SourcePosition } from './types.js';
 
 export interface CollectedMarkers {
   markers: Marker[];
@@ -54,8 +54,40 @@ export interface MarkerReading {
   diagnostics: Diagnostic[];
 }
 
+/** A reading without its position: the same text on the same kind of node always reads the same. */
+interface ReadingAnywhere {
+  marker: { name: string; args: Record<string, MarkerValue> } | undefined;
+  messages: string[];
+}
+
+/**
+ * Readings by reporting option, target and text. Projects repeat their markers (`+optional`, the same
+ * validation on many fields), and the catalogue does not change while a process runs, so each distinct text
+ * is parsed once. Markers of one text share their `args` object, which nobody changes (model data is read-only).
+ */
+const readings = {
+  reported: { package: new Map<string, ReadingAnywhere>(), type: new Map<string, ReadingAnywhere>(), field: new Map<string, ReadingAnywhere>() },
+  unreported: { package: new Map<string, ReadingAnywhere>(), type: new Map<string, ReadingAnywhere>(), field: new Map<string, ReadingAnywhere>() },
+};
+
 /** Reads one marker text (starting with `+`) found at `position` on a node of kind `target`. */
 export function readMarker(text: string, target: MarkerTarget, position: SourcePosition, options: CollectOptions = {}): MarkerReading {
+  const known = (options.reportUnknown === false ? readings.unreported : readings.reported)[target];
+  let reading = known.get(text);
+  if (reading === undefined) {
+    const found = readMarkerAt(text, target, position, options);
+    reading = {
+      marker: found.marker ? { name: found.marker.name, args: found.marker.args } : undefined,
+      messages: found.diagnostics.map((d) => d.message),
+    };
+    known.set(text, reading);
+  }
+  const diagnostics = reading.messages.length === 0 ? [] : reading.messages.map((message) => ({ position, message }));
+  if (reading.marker === undefined) return { diagnostics };
+  return { marker: { name: reading.marker.name, args: reading.marker.args, text, position }, diagnostics };
+}
+
+function readMarkerAt(text: string, target: MarkerTarget, position: SourcePosition, options: CollectOptions): MarkerReading {
   if (!/^\+[\p{L}_]/u.test(text)) return { diagnostics: [] };
   const body = text.slice(1);
   const equals = body.indexOf('=');

@@ -14,7 +14,7 @@ import type { CommentLine, Diagnostic, Marker, MarkerTarget } from '../markers/t
 import type { Field, NamedType, TypeRef } from '../model/index.js';
 import { commentLines, LineMap, normaliseDescription, splitLeadingBlocks, type CommentRange } from './comments.js';
 import { findHandWrittenDeepCopies } from './hand-written-copies.js';
-import { resolveModule } from './imports.js';
+import { resolveModule, type ModuleTarget } from './imports.js';
 import { typeRefOf, type NameResolution, type TypeRefContext } from './type-refs.js';
 
 /**
@@ -54,6 +54,8 @@ export class ApiReader {
   private readonly pending: LoadedFile[] = [];
   /** Package-level markers per file (relative path). */
   readonly packageMarkers = new Map<string, Marker[]>();
+  /** What each (file, module specifier) resolved to: a name used by many fields resolves its module once. */
+  private readonly moduleTargets = new Map<string, ModuleTarget>();
 
   constructor(readonly root: string) {}
 
@@ -120,7 +122,7 @@ export class ApiReader {
     if (!imported || (qualifier && imported.imported !== '*'))
       return { kind: 'error', message: `unknown type ${qualifier ? `${qualifier}.` : ''}${name}` };
     const exportedName = qualifier ? name : imported.imported;
-    const target = resolveModule(file.abs, imported.specifier);
+    const target = this.resolveModuleOnce(file.abs, imported.specifier);
     switch (target.kind) {
       case 'kubeforge-api':
         return { kind: 'kubeforge-api', name: exportedName };
@@ -131,6 +133,17 @@ export class ApiReader {
       case 'file':
         return this.resolveExport(this.load(target.file), exportedName, 0);
     }
+  }
+
+  /** resolveModule, remembered for the read (the files it looks at do not change while it runs). */
+  private resolveModuleOnce(fromFile: string, specifier: string): ModuleTarget {
+    const key = `${fromFile}\0${specifier}`;
+    let target = this.moduleTargets.get(key);
+    if (target === undefined) {
+      target = resolveModule(fromFile, specifier);
+      this.moduleTargets.set(key, target);
+    }
+    return target;
   }
 
   /** Finds an exported declaration in a file, following `export ... from` re-exports. */
@@ -145,7 +158,7 @@ export class ApiReader {
         const match = named?.find((n) => n.name.text === name);
         if (clause && !match) continue;
         const inner = match ? (match.propertyName ?? match.name).text : name;
-        const target = resolveModule(file.abs, statement.moduleSpecifier.text);
+        const target = this.resolveModuleOnce(file.abs, statement.moduleSpecifier.text);
         if (target.kind === 'kubeforge-api') return { kind: 'kubeforge-api', name: inner };
         if (target.kind === 'kubernetes-types') return { kind: 'kubernetes-types', modulePath: target.modulePath, name: inner };
         if (target.kind === 'file') {

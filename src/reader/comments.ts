@@ -19,7 +19,7 @@ export class LineMap {
     readonly file: string,
     readonly text: string,
   ) {
-    for (let i = 0; i < text.length; i++) if (text.charCodeAt(i) === 10) this.starts.push(i + 1);
+    for (let i = text.indexOf('\n'); i >= 0; i = text.indexOf('\n', i + 1)) this.starts.push(i + 1);
   }
   position(offset: number): { file: string; line: number; column: number } {
     let lo = 0;
@@ -36,7 +36,7 @@ export class LineMap {
 /** Counts newlines in text[from, to). */
 function newlinesBetween(text: string, from: number, to: number): number {
   let n = 0;
-  for (let i = from; i < to; i++) if (text.charCodeAt(i) === 10) n++;
+  for (let i = text.indexOf('\n', from); i >= 0 && i < to; i = text.indexOf('\n', i + 1)) n++;
   return n;
 }
 
@@ -77,7 +77,7 @@ export function commentLines(lines: LineMap, ranges: readonly CommentRange[]): C
     if (range.singleLine) {
       let start = range.pos + 2;
       if (text[start] === ' ') start++;
-      out.push({ text: text.slice(start, range.end).replace(/\s+$/, ''), position: lines.position(start) });
+      out.push({ text: text.slice(start, range.end).trimEnd(), position: lines.position(start) });
       continue;
     }
     const isJsDoc = text.startsWith('/**', range.pos) && !text.startsWith('/**/', range.pos);
@@ -93,7 +93,7 @@ export function commentLines(lines: LineMap, ranges: readonly CommentRange[]): C
         start++;
         if (text[start] === ' ') start++;
       }
-      const lineText = text.slice(start, lineEnd).replace(/\s+$/, '');
+      const lineText = text.slice(start, lineEnd).trimEnd();
       const isFirstOrLast = lineStart === bodyStart || lineEnd === bodyEnd;
       if (!(isFirstOrLast && lineText === '')) out.push({ text: lineText, position: lines.position(start) });
       lineStart = lineEnd + 1;
@@ -110,7 +110,7 @@ export function normaliseDescription(lines: readonly string[]): string {
   const kept: string[] = [];
   let inFence = false;
   for (const raw of lines) {
-    const line = raw.replace(/\s+$/, '');
+    const line = raw.trimEnd(); // the same as replace(/\s+$/, ''): both strip WhiteSpace and LineTerminator
     if (line.startsWith('```') || line.startsWith('~~~')) inFence = !inFence;
     else if (!inFence) {
       if (line.startsWith('TODO')) continue;

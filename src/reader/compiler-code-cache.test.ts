@@ -4,7 +4,7 @@ import * as fs from 'node:fs';
 import { createRequire } from 'node:module';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { codeCacheWanted, forgetLoadedModule, requireWithCodeCache, writePendingCodeCaches } from './compiler-code-cache.js';
+import { codeCacheWanted, forgetLoadedModule, readSourceText, requireWithCodeCache, writePendingCodeCaches } from './compiler-code-cache.js';
 
 const SOURCE = "exports.answer = 42;\nexports.double = function (n) { return n * 2; };\nexports.dir = __dirname;\n";
 
@@ -70,5 +70,25 @@ describe('requireWithCodeCache', () => {
     expect(codeCacheWanted({})).toBe(true);
     expect(codeCacheWanted({ KUBEFORGE_NO_CODE_CACHE: '1' })).toBe(false);
     expect(codeCacheWanted({ JEST_WORKER_ID: '1' })).toBe(false);
+  });
+});
+
+describe('readSourceText', () => {
+  it('reads ASCII and non-ASCII sources as the same text UTF-8 decoding gives', () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'kubeforge-source-text-'));
+    try {
+      for (const [name, text] of [
+        ['ascii.js', SOURCE],
+        ['utf8.js', "exports.greeting = 'grüß dich → ✓ 😀';\n"],
+        ['empty.js', ''],
+      ] as const) {
+        const file = path.join(dir, name);
+        fs.writeFileSync(file, text);
+        expect(readSourceText(file)).toBe(text);
+        expect(readSourceText(file)).toBe(fs.readFileSync(file, 'utf8'));
+      }
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
   });
 });

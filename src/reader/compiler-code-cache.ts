@@ -6,6 +6,7 @@
  * Any problem (no cache folder, read-only disk) falls back to a plain `require`. The module is registered in
  * `require.cache`, so a later `require` of the file gets the same one. See codeCacheWanted for when it is used.
  */
+import { isAscii } from 'node:buffer';
 import { createHash } from 'node:crypto';
 import { readFileSync, statSync } from 'node:fs';
 import { createRequire, Module } from 'node:module';
@@ -27,6 +28,15 @@ function readIfPresent(path: string): Buffer | undefined {
   } catch {
     return undefined;
   }
+}
+
+/**
+ * The text of a source file. A pure-ASCII file (the TypeScript compiler is one) reads as the same string through
+ * Latin-1, which decodes its 9 MB several times faster than UTF-8 (~5 ms instead of ~30 ms).
+ */
+export function readSourceText(file: string): string {
+  const bytes = readFileSync(file);
+  return isAscii(bytes) ? bytes.toString('latin1') : bytes.toString('utf8');
 }
 
 /** Caches to write at exit (after the run, so they hold what it compiled lazily too). */
@@ -69,7 +79,7 @@ export function requireWithCodeCache(file: string): unknown {
   }
   if (cacheFile === undefined) return plainRequire(file);
   const cachedData = readIfPresent(cacheFile);
-  const script = new Script(Module.wrap(readFileSync(file, 'utf8')), { filename: file, cachedData });
+  const script = new Script(Module.wrap(readSourceText(file)), { filename: file, cachedData });
   const loaded = new Module(file);
   loaded.filename = file;
   loaded.paths = plainRequire.resolve.paths(file) ?? [];

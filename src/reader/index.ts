@@ -19,6 +19,7 @@ import * as path from 'node:path';
 import type { Diagnostic, Marker } from '../markers/types.js';
 import type { ApiGroup, ApiModel, ApiVersion, Kind, NamedType } from '../model/index.js';
 import type { ApiReader } from './api-reader.js';
+import { importInTurn } from './import-in-turn.js';
 import { ModelCache } from './model-cache.js';
 
 export interface LoadApiProjectOptions {
@@ -60,7 +61,7 @@ let parser: Promise<typeof import('./api-reader.js')> | undefined;
 
 /** The parser (and with it the TypeScript compiler), loaded on the first read that the model cache cannot answer. */
 function loadParser(): Promise<typeof import('./api-reader.js')> {
-  parser ??= import('./api-reader.js');
+  parser ??= importInTurn(() => import('./api-reader.js'));
   return parser;
 }
 

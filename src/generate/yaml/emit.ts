@@ -17,9 +17,43 @@ type Mapping = { [key: string]: unknown };
 
 /** Serialises `value` (plain objects, arrays, strings, numbers, booleans, null) to YAML text ending in `\n`. */
 export function toYaml(value: unknown): string {
+  return joinYamlPieces(toYamlPieces(value));
+}
+
+/**
+ * Text many documents share (a frozen subtree's, see writtenFrozen), with its UTF-8 bytes made once on first
+ * use: 100 CRDs that embed one PodTemplateSpec then encode its half megabyte once, not 100 times.
+ */
+export class SharedText {
+  private encoded: Uint8Array | undefined;
+  constructor(readonly text: string) {}
+
+  get bytes(): Uint8Array {
+    this.encoded ??= Buffer.from(this.text, 'utf8');
+    return this.encoded;
+  }
+}
+
+/** A YAML document as its text in order: pieces of its own and shared pieces. */
+export type YamlPieces = readonly (string | SharedText)[];
+
+/** `toYaml(value)`, as pieces: joined they are the text; encoded (encodeYamlPieces) they are its bytes. */
+export function toYamlPieces(value: unknown): YamlPieces {
   const writer = new YamlWriter();
   writer.node(value, -1, 'document');
   return writer.finish();
+}
+
+/** The text of `pieces`, concatenated without copying (V8 flattens it only if someone reads it). */
+export function joinYamlPieces(pieces: YamlPieces): string {
+  let text = '';
+  for (const piece of pieces) text += typeof piece === 'string' ? piece : piece.text;
+  return text;
+}
+
+/** The UTF-8 bytes of `pieces`, one array per piece; shared pieces give their bytes made once. */
+export function encodeYamlPieces(pieces: YamlPieces): Uint8Array[] {
+  return pieces.filter((piece) => piece !== '').map((piece) => (typeof piece === 'string' ? Buffer.from(piece, 'utf8') : piece.bytes));
 }
 
 /** Object members that are written: `undefined` ones are left out, as JSON does. */
@@ -49,8 +83,11 @@ function isSimpleKey(key: string): boolean {
   return (key.length <= 42 || Buffer.byteLength(key, 'utf8') <= 128) && !LINE_BREAK.test(key);
 }
 
+const LOW_SURROGATE = /[\udc00-\udfff]/;
+
 /** Code points in `text` (its column width for libyaml). */
 function width(text: string): number {
+  if (!LOW_SURROGATE.test(text)) return text.length;
   let n = text.length;
   for (let i = 0; i < text.length; i++) {
     const c = text.charCodeAt(i);
@@ -64,12 +101,22 @@ type Context = 'document' | 'mappingValue' | 'sequenceItem';
 
 /** The text a non-empty mapping or sequence was written as, and where the writer stood after it. */
 interface WrittenNode {
-  text: string;
+  /** The text as first written: its own text and the shared text of frozen subtrees within. */
+  pieces: (string | SharedText)[];
+  /** Characters in `pieces`. */
+  length: number;
   column: number;
   atLineStart: boolean;
-  /** Whether `text` is one flat string yet (rather than the tree of pieces `+=` builds). */
-  flat: boolean;
+  /** How often the text has been used. */
+  uses: number;
+  /** The text as one flat string, made on its second use when short. */
+  text?: string;
+  /** The text as one shared piece, made on its second use when long. */
+  shared?: SharedText;
 }
+
+/** A frozen subtree's text this long or longer, used again, becomes a shared piece of its own. */
+const SHARED_PIECE_MIN_LENGTH = 4096;
 
 /**
  * The text of frozen (immutable) mappings and sequences, by context and indent. Generated CRDs share frozen
@@ -77,16 +124,19 @@ interface WrittenNode {
  * text depends only on the node, its context and its parent's indent: inside a document a non-empty
  * mapping or sequence starts on a new line (after `key:`) or just after its `-` (at indent + 1).
  */
-const writtenFrozen = new WeakMap<object, Map<string, WrittenNode>>();
+const writtenFrozen = new WeakMap<object, Map<number, WrittenNode>>();
 
 class YamlWriter {
   private out = '';
+  /** The finished pieces before `out` (of the document, or of the frozen subtree being written). */
+  private pieces: (string | SharedText)[] = [];
   private column = 0;
   /** True right after a line break written inside a literal block (the next line needs no extra break). */
   private atLineStart = true;
 
-  finish(): string {
-    return this.atLineStart && this.column === 0 ? this.out : `${this.out}\n`;
+  finish(): YamlPieces {
+    this.pieces.push(this.atLineStart && this.column === 0 ? this.out : `${this.out}\n`);
+    return this.pieces;
   }
 
   /** Writes `value`; `parentIndent` is the indent of the owning key or dash (-1 at the top). */
@@ -99,27 +149,55 @@ class YamlWriter {
 
   /** A frozen mapping or sequence: its text from an earlier write at the same place, else written and kept. */
   private frozenNode(value: object, parentIndent: number, context: Context): void {
-    const key = `${context}${parentIndent}`;
+    const key = parentIndent * 2 + (context === 'sequenceItem' ? 1 : 0); // frozen nodes are never documents
     let byPlace = writtenFrozen.get(value);
     let written = byPlace?.get(key);
     if (!written) {
       // `[]`, `{}` follow the key on its line: their end column depends on where they start, so write them afresh.
       if (isEmptyCollection(value)) return this.freshNode(value, parentIndent, context);
-      const before = this.out;
-      this.out = '';
-      this.freshNode(value, parentIndent, context);
-      written = { text: this.out, column: this.column, atLineStart: this.atLineStart, flat: false };
-      this.out = before;
+      written = this.writtenApart(value, parentIndent, context);
       if (!byPlace) writtenFrozen.set(value, (byPlace = new Map()));
       byPlace.set(key, written);
-    } else if (!written.flat) {
-      // Text used a second time is made one flat string, so each further copy is taken in one piece.
-      written.text = flat(written.text);
-      written.flat = true;
     }
-    this.out += written.text;
+    written.uses++;
+    if (written.uses === 1) {
+      for (const piece of written.pieces) this.append(piece);
+    } else if (written.length >= SHARED_PIECE_MIN_LENGTH) {
+      // Long text used again is one shared piece: copied by reference, encoded once for every file holding it.
+      written.shared ??= new SharedText(flat(joinYamlPieces(written.pieces)));
+      this.append(written.shared);
+    } else {
+      // Short text used again is made one flat string, so each further copy is taken in one piece.
+      written.text ??= flat(joinYamlPieces(written.pieces));
+      this.out += written.text;
+    }
     this.column = written.column;
     this.atLineStart = written.atLineStart;
+  }
+
+  /** Writes a frozen subtree into pieces of its own (the writer's position moves on as if written in place). */
+  private writtenApart(value: object, parentIndent: number, context: Context): WrittenNode {
+    const outerOut = this.out;
+    const outerPieces = this.pieces;
+    this.out = '';
+    this.pieces = [];
+    this.freshNode(value, parentIndent, context);
+    this.pieces.push(this.out);
+    const pieces = this.pieces;
+    this.out = outerOut;
+    this.pieces = outerPieces;
+    let length = 0;
+    for (const piece of pieces) length += typeof piece === 'string' ? piece.length : piece.text.length;
+    return { pieces, length, column: this.column, atLineStart: this.atLineStart, uses: 0 };
+  }
+
+  private append(piece: string | SharedText): void {
+    if (typeof piece === 'string') {
+      this.out += piece;
+    } else {
+      this.pieces.push(this.out, piece);
+      this.out = '';
+    }
   }
 
   private freshNode(value: unknown, parentIndent: number, context: Context): void {
@@ -193,6 +271,7 @@ class YamlWriter {
       this.text(quote + value + quote);
       return;
     }
+    if (!escapes) return this.foldedRuns(value, indent, allowBreaks, quote as '' | "'");
     let out = quote;
     let column = this.column + quote.length;
     let spaces = false;
@@ -233,6 +312,49 @@ class YamlWriter {
       }
       out += ch;
       if (!(code >= 0xdc00 && code <= 0xdfff)) column++;
+    }
+    out += quote;
+    this.out += out;
+    this.column = column + quote.length;
+    this.atLineStart = false;
+  }
+
+  /**
+   * `folded` for plain and single-quoted scalars, a run of non-space characters at a time (a break can only
+   * replace a space): the same text as the character loop, without a string append per character.
+   */
+  private foldedRuns(value: string, indent: number, allowBreaks: boolean, quote: '' | "'"): void {
+    let out: string = quote;
+    let column = this.column + quote.length;
+    let spaces = false;
+    const last = value.length - 1;
+    let i = 0;
+    while (i < value.length) {
+      if (value.charCodeAt(i) === 32) {
+        const mayBreak = allowBreaks && !spaces && column > BEST_WIDTH && (quote === '' || (i !== 0 && i !== last));
+        if (mayBreak && value.charCodeAt(i + 1) !== 32) {
+          out += `\n${' '.repeat(indent)}`;
+          column = indent;
+        } else {
+          out += ' ';
+          column++;
+        }
+        spaces = true;
+        i++;
+        continue;
+      }
+      let end = value.indexOf(' ', i);
+      if (end < 0) end = value.length;
+      let run = i === 0 && end === value.length ? value : value.slice(i, end);
+      column += width(run);
+      if (quote === "'" && run.includes("'")) {
+        const doubled = run.replaceAll("'", "''");
+        column += doubled.length - run.length;
+        run = doubled;
+      }
+      out += run;
+      spaces = false;
+      i = end;
     }
     out += quote;
     this.out += out;
