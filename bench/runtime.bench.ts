@@ -14,6 +14,8 @@
  *   (an uncached GET, standing in for the API call or external request a real reconciler makes), and the time
  *   runs to the last reconcile's end. kubeforge runs its default 4 workers (the queue keeps one key from two
  *   workers at once); the Set queue has its one worker, as written above.
+ * - Latency with a server read: the paced creates again, each reconcile also reading its object from the server;
+ *   create → reconcile start, so a runtime whose reconciles fall behind the 5 ms pace shows its backlog.
  * - CPU: user + system CPU time of this process during the burst (process.cpuUsage) — the runtime's own
  *   cost for 1,000 create events and reconciles, and the figure least disturbed by other load on the machine.
  * - Cold start: a fresh runtime is started on a namespace already holding those 1,000 objects; time from
@@ -63,6 +65,8 @@ interface RunFigures {
   p99: number;
   /** This round's create→reconcile samples (ms), pooled across rounds for the reported percentiles. */
   latencies: number[];
+  /** The same with a server read in every reconcile (a reconcile that falls behind delays the next one's start). */
+  readLatencies: number[];
   /** Heap per cached object (bytes), this round. */
   bytesPerObject: number;
 }
@@ -122,24 +126,32 @@ function collectGarbage(): void {
 interface RuntimeUnderTest {
   start(): Promise<void>;
   stop(): Promise<void>;
+  /** Epoch time each object's first reconcile started. */
   reconciledAt: Map<string, number>;
+  /** Epoch time each object's first reconcile ended. */
+  finishedAt: Map<string, number>;
 }
 
-/** How each reconcile works: a cache read only, or also an uncached read from the server (recording when it ends). */
+/** How each reconcile works: a cache read only, or also an uncached read from the server. */
 type ReconcileWork = 'cache' | 'server';
 
 function kubeforgeRuntime(kubeconfigPath: string, ns: string, work: ReconcileWork = 'cache'): RuntimeUnderTest {
   const mgr = new Manager({ kubeConfig: kubeconfigPath, logger: pino({ level: 'silent' }), cache: { namespace: ns } });
   const reconciledAt = new Map<string, number>();
+  const finishedAt = new Map<string, number>();
   const server = mgr.apiReader();
   mgr.controllerFor(BuiltinKinds.ConfigMap).withEventFilter(newPredicate((o) => o.metadata?.name?.startsWith('cm-') ?? false)).complete(async (req) => {
     const now = epochNow();
     await mgr.client.get(BuiltinKinds.ConfigMap, req);
     if (work === 'server') await server.get(BuiltinKinds.ConfigMap, req);
-    if (!reconciledAt.has(req.name)) reconciledAt.set(req.name, work === 'server' ? epochNow() : now);
+    if (!reconciledAt.has(req.name)) {
+      finishedAt.set(req.name, epochNow());
+      reconciledAt.set(req.name, now);
+    }
   });
   return {
     reconciledAt,
+    finishedAt,
     start: () => mgr.start(),
     stop: async () => {
       await mgr.stop();
@@ -154,6 +166,7 @@ function clientNodeRuntime(kubeconfigPath: string, ns: string, work: ReconcileWo
   const api = kc.makeApiClient(CoreV1Api);
   const informer = makeInformer<V1ConfigMap>(kc, `/api/v1/namespaces/${ns}/configmaps`, () => api.listNamespacedConfigMap({ namespace: ns }));
   const reconciledAt = new Map<string, number>();
+  const finishedAt = new Map<string, number>();
   // The queue a TypeScript user writes today: a Set for de-duplication and one worker.
   const queue = new Set<string>();
   let wake: (() => void) | undefined;
@@ -168,6 +181,7 @@ function clientNodeRuntime(kubeconfigPath: string, ns: string, work: ReconcileWo
   let worker: Promise<void> | undefined;
   return {
     reconciledAt,
+    finishedAt,
     start: async () => {
       worker = (async () => {
         while (running) {
@@ -181,7 +195,10 @@ function clientNodeRuntime(kubeconfigPath: string, ns: string, work: ReconcileWo
           informer.get(next.value, ns);
           await Promise.resolve();
           if (work === 'server') await api.readNamespacedConfigMap({ name: next.value, namespace: ns });
-          if (!reconciledAt.has(next.value)) reconciledAt.set(next.value, work === 'server' ? epochNow() : now);
+          if (!reconciledAt.has(next.value)) {
+            finishedAt.set(next.value, epochNow());
+            reconciledAt.set(next.value, now);
+          }
         }
       })();
       await informer.start();
@@ -216,7 +233,7 @@ async function measure(cluster: ClusterProcess, make: Factory, ns: string, memor
   const readStarted = epochNow();
   await cluster.create(`${ns}-read`, OBJECTS);
   await until(() => withRead.reconciledAt.size === OBJECTS);
-  const withReadMs = Math.max(...withRead.reconciledAt.values()) - readStarted;
+  const withReadMs = Math.max(...withRead.finishedAt.values()) - readStarted;
   await withRead.stop();
 
   const paced = make(cluster.kubeconfigPath, `${ns}-paced`);
@@ -227,6 +244,14 @@ async function measure(cluster: ClusterProcess, make: Factory, ns: string, memor
   const latencies = [...paced.reconciledAt].map(([n, t]) => t - sentAt[n]!);
   await paced.stop();
 
+  const pacedRead = make(cluster.kubeconfigPath, `${ns}-paced-read`, 'server');
+  await pacedRead.start();
+  collectGarbage();
+  const { sentAt: readSentAt } = await cluster.create(`${ns}-paced-read`, PACED_OBJECTS, {}, PACED_INTERVAL_MS);
+  await until(() => pacedRead.reconciledAt.size === PACED_OBJECTS);
+  const readLatencies = [...pacedRead.reconciledAt].map(([n, t]) => t - readSentAt[n]!);
+  await pacedRead.stop();
+
   const cold = make(cluster.kubeconfigPath, ns);
   collectGarbage();
   const coldStarted = epochNow();
@@ -235,7 +260,7 @@ async function measure(cluster: ClusterProcess, make: Factory, ns: string, memor
   const coldStartMs = Math.max(...cold.reconciledAt.values()) - coldStarted;
   await cold.stop();
   const bytesPerObject = await memory(cluster);
-  return { totalMs, createMs, cpuMs, tailMs: totalMs - createMs, withReadMs, coldStartMs, p50: percentile(latencies, 50), p99: percentile(latencies, 99), latencies, bytesPerObject };
+  return { totalMs, createMs, cpuMs, tailMs: totalMs - createMs, withReadMs, coldStartMs, p50: percentile(latencies, 50), p99: percentile(latencies, 99), latencies, readLatencies, bytesPerObject };
 }
 
 const MEMORY_NAMESPACE = 'bench-memory';
@@ -263,12 +288,15 @@ interface Summary {
   coldStartMs: number;
   p50: number;
   p99: number;
+  readP50: number;
+  readP99: number;
   bytesPerObject: number;
 }
 
 function summarize(runs: RunFigures[]): Summary {
-  const median = (field: keyof Omit<RunFigures, 'latencies'>) => percentile(runs.map((r) => r[field]), 50);
+  const median = (field: keyof Omit<RunFigures, 'latencies' | 'readLatencies'>) => percentile(runs.map((r) => r[field]), 50);
   const pooled = runs.flatMap((r) => r.latencies);
+  const pooledRead = runs.flatMap((r) => r.readLatencies);
   return {
     totalMs: median('totalMs'),
     createMs: median('createMs'),
@@ -278,6 +306,8 @@ function summarize(runs: RunFigures[]): Summary {
     coldStartMs: median('coldStartMs'),
     p50: percentile(pooled, 50),
     p99: percentile(pooled, 99),
+    readP50: percentile(pooledRead, 50),
+    readP99: percentile(pooledRead, 99),
     bytesPerObject: median('bytesPerObject'),
   };
 }
@@ -304,22 +334,22 @@ test('runtime benchmark: kubeforge vs client-node informer + simple queue', asyn
     const clientNode = summarize(rounds.map((r) => r.clientNode));
     const frozenBytes = await kubeforgeMemory(cluster, true);
     const side = (f: RunFigures) =>
-      `cpu ${f.cpuMs.toFixed(0)} ms, burst ${f.totalMs.toFixed(0)} (server ${f.createMs.toFixed(0)}), with server reads ${f.withReadMs.toFixed(0)} ms, cold ${f.coldStartMs.toFixed(0)} ms, p50 ${f.p50.toFixed(2)} p99 ${f.p99.toFixed(2)} ms, ${(f.bytesPerObject / 1024).toFixed(2)} KiB`;
+      `cpu ${f.cpuMs.toFixed(0)} ms, burst ${f.totalMs.toFixed(0)} (server ${f.createMs.toFixed(0)}), with server reads ${f.withReadMs.toFixed(0)} ms, cold ${f.coldStartMs.toFixed(0)} ms, p50 ${f.p50.toFixed(2)} p99 ${f.p99.toFixed(2)} ms, with server reads p50 ${percentile(f.readLatencies, 50).toFixed(2)} p99 ${percentile(f.readLatencies, 99).toFixed(2)} ms, ${(f.bytesPerObject / 1024).toFixed(2)} KiB`;
     const perRound = rounds.map((r, i) => `round ${i}: kubeforge ${side(r.kubeforge)} | client-node ${side(r.clientNode)}`);
     const row = (name: string, f: Summary) =>
-      `| ${name} | ${(f.totalMs / 1000).toFixed(2)} s (server burst ${(f.createMs / 1000).toFixed(2)} s, tail ${f.tailMs.toFixed(1)} ms) | ${(f.withReadMs / 1000).toFixed(2)} s | ${(f.coldStartMs / 1000).toFixed(3)} s | ${f.p50.toFixed(2)} ms | ${f.p99.toFixed(2)} ms | ${(f.bytesPerObject / 1024).toFixed(2)} KiB | ${f.cpuMs.toFixed(0)} ms |`;
+      `| ${name} | ${(f.totalMs / 1000).toFixed(2)} s (server burst ${(f.createMs / 1000).toFixed(2)} s, tail ${f.tailMs.toFixed(1)} ms) | ${(f.withReadMs / 1000).toFixed(2)} s | ${(f.coldStartMs / 1000).toFixed(3)} s | ${f.p50.toFixed(2)} ms | ${f.p99.toFixed(2)} ms | ${f.readP50.toFixed(2)} ms / ${f.readP99.toFixed(2)} ms | ${(f.bytesPerObject / 1024).toFixed(2)} KiB | ${f.cpuMs.toFixed(0)} ms |`;
     const ratio = (a: number, b: number) => (b / a).toFixed(2);
     console.log(
       [
         ...perRound,
         '',
-        `| runtime | ${OBJECTS} created → reconciled once | the same, each reconcile reading from the server | cold start on ${OBJECTS} | create→reconcile p50 (paced, pooled) | p99 | heap per cached object (~1 KiB ConfigMap) | CPU for the ${OBJECTS}-object burst |`,
-        '| --- | --- | --- | --- | --- | --- | --- | --- |',
+        `| runtime | ${OBJECTS} created → reconciled once | the same, each reconcile reading from the server | cold start on ${OBJECTS} | create→reconcile p50 (paced, pooled) | p99 | p50 / p99, each reconcile reading from the server | heap per cached object (~1 KiB ConfigMap) | CPU for the ${OBJECTS}-object burst |`,
+        '| --- | --- | --- | --- | --- | --- | --- | --- | --- |',
         row('kubeforge', kubeforge),
-        `| kubeforge (frozen cache) | | | | | | ${(frozenBytes / 1024).toFixed(2)} KiB | |`,
+        `| kubeforge (frozen cache) | | | | | | | ${(frozenBytes / 1024).toFixed(2)} KiB | |`,
         row('client-node informer + Set queue', clientNode),
         '',
-        `client-node / kubeforge (above 1: kubeforge ahead): burst ${ratio(kubeforge.totalMs, clientNode.totalMs)}× (tail ${ratio(kubeforge.tailMs, clientNode.tailMs)}×), with server reads ${ratio(kubeforge.withReadMs, clientNode.withReadMs)}×, cold start ${ratio(kubeforge.coldStartMs, clientNode.coldStartMs)}×, p50 ${ratio(kubeforge.p50, clientNode.p50)}×, p99 ${ratio(kubeforge.p99, clientNode.p99)}×, memory ${ratio(kubeforge.bytesPerObject, clientNode.bytesPerObject)}×, CPU ${ratio(kubeforge.cpuMs, clientNode.cpuMs)}×`,
+        `client-node / kubeforge (above 1: kubeforge ahead): burst ${ratio(kubeforge.totalMs, clientNode.totalMs)}× (tail ${ratio(kubeforge.tailMs, clientNode.tailMs)}×), with server reads ${ratio(kubeforge.withReadMs, clientNode.withReadMs)}×, cold start ${ratio(kubeforge.coldStartMs, clientNode.coldStartMs)}×, p50 ${ratio(kubeforge.p50, clientNode.p50)}×, p99 ${ratio(kubeforge.p99, clientNode.p99)}×, with server reads p50 ${ratio(kubeforge.readP50, clientNode.readP50)}× p99 ${ratio(kubeforge.readP99, clientNode.readP99)}×, memory ${ratio(kubeforge.bytesPerObject, clientNode.bytesPerObject)}×, CPU ${ratio(kubeforge.cpuMs, clientNode.cpuMs)}×`,
       ].join('\n'),
     );
   } finally {

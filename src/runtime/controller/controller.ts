@@ -1,6 +1,6 @@
 /**
  * A controller: a work queue, workers and the reconcile loop. Sources feed the queue through predicates
- * and handlers; `maxConcurrentReconciles` workers (default 4, worker-pool.ts) take keys, and the queue guarantees one key
+ * and handlers; `maxConcurrentReconciles` workers (default 4) take keys, and the queue guarantees one key
  * is never reconciled twice at once. Outcomes: success → forget; `requeueAfter` → forget + delayed add;
  * `requeue` or a thrown error → rate-limited add; `TerminalError` → logged, not retried. A throwing
  * reconciler never stops the controller.
@@ -16,7 +16,6 @@ import type { Predicate } from '../predicate/predicate.js';
 import type { RateLimiter } from '../queue/rate-limiter.js';
 import { WorkQueue, type WorkQueueMetrics } from '../queue/work-queue.js';
 import { Dispatch, type Source } from '../source/source.js';
-import { WorkerPool } from './worker-pool.js';
 import { isTerminalError, toReconcileFunc, type ReconcileContext, type ReconcileFunc, type Reconciler, type Result } from './reconcile.js';
 
 export const DEFAULT_MAX_CONCURRENT_RECONCILES = 4;
@@ -58,7 +57,7 @@ export class Controller {
   private readonly reconcileFn: ReconcileFunc;
   private readonly watchList: Watch[] = [];
   private queue: WorkQueue | undefined;
-  private pool: WorkerPool | undefined;
+  private workers: Promise<void>[] = [];
   private running = false;
   private reconcilesDone = 0;
   private context: ControllerRunContext | undefined;
@@ -86,22 +85,13 @@ export class Controller {
     this.context = context;
     const workers = Math.max(1, this.options.maxConcurrentReconciles ?? DEFAULT_MAX_CONCURRENT_RECONCILES);
     const rateLimiter = (this.options.rateLimiter ?? context.defaultRateLimiter)?.();
-    const queue = new WorkQueue({
-      clock: context.clock,
-      rateLimiter,
-      metrics: context.metrics?.queue?.(this.name),
-      onActivity: context.onActivity,
-      onReady: () => this.pool?.wake(),
-    });
+    const queue = new WorkQueue({ clock: context.clock, rateLimiter, metrics: context.metrics?.queue?.(this.name), onActivity: context.onActivity });
     this.queue = queue;
     for (const w of this.watchList) this.startWatch(w, context, queue);
     await this.waitForSources();
     if (!this.running) return;
     context.metrics?.maxConcurrent?.(this.name, workers);
-    const activeWorkers = context.metrics?.activeWorkers;
-    const pool = new WorkerPool(queue, workers, (key) => this.reconcileKey(key, queue, context), activeWorkers && ((delta) => activeWorkers(this.name, delta)));
-    this.pool = pool;
-    pool.wake();
+    for (let i = 0; i < workers; i++) this.workers.push(this.work(queue, context));
   }
 
   /** Stops taking work; with `drain`, waits for in-flight reconciles to finish (queued keys are dropped). */
@@ -110,8 +100,8 @@ export class Controller {
     this.running = false;
     for (const w of this.watchList) w.source.stop?.();
     await this.queue?.shutDownWithDrain();
-    await this.pool?.stop();
-    this.pool = undefined;
+    await Promise.all(this.workers);
+    this.workers = [];
   }
 
   /** The watches configured so far (source, handler, predicates), for introspection and tests. */
@@ -159,51 +149,44 @@ export class Controller {
     w.source.start(new Dispatch(w.handler, w.predicates, requests), { cache: context.cache, clock: context.clock, logger: context.logger });
   }
 
-  /**
-   * Reconciles `key` once and marks it done in the queue: a promise when the reconciler answers later,
-   * undefined when it answered at once. Never throws (a throwing reconciler is an outcome like any other).
-   */
-  private reconcileKey(key: string, queue: WorkQueue, context: ControllerRunContext): PromiseLike<void> | undefined {
-    const reconcileContext = new LazyReconcileContext(this.name, parseKey(key), context);
-    const started = performance.now();
-    let answer: Promise<Result | void> | Result | void;
-    try {
-      answer = this.reconcileFn(reconcileContext.request, reconcileContext);
-    } catch (err) {
-      this.finish(key, queue, context, reconcileContext, started, undefined, true, err);
-      return undefined;
+  private async work(queue: WorkQueue, context: ControllerRunContext): Promise<void> {
+    const metrics = context.metrics;
+    for (;;) {
+      // A key already queued is taken without waiting on a promise (one hop fewer per reconcile).
+      const key = queue.tryGet() ?? (await queue.get());
+      if (key === undefined) return;
+      metrics?.activeWorkers?.(this.name, +1);
+      try {
+        await this.reconcileKey(key, queue, context);
+      } finally {
+        metrics?.activeWorkers?.(this.name, -1);
+        this.reconcilesDone++;
+        queue.done(key);
+      }
     }
-    if (!isPromiseLike(answer)) {
-      this.finish(key, queue, context, reconcileContext, started, answer, false, undefined);
-      return undefined;
-    }
-    return answer.then(
-      (result) => this.finish(key, queue, context, reconcileContext, started, result, false, undefined),
-      (err: unknown) => this.finish(key, queue, context, reconcileContext, started, undefined, true, err),
-    );
   }
 
-  /** Applies a reconcile's outcome (see the header), then marks the key done; never throws. */
-  private finish(key: string, queue: WorkQueue, context: ControllerRunContext, reconcileContext: LazyReconcileContext, started: number, result: Result | void, threw: boolean, err: unknown): void {
+  private async reconcileKey(key: string, queue: WorkQueue, context: ControllerRunContext): Promise<void> {
+    const reconcileContext = new LazyReconcileContext(this.name, parseKey(key), context);
+    const started = performance.now();
+    let result: Result | void;
     try {
-      const seconds = (performance.now() - started) / 1000;
-      if (threw) this.failed(key, err, queue, context, reconcileContext, seconds);
-      else if (result && result.requeueAfter !== undefined && result.requeueAfter > 0) {
-        queue.forget(key);
-        queue.addAfter(key, result.requeueAfter);
-        context.metrics?.reconciled?.(this.name, 'requeue_after', seconds);
-      } else if (result?.requeue) {
-        queue.addRateLimited(key);
-        context.metrics?.reconciled?.(this.name, 'requeue', seconds);
-      } else {
-        queue.forget(key);
-        context.metrics?.reconciled?.(this.name, 'success', seconds);
-      }
-    } catch (failure) {
-      (context.logger ?? silentLogger).error({ controller: this.name, key, err: errorText(failure) }, 'handling a reconcile outcome failed');
-    } finally {
-      this.reconcilesDone++;
-      queue.done(key);
+      result = await this.reconcileFn(reconcileContext.request, reconcileContext);
+    } catch (err) {
+      this.failed(key, err, queue, context, reconcileContext, (performance.now() - started) / 1000);
+      return;
+    }
+    const seconds = (performance.now() - started) / 1000;
+    if (result && result.requeueAfter !== undefined && result.requeueAfter > 0) {
+      queue.forget(key);
+      queue.addAfter(key, result.requeueAfter);
+      context.metrics?.reconciled?.(this.name, 'requeue_after', seconds);
+    } else if (result?.requeue) {
+      queue.addRateLimited(key);
+      context.metrics?.reconciled?.(this.name, 'requeue', seconds);
+    } else {
+      queue.forget(key);
+      context.metrics?.reconciled?.(this.name, 'success', seconds);
     }
   }
 
@@ -252,10 +235,6 @@ class LazyReconcileContext implements ReconcileContext {
 }
 
 const silentLogger = pino({ level: 'silent' });
-
-function isPromiseLike<T>(value: unknown): value is PromiseLike<T> {
-  return value !== null && typeof value === 'object' && typeof (value as { then?: unknown }).then === 'function';
-}
 
 function errorText(err: unknown): string {
   return err instanceof Error ? (err.stack ?? err.message) : String(err);

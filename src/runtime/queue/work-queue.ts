@@ -23,8 +23,6 @@ export interface WorkQueueOptions {
   metrics?: WorkQueueMetrics;
   /** Called whenever the queue's idle state may have changed (for settle()). */
   onActivity?: () => void;
-  /** Called when a key becomes ready to take and no `get()` is waiting for it (a worker pool's wake-up). */
-  onReady?: () => void;
 }
 
 interface Waiting {
@@ -37,7 +35,6 @@ export class WorkQueue {
   private readonly rateLimiter: RateLimiter;
   private readonly metrics: WorkQueueMetrics;
   private readonly onActivity: () => void;
-  private readonly onReady: (() => void) | undefined;
   private readonly order: string[] = [];
   private head = 0;
   private readonly dirty = new Set<string>();
@@ -56,7 +53,6 @@ export class WorkQueue {
     this.rateLimiter = options.rateLimiter ?? new ExponentialFailureRateLimiter();
     this.metrics = options.metrics ?? {};
     this.onActivity = options.onActivity ?? (() => {});
-    this.onReady = options.onReady;
   }
 
   /** Queues `key` unless it is already queued; a key being processed is queued again when it is done. */
@@ -179,7 +175,6 @@ export class WorkQueue {
     } else {
       this.order.push(key);
       this.metrics.depth?.(this.len());
-      this.onReady?.();
     }
     this.onActivity();
   }
