@@ -26,6 +26,11 @@ export function plannedFileWithBytes(path: string, content: string, bytes: reado
   return Object.defineProperty({ path, content }, 'bytes', { value: bytes, enumerable: false });
 }
 
+/** The file's UTF-8 bytes: the generator's pieces when it made them, else its text encoded once here. */
+function bytesOf(file: PlannedFile): readonly Uint8Array[] {
+  return file.bytes ?? [Buffer.from(file.content, 'utf8')];
+}
+
 /** Whether `existing` holds exactly the bytes of `pieces`, in order. */
 function sameBytes(existing: Buffer, pieces: readonly Uint8Array[]): boolean {
   let offset = 0;
@@ -52,12 +57,11 @@ function readIfExists(path: string): Buffer | undefined {
   }
 }
 
-/** Compares one planned file with what is on disk. */
-function freshnessOf(root: string, file: PlannedFile): FileFreshness {
-  const existing = readIfExists(join(root, file.path));
+/** Compares one planned file (its bytes) with what is on disk at `path`. */
+function freshnessOf(path: string, bytes: readonly Uint8Array[]): FileFreshness {
+  const existing = readIfExists(path);
   if (existing === undefined) return 'missing';
-  const fresh = file.bytes !== undefined ? sameBytes(existing, file.bytes) : existing.equals(Buffer.from(file.content, 'utf8'));
-  return fresh ? 'fresh' : 'stale';
+  return sameBytes(existing, bytes) ? 'fresh' : 'stale';
 }
 
 /** Writes every byte of `pieces` to `fd` (a write may take fewer bytes than offered). */
@@ -67,14 +71,14 @@ function writeAll(fd: number, pieces: readonly Uint8Array[]): void {
   }
 }
 
-/** Writes `content` (text, or its bytes in pieces) to `target` through a temporary file in the same folder and a rename. */
-function writeAtomically(target: string, content: string | readonly Uint8Array[]): void {
+/** Writes `bytes` (in pieces) to `target` through a temporary file in the same folder and a rename. */
+function writeAtomically(target: string, bytes: readonly Uint8Array[]): void {
   mkdirSync(dirname(target), { recursive: true });
   const temp = join(dirname(target), `.${basename(target)}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`);
   try {
     const fd = openSync(temp, 'w');
     try {
-      writeAll(fd, typeof content === 'string' ? [Buffer.from(content, 'utf8')] : content);
+      writeAll(fd, bytes);
     } finally {
       closeSync(fd);
     }
@@ -109,8 +113,10 @@ export async function writePlannedFiles(
 ): Promise<{ path: string; outcome: FileOutcome }[]> {
   assertPlanIsSound(files);
   return files.map((file) => {
-    if (freshnessOf(root, file) === 'fresh') return { path: file.path, outcome: 'unchanged' as const };
-    writeAtomically(join(root, file.path), file.bytes ?? file.content);
+    const target = join(root, file.path);
+    const bytes = bytesOf(file);
+    if (freshnessOf(target, bytes) === 'fresh') return { path: file.path, outcome: 'unchanged' as const };
+    writeAtomically(target, bytes);
     return { path: file.path, outcome: 'written' as const };
   });
 }
@@ -121,5 +127,5 @@ export async function checkPlannedFiles(
   files: PlannedFile[],
 ): Promise<{ path: string; freshness: FileFreshness }[]> {
   assertPlanIsSound(files);
-  return files.map((file) => ({ path: file.path, freshness: freshnessOf(root, file) }));
+  return files.map((file) => ({ path: file.path, freshness: freshnessOf(join(root, file.path), bytesOf(file)) }));
 }
