@@ -63,9 +63,12 @@ interface RunFigures {
   coldStartMs: number;
   p50: number;
   p99: number;
+  /** p50 and p99 with a server read in every reconcile (a reconcile that falls behind delays the next one's start). */
+  readP50: number;
+  readP99: number;
   /** This round's create→reconcile samples (ms), pooled across rounds for the reported percentiles. */
   latencies: number[];
-  /** The same with a server read in every reconcile (a reconcile that falls behind delays the next one's start). */
+  /** The same with a server read in every reconcile. */
   readLatencies: number[];
   /** Heap per cached object (bytes), this round. */
   bytesPerObject: number;
@@ -135,23 +138,34 @@ interface RuntimeUnderTest {
 /** How each reconcile works: a cache read only, or also an uncached read from the server. */
 type ReconcileWork = 'cache' | 'server';
 
-function kubeforgeRuntime(kubeconfigPath: string, ns: string, work: ReconcileWork = 'cache'): RuntimeUnderTest {
-  const mgr = new Manager({ kubeConfig: kubeconfigPath, logger: pino({ level: 'silent' }), cache: { namespace: ns } });
+/** The two maps of a runtime under test, and `record`, which notes an object's first reconcile once it ends. */
+function reconcileLog(): Pick<RuntimeUnderTest, 'reconciledAt' | 'finishedAt'> & { record(name: string, startedAt: number): void } {
   const reconciledAt = new Map<string, number>();
   const finishedAt = new Map<string, number>();
+  return {
+    reconciledAt,
+    finishedAt,
+    record(name, startedAt) {
+      if (reconciledAt.has(name)) return;
+      finishedAt.set(name, epochNow());
+      reconciledAt.set(name, startedAt);
+    },
+  };
+}
+
+function kubeforgeRuntime(kubeconfigPath: string, ns: string, work: ReconcileWork = 'cache'): RuntimeUnderTest {
+  const mgr = new Manager({ kubeConfig: kubeconfigPath, logger: pino({ level: 'silent' }), cache: { namespace: ns } });
+  const log = reconcileLog();
   const server = mgr.apiReader();
   mgr.controllerFor(BuiltinKinds.ConfigMap).withEventFilter(newPredicate((o) => o.metadata?.name?.startsWith('cm-') ?? false)).complete(async (req) => {
     const now = epochNow();
     await mgr.client.get(BuiltinKinds.ConfigMap, req);
     if (work === 'server') await server.get(BuiltinKinds.ConfigMap, req);
-    if (!reconciledAt.has(req.name)) {
-      finishedAt.set(req.name, epochNow());
-      reconciledAt.set(req.name, now);
-    }
+    log.record(req.name, now);
   });
   return {
-    reconciledAt,
-    finishedAt,
+    reconciledAt: log.reconciledAt,
+    finishedAt: log.finishedAt,
     start: () => mgr.start(),
     stop: async () => {
       await mgr.stop();
@@ -165,8 +179,7 @@ function clientNodeRuntime(kubeconfigPath: string, ns: string, work: ReconcileWo
   kc.loadFromFile(kubeconfigPath);
   const api = kc.makeApiClient(CoreV1Api);
   const informer = makeInformer<V1ConfigMap>(kc, `/api/v1/namespaces/${ns}/configmaps`, () => api.listNamespacedConfigMap({ namespace: ns }));
-  const reconciledAt = new Map<string, number>();
-  const finishedAt = new Map<string, number>();
+  const log = reconcileLog();
   // The queue a TypeScript user writes today: a Set for de-duplication and one worker.
   const queue = new Set<string>();
   let wake: (() => void) | undefined;
@@ -180,8 +193,8 @@ function clientNodeRuntime(kubeconfigPath: string, ns: string, work: ReconcileWo
   informer.on('update', enqueue);
   let worker: Promise<void> | undefined;
   return {
-    reconciledAt,
-    finishedAt,
+    reconciledAt: log.reconciledAt,
+    finishedAt: log.finishedAt,
     start: async () => {
       worker = (async () => {
         while (running) {
@@ -195,10 +208,7 @@ function clientNodeRuntime(kubeconfigPath: string, ns: string, work: ReconcileWo
           informer.get(next.value, ns);
           await Promise.resolve();
           if (work === 'server') await api.readNamespacedConfigMap({ name: next.value, namespace: ns });
-          if (!reconciledAt.has(next.value)) {
-            finishedAt.set(next.value, epochNow());
-            reconciledAt.set(next.value, now);
-          }
+          log.record(next.value, now);
         }
       })();
       await informer.start();
@@ -213,6 +223,17 @@ function clientNodeRuntime(kubeconfigPath: string, ns: string, work: ReconcileWo
 }
 
 type Factory = (kubeconfigPath: string, ns: string, work?: ReconcileWork) => RuntimeUnderTest;
+
+/** Paced creates (one every PACED_INTERVAL_MS) into a fresh namespace: each object's create → first reconcile start, ms. */
+async function pacedLatencies(cluster: ClusterProcess, make: Factory, ns: string, work: ReconcileWork): Promise<number[]> {
+  const paced = make(cluster.kubeconfigPath, ns, work);
+  await paced.start();
+  collectGarbage();
+  const { sentAt } = await cluster.create(ns, PACED_OBJECTS, {}, PACED_INTERVAL_MS);
+  await until(() => paced.reconciledAt.size === PACED_OBJECTS);
+  await paced.stop();
+  return [...paced.reconciledAt].map(([n, t]) => t - sentAt[n]!);
+}
 
 async function measure(cluster: ClusterProcess, make: Factory, ns: string, memory: (cluster: ClusterProcess) => Promise<number>): Promise<RunFigures> {
   const burst = make(cluster.kubeconfigPath, ns);
@@ -236,21 +257,8 @@ async function measure(cluster: ClusterProcess, make: Factory, ns: string, memor
   const withReadMs = Math.max(...withRead.finishedAt.values()) - readStarted;
   await withRead.stop();
 
-  const paced = make(cluster.kubeconfigPath, `${ns}-paced`);
-  await paced.start();
-  collectGarbage();
-  const { sentAt } = await cluster.create(`${ns}-paced`, PACED_OBJECTS, {}, PACED_INTERVAL_MS);
-  await until(() => paced.reconciledAt.size === PACED_OBJECTS);
-  const latencies = [...paced.reconciledAt].map(([n, t]) => t - sentAt[n]!);
-  await paced.stop();
-
-  const pacedRead = make(cluster.kubeconfigPath, `${ns}-paced-read`, 'server');
-  await pacedRead.start();
-  collectGarbage();
-  const { sentAt: readSentAt } = await cluster.create(`${ns}-paced-read`, PACED_OBJECTS, {}, PACED_INTERVAL_MS);
-  await until(() => pacedRead.reconciledAt.size === PACED_OBJECTS);
-  const readLatencies = [...pacedRead.reconciledAt].map(([n, t]) => t - readSentAt[n]!);
-  await pacedRead.stop();
+  const latencies = await pacedLatencies(cluster, make, `${ns}-paced`, 'cache');
+  const readLatencies = await pacedLatencies(cluster, make, `${ns}-paced-read`, 'server');
 
   const cold = make(cluster.kubeconfigPath, ns);
   collectGarbage();
@@ -260,7 +268,7 @@ async function measure(cluster: ClusterProcess, make: Factory, ns: string, memor
   const coldStartMs = Math.max(...cold.reconciledAt.values()) - coldStarted;
   await cold.stop();
   const bytesPerObject = await memory(cluster);
-  return { totalMs, createMs, cpuMs, tailMs: totalMs - createMs, withReadMs, coldStartMs, p50: percentile(latencies, 50), p99: percentile(latencies, 99), latencies, readLatencies, bytesPerObject };
+  return { totalMs, createMs, cpuMs, tailMs: totalMs - createMs, withReadMs, coldStartMs, p50: percentile(latencies, 50), p99: percentile(latencies, 99), readP50: percentile(readLatencies, 50), readP99: percentile(readLatencies, 99), latencies, readLatencies, bytesPerObject };
 }
 
 const MEMORY_NAMESPACE = 'bench-memory';
@@ -278,23 +286,11 @@ async function memoryInFreshProcess(cluster: ClusterProcess, side: 'kubeforge' |
 const kubeforgeMemory = (cluster: ClusterProcess, frozen = false) => memoryInFreshProcess(cluster, frozen ? 'kubeforge-frozen' : 'kubeforge');
 const clientNodeMemory = (cluster: ClusterProcess) => memoryInFreshProcess(cluster, 'client-node');
 
-/** Medians over rounds; p50/p99 from every round's latency samples pooled. */
-interface Summary {
-  totalMs: number;
-  createMs: number;
-  cpuMs: number;
-  tailMs: number;
-  withReadMs: number;
-  coldStartMs: number;
-  p50: number;
-  p99: number;
-  readP50: number;
-  readP99: number;
-  bytesPerObject: number;
-}
+/** A runtime's figures over the rounds: medians, with p50/p99 taken over every round's latency samples pooled. */
+type Summary = Omit<RunFigures, 'latencies' | 'readLatencies'>;
 
 function summarize(runs: RunFigures[]): Summary {
-  const median = (field: keyof Omit<RunFigures, 'latencies' | 'readLatencies'>) => percentile(runs.map((r) => r[field]), 50);
+  const median = (field: keyof Summary) => percentile(runs.map((r) => r[field]), 50);
   const pooled = runs.flatMap((r) => r.latencies);
   const pooledRead = runs.flatMap((r) => r.readLatencies);
   return {
@@ -334,7 +330,7 @@ test('runtime benchmark: kubeforge vs client-node informer + simple queue', asyn
     const clientNode = summarize(rounds.map((r) => r.clientNode));
     const frozenBytes = await kubeforgeMemory(cluster, true);
     const side = (f: RunFigures) =>
-      `cpu ${f.cpuMs.toFixed(0)} ms, burst ${f.totalMs.toFixed(0)} (server ${f.createMs.toFixed(0)}), with server reads ${f.withReadMs.toFixed(0)} ms, cold ${f.coldStartMs.toFixed(0)} ms, p50 ${f.p50.toFixed(2)} p99 ${f.p99.toFixed(2)} ms, with server reads p50 ${percentile(f.readLatencies, 50).toFixed(2)} p99 ${percentile(f.readLatencies, 99).toFixed(2)} ms, ${(f.bytesPerObject / 1024).toFixed(2)} KiB`;
+      `cpu ${f.cpuMs.toFixed(0)} ms, burst ${f.totalMs.toFixed(0)} (server ${f.createMs.toFixed(0)}), with server reads ${f.withReadMs.toFixed(0)} ms, cold ${f.coldStartMs.toFixed(0)} ms, p50 ${f.p50.toFixed(2)} p99 ${f.p99.toFixed(2)} ms, with server reads p50 ${f.readP50.toFixed(2)} p99 ${f.readP99.toFixed(2)} ms, ${(f.bytesPerObject / 1024).toFixed(2)} KiB`;
     const perRound = rounds.map((r, i) => `round ${i}: kubeforge ${side(r.kubeforge)} | client-node ${side(r.clientNode)}`);
     const row = (name: string, f: Summary) =>
       `| ${name} | ${(f.totalMs / 1000).toFixed(2)} s (server burst ${(f.createMs / 1000).toFixed(2)} s, tail ${f.tailMs.toFixed(1)} ms) | ${(f.withReadMs / 1000).toFixed(2)} s | ${(f.coldStartMs / 1000).toFixed(3)} s | ${f.p50.toFixed(2)} ms | ${f.p99.toFixed(2)} ms | ${f.readP50.toFixed(2)} ms / ${f.readP99.toFixed(2)} ms | ${(f.bytesPerObject / 1024).toFixed(2)} KiB | ${f.cpuMs.toFixed(0)} ms |`;
