@@ -96,8 +96,9 @@ describe('on a cluster with inert pods and no controllers', () => {
   const k = quiet.kubectl;
 
   test('a bound pod is deleted gracefully; --force --grace-period=0 removes it at once', async () => {
-    await k.ok(['create', '-f', '-'], JSON.stringify({ apiVersion: 'v1', kind: 'Pod', metadata: { name: 'p' }, spec: { nodeName: 'node-1', containers: [{ name: 'c', image: 'busybox' }] } }));
+    await k.ok(['create', '-f', '-'], JSON.stringify({ apiVersion: 'v1', kind: 'Pod', metadata: { name: 'p' }, spec: { nodeName: 'node-1', containers: [{ name: 'c', image: 'busybox', ports: [{ containerPort: 80 }, { containerPort: 53, protocol: 'UDP' }] }] } }));
     const pod = JSON.parse(await k.ok(['get', 'pod', 'p', '-o', 'json']));
+    expect(pod.spec.containers[0].ports).toEqual([{ containerPort: 80, protocol: 'TCP' }, { containerPort: 53, protocol: 'UDP' }]);
     expect(pod.status).toEqual({ phase: 'Pending', qosClass: 'BestEffort' });
     expect(pod.spec).toMatchObject({ restartPolicy: 'Always', terminationGracePeriodSeconds: 30, serviceAccountName: 'default', dnsPolicy: 'ClusterFirst' });
     expect(pod.metadata.generation).toBeUndefined();

@@ -154,8 +154,9 @@ function defaultPodSpec(spec: Record<string, any>): void {
   spec.enableServiceLinks ??= true;
   spec.priority ??= 0;
   spec.preemptionPolicy ??= 'PreemptLowerPriority';
-  for (const c of [...(spec.containers ?? []), ...(spec.initContainers ?? [])]) {
+  for (const c of [...(spec.containers ?? []), ...(spec.initContainers ?? []), ...(spec.ephemeralContainers ?? [])]) {
     if (!c || typeof c !== 'object') continue;
+    for (const port of Array.isArray(c.ports) ? c.ports : []) if (port && typeof port === 'object') port.protocol ??= 'TCP';
     c.terminationMessagePath ??= '/dev/termination-log';
     c.terminationMessagePolicy ??= 'File';
     const image: string = c.image ?? '';
