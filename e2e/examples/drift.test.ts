@@ -25,20 +25,33 @@ import { join } from 'node:path';
 import { finishGeneratorRun, type RunOutput } from '../../src/cli/generator-run.js';
 import { planGenerate } from '../../src/cli/generate.js';
 import { planManifests, type ManifestsOptions } from '../../src/cli/manifests.js';
-import { EXAMPLES, isGeneratedOutput, isUserEdited, listFiles, remakeScaffold, type ExampleRecipe } from './example-scaffold.js';
+import { EXAMPLES, isGeneratedOutput, isUserEdited, listFiles, remakeScaffold, type ApiRecipe, type ExampleRecipe } from './example-scaffold.js';
 import { MAKE_GENERATE, MAKE_MANIFESTS, makeFlags, scaffoldDrift } from './scaffold-drift.js';
 import { tempProject } from '../scaffold/scaffold-harness.js';
 
 const RECIPES: ExampleRecipe[] = [
-  { name: 'at', init: { domain: 'my.domain', repo: 'k8s-at' }, api: { group: 'batch', version: 'v1', kind: 'AT' } },
+  { name: 'at', init: { domain: 'my.domain', repo: 'k8s-at' }, apis: [{ group: 'batch', version: 'v1', kind: 'AT' }] },
   {
     name: 'cronjob',
     init: { domain: 'tutorial.kubebuilder.io', repo: 'cronjob-tutorial', projectName: 'project' },
-    api: { group: 'batch', version: 'v1', kind: 'CronJob' },
-    webhook: { defaulting: true, programmaticValidation: true },
+    apis: [{ group: 'batch', version: 'v1', kind: 'CronJob' }],
+    webhooks: [{ group: 'batch', version: 'v1', kind: 'CronJob', defaulting: true, programmaticValidation: true }],
   },
-  { name: 'eventjob', init: { domain: 'kitagry.github.io', repo: 'eventjob' }, api: { group: 'batch', version: 'v1', kind: 'EventJob' } },
+  { name: 'eventjob', init: { domain: 'kitagry.github.io', repo: 'eventjob' }, apis: [{ group: 'batch', version: 'v1', kind: 'EventJob' }] },
+  {
+    name: 'jobconfig',
+    init: { domain: 'furiko.io', repo: 'jobconfig' },
+    apis: [furiko('JobConfig'), furiko('Job')],
+    webhooks: [furiko('JobConfig', true), furiko('Job', true)],
+  },
 ];
+
+/** A Furiko kind (execution.furiko.io/v1alpha1), with both webhooks when `webhook` is set. */
+function furiko(kind: string): ApiRecipe;
+function furiko(kind: string, webhook: true): ApiRecipe & { defaulting: boolean; programmaticValidation: boolean };
+function furiko(kind: string, webhook = false): ApiRecipe {
+  return { group: 'execution', version: 'v1alpha1', kind, ...(webhook ? { defaulting: true, programmaticValidation: true } : {}) };
+}
 
 const USER_EDITED: Record<string, string[]> = {
   at: ['README.md', 'api/v1/at_types.ts', 'config/samples/batch_v1_at.yaml', 'internal/controller/at_controller.test.ts', 'internal/controller/at_controller.ts', 'test/e2e/e2e.test.ts'],
@@ -58,6 +71,22 @@ const USER_EDITED: Record<string, string[]> = {
     'config/samples/batch_v1_eventjob.yaml',
     'internal/controller/eventjob_controller.test.ts',
     'internal/controller/eventjob_controller.ts',
+    'test/e2e/e2e.test.ts',
+  ],
+  jobconfig: [
+    'README.md',
+    'api/v1alpha1/job_types.ts',
+    'api/v1alpha1/jobconfig_types.ts',
+    'config/samples/execution_v1alpha1_job.yaml',
+    'config/samples/execution_v1alpha1_jobconfig.yaml',
+    'internal/controller/job_controller.test.ts',
+    'internal/controller/job_controller.ts',
+    'internal/controller/jobconfig_controller.test.ts',
+    'internal/controller/jobconfig_controller.ts',
+    'internal/webhook/v1alpha1/job_webhook.test.ts',
+    'internal/webhook/v1alpha1/job_webhook.ts',
+    'internal/webhook/v1alpha1/jobconfig_webhook.test.ts',
+    'internal/webhook/v1alpha1/jobconfig_webhook.ts',
     'test/e2e/e2e.test.ts',
   ],
 };

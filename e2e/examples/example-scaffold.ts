@@ -15,8 +15,16 @@ export const EXAMPLES = join(CHECKOUT, 'examples');
 export interface ExampleRecipe {
   name: string;
   init: { domain: string; repo: string; projectName?: string };
-  api: { group: string; version: string; kind: string };
-  webhook?: { defaulting: boolean; programmaticValidation: boolean };
+  /** `create api` runs, in this order. */
+  apis: ApiRecipe[];
+  /** `create webhook` runs, in this order, after every `create api`. */
+  webhooks?: (ApiRecipe & { defaulting: boolean; programmaticValidation: boolean })[];
+}
+
+export interface ApiRecipe {
+  group: string;
+  version: string;
+  kind: string;
 }
 
 /**
@@ -80,11 +88,13 @@ export async function remakeScaffold(recipe: ExampleRecipe, kubeforgeDependency:
     // runInit's plan with the year pinned; `kubeforge init` itself takes this year.
     const { code } = runPlan('init', () => planInit({ root, ...recipe.init, year }), false, initRun.output);
     if (code !== 0) throw new Error(`kubeforge init for ${recipe.name} failed:\n${initRun.text()}`);
-    const api = await createApi(root, recipe.api);
-    if (api.code !== 0) throw new Error(`kubeforge create api for ${recipe.name} failed:\n${api.out}\n${api.err}`);
-    if (recipe.webhook) {
-      const webhook = await createWebhook(root, { ...recipe.api, ...recipe.webhook });
-      if (webhook.code !== 0) throw new Error(`kubeforge create webhook for ${recipe.name} failed:\n${webhook.out}\n${webhook.err}`);
+    for (const apiRecipe of recipe.apis) {
+      const api = await createApi(root, apiRecipe);
+      if (api.code !== 0) throw new Error(`kubeforge create api (${apiRecipe.kind}) for ${recipe.name} failed:\n${api.out}\n${api.err}`);
+    }
+    for (const webhookRecipe of recipe.webhooks ?? []) {
+      const webhook = await createWebhook(root, webhookRecipe);
+      if (webhook.code !== 0) throw new Error(`kubeforge create webhook (${webhookRecipe.kind}) for ${recipe.name} failed:\n${webhook.out}\n${webhook.err}`);
     }
   } catch (err) {
     project.remove();

@@ -29,6 +29,10 @@ describe('kubeforge create webhook', () => {
     expect(handler).toContain('export class CronJobCustomDefaulter');
     expect(handler).toContain('export class CronJobCustomValidator');
     expect(existsSync(join(project.root, 'internal/webhook/v1/cronjob_webhook.test.ts'))).toBe(true);
+    // the handlers may take the admission request (operation, user, old object), as the runtime passes it
+    const shapes = read(project.root, 'internal/webhook/admission.ts');
+    expect(shapes).toContain('default(obj: T, request: AdmissionRequest<T>): Promise<void>;');
+    expect(shapes).toContain('validateUpdate(oldObj: T, newObj: T, request: AdmissionRequest<T>): Promise<string[]>;');
   });
 
   it('runs manifests: config/webhook/manifests.yaml holds both configurations', () => {

@@ -10,7 +10,7 @@ export { KindRegistry, defaultKindRegistry, defineKind, BuiltinKinds, apiVersion
 export { Client, type ObjectKey, type ListOptions, type PatchType, type WriteOptions, type ApplyOptions, type DeleteOptions, type PropagationPolicy, type CacheReader } from './client/client.js';
 export { Transport } from './client/transport.js';
 export { inClusterKubeConfig, SERVICE_ACCOUNT_DIR, type InClusterOptions } from './client/in-cluster.js';
-export { ApiError, isNotFound, isConflict, isAlreadyExists, isGone, isInvalid, isForbidden, isTransient } from './client/api-error.js';
+export { ApiError, ignoreNotFound, isNotFound, isConflict, isAlreadyExists, isGone, isInvalid, isForbidden, isTransient } from './client/api-error.js';
 export { retryOnConflict } from './client/retry.js';
 
 export { Cache, type CacheOptions, type KindScope } from './cache/cache.js';

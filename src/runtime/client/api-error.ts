@@ -1,6 +1,6 @@
 /**
  * Errors from the API server as values: the HTTP code and the server's Status (reason, message, causes),
- * with the predicates controllers branch on (isNotFound, isConflict, isAlreadyExists).
+ * with the predicates controllers branch on (isNotFound, isConflict, isAlreadyExists) and `ignoreNotFound`.
  */
 import type { Status } from 'kubernetes-types/meta/v1.js';
 
@@ -23,6 +23,14 @@ function codeOf(err: unknown): number | undefined {
 }
 
 export const isNotFound = (err: unknown): boolean => codeOf(err) === 404;
+/**
+ * controller-runtime's `client.IgnoreNotFound`, for a promise's `catch`: a 404 becomes `undefined`, any
+ * other error is thrown again — `const obj = await client.get(Kind, req).catch(ignoreNotFound); if (!obj) return {};`
+ */
+export function ignoreNotFound(err: unknown): undefined {
+  if (isNotFound(err)) return undefined;
+  throw err;
+}
 export const isConflict = (err: unknown): boolean => codeOf(err) === 409 && (err as ApiError).reason === 'Conflict';
 export const isAlreadyExists = (err: unknown): boolean => codeOf(err) === 409 && (err as ApiError).reason === 'AlreadyExists';
 export const isGone = (err: unknown): boolean => codeOf(err) === 410;

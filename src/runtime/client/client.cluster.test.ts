@@ -4,7 +4,7 @@ import { fileURLToPath } from 'node:url';
 import type { ConfigMap, Event as CoreEvent } from 'kubernetes-types/core/v1.js';
 import { startTestEnv, type TestEnv } from '../../testing/test-env.js';
 import { EventRecorder } from '../helpers/recorder.js';
-import { isAlreadyExists, isConflict, isNotFound } from './api-error.js';
+import { ignoreNotFound, isAlreadyExists, isConflict, isNotFound } from './api-error.js';
 import { defineKind, BuiltinKinds } from './kinds.js';
 import type { KubeObject } from './object.js';
 import { retryOnConflict } from './retry.js';
@@ -48,6 +48,10 @@ describe('Client against the local cluster', () => {
     const listed = await client.list(WidgetKind, { namespace: 'default' });
     expect(listed.map((w) => [w.kind, w.metadata?.name])).toEqual([['Widget', 'w1']]);
     await expectRejection(client.get(WidgetKind, { namespace: 'default', name: 'nope' }), isNotFound);
+    // ignoreNotFound: a missing object reads as undefined, any other failure still throws
+    expect(await client.get(WidgetKind, { namespace: 'default', name: 'nope' }).catch(ignoreNotFound)).toBeUndefined();
+    expect((await client.get(WidgetKind, { namespace: 'default', name: 'w1' }).catch(ignoreNotFound))?.metadata?.name).toBe('w1');
+    await expectRejection(client.create(widget('w1')).catch(ignoreNotFound), isAlreadyExists);
   });
 
   test('merge, JSON and server-side apply patches; the status subresource is separate from spec', async () => {

@@ -11,6 +11,7 @@ import { isNotFound } from '../client/api-error.js';
 import type { Client } from '../client/client.js';
 import type { KubeObject } from '../client/object.js';
 import { microTime } from '../manager/leader-election.js';
+import { createEvent } from './event-name.js';
 
 interface SeriesEntry {
   namespace: string;
@@ -21,7 +22,6 @@ interface SeriesEntry {
 
 export class SeriesEventWriter {
   private readonly known = new Map<string, SeriesEntry>();
-  private created = 0;
 
   constructor(
     private readonly client: Client,
@@ -47,20 +47,21 @@ export class SeriesEventWriter {
       }
     }
     const namespace = meta.namespace || 'default';
-    const name = `${meta.name}.${(BigInt(now) * 1_000_000n + BigInt(this.created++ % 1000)).toString(16)}`;
-    await this.client.create({
-      apiVersion: 'events.k8s.io/v1',
-      kind: 'Event',
-      metadata: { namespace, name },
-      eventTime: microTime(now),
-      reportingController: this.reportingController,
-      reportingInstance: this.reportingInstance,
-      action,
-      reason,
-      regarding: { apiVersion: object.apiVersion, kind: object.kind, name: meta.name, namespace: meta.namespace, uid: meta.uid, resourceVersion: meta.resourceVersion },
-      note,
-      type,
-    });
+    const name = await createEvent(meta.name, now, (name) =>
+      this.client.create({
+        apiVersion: 'events.k8s.io/v1',
+        kind: 'Event',
+        metadata: { namespace, name },
+        eventTime: microTime(now),
+        reportingController: this.reportingController,
+        reportingInstance: this.reportingInstance,
+        action,
+        reason,
+        regarding: { apiVersion: object.apiVersion, kind: object.kind, name: meta.name, namespace: meta.namespace, uid: meta.uid, resourceVersion: meta.resourceVersion },
+        note,
+        type,
+      }),
+    );
     this.known.set(key, { namespace, name, count: 1 });
   }
 }

@@ -86,3 +86,15 @@ test('kubectl events shows both kinds of Event', async () => {
   expect(out.stdout).toContain('Copied');
   expect(out.stdout).toMatch(/Warning\s+Failed/);
 });
+
+test('two recorders writing about one object in the same virtual instant make two Events (names never collide)', async () => {
+  const shared = await env.client.create<ConfigMap>({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { namespace: 'default', name: 'shared' } });
+  for (const api of ['core/v1', 'events.k8s.io/v1'] as const) {
+    const first = env.manager.eventRecorderFor('first-controller', { api });
+    const second = env.manager.eventRecorderFor('second-controller', { api });
+    await Promise.all([first.event(shared, 'Normal', `One-${api}`, 'from the first'), second.event(shared, 'Normal', `Two-${api}`, 'from the second')]);
+  }
+  const events = (await env.client.list<CoreEvent>(BuiltinKinds.Event, { namespace: 'default' })).filter((e) => e.involvedObject?.name === 'shared' || (e as SeriesEvent).regarding?.name === 'shared');
+  expect(events.map((e) => e.reason).sort()).toEqual(['One-core/v1', 'One-events.k8s.io/v1', 'Two-core/v1', 'Two-events.k8s.io/v1']);
+  expect(new Set(events.map((e) => e.metadata!.name)).size).toBe(4);
+});

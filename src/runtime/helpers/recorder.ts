@@ -13,6 +13,7 @@ import type { Clock } from '../clock.js';
 import { isNotFound } from '../client/api-error.js';
 import type { Client } from '../client/client.js';
 import type { KubeObject } from '../client/object.js';
+import { createEvent } from './event-name.js';
 import { SeriesEventWriter } from './event-series.js';
 
 export type EventType = 'Normal' | 'Warning';
@@ -77,21 +78,22 @@ export class EventRecorder {
         if (!isNotFound(err)) throw err;
       }
     }
-    const name = `${meta.name}.${(BigInt(this.clock.now()) * 1_000_000n + BigInt(this.recorded.size % 1000)).toString(16)}`;
-    await this.client.create<CoreEvent>({
-      apiVersion: 'v1',
-      kind: 'Event',
-      metadata: { namespace, name },
-      involvedObject: { apiVersion: object.apiVersion, kind: object.kind, name: meta.name, namespace: meta.namespace, uid: meta.uid, resourceVersion: meta.resourceVersion },
-      reason,
-      message,
-      type,
-      source: { component: this.component },
-      count: 1,
-      firstTimestamp: now,
-      lastTimestamp: now,
-      reportingComponent: this.component,
-    });
+    const name = await createEvent(meta.name, this.clock.now(), (name) =>
+      this.client.create<CoreEvent>({
+        apiVersion: 'v1',
+        kind: 'Event',
+        metadata: { namespace, name },
+        involvedObject: { apiVersion: object.apiVersion, kind: object.kind, name: meta.name, namespace: meta.namespace, uid: meta.uid, resourceVersion: meta.resourceVersion },
+        reason,
+        message,
+        type,
+        source: { component: this.component },
+        count: 1,
+        firstTimestamp: now,
+        lastTimestamp: now,
+        reportingComponent: this.component,
+      }),
+    );
     this.recorded.set(key, { namespace, name, count: 1, firstTimestamp: now });
   }
 }

@@ -29,8 +29,9 @@ export interface AdmissionResponse {
   warnings?: string[];
 }
 
+/** Mutate `obj` in place to default it; return warnings (or nothing); throw to deny with the error's message. */
 export interface Defaulter<T extends KubeObject = KubeObject> {
-  default(obj: T, request: AdmissionRequest<T>): void | Promise<void>;
+  default(obj: T, request: AdmissionRequest<T>): string[] | void | Promise<string[] | void>;
 }
 
 /** Return warnings (or nothing) to admit; throw to deny with the error's message. */
@@ -67,14 +68,22 @@ function denied(uid: string, err: unknown): AdmissionResponse {
 export async function runDefaulter<T extends KubeObject>(defaulter: Defaulter<T>, request: AdmissionRequest<T>): Promise<AdmissionResponse> {
   if (!request.object) return { uid: request.uid, allowed: true };
   const mutated = cloneJson(request.object);
+  let warnings: string[] | void;
   try {
-    await defaulter.default(mutated, request);
+    warnings = await defaulter.default(mutated, request);
   } catch (err) {
     return denied(request.uid, err);
   }
+  const withWarnings = warnings && warnings.length ? { warnings } : {};
   const ops = jsonPatchDiff(request.object, mutated);
-  if (ops.length === 0) return { uid: request.uid, allowed: true };
-  return { uid: request.uid, allowed: true, patchType: 'JSONPatch', patch: Buffer.from(JSON.stringify(ops)).toString('base64') };
+  if (ops.length === 0) return { uid: request.uid, allowed: true, ...withWarnings };
+  return {
+    uid: request.uid,
+    allowed: true,
+    patchType: 'JSONPatch',
+    patch: Buffer.from(JSON.stringify(ops)).toString('base64'),
+    ...withWarnings,
+  };
 }
 
 export async function runValidator<T extends KubeObject>(validator: Validator<T>, request: AdmissionRequest<T>): Promise<AdmissionResponse> {

@@ -2,6 +2,7 @@
 import https from 'node:https';
 import type { KubeObject } from '../client/object.js';
 import { KindRegistry } from '../client/kinds.js';
+import { runDefaulter, type Defaulter } from './admission.js';
 import { jsonPatchDiff } from './json-patch-diff.js';
 import { WebhookServer } from './server.js';
 
@@ -76,6 +77,29 @@ describe('WebhookServer over HTTPS with its self-signed CA', () => {
     expect(res.body.response).toMatchObject({ uid: 'c-1', result: { status: 'Success' }, convertedObjects: [{ apiVersion: 'example.com/v2', kind: 'Widget' }] });
     expect((await post('/nope', review('CREATE'))).status).toBe(404);
     expect((await post('/convert', { nothing: true })).status).toBe(400);
+  });
+});
+
+describe('runDefaulter warnings', () => {
+  const warnIfUncolored: Defaulter<Widget> = {
+    default: (w) => {
+      if (w.spec?.color) return;
+      w.spec = { ...w.spec, color: 'grey' };
+      return ['spec.color was unset and is now grey'];
+    },
+  };
+  const request = (object: Widget) => ({ uid: 'u-2', kind: { group: 'example.com', version: 'v1', kind: 'Widget' }, operation: 'CREATE' as const, object });
+
+  test('warnings a defaulter returns go into the response next to its patch', async () => {
+    const res = await runDefaulter(warnIfUncolored, request(widget({ size: 1 })));
+    expect(res).toMatchObject({ allowed: true, patchType: 'JSONPatch', warnings: ['spec.color was unset and is now grey'] });
+    expect(JSON.parse(Buffer.from(res.patch!, 'base64').toString())).toEqual([{ op: 'add', path: '/spec/color', value: 'grey' }]);
+  });
+
+  test('warnings without a change still reach the response; no warnings leave none', async () => {
+    const onlyWarn: Defaulter<Widget> = { default: async () => ['just saying'] };
+    expect(await runDefaulter(onlyWarn, request(widget({ size: 1 })))).toEqual({ uid: 'u-2', allowed: true, warnings: ['just saying'] });
+    expect(await runDefaulter(warnIfUncolored, request(widget({ color: 'red' })))).toEqual({ uid: 'u-2', allowed: true });
   });
 });
 

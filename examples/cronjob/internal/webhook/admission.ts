@@ -17,16 +17,18 @@ limitations under the License.
 /**
  * The shapes of this project's admission webhook handlers (the kubeforge runtime's Defaulter and
  * Validator): a defaulter mutates the object in place; a validator returns warnings to admit and throws
- * to deny, with the error's message shown to the user.
+ * to deny, with the error's message shown to the user. Each method may also take the admission request
+ * (operation, user, dry-run, the old object): what controller-runtime's handlers get from
+ * `admission.RequestFromContext(ctx)`.
  */
-import type { KubeObject } from 'kubeforge/runtime';
+import type { AdmissionRequest, KubeObject } from 'kubeforge/runtime';
 
 export interface CustomDefaulter<T extends KubeObject> {
-  default(obj: T): Promise<void>;
+  default(obj: T, request: AdmissionRequest<T>): Promise<void>;
 }
 
 export interface CustomValidator<T extends KubeObject> {
-  validateCreate(obj: T): Promise<string[]>;
-  validateUpdate(oldObj: T, newObj: T): Promise<string[]>;
-  validateDelete(obj: T): Promise<string[]>;
+  validateCreate(obj: T, request: AdmissionRequest<T>): Promise<string[]>;
+  validateUpdate(oldObj: T, newObj: T, request: AdmissionRequest<T>): Promise<string[]>;
+  validateDelete(obj: T, request: AdmissionRequest<T>): Promise<string[]>;
 }

@@ -1,0 +1,11 @@
+/**
+ * Furiko's cron expressions (furiko-io/cronexpr v0.1.3 semantics, with `H` hashing) and time zones:
+ * the public surface the webhooks and the cron scheduler import.
+ */
+export { CronParseError } from './errors.js';
+export type { CronOptions } from './options.js';
+export type { CronExpression } from './expression.js';
+export { parseCron, nextOfAll } from './expression.js';
+export type { TimeZone } from './time-zone.js';
+export { parseTimeZone } from './time-zone.js';
+export { xxHash64 } from './xxhash64.js';

@@ -1,0 +1,53 @@
+/*
+Copyright 2026 The jobconfig Authors.
+
+Licensed under the Apache License, Version 2.0 (the "License");
+you may not use this file except in compliance with the License.
+You may obtain a copy of the License at
+
+    http://www.apache.org/licenses/LICENSE-2.0
+
+Unless required by applicable law or agreed to in writing, software
+distributed under the License is distributed on an "AS IS" BASIS,
+WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+See the License for the specific language governing permissions and
+limitations under the License.
+*/
+
+/**
+ * The controller configuration Furiko reads from its config file, with Furiko's defaults (reference-operators
+ * spec §4): one object the webhooks and controllers share, so a test can change a value in one place.
+ */
+export interface FurikoConfig {
+  /** JobConfig/Job webhook default for `template.taskPendingTimeoutSeconds` (0 disables the timeout). */
+  defaultPendingTimeoutSeconds: number;
+  /** Job webhook default for `ttlSecondsAfterFinished`. */
+  defaultTTLSecondsAfterFinished: number;
+  /** A JobConfig never has more queued Jobs than this (cron skips, webhook rejects). */
+  maxEnqueuedJobs: number;
+  /** Missed schedules of one JobConfig enqueued per cron tick; 0 disables all scheduling (Q-F3). */
+  maxMissedSchedules: number;
+  /** How far back (seconds) a restarted cron controller back-schedules from `status.lastScheduled`. */
+  maxDowntimeThresholdSeconds: number;
+  /** Time zone of a cron schedule without `timezone`. */
+  defaultTimezone: string;
+  /** A task stuck in deletion this long (seconds) is deleted with grace period 0, unless forbidden. */
+  forceDeleteTaskTimeoutSeconds: number;
+  /** Cron parsing: `H` enabled, hashed per field, seconds hashed when absent. */
+  cronHashNames: boolean;
+  cronHashFields: boolean;
+  cronHashSecondsByDefault: boolean;
+}
+
+export const defaultFurikoConfig: Readonly<FurikoConfig> = Object.freeze({
+  defaultPendingTimeoutSeconds: 900,
+  defaultTTLSecondsAfterFinished: 3600,
+  maxEnqueuedJobs: 20,
+  maxMissedSchedules: 5,
+  maxDowntimeThresholdSeconds: 300,
+  defaultTimezone: 'UTC',
+  forceDeleteTaskTimeoutSeconds: 900,
+  cronHashNames: true,
+  cronHashFields: true,
+  cronHashSecondsByDefault: false,
+});
