@@ -25,7 +25,7 @@ function runDemo(): Promise<{ code: number | null; stdout: string; stderr: strin
 }
 
 describe('npm run demo (the reference operators on the local cluster)', () => {
-  it('runs AT, EventJob and CronJob against the built-in CronJob "hello", shows kubectl tables and exits 0', async () => {
+  it('runs AT, EventJob, CronJob and JobConfig (Furiko) against the built-in CronJob "hello", shows kubectl tables and exits 0', async () => {
     if (!existsSync(join(repoRoot, 'dist/demo/main.js'))) throw new Error('dist/ is missing: run `npm run build` (npm test does it first)');
     const demo = await runDemo();
     if (demo.code !== 0) throw new Error(`demo exited ${demo.code}:\n${demo.stdout}\n${demo.stderr}`);
@@ -39,9 +39,12 @@ describe('npm run demo (the reference operators on the local cluster)', () => {
     expect(out).toContain('eventjob.batch.kitagry.github.io/eventjob-sample created');
     expect(out).toContain('cronjob.batch/hello created');
     expect(out).toContain('cronjob.batch.tutorial.kubebuilder.io/cronjob-sample created');
+    expect(out).toContain('jobconfig.execution.furiko.io/jobconfig-sample created');
+    expect(out).toContain('job.execution.furiko.io/job-sample created');
 
     // A line per step, naming the Jobs each controller made.
-    expect(out).toContain('new Jobs: at-sample-1584798835 (by AT at-sample)');
+    expect(out).toContain('new Jobs: at-sample-1584798835 (by AT at-sample), Furiko Job job-sample (by no owner)');
+    expect(out.split('\n').find((l) => l.startsWith('── minute 1, virtual time '))).toContain('Furiko Job job-sample succeeded');
     for (let minute = 1; minute <= 4; minute++) {
       const line = out.split('\n').find((l) => l.startsWith(`── minute ${minute}, virtual time `));
       expect(line).toMatch(/hello-\d+ \(by CronJob hello\)/);
@@ -54,12 +57,16 @@ describe('npm run demo (the reference operators on the local cluster)', () => {
     expect(out).toMatch(/NAME +STATUS +COMPLETIONS +DURATION +AGE/);
     expect(out).toMatch(/at-sample-1584798835 +Complete +1\/1 +30s/);
     expect(out).toMatch(/SawCompletedJob +cronjob\/hello +Saw completed job: hello-\d+, status: Complete/);
+    expect(out).toMatch(/NAME +AGE +STATE +ACTIVE +QUEUED +LAST EXECUTED +LAST SCHEDULED +CRON SCHEDULE +TIMEZONE\njobconfig\.execution\.furiko\.io\/jobconfig-sample +4m +\w+ +\d +\d .*H\/15 \* \* \* \* +Asia\/Singapore/);
+    expect(out).toMatch(/NAME +AGE +PHASE +CREATED TASKS +RUNNING TASKS +RUN TIME +FINISH TIME\njob\.execution\.furiko\.io\/job-sample +4m +Succeeded +1 +0 /);
+    expect(out).toMatch(/Created +job\/job-sample +Created task of kind Pod: job-sample-gezdqo-0/);
 
     // The summary.
     expect(out).toMatch(/ok +AT at-sample: 1 Job\(s\)/);
     expect(out).toMatch(/ok +CronJob hello: 4 Job\(s\)/);
     expect(out).toMatch(/ok +EventJob eventjob-sample: [34] Job\(s\)/);
     expect(out).toMatch(/ok +CronJob cronjob-sample: 4 Job\(s\)/);
+    expect(out).toMatch(/ok +Furiko Job job-sample: 1 succeeded/);
     expect(out).toContain('Every expected Job appeared');
 
     // The run's transpiled copy of the examples is gone.

@@ -7,6 +7,9 @@
  * - at: the sample's instant is in the past, so its Job appears within seconds.
  * - eventjob: the samples are the EventJob and the built-in CronJob `hello` (every minute on the real
  *   clock); both must be created and served. A Job is checked only if one appears within the short wait.
+ * - jobconfig: Furiko's ad-hoc sample Job `job-sample` starts at once, so its task Pod `job-sample-gezdqo-0`
+ *   (owned by the Job) appears within seconds; the JobConfig sample must be accepted and served, and its
+ *   validating webhook denies a JobConfig whose name is longer than 49 characters.
  * - cronjob: the tutorial CronJob (every minute) must be accepted and served; a Job likewise only if one
  *   appears within the short wait. Its two webhooks are registered with the local cluster by run-local, so
  *   kubectl goes through them as on a cluster: a CronJob with a bad schedule is denied by the validating
@@ -90,7 +93,9 @@ interface Example {
   name: string;
   /** The samples that must be created and served: `kubectl get -f` of these files. */
   samples: string[];
-  /** Jobs whose names match this are the ones the samples make. */
+  /** What the samples make, as `kubectl get` names it (default `jobs.batch`). */
+  made?: string;
+  /** Objects of that resource whose names (`kind.group/name`) match this are the ones the samples make. */
   jobName: RegExp;
   /** The owners (kind/name) a Job of the samples may have: its controller reference. */
   owners: string[];
@@ -98,6 +103,15 @@ interface Example {
   jobCertain: boolean;
   /** More checks against the running example (its webhooks). */
   alsoCheck?: (kubectl: Kubectl) => Promise<void>;
+}
+
+/** The jobconfig example's validating webhook, called by the local cluster for kubectl's requests. */
+async function checkJobConfigWebhooks(kubectl: Kubectl): Promise<void> {
+  const name = `a${'b'.repeat(49)}`;
+  const denied = await kubectl.run(['apply', '-f', '-'], JSON.stringify({ apiVersion: 'execution.furiko.io/v1alpha1', kind: 'JobConfig', metadata: { name, namespace: 'default' }, spec: { concurrency: { policy: 'Allow' }, template: { spec: { taskTemplate: { pod: { spec: { containers: [{ name: 'c', image: 'busybox' }] } } } } } } }));
+  expect(denied.code).not.toBe(0);
+  expect(denied.stderr).toContain('denied the request');
+  expect(denied.stderr).toContain(`metadata.name: Invalid value: "${name}": cannot be more than 49 characters`);
 }
 
 /** A minimal tutorial CronJob in the default namespace: only a name, a schedule and a Job template. */
@@ -144,6 +158,16 @@ const EXAMPLES: Example[] = [
   { name: 'at', samples: ['batch_v1_at.yaml'], jobName: /^job\.batch\/at-sample-\d+$/, owners: ['AT/at-sample'], jobCertain: true },
   { name: 'eventjob', samples: ['batch_v1_eventjob.yaml', 'cronjob.yaml'], jobName: /^job\.batch\/(hello|eventjob-sample)-\S+$/, owners: ['CronJob/hello', 'EventJob/eventjob-sample'], jobCertain: false },
   { name: 'cronjob', samples: ['batch_v1_cronjob.yaml'], jobName: /^job\.batch\/cronjob-sample-\d+$/, owners: ['CronJob/cronjob-sample'], jobCertain: false, alsoCheck: checkCronJobWebhooks },
+  {
+    name: 'jobconfig',
+    samples: ['execution_v1alpha1_job.yaml', 'execution_v1alpha1_jobconfig.yaml'],
+    made: 'pods',
+    // the JobConfig's "H/15" schedule may also fire during the run (a Job named after the schedule instant)
+    jobName: /^pod\/(job-sample|jobconfig-sample-\d+)-[a-z0-9]{6}-0$/,
+    owners: ['Job/job-sample', 'Job/jobconfig-sample-\\d+'],
+    jobCertain: true,
+    alsoCheck: checkJobConfigWebhooks,
+  },
 ];
 
 /** Copies an example without node_modules/dist/.kubeforge and points its kubeforge dependency at this checkout. */
@@ -220,7 +244,7 @@ function copyExample(name: string, into: string): string {
         }
 
         const jobs = async (): Promise<string[] | undefined> => {
-          const names = (await kubectl!.ok(['get', 'jobs', '-o', 'name'])).split('\n').filter(Boolean);
+          const names = (await kubectl!.ok(['get', example.made ?? 'jobs.batch', '-o', 'name'])).split('\n').filter(Boolean);
           return names.length > 0 ? names : undefined;
         };
         const found = await poll(jobs, example.jobCertain ? 30_000 : 3_000);

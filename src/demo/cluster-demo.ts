@@ -5,7 +5,8 @@
  * checks that every expected Job appeared. Returns true only when they all did.
  */
 import { join } from 'node:path';
-import { BuiltinKinds, type KubeObject } from '../runtime/index.js';
+import { scriptPods } from '../cluster/controllers/install.js';
+import { BuiltinKinds, defineKind, type KubeObject } from '../runtime/index.js';
 import { startTestEnv, type TestEnv } from '../testing/index.js';
 import { buildExample } from './example-build.js';
 import { DEMO_OPERATORS, exampleDir, sampleFiles, setupOperator, webhookManifests, type DemoOperator } from './operators.js';
@@ -40,23 +41,31 @@ function ownerOf(job: KubeObject): string {
   return owner ? `${owner.kind} ${owner.name}` : 'no owner';
 }
 
+/** Furiko's Job (examples/jobconfig), which the demo lists beside batch/v1 Jobs. */
+const FurikoJobKind = defineKind({ group: 'execution.furiko.io', version: 'v1alpha1', kind: 'Job', plural: 'jobs', namespaced: true });
+
+/** `Complete`/`Failed` for a finished batch/v1 Job; the terminal phase (`Succeeded`, `Failed`, …) for a Furiko Job. */
 function isFinished(job: KubeObject): string | undefined {
-  const conditions = (job as { status?: { conditions?: Array<{ type: string; status: string }> } }).status?.conditions ?? [];
-  return conditions.find((c) => (c.type === 'Complete' || c.type === 'Failed') && c.status === 'True')?.type;
+  const status = (job as { status?: { conditions?: Array<{ type: string; status: string }>; phase?: string; state?: string } }).status;
+  if (job.apiVersion?.startsWith('execution.furiko.io/')) return status?.state === 'Finished' ? status.phase : undefined;
+  return (status?.conditions ?? []).find((c) => (c.type === 'Complete' || c.type === 'Failed') && c.status === 'True')?.type;
 }
 
-/** Folds the current Jobs into `seen` and returns a one-line account of what changed. */
-async function recordJobs(env: TestEnv, seen: Map<string, JobRecord>): Promise<string> {
-  const jobs = await env.client.list(BuiltinKinds.Job, { namespace: 'default' });
+/** Folds the current Jobs (batch/v1, and Furiko's when its operator runs) into `seen`; returns a one-line account of what changed. */
+async function recordJobs(env: TestEnv, seen: Map<string, JobRecord>, withFuriko: boolean): Promise<string> {
+  const jobs: KubeObject[] = [...(await env.client.list(BuiltinKinds.Job, { namespace: 'default' })), ...(withFuriko ? await env.client.list(FurikoJobKind, { namespace: 'default' }) : [])];
   const created: string[] = [];
   const finished: string[] = [];
   for (const job of jobs) {
+    const kind = job.apiVersion?.startsWith('execution.furiko.io/') ? 'Furiko Job' : 'Job';
     const name = job.metadata!.name!;
+    const key = `${kind} ${name}`;
     const state = isFinished(job);
-    const known = seen.get(name);
-    if (!known) created.push(`${name} (by ${ownerOf(job)})`);
-    if (state && !known?.finished) finished.push(`${name} ${state === 'Complete' ? 'completed' : 'failed'}`);
-    seen.set(name, { name, owner: ownerOf(job), finished: state ?? known?.finished });
+    const known = seen.get(key);
+    const label = kind === 'Job' ? name : `${kind} ${name}`;
+    if (!known) created.push(`${label} (by ${ownerOf(job)})`);
+    if (state && !known?.finished) finished.push(`${label} ${state === 'Complete' ? 'completed' : state === 'Failed' ? 'failed' : state.toLowerCase()}`);
+    seen.set(key, { name, kind, owner: ownerOf(job), finished: state ?? known?.finished });
   }
   const parts = [created.length ? `new Jobs: ${created.join(', ')}` : 'no new Jobs', ...(finished.length ? [`finished: ${finished.join(', ')}`] : [])];
   return parts.join('; ');
@@ -78,17 +87,25 @@ export async function runClusterDemo(options: ClusterDemoOptions): Promise<boole
   }
 
   const start = virtualStart(options.minutes);
-  const webhookOperator = operators.find((op) => webhookManifests(options.repoRoot, op));
-  const webhooks = webhookOperator ? webhookManifests(options.repoRoot, webhookOperator) : undefined;
+  const webhookOperators = operators.filter((op) => webhookManifests(options.repoRoot, op));
+  const webhooks = webhookOperators.map((op) => webhookManifests(options.repoRoot, op)!);
+  const withFuriko = operators.some((op) => op.name === 'jobconfig');
+  const jobResources = withFuriko ? 'jobs.batch,jobs.execution.furiko.io' : 'jobs.batch';
   const env = await startTestEnv({
     now: new Date(start),
     crdPaths: operators.map((op) => join(exampleDir(options.repoRoot, op), 'config/crd/bases')),
-    ...(webhooks ? { webhooks } : {}),
+    ...(webhooks.length ? { webhooks } : {}),
   });
   try {
     console.log(`\nThe local cluster (Kubernetes v1.32, in this process) is up with a virtual clock at ${hhmm(start)} UTC; CRDs installed:`);
     for (const op of operators) console.log(`  ${op.resource} — ${op.kind}: ${op.summary}`);
-    for (const op of operators) await setupOperator(built.get(op)!, op, env.manager, op === webhookOperator);
+    if (withFuriko) {
+      // The kubelet simulator ends only batch/v1 Jobs' pods by default (others run until told otherwise):
+      // Furiko's task Pods (first attempts) are told to run 5 s and exit 0, as the sample's `echo` would.
+      scriptPods(env.cluster.internals, { labels: { 'execution.furiko.io/task-retry-index': '0' } }, { runDurationMs: 5_000 });
+      console.log("  (Furiko's task Pods run 5 s on the cluster's kubelet simulator, then succeed)");
+    }
+    for (const op of operators) await setupOperator(built.get(op)!, op, env.manager, webhookOperators.includes(op));
     await env.startManager();
     console.log(`One manager runs the controllers of ${operators.map((op) => `examples/${op.name}`).join(', ')} on the cluster's clock.`);
 
@@ -99,19 +116,19 @@ export async function runClusterDemo(options: ClusterDemoOptions): Promise<boole
     await kubectl(env, ['get', `${resources},cronjobs.batch`]);
 
     const seen = new Map<string, JobRecord>();
-    console.log(`\nat ${hhmm(env.cluster.clock.now())}: ${await recordJobs(env, seen)}`);
-    await kubectl(env, ['get', 'jobs']);
+    console.log(`\nat ${hhmm(env.cluster.clock.now())}: ${await recordJobs(env, seen, withFuriko)}`);
+    await kubectl(env, ['get', jobResources]);
 
     for (let minute = 1; minute <= options.minutes; minute++) {
       await pause(options.paceMs);
       await env.stepTo(new Date(env.cluster.clock.now() + MINUTE));
-      console.log(`\n── minute ${minute}, virtual time ${hhmm(env.cluster.clock.now())}: ${await recordJobs(env, seen)}`);
-      await kubectl(env, ['get', 'jobs']);
+      console.log(`\n── minute ${minute}, virtual time ${hhmm(env.cluster.clock.now())}: ${await recordJobs(env, seen, withFuriko)}`);
+      await kubectl(env, ['get', jobResources]);
     }
 
     console.log('\n── after the run: the custom resources, the Jobs and the Events');
     await kubectl(env, ['get', resources]);
-    await kubectl(env, ['get', 'jobs', '-o', 'wide']);
+    await kubectl(env, ['get', 'jobs.batch', '-o', 'wide']);
     await kubectl(env, ['get', 'events', '--field-selector', 'involvedObject.kind!=Pod', '--sort-by', '.lastTimestamp']);
 
     return summarize(expectedJobs(operators.map((op) => op.name), options.minutes), [...seen.values()]);
@@ -124,10 +141,10 @@ function summarize(expectations: JobExpectation[], jobs: JobRecord[]): boolean {
   console.log('\n── summary');
   let allMet = true;
   for (const expectation of expectations) {
-    const made = jobs.filter((job) => job.owner === expectation.owner);
+    const made = jobs.filter(expectation.matches);
     const met = made.length >= expectation.atLeast;
     allMet &&= met;
-    console.log(`${met ? 'ok  ' : 'MISSING'} ${expectation.owner}: ${made.length} Job(s), expected at least ${expectation.atLeast} — ${expectation.why}`);
+    console.log(`${met ? 'ok  ' : 'MISSING'} ${expectation.label}: ${made.length} ${expectation.counted}, expected at least ${expectation.atLeast} — ${expectation.why}`);
   }
   console.log(allMet ? `\nEvery expected Job appeared (${jobs.length} Jobs in all).` : '\nSome expected Jobs did not appear.');
   return allMet;

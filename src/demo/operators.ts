@@ -10,7 +10,7 @@ import type { Manager } from '../runtime/index.js';
 export interface DemoOperator {
   /** Folder name under examples/. */
   name: string;
-  /** The kind the operator reconciles, and the API group kubectl uses to tell it apart. */
+  /** The kind the operator reconciles, and the resources (comma-separated) kubectl shows for it. */
   kind: string;
   resource: string;
   /** One line on what it does, for the demo's output. */
@@ -21,6 +21,12 @@ export const DEMO_OPERATORS: DemoOperator[] = [
   { name: 'at', kind: 'AT', resource: 'ats.batch.my.domain', summary: 'runs one Job at an RFC 3339 time (the sample\'s time is in the past: at once)' },
   { name: 'eventjob', kind: 'EventJob', resource: 'eventjobs.batch.kitagry.github.io', summary: 'runs a Job each time the built-in CronJob "hello" reports a completed Job (an Event)' },
   { name: 'cronjob', kind: 'CronJob', resource: 'cronjobs.batch.tutorial.kubebuilder.io', summary: 'the kubebuilder book\'s CronJob: a Job every minute for cronjob-sample' },
+  {
+    name: 'jobconfig',
+    kind: 'JobConfig',
+    resource: 'jobconfigs.execution.furiko.io,jobs.execution.furiko.io',
+    summary: 'Furiko: JobConfig jobconfig-sample on "H/15 * * * *" (its quarter-hour offset hashed from its name), and the ad-hoc Job job-sample, run as task Pods',
+  },
 ];
 
 export function exampleDir(repoRoot: string, op: DemoOperator): string {

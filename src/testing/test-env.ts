@@ -33,10 +33,11 @@ export interface TestEnvOptions {
   /** Run the manager as this identity (a kubeconfig the cluster writes for it); default the admin. */
   identity?: { user: string; groups?: string[] };
   /**
-   * Path to config/webhook/manifests.yaml: at startManager() the manager's webhook server starts and the
-   * configurations are registered pointing at it (register handlers on env.manager.webhookServer first).
+   * Path to config/webhook/manifests.yaml (or several projects' paths, merged): at startManager() the
+   * manager's webhook server starts and the configurations are registered pointing at it (register
+   * handlers on env.manager.webhookServer first).
    */
-  webhooks?: string;
+  webhooks?: string | string[];
   /** Options passed to startLocalCluster (controllers, pods, seed, …). */
   cluster?: Omit<LocalClusterOptions, 'now' | 'clock' | 'authz'>;
   /** Manager options (cache scope, leader election, …); clock and kubeconfig are the env's. */

@@ -1,6 +1,6 @@
 /** The manager's webhook server under startTestEnv, and registering a project's webhook configurations. */
 import https from 'node:https';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -63,6 +63,22 @@ test('a manifest file without webhook configurations is an error naming the file
     const empty = path.join(dir, 'manifests.yaml');
     writeFileSync(empty, '# no webhooks yet\n');
     await expect(registerWebhooks(env.manager.apiReader(), env.manager.webhookServer, empty)).rejects.toThrow(`${empty}: no MutatingWebhookConfiguration or ValidatingWebhookConfiguration found (run \`make manifests\`)`);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test("several projects' manifests on one manager: same-named configurations are merged, every webhook kept", async () => {
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'kubeforge-webhooks-'));
+  try {
+    // a second project whose configurations carry kubebuilder's same default names
+    const other = path.join(dir, 'manifests.yaml');
+    writeFileSync(other, readFileSync(manifests, 'utf8').replaceAll('widget', 'gadget').replaceAll('widgets', 'gadgets'));
+    const created = await registerWebhooks(env.manager.apiReader(), env.manager.webhookServer, [manifests, other]);
+    expect(created.map((c) => c.metadata?.name)).toEqual(['mutating-webhook-configuration', 'validating-webhook-configuration']);
+    const mutating = (await env.manager.apiReader().get(BuiltinKinds.MutatingWebhookConfiguration, { name: 'mutating-webhook-configuration' })) as unknown as { webhooks: Array<{ name: string; clientConfig: { url: string } }> };
+    const port = env.manager.webhookServer.port!;
+    expect(mutating.webhooks.map((w) => w.clientConfig.url)).toEqual([`https://127.0.0.1:${port}/mutate-example-com-v1-widget`, `https://127.0.0.1:${port}/mutate-example-com-v1-gadget`]);
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
