@@ -1,6 +1,7 @@
 /**
  * Server-side apply of atomic maps and structs (`x-kubernetes-map-type: atomic`, a Service's
- * selector) through real kubectl: owned and replaced as a whole, conflicting on the whole map; and
+ * selector) through real kubectl: owned and replaced as a whole, conflicting on the whole map; a custom
+ * resource's keyed list whose key has a schema default (an item without it is keyed by the default); and
  * apply on the /scale subresource (PATCH application/apply-patch+yaml with a Scale), which owns the
  * parent's replicas field under subresource "scale".
  */
@@ -35,6 +36,12 @@ const gadgetCrd = {
                   selector: { type: 'object', additionalProperties: { type: 'string' }, 'x-kubernetes-map-type': 'atomic' },
                   labels: { type: 'object', additionalProperties: { type: 'string' } },
                   endpoint: { type: 'object', 'x-kubernetes-map-type': 'atomic', properties: { host: { type: 'string' }, port: { type: 'integer' } } },
+                  ports: {
+                    type: 'array',
+                    'x-kubernetes-list-type': 'map',
+                    'x-kubernetes-list-map-keys': ['containerPort', 'protocol'],
+                    items: { type: 'object', required: ['containerPort'], properties: { containerPort: { type: 'integer' }, protocol: { type: 'string', default: 'TCP' }, name: { type: 'string' } } },
+                  },
                 },
               },
               status: { type: 'object', properties: { replicas: { type: 'integer' } } },
@@ -146,4 +153,19 @@ test('kubectl scale (an update of /scale) is recorded with subresource "scale"',
   expect(updates).toEqual([expect.objectContaining({ subresource: 'scale', fieldsV1: { 'f:spec': { 'f:replicas': {} } } })]);
   // replicas changed hands: alpha, which applied it, no longer owns it
   expect(entry(g2, 'alpha')).toBeUndefined();
+});
+
+test("a CRD keyed list whose key has a default: an item without the key is the same item as one with the default", async () => {
+  expect((await apply('alpha', gadget('g-ports', { ports: [{ containerPort: 80 }] }))).code).toBe(0);
+  let live = await getJson(['get', 'gadget', 'g-ports']);
+  expect(live.spec.ports).toEqual([{ containerPort: 80, protocol: 'TCP' }]);
+  expect(Object.keys(entry(live, 'alpha').fieldsV1['f:spec']['f:ports'])).toEqual(['k:{"containerPort":80,"protocol":"TCP"}']);
+
+  const beta = await apply('beta', gadget('g-ports', { ports: [{ containerPort: 80, protocol: 'TCP', name: 'http' }] }));
+  expect([beta.code, beta.stderr]).toEqual([0, '']);
+  const again = await apply('alpha', gadget('g-ports', { ports: [{ containerPort: 80 }] }));
+  expect([again.code, again.stderr]).toEqual([0, '']);
+  live = await getJson(['get', 'gadget', 'g-ports']);
+  expect(live.spec.ports).toEqual([{ containerPort: 80, protocol: 'TCP', name: 'http' }]);
+  expect(Object.keys(entry(live, 'beta').fieldsV1['f:spec']['f:ports'])).toEqual(['k:{"containerPort":80,"protocol":"TCP"}']);
 });

@@ -1,7 +1,7 @@
 /**
  * List and map semantics of a CRD schema for server-side apply: `x-kubernetes-list-type` map (by
- * `x-kubernetes-list-map-keys`), set, or atomic (the default for CR lists); `x-kubernetes-map-type`
- * atomic maps and structs (granular by default).
+ * `x-kubernetes-list-map-keys`, a key left out of an item standing for its schema `default`), set, or
+ * atomic (the default for CR lists); `x-kubernetes-map-type` atomic maps and structs (granular by default).
  */
 import { type ListSemantics, type ListSemanticsResolver, type MapSemantics, builtinListSemantics } from '../patch/field-sets.js';
 
@@ -14,6 +14,15 @@ function schemaAt(schema: Record<string, any>, path: string[]): Record<string, a
     if (!node) return undefined;
   }
   return node;
+}
+
+/** A keyed list's keys, and the schema defaults of those that have one (structured-merge-diff keys an item by them). */
+function keyedList(node: Record<string, any>): ListSemantics {
+  const keys: string[] = node['x-kubernetes-list-map-keys'] ?? [];
+  const itemProperties: Record<string, any> = node.items?.properties ?? {};
+  const keyDefaults: Record<string, unknown> = {};
+  for (const key of keys) if (itemProperties[key]?.default !== undefined) keyDefaults[key] = itemProperties[key].default;
+  return Object.keys(keyDefaults).length ? { keys, keyDefaults } : { keys };
 }
 
 export function listSemanticsFromSchema(schema: Record<string, any>): ListSemanticsResolver {
@@ -29,7 +38,7 @@ export function listSemanticsFromSchema(schema: Record<string, any>): ListSemant
     const node = schemaAt(schema, path);
     if (!node) return 'atomic';
     const type = node?.['x-kubernetes-list-type'];
-    if (type === 'map') return { keys: node!['x-kubernetes-list-map-keys'] ?? [] } as ListSemantics;
+    if (type === 'map') return keyedList(node);
     if (type === 'set') return 'set';
     return 'atomic';
   };
