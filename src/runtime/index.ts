@@ -21,7 +21,7 @@ export { metadataOnly } from './cache/metadata-only.js';
 export { PARTIAL_OBJECT_METADATA, PARTIAL_OBJECT_METADATA_LIST, type PartialObjectMetadata } from './client/partial-metadata.js';
 export type { IndexFunc } from './cache/object-store.js';
 
-export { WorkQueue, type WorkQueueOptions } from './queue/work-queue.js';
+export { LOW_PRIORITY, WorkQueue, type WorkQueueOptions } from './queue/work-queue.js';
 export { ExponentialFailureRateLimiter, FixedDelayRateLimiter, type RateLimiter } from './queue/rate-limiter.js';
 
 export type { CreateEvent, UpdateEvent, DeleteEvent, GenericEvent, RequestQueue } from './handler/events.js';

@@ -9,6 +9,7 @@ import type { KubeObject, Request } from '../client/object.js';
 import { Transport } from '../client/transport.js';
 import { enqueueRequestForObject } from '../handler/handler.js';
 import { EventChannel, channelSource } from '../source/channel.js';
+import type { Dispatch, Source } from '../source/source.js';
 import { tickerSource } from '../source/ticker.js';
 import { Controller } from './controller.js';
 import { TerminalError, type ReconcileFunc } from './reconcile.js';
@@ -209,5 +210,64 @@ describe('Controller', () => {
     await controller.stop();
     await clock.advance(60_000);
     expect(seen).toHaveLength(4);
+  });
+
+  describe('priorities', () => {
+    const withVersion = (name: string, resourceVersion: string): KubeObject => ({ ...cm(name), metadata: { ...cm(name).metadata, resourceVersion } });
+    /** A source whose events all arrive before the workers start (as an informer's initial list does). */
+    function scripted(emit: (dispatch: Dispatch) => void): Source {
+      return { start: (dispatch) => emit(dispatch), waitForSync: () => Promise.resolve() };
+    }
+
+    test("the initial list's objects and unchanged updates wait behind real changes", async () => {
+      const seen: string[] = [];
+      const controller = new Controller('prio', async (req) => void seen.push(req.name), { maxConcurrentReconciles: 1 });
+      controller.watch(
+        scripted((d) => {
+          for (const name of ['a', 'b', 'c']) d.create({ object: cm(name), isInitialList: true });
+          d.update({ objectOld: withVersion('e', '7'), objectNew: withVersion('e', '7') });
+          d.create({ object: cm('new') });
+          d.update({ objectOld: withVersion('changed', '1'), objectNew: withVersion('changed', '2') });
+        }),
+        enqueueRequestForObject(),
+      );
+      await controller.start({ cache: offlineCache(), clock: new ManualClock(0) });
+      await flushAsyncWork();
+      expect(seen).toEqual(['new', 'changed', 'a', 'b', 'c', 'e']);
+      await controller.stop();
+    });
+
+    test('a retried request keeps the priority it was queued with; a result can set another', async () => {
+      const clock = new ManualClock(0);
+      const attempts: string[] = [];
+      let release: () => void = () => {};
+      const gate = new Promise<void>((resolve) => (release = resolve));
+      const controller = new Controller('prio-retry', async (req) => {
+        attempts.push(req.name);
+        const times = attempts.filter((n) => n === req.name).length;
+        if (req.name === 'failing' && times === 1) throw new Error('not yet');
+        if (req.name === 'raised' && times === 1) return { requeueAfter: 1_000, priority: 50 };
+        if (req.name === 'blocker') await gate;
+      }, { maxConcurrentReconciles: 1 });
+      controller.watch(
+        scripted((d) => {
+          d.create({ object: cm('failing'), isInitialList: true });
+          d.create({ object: cm('raised'), isInitialList: true });
+        }),
+        enqueueRequestForObject(),
+      );
+      await controller.start({ cache: offlineCache(), clock });
+      await flushAsyncWork();
+      const queue = controller.workQueue()!;
+      queue.add('ns/blocker'); // holds the one worker while the others queue up
+      await flushAsyncWork();
+      await clock.advance(1_000); // the failure's backoff (5 ms, at its queued priority) and the requeueAfter (priority 50) fire
+      queue.add('ns/normal'); // after the retry, yet ahead of it: the retry kept the initial list's low priority
+      expect(queue.len()).toBe(3);
+      release();
+      await flushAsyncWork();
+      expect(attempts).toEqual(['failing', 'raised', 'blocker', 'raised', 'normal', 'failing']);
+      await controller.stop();
+    });
   });
 });

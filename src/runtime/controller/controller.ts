@@ -1,9 +1,10 @@
 /**
  * A controller: a work queue, workers and the reconcile loop. Sources feed the queue through predicates
- * and handlers; `maxConcurrentReconciles` workers (default 4) take keys, and the queue guarantees one key
- * is never reconciled twice at once. Outcomes: success → forget; `requeueAfter` → forget + delayed add;
- * `requeue` or a thrown error → rate-limited add; `TerminalError` → logged, not retried. A throwing
- * reconciler never stops the controller.
+ * and handlers; `maxConcurrentReconciles` workers (default 4) take keys, highest priority first, and the
+ * queue guarantees one key is never reconciled twice at once. Outcomes: success → forget; `requeueAfter` →
+ * forget + delayed add; `requeue` or a thrown error → rate-limited add (requeues keep the key's priority
+ * unless the result names one); `TerminalError` → logged, not retried. A throwing reconciler never stops
+ * the controller.
  */
 import { randomUUID } from 'node:crypto';
 import pino, { type Logger } from 'pino';
@@ -26,6 +27,8 @@ export interface ControllerOptions {
   rateLimiter?: () => RateLimiter;
   /** Real ms to wait for the sources' caches before start() fails (controller-runtime: 2 min). */
   cacheSyncTimeoutMs?: number;
+  /** Order the queue by priority (default true, as controller-runtime since v0.23): false makes it one FIFO. */
+  usePriorityQueue?: boolean;
 }
 
 /** Observers for controller_runtime_* metrics. */
@@ -85,7 +88,7 @@ export class Controller {
     this.context = context;
     const workers = Math.max(1, this.options.maxConcurrentReconciles ?? DEFAULT_MAX_CONCURRENT_RECONCILES);
     const rateLimiter = (this.options.rateLimiter ?? context.defaultRateLimiter)?.();
-    const queue = new WorkQueue({ clock: context.clock, rateLimiter, metrics: context.metrics?.queue?.(this.name), onActivity: context.onActivity });
+    const queue = new WorkQueue({ clock: context.clock, rateLimiter, usePriority: this.options.usePriorityQueue ?? true, metrics: context.metrics?.queue?.(this.name), onActivity: context.onActivity });
     this.queue = queue;
     for (const w of this.watchList) this.startWatch(w, context, queue);
     await this.waitForSources();
@@ -143,8 +146,8 @@ export class Controller {
 
   private startWatch(w: Watch, context: ControllerRunContext, queue: WorkQueue): void {
     const requests: RequestQueue = {
-      add: (req) => queue.add(keyOf(req)),
-      addAfter: (req, ms) => queue.addAfter(keyOf(req), ms),
+      add: (req, priority) => queue.add(keyOf(req), priority),
+      addAfter: (req, ms, priority) => queue.addAfter(keyOf(req), ms, priority),
     };
     w.source.start(new Dispatch(w.handler, w.predicates, requests), { cache: context.cache, clock: context.clock, logger: context.logger });
   }
@@ -168,21 +171,23 @@ export class Controller {
 
   private async reconcileKey(key: string, queue: WorkQueue, context: ControllerRunContext): Promise<void> {
     const reconcileContext = new LazyReconcileContext(this.name, parseKey(key), context);
+    const queuedPriority = queue.priorityOf(key);
     const started = performance.now();
     let result: Result | void;
     try {
       result = await this.reconcileFn(reconcileContext.request, reconcileContext);
     } catch (err) {
-      this.failed(key, err, queue, context, reconcileContext, (performance.now() - started) / 1000);
+      this.failed(key, err, queue, context, reconcileContext, (performance.now() - started) / 1000, queuedPriority);
       return;
     }
     const seconds = (performance.now() - started) / 1000;
+    const priority = result?.priority ?? queuedPriority;
     if (result && result.requeueAfter !== undefined && result.requeueAfter > 0) {
       queue.forget(key);
-      queue.addAfter(key, result.requeueAfter);
+      queue.addAfter(key, result.requeueAfter, priority);
       context.metrics?.reconciled?.(this.name, 'requeue_after', seconds);
     } else if (result?.requeue) {
-      queue.addRateLimited(key);
+      queue.addRateLimited(key, priority);
       context.metrics?.reconciled?.(this.name, 'requeue', seconds);
     } else {
       queue.forget(key);
@@ -190,7 +195,7 @@ export class Controller {
     }
   }
 
-  private failed(key: string, err: unknown, queue: WorkQueue, context: ControllerRunContext, reconcileContext: LazyReconcileContext, seconds: number): void {
+  private failed(key: string, err: unknown, queue: WorkQueue, context: ControllerRunContext, reconcileContext: LazyReconcileContext, seconds: number, priority: number): void {
     if (isTerminalError(err)) {
       queue.forget(key);
       context.metrics?.reconcileError?.(this.name, 'terminal');
@@ -198,7 +203,7 @@ export class Controller {
       reconcileContext.log.error({ err: errorText(err) }, 'Reconciler error (terminal, not retried)');
       return;
     }
-    queue.addRateLimited(key);
+    queue.addRateLimited(key, priority);
     const panic = err instanceof TypeError || err instanceof ReferenceError || err instanceof RangeError;
     context.metrics?.reconcileError?.(this.name, panic ? 'panic' : 'error');
     context.metrics?.reconciled?.(this.name, 'error', seconds);

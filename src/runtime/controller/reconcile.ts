@@ -12,6 +12,8 @@ export interface Result {
   requeueAfter?: number;
   /** Reconcile again after the rate limiter's backoff. */
   requeue?: boolean;
+  /** The priority of that requeue (default: the priority the request was queued with). */
+  priority?: number;
 }
 
 export interface ReconcileContext {

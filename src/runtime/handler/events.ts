@@ -24,8 +24,12 @@ export interface GenericEvent<T extends KubeObject = KubeObject> {
   object: T;
 }
 
-/** Where handlers put reconcile requests; de-duplication happens in the work queue behind it. */
+/**
+ * Where handlers put reconcile requests; de-duplication happens in the work queue behind it. `priority`
+ * (higher first) defaults to what the event implies: `LOW_PRIORITY` for an object of an informer's initial
+ * list or an update that changed nothing (a resync), 0 otherwise — controller-runtime's priority queue.
+ */
 export interface RequestQueue {
-  add(request: Request): void;
-  addAfter(request: Request, delayMs: number): void;
+  add(request: Request, priority?: number): void;
+  addAfter(request: Request, delayMs: number, priority?: number): void;
 }

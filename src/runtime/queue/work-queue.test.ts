@@ -1,7 +1,7 @@
-/** The work queue on a manual clock: de-duplication, no concurrent same key, delays, backoff, shutdown. */
+/** The work queue on a manual clock: de-duplication, no concurrent same key, priorities, delays, backoff, shutdown. */
 import { ManualClock, flushAsyncWork } from '../../testing/manual-clock.js';
 import { ExponentialFailureRateLimiter, FixedDelayRateLimiter } from './rate-limiter.js';
-import { WorkQueue } from './work-queue.js';
+import { LOW_PRIORITY, WorkQueue } from './work-queue.js';
 
 describe('WorkQueue', () => {
   test('de-duplicates a key added twice before it is taken', async () => {
@@ -155,5 +155,70 @@ describe('WorkQueue', () => {
     q.done(key!);
     await drain;
     expect(drained).toBe(true);
+  });
+
+  describe('priorities (controller-runtime\'s priority queue)', () => {
+    const drain = (q: WorkQueue): string[] => {
+      const out: string[] = [];
+      for (let key = q.tryGet(); key !== undefined; key = q.tryGet()) out.push(key);
+      return out;
+    };
+
+    test('higher priorities leave first; keys of one priority leave in the order they came', () => {
+      const q = new WorkQueue({ clock: new ManualClock() });
+      q.add('low-1', LOW_PRIORITY);
+      q.add('normal-1');
+      q.add('low-2', LOW_PRIORITY);
+      q.add('high', 10);
+      q.add('normal-2', 0);
+      expect(q.len()).toBe(5);
+      expect(drain(q)).toEqual(['high', 'normal-1', 'normal-2', 'low-1', 'low-2']);
+    });
+
+    test('a queued key added again at a higher priority moves up and is handed out once; a lower one changes nothing', () => {
+      const q = new WorkQueue({ clock: new ManualClock() });
+      q.add('a', LOW_PRIORITY);
+      q.add('b', LOW_PRIORITY);
+      q.add('c', LOW_PRIORITY);
+      q.add('c');
+      q.add('a', LOW_PRIORITY - 5);
+      expect(q.len()).toBe(3);
+      expect(drain(q)).toEqual(['c', 'a', 'b']);
+      expect(q.priorityOf('c')).toBe(0);
+      expect(q.priorityOf('a')).toBe(LOW_PRIORITY);
+    });
+
+    test('a key added while processing is queued again at the highest priority it was given', () => {
+      const q = new WorkQueue({ clock: new ManualClock() });
+      q.add('k', LOW_PRIORITY);
+      expect(q.tryGet()).toBe('k');
+      q.add('other', 1);
+      q.add('k', LOW_PRIORITY);
+      q.add('k', 5);
+      q.done('k');
+      expect(drain(q)).toEqual(['k', 'other']);
+      expect(q.priorityOf('k')).toBe(5);
+    });
+
+    test('delayed adds keep their priority; of two wake-ups the earlier time and the higher priority count', async () => {
+      const clock = new ManualClock(0);
+      const q = new WorkQueue({ clock });
+      q.addAfter('late', 1_000, LOW_PRIORITY);
+      q.addAfter('late', 5_000, 3);
+      q.addAfter('first', 1_000);
+      await clock.advance(999);
+      expect(q.len()).toBe(0);
+      await clock.advance(1);
+      expect(drain(q)).toEqual(['late', 'first']);
+      expect(q.priorityOf('late')).toBe(3);
+    });
+
+    test('usePriority: false makes one FIFO whatever the priorities', () => {
+      const q = new WorkQueue({ clock: new ManualClock(), usePriority: false });
+      q.add('low', LOW_PRIORITY);
+      q.add('high', 10);
+      q.add('normal');
+      expect(drain(q)).toEqual(['low', 'high', 'normal']);
+    });
   });
 });

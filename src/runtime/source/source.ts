@@ -10,20 +10,34 @@ import type { KubeObject } from '../client/object.js';
 import type { CreateEvent, DeleteEvent, GenericEvent, RequestQueue, UpdateEvent } from '../handler/events.js';
 import type { EventHandler } from '../handler/handler.js';
 import type { Predicate } from '../predicate/predicate.js';
+import { LOW_PRIORITY } from '../queue/work-queue.js';
 
-/** Filters events through predicates, then hands them to the handler with the controller's queue. */
+/**
+ * Filters events through predicates, then hands them to the handler with the controller's queue — at low
+ * priority for objects of an informer's initial list and for updates that changed nothing (controller-runtime's
+ * `WithLowPriorityWhenUnchanged`), so that startup's backlog never delays a real change.
+ */
 export class Dispatch<T extends KubeObject = KubeObject> {
+  private readonly lowPriorityQueue: RequestQueue;
+
   constructor(
     private readonly handler: EventHandler<T>,
     private readonly predicates: Predicate<T>[],
     private readonly queue: RequestQueue,
-  ) {}
+  ) {
+    this.lowPriorityQueue = {
+      add: (request, priority) => queue.add(request, priority ?? LOW_PRIORITY),
+      addAfter: (request, delayMs, priority) => queue.addAfter(request, delayMs, priority ?? LOW_PRIORITY),
+    };
+  }
 
   create(e: CreateEvent<T>): void {
-    if (this.predicates.every((p) => p.create(e))) this.handler.create(e, this.queue);
+    if (this.predicates.every((p) => p.create(e))) this.handler.create(e, e.isInitialList ? this.lowPriorityQueue : this.queue);
   }
   update(e: UpdateEvent<T>): void {
-    if (this.predicates.every((p) => p.update(e))) this.handler.update(e, this.queue);
+    if (!this.predicates.every((p) => p.update(e))) return;
+    const unchanged = e.objectOld.metadata?.resourceVersion !== undefined && e.objectOld.metadata.resourceVersion === e.objectNew.metadata?.resourceVersion;
+    this.handler.update(e, unchanged ? this.lowPriorityQueue : this.queue);
   }
   delete(e: DeleteEvent<T>): void {
     if (this.predicates.every((p) => p.delete(e))) this.handler.delete(e, this.queue);
