@@ -159,8 +159,15 @@ export class Controller {
       const key = queue.tryGet() ?? (await queue.get());
       if (key === undefined) return;
       metrics?.activeWorkers?.(this.name, +1);
+      // The reconcile runs inline (no async call of its own): one promise and one frame fewer per key.
+      const reconcileContext = new LazyReconcileContext(this.name, parseKey(key), context);
+      const priority = queue.priorityOf(key);
+      const started = performance.now();
       try {
-        await this.reconcileKey(key, queue, context);
+        const result = await this.reconcileFn(reconcileContext.request, reconcileContext);
+        this.succeeded(key, result, queue, context, (performance.now() - started) / 1000, priority);
+      } catch (err) {
+        this.failed(key, err, queue, context, reconcileContext, (performance.now() - started) / 1000, priority);
       } finally {
         metrics?.activeWorkers?.(this.name, -1);
         this.reconcilesDone++;
@@ -169,18 +176,7 @@ export class Controller {
     }
   }
 
-  private async reconcileKey(key: string, queue: WorkQueue, context: ControllerRunContext): Promise<void> {
-    const reconcileContext = new LazyReconcileContext(this.name, parseKey(key), context);
-    const queuedPriority = queue.priorityOf(key);
-    const started = performance.now();
-    let result: Result | void;
-    try {
-      result = await this.reconcileFn(reconcileContext.request, reconcileContext);
-    } catch (err) {
-      this.failed(key, err, queue, context, reconcileContext, (performance.now() - started) / 1000, queuedPriority);
-      return;
-    }
-    const seconds = (performance.now() - started) / 1000;
+  private succeeded(key: string, result: Result | void, queue: WorkQueue, context: ControllerRunContext, seconds: number, queuedPriority: number): void {
     const priority = result?.priority ?? queuedPriority;
     if (result && result.requeueAfter !== undefined && result.requeueAfter > 0) {
       queue.forget(key);

@@ -47,6 +47,27 @@ interface Bucket {
   head: number;
 }
 
+/**
+ * One key's state while it is dirty (queued, or added again while a worker holds it) or held by a worker —
+ * one record per key rather than an entry in several maps (the hand-off touches it at every step).
+ */
+interface KeyState {
+  dirty: boolean;
+  /** The highest priority the key was given since it last left the queue. */
+  priority: number;
+  /** Its live entry's sequence number in a bucket; 0 when not queued. */
+  sequence: number;
+  /** performance.now() when it became dirty (NaN: not dirty). */
+  addedAt: number;
+  processing: boolean;
+  /** performance.now() when a worker took it. */
+  startedAt: number;
+  /** The priority it was queued with when taken (a requeue keeps it). */
+  takenPriority: number;
+  /** Seconds it waited in the queue before it was taken (observed when done, off the hand-off path). */
+  waitedSeconds: number;
+}
+
 export class WorkQueue {
   private readonly clock: Clock;
   private readonly rateLimiter: RateLimiter;
@@ -55,18 +76,10 @@ export class WorkQueue {
   private readonly usePriority: boolean;
   /** Buckets by priority, highest first. */
   private readonly buckets: Bucket[] = [];
-  /** Keys queued and not yet taken (with their sequence number in a bucket). */
-  private readonly queued = new Map<string, number>();
   private sequence = 0;
-  /** Dirty keys (queued, or added again while processing) → the highest priority they were given. */
-  private readonly dirty = new Map<string, number>();
-  /** Keys held by workers → performance.now() when taken. */
-  private readonly processing = new Map<string, number>();
-  /** Keys held by workers → the priority they were queued with (a requeue keeps it). */
-  private readonly takenPriority = new Map<string, number>();
-  private readonly addedAt = new Map<string, number>();
-  /** Keys held by workers → seconds they waited in the queue (observed when done, off the hand-off path). */
-  private readonly waitedSeconds = new Map<string, number>();
+  private readonly keys = new Map<string, KeyState>();
+  private queuedCount = 0;
+  private processingCount = 0;
   private readonly waiting = new Map<string, Waiting>();
   private readonly getters: Array<(key: string | undefined) => void> = [];
   private shuttingDown = false;
@@ -87,18 +100,24 @@ export class WorkQueue {
   add(key: string, priority = 0): void {
     if (this.shuttingDown) return;
     if (!this.usePriority) priority = 0;
-    const earlier = this.dirty.get(key);
-    if (earlier !== undefined) {
-      if (priority <= earlier) return;
-      this.dirty.set(key, priority);
-      if (this.queued.has(key)) this.enqueue(key, priority); // the entry at the old priority goes stale
+    let state = this.keys.get(key);
+    if (state?.dirty) {
+      if (priority <= state.priority) return;
+      state.priority = priority;
+      if (state.sequence !== 0) this.enqueue(key, state); // the entry at the old priority goes stale
       return;
     }
     this.metrics.add?.();
-    this.dirty.set(key, priority);
-    this.addedAt.set(key, performance.now());
-    if (this.processing.has(key)) return;
-    this.push(key, priority);
+    if (state === undefined) {
+      state = { dirty: true, priority, sequence: 0, addedAt: performance.now(), processing: false, startedAt: 0, takenPriority: 0, waitedSeconds: NaN };
+      this.keys.set(key, state);
+    } else {
+      state.dirty = true;
+      state.priority = priority;
+      state.addedAt = performance.now();
+    }
+    if (state.processing) return;
+    this.push(key, state);
   }
 
   /**
@@ -132,7 +151,8 @@ export class WorkQueue {
 
   /** The priority a key held by a worker was queued with (0 for a key not held). */
   priorityOf(key: string): number {
-    return this.takenPriority.get(key) ?? 0;
+    const state = this.keys.get(key);
+    return state?.processing ? state.takenPriority : 0;
   }
 
   /** Resets the key's backoff (after a success). */
@@ -158,28 +178,26 @@ export class WorkQueue {
 
   /** Marks `key` finished; if it was added while processing, it is queued again now. */
   done(key: string): void {
-    const started = this.processing.get(key);
-    if (started === undefined) return;
-    this.processing.delete(key);
-    this.takenPriority.delete(key);
-    const waited = this.waitedSeconds.get(key);
-    this.waitedSeconds.delete(key);
-    if (waited !== undefined) this.metrics.queueLatency?.(waited);
-    this.metrics.workDuration?.((performance.now() - started) / 1000);
-    const again = this.dirty.get(key);
-    if (again !== undefined && !this.shuttingDown) this.push(key, again);
-    if (this.processing.size === 0 && this.drainWaiters.length > 0) this.releaseDrainWaiters();
+    const state = this.keys.get(key);
+    if (!state?.processing) return;
+    state.processing = false;
+    this.processingCount--;
+    if (!Number.isNaN(state.waitedSeconds)) this.metrics.queueLatency?.(state.waitedSeconds);
+    this.metrics.workDuration?.((performance.now() - state.startedAt) / 1000);
+    if (state.dirty && !this.shuttingDown) this.push(key, state);
+    else this.keys.delete(key);
+    if (this.processingCount === 0 && this.drainWaiters.length > 0) this.releaseDrainWaiters();
     this.onActivity();
   }
 
   /** Keys queued and not yet taken. */
   len(): number {
-    return this.queued.size;
+    return this.queuedCount;
   }
 
   /** Keys currently held by workers. */
   inFlight(): number {
-    return this.processing.size;
+    return this.processingCount;
   }
 
   /** Keys waiting for a delay (clock timers). */
@@ -189,7 +207,7 @@ export class WorkQueue {
 
   /** Nothing queued and nothing being processed (delayed keys are the clock's business). */
   isIdle(): boolean {
-    return this.len() === 0 && this.processing.size === 0;
+    return this.queuedCount === 0 && this.processingCount === 0;
   }
 
   isShuttingDown(): boolean {
@@ -202,71 +220,80 @@ export class WorkQueue {
     for (const { timer } of this.waiting.values()) timer.cancel();
     this.waiting.clear();
     this.buckets.length = 0;
-    this.queued.clear();
-    this.dirty.clear();
+    this.queuedCount = 0;
+    for (const [key, state] of this.keys) {
+      if (!state.processing) this.keys.delete(key);
+      else {
+        state.dirty = false;
+        state.sequence = 0;
+      }
+    }
     for (const getter of this.getters.splice(0)) getter(undefined);
-    if (this.processing.size === 0) this.releaseDrainWaiters();
+    if (this.processingCount === 0) this.releaseDrainWaiters();
     this.onActivity();
   }
 
   /** Shuts down, then resolves when every key handed out has been marked done. */
   async shutDownWithDrain(): Promise<void> {
     this.shutDown();
-    if (this.processing.size === 0) return;
+    if (this.processingCount === 0) return;
     await new Promise<void>((resolve) => this.drainWaiters.push(resolve));
   }
 
-  private push(key: string, priority: number): void {
-    this.enqueue(key, priority);
+  private push(key: string, state: KeyState): void {
+    this.enqueue(key, state);
     const getter = this.getters.shift();
     if (getter) getter(this.take());
-    else this.metrics.depth?.(this.len());
+    else this.metrics.depth?.(this.queuedCount);
     this.onActivity();
   }
 
-  /** Appends `key` to the bucket of `priority` (made when missing, in order) as its one live entry. */
-  private enqueue(key: string, priority: number): void {
+  /** Appends `key` to the bucket of its priority (made when missing, in order) as its one live entry. */
+  private enqueue(key: string, state: KeyState): void {
+    const priority = state.priority;
     let bucket = this.buckets.find((b) => b.priority === priority);
     if (!bucket) {
       bucket = { priority, keys: [], sequences: [], head: 0 };
       const at = this.buckets.findIndex((b) => b.priority < priority);
       this.buckets.splice(at < 0 ? this.buckets.length : at, 0, bucket);
     }
-    const sequence = ++this.sequence;
+    if (state.sequence === 0) this.queuedCount++;
+    state.sequence = ++this.sequence;
     bucket.keys.push(key);
-    bucket.sequences.push(sequence);
-    this.queued.set(key, sequence);
+    bucket.sequences.push(state.sequence);
   }
 
   private take(): string | undefined {
-    if (this.shuttingDown || this.queued.size === 0) return undefined;
+    if (this.shuttingDown || this.queuedCount === 0) return undefined;
     for (const bucket of this.buckets) {
       while (bucket.head < bucket.keys.length) {
         const key = bucket.keys[bucket.head]!;
-        const live = this.queued.get(key) === bucket.sequences[bucket.head];
+        const state = this.keys.get(key);
+        const live = state !== undefined && state.sequence === bucket.sequences[bucket.head];
         bucket.head++;
         if (bucket.head > 1024 && bucket.head * 2 > bucket.keys.length) {
           bucket.keys.splice(0, bucket.head);
           bucket.sequences.splice(0, bucket.head);
           bucket.head = 0;
         }
-        if (live) return this.hand(key, bucket.priority);
+        if (live) return this.hand(key, state, bucket.priority);
       }
     }
     return undefined;
   }
 
   /** Moves a queued key to the workers' side. */
-  private hand(key: string, priority: number): string {
-    this.queued.delete(key);
-    this.dirty.delete(key);
+  private hand(key: string, state: KeyState, priority: number): string {
     const now = performance.now();
-    this.processing.set(key, now);
-    this.takenPriority.set(key, priority);
-    const added = this.addedAt.get(key);
-    this.addedAt.delete(key);
-    if (added !== undefined) this.waitedSeconds.set(key, (now - added) / 1000);
-    this.metrics.depth?.(this.len());
+    state.sequence = 0;
+    this.queuedCount--;
+    state.dirty = false;
+    state.processing = true;
+    this.processingCount++;
+    state.startedAt = now;
+    state.takenPriority = priority;
+    state.waitedSeconds = (now - state.addedAt) / 1000;
+    this.metrics.depth?.(this.queuedCount);
     return key;
   }
 
