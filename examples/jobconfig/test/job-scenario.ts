@@ -3,21 +3,14 @@
  * local cluster on a virtual clock with inert Pods that the test drives as §0.3.10 says ("runs at T",
  * "succeeds/fails at T"), plus readers for Jobs, Pods and Events.
  */
-import { fileURLToPath } from 'node:url';
 import type { Event as CoreEvent, Pod } from 'kubernetes-types/core/v1.js';
-import type { ClusterRoleBinding } from 'kubernetes-types/rbac/v1.js';
-import pino from 'pino';
-import { BuiltinKinds, Manager, type Client, type KubeObject } from 'kubeforge/runtime';
-import { startTestEnv, type TestEnv } from 'kubeforge/testing';
+import { BuiltinKinds, type Client, type KubeObject } from 'kubeforge/runtime';
+import type { TestEnv } from 'kubeforge/testing';
 import { JobKind, type Job, type JobSpec, type JobTemplate } from '../api/v1alpha1/job_types.js';
 import { JobConfigKind, type JobConfig, type JobConfigSpec } from '../api/v1alpha1/jobconfig_types.js';
 import { FINALIZER_DELETE_DEPENDENTS, LABEL_JOB_CONFIG_UID } from '../internal/furiko/keys.js';
-import { setupWebhooks } from '../internal/webhook/index.js';
-import { setupControllers } from '../internal/controller/index.js';
-import { setupJobController } from '../internal/controller/job_controller.js';
+import { startFurikoEnv, type FurikoEnv } from './furiko-env.js';
 
-const crdFolder = fileURLToPath(new URL('../config/crd/bases', import.meta.url));
-const webhookManifests = fileURLToPath(new URL('../config/webhook/manifests.yaml', import.meta.url));
 
 /** Monday 2024-01-15 UTC: `at('10:05:03')`, `at('10:05')`. */
 export function at(hhmmss: string): Date {
@@ -69,39 +62,25 @@ export interface ScenarioOptions {
 }
 
 export class JobScenario {
-  private constructor(
-    readonly env: TestEnv,
-    private readonly adminManager: Manager,
-  ) {}
+  private constructor(private readonly furiko: FurikoEnv) {}
 
   /** A cluster at `start` with the CRDs, the webhooks and this project's Job controllers (or all of its controllers). */
   static async start(start: string, options: ScenarioOptions = {}): Promise<JobScenario> {
-    const env = await startTestEnv({
-      crdPaths: [crdFolder],
-      now: at(start),
-      webhooks: webhookManifests,
-      authz: options.rbac ? 'rbac' : 'alwaysAllow',
-      ...(options.rbac ? { identity: { user: options.rbac.user } } : {}),
-      cluster: { pods: 'inert', controllers: { job: false, cronJob: false } },
-    });
-    // The test acts as the cluster admin, never as the operator (its requests stay out of RBAC reports).
-    const adminManager = new Manager({ kubeConfig: env.cluster.kubeconfigPath, clock: env.cluster.clock, logger: pino({ level: 'silent' }) });
-    if (options.rbac) await bindClusterRole(adminManager.client, options.rbac.role, options.rbac.user);
-    if (options.controllers === 'all') await setupControllers(env.manager);
-    else setupJobController(env.manager);
-    setupWebhooks(env.manager);
-    await env.startManager();
-    return new JobScenario(env, adminManager);
+    const furiko = await startFurikoEnv({ now: at(start), controllers: options.controllers ?? 'job', webhooks: true, rbac: options.rbac, withoutBatchControllers: true });
+    return new JobScenario(furiko);
   }
 
-  /** The admin's client. */
+  get env(): TestEnv {
+    return this.furiko.env;
+  }
+
+  /** The admin's client (the test acts as the cluster admin, never as the operator). */
   get api(): Client {
-    return this.adminManager.client;
+    return this.furiko.admin;
   }
 
-  async stop(): Promise<void> {
-    this.adminManager.close();
-    await this.env.stop();
+  stop(): Promise<void> {
+    return this.furiko.stop();
   }
 
   async stepTo(hhmmss: string): Promise<void> {
@@ -221,16 +200,4 @@ export class JobScenario {
     const events = await this.api.list<CoreEvent>(BuiltinKinds.Event, { namespace: 'default' });
     return [...new Set(events.filter((e) => e.involvedObject.name === name).map((e) => e.source?.component ?? ''))];
   }
-}
-
-async function bindClusterRole(admin: Client, role: KubeObject, user: string): Promise<void> {
-  await admin.create(role);
-  const binding: ClusterRoleBinding = {
-    apiVersion: 'rbac.authorization.k8s.io/v1',
-    kind: 'ClusterRoleBinding',
-    metadata: { name: `${role.metadata!.name}-${user}` },
-    roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'ClusterRole', name: role.metadata!.name! },
-    subjects: [{ kind: 'User', name: user, apiGroup: 'rbac.authorization.k8s.io' }],
-  };
-  await admin.create(binding);
 }

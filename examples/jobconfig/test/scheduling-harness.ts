@@ -5,21 +5,15 @@
  * JobConfigs, Jobs and Events.
  */
 import { readFileSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
 import type { Event as CoreEvent, Pod } from 'kubernetes-types/core/v1.js';
-import pino from 'pino';
 import { parse } from 'yaml';
-import { BuiltinKinds, Manager, type Client } from 'kubeforge/runtime';
-import { startTestEnv, type TestEnv } from 'kubeforge/testing';
+import { BuiltinKinds, type Client } from 'kubeforge/runtime';
+import type { TestEnv } from 'kubeforge/testing';
 import { JobConfigKind, type JobConfig, type JobConfigSpec } from '../api/v1alpha1/jobconfig_types.js';
 import { JobKind, type Job, type JobStatus } from '../api/v1alpha1/job_types.js';
-import { setupControllers } from '../internal/controller/index.js';
-import { setupJobConfigController } from '../internal/controller/jobconfig_controller.js';
-import { setupWebhooks } from '../internal/webhook/index.js';
+import { projectFile, startFurikoEnv, type FurikoEnv } from './furiko-env.js';
 
-export const crdFolder = fileURLToPath(new URL('../config/crd/bases', import.meta.url));
-export const webhookManifests = fileURLToPath(new URL('../config/webhook/manifests.yaml', import.meta.url));
-export const jobConfigSampleFile = fileURLToPath(new URL('../config/samples/execution_v1alpha1_jobconfig.yaml', import.meta.url));
+export const jobConfigSampleFile = projectFile('config/samples/execution_v1alpha1_jobconfig.yaml');
 
 /** A scenario time: `at('10:05')` → 2024-01-15T10:05:00Z; a full RFC 3339 time passes through. */
 export function at(time: string): string {
@@ -52,37 +46,26 @@ export function simpleTemplate(): JobConfigSpec['template'] {
 }
 
 export class SchedulingHarness {
-  readonly admin: Client;
-
-  private constructor(
-    readonly env: TestEnv,
-    private readonly adminManager: Manager,
-  ) {
-    this.admin = adminManager.client;
-  }
+  private constructor(private readonly furiko: FurikoEnv) {}
 
   static async start(options: SchedulingHarnessOptions): Promise<SchedulingHarness> {
     const operator = options.mode === 'operator';
-    const env = await startTestEnv({
-      crdPaths: [crdFolder],
-      now: at(options.start),
-      cluster: { pods: 'inert' }, // the tests drive Pods (§5.4 "the Pod harness")
-      ...(operator ? { webhooks: webhookManifests } : {}),
-    });
-    if (operator) {
-      await setupControllers(env.manager);
-      setupWebhooks(env.manager);
-    } else {
-      setupJobConfigController(env.manager);
-    }
-    await env.startManager();
-    const adminManager = new Manager({ kubeConfig: env.cluster.kubeconfigPath, clock: env.cluster.clock, logger: pino({ level: 'silent' }) });
-    return new SchedulingHarness(env, adminManager);
+    // the tests drive Pods (§5.4 "the Pod harness")
+    const furiko = await startFurikoEnv({ now: at(options.start), controllers: operator ? 'all' : 'scheduling', webhooks: operator });
+    return new SchedulingHarness(furiko);
   }
 
-  async stop(): Promise<void> {
-    this.adminManager.close();
-    await this.env.stop();
+  get env(): TestEnv {
+    return this.furiko.env;
+  }
+
+  /** The admin's client. */
+  get admin(): Client {
+    return this.furiko.admin;
+  }
+
+  stop(): Promise<void> {
+    return this.furiko.stop();
   }
 
   async stepTo(time: string): Promise<void> {

@@ -4,23 +4,16 @@
  * plus builders for JobConfigs and Jobs and a reader of the samples.
  */
 import { readFileSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
 import YAML from 'yaml';
-import { startTestEnv, type TestEnv } from 'kubeforge/testing';
+import type { TestEnv } from 'kubeforge/testing';
 import type { JobConfig, JobConfigSpec } from '../api/v1alpha1/jobconfig_types.js';
 import type { Job, JobSpec } from '../api/v1alpha1/job_types.js';
-import { setupWebhooks } from '../internal/webhook/index.js';
+import { projectFile, startFurikoEnv } from './furiko-env.js';
 
-const projectFile = (relative: string) => fileURLToPath(new URL(`../${relative}`, import.meta.url));
-export const crdFolder = projectFile('config/crd/bases');
-export const webhookManifests = projectFile('config/webhook/manifests.yaml');
-
-/** Starts the cluster with the webhooks served by the env's manager. */
+/** Starts the cluster with the webhooks served by the env's manager and no controllers. */
 export async function startWebhookEnv(start = '2024-01-15T10:00:00Z'): Promise<TestEnv> {
-  const env = await startTestEnv({ crdPaths: [crdFolder], webhooks: webhookManifests, now: new Date(start) });
-  setupWebhooks(env.manager);
-  await env.startManager();
-  return env;
+  const furiko = await startFurikoEnv({ now: new Date(start), controllers: 'none', webhooks: true });
+  return { ...furiko.env, stop: furiko.stop };
 }
 
 /** A sample from config/samples, parsed, in namespace `default`. */
