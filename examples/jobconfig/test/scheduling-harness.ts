@@ -10,7 +10,8 @@ import { parse } from 'yaml';
 import { BuiltinKinds, type Client } from 'kubeforge/runtime';
 import type { TestEnv } from 'kubeforge/testing';
 import { JobConfigKind, type JobConfig, type JobConfigSpec } from '../api/v1alpha1/jobconfig_types.js';
-import { JobKind, type Job, type JobStatus } from '../api/v1alpha1/job_types.js';
+import { isTerminalPhase, JobKind, type Job, type JobStatus } from '../api/v1alpha1/job_types.js';
+import { rfc3339 } from '../internal/jobs/go-format.js';
 import { projectFile, startFurikoEnv, type FurikoEnv } from './furiko-env.js';
 
 export const jobConfigSampleFile = projectFile('config/samples/execution_v1alpha1_jobconfig.yaml');
@@ -111,11 +112,11 @@ export class SchedulingHarness {
   /** Plays the Job side: writes a Job's status (started at `startTime` unless null; `phase` as given). */
   async setJobStatus(name: string, phase: JobStatus['phase'], startTime: string | null): Promise<void> {
     const job = await this.job(name);
-    const finished = ['Succeeded', 'Failed', 'Killed', 'AdmissionError', 'FinishedUnknown'].includes(phase);
+    const finished = isTerminalPhase(phase);
     const status: JobStatus = {
       phase,
       state: finished ? 'Finished' : startTime ? 'Waiting' : 'Queued',
-      condition: finished ? { finished: { finishTime: new Date(this.env.cluster.clock.now()).toISOString().replace(/\.\d+Z$/, 'Z'), result: phase === 'Succeeded' ? 'Success' : 'Failed' } } : startTime ? { waiting: {} } : { queueing: {} },
+      condition: finished ? { finished: { finishTime: rfc3339(this.env.cluster.clock.now()), result: phase === 'Succeeded' ? 'Success' : 'Failed' } } : startTime ? { waiting: {} } : { queueing: {} },
       createdTasks: 0,
       runningTasks: 0,
       ...(startTime ? { startTime: at(startTime) } : {}),

@@ -57,12 +57,12 @@ interface KeyState {
   priority: number;
   /** Its live entry's sequence number in a bucket; 0 when not queued. */
   sequence: number;
-  /** performance.now() when it became dirty (NaN: not dirty). */
+  /** performance.now() when it last became dirty. */
   addedAt: number;
   processing: boolean;
   /** performance.now() when a worker took it. */
   startedAt: number;
-  /** The priority it was queued with when taken (a requeue keeps it). */
+  /** The priority it was queued with when taken (a requeue keeps it; `priority` may rise meanwhile). */
   takenPriority: number;
   /** Seconds it waited in the queue before it was taken (observed when done, off the hand-off path). */
   waitedSeconds: number;
@@ -109,7 +109,7 @@ export class WorkQueue {
     }
     this.metrics.add?.();
     if (state === undefined) {
-      state = { dirty: true, priority, sequence: 0, addedAt: performance.now(), processing: false, startedAt: 0, takenPriority: 0, waitedSeconds: NaN };
+      state = { dirty: true, priority, sequence: 0, addedAt: performance.now(), processing: false, startedAt: 0, takenPriority: 0, waitedSeconds: 0 };
       this.keys.set(key, state);
     } else {
       state.dirty = true;
@@ -182,7 +182,7 @@ export class WorkQueue {
     if (!state?.processing) return;
     state.processing = false;
     this.processingCount--;
-    if (!Number.isNaN(state.waitedSeconds)) this.metrics.queueLatency?.(state.waitedSeconds);
+    this.metrics.queueLatency?.(state.waitedSeconds);
     this.metrics.workDuration?.((performance.now() - state.startedAt) / 1000);
     if (state.dirty && !this.shuttingDown) this.push(key, state);
     else this.keys.delete(key);
@@ -276,14 +276,14 @@ export class WorkQueue {
           bucket.sequences.splice(0, bucket.head);
           bucket.head = 0;
         }
-        if (live) return this.hand(key, state, bucket.priority);
+        if (live) return this.hand(key, state);
       }
     }
     return undefined;
   }
 
-  /** Moves a queued key to the workers' side. */
-  private hand(key: string, state: KeyState, priority: number): string {
+  /** Moves a queued key to the workers' side (its live entry is in the bucket of `state.priority`). */
+  private hand(key: string, state: KeyState): string {
     const now = performance.now();
     state.sequence = 0;
     this.queuedCount--;
@@ -291,7 +291,7 @@ export class WorkQueue {
     state.processing = true;
     this.processingCount++;
     state.startedAt = now;
-    state.takenPriority = priority;
+    state.takenPriority = state.priority;
     state.waitedSeconds = (now - state.addedAt) / 1000;
     this.metrics.depth?.(this.queuedCount);
     return key;

@@ -20,6 +20,7 @@ import { JobConfigKind, type JobConfig } from '../../api/v1alpha1/jobconfig_type
 import { ANNOTATION_ADMISSION_ERROR, LABEL_JOB_CONFIG_UID } from '../furiko/keys.js';
 import { rfc3339 } from '../jobs/go-format.js';
 import { computeJobStatus, emptyStatus, isJobFinished } from '../jobs/job-status.js';
+import { isJobStarted } from '../schedule/job-activity.js';
 import { WakeUps } from './wake_ups.js';
 
 const GROUP = 'execution.furiko.io';
@@ -32,8 +33,8 @@ export function jobConfigOwnerOf(job: Job): string | undefined {
   return owner && owner.kind === 'JobConfig' && splitApiVersion(owner.apiVersion).group === GROUP ? owner.name : undefined;
 }
 
-const isStarted = (job: Job): boolean => Boolean(job.status?.startTime);
-const isQueued = (job: Job): boolean => !isStarted(job) && !isJobFinished(job) && !job.metadata?.deletionTimestamp;
+// Finished here also counts a refusal whose annotation the JobController has not turned into status yet.
+const isQueued = (job: Job): boolean => !isJobStarted(job) && !isJobFinished(job) && !job.metadata?.deletionTimestamp;
 const byAge = (a: Job, b: Job): number =>
   Date.parse(a.metadata!.creationTimestamp!) - Date.parse(b.metadata!.creationTimestamp!) || (a.metadata!.name! < b.metadata!.name! ? -1 : 1);
 
@@ -64,7 +65,7 @@ export class JobConfigQueueReconciler {
     // Jobs from the API server: a start this controller wrote a moment ago must count against maxConcurrency.
     const jobs = (await this.mgr.apiReader().list(JobKind, { namespace: request.namespace, labelSelector: { [LABEL_JOB_CONFIG_UID]: jobConfig.metadata!.uid! } })).sort(byAge);
     const maxConcurrency = jobConfig.spec.concurrency?.maxConcurrency ?? 1;
-    let activeCount = jobs.filter((job) => isStarted(job) && !isJobFinished(job)).length;
+    let activeCount = jobs.filter((job) => isJobStarted(job) && !isJobFinished(job)).length;
     const now = context.clock.now();
     const wakeUps = new WakeUps(now);
     for (const job of jobs.filter(isQueued)) {

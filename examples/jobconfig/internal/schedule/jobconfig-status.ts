@@ -7,6 +7,7 @@ import type { JobConfig, JobConfigState, JobConfigStatus, JobReference } from '.
 import type { Job } from '../../api/v1alpha1/job_types.js';
 import { ANNOTATION_SCHEDULE_TIME } from '../furiko/keys.js';
 import { isJobActive, isJobQueued } from './job-activity.js';
+import { rfc3339 } from '../jobs/go-format.js';
 
 /** The status a JobConfig should have, given every Job it owns. */
 export function jobConfigStatusFrom(jobConfig: JobConfig, jobs: Job[]): JobConfigStatus {
@@ -80,8 +81,4 @@ function latest(...times: Array<string | undefined>): string | undefined {
     if (!Number.isNaN(ms) && (best === undefined || ms > best)) best = ms;
   }
   return best === undefined ? undefined : rfc3339(best);
-}
-
-function rfc3339(ms: number): string {
-  return new Date(Math.floor(ms / 1000) * 1000).toISOString().replace('.000Z', 'Z');
 }
