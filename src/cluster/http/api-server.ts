@@ -159,7 +159,7 @@ export class ApiServer {
     const path = url.pathname.replace(/\/+$/, '') || '/';
     const { catalog, openapi } = this.parts;
     const accept = req.headers.accept;
-    if (path === '/version') return writeJson(res, 200, kubernetesVersion);
+    if (path === '/version') return writeRawJson(res, 200, kubernetesVersion);
     if (path === '/healthz' || path === '/livez' || path === '/readyz' || /^\/(healthz|livez|readyz)\/[a-z-]+$/.test(path)) {
       res.writeHead(200, { 'Content-Type': 'text/plain; charset=utf-8', 'X-Content-Type-Options': 'nosniff' });
       res.end('ok');
@@ -167,7 +167,7 @@ export class ApiServer {
     }
     if (path === '/api' || path === '/apis') {
       if (wantsAggregatedDiscovery(accept)) {
-        const body = JSON.stringify(aggregatedDiscovery(catalog, path === '/api'));
+        const body = encodeJson(aggregatedDiscovery(catalog, path === '/api'));
         res.writeHead(200, { 'Content-Type': aggregatedDiscoveryContentType, 'Cache-Control': 'no-cache, private' });
         res.end(body);
         return;
@@ -186,7 +186,12 @@ export class ApiServer {
       if (list) return writeJson(res, 200, list);
       throw pathNotFound();
     }
-    if (path === '/openapi/v3') return writeJson(res, 200, openapi.root());
+    if (path === '/openapi/v3') {
+      // kube-openapi's discovery handler: json.Marshal bytes, no newline
+      res.writeHead(200, { 'Content-Type': 'application/json' });
+      res.end(JSON.stringify(openapi.root()));
+      return;
+    }
     if (path.startsWith('/openapi/v3/')) {
       const doc = openapi.document(path.slice('/openapi/v3/'.length));
       if (!doc) throw pathNotFound();
@@ -231,10 +236,22 @@ function readBody(req: IncomingMessage): Promise<Buffer> {
   });
 }
 
+/** What the runtime serializer writes for an API object: json.Encoder output, ending with one newline. */
+export function encodeJson(body: unknown): string {
+  return `${JSON.stringify(body)}\n`;
+}
+
+/** An API object (or Status) as the runtime serializer writes it. */
 export function writeJson(res: ServerResponse, code: number, body: unknown, warnings: string[] = []): void {
-  const text = JSON.stringify(body);
+  const text = encodeJson(body);
   const headers: Record<string, string | string[]> = { 'Content-Type': 'application/json', 'Cache-Control': 'no-cache, private' };
   if (warnings.length) headers.Warning = warnings.map((w) => `299 - ${JSON.stringify(w)}`);
   res.writeHead(code, headers);
   res.end(text);
+}
+
+/** responsewriters.WriteRawJSON, for non-API objects such as /version: two-space indented, no newline. */
+function writeRawJson(res: ServerResponse, code: number, body: unknown): void {
+  res.writeHead(code, { 'Content-Type': 'application/json' });
+  res.end(JSON.stringify(body, null, 2));
 }
