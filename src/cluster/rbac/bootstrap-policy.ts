@@ -1,11 +1,16 @@
 /**
- * The RBAC bootstrap policy every cluster starts with (§8.4): cluster-admin, the aggregated
- * admin/edit/view roles and the `system:aggregate-to-*` roles that feed them, system:discovery,
- * system:basic-user, system:public-info-viewer, and their ClusterRoleBindings — shaped as 1.32's
- * (the aggregate-to-* rule lists are the data of kubernetes' bootstrappolicy/policy.go, each rule's
- * verbs and resources sorted as its RuleOrDie() sorts them).
+ * The RBAC bootstrap policy every cluster starts with (§8.4), the whole 1.32 set: cluster-admin, the
+ * aggregated admin/edit/view roles and the `system:aggregate-to-*` roles that feed them,
+ * system:discovery, system:basic-user, system:public-info-viewer, the component roles
+ * (bootstrap-system-roles.ts), the `system:controller:*` roles (bootstrap-controller-roles.ts), and
+ * their ClusterRoleBindings — each labelled kubernetes.io/bootstrapping=rbac-defaults and annotated
+ * rbac.authorization.kubernetes.io/autoupdate=true (the aggregate-to-* rule lists are the data of
+ * kubernetes' bootstrappolicy/policy.go, each rule's verbs and resources sorted as its RuleOrDie() sorts them).
  */
 import type { KubeObject } from '../store/object-store.js';
+import { type PolicyRule, rule as policyRule } from './policy-rules.js';
+import { systemRoleRules } from './bootstrap-system-roles.js';
+import { controllerRoleRules } from './bootstrap-controller-roles.js';
 
 const rbac = 'rbac.authorization.k8s.io';
 const bootstrapLabels = { 'kubernetes.io/bootstrapping': 'rbac-defaults' };
@@ -16,14 +21,7 @@ const all = ['create', 'delete', 'deletecollection', 'get', 'list', 'patch', 'up
 
 export const aggregateLabel = (role: 'admin' | 'edit' | 'view'): string => `rbac.authorization.k8s.io/aggregate-to-${role}`;
 
-interface PolicyRule {
-  verbs: string[];
-  apiGroups?: string[];
-  resources?: string[];
-  nonResourceURLs?: string[];
-}
-
-const rule = (verbs: string[], apiGroups: string[], resources: string[]): PolicyRule => ({ verbs, apiGroups, resources });
+const rule = (verbs: string[], apiGroups: string[], resources: string[]): PolicyRule => policyRule(verbs.join(' '), apiGroups, resources.join(' '));
 
 function clusterRole(name: string, rules: PolicyRule[], extra: { labels?: Record<string, string>; aggregateFrom?: string } = {}): KubeObject {
   return {
@@ -35,15 +33,22 @@ function clusterRole(name: string, rules: PolicyRule[], extra: { labels?: Record
   } as KubeObject;
 }
 
-function clusterRoleBinding(name: string, groups: string[]): KubeObject {
+type Subject = { kind: 'Group' | 'User'; name: string } | { kind: 'ServiceAccount'; name: string; namespace: string };
+
+function clusterRoleBinding(name: string, subjects: Subject[]): KubeObject {
   return {
     apiVersion: `${rbac}/v1`,
     kind: 'ClusterRoleBinding',
     metadata: { name, labels: { ...bootstrapLabels }, annotations: { ...autoupdate } },
     roleRef: { apiGroup: rbac, kind: 'ClusterRole', name },
-    subjects: groups.map((g) => ({ apiGroup: rbac, kind: 'Group', name: g })),
+    ...(subjects.length ? { subjects: subjects.map((s) => (s.kind === 'ServiceAccount' ? s : { apiGroup: rbac, ...s })) } : {}),
   } as KubeObject;
 }
+
+const groups = (...names: string[]): Subject[] => names.map((name) => ({ kind: 'Group', name }));
+const user = (name: string): Subject[] => [{ kind: 'User', name }];
+/** The prefix of every controller role and binding (saRolePrefix). */
+export const controllerRolePrefix = 'system:controller:';
 
 const healthPaths = ['/healthz', '/livez', '/readyz', '/version', '/version/'];
 const discoveryPaths = ['/api', '/api/*', '/apis', '/apis/*', '/healthz', '/livez', '/openapi', '/openapi/*', '/readyz', '/version', '/version/'];
@@ -102,15 +107,30 @@ export function bootstrapClusterRoles(): KubeObject[] {
       rule(['create'], ['authentication.k8s.io'], ['selfsubjectreviews']),
     ]),
     clusterRole('system:public-info-viewer', [{ verbs: ['get'], nonResourceURLs: healthPaths }]),
+    ...Object.entries(systemRoleRules).map(([name, rules]) => clusterRole(name, rules)),
+    ...Object.entries(controllerRoleRules).map(([name, rules]) => clusterRole(`${controllerRolePrefix}${name}`, rules)),
   ];
 }
 
+/** The 1.32 ClusterRoleBindings (ClusterRoleBindings() in policy.go, and one per controller role). */
 export function bootstrapClusterRoleBindings(): KubeObject[] {
   return [
-    clusterRoleBinding('cluster-admin', ['system:masters']),
-    clusterRoleBinding('system:discovery', ['system:authenticated']),
-    clusterRoleBinding('system:basic-user', ['system:authenticated']),
-    clusterRoleBinding('system:public-info-viewer', ['system:authenticated', 'system:unauthenticated']),
+    clusterRoleBinding('cluster-admin', groups('system:masters')),
+    clusterRoleBinding('system:monitoring', groups('system:monitoring')),
+    clusterRoleBinding('system:discovery', groups('system:authenticated')),
+    clusterRoleBinding('system:basic-user', groups('system:authenticated')),
+    clusterRoleBinding('system:public-info-viewer', groups('system:authenticated', 'system:unauthenticated')),
+    // system:node is bound to nobody since 1.8 (the Node authorizer grants kubelets their access)
+    clusterRoleBinding('system:node', []),
+    clusterRoleBinding('system:node-proxier', user('system:kube-proxy')),
+    clusterRoleBinding('system:kube-controller-manager', user('system:kube-controller-manager')),
+    clusterRoleBinding('system:kube-dns', [{ kind: 'ServiceAccount', name: 'kube-dns', namespace: 'kube-system' }]),
+    clusterRoleBinding('system:kube-scheduler', user('system:kube-scheduler')),
+    clusterRoleBinding('system:volume-scheduler', user('system:kube-scheduler')),
+    clusterRoleBinding('system:service-account-issuer-discovery', groups('system:serviceaccounts')),
+    ...Object.keys(controllerRoleRules).map((name) =>
+      clusterRoleBinding(`${controllerRolePrefix}${name}`, [{ kind: 'ServiceAccount', name, namespace: 'kube-system' }]),
+    ),
   ];
 }
 
