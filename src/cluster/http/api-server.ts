@@ -1,7 +1,7 @@
 /**
  * The HTTPS listener: authenticates, logs, injects faults, and routes every request to discovery,
- * OpenAPI, health/version or the resource handler; writes Status errors and Warning headers;
- * closes every socket and watch on stop.
+ * OpenAPI, health/version, metrics, service-account issuer discovery or the resource handler; writes
+ * Status errors and Warning headers; closes every socket and watch on stop.
  */
 import { createServer as createHttpServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { createServer as createHttpsServer } from 'node:https';
@@ -19,6 +19,8 @@ import type { WatchHub } from './watch.js';
 import type { ObjectStore } from '../store/object-store.js';
 import { impersonate } from './impersonation.js';
 import { authenticateClientCertificate, combineAuthentication } from './client-certificate-authentication.js';
+import { healthChecks, healthPath, healthReport } from './health-checks.js';
+import { RequestMetrics, metricsContentType } from './request-metrics.js';
 
 export const kubernetesVersion = {
   major: '1',
@@ -61,6 +63,7 @@ export class ApiServer {
   private readonly sockets = new Set<Socket>();
   readonly log: RequestLogEntry[] = [];
   private inFlight = 0;
+  private readonly metrics = new RequestMetrics();
 
   constructor(private readonly parts: ApiServerParts) {}
 
@@ -98,6 +101,17 @@ export class ApiServer {
     await closed;
   }
 
+  /** apiserver_storage_objects: stored objects per `resource[.group]` the cluster serves. */
+  private storedObjectCounts(): Map<string, number> {
+    const counts = new Map<string, number>();
+    for (const rt of this.parts.catalog.all()) {
+      if (!rt.verbs.includes('list')) continue; // virtual kinds (reviews) store nothing
+      const name = rt.group ? `${rt.resource}.${rt.group}` : rt.resource;
+      if (!counts.has(name)) counts.set(name, this.parts.store.listShared(rt.bucket).length);
+    }
+    return counts;
+  }
+
   private address(): string {
     const a = this.server?.address() as AddressInfo | undefined;
     return `127.0.0.1:${a?.port ?? 0}`;
@@ -117,7 +131,11 @@ export class ApiServer {
       if (info.name) entry.name = info.name;
     }
     this.log.push(entry);
-    res.on('finish', () => (entry.code = res.statusCode));
+    const endInflight = this.metrics.begin(method);
+    res.on('finish', () => {
+      entry.code = res.statusCode;
+      if (info.kind === 'resource') this.metrics.record(info, method, url.searchParams, String(req.headers['content-type'] ?? ''), res.statusCode);
+    });
     try {
       const body = await readBody(req);
       const authn = combineAuthentication(authenticateClientCertificate(req.socket), this.parts.auth.authenticate(req.headers.authorization));
@@ -152,6 +170,7 @@ export class ApiServer {
       else if (!res.writableEnded) res.end();
     } finally {
       this.inFlight--;
+      endInflight();
     }
   }
 
@@ -160,9 +179,23 @@ export class ApiServer {
     const { catalog, openapi } = this.parts;
     const accept = req.headers.accept;
     if (path === '/version') return writeRawJson(res, 200, kubernetesVersion);
-    if (path === '/healthz' || path === '/livez' || path === '/readyz' || /^\/(healthz|livez|readyz)\/[a-z-]+$/.test(path)) {
+    const health = healthPath(path);
+    if (health) {
+      if (health.check !== undefined && !healthChecks(health.endpoint).includes(health.check)) throw pathNotFound();
       res.writeHead(200, { 'Content-Type': 'text/plain; charset=utf-8', 'X-Content-Type-Options': 'nosniff' });
-      res.end('ok');
+      res.end(health.check !== undefined ? 'ok' : healthReport(health.endpoint, url.searchParams));
+      return;
+    }
+    if (path === '/.well-known/openid-configuration' || path === '/openid/v1/jwks') {
+      const issuer = this.parts.auth.serviceAccountIssuer;
+      const jwks = path === '/openid/v1/jwks';
+      res.writeHead(200, { 'Content-Type': jwks ? 'application/jwk-set+json' : 'application/json', 'Cache-Control': 'public, max-age=3600' });
+      res.end(jwks ? issuer.keySet() : issuer.openIdConfiguration(this.address()));
+      return;
+    }
+    if (path === '/metrics') {
+      res.writeHead(200, { 'Content-Type': metricsContentType });
+      res.end(this.metrics.render(this.storedObjectCounts(), buildInfoLabels()));
       return;
     }
     if (path === '/api' || path === '/apis') {
@@ -216,6 +249,15 @@ export class ApiServer {
     }
     throw pathNotFound();
   }
+}
+
+/** kubernetes_build_info's labels. */
+function buildInfoLabels(): Record<string, string> {
+  const v = kubernetesVersion;
+  return {
+    build_date: v.buildDate, compiler: v.compiler, git_commit: v.gitCommit, git_tree_state: v.gitTreeState,
+    git_version: v.gitVersion, go_version: v.goVersion, major: v.major, minor: v.minor, platform: v.platform,
+  };
 }
 
 function readBody(req: IncomingMessage): Promise<Buffer> {

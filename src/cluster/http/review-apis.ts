@@ -4,6 +4,7 @@
  * SelfSubjectReview and TokenReview (authentication.k8s.io), and POST serviceaccounts/<n>/token
  * (TokenRequest) — §8.3/§8.4.
  */
+import { randomUUID } from 'node:crypto';
 import { invalid } from '../errors/field-errors.js';
 import { invalidObject, notFound } from '../errors/status-errors.js';
 import { defineKind } from '../registry/define-kind.js';
@@ -14,6 +15,7 @@ import type { TokenAuthenticator, UserInfo } from './authentication.js';
 import { isAllowed, rulesFor } from './rbac-authorizer.js';
 import type { RequestInfo } from './request-info.js';
 import type { ResourceHandler, ResourceRequestContext } from './resource-handler.js';
+import { serviceAccountIssuer } from './service-account-issuer.js';
 
 const createOnly = ['create'];
 const review = (group: string, resource: string, kind: string, namespaced = false): ResourceType =>
@@ -101,15 +103,18 @@ export function installReviewApis(handler: ResourceHandler, store: ObjectStore, 
     if (seconds < 600) {
       throw invalidObject('TokenRequest', 'authentication.k8s.io', name, [invalid('spec.expirationSeconds', seconds, 'may not specify a duration less than 10 minutes')]);
     }
-    const token = auth.issue({ username: `system:serviceaccount:${ns}:${name}`, uid: sa.metadata.uid, groups: ['system:serviceaccounts', `system:serviceaccounts:${ns}`] }, 'kf-sa');
+    const audiences: string[] = body.spec?.audiences?.length ? body.spec.audiences : [serviceAccountIssuer];
+    const issuedAt = Math.floor(now() / 1000);
+    const jwt = auth.serviceAccountIssuer.sign({ namespace: ns, name, uid: sa.metadata.uid, audiences, issuedAt, expirationSeconds: seconds, id: randomUUID() });
+    const token = auth.register(jwt, { username: `system:serviceaccount:${ns}:${name}`, uid: sa.metadata.uid, groups: ['system:serviceaccounts', `system:serviceaccounts:${ns}`] });
     return {
       code: 201,
       body: {
         kind: 'TokenRequest',
         apiVersion: 'authentication.k8s.io/v1',
         metadata: { name, namespace: ns, creationTimestamp: null },
-        spec: { audiences: body.spec?.audiences ?? ['https://kubernetes.default.svc.cluster.local'], expirationSeconds: seconds, boundObjectRef: null },
-        status: { token, expirationTimestamp: rfc3339(now() + seconds * 1000) },
+        spec: { audiences, expirationSeconds: seconds, boundObjectRef: null },
+        status: { token, expirationTimestamp: rfc3339((issuedAt + seconds) * 1000) },
       },
     };
   });
