@@ -114,3 +114,33 @@ test('the bindings grant what 1.32 grants', async () => {
   expect(await can(['--as=system:kube-scheduler'], ['create', 'pods', '--subresource=binding', '-n', 'team'])).toBe('yes');
   expect(await can(['--as=system:kube-scheduler'], ['create', 'pods'])).toBe('no');
 });
+
+test('kube-system and kube-public carry the 1.32 bootstrap Roles and RoleBindings', async () => {
+  const listed = async (resource: string): Promise<string[]> =>
+    (await kubectl.ok(['get', resource, '-A', '-l', 'kubernetes.io/bootstrapping=rbac-defaults', '-o', 'jsonpath={range .items[*]}{.metadata.namespace}/{.metadata.name}{"\\n"}{end}'])).trim().split('\n');
+  expect(await listed('roles')).toEqual([
+    'kube-public/system:controller:bootstrap-signer',
+    'kube-system/extension-apiserver-authentication-reader',
+    'kube-system/system::leader-locking-kube-controller-manager',
+    'kube-system/system::leader-locking-kube-scheduler',
+    'kube-system/system:controller:bootstrap-signer',
+    'kube-system/system:controller:cloud-provider',
+    'kube-system/system:controller:token-cleaner',
+  ]);
+  expect(await listed('rolebindings')).toEqual([
+    'kube-public/system:controller:bootstrap-signer',
+    'kube-system/system::extension-apiserver-authentication-reader',
+    'kube-system/system::leader-locking-kube-controller-manager',
+    'kube-system/system::leader-locking-kube-scheduler',
+    'kube-system/system:controller:bootstrap-signer',
+    'kube-system/system:controller:cloud-provider',
+    'kube-system/system:controller:token-cleaner',
+  ]);
+  const reader = JSON.parse(await kubectl.ok(['get', 'role', 'extension-apiserver-authentication-reader', '-n', 'kube-system', '-o', 'json']));
+  expect(reader.rules).toEqual([{ apiGroups: [''], resourceNames: ['extension-apiserver-authentication'], resources: ['configmaps'], verbs: ['get', 'list', 'watch'] }]);
+  // an aggregated API server's identity is granted the reader role the way operators bind it
+  await kubectl.ok(['create', 'rolebinding', 'my-apiserver-auth-reader', '-n', 'kube-system', '--role=extension-apiserver-authentication-reader', '--serviceaccount=apps:my-apiserver']);
+  const can = (name: string) => kubectl.run(['auth', 'can-i', 'get', `configmaps/${name}`, '-n', 'kube-system', '--as=system:serviceaccount:apps:my-apiserver']);
+  expect((await can('extension-apiserver-authentication')).stdout.trim()).toBe('yes');
+  expect((await can('other')).stdout.trim()).toBe('no');
+});

@@ -2,8 +2,8 @@
  * The RBAC bootstrap policy every cluster starts with (§8.4), the whole 1.32 set: cluster-admin, the
  * aggregated admin/edit/view roles and the `system:aggregate-to-*` roles that feed them,
  * system:discovery, system:basic-user, system:public-info-viewer, the component roles
- * (bootstrap-system-roles.ts), the `system:controller:*` roles (bootstrap-controller-roles.ts), and
- * their ClusterRoleBindings — each labelled kubernetes.io/bootstrapping=rbac-defaults and annotated
+ * (bootstrap-system-roles.ts), the `system:controller:*` roles (bootstrap-controller-roles.ts), their
+ * ClusterRoleBindings, and the Roles and RoleBindings of kube-system and kube-public (bootstrap-namespace-roles.ts) — each labelled kubernetes.io/bootstrapping=rbac-defaults and annotated
  * rbac.authorization.kubernetes.io/autoupdate=true (the aggregate-to-* rule lists are the data of
  * kubernetes' bootstrappolicy/policy.go, each rule's verbs and resources sorted as its RuleOrDie() sorts them).
  */
@@ -11,6 +11,7 @@ import type { KubeObject } from '../store/object-store.js';
 import { type PolicyRule, rule as policyRule } from './policy-rules.js';
 import { systemRoleRules } from './bootstrap-system-roles.js';
 import { controllerRoleRules } from './bootstrap-controller-roles.js';
+import { namespacedBindings, namespacedRoles } from './bootstrap-namespace-roles.js';
 
 const rbac = 'rbac.authorization.k8s.io';
 const bootstrapLabels = { 'kubernetes.io/bootstrapping': 'rbac-defaults' };
@@ -35,15 +36,17 @@ function clusterRole(name: string, rules: PolicyRule[], extra: { labels?: Record
 
 type Subject = { kind: 'Group' | 'User'; name: string } | { kind: 'ServiceAccount'; name: string; namespace: string };
 
-function clusterRoleBinding(name: string, subjects: Subject[]): KubeObject {
+/** A bootstrap binding: ClusterRoleBinding to a ClusterRole, or (with a namespace) RoleBinding to a Role. */
+function binding(name: string, subjects: Subject[], where: { namespace: string; role: string } | undefined = undefined): KubeObject {
   return {
     apiVersion: `${rbac}/v1`,
-    kind: 'ClusterRoleBinding',
-    metadata: { name, labels: { ...bootstrapLabels }, annotations: { ...autoupdate } },
-    roleRef: { apiGroup: rbac, kind: 'ClusterRole', name },
+    kind: where ? 'RoleBinding' : 'ClusterRoleBinding',
+    metadata: { name, ...(where ? { namespace: where.namespace } : {}), labels: { ...bootstrapLabels }, annotations: { ...autoupdate } },
+    roleRef: { apiGroup: rbac, kind: where ? 'Role' : 'ClusterRole', name: where?.role ?? name },
     ...(subjects.length ? { subjects: subjects.map((s) => (s.kind === 'ServiceAccount' ? s : { apiGroup: rbac, ...s })) } : {}),
   } as KubeObject;
 }
+const clusterRoleBinding = (name: string, subjects: Subject[]): KubeObject => binding(name, subjects);
 
 const groups = (...names: string[]): Subject[] => names.map((name) => ({ kind: 'Group', name }));
 const user = (name: string): Subject[] => [{ kind: 'User', name }];
@@ -132,6 +135,21 @@ export function bootstrapClusterRoleBindings(): KubeObject[] {
       clusterRoleBinding(`${controllerRolePrefix}${name}`, [{ kind: 'ServiceAccount', name, namespace: 'kube-system' }]),
     ),
   ];
+}
+
+/** The bootstrap Roles of kube-system and kube-public. */
+export function bootstrapRoles(): KubeObject[] {
+  return namespacedRoles.map(({ namespace, name, rules }) => ({
+    apiVersion: `${rbac}/v1`,
+    kind: 'Role',
+    metadata: { name, namespace, labels: { ...bootstrapLabels }, annotations: { ...autoupdate } },
+    rules,
+  }) as KubeObject);
+}
+
+/** The bootstrap RoleBindings of kube-system and kube-public. */
+export function bootstrapRoleBindings(): KubeObject[] {
+  return namespacedBindings.map(({ namespace, name, role, subjects }) => binding(name, subjects, { namespace, role }));
 }
 
 /** Groups every identity has: bindings to them are the baseline policy, not grants to one identity. */
