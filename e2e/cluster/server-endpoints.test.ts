@@ -59,9 +59,19 @@ describe('service-account issuer discovery', () => {
     expect(verify('sha256', Buffer.from(`${header}.${payload}`), { key, dsaEncoding: 'ieee-p1363' }, Buffer.from(signature!, 'base64url'))).toBe(true);
   });
 
-  test('the token authenticates as its service account', async () => {
-    const r = await suite.call('POST', '/apis/authentication.k8s.io/v1/selfsubjectreviews', { apiVersion: 'authentication.k8s.io/v1', kind: 'SelfSubjectReview' }, { Authorization: `Bearer ${token}` });
-    expect(JSON.parse(r.text).status.userInfo.username).toBe('system:serviceaccount:apps:builder');
+  test('the token authenticates as its service account, with its credential id', async () => {
+    const jti = decode(token.split('.')[1]!).jti;
+    const uid = (await kubectl.ok(['get', 'serviceaccount', 'builder', '-n', 'apps', '-o', 'jsonpath={.metadata.uid}'])).trim();
+    const user = {
+      username: 'system:serviceaccount:apps:builder',
+      uid,
+      groups: ['system:serviceaccounts', 'system:serviceaccounts:apps', 'system:authenticated'],
+      extra: { 'authentication.kubernetes.io/credential-id': [`JTI=${jti}`] },
+    };
+    const self = await suite.call('POST', '/apis/authentication.k8s.io/v1/selfsubjectreviews', { apiVersion: 'authentication.k8s.io/v1', kind: 'SelfSubjectReview' }, { Authorization: `Bearer ${token}` });
+    expect(JSON.parse(self.text).status.userInfo).toEqual(user);
+    const review = await suite.call('POST', '/apis/authentication.k8s.io/v1/tokenreviews', { apiVersion: 'authentication.k8s.io/v1', kind: 'TokenReview', spec: { token } });
+    expect(JSON.parse(review.text).status).toEqual({ authenticated: true, user, audiences: ['https://kubernetes.default.svc.cluster.local'] });
   });
 
   test('a user outside system:serviceaccounts may not read them', async () => {

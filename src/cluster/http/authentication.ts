@@ -10,6 +10,8 @@ export interface UserInfo {
   username: string;
   uid?: string;
   groups: string[];
+  /** e.g. a service-account token's `authentication.kubernetes.io/credential-id`. */
+  extra?: Record<string, string[]>;
 }
 
 export const anonymousUser: UserInfo = { username: 'system:anonymous', groups: ['system:unauthenticated'] };

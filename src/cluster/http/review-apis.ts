@@ -85,12 +85,13 @@ export function installReviewApis(handler: ResourceHandler, store: ObjectStore, 
   });
   handler.createHandlers.set('authentication.k8s.io/selfsubjectreviews', (rt, ctx) => {
     handler.decodeBody(ctx);
-    return { code: 201, body: { kind: rt.kind, apiVersion: 'authentication.k8s.io/v1', metadata: { creationTimestamp: null }, status: { userInfo: { username: ctx.user.username, groups: ctx.user.groups } } } };
+    return { code: 201, body: { kind: rt.kind, apiVersion: 'authentication.k8s.io/v1', metadata: { creationTimestamp: null }, status: { userInfo: userInfoOf(ctx.user) } } };
   });
   handler.createHandlers.set('authentication.k8s.io/tokenreviews', (rt, ctx) => {
     const body = handler.decodeBody(ctx) as any;
     const user = auth.authenticate(`Bearer ${body?.spec?.token ?? ''}`);
-    return answer(rt, body, user ? { authenticated: true, user: { username: user.username, ...(user.uid ? { uid: user.uid } : {}), groups: user.groups } } : { authenticated: false });
+    // every token here is good for the API server's audience (audience-agnostic tokens get the implicit one)
+    return answer(rt, body, user ? { authenticated: true, user: userInfoOf(user), audiences: [serviceAccountIssuer] } : { authenticated: false });
   });
   handler.subresourceHandlers.set('/serviceaccounts/token', (rt, ctx) => {
     if (ctx.info.verb !== 'create') throw notFound({ group: '', resource: 'serviceaccounts' }, ctx.info.name ?? '');
@@ -105,8 +106,14 @@ export function installReviewApis(handler: ResourceHandler, store: ObjectStore, 
     }
     const audiences: string[] = body.spec?.audiences?.length ? body.spec.audiences : [serviceAccountIssuer];
     const issuedAt = Math.floor(now() / 1000);
-    const jwt = auth.serviceAccountIssuer.sign({ namespace: ns, name, uid: sa.metadata.uid, audiences, issuedAt, expirationSeconds: seconds, id: randomUUID() });
-    const token = auth.register(jwt, { username: `system:serviceaccount:${ns}:${name}`, uid: sa.metadata.uid, groups: ['system:serviceaccounts', `system:serviceaccounts:${ns}`] });
+    const id = randomUUID();
+    const jwt = auth.serviceAccountIssuer.sign({ namespace: ns, name, uid: sa.metadata.uid, audiences, issuedAt, expirationSeconds: seconds, id });
+    const token = auth.register(jwt, {
+      username: `system:serviceaccount:${ns}:${name}`,
+      uid: sa.metadata.uid,
+      groups: ['system:serviceaccounts', `system:serviceaccounts:${ns}`],
+      extra: { 'authentication.kubernetes.io/credential-id': [`JTI=${id}`] },
+    });
     return {
       code: 201,
       body: {
@@ -118,4 +125,9 @@ export function installReviewApis(handler: ResourceHandler, store: ObjectStore, 
       },
     };
   });
+}
+
+/** authentication.k8s.io UserInfo: username, uid, groups, extra (the empty ones left out). */
+function userInfoOf(user: UserInfo): Record<string, unknown> {
+  return { username: user.username, ...(user.uid ? { uid: user.uid } : {}), groups: user.groups, ...(user.extra ? { extra: user.extra } : {}) };
 }
