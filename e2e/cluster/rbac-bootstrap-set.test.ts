@@ -144,3 +144,13 @@ test('kube-system and kube-public carry the 1.32 bootstrap Roles and RoleBinding
   expect((await can('extension-apiserver-authentication')).stdout.trim()).toBe('yes');
   expect((await can('other')).stdout.trim()).toBe('no');
 });
+
+test('a service account\'s least-privilege report leaves the issuer-discovery baseline out', async () => {
+  await kubectl.ok(['create', 'clusterrole', 'cm-reader', '--verb=get', '--resource=configmaps']);
+  await kubectl.ok(['create', 'clusterrolebinding', 'robot-reads', '--clusterrole=cm-reader', '--serviceaccount=default:robot']);
+  const robot = suite.kubectlAs('system:serviceaccount:default:robot', ['system:serviceaccounts', 'system:serviceaccounts:default']);
+  await robot.ok(['get', '--raw', '/api/v1/namespaces/default/configmaps/kube-root-ca.crt']);
+  const report = suite.cluster.leastPrivilegeReport({ user: 'system:serviceaccount:default:robot', groups: ['system:serviceaccounts', 'system:serviceaccounts:default'] });
+  expect(report.used).toEqual(['get configmaps']);
+  expect(report.unusedRules).toEqual([]);
+});

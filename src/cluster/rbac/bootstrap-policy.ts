@@ -152,5 +152,8 @@ export function bootstrapRoleBindings(): KubeObject[] {
   return namespacedBindings.map(({ namespace, name, role, subjects }) => binding(name, subjects, { namespace, role }));
 }
 
-/** Groups every identity has: bindings to them are the baseline policy, not grants to one identity. */
-export const everyoneGroups = new Set(['system:authenticated', 'system:unauthenticated']);
+/**
+ * Groups every identity (or every service account: system:service-account-issuer-discovery) has:
+ * bindings to them are the baseline policy, not grants to one identity.
+ */
+export const everyoneGroups = new Set(['system:authenticated', 'system:unauthenticated', 'system:serviceaccounts']);
