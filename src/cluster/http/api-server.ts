@@ -174,30 +174,36 @@ export class ApiServer {
     }
   }
 
-  private serveNonResource(url: URL, req: IncomingMessage, res: ServerResponse): void {
-    const path = url.pathname.replace(/\/+$/, '') || '/';
-    const { catalog, openapi } = this.parts;
-    const accept = req.headers.accept;
-    if (path === '/version') return writeRawJson(res, 200, kubernetesVersion);
+  /** Health checks, service-account issuer discovery and metrics; false for other paths. */
+  private serveOperational(path: string, query: URLSearchParams, res: ServerResponse): boolean {
     const health = healthPath(path);
     if (health) {
       if (health.check !== undefined && !healthChecks(health.endpoint).includes(health.check)) throw pathNotFound();
       res.writeHead(200, { 'Content-Type': 'text/plain; charset=utf-8', 'X-Content-Type-Options': 'nosniff' });
-      res.end(health.check !== undefined ? 'ok' : healthReport(health.endpoint, url.searchParams));
-      return;
+      res.end(health.check !== undefined ? 'ok' : healthReport(health.endpoint, query));
+      return true;
     }
     if (path === '/.well-known/openid-configuration' || path === '/openid/v1/jwks') {
       const issuer = this.parts.auth.serviceAccountIssuer;
       const jwks = path === '/openid/v1/jwks';
       res.writeHead(200, { 'Content-Type': jwks ? 'application/jwk-set+json' : 'application/json', 'Cache-Control': 'public, max-age=3600' });
       res.end(jwks ? issuer.keySet() : issuer.openIdConfiguration(this.address()));
-      return;
+      return true;
     }
     if (path === '/metrics') {
       res.writeHead(200, { 'Content-Type': metricsContentType });
       res.end(this.metrics.render(this.storedObjectCounts(), buildInfoLabels()));
-      return;
+      return true;
     }
+    return false;
+  }
+
+  private serveNonResource(url: URL, req: IncomingMessage, res: ServerResponse): void {
+    const path = url.pathname.replace(/\/+$/, '') || '/';
+    const { catalog, openapi } = this.parts;
+    const accept = req.headers.accept;
+    if (path === '/version') return writeRawJson(res, 200, kubernetesVersion);
+    if (this.serveOperational(path, url.searchParams, res)) return;
     if (path === '/api' || path === '/apis') {
       if (wantsAggregatedDiscovery(accept)) {
         const body = encodeJson(aggregatedDiscovery(catalog, path === '/api'));
