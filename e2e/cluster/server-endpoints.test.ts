@@ -91,6 +91,12 @@ describe('/metrics', () => {
     expect(r.text).toMatch(/^apiserver_request_total\{code="200",component="apiserver",dry_run="",group="",resource="configmaps",scope="namespace",subresource="",verb="LIST",version="v1"\} [1-9]\d*$/m);
     expect(r.text).toMatch(/^apiserver_request_total\{code="201",component="apiserver",dry_run="",group="",resource="configmaps",scope="namespace",subresource="",verb="POST",version="v1"\} 1$/m);
     expect(r.text).toContain('apiserver_current_inflight_requests{request_kind="readOnly"} 1\n');
+    const series = 'component="apiserver",dry_run="",group="",resource="configmaps",scope="namespace",subresource="",verb="LIST",version="v1"';
+    const lists = Number(new RegExp(`^apiserver_request_duration_seconds_count\\{${series}\\} (\\d+)$`, 'm').exec(r.text)?.[1]);
+    expect(lists).toBeGreaterThan(0);
+    expect(r.text).toContain('# TYPE apiserver_request_duration_seconds histogram\n');
+    expect(r.text).toContain(`apiserver_request_duration_seconds_bucket{${series},le="60"} ${lists}\n`);
+    expect(r.text).toContain(`apiserver_request_duration_seconds_bucket{${series},le="+Inf"} ${lists}\n`);
     const configMaps = JSON.parse(await kubectl.ok(['get', 'configmaps', '-A', '-o', 'json'])).items.length;
     expect(r.text).toContain(`apiserver_storage_objects{resource="configmaps"} ${configMaps}\n`);
     expect(r.text).toMatch(/^apiserver_storage_objects\{resource="clusterroles\.rbac\.authorization\.k8s\.io"\} \d+$/m);

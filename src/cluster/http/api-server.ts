@@ -132,9 +132,11 @@ export class ApiServer {
     }
     this.log.push(entry);
     const endInflight = this.metrics.begin(method);
+    const started = performance.now();
     res.on('finish', () => {
       entry.code = res.statusCode;
-      if (info.kind === 'resource') this.metrics.record(info, method, url.searchParams, String(req.headers['content-type'] ?? ''), res.statusCode);
+      const seconds = (performance.now() - started) / 1000;
+      if (info.kind === 'resource') this.metrics.record(info, method, url.searchParams, String(req.headers['content-type'] ?? ''), res.statusCode, seconds);
     });
     try {
       const body = await readBody(req);
