@@ -4,7 +4,7 @@
  */
 import type { ObjectOperations } from './registry/object-operations.js';
 import type { ResourceCatalog } from './registry/resource-catalog.js';
-import { bootstrapClusterRoleBindings, bootstrapClusterRoles } from './rbac/bootstrap-policy.js';
+import { bootstrapClusterRoleBindings, bootstrapClusterRoles, bootstrapRoleBindings, bootstrapRoles } from './rbac/bootstrap-policy.js';
 import { aggregatedRules } from './rbac/aggregation-controller.js';
 
 export const systemNamespaces = ['default', 'kube-node-lease', 'kube-public', 'kube-system'];
@@ -25,4 +25,8 @@ export function bootstrapObjects(catalog: ResourceCatalog, operations: ObjectOpe
   }
   for (const role of roles) operations.create(clusterRoles, undefined, role, written);
   for (const binding of bootstrapClusterRoleBindings()) operations.create(bindings, undefined, binding, written);
+  const namespacedRoles = catalog.find('rbac.authorization.k8s.io', 'v1', 'roles')!;
+  const roleBindings = catalog.find('rbac.authorization.k8s.io', 'v1', 'rolebindings')!;
+  for (const role of bootstrapRoles()) operations.create(namespacedRoles, role.metadata.namespace, role, written);
+  for (const binding of bootstrapRoleBindings()) operations.create(roleBindings, binding.metadata.namespace, binding, written);
 }

@@ -92,8 +92,10 @@ export class GarbageCollector implements BuiltinController {
       return;
     }
     if (deleting(object)) return;
-    const waiting = states.includes('waitingForDependents');
-    const propagationPolicy = waiting ? 'Foreground' : hasFinalizer(object, orphan) ? 'Orphan' : hasFinalizer(object, foreground) ? 'Foreground' : 'Background';
+    // only a dependent with dependents of its own carries an owner's foreground deletion on; a leaf goes
+    // by its own finalizers (attemptToDeleteItem's `waitingForDependentsDeletion && dependentsLength() != 0`)
+    const passesForegroundOn = states.includes('waitingForDependents') && this.index.dependentsOf(object.metadata.uid).length > 0;
+    const propagationPolicy = passesForegroundOn ? 'Foreground' : hasFinalizer(object, orphan) ? 'Orphan' : hasFinalizer(object, foreground) ? 'Foreground' : 'Background';
     this.client.delete(rt, object.metadata.namespace, object.metadata.name, { propagationPolicy, preconditions: { uid: object.metadata.uid } });
   }
 

@@ -11,6 +11,7 @@ import { applyDefaults, pruneUnknown } from './prune-and-default.js';
 import { validateCustomResource } from './schema-validation.js';
 import { listSemanticsFromSchema } from './schema-lists.js';
 import type { ListSemanticsResolver } from '../patch/field-sets.js';
+import { addEmbeddedProperties, addTypeMetaProperties } from './published-type-meta.js';
 
 export interface CustomResourceTypeExtras {
   listSemantics: ListSemanticsResolver;
@@ -98,12 +99,10 @@ export function customResourceType(crd: KubeObject, version: any, terminating: b
   };
 }
 
-/** The CR schema as published: metadata replaced by a reference to ObjectMeta. */
+/** The CR schema as published: the standard apiVersion, kind and metadata at the root and in embedded resources. */
 function schemaForOpenAPI(schema: any): Record<string, any> {
   const copy = structuredClone(schema);
-  copy.properties = { ...(copy.properties ?? {}) };
-  copy.properties.apiVersion ??= { type: 'string', description: 'APIVersion defines the versioned schema of this representation of an object.' };
-  copy.properties.kind ??= { type: 'string', description: 'Kind is a string value representing the REST resource this object represents.' };
-  copy.properties.metadata = { allOf: [{ $ref: '#/components/schemas/io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta' }], description: "Standard object's metadata." };
+  addTypeMetaProperties(copy);
+  addEmbeddedProperties(copy);
   return copy;
 }

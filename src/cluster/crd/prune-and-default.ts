@@ -41,15 +41,22 @@ function pruneNode(value: unknown, schema: Schema | undefined, path: string, unk
   }
 }
 
+/**
+ * A custom resource's metadata goes through metav1.ObjectMeta and back (objectmeta.GetObjectMeta /
+ * SetObjectMeta): unknown keys are dropped, and so are empty maps and lists (ToUnstructured skips
+ * zero-length omitempty fields) — unlike the rest of the CR, where `{}` stays.
+ */
 function pruneMetadata(meta: unknown, path: string, unknown: string[]): void {
   if (!isObject(meta)) return;
   for (const key of Object.keys(meta)) {
     if (!objectMetaFields.includes(key)) {
       unknown.push(`${path}.${key}`);
       delete meta[key];
-    }
+    } else if (isEmptyCollection(meta[key])) delete meta[key];
   }
 }
+
+const isEmptyCollection = (v: unknown): boolean => v === null || (Array.isArray(v) ? v.length === 0 : isObject(v) && Object.keys(v).length === 0);
 
 /** Drops fields the schema does not declare; returns their paths (`spec.foo`). */
 export function pruneUnknown(object: Record<string, any>, schema: Schema): string[] {

@@ -1,7 +1,7 @@
 /**
  * The HTTPS listener: authenticates, logs, injects faults, and routes every request to discovery,
- * OpenAPI, health/version or the resource handler; writes Status errors and Warning headers;
- * closes every socket and watch on stop.
+ * OpenAPI, health/version, metrics, service-account issuer discovery or the resource handler; writes
+ * Status errors and Warning headers; closes every socket and watch on stop.
  */
 import { createServer as createHttpServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { createServer as createHttpsServer } from 'node:https';
@@ -19,6 +19,8 @@ import type { WatchHub } from './watch.js';
 import type { ObjectStore } from '../store/object-store.js';
 import { impersonate } from './impersonation.js';
 import { authenticateClientCertificate, combineAuthentication } from './client-certificate-authentication.js';
+import { healthChecks, healthPath, healthReport } from './health-checks.js';
+import { RequestMetrics, metricsContentType } from './request-metrics.js';
 
 export const kubernetesVersion = {
   major: '1',
@@ -61,6 +63,7 @@ export class ApiServer {
   private readonly sockets = new Set<Socket>();
   readonly log: RequestLogEntry[] = [];
   private inFlight = 0;
+  private readonly metrics = new RequestMetrics();
 
   constructor(private readonly parts: ApiServerParts) {}
 
@@ -98,6 +101,17 @@ export class ApiServer {
     await closed;
   }
 
+  /** apiserver_storage_objects: stored objects per `resource[.group]` the cluster serves. */
+  private storedObjectCounts(): Map<string, number> {
+    const counts = new Map<string, number>();
+    for (const rt of this.parts.catalog.all()) {
+      if (!rt.verbs.includes('list')) continue; // virtual kinds (reviews) store nothing
+      const name = rt.group ? `${rt.resource}.${rt.group}` : rt.resource;
+      if (!counts.has(name)) counts.set(name, this.parts.store.listShared(rt.bucket).length);
+    }
+    return counts;
+  }
+
   private address(): string {
     const a = this.server?.address() as AddressInfo | undefined;
     return `127.0.0.1:${a?.port ?? 0}`;
@@ -117,7 +131,13 @@ export class ApiServer {
       if (info.name) entry.name = info.name;
     }
     this.log.push(entry);
-    res.on('finish', () => (entry.code = res.statusCode));
+    const endInflight = this.metrics.begin(method);
+    const started = performance.now();
+    res.on('finish', () => {
+      entry.code = res.statusCode;
+      const seconds = (performance.now() - started) / 1000;
+      if (info.kind === 'resource') this.metrics.record(info, method, url.searchParams, String(req.headers['content-type'] ?? ''), res.statusCode, seconds);
+    });
     try {
       const body = await readBody(req);
       const authn = combineAuthentication(authenticateClientCertificate(req.socket), this.parts.auth.authenticate(req.headers.authorization));
@@ -152,22 +172,43 @@ export class ApiServer {
       else if (!res.writableEnded) res.end();
     } finally {
       this.inFlight--;
+      endInflight();
     }
+  }
+
+  /** Health checks, service-account issuer discovery and metrics; false for other paths. */
+  private serveOperational(path: string, query: URLSearchParams, res: ServerResponse): boolean {
+    const health = healthPath(path);
+    if (health) {
+      if (health.check !== undefined && !healthChecks(health.endpoint).includes(health.check)) throw pathNotFound();
+      res.writeHead(200, { 'Content-Type': 'text/plain; charset=utf-8', 'X-Content-Type-Options': 'nosniff' });
+      res.end(health.check !== undefined ? 'ok' : healthReport(health.endpoint, query));
+      return true;
+    }
+    if (path === '/.well-known/openid-configuration' || path === '/openid/v1/jwks') {
+      const issuer = this.parts.auth.serviceAccountIssuer;
+      const jwks = path === '/openid/v1/jwks';
+      res.writeHead(200, { 'Content-Type': jwks ? 'application/jwk-set+json' : 'application/json', 'Cache-Control': 'public, max-age=3600' });
+      res.end(jwks ? issuer.keySet() : issuer.openIdConfiguration(this.address()));
+      return true;
+    }
+    if (path === '/metrics') {
+      res.writeHead(200, { 'Content-Type': metricsContentType });
+      res.end(this.metrics.render(this.storedObjectCounts(), buildInfoLabels()));
+      return true;
+    }
+    return false;
   }
 
   private serveNonResource(url: URL, req: IncomingMessage, res: ServerResponse): void {
     const path = url.pathname.replace(/\/+$/, '') || '/';
     const { catalog, openapi } = this.parts;
     const accept = req.headers.accept;
-    if (path === '/version') return writeJson(res, 200, kubernetesVersion);
-    if (path === '/healthz' || path === '/livez' || path === '/readyz' || /^\/(healthz|livez|readyz)\/[a-z-]+$/.test(path)) {
-      res.writeHead(200, { 'Content-Type': 'text/plain; charset=utf-8', 'X-Content-Type-Options': 'nosniff' });
-      res.end('ok');
-      return;
-    }
+    if (path === '/version') return writeRawJson(res, 200, kubernetesVersion);
+    if (this.serveOperational(path, url.searchParams, res)) return;
     if (path === '/api' || path === '/apis') {
       if (wantsAggregatedDiscovery(accept)) {
-        const body = JSON.stringify(aggregatedDiscovery(catalog, path === '/api'));
+        const body = encodeJson(aggregatedDiscovery(catalog, path === '/api'));
         res.writeHead(200, { 'Content-Type': aggregatedDiscoveryContentType, 'Cache-Control': 'no-cache, private' });
         res.end(body);
         return;
@@ -186,7 +227,12 @@ export class ApiServer {
       if (list) return writeJson(res, 200, list);
       throw pathNotFound();
     }
-    if (path === '/openapi/v3') return writeJson(res, 200, openapi.root());
+    if (path === '/openapi/v3') {
+      // kube-openapi's discovery handler: json.Marshal bytes, no newline
+      res.writeHead(200, { 'Content-Type': 'application/json' });
+      res.end(JSON.stringify(openapi.root()));
+      return;
+    }
     if (path.startsWith('/openapi/v3/')) {
       const doc = openapi.document(path.slice('/openapi/v3/'.length));
       if (!doc) throw pathNotFound();
@@ -213,6 +259,15 @@ export class ApiServer {
   }
 }
 
+/** kubernetes_build_info's labels. */
+function buildInfoLabels(): Record<string, string> {
+  const v = kubernetesVersion;
+  return {
+    build_date: v.buildDate, compiler: v.compiler, git_commit: v.gitCommit, git_tree_state: v.gitTreeState,
+    git_version: v.gitVersion, go_version: v.goVersion, major: v.major, minor: v.minor, platform: v.platform,
+  };
+}
+
 function readBody(req: IncomingMessage): Promise<Buffer> {
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
@@ -231,10 +286,22 @@ function readBody(req: IncomingMessage): Promise<Buffer> {
   });
 }
 
+/** What the runtime serializer writes for an API object: json.Encoder output, ending with one newline. */
+export function encodeJson(body: unknown): string {
+  return `${JSON.stringify(body)}\n`;
+}
+
+/** An API object (or Status) as the runtime serializer writes it. */
 export function writeJson(res: ServerResponse, code: number, body: unknown, warnings: string[] = []): void {
-  const text = JSON.stringify(body);
+  const text = encodeJson(body);
   const headers: Record<string, string | string[]> = { 'Content-Type': 'application/json', 'Cache-Control': 'no-cache, private' };
   if (warnings.length) headers.Warning = warnings.map((w) => `299 - ${JSON.stringify(w)}`);
   res.writeHead(code, headers);
   res.end(text);
+}
+
+/** responsewriters.WriteRawJSON, for non-API objects such as /version: two-space indented, no newline. */
+function writeRawJson(res: ServerResponse, code: number, body: unknown): void {
+  res.writeHead(code, { 'Content-Type': 'application/json' });
+  res.end(JSON.stringify(body, null, 2));
 }

@@ -1,13 +1,17 @@
 /**
  * Bearer-token identities: the admin token written into the kubeconfig, tokens issued for test
- * users and service accounts, and the anonymous user for requests without credentials (§8.2).
+ * users, service-account tokens (JWTs its issuer signs), and the anonymous user for requests without
+ * credentials (§8.2).
  */
 import { randomBytes } from 'node:crypto';
+import { ServiceAccountTokenIssuer } from './service-account-issuer.js';
 
 export interface UserInfo {
   username: string;
   uid?: string;
   groups: string[];
+  /** e.g. a service-account token's `authentication.kubernetes.io/credential-id`. */
+  extra?: Record<string, string[]>;
 }
 
 export const anonymousUser: UserInfo = { username: 'system:anonymous', groups: ['system:unauthenticated'] };
@@ -15,6 +19,8 @@ export const anonymousUser: UserInfo = { username: 'system:anonymous', groups: [
 export class TokenAuthenticator {
   private readonly tokens = new Map<string, UserInfo>();
   readonly adminToken: string;
+  /** Signs service-account tokens and publishes their key (OIDC discovery). */
+  readonly serviceAccountIssuer = new ServiceAccountTokenIssuer();
 
   constructor() {
     this.adminToken = this.issue({ username: 'kubeforge-admin', groups: ['system:masters'] });
@@ -22,7 +28,11 @@ export class TokenAuthenticator {
 
   /** Issues a token for a user; `system:authenticated` is always added. */
   issue(user: UserInfo, prefix = 'kf'): string {
-    const token = `${prefix}-${randomBytes(24).toString('base64url')}`;
+    return this.register(`${prefix}-${randomBytes(24).toString('base64url')}`, user);
+  }
+
+  /** Accepts `token` (one minted elsewhere, e.g. a signed service-account JWT) as `user`; returns it. */
+  register(token: string, user: UserInfo): string {
     const groups = user.groups.includes('system:authenticated') ? user.groups : [...user.groups, 'system:authenticated'];
     this.tokens.set(token, { ...user, groups });
     return token;

@@ -50,7 +50,8 @@ function ruleAllows(rule: Rule, info: RequestInfo): boolean {
 /**
  * Every rule granted to `user` that applies in `namespace` (cluster-wide rules always apply).
  * `excludeBaseline` leaves out bindings that match the user only through a group every identity
- * has (`system:authenticated`, `system:unauthenticated`: the bootstrap discovery/basic-user policy).
+ * has (`system:authenticated`, `system:unauthenticated`, `system:serviceaccounts`: the bootstrap
+ * discovery/basic-user/issuer-discovery policy).
  */
 export function rulesFor(store: ObjectStore, user: UserInfo, namespace: string | undefined, options: { excludeBaseline?: boolean } = {}): Rule[] {
   const rules: Rule[] = [];

@@ -4,6 +4,7 @@
  * SelfSubjectReview and TokenReview (authentication.k8s.io), and POST serviceaccounts/<n>/token
  * (TokenRequest) — §8.3/§8.4.
  */
+import { randomUUID } from 'node:crypto';
 import { invalid } from '../errors/field-errors.js';
 import { invalidObject, notFound } from '../errors/status-errors.js';
 import { defineKind } from '../registry/define-kind.js';
@@ -14,6 +15,7 @@ import type { TokenAuthenticator, UserInfo } from './authentication.js';
 import { isAllowed, rulesFor } from './rbac-authorizer.js';
 import type { RequestInfo } from './request-info.js';
 import type { ResourceHandler, ResourceRequestContext } from './resource-handler.js';
+import { serviceAccountIssuer } from './service-account-issuer.js';
 
 const createOnly = ['create'];
 const review = (group: string, resource: string, kind: string, namespaced = false): ResourceType =>
@@ -83,12 +85,13 @@ export function installReviewApis(handler: ResourceHandler, store: ObjectStore, 
   });
   handler.createHandlers.set('authentication.k8s.io/selfsubjectreviews', (rt, ctx) => {
     handler.decodeBody(ctx);
-    return { code: 201, body: { kind: rt.kind, apiVersion: 'authentication.k8s.io/v1', metadata: { creationTimestamp: null }, status: { userInfo: { username: ctx.user.username, groups: ctx.user.groups } } } };
+    return { code: 201, body: { kind: rt.kind, apiVersion: 'authentication.k8s.io/v1', metadata: { creationTimestamp: null }, status: { userInfo: userInfoOf(ctx.user) } } };
   });
   handler.createHandlers.set('authentication.k8s.io/tokenreviews', (rt, ctx) => {
     const body = handler.decodeBody(ctx) as any;
     const user = auth.authenticate(`Bearer ${body?.spec?.token ?? ''}`);
-    return answer(rt, body, user ? { authenticated: true, user: { username: user.username, ...(user.uid ? { uid: user.uid } : {}), groups: user.groups } } : { authenticated: false });
+    // every token here is good for the API server's audience (audience-agnostic tokens get the implicit one)
+    return answer(rt, body, user ? { authenticated: true, user: userInfoOf(user), audiences: [serviceAccountIssuer] } : { authenticated: false });
   });
   handler.subresourceHandlers.set('/serviceaccounts/token', (rt, ctx) => {
     if (ctx.info.verb !== 'create') throw notFound({ group: '', resource: 'serviceaccounts' }, ctx.info.name ?? '');
@@ -101,16 +104,30 @@ export function installReviewApis(handler: ResourceHandler, store: ObjectStore, 
     if (seconds < 600) {
       throw invalidObject('TokenRequest', 'authentication.k8s.io', name, [invalid('spec.expirationSeconds', seconds, 'may not specify a duration less than 10 minutes')]);
     }
-    const token = auth.issue({ username: `system:serviceaccount:${ns}:${name}`, uid: sa.metadata.uid, groups: ['system:serviceaccounts', `system:serviceaccounts:${ns}`] }, 'kf-sa');
+    const audiences: string[] = body.spec?.audiences?.length ? body.spec.audiences : [serviceAccountIssuer];
+    const issuedAt = Math.floor(now() / 1000);
+    const id = randomUUID();
+    const jwt = auth.serviceAccountIssuer.sign({ namespace: ns, name, uid: sa.metadata.uid, audiences, issuedAt, expirationSeconds: seconds, id });
+    const token = auth.register(jwt, {
+      username: `system:serviceaccount:${ns}:${name}`,
+      uid: sa.metadata.uid,
+      groups: ['system:serviceaccounts', `system:serviceaccounts:${ns}`],
+      extra: { 'authentication.kubernetes.io/credential-id': [`JTI=${id}`] },
+    });
     return {
       code: 201,
       body: {
         kind: 'TokenRequest',
         apiVersion: 'authentication.k8s.io/v1',
         metadata: { name, namespace: ns, creationTimestamp: null },
-        spec: { audiences: body.spec?.audiences ?? ['https://kubernetes.default.svc.cluster.local'], expirationSeconds: seconds, boundObjectRef: null },
-        status: { token, expirationTimestamp: rfc3339(now() + seconds * 1000) },
+        spec: { audiences, expirationSeconds: seconds, boundObjectRef: null },
+        status: { token, expirationTimestamp: rfc3339((issuedAt + seconds) * 1000) },
       },
     };
   });
+}
+
+/** authentication.k8s.io UserInfo: username, uid, groups, extra (the empty ones left out). */
+function userInfoOf(user: UserInfo): Record<string, unknown> {
+  return { username: user.username, ...(user.uid ? { uid: user.uid } : {}), groups: user.groups, ...(user.extra ? { extra: user.extra } : {}) };
 }

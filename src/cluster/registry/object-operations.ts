@@ -298,7 +298,8 @@ export class ObjectOperations {
         else patched = applyStrategicMergePatch(current, body);
       } catch (err) {
         if (err instanceof ApiError) throw err;
-        if (err instanceof JsonPatchError) throw new ApiError(422, 'Invalid', err.message);
+        // the patch handler's NewGenericServerResponse(422, …, isUnexpectedResponse=false) keeps only the generic text
+        if (err instanceof JsonPatchError) throw new ApiError(422, 'Invalid', 'the server rejected our request due to an error in our request', {});
         throw badRequest(err instanceof Error ? err.message : String(err));
       }
       const object = this.admitBody(rt, patched, namespace, opts, warnings, true);

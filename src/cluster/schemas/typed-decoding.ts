@@ -158,8 +158,21 @@ class Decoder {
         continue;
       }
       this.value(object[key], property, { path, fields: [...at.fields, key], struct: structName });
+      if (serialisesToNothing(object[key], property, structName)) delete object[key];
     }
   }
+}
+
+/**
+ * Whether a decoded field vanishes when the typed object is written back (Go's omitempty, and the
+ * protobuf round trip through storage): an empty or null map — every map of the built-in kinds is
+ * omitempty — and an empty or null list of ObjectMeta (finalizers, ownerReferences, managedFields).
+ */
+function serialisesToNothing(value: unknown, schema: Schema, structName: string): boolean {
+  const isMap = schema.type === 'object' && !schema.properties && typeof schema.additionalProperties === 'object';
+  if (isMap) return value === null || (typeof value === 'object' && !Array.isArray(value) && Object.keys(value).length === 0);
+  if (structName === 'ObjectMeta' && schema.type === 'array') return value === null || (Array.isArray(value) && value.length === 0);
+  return false;
 }
 
 function join(path: string, key: string): string {
@@ -186,7 +199,7 @@ function checkIntOrString(value: unknown): void {
 
 /**
  * Decodes `object` in place against the built-in definition `definition`: removes unknown fields and
- * returns their paths in document order; throws TypeDecodeError for a value of the wrong JSON type.
+ * returns their paths in document order; removes what the typed object would not serialise (empty maps); throws TypeDecodeError for a value of the wrong JSON type.
  * Returns undefined when the definition is not in the catalogue.
  */
 export function decodeBuiltin(object: Record<string, unknown>, definition: string): string[] | undefined {
