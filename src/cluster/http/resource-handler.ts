@@ -1,6 +1,6 @@
 /**
  * REST handling of resource paths: maps verb + subresource to the object operations, decodes
- * bodies (JSON, YAML for apply; protobuf is answered with a clear 415), reads query options, and
+ * bodies (JSON, YAML for apply, protobuf for built-in kinds), reads query options, and
  * shapes responses (object, list, Table, Scale, Status).
  */
 import type { IncomingHttpHeaders } from 'node:http';
@@ -15,8 +15,7 @@ import { parseLabelSelector, labelSelectorToString } from '../selectors/label-se
 import type { KubeObject, ObjectStore } from '../store/object-store.js';
 import { listObjects, servedFromWatchCache } from './list-request.js';
 import { type FreshnessWaiter, requestedResourceVersion } from '../store/freshness.js';
-import { decodeKubernetesProtobuf } from '../protobuf/kubernetes-messages.js';
-import { ProtobufDecodeError } from '../protobuf/wire-format.js';
+import { ProtobufBodyError, decodeKubernetesProtobuf } from '../protobuf/kubernetes-messages.js';
 import { negotiateResource } from './negotiation.js';
 import { type ResourceRequest, queryBool } from './request-info.js';
 import { buildTable, type IncludeObject } from './table.js';
@@ -104,7 +103,7 @@ export class ResourceHandler {
         if (rt.namespaced && info.namespace === undefined) throw pathNotFound();
         const virtual = this.createHandlers.get(`${rt.group}/${rt.resource}`);
         if (virtual) return virtual(rt, ctx);
-        const body = this.decodeBody(ctx) as KubeObject;
+        const body = this.decodeBody(ctx, rt) as KubeObject;
         const opts = this.writeOptions(ctx);
         const duplicates = this.duplicateFieldWarnings(rt, ctx, body, opts);
         this.guardRbacWrite(rt, ctx, () => body, undefined);
@@ -158,7 +157,7 @@ export class ResourceHandler {
 
   private async update(rt: ResourceType, ctx: ResourceRequestContext, opts: WriteOptions): Promise<HandlerResult> {
     const { info } = ctx;
-    const body = this.decodeBody(ctx) as KubeObject;
+    const body = this.decodeBody(ctx, rt) as KubeObject;
     const duplicates = this.duplicateFieldWarnings(rt, ctx, body, opts);
     this.guardRbacWrite(rt, ctx, () => ({ ...body, metadata: { ...body?.metadata, name: info.name } }) as KubeObject, this.store.peek(rt.bucket, rt.namespaced ? info.namespace : undefined, info.name!) as KubeObject | undefined);
     const old = this.admission.applies('UPDATE', this.admissionContext(rt, ctx, opts), body) ? this.ops.get(rt, info.namespace, info.name!) : undefined;
@@ -184,7 +183,7 @@ export class ResourceHandler {
     }
     if (sub === 'scale' && rt.scale) return this.scale(rt, ctx);
     if (sub === 'finalize' && rt.otherSubresources.includes('finalize') && info.verb === 'update') {
-      return { code: 200, body: this.ops.finalizeNamespace(rt, info.name!, this.decodeBody(ctx)) };
+      return { code: 200, body: this.ops.finalizeNamespace(rt, info.name!, this.decodeBody(ctx, rt)) };
     }
     throw pathNotFound();
   }
@@ -285,21 +284,24 @@ export class ResourceHandler {
     throw invalidObject('', '', '', [invalid('patch', JSON.stringify(patched), `strict decoding error: ${reasons}`)]);
   }
 
-  decodeBody(ctx: ResourceRequestContext): unknown {
+  /**
+   * The request body as JSON. `expected` is the endpoint's type: it names the type in protobuf decoding
+   * errors and fills an envelope without a kind; custom resources take no protobuf (415, as a real server).
+   */
+  decodeBody(ctx: ResourceRequestContext, expected?: Pick<ResourceType, 'group' | 'version' | 'kind' | 'custom'>): unknown {
     const type = this.contentType(ctx);
     if (type === 'application/json' || type === '') return this.decodeJson(ctx.body);
     if (type === 'application/yaml') return parseYaml(ctx.body.toString('utf8'));
-    if (type === 'application/vnd.kubernetes.protobuf') {
+    if (type === 'application/vnd.kubernetes.protobuf' && !expected?.custom) {
+      const apiVersion = expected ? (expected.group ? `${expected.group}/${expected.version}` : expected.version) : '';
       try {
-        return decodeKubernetesProtobuf(ctx.body);
+        return decodeKubernetesProtobuf(ctx.body, { apiVersion, kind: expected?.kind ?? '' });
       } catch (err) {
-        if (err instanceof ProtobufDecodeError) {
-          throw new ApiError(415, 'UnsupportedMediaType', `the body of the request was in an unknown format - accepted media types include: application/json, application/yaml (${err.message}; send JSON instead, e.g. \`kubectl create … --dry-run=client -o yaml | kubectl apply -f -\`)`);
-        }
+        if (err instanceof ProtobufBodyError) throw badRequest(err.message);
         throw err;
       }
     }
-    throw unsupportedMediaType(['application/json', 'application/yaml', 'application/vnd.kubernetes.protobuf']);
+    throw unsupportedMediaType(expected?.custom ? ['application/json', 'application/yaml'] : ['application/json', 'application/yaml', 'application/vnd.kubernetes.protobuf']);
   }
 
   private async patch(rt: ResourceType, ctx: ResourceRequestContext, opts: WriteOptions): Promise<HandlerResult> {
@@ -454,7 +456,7 @@ export class ResourceHandler {
     let replicas: unknown;
     let rv: string | undefined;
     if (info.verb === 'update') {
-      const body = this.decodeBody(ctx) as Record<string, any>;
+      const body = this.decodeBody(ctx, { group: 'autoscaling', version: 'v1', kind: 'Scale', custom: false }) as Record<string, any>;
       replicas = body?.spec?.replicas;
       rv = body?.metadata?.resourceVersion;
     } else if (info.verb === 'patch' && this.contentType(ctx) === 'application/apply-patch+yaml') {
