@@ -15,7 +15,7 @@ import { parseLabelSelector, labelSelectorToString } from '../selectors/label-se
 import type { KubeObject, ObjectStore } from '../store/object-store.js';
 import { listObjects, servedFromWatchCache } from './list-request.js';
 import { type FreshnessWaiter, requestedResourceVersion } from '../store/freshness.js';
-import { ProtobufBodyError, decodeKubernetesProtobuf } from '../protobuf/kubernetes-messages.js';
+import { ProtobufBodyError, decodeKubernetesProtobuf, decodesKind } from '../protobuf/kubernetes-messages.js';
 import { negotiateResource } from './negotiation.js';
 import { type ResourceRequest, queryBool } from './request-info.js';
 import { buildTable, type IncludeObject } from './table.js';
@@ -286,22 +286,24 @@ export class ResourceHandler {
 
   /**
    * The request body as JSON. `expected` is the endpoint's type: it names the type in protobuf decoding
-   * errors and fills an envelope without a kind; custom resources take no protobuf (415, as a real server).
+   * errors and fills an envelope without a kind. Custom resources take no protobuf (415, as a real server),
+   * nor do the built-in kinds without generated message tables (apiextensions.k8s.io, apiregistration.k8s.io).
    */
   decodeBody(ctx: ResourceRequestContext, expected?: Pick<ResourceType, 'group' | 'version' | 'kind' | 'custom'>): unknown {
     const type = this.contentType(ctx);
     if (type === 'application/json' || type === '') return this.decodeJson(ctx.body);
     if (type === 'application/yaml') return parseYaml(ctx.body.toString('utf8'));
-    if (type === 'application/vnd.kubernetes.protobuf' && !expected?.custom) {
-      const apiVersion = expected ? (expected.group ? `${expected.group}/${expected.version}` : expected.version) : '';
+    const endpoint = expected && { apiVersion: expected.group ? `${expected.group}/${expected.version}` : expected.version, kind: expected.kind };
+    const takesProtobuf = !expected || (!expected.custom && decodesKind(endpoint!));
+    if (type === 'application/vnd.kubernetes.protobuf' && takesProtobuf) {
       try {
-        return decodeKubernetesProtobuf(ctx.body, { apiVersion, kind: expected?.kind ?? '' });
+        return decodeKubernetesProtobuf(ctx.body, endpoint ?? { apiVersion: '', kind: '' });
       } catch (err) {
         if (err instanceof ProtobufBodyError) throw badRequest(err.message);
         throw err;
       }
     }
-    throw unsupportedMediaType(expected?.custom ? ['application/json', 'application/yaml'] : ['application/json', 'application/yaml', 'application/vnd.kubernetes.protobuf']);
+    throw unsupportedMediaType(takesProtobuf ? ['application/json', 'application/yaml', 'application/vnd.kubernetes.protobuf'] : ['application/json', 'application/yaml']);
   }
 
   private async patch(rt: ResourceType, ctx: ResourceRequestContext, opts: WriteOptions): Promise<HandlerResult> {

@@ -27,3 +27,21 @@ test('the fixtures are kubectl 1.32 protobuf bodies', () => {
 test.each(withClientJson.map((f) => [f.name, f] as const))('kubectl create %s: the body decodes to the client-side JSON', (_name, f) => {
   expect(decode(f)).toEqual(f.clientJson);
 });
+
+const fixture = (name: string) => recorded.fixtures.find((f) => f.name === name)!;
+
+test('kubectl create token: the TokenRequest carries the requested audiences and duration', () => {
+  const f = fixture('token');
+  expect(f.command).toEqual(expect.arrayContaining(['--duration=2h', '--audience=api', '--audience=vault']));
+  expect(decode(f)).toEqual({ apiVersion: 'authentication.k8s.io/v1', kind: 'TokenRequest', metadata: { creationTimestamp: null }, spec: { audiences: ['api', 'vault'], expirationSeconds: 7200, boundObjectRef: null }, status: { expirationTimestamp: null, token: '' } });
+});
+
+test('kubectl auth can-i and whoami: the reviews decode with their attributes', () => {
+  expect(fixture('auth can-i').command).toEqual(['auth', 'can-i', 'list', 'pods', '--subresource=log', '-n', 'kube-system']);
+  expect(decode(fixture('auth can-i'))).toMatchObject({
+    apiVersion: 'authorization.k8s.io/v1',
+    kind: 'SelfSubjectAccessReview',
+    spec: { resourceAttributes: { namespace: 'kube-system', verb: 'list', resource: 'pods', subresource: 'log' } },
+  });
+  expect(decode(fixture('auth whoami'))).toEqual({ apiVersion: 'authentication.k8s.io/v1', kind: 'SelfSubjectReview', metadata: { creationTimestamp: null }, status: { userInfo: {} } });
+});

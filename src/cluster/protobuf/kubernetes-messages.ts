@@ -23,6 +23,11 @@ export function messageNameOf(apiVersion: string, kind: string): string {
   return `${protoPackageOf(group, version)}.${kind}`;
 }
 
+/** True when the kind's protobuf message is among the generated tables. */
+export function decodesKind(type: DefaultKind): boolean {
+  return isKnownMessage(messageNameOf(type.apiVersion, type.kind));
+}
+
 /** The type the request's endpoint expects, used where the envelope leaves apiVersion or kind out. */
 export interface DefaultKind {
   apiVersion: string;
@@ -31,7 +36,7 @@ export interface DefaultKind {
 
 /**
  * A protobuf body that cannot be decoded, with the API server's 400 message: naming the envelope's kind
- * when it was read, else summarising the body (its first 30 bytes in hex).
+ * when it was read, else summarising the body (its first 30 bytes, as text when it looks like JSON, else hex).
  */
 export class ProtobufBodyError extends Error {}
 
@@ -40,7 +45,8 @@ function bodyError(err: ProtobufDecodeError, body: Buffer, expected: DefaultKind
     const version = found.apiVersion.slice(found.apiVersion.indexOf('/') + 1);
     return new ProtobufBodyError(`${found.kind} in version "${version}" cannot be handled as a ${expected.kind}: ${err.message}`);
   }
-  const summary = body.length === 0 ? '<empty>' : `${body.subarray(0, 30).toString('hex')}${body.length > 30 ? ' ...' : ''}`;
+  const head = body.subarray(0, 30);
+  const summary = body.length === 0 ? '<empty>' : `${body[0] === 0x7b ? head.toString('utf8') : head.toString('hex')}${body.length > 30 ? ' ...' : ''}`;
   return new ProtobufBodyError(`the object provided is unrecognized (must be of type ${expected.kind}): ${err.message} (${summary})`);
 }
 
