@@ -35,7 +35,7 @@ test('malformed protobuf bodies answer 400 BadRequest', async () => {
   );
 });
 
-test('custom resources answer 415 to protobuf bodies', async () => {
+test('custom resources answer 415 to protobuf bodies and 406 to a protobuf-only Accept', async () => {
   const crd = {
     apiVersion: 'apiextensions.k8s.io/v1',
     kind: 'CustomResourceDefinition',
@@ -54,4 +54,9 @@ test('custom resources answer 415 to protobuf bodies', async () => {
   expect(JSON.parse(reply.text)).toEqual(
     status(415, 'UnsupportedMediaType', 'the body of the request was in an unknown format - accepted media types include: application/json, application/yaml'),
   );
+  const accept = { Accept: 'application/vnd.kubernetes.protobuf' };
+  const list = await suite.call('GET', '/apis/example.com/v1/namespaces/default/gadgets', undefined, accept);
+  expect(JSON.parse(list.text)).toEqual(status(406, 'NotAcceptable', 'only the following media types are accepted: application/json, application/yaml'));
+  // a built-in kind takes it (the cluster answers JSON, which kubectl also accepts)
+  expect((await suite.call('GET', cms, undefined, accept)).code).toBe(200);
 });

@@ -353,7 +353,7 @@ export class ResourceHandler {
 
   private list(rt: ResourceType, ctx: ResourceRequestContext): HandlerResult {
     const page = listObjects(this.store, rt, this.listQuery(rt, ctx));
-    const { shape, tableVersion } = negotiateResource(ctx.headers.accept);
+    const { shape, tableVersion } = negotiateResource(ctx.headers.accept, rt.custom);
     const rows = page.items.map((stored) => ({ stored, object: this.ops.presentShared(rt, stored) }));
     if (shape === 'table') {
       return {
@@ -383,7 +383,7 @@ export class ResourceHandler {
   }
 
   private respondObject(rt: ResourceType, ctx: ResourceRequestContext, object: KubeObject): HandlerResult {
-    const { shape, tableVersion } = negotiateResource(ctx.headers.accept);
+    const { shape, tableVersion } = negotiateResource(ctx.headers.accept, rt.custom);
     if (shape === 'table') {
       const stored = rt.strategy.toStorage ? rt.strategy.toStorage(structuredClone(object)) : object;
       return { code: 200, body: buildTable(rt, [{ object, stored }], { now: this.now(), include: this.includeObject(ctx), version: tableVersion ?? 'v1', resourceVersion: object.metadata.resourceVersion }) };
@@ -395,7 +395,7 @@ export class ResourceHandler {
   private watch(rt: ResourceType, ctx: ResourceRequestContext): void {
     const q = ctx.query;
     const query = this.listQuery(rt, ctx);
-    const { shape, tableVersion } = negotiateResource(ctx.headers.accept);
+    const { shape, tableVersion } = negotiateResource(ctx.headers.accept, rt.custom);
     const timeout = q.get('timeoutSeconds');
     const rv = q.get('resourceVersion') ?? undefined;
     const initialEvents = q.has('sendInitialEvents') ? queryBool(q.get('sendInitialEvents')) : undefined;

@@ -5,7 +5,7 @@
  * struct behind each message says (reflection data in the same binary). Each field, in declaration order:
  * [number, jsonName, type, flags, mapValueType?, goName?]; type is a scalar, 'map' (string keys) or a
  * message name; flags: 1 repeated, 2 a pointer in Go, 4 omitempty in its json tag, 8 json ",inline".
- * goName is given where it is not the capitalised proto name.
+ * goName (named in decoding errors) is given where it is not the capitalised JSON name.
  */
 export type DescriptorField = [number: number, jsonName: string, type: string, flags: number, mapValueType?: string | null, goName?: string];
 
@@ -204,7 +204,7 @@ export const kubernetesMessages: Record<string, DescriptorField[]> = {
   "k8s.io.api.apps.v1beta2.StatefulSetSpec": [[1,"replicas","int32",6],[2,"selector","k8s.io.apimachinery.pkg.apis.meta.v1.LabelSelector",2],[3,"template","k8s.io.api.core.v1.PodTemplateSpec",0],[4,"volumeClaimTemplates","k8s.io.api.core.v1.PersistentVolumeClaim",5],[5,"serviceName","string",0],[6,"podManagementPolicy","string",4],[7,"updateStrategy","k8s.io.api.apps.v1beta2.StatefulSetUpdateStrategy",4],[8,"revisionHistoryLimit","int32",6],[9,"minReadySeconds","int32",4],[10,"persistentVolumeClaimRetentionPolicy","k8s.io.api.apps.v1beta2.StatefulSetPersistentVolumeClaimRetentionPolicy",6],[11,"ordinals","k8s.io.api.apps.v1beta2.StatefulSetOrdinals",6]],
   "k8s.io.api.apps.v1beta2.StatefulSetStatus": [[1,"observedGeneration","int64",4],[2,"replicas","int32",0],[3,"readyReplicas","int32",4],[4,"currentReplicas","int32",4],[5,"updatedReplicas","int32",4],[6,"currentRevision","string",4],[7,"updateRevision","string",4],[9,"collisionCount","int32",6],[10,"conditions","k8s.io.api.apps.v1beta2.StatefulSetCondition",5],[11,"availableReplicas","int32",0]],
   "k8s.io.api.apps.v1beta2.StatefulSetUpdateStrategy": [[1,"type","string",4],[2,"rollingUpdate","k8s.io.api.apps.v1beta2.RollingUpdateStatefulSetStrategy",6]],
-  "k8s.io.api.authentication.v1.BoundObjectReference": [[1,"kind","string",4],[2,"apiVersion","string",4,null,"APIVersion"],[3,"name","string",4],[4,"uid","string",4]],
+  "k8s.io.api.authentication.v1.BoundObjectReference": [[1,"kind","string",4],[2,"apiVersion","string",4,null,"APIVersion"],[3,"name","string",4],[4,"uid","string",4,null,"UID"]],
   "k8s.io.api.authentication.v1.ExtraValue": [[1,"items","string",7]],
   "k8s.io.api.authentication.v1.SelfSubjectReview": [[1,"metadata","k8s.io.apimachinery.pkg.apis.meta.v1.ObjectMeta",4,null,"ObjectMeta"],[2,"status","k8s.io.api.authentication.v1.SelfSubjectReviewStatus",4]],
   "k8s.io.api.authentication.v1.SelfSubjectReviewStatus": [[1,"userInfo","k8s.io.api.authentication.v1.UserInfo",4]],
@@ -785,7 +785,7 @@ export const kubernetesMessages: Record<string, DescriptorField[]> = {
   "k8s.io.api.networking.v1.IngressBackend": [[4,"service","k8s.io.api.networking.v1.IngressServiceBackend",6],[3,"resource","k8s.io.api.core.v1.TypedLocalObjectReference",6]],
   "k8s.io.api.networking.v1.IngressClass": [[1,"metadata","k8s.io.apimachinery.pkg.apis.meta.v1.ObjectMeta",4,null,"ObjectMeta"],[2,"spec","k8s.io.api.networking.v1.IngressClassSpec",4]],
   "k8s.io.api.networking.v1.IngressClassList": [[1,"metadata","k8s.io.apimachinery.pkg.apis.meta.v1.ListMeta",4,null,"ListMeta"],[2,"items","k8s.io.api.networking.v1.IngressClass",1]],
-  "k8s.io.api.networking.v1.IngressClassParametersReference": [[1,"apiGroup","string",6],[2,"kind","string",0],[3,"name","string",0],[4,"scope","string",2],[5,"namespace","string",6]],
+  "k8s.io.api.networking.v1.IngressClassParametersReference": [[1,"apiGroup","string",6,null,"APIGroup"],[2,"kind","string",0],[3,"name","string",0],[4,"scope","string",2],[5,"namespace","string",6]],
   "k8s.io.api.networking.v1.IngressClassSpec": [[1,"controller","string",4],[2,"parameters","k8s.io.api.networking.v1.IngressClassParametersReference",6]],
   "k8s.io.api.networking.v1.IngressList": [[1,"metadata","k8s.io.apimachinery.pkg.apis.meta.v1.ListMeta",4,null,"ListMeta"],[2,"items","k8s.io.api.networking.v1.Ingress",1]],
   "k8s.io.api.networking.v1.IngressLoadBalancerIngress": [[1,"ip","string",4,null,"IP"],[2,"hostname","string",4],[4,"ports","k8s.io.api.networking.v1.IngressPortStatus",5]],
@@ -822,7 +822,7 @@ export const kubernetesMessages: Record<string, DescriptorField[]> = {
   "k8s.io.api.networking.v1beta1.IngressBackend": [[1,"serviceName","string",4],[2,"servicePort","k8s.io.apimachinery.pkg.util.intstr.IntOrString",4],[3,"resource","k8s.io.api.core.v1.TypedLocalObjectReference",6]],
   "k8s.io.api.networking.v1beta1.IngressClass": [[1,"metadata","k8s.io.apimachinery.pkg.apis.meta.v1.ObjectMeta",4,null,"ObjectMeta"],[2,"spec","k8s.io.api.networking.v1beta1.IngressClassSpec",4]],
   "k8s.io.api.networking.v1beta1.IngressClassList": [[1,"metadata","k8s.io.apimachinery.pkg.apis.meta.v1.ListMeta",4,null,"ListMeta"],[2,"items","k8s.io.api.networking.v1beta1.IngressClass",1]],
-  "k8s.io.api.networking.v1beta1.IngressClassParametersReference": [[1,"apiGroup","string",6],[2,"kind","string",0],[3,"name","string",0],[4,"scope","string",2],[5,"namespace","string",6]],
+  "k8s.io.api.networking.v1beta1.IngressClassParametersReference": [[1,"apiGroup","string",6,null,"APIGroup"],[2,"kind","string",0],[3,"name","string",0],[4,"scope","string",2],[5,"namespace","string",6]],
   "k8s.io.api.networking.v1beta1.IngressClassSpec": [[1,"controller","string",4],[2,"parameters","k8s.io.api.networking.v1beta1.IngressClassParametersReference",6]],
   "k8s.io.api.networking.v1beta1.IngressList": [[1,"metadata","k8s.io.apimachinery.pkg.apis.meta.v1.ListMeta",4,null,"ListMeta"],[2,"items","k8s.io.api.networking.v1beta1.Ingress",1]],
   "k8s.io.api.networking.v1beta1.IngressLoadBalancerIngress": [[1,"ip","string",4,null,"IP"],[2,"hostname","string",4],[4,"ports","k8s.io.api.networking.v1beta1.IngressPortStatus",5]],
