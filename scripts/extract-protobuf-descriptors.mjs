@@ -17,7 +17,8 @@
 // k8s.io/apiextensions-apiserver and k8s.io/kube-aggregator are not linked into kubectl: CustomResourceDefinition
 // and APIService have no tables (the server answers their protobuf bodies 415).
 //
-// Usage: node scripts/extract-protobuf-descriptors.mjs [/usr/lib/google-cloud-sdk/bin/kubectl.1.32]
+// Usage: node scripts/extract-protobuf-descriptors.mjs [--check] [/usr/lib/google-cloud-sdk/bin/kubectl.1.32]
+// (--check writes nothing and exits 1 when the checked-in module differs from what the binary gives)
 import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
@@ -26,7 +27,8 @@ import { inflateRawSync } from 'node:zlib';
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const output = path.join(repoRoot, 'src/cluster/protobuf/kubernetes-descriptors.generated.ts');
-const binary = process.argv[2] ?? '/usr/lib/google-cloud-sdk/bin/kubectl.1.32';
+const check = process.argv.includes('--check');
+const binary = process.argv.slice(2).find((a) => a !== '--check') ?? '/usr/lib/google-cloud-sdk/bin/kubectl.1.32';
 const version = /Client Version: (v[0-9.]+)/.exec(execFileSync(binary, ['version', '--client'], { encoding: 'utf8' }))?.[1];
 if (!version?.startsWith('v1.32.')) throw new Error(`${binary} is kubectl ${version}, not 1.32`);
 
@@ -277,6 +279,11 @@ export const kubernetesMessages: Record<string, DescriptorField[]> = {
 ${lines.join('\n')}
 };
 `;
+if (check) {
+  const current = fs.existsSync(output) ? fs.readFileSync(output, 'utf8') : '';
+  process.stdout.write(current === source ? 'up to date\n' : `${path.relative(repoRoot, output)} differs from what kubectl ${version} gives\n`);
+  process.exit(current === source ? 0 : 1);
+}
 fs.writeFileSync(output, source);
 process.stderr.write(
   `${files.length} files, ${sortedNames.length} messages, ${stats.fields} fields → ${path.relative(repoRoot, output)} (${source.length} bytes)\n` +
