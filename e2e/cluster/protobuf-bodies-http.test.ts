@@ -3,6 +3,7 @@
  * the API server's messages, and custom resources refuse protobuf with 415 as a real server does.
  */
 import { readFileSync } from 'node:fs';
+import { decodesKind } from '../../src/cluster/protobuf/kubernetes-messages.js';
 import { useClusterSuite } from './cluster-suite.js';
 
 const suite = useClusterSuite();
@@ -59,4 +60,11 @@ test('custom resources answer 415 to protobuf bodies and 406 to a protobuf-only 
   expect(JSON.parse(list.text)).toEqual(status(406, 'NotAcceptable', 'only the following media types are accepted: application/json, application/yaml'));
   // a built-in kind takes it (the cluster answers JSON, which kubectl also accepts)
   expect((await suite.call('GET', cms, undefined, accept)).code).toBe(200);
+});
+
+test('every built-in kind the cluster serves has a protobuf message, but CustomResourceDefinition and APIService', () => {
+  const builtins = suite.cluster.internals.catalog.all().filter((rt) => !rt.custom);
+  expect(builtins.length).toBeGreaterThanOrEqual(15);
+  const without = builtins.filter((rt) => !decodesKind({ apiVersion: rt.group ? `${rt.group}/${rt.version}` : rt.version, kind: rt.kind }));
+  expect(without.filter((rt) => rt.group !== 'apiextensions.k8s.io' && rt.group !== 'apiregistration.k8s.io').map((rt) => `${rt.group}/${rt.kind}`)).toEqual([]);
 });
