@@ -18,8 +18,19 @@ const output = path.join(repoRoot, 'src/cluster/protobuf/testdata/kubectl-create
 const kubectl = process.argv[2] ?? '/usr/lib/google-cloud-sdk/bin/kubectl.1.32';
 const { startLocalCluster } = await import(path.join(repoRoot, 'dist/cluster/index.js'));
 
+const inputs = fs.mkdtempSync(path.join(os.tmpdir(), 'kubeforge-capture-inputs-'));
+fs.writeFileSync(path.join(inputs, 'app.properties'), 'mode=fast\nlevel=3\n');
+fs.writeFileSync(path.join(inputs, 'blob.bin'), Buffer.from([0, 1, 2, 250, 251, 252]));
+
 /** [name, args after `create`, has --dry-run] — the object kinds kubectl's create subcommands build. */
 const commands = [
+  ['deployment two images', ['deployment', 'multi', '--image=nginx', '--image=redis'], true],
+  ['configmap from env file and file', ['configmap', 'env', `--from-env-file=${path.join(inputs, 'app.properties')}`], true],
+  ['secret from binary file', ['secret', 'generic', 'files', `--from-file=${path.join(inputs, 'blob.bin')}`], true],
+  ['rolebinding to a clusterrole', ['rolebinding', 'viewers', '--clusterrole=view', '--group=devs'], true],
+  ['service clusterip headless', ['service', 'clusterip', 'headless', '--clusterip=None'], true],
+  ['ingress default backend', ['ingress', 'simple', '--default-backend=svc:http', '--rule=/path=svc2:80'], true],
+  ['priorityclass global default', ['priorityclass', 'default-pc', '--value=10', '--global-default'], true],
   ['deployment', ['deployment', 'web', '--image=nginx', '--replicas=2', '--port=80'], true],
   ['job', ['job', 'once', '--image=busybox', '--', 'sh', '-c', 'sleep 1'], true],
   ['cronjob', ['cronjob', 'hello', '--image=busybox', '--schedule=*/5 * * * *', '--restart=OnFailure', '--', 'echo', 'hi'], true],
@@ -84,6 +95,7 @@ try {
 } finally {
   await cluster.stop();
   fs.rmSync(home, { recursive: true, force: true });
+  fs.rmSync(inputs, { recursive: true, force: true });
 }
 const version = /Client Version: (\S+)/.exec(execFileSync(kubectl, ['version', '--client'], { encoding: 'utf8' }))?.[1];
 fs.mkdirSync(path.dirname(output), { recursive: true });
