@@ -23,15 +23,15 @@ export function messageNameOf(apiVersion: string, kind: string): string {
   return `${protoPackageOf(group, version)}.${kind}`;
 }
 
-/** True when the kind's protobuf message is among the generated tables. */
-export function decodesKind(type: DefaultKind): boolean {
-  return isKnownMessage(messageNameOf(type.apiVersion, type.kind));
-}
-
 /** The type the request's endpoint expects, used where the envelope leaves apiVersion or kind out. */
 export interface DefaultKind {
   apiVersion: string;
   kind: string;
+}
+
+/** True when the kind's protobuf message is among the generated tables. */
+export function decodesKind(type: DefaultKind): boolean {
+  return isKnownMessage(messageNameOf(type.apiVersion, type.kind));
 }
 
 /**
@@ -40,10 +40,10 @@ export interface DefaultKind {
  */
 export class ProtobufBodyError extends Error {}
 
-function bodyError(err: ProtobufDecodeError, body: Buffer, expected: DefaultKind, found?: { apiVersion: string; kind: string }): ProtobufBodyError {
+function bodyError(err: ProtobufDecodeError, body: Buffer, expected: DefaultKind, found?: DefaultKind): ProtobufBodyError {
   if (found?.kind) {
     const version = found.apiVersion.slice(found.apiVersion.indexOf('/') + 1);
-    return new ProtobufBodyError(`${found.kind} in version "${version}" cannot be handled as a ${expected.kind}: ${err.message}`);
+    return new ProtobufBodyError(`${found.kind} in version "${version}" cannot be handled as a ${expected.kind || found.kind}: ${err.message}`);
   }
   const head = body.subarray(0, 30);
   const summary = body.length === 0 ? '<empty>' : `${body[0] === 0x7b ? head.toString('utf8') : head.toString('hex')}${body.length > 30 ? ' ...' : ''}`;
