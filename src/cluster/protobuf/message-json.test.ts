@@ -138,6 +138,14 @@ describe('malformed bodies answer with the API server 400 messages', () => {
     );
   });
 
+  test('a map value of the wrong wire type, a cut packed run', () => {
+    expect(fail(envelope('v1', 'ConfigMap', bytesField(2, msg(bytesField(1, 'a'), varintField(2, 1)))))).toBe(
+      'ConfigMap in version "v1" cannot be handled as a ConfigMap: proto: wrong wireType = 0 for field Value',
+    );
+    const podSecurityContext = bytesField(14, bytesField(4, Buffer.from([0x80])));
+    expect(fail(envelope('v1', 'Pod', bytesField(2, podSecurityContext)))).toBe('Pod in version "v1" cannot be handled as a ConfigMap: unexpected EOF');
+  });
+
   test('an envelope without apiVersion and kind takes the endpoint type', () => {
     const body = Buffer.concat([Buffer.from('k8s\0', 'latin1'), bytesField(2, bytesField(2, msg(bytesField(1, 'a'), bytesField(2, '1'))))]);
     expect(decodeKubernetesProtobuf(body, expectedConfigMap)).toEqual({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { creationTimestamp: null }, data: { a: '1' } });

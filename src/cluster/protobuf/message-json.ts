@@ -67,6 +67,7 @@ function unpack(type: string, f: RawField): RawField[] {
       out.push({ number: f.number, wire: WIRE_VARINT, varint });
       pos = next;
     } else {
+      if (pos + size > f.bytes!.length) throw new ProtobufDecodeError('unexpected EOF');
       out.push({ number: f.number, wire: expectedWire(type), bytes: f.bytes!.subarray(pos, pos + size) });
       pos += size;
     }
@@ -93,7 +94,9 @@ function mapEntry(valueType: string, f: RawField): [string, Json] {
   let key = '';
   let value: RawField | undefined;
   for (const e of readFields(f.bytes!, 'MapEntry')) {
-    if (e.number === 1 && e.wire === WIRE_BYTES) key = e.bytes!.toString('utf8');
+    const wire = e.number === 1 ? WIRE_BYTES : expectedWire(valueType);
+    if (e.number <= 2 && e.wire !== wire) throw new ProtobufDecodeError(`proto: wrong wireType = ${e.wire} for field ${e.number === 1 ? 'Key' : 'Value'}`);
+    if (e.number === 1) key = e.bytes!.toString('utf8');
     if (e.number === 2) value = e;
   }
   return [key, valueOf(valueType, value)];
