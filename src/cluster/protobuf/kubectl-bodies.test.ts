@@ -4,7 +4,7 @@
  * `--dry-run=client -o json` — the same object, marshalled by Go.
  */
 import { readFileSync } from 'node:fs';
-import { decodeKubernetesProtobuf } from './kubernetes-messages.js';
+import { ProtobufBodyError, decodeKubernetesProtobuf } from './kubernetes-messages.js';
 
 interface Fixture {
   name: string;
@@ -44,4 +44,25 @@ test('kubectl auth can-i and whoami: the reviews decode with their attributes', 
     spec: { resourceAttributes: { namespace: 'kube-system', verb: 'list', resource: 'pods', subresource: 'log' } },
   });
   expect(decode(fixture('auth whoami'))).toEqual({ apiVersion: 'authentication.k8s.io/v1', kind: 'SelfSubjectReview', metadata: { creationTimestamp: null }, status: { userInfo: {} } });
+});
+
+test('corrupted kubectl bodies decode or fail with a 400 message, never another error', () => {
+  let seed = 12345;
+  const next = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
+  let failures = 0;
+  for (const f of recorded.fixtures) {
+    const original = Buffer.from(f.body, 'base64');
+    for (let round = 0; round < 150; round++) {
+      const body = Buffer.from(original);
+      for (let flips = 1 + Math.floor(next() * 3); flips > 0; flips--) body[4 + Math.floor(next() * (body.length - 4))] = Math.floor(next() * 256);
+      const cut = round % 5 === 0 ? body.subarray(0, Math.floor(next() * body.length)) : body;
+      try {
+        decodeKubernetesProtobuf(cut, { apiVersion: '', kind: '' });
+      } catch (err) {
+        if (!(err instanceof ProtobufBodyError)) throw err;
+        failures++;
+      }
+    }
+  }
+  expect(failures).toBeGreaterThan(100);
 });
