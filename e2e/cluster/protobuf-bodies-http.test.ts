@@ -36,6 +36,16 @@ test('malformed protobuf bodies answer 400 BadRequest', async () => {
   );
 });
 
+test('a protobuf Deployment with nothing but a name is validated like any other body (422, not 500)', async () => {
+  const field = (n: number, payload: Buffer) => Buffer.concat([Buffer.from([(n << 3) | 2, payload.length]), payload]);
+  const typeMeta = field(1, Buffer.concat([field(1, Buffer.from('apps/v1')), field(2, Buffer.from('Deployment'))]));
+  const body = Buffer.concat([Buffer.from('k8s\0', 'latin1'), typeMeta, field(2, field(1, field(1, Buffer.from('bare'))))]);
+  const reply = await suite.call('POST', '/apis/apps/v1/namespaces/default/deployments', body, protobuf);
+  expect(reply.code).toBe(422);
+  expect(JSON.parse(reply.text)).toMatchObject({ reason: 'Invalid', details: { name: 'bare', kind: 'Deployment' } });
+  expect(JSON.parse(reply.text).message).toContain('spec.selector: Required value');
+});
+
 test('custom resources answer 415 to protobuf bodies and 406 to a protobuf-only Accept', async () => {
   const crd = {
     apiVersion: 'apiextensions.k8s.io/v1',
