@@ -78,8 +78,8 @@ export class ClusterSuite {
   }
 
   /**
-   * One request as the admin, resolved with the whole reply. A string body is sent as it is, any other
-   * as JSON; Content-Type is JSON unless `headers` name another.
+   * One request as the admin, resolved with the whole reply. A string or Buffer body is sent as it is, any
+   * other as JSON; Content-Type is JSON unless `headers` name another.
    */
   call(method: string, path: string, body?: unknown, headers: OutgoingHttpHeaders = {}): Promise<RawReply> {
     const options = this.adminRequestOptions(path, method, { 'Content-Type': 'application/json', ...headers });
@@ -92,7 +92,7 @@ export class ClusterSuite {
         res.on('end', () => resolve({ code: res.statusCode ?? 0, headers: res.headers, text }));
       });
       req.on('error', reject);
-      req.end(body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body));
+      req.end(body === undefined ? undefined : typeof body === 'string' || Buffer.isBuffer(body) ? body : JSON.stringify(body));
     });
   }
 

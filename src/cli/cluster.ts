@@ -12,9 +12,9 @@ const limits = `
 What the local cluster does not do (yet):
   - no containers, no scheduling, no networking: pods are run by a simulator (they succeed or fail by rule)
   - no conversion webhooks (CRDs with conversion.strategy Webhook are rejected)
-  - protobuf request bodies are decoded only for what kubectl sends them for most (create configmap, secret,
-    namespace, serviceaccount, (cluster)role(binding), job, cronjob, deployment, token; auth can-i, whoami); other
-    kinds get 415: use \`kubectl create … --dry-run=client -o yaml | kubectl apply -f -\`
+  - protobuf request bodies are decoded for every built-in kind (message tables taken from kubectl 1.32's own
+    descriptors) except CustomResourceDefinition and APIService objects, which get 415 like custom resources
+    (send them as JSON); responses are always JSON
   - CEL rules run on @marcbachmann/cel-js with the Kubernetes libraries of 1.32; the runtime cost is an
     upper bound, and what cel-js cannot evaluate (two-variable comprehensions, optional entries in literals)
     is refused when the CRD is created

@@ -28,8 +28,11 @@ export function parseAccept(header: string | undefined): MediaRange[] {
 
 export type ResponseShape = 'object' | 'table' | 'metadata';
 
-/** What shape a resource GET should answer with. */
-export function negotiateResource(header: string | undefined): { shape: ResponseShape; tableVersion?: string } {
+/**
+ * What shape a resource GET should answer with. A built-in kind also accepts protobuf-only Accept headers
+ * (answered in JSON); custom resources, which have no protobuf encoding, answer those 406.
+ */
+export function negotiateResource(header: string | undefined, custom = false): { shape: ResponseShape; tableVersion?: string } {
   for (const r of parseAccept(header)) {
     if (r.type === 'application/json' && r.params.as === 'Table' && r.params.g === 'meta.k8s.io' && (r.params.v === 'v1' || r.params.v === 'v1beta1')) {
       return { shape: 'table', tableVersion: r.params.v };
@@ -44,8 +47,8 @@ export function negotiateResource(header: string | undefined): { shape: Response
     }
   }
   const types = parseAccept(header);
-  if (types.some((r) => r.type === 'application/vnd.kubernetes.protobuf')) return { shape: 'object' };
-  throw notAcceptable(['application/json', 'application/yaml', 'application/vnd.kubernetes.protobuf']);
+  if (!custom && types.some((r) => r.type === 'application/vnd.kubernetes.protobuf')) return { shape: 'object' };
+  throw notAcceptable(custom ? ['application/json', 'application/yaml'] : ['application/json', 'application/yaml', 'application/vnd.kubernetes.protobuf']);
 }
 
 /** True when the client asked for apidiscovery.k8s.io/v2 aggregated discovery. */

@@ -1,6 +1,6 @@
 /**
  * REST handling of resource paths: maps verb + subresource to the object operations, decodes
- * bodies (JSON, YAML for apply; protobuf is answered with a clear 415), reads query options, and
+ * bodies (JSON, YAML for apply, protobuf for built-in kinds), reads query options, and
  * shapes responses (object, list, Table, Scale, Status).
  */
 import type { IncomingHttpHeaders } from 'node:http';
@@ -15,8 +15,7 @@ import { parseLabelSelector, labelSelectorToString } from '../selectors/label-se
 import type { KubeObject, ObjectStore } from '../store/object-store.js';
 import { listObjects, servedFromWatchCache } from './list-request.js';
 import { type FreshnessWaiter, requestedResourceVersion } from '../store/freshness.js';
-import { decodeKubernetesProtobuf } from '../protobuf/kubernetes-messages.js';
-import { ProtobufDecodeError } from '../protobuf/wire-format.js';
+import { ProtobufBodyError, decodeKubernetesProtobuf, decodesKind } from '../protobuf/kubernetes-messages.js';
 import { negotiateResource } from './negotiation.js';
 import { type ResourceRequest, queryBool } from './request-info.js';
 import { buildTable, type IncludeObject } from './table.js';
@@ -104,7 +103,7 @@ export class ResourceHandler {
         if (rt.namespaced && info.namespace === undefined) throw pathNotFound();
         const virtual = this.createHandlers.get(`${rt.group}/${rt.resource}`);
         if (virtual) return virtual(rt, ctx);
-        const body = this.decodeBody(ctx) as KubeObject;
+        const body = this.decodeBody(ctx, rt) as KubeObject;
         const opts = this.writeOptions(ctx);
         const duplicates = this.duplicateFieldWarnings(rt, ctx, body, opts);
         this.guardRbacWrite(rt, ctx, () => body, undefined);
@@ -158,7 +157,7 @@ export class ResourceHandler {
 
   private async update(rt: ResourceType, ctx: ResourceRequestContext, opts: WriteOptions): Promise<HandlerResult> {
     const { info } = ctx;
-    const body = this.decodeBody(ctx) as KubeObject;
+    const body = this.decodeBody(ctx, rt) as KubeObject;
     const duplicates = this.duplicateFieldWarnings(rt, ctx, body, opts);
     this.guardRbacWrite(rt, ctx, () => ({ ...body, metadata: { ...body?.metadata, name: info.name } }) as KubeObject, this.store.peek(rt.bucket, rt.namespaced ? info.namespace : undefined, info.name!) as KubeObject | undefined);
     const old = this.admission.applies('UPDATE', this.admissionContext(rt, ctx, opts), body) ? this.ops.get(rt, info.namespace, info.name!) : undefined;
@@ -184,7 +183,7 @@ export class ResourceHandler {
     }
     if (sub === 'scale' && rt.scale) return this.scale(rt, ctx);
     if (sub === 'finalize' && rt.otherSubresources.includes('finalize') && info.verb === 'update') {
-      return { code: 200, body: this.ops.finalizeNamespace(rt, info.name!, this.decodeBody(ctx)) };
+      return { code: 200, body: this.ops.finalizeNamespace(rt, info.name!, this.decodeBody(ctx, rt)) };
     }
     throw pathNotFound();
   }
@@ -285,21 +284,26 @@ export class ResourceHandler {
     throw invalidObject('', '', '', [invalid('patch', JSON.stringify(patched), `strict decoding error: ${reasons}`)]);
   }
 
-  decodeBody(ctx: ResourceRequestContext): unknown {
+  /**
+   * The request body as JSON. `expected` is the endpoint's type: it names the type in protobuf decoding
+   * errors and fills an envelope without a kind. Custom resources take no protobuf (415, as a real server),
+   * nor do the built-in kinds without generated message tables (apiextensions.k8s.io, apiregistration.k8s.io).
+   */
+  decodeBody(ctx: ResourceRequestContext, expected?: Pick<ResourceType, 'group' | 'version' | 'kind' | 'custom'>): unknown {
     const type = this.contentType(ctx);
     if (type === 'application/json' || type === '') return this.decodeJson(ctx.body);
     if (type === 'application/yaml') return parseYaml(ctx.body.toString('utf8'));
-    if (type === 'application/vnd.kubernetes.protobuf') {
+    const endpoint = expected && { apiVersion: expected.group ? `${expected.group}/${expected.version}` : expected.version, kind: expected.kind };
+    const takesProtobuf = !expected || (!expected.custom && decodesKind(endpoint!));
+    if (type === 'application/vnd.kubernetes.protobuf' && takesProtobuf) {
       try {
-        return decodeKubernetesProtobuf(ctx.body);
+        return decodeKubernetesProtobuf(ctx.body, endpoint ?? { apiVersion: '', kind: '' });
       } catch (err) {
-        if (err instanceof ProtobufDecodeError) {
-          throw new ApiError(415, 'UnsupportedMediaType', `the body of the request was in an unknown format - accepted media types include: application/json, application/yaml (${err.message}; send JSON instead, e.g. \`kubectl create … --dry-run=client -o yaml | kubectl apply -f -\`)`);
-        }
+        if (err instanceof ProtobufBodyError) throw badRequest(err.message);
         throw err;
       }
     }
-    throw unsupportedMediaType(['application/json', 'application/yaml', 'application/vnd.kubernetes.protobuf']);
+    throw unsupportedMediaType(takesProtobuf ? ['application/json', 'application/yaml', 'application/vnd.kubernetes.protobuf'] : ['application/json', 'application/yaml']);
   }
 
   private async patch(rt: ResourceType, ctx: ResourceRequestContext, opts: WriteOptions): Promise<HandlerResult> {
@@ -349,7 +353,7 @@ export class ResourceHandler {
 
   private list(rt: ResourceType, ctx: ResourceRequestContext): HandlerResult {
     const page = listObjects(this.store, rt, this.listQuery(rt, ctx));
-    const { shape, tableVersion } = negotiateResource(ctx.headers.accept);
+    const { shape, tableVersion } = negotiateResource(ctx.headers.accept, rt.custom);
     const rows = page.items.map((stored) => ({ stored, object: this.ops.presentShared(rt, stored) }));
     if (shape === 'table') {
       return {
@@ -379,7 +383,7 @@ export class ResourceHandler {
   }
 
   private respondObject(rt: ResourceType, ctx: ResourceRequestContext, object: KubeObject): HandlerResult {
-    const { shape, tableVersion } = negotiateResource(ctx.headers.accept);
+    const { shape, tableVersion } = negotiateResource(ctx.headers.accept, rt.custom);
     if (shape === 'table') {
       const stored = rt.strategy.toStorage ? rt.strategy.toStorage(structuredClone(object)) : object;
       return { code: 200, body: buildTable(rt, [{ object, stored }], { now: this.now(), include: this.includeObject(ctx), version: tableVersion ?? 'v1', resourceVersion: object.metadata.resourceVersion }) };
@@ -391,7 +395,7 @@ export class ResourceHandler {
   private watch(rt: ResourceType, ctx: ResourceRequestContext): void {
     const q = ctx.query;
     const query = this.listQuery(rt, ctx);
-    const { shape, tableVersion } = negotiateResource(ctx.headers.accept);
+    const { shape, tableVersion } = negotiateResource(ctx.headers.accept, rt.custom);
     const timeout = q.get('timeoutSeconds');
     const rv = q.get('resourceVersion') ?? undefined;
     const initialEvents = q.has('sendInitialEvents') ? queryBool(q.get('sendInitialEvents')) : undefined;
@@ -454,7 +458,7 @@ export class ResourceHandler {
     let replicas: unknown;
     let rv: string | undefined;
     if (info.verb === 'update') {
-      const body = this.decodeBody(ctx) as Record<string, any>;
+      const body = this.decodeBody(ctx, { group: 'autoscaling', version: 'v1', kind: 'Scale', custom: false }) as Record<string, any>;
       replicas = body?.spec?.replicas;
       rv = body?.metadata?.resourceVersion;
     } else if (info.verb === 'patch' && this.contentType(ctx) === 'application/apply-patch+yaml') {

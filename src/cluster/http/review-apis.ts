@@ -50,17 +50,20 @@ function answer(rt: ResourceType, body: any, status: Record<string, unknown>) {
   return { code: 201, body: { kind: rt.kind, apiVersion: `${rt.group}/${rt.version}`, metadata: { creationTimestamp: null }, spec: body?.spec ?? {}, status } };
 }
 
+/** The type kubectl create token sends to serviceaccounts/token. */
+const tokenRequestKind = { group: 'authentication.k8s.io', version: 'v1', kind: 'TokenRequest', custom: false };
+
 export function installReviewApis(handler: ResourceHandler, store: ObjectStore, auth: TokenAuthenticator, now: () => number): void {
   const access = (user: UserInfo, spec: any): Record<string, unknown> => {
     const allowed = isAllowed(store, user, attributesToInfo(spec));
     return allowed ? { allowed: true } : { allowed: false };
   };
   handler.createHandlers.set('authorization.k8s.io/selfsubjectaccessreviews', (rt, ctx) => {
-    const body = handler.decodeBody(ctx) as any;
+    const body = handler.decodeBody(ctx, rt) as any;
     return answer(rt, body, access(ctx.user, body?.spec));
   });
   const subjectReview = (rt: ResourceType, ctx: ResourceRequestContext) => {
-    const body = handler.decodeBody(ctx) as any;
+    const body = handler.decodeBody(ctx, rt) as any;
     const spec = body?.spec ?? {};
     if (rt.namespaced && spec.resourceAttributes?.namespace !== ctx.info.namespace) {
       throw invalidObject(rt.kind, rt.group, '', [invalid('spec.resourceAttributes.namespace', spec.resourceAttributes?.namespace ?? '', 'must match metadata.namespace')]);
@@ -71,7 +74,7 @@ export function installReviewApis(handler: ResourceHandler, store: ObjectStore, 
   handler.createHandlers.set('authorization.k8s.io/subjectaccessreviews', subjectReview);
   handler.createHandlers.set('authorization.k8s.io/localsubjectaccessreviews', subjectReview);
   handler.createHandlers.set('authorization.k8s.io/selfsubjectrulesreviews', (rt, ctx) => {
-    const body = handler.decodeBody(ctx) as any;
+    const body = handler.decodeBody(ctx, rt) as any;
     if (ctx.user.groups.includes('system:masters')) {
       return answer(rt, body, { resourceRules: [{ verbs: ['*'], apiGroups: ['*'], resources: ['*'] }], nonResourceRules: [{ verbs: ['*'], nonResourceURLs: ['*'] }], incomplete: false });
     }
@@ -84,11 +87,11 @@ export function installReviewApis(handler: ResourceHandler, store: ObjectStore, 
     });
   });
   handler.createHandlers.set('authentication.k8s.io/selfsubjectreviews', (rt, ctx) => {
-    handler.decodeBody(ctx);
+    handler.decodeBody(ctx, rt);
     return { code: 201, body: { kind: rt.kind, apiVersion: 'authentication.k8s.io/v1', metadata: { creationTimestamp: null }, status: { userInfo: userInfoOf(ctx.user) } } };
   });
   handler.createHandlers.set('authentication.k8s.io/tokenreviews', (rt, ctx) => {
-    const body = handler.decodeBody(ctx) as any;
+    const body = handler.decodeBody(ctx, rt) as any;
     const user = auth.authenticate(`Bearer ${body?.spec?.token ?? ''}`);
     // every token here is good for the API server's audience (audience-agnostic tokens get the implicit one)
     return answer(rt, body, user ? { authenticated: true, user: userInfoOf(user), audiences: [serviceAccountIssuer] } : { authenticated: false });
@@ -99,7 +102,7 @@ export function installReviewApis(handler: ResourceHandler, store: ObjectStore, 
     const name = ctx.info.name!;
     const sa = store.get(rt.bucket, ns, name);
     if (!sa) throw notFound({ group: '', resource: 'serviceaccounts' }, name);
-    const body = (handler.decodeBody(ctx) as any) ?? {};
+    const body = (handler.decodeBody(ctx, tokenRequestKind) as any) ?? {};
     const seconds = body.spec?.expirationSeconds ?? 3600;
     if (seconds < 600) {
       throw invalidObject('TokenRequest', 'authentication.k8s.io', name, [invalid('spec.expirationSeconds', seconds, 'may not specify a duration less than 10 minutes')]);

@@ -1,112 +1,67 @@
 /**
- * A minimal protobuf wire-format reader (varints, fixed and length-delimited fields) and a decoder
- * that maps fields to JSON names by a per-message table — enough for the request bodies kubectl
- * sends as `application/vnd.kubernetes.protobuf`.
+ * The protobuf wire format, read: a message's fields as varints, fixed 32/64-bit words and length-delimited
+ * bytes, with the errors gogo-protobuf's generated Unmarshal gives for a malformed message.
  */
 
-export type FieldType = 'string' | 'bytes' | 'bool' | 'int' | 'message' | 'stringMap' | 'bytesMap';
+export const WIRE_VARINT = 0;
+export const WIRE_FIXED64 = 1;
+export const WIRE_BYTES = 2;
+export const WIRE_FIXED32 = 5;
 
-export interface FieldSpec {
-  name: string;
-  type: FieldType;
-  repeated?: boolean;
-  message?: MessageSpec;
-}
-
-export type MessageSpec = Record<number, FieldSpec>;
-
-interface RawField {
-  field: number;
+export interface RawField {
+  number: number;
   wire: number;
+  /** The varint of wire type 0. */
   varint?: bigint;
+  /** The payload of wire types 1, 2 and 5. */
   bytes?: Buffer;
 }
 
+/** A body that does not decode; the message is the one the real API server gives. */
 export class ProtobufDecodeError extends Error {}
 
-function readVarint(buf: Buffer, pos: number): [bigint, number] {
-  let result = 0n;
-  let shift = 0n;
-  for (;;) {
-    if (pos >= buf.length) throw new ProtobufDecodeError('truncated varint');
+const unexpectedEOF = () => new ProtobufDecodeError('unexpected EOF');
+
+export function readVarint(buf: Buffer, pos: number): [bigint, number] {
+  let value = 0n;
+  for (let shift = 0n; ; shift += 7n) {
+    if (shift >= 64n) throw new ProtobufDecodeError('proto: integer overflow');
+    if (pos >= buf.length) throw unexpectedEOF();
     const b = buf[pos++]!;
-    result |= BigInt(b & 0x7f) << shift;
-    if ((b & 0x80) === 0) return [result, pos];
-    shift += 7n;
-    if (shift > 70n) throw new ProtobufDecodeError('varint too long');
+    value |= BigInt(b & 0x7f) << shift;
+    if ((b & 0x80) === 0) return [BigInt.asUintN(64, value), pos];
   }
 }
 
-export function readFields(buf: Buffer): RawField[] {
+function take(buf: Buffer, start: number, length: number): Buffer {
+  if (start + length > buf.length) throw unexpectedEOF();
+  return buf.subarray(start, start + length);
+}
+
+/** The fields of one message, in wire order. `typeName` is the Go type named in errors (`ConfigMap`). */
+export function readFields(buf: Buffer, typeName: string): RawField[] {
   const fields: RawField[] = [];
   let pos = 0;
   while (pos < buf.length) {
-    const [key, next] = readVarint(buf, pos);
-    pos = next;
-    const field = Number(key >> 3n);
+    const [key, afterKey] = readVarint(buf, pos);
+    const number = Number(key >> 3n);
     const wire = Number(key & 7n);
-    if (wire === 0) {
-      const [v, p] = readVarint(buf, pos);
-      pos = p;
-      fields.push({ field, wire, varint: v });
-    } else if (wire === 2) {
-      const [len, p] = readVarint(buf, pos);
-      const end = p + Number(len);
-      if (end > buf.length) throw new ProtobufDecodeError('truncated length-delimited field');
-      fields.push({ field, wire, bytes: buf.subarray(p, end) });
-      pos = end;
-    } else if (wire === 1) pos += 8;
-    else if (wire === 5) pos += 4;
-    else throw new ProtobufDecodeError(`unsupported wire type ${wire}`);
+    if (wire === 4) throw new ProtobufDecodeError(`proto: ${typeName}: wiretype end group for non-group`);
+    if (number <= 0) throw new ProtobufDecodeError(`proto: ${typeName}: illegal tag ${number} (wire type ${wire})`);
+    if (wire === WIRE_VARINT) {
+      const [varint, next] = readVarint(buf, afterKey);
+      fields.push({ number, wire, varint });
+      pos = next;
+    } else if (wire === WIRE_BYTES) {
+      const [length, start] = readVarint(buf, afterKey);
+      if (BigInt.asIntN(64, length) < 0n) throw new ProtobufDecodeError('proto: negative length found during unmarshaling');
+      fields.push({ number, wire, bytes: take(buf, start, Number(length)) });
+      pos = start + Number(length);
+    } else if (wire === WIRE_FIXED64 || wire === WIRE_FIXED32) {
+      const size = wire === WIRE_FIXED64 ? 8 : 4;
+      fields.push({ number, wire, bytes: take(buf, afterKey, size) });
+      pos = afterKey + size;
+    } else throw new ProtobufDecodeError(`proto: illegal wireType ${wire}`);
   }
   return fields;
-}
-
-function mapEntry(bytes: Buffer): [string, Buffer] {
-  let key = '';
-  let value: Buffer = Buffer.alloc(0);
-  for (const f of readFields(bytes)) {
-    if (f.field === 1 && f.bytes) key = f.bytes.toString('utf8');
-    if (f.field === 2 && f.bytes) value = f.bytes;
-  }
-  return [key, value];
-}
-
-export function decodeMessage(buf: Buffer, spec: MessageSpec): Record<string, unknown> {
-  const out: Record<string, unknown> = {};
-  for (const f of readFields(buf)) {
-    const s = spec[f.field];
-    if (!s) continue;
-    let value: unknown;
-    switch (s.type) {
-      case 'string':
-        value = f.bytes?.toString('utf8') ?? '';
-        // Go's omitempty: an empty string is not written to JSON
-        if (value === '' && !s.repeated) continue;
-        break;
-      case 'bytes':
-        value = (f.bytes ?? Buffer.alloc(0)).toString('base64');
-        break;
-      case 'bool':
-        value = f.varint !== undefined && f.varint !== 0n;
-        break;
-      case 'int':
-        value = f.varint !== undefined ? Number(BigInt.asIntN(64, f.varint)) : 0;
-        break;
-      case 'message':
-        value = decodeMessage(f.bytes ?? Buffer.alloc(0), s.message ?? {});
-        break;
-      case 'stringMap':
-      case 'bytesMap': {
-        const [k, v] = mapEntry(f.bytes ?? Buffer.alloc(0));
-        const map = (out[s.name] as Record<string, string> | undefined) ?? {};
-        map[k] = s.type === 'stringMap' ? v.toString('utf8') : v.toString('base64');
-        out[s.name] = map;
-        continue;
-      }
-    }
-    if (s.repeated) ((out[s.name] as unknown[] | undefined) ?? (out[s.name] = [])).push?.(value);
-    else out[s.name] = value;
-  }
-  return out;
 }
