@@ -21,6 +21,7 @@ import { coreKinds } from './registry/builtin/core-kinds.js';
 import { coreEvents, newEvents } from './registry/builtin/event-kinds.js';
 import { otherKinds } from './registry/builtin/other-kinds.js';
 import { admissionKinds } from './registry/builtin/admission-kinds.js';
+import { serviceKinds } from './registry/builtin/service-kinds.js';
 import { ObjectOperations } from './registry/object-operations.js';
 import { ResourceCatalog } from './registry/resource-catalog.js';
 import { SeededRandom } from './registry/system-metadata.js';
@@ -137,7 +138,7 @@ export async function startLocalCluster(options: LocalClusterOptions = {}): Prom
   const seed = options.seed ?? 1;
   const random = new SeededRandom(seed);
   const store = new ObjectStore({ initialResourceVersion: 1000 + (seed % 1000), historyLimit: options.watchHistory ?? 10_000 });
-  const catalog = new ResourceCatalog([...coreKinds, coreEvents, ...batchKinds, newEvents, ...otherKinds, ...admissionKinds, ...reviewKinds]);
+  const catalog = new ResourceCatalog([...coreKinds, coreEvents, ...batchKinds, newEvents, ...otherKinds, ...admissionKinds, ...reviewKinds, ...serviceKinds]);
   const operations = new ObjectOperations(store, clock, random);
   const watches = new WatchHub(store, operations, () => clock.now());
   const admission = new WebhookAdmission(store);
