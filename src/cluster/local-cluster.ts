@@ -48,6 +48,14 @@ export interface ControllerSwitches {
   eventTtl?: boolean;
   /** ClusterRoles with an `aggregationRule` (admin, edit, view, yours) follow the roles they select (default on). */
   clusterRoleAggregation?: boolean;
+  /** Endpoints of Services with a selector, from their pods (default on). */
+  endpoints?: boolean;
+  /** EndpointSlices of Services with a selector, from their pods (default on). */
+  endpointSlice?: boolean;
+  /** EndpointSlices mirroring hand-written Endpoints of selector-less Services (default on). */
+  endpointSliceMirroring?: boolean;
+  /** PodDisruptionBudget status (default on); eviction reads it. */
+  disruption?: boolean;
 }
 
 export interface LocalClusterOptions {

@@ -16,6 +16,10 @@ import { CronJobController } from './cronjob-controller.js';
 import { TtlAfterFinishedController } from './ttl-after-finished-controller.js';
 import { EventTtlController } from './event-ttl-controller.js';
 import { ClusterRoleAggregationController } from '../rbac/aggregation-controller.js';
+import { EndpointsController } from './endpoints-controller.js';
+import { EndpointSliceController } from './endpointslice-controller.js';
+import { EndpointSliceMirroringController } from './endpointslice-mirroring-controller.js';
+import { DisruptionController } from './disruption-controller.js';
 
 const kubeSystem = (name: string): ControllerIdentity => ({ user: `system:serviceaccount:kube-system:${name}`, fieldManager: 'kube-controller-manager' });
 
@@ -29,6 +33,10 @@ export const controllerIdentities = {
   cronJob: kubeSystem('cronjob-controller'),
   ttl: kubeSystem('ttl-after-finished-controller'),
   clusterRoleAggregation: kubeSystem('clusterrole-aggregation-controller'),
+  endpoints: kubeSystem('endpoint-controller'),
+  endpointSlice: kubeSystem('endpointslice-controller'),
+  endpointSliceMirroring: kubeSystem('endpointslicemirroring-controller'),
+  disruption: kubeSystem('disruption-controller'),
   scheduler: { user: 'system:kube-scheduler', groups: ['system:authenticated'], fieldManager: 'kube-scheduler' },
   apiserver: { user: 'system:apiserver', groups: ['system:masters', 'system:authenticated'], fieldManager: 'kube-apiserver' },
   kubelet: { user: 'system:node:kubeforge-node', groups: ['system:nodes', 'system:authenticated'], fieldManager: 'kubelet' },
@@ -94,6 +102,10 @@ export function startBuiltinControllers(cluster: ClusterInternals, caCertPem?: s
     kubeletSimulator = simulator;
   }
   if (on('clusterRoleAggregation')) scheduler.add(new ClusterRoleAggregationController(client(controllerIdentities.clusterRoleAggregation)));
+  if (on('endpoints')) scheduler.add(new EndpointsController(client(controllerIdentities.endpoints), cluster.clock));
+  if (on('endpointSlice')) scheduler.add(new EndpointSliceController(client(controllerIdentities.endpointSlice), cluster.clock));
+  if (on('endpointSliceMirroring')) scheduler.add(new EndpointSliceMirroringController(client(controllerIdentities.endpointSliceMirroring)));
+  if (on('disruption')) scheduler.add(new DisruptionController(client(controllerIdentities.disruption), cluster.clock));
   if (on('eventTtl')) scheduler.add(new EventTtlController(client(controllerIdentities.apiserver), cluster.clock));
   const removeIdleCheck = cluster.addIdleCheck(scheduler);
   const stop = (): void => {
