@@ -32,6 +32,7 @@ import { issueClientCertificate as issueClientCertificateFrom } from '../certifi
 import { installCustomResourceSupport } from './crd/install.js';
 import { createAuthorizer } from './http/rbac-authorizer.js';
 import { installReviewApis, reviewKinds } from './http/review-apis.js';
+import { installPodEviction } from './http/pod-eviction.js';
 import { type LeastPrivilegeReport, leastPrivilegeReport } from './http/least-privilege.js';
 import { startBuiltinControllers } from './controllers/install.js';
 import { checkRbacEscalation } from './rbac/escalation.js';
@@ -169,6 +170,7 @@ export async function startLocalCluster(options: LocalClusterOptions = {}): Prom
   };
   installCustomResourceSupport(internals);
   installReviewApis(handler, store, auth, () => clock.now());
+  installPodEviction(handler, catalog, store, operations, () => clock.now());
   if ((options.authz ?? 'rbac') === 'rbac') handler.rbacWriteGuard = (user, rt, object, old) => checkRbacEscalation(store, user, rt, object, old);
   bootstrapObjects(catalog, operations);
   const tlsOn = options.tls !== false;
