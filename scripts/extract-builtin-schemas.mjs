@@ -56,6 +56,7 @@ const roots = {
   V1LocalSubjectAccessReview: 'authorization', V1SelfSubjectReview: 'authentication', V1TokenReview: 'authentication',
   AuthenticationV1TokenRequest: 'authentication', V1MutatingWebhookConfiguration: 'admissionregistration',
   V1ValidatingWebhookConfiguration: 'admissionregistration', V1Scale: 'autoscaling',
+  V1Endpoints: 'core', V1EndpointSlice: 'discovery', V1PodDisruptionBudget: 'policy', V1Eviction: 'policy',
 };
 
 // ---- kubernetes-types: which group declares a type name, and which fields are Quantities ----
