@@ -106,6 +106,8 @@ test('maxUnavailable needs the pods’ controller: bare pods leave the budget in
   const pdb = await policy.readNamespacedPodDisruptionBudget({ name: 'api-pdb', namespace: 'default' });
   expect(pdb.status!.disruptionsAllowed).toBe(0);
   expect(pdb.status!.conditions!.map((c) => [c.type, c.status, c.reason, c.message])).toEqual([['DisruptionAllowed', 'False', 'SyncFailed', 'found no controller ref for pod "api-a"']]);
+  const events = await kubectl.ok(['get', 'events', '--field-selector', 'involvedObject.name=api-pdb', '-o', 'jsonpath={range .items[*]}{.type} {.reason} {.message}{"\\n"}{end}']);
+  expect(events).toContain('Warning NoControllerRef found no controller ref for pod "api-a"');
 });
 
 test('a dry-run eviction changes nothing; kubectl create --raw evicts when allowed', async () => {

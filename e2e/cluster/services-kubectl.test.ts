@@ -139,6 +139,8 @@ test('Endpoints and EndpointSlices follow pods: empty until they start, then rea
     { ready: true, serving: true, terminating: false },
   ]);
 
+  expect(await kubectl.ok(['describe', 'svc', 'app'])).toMatch(new RegExp(`\\nEndpoints:\\s+${[...ips].sort().map((ip) => `${ip.replace(/\./g, '\\.')}:8080`).join(',')}\\n`));
+
   // the kubelet reports app-1 unready: it moves to notReadyAddresses and its slice endpoint to ready=false
   const status = (await getJson(['get', 'pod', 'app-1'])).status;
   const conditions = status.conditions.map((c: any) => (c.type === 'Ready' ? { ...c, status: 'False', reason: 'ContainersNotReady' } : c));

@@ -11,6 +11,7 @@ import { rfc3339 } from '../registry/system-metadata.js';
 import type { KubeObject, StoreEvent } from '../store/object-store.js';
 import type { ControllerClient } from './controller-client.js';
 import type { BuiltinController, ReconcileResult } from './controller-scheduler.js';
+import type { EventRecorder } from './event-recorder.js';
 import { isPodReady, labelSelectorSelects } from './service-pods.js';
 
 /** How long an eviction's entry in disruptedPods holds a pod out of the healthy count (DeletionTimeout). */
@@ -25,12 +26,17 @@ function scaled(value: number | string, total: number): number {
   return Math.ceil((parseInt(value, 10) * total) / 100);
 }
 
-class SyncError extends Error {}
+/** A budget that cannot be computed, with the Warning event reason the controller records for it. */
+class SyncError extends Error {
+  constructor(message: string, readonly reason: string) {
+    super(message);
+  }
+}
 
 export class DisruptionController implements BuiltinController {
   readonly name = 'disruption-controller';
 
-  constructor(private readonly client: ControllerClient, private readonly clock: ClusterClock) {}
+  constructor(private readonly client: ControllerClient, private readonly clock: ClusterClock, private readonly events?: EventRecorder) {}
 
   initialKeys(): string[] {
     return this.client.list(budgets).map(key);
@@ -58,6 +64,7 @@ export class DisruptionController implements BuiltinController {
     const now = this.clock.now();
     const pods = this.client.list('pods', namespace).filter((p) => labelSelectorSelects(pdb.spec?.selector, p.metadata.labels));
     const { disrupted, recheckAt } = this.disruptedPods(pdb, pods, now);
+    if (pods.length === 0 && pdb.status?.observedGeneration !== pdb.metadata.generation) this.events?.record(pdb, 'Normal', 'NoPods', 'No matching pods found');
     let status: Record<string, unknown>;
     try {
       const { expected, desired } = this.desiredHealthy(pdb, pods);
@@ -74,6 +81,7 @@ export class DisruptionController implements BuiltinController {
       };
     } catch (err) {
       if (!(err instanceof SyncError)) throw err;
+      if ((pdb.status?.conditions ?? []).find((c: any) => c.type === 'DisruptionAllowed')?.message !== err.message) this.events?.record(pdb, 'Warning', err.reason, err.message);
       // failSafe: nothing may be disrupted while the budget cannot be computed
       status = {
         ...(pdb.status ?? {}),
@@ -137,9 +145,9 @@ export class DisruptionController implements BuiltinController {
     const counted = new Map<string, number>();
     for (const pod of pods) {
       const ref = (pod.metadata.ownerReferences ?? []).find((r: any) => r.controller === true);
-      if (!ref) throw new SyncError(`found no controller ref for pod "${pod.metadata.name}"`);
+      if (!ref) throw new SyncError(`found no controller ref for pod "${pod.metadata.name}"`, 'NoControllerRef');
       const owner = this.scaleOwner(pod.metadata.namespace, ref);
-      if (!owner) throw new SyncError(`found no controllers for pod "${pod.metadata.name}"`);
+      if (!owner) throw new SyncError(`found no controllers for pod "${pod.metadata.name}"`, 'NoControllers');
       counted.set(owner.uid, owner.replicas);
     }
     return [...counted.values()].reduce((a, b) => a + b, 0);

@@ -105,7 +105,10 @@ export function startBuiltinControllers(cluster: ClusterInternals, caCertPem?: s
   if (on('endpoints')) scheduler.add(new EndpointsController(client(controllerIdentities.endpoints), cluster.clock));
   if (on('endpointSlice')) scheduler.add(new EndpointSliceController(client(controllerIdentities.endpointSlice), cluster.clock));
   if (on('endpointSliceMirroring')) scheduler.add(new EndpointSliceMirroringController(client(controllerIdentities.endpointSliceMirroring)));
-  if (on('disruption')) scheduler.add(new DisruptionController(client(controllerIdentities.disruption), cluster.clock));
+  if (on('disruption')) {
+    const disruptionClient = client(controllerIdentities.disruption);
+    scheduler.add(new DisruptionController(disruptionClient, cluster.clock, new EventRecorder(disruptionClient, cluster.clock, 'controllermanager')));
+  }
   if (on('eventTtl')) scheduler.add(new EventTtlController(client(controllerIdentities.apiserver), cluster.clock));
   const removeIdleCheck = cluster.addIdleCheck(scheduler);
   const stop = (): void => {
