@@ -141,3 +141,17 @@ test('kubectl create pdb (protobuf), the 1.32 validation and the get pdb table',
   expect(table).toMatch(/\ndry-pdb\s+1\s+N\/A\s+0\s+\d+s\n/);
   expect(table).toMatch(/\nmade\s+50%\s+N\/A\s+0\s+\d+s\n/);
 });
+
+test('an unready pod may be evicted while the budget is met, even with no disruption left; AlwaysAllow always lets it go', async () => {
+  await setUp('slow', ['slow-a', 'slow-b', 'slow-c'], { minAvailable: 2 });
+  // the kubelet reports slow-c unready
+  const conditions = (await core.readNamespacedPod({ name: 'slow-c', namespace: 'default' })).status!.conditions!.map((c) => (c.type === 'Ready' ? { ...c, status: 'False' } : c));
+  await kubectl.ok(['patch', 'pod', 'slow-c', '--subresource=status', '--type=merge', '-p', JSON.stringify({ status: { conditions } })]);
+  await suite.cluster.settle();
+  expect((await policy.readNamespacedPodDisruptionBudget({ name: 'slow-pdb', namespace: 'default' })).status).toMatchObject({ currentHealthy: 2, desiredHealthy: 2, disruptionsAllowed: 0 });
+  expect((await refusal(core.createNamespacedPodEviction({ name: 'slow-a', namespace: 'default', body: eviction('slow-a') }))).code).toBe(429);
+  const reply = await suite.call('POST', '/api/v1/namespaces/default/pods/slow-c/eviction', eviction('slow-c'));
+  expect(reply.code).toBe(201);
+  await suite.cluster.settle();
+  expect((await refusal(core.readNamespacedPod({ name: 'slow-c', namespace: 'default' }))).code).toBe(404);
+});

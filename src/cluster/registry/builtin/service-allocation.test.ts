@@ -91,3 +91,15 @@ test('an update keeps the cluster IP and node ports it leaves out, and refuses a
   const patched = () => ops.patch(services, 'default', 'keep', 'application/merge-patch+json', { spec: { clusterIP: '10.96.0.77' } });
   expect(failure(patched)).toBe('422 Service "keep" is invalid: spec.clusterIPs[0]: Invalid value: []string{"10.96.0.77"}: may not change once set');
 });
+
+test('changing the type allocates node ports (NodePort) and drops them again (ClusterIP); ExternalName gives the address up', async () => {
+  const ops = cluster.internals.operations;
+  const ip = create('switch', { ports: [{ port: 80 }] }).spec.clusterIP;
+  const np = ops.patch(services, 'default', 'switch', 'application/merge-patch+json', { spec: { type: 'NodePort' } }).object;
+  expect(np.spec.clusterIP).toBe(ip);
+  expect(np.spec.ports[0].nodePort).toBeGreaterThanOrEqual(30000);
+  const back = ops.patch(services, 'default', 'switch', 'application/merge-patch+json', { spec: { type: 'ClusterIP' } }).object;
+  expect(back.spec.ports[0].nodePort).toBeUndefined();
+  ops.patch(services, 'default', 'switch', 'application/merge-patch+json', { spec: { type: 'ExternalName', externalName: 'example.com' } });
+  expect(create('taker', { clusterIP: ip, ports: [{ port: 80 }] }).spec.clusterIP).toBe(ip);
+});

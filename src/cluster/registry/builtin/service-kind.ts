@@ -245,6 +245,11 @@ function keepAllocations(o: KubeObject, old: KubeObject): void {
     if (!spec.clusterIP && old.spec?.clusterIP) spec.clusterIP = old.spec.clusterIP;
     if (!spec.clusterIPs?.length && old.spec?.clusterIPs?.length) spec.clusterIPs = [...old.spec.clusterIPs];
   }
+  if (!needsClusterIP(o) && needsClusterIP(old)) {
+    // becoming ExternalName drops the address fields the user left as they were (dropTypeDependentFields)
+    const same = (field: string): boolean => JSON.stringify(spec[field] ?? null) === JSON.stringify(old.spec?.[field] ?? null);
+    for (const field of ['clusterIP', 'clusterIPs', 'ipFamilies', 'ipFamilyPolicy', 'internalTrafficPolicy']) if (same(field)) delete spec[field];
+  }
   const oldPorts: any[] = old.spec?.ports ?? [];
   if (needsNodePorts(spec.type) && needsNodePorts(old.spec?.type)) {
     for (const p of spec.ports ?? []) {
