@@ -160,3 +160,11 @@ test('Endpoints and EndpointSlices follow pods: empty until they start, then rea
   expect((await kubectl.run(['get', 'ep', 'app'])).stderr).toContain('endpoints "app" not found');
   expect((await getJson(['get', 'endpointslices', '-l', 'kubernetes.io/service-name=app'])).items).toEqual([]);
 });
+
+test('the API server writes the kubernetes Service and its endpoints again when they are deleted', async () => {
+  await kubectl.ok(['delete', 'svc', 'kubernetes']);
+  await kubectl.ok(['delete', 'ep', 'kubernetes']);
+  await suite.cluster.settle();
+  expect((await getJson(['get', 'svc', 'kubernetes'])).spec.clusterIP).toBe('10.96.0.1');
+  expect(row(await kubectl.ok(['get', 'ep', 'kubernetes']), 'kubernetes')[1]).toBe('172.18.0.2:6443');
+});

@@ -57,6 +57,8 @@ export interface ControllerSwitches {
   endpointSliceMirroring?: boolean;
   /** PodDisruptionBudget status (default on); eviction reads it. */
   disruption?: boolean;
+  /** The API server writes the `kubernetes` Service, Endpoints and EndpointSlice again when deleted (default on). */
+  kubernetesService?: boolean;
 }
 
 export interface LocalClusterOptions {

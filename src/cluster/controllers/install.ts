@@ -20,6 +20,7 @@ import { EndpointsController } from './endpoints-controller.js';
 import { EndpointSliceController } from './endpointslice-controller.js';
 import { EndpointSliceMirroringController } from './endpointslice-mirroring-controller.js';
 import { DisruptionController } from './disruption-controller.js';
+import { KubernetesServiceController } from '../kubernetes-service.js';
 
 const kubeSystem = (name: string): ControllerIdentity => ({ user: `system:serviceaccount:kube-system:${name}`, fieldManager: 'kube-controller-manager' });
 
@@ -109,6 +110,7 @@ export function startBuiltinControllers(cluster: ClusterInternals, caCertPem?: s
     const disruptionClient = client(controllerIdentities.disruption);
     scheduler.add(new DisruptionController(disruptionClient, cluster.clock, new EventRecorder(disruptionClient, cluster.clock, 'controllermanager')));
   }
+  if (on('kubernetesService')) scheduler.add(new KubernetesServiceController(client(controllerIdentities.apiserver)));
   if (on('eventTtl')) scheduler.add(new EventTtlController(client(controllerIdentities.apiserver), cluster.clock));
   const removeIdleCheck = cluster.addIdleCheck(scheduler);
   const stop = (): void => {
