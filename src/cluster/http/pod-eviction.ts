@@ -11,10 +11,9 @@ import type { ObjectOperations, DeleteOptions } from '../registry/object-operati
 import type { ResourceCatalog } from '../registry/resource-catalog.js';
 import { rfc3339 } from '../registry/system-metadata.js';
 import { ApiError, badRequest, conflict, forbidden, type StatusCause } from '../errors/status-errors.js';
-import type { KubeObject } from '../store/object-store.js';
+import type { KubeObject, ObjectStore } from '../store/object-store.js';
 import type { ResourceHandler } from './resource-handler.js';
 import type { ResourceType } from '../registry/resource-type.js';
-import type { ObjectStore } from '../store/object-store.js';
 import { isPodReady, labelSelectorSelects } from '../controllers/service-pods.js';
 
 const evictionKind = { group: 'policy', version: 'v1', kind: 'Eviction', custom: false };
