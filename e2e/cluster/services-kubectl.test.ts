@@ -8,6 +8,9 @@
 import { stringify } from 'yaml';
 import { useClusterSuite } from './cluster-suite.js';
 
+/** The node the kubelet simulator runs pods on (kind's single node is kubeforge-control-plane). */
+const podNode = 'kubeforge-node';
+
 const suite = useClusterSuite({ settled: true });
 const kubectl = suite.kubectl;
 const getJson = async (args: string[]): Promise<any> => JSON.parse(await kubectl.ok([...args, '-o', 'json']));
@@ -126,7 +129,7 @@ test('Endpoints and EndpointSlices follow pods: empty until they start, then rea
   const ep = await getJson(['get', 'ep', 'app']);
   expect(ep.subsets).toHaveLength(1);
   expect(ep.subsets[0].addresses.map((a: any) => [a.ip, a.targetRef.name, a.nodeName])).toEqual(
-    [...ips].sort().map((ip) => [ip, ip === ips[0] ? 'app-1' : 'app-2', 'kubeforge-node']),
+    [...ips].sort().map((ip) => [ip, ip === ips[0] ? 'app-1' : 'app-2', podNode]),
   );
   expect(ep.subsets[0].ports).toEqual([{ name: 'http', port: 8080, protocol: 'TCP' }]);
   expect(row(await kubectl.ok(['get', 'ep', 'app']), 'app')[1]).toBe([...ips].sort().map((ip) => `${ip}:8080`).join(','));
