@@ -56,6 +56,16 @@ const roots = {
   V1LocalSubjectAccessReview: 'authorization', V1SelfSubjectReview: 'authentication', V1TokenReview: 'authentication',
   AuthenticationV1TokenRequest: 'authentication', V1MutatingWebhookConfiguration: 'admissionregistration',
   V1ValidatingWebhookConfiguration: 'admissionregistration', V1Scale: 'autoscaling',
+  // Every other root kind a default 1.32 kube-apiserver serves (src/cluster/registry/builtin/api-resources.ts).
+  V1Binding: 'core', V1ComponentStatus: 'core', V1Endpoints: 'core', V1LimitRange: 'core', V1PersistentVolumeClaim: 'core',
+  V1PersistentVolume: 'core', V1PodTemplate: 'core', V1ReplicationController: 'core', V1ResourceQuota: 'core',
+  V1ValidatingAdmissionPolicy: 'admissionregistration', V1ValidatingAdmissionPolicyBinding: 'admissionregistration',
+  V1APIService: 'apiregistration', V1ControllerRevision: 'apps', V1DaemonSet: 'apps', V1ReplicaSet: 'apps', V1StatefulSet: 'apps',
+  V1HorizontalPodAutoscaler: 'autoscaling', V2HorizontalPodAutoscaler: 'autoscaling', V1CertificateSigningRequest: 'certificates',
+  V1EndpointSlice: 'discovery', V1FlowSchema: 'flowcontrol', V1PriorityLevelConfiguration: 'flowcontrol', V1IngressClass: 'networking',
+  V1Ingress: 'networking', V1NetworkPolicy: 'networking', V1RuntimeClass: 'node', V1PodDisruptionBudget: 'policy', V1Eviction: 'policy',
+  V1PriorityClass: 'scheduling', V1CSIDriver: 'storage', V1CSINode: 'storage', V1CSIStorageCapacity: 'storage', V1StorageClass: 'storage',
+  V1VolumeAttachment: 'storage',
 };
 
 // ---- kubernetes-types: which group declares a type name, and which fields are Quantities ----
@@ -65,14 +75,16 @@ const groupsOf = new Map();
 /** `<group>.<Type>.<field>` → true when the field's type mentions Quantity. */
 const quantityFields = new Set();
 for (const group of fs.readdirSync(kt)) {
-  const file = path.join(kt, group, 'v1.d.ts');
+  for (const file of [path.join(kt, group, 'v1.d.ts'), path.join(kt, group, 'v2.d.ts')]) {
   if (!fs.existsSync(file)) continue;
+  const declaresGroups = file.endsWith('v1.d.ts');
   let current;
   let lastField;
   for (const line of fs.readFileSync(file, 'utf8').split('\n')) {
     const iface = /^export interface (\w+)/.exec(line);
     if (iface) {
       current = iface[1];
+      if (!declaresGroups) continue;
       if (!groupsOf.has(current)) groupsOf.set(current, []);
       groupsOf.get(current).push(group);
       continue;
@@ -82,6 +94,7 @@ for (const group of fs.readdirSync(kt)) {
     if (field) lastField = field[1];
     if (current && lastField && /\bQuantity\b/.test(line) && !/^\s*(\*|\/\*\*)/.test(line)) quantityFields.add(`${group}.${current}.${lastField}`);
   }
+  }
 }
 
 const prefixGroups = {
@@ -90,28 +103,32 @@ const prefixGroups = {
 };
 
 /** The definition name kube-apiserver uses for a type of `group`. */
-function fullName(group, kind) {
+function fullName(group, kind, version = 'v1') {
   if (group === 'meta') return `io.k8s.apimachinery.pkg.apis.meta.v1.${kind}`;
   if (group === 'apiextensions') return `io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1.${kind}`;
-  return `io.k8s.api.${group}.v1.${kind}`;
+  if (group === 'apiregistration') return `io.k8s.kube-aggregator.pkg.apis.apiregistration.v1.${kind}`;
+  return `io.k8s.api.${group}.${version}.${kind}`;
 }
 
-/** client-node model name → { group, kind }; `referrerGroup` decides between groups and for types kubernetes-types lacks. */
+/** client-node model name → { group, kind, version }; `referrerGroup` decides between groups and for types kubernetes-types lacks. */
 function locate(model, referrerGroup) {
-  const m = /^([A-Z][a-z]+)?V1(\w+)$/.exec(model);
+  const m = /^([A-Z][a-z]+)?V(\d)(\w+)$/.exec(model);
   if (!m) throw new Error(`unexpected model name ${model}`);
-  const [, prefix, kind] = m;
+  const [, prefix, major, kind] = m;
+  const version = `v${major}`;
   if (prefix) {
     if (!prefixGroups[prefix]) throw new Error(`unknown group prefix in ${model}`);
-    return { group: prefixGroups[prefix], kind };
+    return { group: prefixGroups[prefix], kind, version };
   }
-  if (roots[model]) return { group: roots[model], kind };
+  if (roots[model]) return { group: roots[model], kind, version };
+  // client-node's only unprefixed V2 models are autoscaling/v2's.
+  if (version === 'v2') return { group: 'autoscaling', kind, version };
   const candidates = groupsOf.get(kind) ?? [];
   const group = candidates.includes(referrerGroup) ? referrerGroup
     : candidates.includes('meta') ? 'meta'
       : candidates.includes('core') ? 'core'
         : candidates[0] ?? referrerGroup;
-  return { group, kind };
+  return { group, kind, version };
 }
 
 // ---- client-node models ----
@@ -169,15 +186,15 @@ function typeSchema(type, format, group, ownerKind, field) {
       if (!fs.existsSync(path.join(modelsDir, `${type}.js`))) throw new Error(`unknown type ${type} of ${ownerKind}.${field}`);
       const target = locate(type, group);
       queue.push({ model: type, referrerGroup: group });
-      return ref(fullName(target.group, target.kind));
+      return ref(fullName(target.group, target.kind, target.version));
     }
   }
 }
 
 while (queue.length) {
   const { model, referrerGroup } = queue.shift();
-  const { group, kind } = locate(model, referrerGroup);
-  const name = fullName(group, kind);
+  const { group, kind, version: modelVersion } = locate(model, referrerGroup);
+  const name = fullName(group, kind, modelVersion);
   if (seen.has(name)) continue;
   seen.add(name);
   const docs = readDocs(model);
@@ -203,14 +220,19 @@ const modelFolders = {
   core: 'v1', batch: 'batch/v1', apps: 'apps/v1', coordination: 'coordination.k8s.io/v1', rbac: 'rbac.authorization.k8s.io/v1',
   events: 'events.k8s.io/v1', authorization: 'authorization.k8s.io/v1', authentication: 'authentication.k8s.io/v1',
   admissionregistration: 'admissionregistration.k8s.io/v1', autoscaling: 'autoscaling/v1', apiextensions: 'apiextensions.k8s.io/v1',
+  'autoscaling.v2': 'autoscaling/v2', apiregistration: 'apiregistration.k8s.io/v1', certificates: 'certificates.k8s.io/v1',
+  discovery: 'discovery.k8s.io/v1', flowcontrol: 'flowcontrol.apiserver.k8s.io/v1', networking: 'networking.k8s.io/v1',
+  node: 'node.k8s.io/v1', policy: 'policy/v1', scheduling: 'scheduling.k8s.io/v1', storage: 'storage.k8s.io/v1',
 };
 
 /** The kubernetes-models .d.ts of a definition, or undefined. */
 function modelFile(name) {
   const kind = name.slice(name.lastIndexOf('.') + 1);
   if (name.startsWith('io.k8s.apimachinery.pkg.apis.meta.v1.')) return apimachineryDir133 && path.join(apimachineryDir133, 'apis', 'meta', 'v1', `${kind}.d.ts`);
-  const group = name.startsWith('io.k8s.apiextensions-apiserver.') ? 'apiextensions' : name.split('.')[3];
-  return modelsDir133 && modelFolders[group] && path.join(modelsDir133, modelFolders[group], `${kind}.d.ts`);
+  const group = name.startsWith('io.k8s.apiextensions-apiserver.') ? 'apiextensions'
+    : name.startsWith('io.k8s.kube-aggregator.') ? 'apiregistration' : name.split('.')[3];
+  const folder = modelFolders[`${group}.${name.split('.')[4]}`] ?? modelFolders[group];
+  return modelsDir133 && folder && path.join(modelsDir133, folder, `${kind}.d.ts`);
 }
 
 /** From a kubernetes-models interface: its doc, and per field its doc and string-literal enum. */
@@ -410,8 +432,8 @@ for (const kind of ['LocalObjectReference', 'ConfigMapKeySelector', 'SecretKeySe
 
 /** The definition name of a marker table key (`core.v1.PodSpec`, `meta.v1.ObjectMeta`, `apiextensions.v1.…`). */
 function markerDefinition(key) {
-  const [group, , kind] = key.split('.');
-  return fullName(group, kind);
+  const [group, version, kind] = key.split('.');
+  return fullName(group, kind, version);
 }
 
 /** Patch strategy tags compiled into kubectl: `json name` → set of `strategy|key`. */
@@ -464,10 +486,12 @@ if (kubectlTags) {
 }
 // The group-version-kind of every served kind, as kube-apiserver's definitions carry it.
 const rootGroups = { core: '', events: 'events.k8s.io', rbac: 'rbac.authorization.k8s.io', apiextensions: 'apiextensions.k8s.io', coordination: 'coordination.k8s.io',
-  authorization: 'authorization.k8s.io', authentication: 'authentication.k8s.io', admissionregistration: 'admissionregistration.k8s.io' };
+  authorization: 'authorization.k8s.io', authentication: 'authentication.k8s.io', admissionregistration: 'admissionregistration.k8s.io',
+  apiregistration: 'apiregistration.k8s.io', certificates: 'certificates.k8s.io', discovery: 'discovery.k8s.io', flowcontrol: 'flowcontrol.apiserver.k8s.io',
+  networking: 'networking.k8s.io', node: 'node.k8s.io', scheduling: 'scheduling.k8s.io', storage: 'storage.k8s.io' };
 for (const [model, group] of Object.entries(roots)) {
-  const { kind } = locate(model, group);
-  definitions[fullName(group, kind)]['x-kubernetes-group-version-kind'] = [{ group: rootGroups[group] ?? group, kind, version: 'v1' }];
+  const { kind, version: rootVersion } = locate(model, group);
+  definitions[fullName(group, kind, rootVersion)]['x-kubernetes-group-version-kind'] = [{ group: rootGroups[group] ?? group, kind, version: rootVersion }];
 }
 console.log(`markers: ${markerCount} extensions on ${Object.keys(markers).length} definitions`);
 
