@@ -21,6 +21,8 @@ import { coreKinds } from './registry/builtin/core-kinds.js';
 import { coreEvents, newEvents } from './registry/builtin/event-kinds.js';
 import { otherKinds } from './registry/builtin/other-kinds.js';
 import { admissionKinds } from './registry/builtin/admission-kinds.js';
+import { composeBuiltinKinds } from './registry/builtin/compose-builtin-kinds.js';
+import { genericKinds } from './registry/builtin/generic-kinds.js';
 import { ObjectOperations } from './registry/object-operations.js';
 import { ResourceCatalog } from './registry/resource-catalog.js';
 import { SeededRandom } from './registry/system-metadata.js';
@@ -137,7 +139,8 @@ export async function startLocalCluster(options: LocalClusterOptions = {}): Prom
   const seed = options.seed ?? 1;
   const random = new SeededRandom(seed);
   const store = new ObjectStore({ initialResourceVersion: 1000 + (seed % 1000), historyLimit: options.watchHistory ?? 10_000 });
-  const catalog = new ResourceCatalog([...coreKinds, coreEvents, ...batchKinds, newEvents, ...otherKinds, ...admissionKinds, ...reviewKinds]);
+  const specificKinds = [...coreKinds, coreEvents, ...batchKinds, newEvents, ...otherKinds, ...admissionKinds, ...reviewKinds];
+  const catalog = new ResourceCatalog(composeBuiltinKinds(specificKinds, genericKinds()));
   const operations = new ObjectOperations(store, clock, random);
   const watches = new WatchHub(store, operations, () => clock.now());
   const admission = new WebhookAdmission(store);

@@ -1,0 +1,198 @@
+/**
+ * The data-driven fallback for every row of the 1.32 resource table (api-resources.ts) that no specific
+ * kind implements: names, scope, verbs and subresources from the table; decoding, explain and OpenAPI
+ * from the 1.32 definitions; the server's simple defaults and `kubectl get` columns where the real
+ * printers have them (Name + Age otherwise); and the required-string checks the schema states.
+ */
+import { type FieldError, required } from '../../errors/field-errors.js';
+import { type Schema, builtinDefinition, definitionName, referencedName } from '../../schemas/builtin-schemas.js';
+import type { KubeObject } from '../../store/object-store.js';
+import { labelSelectorToString } from '../../../selectors/label-selector.js';
+import { defineKind } from '../define-kind.js';
+import type { ResourceStrategy, ResourceType, ScaleSubresource, TableSpec } from '../resource-type.js';
+import { age, ageColumn, column, nameColumn } from '../table-format.js';
+import { type ApiResourceRow, apiResources } from './api-resources.js';
+
+/** Table columns as kube-apiserver 1.32's printers (pkg/printers/internalversion) make them. */
+const tables: Record<string, TableSpec> = {
+  'networking.k8s.io/ingresses': {
+    columns: [nameColumn, column('Class', 'string', 'The name of the IngressClass resource that should be used for this Ingress.'), column('Hosts', 'string', 'Hosts that incoming requests are matched against before the ingress rule'), column('Address', 'string', 'Address is a list containing ingress points for the load-balancer'), column('Ports', 'string', 'Ports of TLS configurations that open'), ageColumn],
+    cells: (o, now) => {
+      const hosts = (o.spec?.rules ?? []).map((r: any) => r.host).filter(Boolean);
+      const address = (o.status?.loadBalancer?.ingress ?? []).map((i: any) => i.ip || i.hostname).filter(Boolean).join(',');
+      return [o.metadata.name, o.spec?.ingressClassName ?? '<none>', hosts.length ? hosts.join(',') : '*', address, o.spec?.tls?.length ? '80, 443' : '80', age(o.metadata.creationTimestamp, now)];
+    },
+  },
+  'networking.k8s.io/ingressclasses': {
+    columns: [nameColumn, column('Controller', 'string', 'Controller that is responsible for handling this class'), column('Parameters', 'string', 'A reference to a resource with additional parameters'), ageColumn],
+    cells: (o, now) => {
+      const p = o.spec?.parameters;
+      const params = p ? `${p.apiGroup ? `${p.kind}.${p.apiGroup}` : p.kind}/${p.name}` : '<none>';
+      return [o.metadata.name, o.spec?.controller ?? '', params, age(o.metadata.creationTimestamp, now)];
+    },
+  },
+  'networking.k8s.io/networkpolicies': {
+    columns: [nameColumn, column('Pod-Selector', 'string', 'Label selector of the pods this policy applies to.'), ageColumn],
+    cells: (o, now) => [o.metadata.name, labelSelectorToString(o.spec?.podSelector) || '<none>', age(o.metadata.creationTimestamp, now)],
+  },
+  'scheduling.k8s.io/priorityclasses': {
+    columns: [nameColumn, column('Value', 'integer', 'The value of this priority class.'), column('Global-Default', 'boolean', 'globalDefault specifies whether this PriorityClass should be considered as the default priority.'), ageColumn, column('PreemptionPolicy', 'string', 'PreemptionPolicy is the Policy for preempting pods with lower priority.')],
+    cells: (o, now) => [o.metadata.name, o.value ?? 0, o.globalDefault ?? false, age(o.metadata.creationTimestamp, now), o.preemptionPolicy ?? ''],
+  },
+  'node.k8s.io/runtimeclasses': {
+    columns: [nameColumn, column('Handler', 'string', 'Handler specifies the underlying runtime and configuration that the CRI implementation will use to handle pods of this class.'), ageColumn],
+    cells: (o, now) => [o.metadata.name, o.handler ?? '', age(o.metadata.creationTimestamp, now)],
+  },
+  '/podtemplates': {
+    columns: [nameColumn, column('Containers', 'string', 'Names of each container in the template.'), column('Images', 'string', 'Images referenced by each container in the template.'), column('Pod Labels', 'string', 'The labels for the pod template.')],
+    cells: (o) => {
+      const containers: any[] = o.template?.spec?.containers ?? [];
+      const labels = Object.entries(o.template?.metadata?.labels ?? {}).map(([k, v]) => `${k}=${v}`).join(',');
+      return [o.metadata.name, containers.map((c) => c.name).join(','), containers.map((c) => c.image).join(','), labels || '<none>'];
+    },
+  },
+  'apps/controllerrevisions': {
+    columns: [nameColumn, column('Controller', 'string', 'Controller of the object.'), column('Revision', 'integer', 'Revision of the ControllerRevision'), ageColumn],
+    cells: (o, now) => {
+      const owner = (o.metadata.ownerReferences ?? []).find((r: any) => r.controller);
+      const controller = owner ? `${owner.kind.toLowerCase()}.${String(owner.apiVersion).split('/').length > 1 ? String(owner.apiVersion).split('/')[0] : ''}/${owner.name}`.replace('./', '/') : '<none>';
+      return [o.metadata.name, controller, o.revision ?? 0, age(o.metadata.creationTimestamp, now)];
+    },
+  },
+  'storage.k8s.io/csinodes': {
+    columns: [nameColumn, column('Drivers', 'integer', 'Drivers indicates the number of CSI drivers registered on the node'), ageColumn],
+    cells: (o, now) => [o.metadata.name, (o.spec?.drivers ?? []).length, age(o.metadata.creationTimestamp, now)],
+  },
+  'storage.k8s.io/volumeattachments': {
+    columns: [nameColumn, column('Attacher', 'string', 'Attacher indicates the name of the volume driver that MUST handle this request.'), column('PV', 'string', 'PV indicates the name of the PersistentVolume to attach.'), column('Node', 'string', 'The node that the volume should be attached to.'), column('Attached', 'boolean', 'Attached indicates the volume is successfully attached.'), ageColumn],
+    cells: (o, now) => [o.metadata.name, o.spec?.attacher ?? '', o.spec?.source?.persistentVolumeName ?? '', o.spec?.nodeName ?? '', o.status?.attached ?? false, age(o.metadata.creationTimestamp, now)],
+  },
+  'storage.k8s.io/csidrivers': {
+    columns: [nameColumn, column('AttachRequired', 'boolean', 'Indicates this CSI volume driver requires an attach operation.'), column('PodInfoOnMount', 'boolean', 'Indicates this CSI volume driver requires additional pod information during mount operations.'), column('StorageCapacity', 'boolean', 'Indicates this CSI volume driver reports storage capacity.'), column('TokenRequests', 'string', 'Indicates the CSI driver wants pod service account tokens.'), column('RequiresRepublish', 'boolean', 'Indicates the CSI driver wants NodePublishVolume periodically called.'), column('Modes', 'string', 'Volume lifecycle modes supported by the driver.'), ageColumn],
+    cells: (o, now) => [o.metadata.name, o.spec?.attachRequired ?? true, o.spec?.podInfoOnMount ?? false, o.spec?.storageCapacity ?? false, (o.spec?.tokenRequests ?? []).map((t: any) => t.audience).join(',') || '<unset>', o.spec?.requiresRepublish ?? false, (o.spec?.volumeLifecycleModes ?? []).join(',') || '<none>', age(o.metadata.creationTimestamp, now)],
+  },
+};
+
+/** The simple field defaults the 1.32 defaulters (pkg/apis/<group>/v1/defaults.go) give these kinds. */
+const defaults: Record<string, (o: KubeObject) => void> = {
+  'networking.k8s.io/networkpolicies': (o) => {
+    const spec = (o.spec ??= {});
+    spec.podSelector ??= {};
+    for (const rule of [...(spec.ingress ?? []), ...(spec.egress ?? [])]) for (const p of rule?.ports ?? []) p.protocol ??= 'TCP';
+    if (!spec.policyTypes?.length) spec.policyTypes = spec.egress?.length ? ['Ingress', 'Egress'] : ['Ingress'];
+  },
+  'scheduling.k8s.io/priorityclasses': (o) => {
+    o.preemptionPolicy ??= 'PreemptLowerPriority';
+  },
+  'storage.k8s.io/csidrivers': (o) => {
+    const spec = (o.spec ??= {});
+    spec.attachRequired ??= true;
+    spec.podInfoOnMount ??= false;
+    spec.storageCapacity ??= false;
+    spec.fsGroupPolicy ??= 'ReadWriteOnceWithFSType';
+    spec.requiresRepublish ??= false;
+    spec.seLinuxMount ??= false;
+    spec.volumeLifecycleModes ??= ['Persistent'];
+  },
+  '/podtemplates': (o) => {
+    const spec = o.template?.spec;
+    if (!spec) return;
+    spec.restartPolicy ??= 'Always';
+    spec.terminationGracePeriodSeconds ??= 30;
+    spec.dnsPolicy ??= 'ClusterFirst';
+    spec.securityContext ??= {};
+    spec.schedulerName ??= 'default-scheduler';
+    for (const c of spec.containers ?? []) {
+      c.terminationMessagePath ??= '/dev/termination-log';
+      c.terminationMessagePolicy ??= 'File';
+      c.imagePullPolicy ??= /:latest$|^[^:]*$/.test(String(c.image ?? '')) ? 'Always' : 'IfNotPresent';
+      c.resources ??= {};
+    }
+  },
+};
+
+/** Kinds whose `spec` changes bump metadata.generation (their strategies set Generation). */
+const withGeneration = new Set(['networking.k8s.io/ingresses', 'networking.k8s.io/ingressclasses', 'networking.k8s.io/networkpolicies', 'apps/replicasets', 'apps/statefulsets', 'apps/daemonsets', '/replicationcontrollers', 'policy/poddisruptionbudgets', 'flowcontrol.apiserver.k8s.io/flowschemas', 'flowcontrol.apiserver.k8s.io/prioritylevelconfigurations', 'admissionregistration.k8s.io/validatingadmissionpolicies', 'admissionregistration.k8s.io/validatingadmissionpolicybindings', 'autoscaling/horizontalpodautoscalers']);
+
+/** Where the generic kinds with a `scale` subresource keep replicas (a LabelSelector, or none for a map). */
+const scales: Record<string, ScaleSubresource> = {
+  'apps/replicasets': { specReplicasPath: '.spec.replicas', statusReplicasPath: '.status.replicas', labelSelectorPath: '.spec.selector' },
+  'apps/statefulsets': { specReplicasPath: '.spec.replicas', statusReplicasPath: '.status.replicas', labelSelectorPath: '.spec.selector' },
+  '/replicationcontrollers': { specReplicasPath: '.spec.replicas', statusReplicasPath: '.status.replicas' },
+};
+
+/**
+ * Required string fields the schema states, missing or empty (`spec.rules[0].http.paths[0].pathType:
+ * Required value`); objects and numbers are left alone, as their zero values are often valid.
+ */
+export function missingRequiredStrings(value: unknown, schema: Schema | undefined, path: string, depth = 0): FieldError[] {
+  if (!schema || depth > 20 || value === null || typeof value !== 'object') return [];
+  const resolved = (s: Schema): Schema | undefined => {
+    const name = referencedName(s);
+    return name ? builtinDefinition(name) : s;
+  };
+  const errs: FieldError[] = [];
+  if (Array.isArray(value)) {
+    const items = schema.items && resolved(schema.items);
+    value.forEach((v, i) => errs.push(...missingRequiredStrings(v, items, `${path}[${i}]`, depth + 1)));
+    return errs;
+  }
+  const record = value as Record<string, unknown>;
+  const at = (k: string): string => (path ? `${path}.${k}` : k);
+  for (const field of schema.required ?? []) {
+    const prop = schema.properties?.[field];
+    const target = prop && resolved(prop);
+    if (target?.type === 'string' && (record[field] === undefined || record[field] === null || record[field] === '')) errs.push(required(at(field)));
+  }
+  for (const [k, v] of Object.entries(record)) {
+    if (k === 'metadata' && depth === 0) continue;
+    const prop = schema.properties?.[k];
+    if (prop) errs.push(...missingRequiredStrings(v, resolved(prop), at(k), depth + 1));
+  }
+  return errs;
+}
+
+const keyOf = (group: string, resource: string): string => `${group}/${resource}`;
+
+/** The generic kind of one table row at one of its versions. */
+export function genericKind(row: ApiResourceRow, version: string): ResourceType {
+  const key = keyOf(row.group, row.resource);
+  const definition = definitionName(row.group, version, row.kind);
+  const schema = builtinDefinition(definition);
+  const fields = Object.keys(schema?.properties ?? {}).filter((f) => !['apiVersion', 'kind', 'metadata'].includes(f));
+  const status = row.subresources.includes('status');
+  const setDefaults = defaults[key];
+  const validate = (o: KubeObject): FieldError[] => missingRequiredStrings(o, schema, '');
+  const strategy: ResourceStrategy = {
+    prepareForCreate(o) {
+      if (status) o.status = {};
+      setDefaults?.(o);
+    },
+    prepareForUpdate: (o) => setDefaults?.(o),
+    validateCreate: validate,
+    validateUpdate: validate,
+  };
+  const kind = defineKind({
+    group: row.group,
+    version,
+    resource: row.resource,
+    kind: row.kind,
+    namespaced: row.namespaced,
+    shortNames: row.shortNames,
+    categories: row.categories,
+    verbs: row.verbs,
+    statusSubresource: status,
+    otherSubresources: row.subresources.filter((s) => s !== 'status' && s !== 'scale'),
+    hasGeneration: withGeneration.has(key),
+    fields: fields.length ? fields : ['spec'],
+    ...(tables[key] ? { table: tables[key] } : {}),
+    strategy,
+  });
+  const scale = row.subresources.includes('scale') ? scales[key] : undefined;
+  return scale ? { ...kind, scale } : kind;
+}
+
+/** Every version of every table row as a generic kind, in table order (preferred version first). */
+export function genericKinds(): ResourceType[] {
+  return apiResources.flatMap((row) => row.versions.map((v) => genericKind(row, v)));
+}
