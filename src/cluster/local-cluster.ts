@@ -23,6 +23,11 @@ import { otherKinds } from './registry/builtin/other-kinds.js';
 import { admissionKinds } from './registry/builtin/admission-kinds.js';
 import { composeBuiltinKinds } from './registry/builtin/compose-builtin-kinds.js';
 import { genericKinds } from './registry/builtin/generic-kinds.js';
+import { hpaKinds } from './registry/builtin/hpa-kinds.js';
+import { csrKinds } from './registry/builtin/csr-kinds.js';
+import { installCertificateApis } from './http/certificate-apis.js';
+import { installComponentStatuses } from './http/component-statuses.js';
+import type { CertificateAuthority } from '../certificates/self-signed.js';
 import { ObjectOperations } from './registry/object-operations.js';
 import { ResourceCatalog } from './registry/resource-catalog.js';
 import { SeededRandom } from './registry/system-metadata.js';
@@ -49,6 +54,10 @@ export interface ControllerSwitches {
   eventTtl?: boolean;
   /** ClusterRoles with an `aggregationRule` (admin, edit, view, yours) follow the roles they select (default on). */
   clusterRoleAggregation?: boolean;
+  /** Approved CSRs for the kube-apiserver-client(-kubelet) signers get a certificate from the cluster CA (default on). */
+  csrSigning?: boolean;
+  /** One APIService per served group version, Available (Local), following CRDs (default on). */
+  apiServiceRegistration?: boolean;
 }
 
 export interface LocalClusterOptions {
@@ -101,6 +110,8 @@ export interface ClusterInternals {
   admission?: ControllerAdmission;
   /** Appends an entry to the request log (built-in controllers log their writes under their identity). */
   recordRequest?(entry: RequestLogEntry): void;
+  /** The cluster CA (absent with tls: false): the CSR signer signs with it. */
+  certificateAuthority?: CertificateAuthority;
 }
 
 export interface LocalCluster {
@@ -139,7 +150,7 @@ export async function startLocalCluster(options: LocalClusterOptions = {}): Prom
   const seed = options.seed ?? 1;
   const random = new SeededRandom(seed);
   const store = new ObjectStore({ initialResourceVersion: 1000 + (seed % 1000), historyLimit: options.watchHistory ?? 10_000 });
-  const specificKinds = [...coreKinds, coreEvents, ...batchKinds, newEvents, ...otherKinds, ...admissionKinds, ...reviewKinds];
+  const specificKinds = [...coreKinds, coreEvents, ...batchKinds, newEvents, ...otherKinds, ...admissionKinds, ...reviewKinds, ...hpaKinds, ...csrKinds];
   const catalog = new ResourceCatalog(composeBuiltinKinds(specificKinds, genericKinds()));
   const operations = new ObjectOperations(store, clock, random);
   const watches = new WatchHub(store, operations, () => clock.now());
@@ -163,6 +174,8 @@ export async function startLocalCluster(options: LocalClusterOptions = {}): Prom
   };
   installCustomResourceSupport(internals);
   installReviewApis(handler, store, auth, () => clock.now());
+  installCertificateApis(handler, operations, () => clock.now());
+  installComponentStatuses(handler);
   if ((options.authz ?? 'rbac') === 'rbac') handler.rbacWriteGuard = (user, rt, object, old) => checkRbacEscalation(store, user, rt, object, old);
   bootstrapObjects(catalog, operations);
   const tlsOn = options.tls !== false;
@@ -198,6 +211,7 @@ export async function startLocalCluster(options: LocalClusterOptions = {}): Prom
   );
   writeKubeconfigFile(kubeconfigPath, kubeconfigText(url, certs?.caCertPem, { user: 'kubeforge-admin', token: auth.adminToken }, certificateUsers));
 
+  if (certs) internals.certificateAuthority = certs.authority;
   startBuiltinControllers(internals, certs?.caCertPem);
   const isIdle = (): boolean => !server.busy && !clock.hasDueTimers() && [...idleChecks].every((c) => c.idle());
   const settle = async (): Promise<void> => {

@@ -145,3 +145,16 @@ export function subresourceFacts(owner: { group: string; version: string; kind: 
     default: return { kind: owner, verbs: ['get'] };
   }
 }
+
+/**
+ * `spec.groupPriorityMinimum`/`versionPriority` of the APIServices kube-apiserver 1.32 registers for its
+ * own group versions (pkg/controlplane/apiserver/aggregator.go's priority table).
+ */
+export const apiServicePriorities: Record<string, [group: number, version: number]> = {
+  'v1': [18000, 1], 'apiregistration.k8s.io/v1': [18000, 15], 'apps/v1': [17800, 15], 'events.k8s.io/v1': [17750, 15],
+  'authentication.k8s.io/v1': [17700, 15], 'authorization.k8s.io/v1': [17600, 15], 'autoscaling/v2': [17500, 30], 'autoscaling/v1': [17500, 15],
+  'batch/v1': [17400, 15], 'certificates.k8s.io/v1': [17300, 15], 'networking.k8s.io/v1': [17200, 15], 'policy/v1': [17100, 15],
+  'rbac.authorization.k8s.io/v1': [17000, 15], 'storage.k8s.io/v1': [16800, 15], 'admissionregistration.k8s.io/v1': [16700, 15],
+  'apiextensions.k8s.io/v1': [16700, 15], 'scheduling.k8s.io/v1': [16600, 15], 'coordination.k8s.io/v1': [16500, 15],
+  'node.k8s.io/v1': [16300, 15], 'discovery.k8s.io/v1': [16200, 15], 'flowcontrol.apiserver.k8s.io/v1': [16100, 21],
+};

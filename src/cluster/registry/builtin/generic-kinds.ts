@@ -4,11 +4,12 @@
  * from the 1.32 definitions; the server's simple defaults and `kubectl get` columns where the real
  * printers have them (Name + Age otherwise); and the required-string checks the schema states.
  */
-import { type FieldError, required } from '../../errors/field-errors.js';
+import { type FieldError, forbidden, invalid, required } from '../../errors/field-errors.js';
 import { type Schema, builtinDefinition, definitionName, referencedName } from '../../schemas/builtin-schemas.js';
 import type { KubeObject } from '../../store/object-store.js';
 import { labelSelectorToString } from '../../../selectors/label-selector.js';
 import { defineKind } from '../define-kind.js';
+import type { NameRule } from '../object-meta.js';
 import type { ResourceStrategy, ResourceType, ScaleSubresource, TableSpec } from '../resource-type.js';
 import { age, ageColumn, column, nameColumn } from '../table-format.js';
 import { type ApiResourceRow, apiResources } from './api-resources.js';
@@ -49,6 +50,38 @@ const tables: Record<string, TableSpec> = {
       const containers: any[] = o.template?.spec?.containers ?? [];
       const labels = Object.entries(o.template?.metadata?.labels ?? {}).map(([k, v]) => `${k}=${v}`).join(',');
       return [o.metadata.name, containers.map((c) => c.name).join(','), containers.map((c) => c.image).join(','), labels || '<none>'];
+    },
+  },
+  '/componentstatuses': {
+    columns: [nameColumn, column('Status', 'string', 'Status of the component conditions'), column('Message', 'string', 'Message of the component conditions'), column('Error', 'string', 'Error of the component conditions')],
+    cells: (o) => {
+      const c = (o.conditions ?? []).find((x: any) => x.type === 'Healthy');
+      return [o.metadata.name, c?.status === 'True' ? 'Healthy' : 'Unhealthy', c?.message ?? '', c?.error ?? ''];
+    },
+  },
+  'apiregistration.k8s.io/apiservices': {
+    columns: [nameColumn, column('Service', 'string', 'The reference to the service that hosts this API endpoint.'), column('Available', 'string', 'Whether this service is available.'), ageColumn],
+    cells: (o, now) => {
+      const svc = o.spec?.service;
+      const c = (o.status?.conditions ?? []).find((x: any) => x.type === 'Available');
+      const available = !c ? 'Unknown' : c.status === 'True' ? 'True' : `${c.status} (${c.reason})`;
+      return [o.metadata.name, svc ? `${svc.namespace}/${svc.name}` : 'Local', available, age(o.metadata.creationTimestamp, now)];
+    },
+  },
+  'flowcontrol.apiserver.k8s.io/flowschemas': {
+    columns: [nameColumn, column('PriorityLevel', 'string', "priorityLevelConfiguration is a reference to the priority level configuration that this flow schema belongs to."), column('MatchingPrecedence', 'string', 'matchingPrecedence is used to choose among the FlowSchemas that match a given request.'), column('DistinguisherMethod', 'string', '`distinguisherMethod` defines how to compute the flow distinguisher for requests that match this schema.'), ageColumn, column('MissingPL', 'string', 'references a broken or non-existent PriorityLevelConfiguration')],
+    cells: (o, now) => {
+      const dangling = (o.status?.conditions ?? []).find((x: any) => x.type === 'Dangling');
+      return [o.metadata.name, o.spec?.priorityLevelConfiguration?.name ?? '', String(o.spec?.matchingPrecedence ?? 1000), o.spec?.distinguisherMethod?.type ?? '<none>', age(o.metadata.creationTimestamp, now), dangling?.status ?? '?'];
+    },
+  },
+  'flowcontrol.apiserver.k8s.io/prioritylevelconfigurations': {
+    columns: [nameColumn, column('Type', 'string', '`type` indicates whether this priority level is subject to limitation on request execution.'), column('NominalConcurrencyShares', 'string', 'nominalConcurrencyShares (NCS) contributes to the computation of the NominalConcurrencyLimit (NominalCL) of this level.'), column('Queues', 'string', '`queues` is the number of queues for this priority level.'), column('HandSize', 'string', '`handSize` is a small positive number that configures the shuffle sharding of requests into queues.'), column('QueueLengthLimit', 'string', '`queueLengthLimit` is the maximum number of requests allowed to be waiting in a given queue of this priority level at a time.'), ageColumn],
+    cells: (o, now) => {
+      const limited = o.spec?.limited;
+      const queuing = limited?.limitResponse?.queuing;
+      const none = '<none>';
+      return [o.metadata.name, o.spec?.type ?? '', limited ? String(limited.nominalConcurrencyShares ?? 30) : none, queuing ? String(queuing.queues) : none, queuing ? String(queuing.handSize) : none, queuing ? String(queuing.queueLengthLimit) : none, age(o.metadata.creationTimestamp, now)];
     },
   },
   'apps/controllerrevisions': {
@@ -94,6 +127,21 @@ const defaults: Record<string, (o: KubeObject) => void> = {
     spec.seLinuxMount ??= false;
     spec.volumeLifecycleModes ??= ['Persistent'];
   },
+  'flowcontrol.apiserver.k8s.io/flowschemas': (o) => {
+    (o.spec ??= {}).matchingPrecedence ??= 1000;
+  },
+  'flowcontrol.apiserver.k8s.io/prioritylevelconfigurations': (o) => {
+    const limited = o.spec?.limited;
+    if (!limited) return;
+    limited.nominalConcurrencyShares ??= 30;
+    limited.lendablePercent ??= 0;
+    const queuing = limited.limitResponse?.type === 'Queue' ? (limited.limitResponse.queuing ??= {}) : undefined;
+    if (queuing) {
+      queuing.queues ??= 64;
+      queuing.handSize ??= 8;
+      queuing.queueLengthLimit ??= 50;
+    }
+  },
   '/podtemplates': (o) => {
     const spec = o.template?.spec;
     if (!spec) return;
@@ -109,6 +157,34 @@ const defaults: Record<string, (o: KubeObject) => void> = {
       c.resources ??= {};
     }
   },
+};
+
+/** Kind-specific checks of 1.32 validation beyond what the schema says. */
+const checks: Record<string, (o: KubeObject) => FieldError[]> = {
+  'apiregistration.k8s.io/apiservices': (o) => {
+    const errs: FieldError[] = [];
+    const spec = o.spec ?? {};
+    if (o.metadata.name !== `${spec.version ?? ''}.${spec.group ?? ''}`) errs.push(invalid('metadata.name', o.metadata.name, 'must be `spec.version+"."+spec.group`'));
+    const gpm = spec.groupPriorityMinimum ?? 0;
+    if (gpm <= 0) errs.push(invalid('spec.groupPriorityMinimum', gpm, 'must be positive and less than 20000'));
+    if (gpm >= 20000) errs.push(invalid('spec.groupPriorityMinimum', gpm, 'must be positive and less than 20000'));
+    const vp = spec.versionPriority ?? 0;
+    if (vp <= 0) errs.push(invalid('spec.versionPriority', vp, 'must be positive and less than 1000'));
+    if (vp >= 1000) errs.push(invalid('spec.versionPriority', vp, 'must be positive and less than 1000'));
+    if (!spec.version) errs.push(required('spec.version'));
+    return errs;
+  },
+  'scheduling.k8s.io/priorityclasses': (o) => {
+    if (!String(o.metadata.name).startsWith('system-') || ['system-cluster-critical', 'system-node-critical'].includes(o.metadata.name)) return [];
+    return [forbidden('metadata.name', 'name is reserved for system priority classes')];
+  },
+};
+
+/** Name rules other than DNS-1123 subdomain. */
+const nameRules: Record<string, NameRule> = {
+  'apiregistration.k8s.io/apiservices': 'path-segment',
+  'flowcontrol.apiserver.k8s.io/flowschemas': 'path-segment',
+  'flowcontrol.apiserver.k8s.io/prioritylevelconfigurations': 'path-segment',
 };
 
 /** Kinds whose `spec` changes bump metadata.generation (their strategies set Generation). */
@@ -162,7 +238,8 @@ export function genericKind(row: ApiResourceRow, version: string): ResourceType 
   const fields = Object.keys(schema?.properties ?? {}).filter((f) => !['apiVersion', 'kind', 'metadata'].includes(f));
   const status = row.subresources.includes('status');
   const setDefaults = defaults[key];
-  const validate = (o: KubeObject): FieldError[] => missingRequiredStrings(o, schema, '');
+  const check = checks[key];
+  const validate = (o: KubeObject): FieldError[] => [...missingRequiredStrings(o, schema, ''), ...(check?.(o) ?? [])];
   const strategy: ResourceStrategy = {
     prepareForCreate(o) {
       if (status) o.status = {};
@@ -181,6 +258,7 @@ export function genericKind(row: ApiResourceRow, version: string): ResourceType 
     shortNames: row.shortNames,
     categories: row.categories,
     verbs: row.verbs,
+    ...(nameRules[key] ? { nameRule: nameRules[key] } : {}),
     statusSubresource: status,
     otherSubresources: row.subresources.filter((s) => s !== 'status' && s !== 'scale'),
     hasGeneration: withGeneration.has(key),
