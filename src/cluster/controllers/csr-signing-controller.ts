@@ -6,6 +6,7 @@
  * the cluster CA — valid from 5 minutes before now (cluster clock) for expirationSeconds, at most a
  * year. Signing is asynchronous (WebCrypto): the result is written by the next reconcile of the key.
  */
+import 'reflect-metadata';
 import * as x509 from '@peculiar/x509';
 import { randomBytes } from 'node:crypto';
 import type { CertificateAuthority } from '../../certificates/self-signed.js';

@@ -4,6 +4,7 @@
  * the `/approval` subresource `kubectl certificate approve|deny` writes, and the printer's columns.
  * Signing happens in controllers/csr-signing-controller.ts.
  */
+import 'reflect-metadata';
 import { X509Certificate } from 'node:crypto';
 import * as x509 from '@peculiar/x509';
 import { type FieldError, GoSyntaxValue, invalid, notSupported, required } from '../../errors/field-errors.js';

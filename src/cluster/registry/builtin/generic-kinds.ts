@@ -117,6 +117,9 @@ const defaults: Record<string, (o: KubeObject) => void> = {
   'scheduling.k8s.io/priorityclasses': (o) => {
     o.preemptionPolicy ??= 'PreemptLowerPriority';
   },
+  'networking.k8s.io/ingresses': (o) => {
+    (o.status ??= {}).loadBalancer ??= {};
+  },
   'storage.k8s.io/csidrivers': (o) => {
     const spec = (o.spec ??= {});
     spec.attachRequired ??= true;
