@@ -395,6 +395,40 @@ describe('objects a real server bootstraps', () => {
     expect(apps.metadata.labels).toEqual({ 'kube-aggregator.kubernetes.io/automanaged': 'onstart' });
   });
 
+  test('a CRD group gets its APIService (automanaged true) and loses it with the CRD', async () => {
+    const crd = {
+      apiVersion: 'apiextensions.k8s.io/v1',
+      kind: 'CustomResourceDefinition',
+      metadata: { name: 'widgets.example.com' },
+      spec: {
+        group: 'example.com',
+        names: { plural: 'widgets', singular: 'widget', kind: 'Widget', listKind: 'WidgetList' },
+        scope: 'Namespaced',
+        versions: [{ name: 'v1', served: true, storage: true, schema: { openAPIV3Schema: { type: 'object', 'x-kubernetes-preserve-unknown-fields': true } } }],
+      },
+    };
+    await kubectl.ok(['apply', '-f', '-'], JSON.stringify(crd));
+    await suite.cluster.settle();
+    const service = JSON.parse(await kubectl.ok(['get', 'apiservice', 'v1.example.com', '-o', 'json']));
+    expect(service.spec).toEqual({ group: 'example.com', version: 'v1', groupPriorityMinimum: 1000, versionPriority: 100 });
+    expect(service.metadata.labels).toEqual({ 'kube-aggregator.kubernetes.io/automanaged': 'true' });
+    expect(service.status.conditions).toEqual([expect.objectContaining({ type: 'Available', status: 'True', reason: 'Local' })]);
+    await kubectl.ok(['delete', 'crd', 'widgets.example.com']);
+    await suite.cluster.settle();
+    expect((await kubectl.run(['get', 'apiservice', 'v1.example.com'])).stderr).toContain('apiservices.apiregistration.k8s.io "v1.example.com" not found');
+  });
+
+  test('an APIService naming a missing Service is not available', async () => {
+    const apiService = { apiVersion: 'apiregistration.k8s.io/v1', kind: 'APIService', metadata: { name: 'v1beta1.metrics.k8s.io' }, spec: { group: 'metrics.k8s.io', version: 'v1beta1', groupPriorityMinimum: 100, versionPriority: 100, service: { namespace: 'kube-system', name: 'metrics-server' }, insecureSkipTLSVerify: true } };
+    await kubectl.ok(['apply', '-f', '-'], JSON.stringify(apiService));
+    await suite.cluster.settle();
+    const row = cells(await kubectl.ok(['get', 'apiservices'])).find((r) => r[0] === 'v1beta1.metrics.k8s.io');
+    expect(row!.slice(1, 3)).toEqual(['kube-system/metrics-server', 'False (ServiceNotFound)']);
+    const bad = await kubectl.run(['apply', '-f', '-'], JSON.stringify({ ...apiService, metadata: { name: 'wrong' } }));
+    expect(bad.stderr).toContain('metadata.name: Invalid value: "wrong": must be `spec.version+"."+spec.group`');
+    await kubectl.ok(['delete', 'apiservice', 'v1beta1.metrics.k8s.io']);
+  });
+
   test('kubectl get flowschemas and prioritylevelconfigurations show the bootstrap configuration', async () => {
     const schemas = cells(await kubectl.ok(['get', 'flowschemas', '--sort-by=.spec.matchingPrecedence']));
     expect(schemas[0]!.slice(0, 4)).toEqual(['exempt', 'exempt', '1', '<none>']);
