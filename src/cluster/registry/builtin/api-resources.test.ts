@@ -82,3 +82,11 @@ test('HPA v1 ↔ v2 conversion keeps what v1 cannot say in annotations', () => {
   expect(back.metadata.annotations).toBeUndefined();
   expect(horizontalPodAutoscalersV1.bucket).toBe('horizontalpodautoscalers.autoscaling');
 });
+
+test('generic kinds apply the schema defaults at every depth (a PodTemplate container port gets TCP)', () => {
+  const row = apiResources.find((r) => r.resource === 'podtemplates')!;
+  const kind = genericKind(row, 'v1');
+  const o = { apiVersion: 'v1', kind: 'PodTemplate', metadata: { name: 't' }, template: { spec: { containers: [{ name: 'c', image: 'x:1', ports: [{ containerPort: 80 }] }] } } };
+  kind.strategy.prepareForCreate!(o as never, { now: 0, uid: () => 'u' });
+  expect(o.template.spec.containers[0]!.ports).toEqual([{ containerPort: 80, protocol: 'TCP' }]);
+});

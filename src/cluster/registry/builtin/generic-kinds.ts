@@ -231,6 +231,25 @@ export function missingRequiredStrings(value: unknown, schema: Schema | undefine
   return errs;
 }
 
+/** Fills the `default`s the schema carries (the `+default` markers defaulter-gen applies) at every depth. */
+export function applySchemaDefaults(value: unknown, schema: Schema | undefined, depth = 0): void {
+  if (!schema || depth > 30 || value === null || typeof value !== 'object') return;
+  const resolved = (s: Schema): Schema | undefined => {
+    const name = referencedName(s);
+    return name ? builtinDefinition(name) : s;
+  };
+  if (Array.isArray(value)) {
+    const items = schema.items && resolved(schema.items);
+    for (const v of value) applySchemaDefaults(v, items, depth + 1);
+    return;
+  }
+  const record = value as Record<string, unknown>;
+  for (const [k, prop] of Object.entries(schema.properties ?? {}) as Array<[string, Schema]>) {
+    if (record[k] === undefined && prop.default !== undefined) record[k] = structuredClone(prop.default);
+    if (record[k] !== undefined) applySchemaDefaults(record[k], resolved(prop), depth + 1);
+  }
+}
+
 const keyOf = (group: string, resource: string): string => `${group}/${resource}`;
 
 /** The generic kind of one table row at one of its versions. */
@@ -246,9 +265,13 @@ export function genericKind(row: ApiResourceRow, version: string): ResourceType 
   const strategy: ResourceStrategy = {
     prepareForCreate(o) {
       if (status) o.status = {};
+      applySchemaDefaults(o, schema);
       setDefaults?.(o);
     },
-    prepareForUpdate: (o) => setDefaults?.(o),
+    prepareForUpdate(o) {
+      applySchemaDefaults(o, schema);
+      setDefaults?.(o);
+    },
     validateCreate: validate,
     validateUpdate: validate,
   };
