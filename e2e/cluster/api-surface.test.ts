@@ -338,6 +338,8 @@ describe('CertificateSigningRequests', () => {
     expect(Date.parse(cert.validFrom)).toBe(suite.cluster.clock.now() - 5 * 60 * 1000 - (suite.cluster.clock.now() % 1000));
     expect(Date.parse(cert.validTo) - Date.parse(cert.validFrom)).toBe(86400_000 + 5 * 60 * 1000);
     expect(cells(await kubectl.ok(['get', 'csr', 'alice']))[0]![5]).toBe('Approved,Issued');
+    expect(cells(await kubectl.ok(['get', 'csr', '--field-selector=spec.signerName=kubernetes.io/kube-apiserver-client'])).map((r) => r[0])).toEqual(['alice']);
+    expect(await kubectl.ok(['get', 'csr', '--field-selector=spec.signerName=example.com/other'])).toBe('');
     // the issued certificate and its key log in as alice
     const keyPem = x509.PemConverter.encode(await crypto.subtle.exportKey('pkcs8', keys.privateKey), 'PRIVATE KEY');
     const config = `${suite.cluster.kubeconfigPath}-alice-csr`;

@@ -137,6 +137,7 @@ export const certificateSigningRequests: ResourceType = defineKind({
     },
     validateCreate: validateCsr,
     validateUpdate: (o) => validateConditions(o.status?.conditions),
+    fieldLabels: (o) => ({ 'spec.signerName': o.spec?.signerName ?? '' }),
   },
 });
 
