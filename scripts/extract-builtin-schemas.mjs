@@ -16,7 +16,9 @@
 //     "Possible enum values" lists. Given the models of kubernetes-models@4.5.1 (Kubernetes v1.33.0) and
 //     @kubernetes-models/apimachinery@2.2.0, a description is taken in their layout — and a string field
 //     gets their enum — only where their text, without that list and with white space folded, is the
-//     v1.32 text word for word (so a field documented differently in v1.33 keeps its v1.32 text, no enum).
+//     v1.32 text word for word (so a field documented differently in v1.33 keeps its v1.32 text, no enum);
+//   - the descriptions of fields typed by another definition, which openapi-generator drops: taken from
+//     kubernetes-models (v1.33), the only text at hand (else kubectl explain prints <no description>).
 //   - x-kubernetes-list-type/-list-map-keys/-map-type, patch strategies and `+default` values: from the
 //     marker table below (transcribed from the v1.32 Go types), the patch strategies checked against the
 //     struct tags compiled into kubectl 1.32 (`--kubectl <binary>`); x-kubernetes-group-version-kind from
@@ -266,6 +268,7 @@ const fold = (text) => (text ?? '').replace(/\s+/g, ' ').trim();
 const withoutEnumList = (text) => text.replace(/\n\nPossible enum values:[\s\S]*$/, '');
 let restored = 0;
 let enums = 0;
+let refDescriptions = 0;
 
 /** `newer` when it says what `current` says (enum list aside), else `current`. */
 function sameText(current, newer) {
@@ -280,6 +283,13 @@ for (const [name, schema] of Object.entries(definitions)) {
   if (typeDoc) { schema.description = typeDoc; restored++; }
   for (const [field, prop] of Object.entries(schema.properties ?? {})) {
     const m = model.fields[field];
+    // openapi-generator drops the description of a field whose type is another definition; v1.33's text is
+    // the only one at hand for those (kubectl explain would otherwise print <no description>).
+    if (prop.description === undefined && m?.description && (prop.allOf || prop.items?.$ref || prop.additionalProperties?.$ref)) {
+      prop.description = m.description;
+      refDescriptions++;
+      continue;
+    }
     const fieldDoc = sameText(prop.description, m?.description);
     if (!fieldDoc) continue;
     prop.description = fieldDoc;
@@ -289,7 +299,7 @@ for (const [name, schema] of Object.entries(definitions)) {
     if (target?.type === 'string' && !target.format) { target.enum = m.enum.values; enums++; }
   }
 }
-if (modelsDir133) console.log(`kubernetes-models: ${restored} descriptions in their upstream layout, ${enums} enums`);
+if (modelsDir133) console.log(`kubernetes-models: ${restored} descriptions in their upstream layout, ${enums} enums, ${refDescriptions} descriptions of fields typed by another definition (missing from client-node)`);
 
 // Definitions client-node models as plain values.
 definitions['io.k8s.apimachinery.pkg.api.resource.Quantity'] = {
@@ -504,7 +514,8 @@ const header = `/**
  * them, keyed by kube-apiserver's definition names. Source: Kubernetes ${specVersion} OpenAPI, as shipped in the
  * models of @kubernetes/client-node@${version} (names, JSON types, formats, required fields, descriptions);
  * groups of unprefixed names and Quantity fields from kubernetes-types${modelsDir133 ? `; paragraph breaks and
- * enums from kubernetes-models@4.5.1 (v1.33.0) where its description is the v1.32 text word for word` : ''}.
+ * enums from kubernetes-models@4.5.1 (v1.33.0) where its description is the v1.32 text word for word, and from it
+ * the descriptions client-node drops on fields typed by another definition` : ''}.
  * x-kubernetes-list-type/-list-map-keys/-map-type, patch strategies and +default values: transcribed from the
  * markers and struct tags of the v1.32 Go types (k8s.io/api v0.32.0)${kubectlBinary ? ', patch strategies checked against kubectl 1.32\'s compiled-in struct tags' : ''};
  * x-kubernetes-group-version-kind on the served kinds. Not carried: kube-openapi's zero-value defaults${modelsDir133 ? '' : ', enums, paragraph breaks'}.
