@@ -154,6 +154,7 @@ describe('kubectl explain on the new kinds', () => {
     ['flowschemas.spec', 'KIND:       FlowSchema', 'priorityLevelConfiguration\t<PriorityLevelConfigurationReference> -required-'],
     ['priorityclasses', 'KIND:       PriorityClass', 'preemptionPolicy\t<string>'],
     ['csidrivers.spec', 'KIND:       CSIDriver', 'attachRequired\t<boolean>'],
+    ['deployments.spec', 'KIND:       Deployment', 'Label selector for pods. Existing ReplicaSets whose pods are selected by'],
   ])('explain %s', async (path, kind, field) => {
     const out = await kubectl.ok(['explain', path]);
     expect(out).toContain(kind);
