@@ -186,6 +186,9 @@ describe('generic kinds round-trip', () => {
     const bad = { apiVersion: 'networking.k8s.io/v1', kind: 'Ingress', metadata: { name: 'bad' }, spec: { rules: [{ http: { paths: [{ path: '/', backend: { service: { name: 's', port: { number: 80 } } } }] } }] } };
     const r = await kubectl.run(['create', '-f', '-'], JSON.stringify(bad));
     expect(r.stderr).toContain('The Ingress "bad" is invalid: spec.rules[0].http.paths[0].pathType: Required value');
+    const relative = structuredClone(bad);
+    Object.assign(relative.spec.rules[0]!.http.paths[0]!, { path: 'api', pathType: 'Prefix' });
+    expect((await kubectl.run(['create', '-f', '-'], JSON.stringify(relative))).stderr).toContain('spec.rules[0].http.paths[0].path: Invalid value: "api": must be an absolute path');
   });
 
   test('kubectl create priorityclass stores the class with its default preemption policy', async () => {
@@ -195,6 +198,12 @@ describe('generic kinds round-trip', () => {
     expect(got.globalDefault).toBeUndefined();
     const rows = cells(await kubectl.ok(['get', 'priorityclasses']));
     expect(rows.map((r) => r.slice(0, 3))).toEqual([['high', '1000', 'false'], ['system-cluster-critical', '2000000000', 'false'], ['system-node-critical', '2000001000', 'false']]);
+    const changed = await kubectl.run(['patch', 'pc', 'high', '--type=merge', '-p', '{"value":5}']);
+    expect(changed.stderr).toContain('value: Forbidden: may not be changed in an update.');
+    const tooHigh = await kubectl.run(['create', 'priorityclass', 'huge', '--value=2000000000']);
+    expect(tooHigh.stderr).toContain('value: Forbidden: maximum allowed value of a user defined priority is 1000000000');
+    const reserved = await kubectl.run(['create', 'priorityclass', 'system-mine', '--value=10']);
+    expect(reserved.stderr).toContain("metadata.name: Forbidden: priority class names with 'system-' prefix are reserved for system use only. error: system-mine is not a known system priority class");
     await kubectl.ok(['delete', 'pc', 'high']);
   });
 

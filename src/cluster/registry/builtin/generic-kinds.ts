@@ -4,7 +4,7 @@
  * from the 1.32 definitions; the server's simple defaults and `kubectl get` columns where the real
  * printers have them (Name + Age otherwise); and the required-string checks the schema states.
  */
-import { type FieldError, forbidden, invalid, required } from '../../errors/field-errors.js';
+import { type FieldError, forbidden, invalid, notSupported, required } from '../../errors/field-errors.js';
 import { type Schema, builtinDefinition, definitionName, referencedName } from '../../schemas/builtin-schemas.js';
 import type { KubeObject } from '../../store/object-store.js';
 import { labelSelectorToString } from '../../../selectors/label-selector.js';
@@ -163,7 +163,7 @@ const defaults: Record<string, (o: KubeObject) => void> = {
 };
 
 /** Kind-specific checks of 1.32 validation beyond what the schema says. */
-const checks: Record<string, (o: KubeObject) => FieldError[]> = {
+const checks: Record<string, (o: KubeObject, old?: KubeObject) => FieldError[]> = {
   'apiregistration.k8s.io/apiservices': (o) => {
     const errs: FieldError[] = [];
     const spec = o.spec ?? {};
@@ -177,9 +177,47 @@ const checks: Record<string, (o: KubeObject) => FieldError[]> = {
     if (!spec.version) errs.push(required('spec.version'));
     return errs;
   },
-  'scheduling.k8s.io/priorityclasses': (o) => {
-    if (!String(o.metadata.name).startsWith('system-') || ['system-cluster-critical', 'system-node-critical'].includes(o.metadata.name)) return [];
-    return [forbidden('metadata.name', 'name is reserved for system priority classes')];
+  'scheduling.k8s.io/priorityclasses': (o, old) => {
+    const errs: FieldError[] = [];
+    const name = String(o.metadata.name ?? '');
+    const system: Record<string, number> = { 'system-cluster-critical': 2000000000, 'system-node-critical': 2000001000 };
+    if (name.startsWith('system-')) {
+      const reason = system[name] === undefined ? `${name} is not a known system priority class` : system[name] !== o.value ? `value of ${name} PriorityClass must be ${system[name]}` : undefined;
+      if (reason) errs.push(forbidden('metadata.name', `priority class names with 'system-' prefix are reserved for system use only. error: ${reason}`));
+    } else if (typeof o.value === 'number' && o.value > 1000000000) {
+      errs.push(forbidden('value', 'maximum allowed value of a user defined priority is 1000000000'));
+    }
+    if (o.preemptionPolicy !== undefined && !['Never', 'PreemptLowerPriority'].includes(o.preemptionPolicy)) errs.push(notSupported('preemptionPolicy', o.preemptionPolicy, ['Never', 'PreemptLowerPriority']));
+    if (old && o.value !== old.value) errs.push(forbidden('value', 'may not be changed in an update.'));
+    if (old && o.preemptionPolicy !== old.preemptionPolicy) errs.push(invalid('preemptionPolicy', o.preemptionPolicy, 'field is immutable'));
+    return errs;
+  },
+  'networking.k8s.io/ingresses': (o) => {
+    const errs: FieldError[] = [];
+    const types = ['Exact', 'ImplementationSpecific', 'Prefix'];
+    (o.spec?.rules ?? []).forEach((rule: any, i: number) => {
+      (rule?.http?.paths ?? []).forEach((p: any, j: number) => {
+        const at = `spec.rules[${i}].http.paths[${j}]`;
+        if (p?.pathType && !types.includes(p.pathType)) errs.push(notSupported(`${at}.pathType`, p.pathType, types));
+        if ((p?.pathType === 'Prefix' || p?.pathType === 'Exact') && !String(p.path ?? '').startsWith('/')) errs.push(invalid(`${at}.path`, p.path ?? '', 'must be an absolute path'));
+      });
+    });
+    return errs;
+  },
+  'networking.k8s.io/networkpolicies': (o) => {
+    const errs: FieldError[] = [];
+    const policyTypes = ['Egress', 'Ingress'];
+    (o.spec?.policyTypes ?? []).forEach((t: unknown, i: number) => {
+      if (!policyTypes.includes(t as string)) errs.push(notSupported(`spec.policyTypes[${i}]`, t, policyTypes));
+    });
+    for (const direction of ['ingress', 'egress']) {
+      (o.spec?.[direction] ?? []).forEach((rule: any, i: number) => {
+        (rule?.ports ?? []).forEach((port: any, j: number) => {
+          if (port?.protocol !== undefined && !['SCTP', 'TCP', 'UDP'].includes(port.protocol)) errs.push(notSupported(`spec.${direction}[${i}].ports[${j}].protocol`, port.protocol, ['SCTP', 'TCP', 'UDP']));
+        });
+      });
+    }
+    return errs;
   },
 };
 
@@ -261,7 +299,7 @@ export function genericKind(row: ApiResourceRow, version: string): ResourceType 
   const status = row.subresources.includes('status');
   const setDefaults = defaults[key];
   const check = checks[key];
-  const validate = (o: KubeObject): FieldError[] => [...missingRequiredStrings(o, schema, ''), ...(check?.(o) ?? [])];
+  const validate = (o: KubeObject, old?: KubeObject): FieldError[] => [...missingRequiredStrings(o, schema, ''), ...(check?.(o, old) ?? [])];
   const strategy: ResourceStrategy = {
     prepareForCreate(o) {
       if (status) o.status = {};
@@ -272,8 +310,8 @@ export function genericKind(row: ApiResourceRow, version: string): ResourceType 
       applySchemaDefaults(o, schema);
       setDefaults?.(o);
     },
-    validateCreate: validate,
-    validateUpdate: validate,
+    validateCreate: (o) => validate(o),
+    validateUpdate: (o, old) => validate(o, old),
   };
   const kind = defineKind({
     group: row.group,
