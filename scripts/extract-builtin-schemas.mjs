@@ -16,7 +16,9 @@
 //     "Possible enum values" lists. Given the models of kubernetes-models@4.5.1 (Kubernetes v1.33.0) and
 //     @kubernetes-models/apimachinery@2.2.0, a description is taken in their layout — and a string field
 //     gets their enum — only where their text, without that list and with white space folded, is the
-//     v1.32 text word for word (so a field documented differently in v1.33 keeps its v1.32 text, no enum).
+//     v1.32 text word for word (so a field documented differently in v1.33 keeps its v1.32 text, no enum);
+//   - the descriptions of fields typed by another definition, which openapi-generator drops: taken from
+//     kubernetes-models (v1.33), the only text at hand (else kubectl explain prints <no description>).
 //   - x-kubernetes-list-type/-list-map-keys/-map-type, patch strategies and `+default` values: from the
 //     marker table below (transcribed from the v1.32 Go types), the patch strategies checked against the
 //     struct tags compiled into kubectl 1.32 (`--kubectl <binary>`); x-kubernetes-group-version-kind from
@@ -56,7 +58,16 @@ const roots = {
   V1LocalSubjectAccessReview: 'authorization', V1SelfSubjectReview: 'authentication', V1TokenReview: 'authentication',
   AuthenticationV1TokenRequest: 'authentication', V1MutatingWebhookConfiguration: 'admissionregistration',
   V1ValidatingWebhookConfiguration: 'admissionregistration', V1Scale: 'autoscaling',
-  V1Endpoints: 'core', V1EndpointSlice: 'discovery', V1PodDisruptionBudget: 'policy', V1Eviction: 'policy',
+  // Every other root kind a default 1.32 kube-apiserver serves (src/cluster/registry/builtin/api-resources.ts).
+  V1Binding: 'core', V1ComponentStatus: 'core', V1Endpoints: 'core', V1LimitRange: 'core', V1PersistentVolumeClaim: 'core',
+  V1PersistentVolume: 'core', V1PodTemplate: 'core', V1ReplicationController: 'core', V1ResourceQuota: 'core',
+  V1ValidatingAdmissionPolicy: 'admissionregistration', V1ValidatingAdmissionPolicyBinding: 'admissionregistration',
+  V1APIService: 'apiregistration', V1ControllerRevision: 'apps', V1DaemonSet: 'apps', V1ReplicaSet: 'apps', V1StatefulSet: 'apps',
+  V1HorizontalPodAutoscaler: 'autoscaling', V2HorizontalPodAutoscaler: 'autoscaling', V1CertificateSigningRequest: 'certificates',
+  V1EndpointSlice: 'discovery', V1FlowSchema: 'flowcontrol', V1PriorityLevelConfiguration: 'flowcontrol', V1IngressClass: 'networking',
+  V1Ingress: 'networking', V1NetworkPolicy: 'networking', V1RuntimeClass: 'node', V1PodDisruptionBudget: 'policy', V1Eviction: 'policy',
+  V1PriorityClass: 'scheduling', V1CSIDriver: 'storage', V1CSINode: 'storage', V1CSIStorageCapacity: 'storage', V1StorageClass: 'storage',
+  V1VolumeAttachment: 'storage',
 };
 
 // ---- kubernetes-types: which group declares a type name, and which fields are Quantities ----
@@ -66,14 +77,16 @@ const groupsOf = new Map();
 /** `<group>.<Type>.<field>` → true when the field's type mentions Quantity. */
 const quantityFields = new Set();
 for (const group of fs.readdirSync(kt)) {
-  const file = path.join(kt, group, 'v1.d.ts');
+  for (const file of [path.join(kt, group, 'v1.d.ts'), path.join(kt, group, 'v2.d.ts')]) {
   if (!fs.existsSync(file)) continue;
+  const declaresGroups = file.endsWith('v1.d.ts');
   let current;
   let lastField;
   for (const line of fs.readFileSync(file, 'utf8').split('\n')) {
     const iface = /^export interface (\w+)/.exec(line);
     if (iface) {
       current = iface[1];
+      if (!declaresGroups) continue;
       if (!groupsOf.has(current)) groupsOf.set(current, []);
       groupsOf.get(current).push(group);
       continue;
@@ -83,6 +96,7 @@ for (const group of fs.readdirSync(kt)) {
     if (field) lastField = field[1];
     if (current && lastField && /\bQuantity\b/.test(line) && !/^\s*(\*|\/\*\*)/.test(line)) quantityFields.add(`${group}.${current}.${lastField}`);
   }
+  }
 }
 
 const prefixGroups = {
@@ -91,28 +105,32 @@ const prefixGroups = {
 };
 
 /** The definition name kube-apiserver uses for a type of `group`. */
-function fullName(group, kind) {
+function fullName(group, kind, version = 'v1') {
   if (group === 'meta') return `io.k8s.apimachinery.pkg.apis.meta.v1.${kind}`;
   if (group === 'apiextensions') return `io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1.${kind}`;
-  return `io.k8s.api.${group}.v1.${kind}`;
+  if (group === 'apiregistration') return `io.k8s.kube-aggregator.pkg.apis.apiregistration.v1.${kind}`;
+  return `io.k8s.api.${group}.${version}.${kind}`;
 }
 
-/** client-node model name → { group, kind }; `referrerGroup` decides between groups and for types kubernetes-types lacks. */
+/** client-node model name → { group, kind, version }; `referrerGroup` decides between groups and for types kubernetes-types lacks. */
 function locate(model, referrerGroup) {
-  const m = /^([A-Z][a-z]+)?V1(\w+)$/.exec(model);
+  const m = /^([A-Z][a-z]+)?V(\d)(\w+)$/.exec(model);
   if (!m) throw new Error(`unexpected model name ${model}`);
-  const [, prefix, kind] = m;
+  const [, prefix, major, kind] = m;
+  const version = `v${major}`;
   if (prefix) {
     if (!prefixGroups[prefix]) throw new Error(`unknown group prefix in ${model}`);
-    return { group: prefixGroups[prefix], kind };
+    return { group: prefixGroups[prefix], kind, version };
   }
-  if (roots[model]) return { group: roots[model], kind };
+  if (roots[model]) return { group: roots[model], kind, version };
+  // client-node's only unprefixed V2 models are autoscaling/v2's.
+  if (version === 'v2') return { group: 'autoscaling', kind, version };
   const candidates = groupsOf.get(kind) ?? [];
   const group = candidates.includes(referrerGroup) ? referrerGroup
     : candidates.includes('meta') ? 'meta'
       : candidates.includes('core') ? 'core'
         : candidates[0] ?? referrerGroup;
-  return { group, kind };
+  return { group, kind, version };
 }
 
 // ---- client-node models ----
@@ -170,15 +188,15 @@ function typeSchema(type, format, group, ownerKind, field) {
       if (!fs.existsSync(path.join(modelsDir, `${type}.js`))) throw new Error(`unknown type ${type} of ${ownerKind}.${field}`);
       const target = locate(type, group);
       queue.push({ model: type, referrerGroup: group });
-      return ref(fullName(target.group, target.kind));
+      return ref(fullName(target.group, target.kind, target.version));
     }
   }
 }
 
 while (queue.length) {
   const { model, referrerGroup } = queue.shift();
-  const { group, kind } = locate(model, referrerGroup);
-  const name = fullName(group, kind);
+  const { group, kind, version: modelVersion } = locate(model, referrerGroup);
+  const name = fullName(group, kind, modelVersion);
   if (seen.has(name)) continue;
   seen.add(name);
   const docs = readDocs(model);
@@ -204,14 +222,19 @@ const modelFolders = {
   core: 'v1', batch: 'batch/v1', apps: 'apps/v1', coordination: 'coordination.k8s.io/v1', rbac: 'rbac.authorization.k8s.io/v1',
   events: 'events.k8s.io/v1', authorization: 'authorization.k8s.io/v1', authentication: 'authentication.k8s.io/v1',
   admissionregistration: 'admissionregistration.k8s.io/v1', autoscaling: 'autoscaling/v1', apiextensions: 'apiextensions.k8s.io/v1',
+  'autoscaling.v2': 'autoscaling/v2', apiregistration: 'apiregistration.k8s.io/v1', certificates: 'certificates.k8s.io/v1',
+  discovery: 'discovery.k8s.io/v1', flowcontrol: 'flowcontrol.apiserver.k8s.io/v1', networking: 'networking.k8s.io/v1',
+  node: 'node.k8s.io/v1', policy: 'policy/v1', scheduling: 'scheduling.k8s.io/v1', storage: 'storage.k8s.io/v1',
 };
 
 /** The kubernetes-models .d.ts of a definition, or undefined. */
 function modelFile(name) {
   const kind = name.slice(name.lastIndexOf('.') + 1);
   if (name.startsWith('io.k8s.apimachinery.pkg.apis.meta.v1.')) return apimachineryDir133 && path.join(apimachineryDir133, 'apis', 'meta', 'v1', `${kind}.d.ts`);
-  const group = name.startsWith('io.k8s.apiextensions-apiserver.') ? 'apiextensions' : name.split('.')[3];
-  return modelsDir133 && modelFolders[group] && path.join(modelsDir133, modelFolders[group], `${kind}.d.ts`);
+  const group = name.startsWith('io.k8s.apiextensions-apiserver.') ? 'apiextensions'
+    : name.startsWith('io.k8s.kube-aggregator.') ? 'apiregistration' : name.split('.')[3];
+  const folder = modelFolders[`${group}.${name.split('.')[4]}`] ?? modelFolders[group];
+  return modelsDir133 && folder && path.join(modelsDir133, folder, `${kind}.d.ts`);
 }
 
 /** From a kubernetes-models interface: its doc, and per field its doc and string-literal enum. */
@@ -245,6 +268,7 @@ const fold = (text) => (text ?? '').replace(/\s+/g, ' ').trim();
 const withoutEnumList = (text) => text.replace(/\n\nPossible enum values:[\s\S]*$/, '');
 let restored = 0;
 let enums = 0;
+let refDescriptions = 0;
 
 /** `newer` when it says what `current` says (enum list aside), else `current`. */
 function sameText(current, newer) {
@@ -259,6 +283,13 @@ for (const [name, schema] of Object.entries(definitions)) {
   if (typeDoc) { schema.description = typeDoc; restored++; }
   for (const [field, prop] of Object.entries(schema.properties ?? {})) {
     const m = model.fields[field];
+    // openapi-generator drops the description of a field whose type is another definition; v1.33's text is
+    // the only one at hand for those (kubectl explain would otherwise print <no description>).
+    if (prop.description === undefined && m?.description && (prop.allOf || prop.items?.$ref || prop.additionalProperties?.$ref)) {
+      prop.description = m.description;
+      refDescriptions++;
+      continue;
+    }
     const fieldDoc = sameText(prop.description, m?.description);
     if (!fieldDoc) continue;
     prop.description = fieldDoc;
@@ -268,7 +299,7 @@ for (const [name, schema] of Object.entries(definitions)) {
     if (target?.type === 'string' && !target.format) { target.enum = m.enum.values; enums++; }
   }
 }
-if (modelsDir133) console.log(`kubernetes-models: ${restored} descriptions in their upstream layout, ${enums} enums`);
+if (modelsDir133) console.log(`kubernetes-models: ${restored} descriptions in their upstream layout, ${enums} enums, ${refDescriptions} descriptions of fields typed by another definition (missing from client-node)`);
 
 // Definitions client-node models as plain values.
 definitions['io.k8s.apimachinery.pkg.api.resource.Quantity'] = {
@@ -411,8 +442,8 @@ for (const kind of ['LocalObjectReference', 'ConfigMapKeySelector', 'SecretKeySe
 
 /** The definition name of a marker table key (`core.v1.PodSpec`, `meta.v1.ObjectMeta`, `apiextensions.v1.…`). */
 function markerDefinition(key) {
-  const [group, , kind] = key.split('.');
-  return fullName(group, kind);
+  const [group, version, kind] = key.split('.');
+  return fullName(group, kind, version);
 }
 
 /** Patch strategy tags compiled into kubectl: `json name` → set of `strategy|key`. */
@@ -465,10 +496,12 @@ if (kubectlTags) {
 }
 // The group-version-kind of every served kind, as kube-apiserver's definitions carry it.
 const rootGroups = { core: '', events: 'events.k8s.io', rbac: 'rbac.authorization.k8s.io', apiextensions: 'apiextensions.k8s.io', coordination: 'coordination.k8s.io',
-  authorization: 'authorization.k8s.io', authentication: 'authentication.k8s.io', admissionregistration: 'admissionregistration.k8s.io' };
+  authorization: 'authorization.k8s.io', authentication: 'authentication.k8s.io', admissionregistration: 'admissionregistration.k8s.io',
+  apiregistration: 'apiregistration.k8s.io', certificates: 'certificates.k8s.io', discovery: 'discovery.k8s.io', flowcontrol: 'flowcontrol.apiserver.k8s.io',
+  networking: 'networking.k8s.io', node: 'node.k8s.io', scheduling: 'scheduling.k8s.io', storage: 'storage.k8s.io' };
 for (const [model, group] of Object.entries(roots)) {
-  const { kind } = locate(model, group);
-  definitions[fullName(group, kind)]['x-kubernetes-group-version-kind'] = [{ group: rootGroups[group] ?? group, kind, version: 'v1' }];
+  const { kind, version: rootVersion } = locate(model, group);
+  definitions[fullName(group, kind, rootVersion)]['x-kubernetes-group-version-kind'] = [{ group: rootGroups[group] ?? group, kind, version: rootVersion }];
 }
 console.log(`markers: ${markerCount} extensions on ${Object.keys(markers).length} definitions`);
 
@@ -481,7 +514,8 @@ const header = `/**
  * them, keyed by kube-apiserver's definition names. Source: Kubernetes ${specVersion} OpenAPI, as shipped in the
  * models of @kubernetes/client-node@${version} (names, JSON types, formats, required fields, descriptions);
  * groups of unprefixed names and Quantity fields from kubernetes-types${modelsDir133 ? `; paragraph breaks and
- * enums from kubernetes-models@4.5.1 (v1.33.0) where its description is the v1.32 text word for word` : ''}.
+ * enums from kubernetes-models@4.5.1 (v1.33.0) where its description is the v1.32 text word for word, and from it
+ * the descriptions client-node drops on fields typed by another definition` : ''}.
  * x-kubernetes-list-type/-list-map-keys/-map-type, patch strategies and +default values: transcribed from the
  * markers and struct tags of the v1.32 Go types (k8s.io/api v0.32.0)${kubectlBinary ? ', patch strategies checked against kubectl 1.32\'s compiled-in struct tags' : ''};
  * x-kubernetes-group-version-kind on the served kinds. Not carried: kube-openapi's zero-value defaults${modelsDir133 ? '' : ', enums, paragraph breaks'}.

@@ -21,7 +21,10 @@ What the local cluster does not do (yet):
     upper bound, and what cel-js cannot evaluate (two-variable comprehensions, optional entries in literals)
     is refused when the CRD is created
   - admission webhooks are not called for writes through /scale; /openapi/v2 is an empty document (kubectl
-    1.32 validates and explains through /openapi/v3)`;
+    1.32 validates and explains through /openapi/v3)
+  - HorizontalPodAutoscalers are stored, validated and served as autoscaling/v2 and v1, but no metrics
+    pipeline runs: nothing is scaled by them; APIServices that name a Service are never proxied (Available
+    False); CSRs are signed only for the kube-apiserver-client and kube-apiserver-client-kubelet signers`;
 
 /** `alice` or `alice:dev,ops` → user and groups. */
 export function parseCertificateUser(value: string): { user: string; groups: string[] } {

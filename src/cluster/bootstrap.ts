@@ -7,6 +7,7 @@ import type { ResourceCatalog } from './registry/resource-catalog.js';
 import { bootstrapClusterRoleBindings, bootstrapClusterRoles, bootstrapRoleBindings, bootstrapRoles } from './rbac/bootstrap-policy.js';
 import { aggregatedRules } from './rbac/aggregation-controller.js';
 import { bootstrapKubernetesService } from './kubernetes-service.js';
+import { bootstrapApiObjects } from './api-bootstrap.js';
 
 export const systemNamespaces = ['default', 'kube-node-lease', 'kube-public', 'kube-system'];
 
@@ -31,4 +32,5 @@ export function bootstrapObjects(catalog: ResourceCatalog, operations: ObjectOpe
   for (const role of bootstrapRoles()) operations.create(namespacedRoles, role.metadata.namespace, role, written);
   for (const binding of bootstrapRoleBindings()) operations.create(roleBindings, binding.metadata.namespace, binding, written);
   bootstrapKubernetesService(catalog, operations);
+  bootstrapApiObjects(catalog, operations);
 }

@@ -22,6 +22,13 @@ import { coreEvents, newEvents } from './registry/builtin/event-kinds.js';
 import { otherKinds } from './registry/builtin/other-kinds.js';
 import { admissionKinds } from './registry/builtin/admission-kinds.js';
 import { serviceKinds } from './registry/builtin/service-kinds.js';
+import { composeBuiltinKinds } from './registry/builtin/compose-builtin-kinds.js';
+import { genericKinds } from './registry/builtin/generic-kinds.js';
+import { hpaKinds } from './registry/builtin/hpa-kinds.js';
+import { csrKinds } from './registry/builtin/csr-kinds.js';
+import { installCertificateApis } from './http/certificate-apis.js';
+import { installComponentStatuses } from './http/component-statuses.js';
+import type { CertificateAuthority } from '../certificates/self-signed.js';
 import { ObjectOperations } from './registry/object-operations.js';
 import { ResourceCatalog } from './registry/resource-catalog.js';
 import { SeededRandom } from './registry/system-metadata.js';
@@ -59,6 +66,10 @@ export interface ControllerSwitches {
   disruption?: boolean;
   /** The API server writes the `kubernetes` Service, Endpoints and EndpointSlice again when deleted (default on). */
   kubernetesService?: boolean;
+  /** Approved CSRs for the kube-apiserver-client(-kubelet) signers get a certificate from the cluster CA (default on). */
+  csrSigning?: boolean;
+  /** One APIService per served group version, Available (Local), following CRDs (default on). */
+  apiServiceRegistration?: boolean;
 }
 
 export interface LocalClusterOptions {
@@ -111,6 +122,8 @@ export interface ClusterInternals {
   admission?: ControllerAdmission;
   /** Appends an entry to the request log (built-in controllers log their writes under their identity). */
   recordRequest?(entry: RequestLogEntry): void;
+  /** The cluster CA (absent with tls: false): the CSR signer signs with it. */
+  certificateAuthority?: CertificateAuthority;
 }
 
 export interface LocalCluster {
@@ -149,7 +162,8 @@ export async function startLocalCluster(options: LocalClusterOptions = {}): Prom
   const seed = options.seed ?? 1;
   const random = new SeededRandom(seed);
   const store = new ObjectStore({ initialResourceVersion: 1000 + (seed % 1000), historyLimit: options.watchHistory ?? 10_000 });
-  const catalog = new ResourceCatalog([...coreKinds, coreEvents, ...batchKinds, newEvents, ...otherKinds, ...admissionKinds, ...reviewKinds, ...serviceKinds]);
+  const specificKinds = [...coreKinds, coreEvents, ...batchKinds, newEvents, ...otherKinds, ...admissionKinds, ...reviewKinds, ...hpaKinds, ...csrKinds, ...serviceKinds];
+  const catalog = new ResourceCatalog(composeBuiltinKinds(specificKinds, genericKinds()));
   const operations = new ObjectOperations(store, clock, random);
   const watches = new WatchHub(store, operations, () => clock.now());
   const admission = new WebhookAdmission(store);
@@ -173,6 +187,8 @@ export async function startLocalCluster(options: LocalClusterOptions = {}): Prom
   installCustomResourceSupport(internals);
   installReviewApis(handler, store, auth, () => clock.now());
   installPodEviction(handler, catalog, store, operations, () => clock.now());
+  installCertificateApis(handler, operations, () => clock.now());
+  installComponentStatuses(handler);
   if ((options.authz ?? 'rbac') === 'rbac') handler.rbacWriteGuard = (user, rt, object, old) => checkRbacEscalation(store, user, rt, object, old);
   bootstrapObjects(catalog, operations);
   const tlsOn = options.tls !== false;
@@ -208,6 +224,7 @@ export async function startLocalCluster(options: LocalClusterOptions = {}): Prom
   );
   writeKubeconfigFile(kubeconfigPath, kubeconfigText(url, certs?.caCertPem, { user: 'kubeforge-admin', token: auth.adminToken }, certificateUsers));
 
+  if (certs) internals.certificateAuthority = certs.authority;
   startBuiltinControllers(internals, certs?.caCertPem);
   const isIdle = (): boolean => !server.busy && !clock.hasDueTimers() && [...idleChecks].every((c) => c.idle());
   const settle = async (): Promise<void> => {

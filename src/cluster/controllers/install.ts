@@ -21,6 +21,8 @@ import { EndpointSliceController } from './endpointslice-controller.js';
 import { EndpointSliceMirroringController } from './endpointslice-mirroring-controller.js';
 import { DisruptionController } from './disruption-controller.js';
 import { KubernetesServiceController } from '../kubernetes-service.js';
+import { CsrSigningController } from './csr-signing-controller.js';
+import { ApiServiceRegistrationController } from './apiservice-registration-controller.js';
 
 const kubeSystem = (name: string): ControllerIdentity => ({ user: `system:serviceaccount:kube-system:${name}`, fieldManager: 'kube-controller-manager' });
 
@@ -38,6 +40,7 @@ export const controllerIdentities = {
   endpointSlice: kubeSystem('endpointslice-controller'),
   endpointSliceMirroring: kubeSystem('endpointslicemirroring-controller'),
   disruption: kubeSystem('disruption-controller'),
+  csrSigning: kubeSystem('certificate-controller'),
   scheduler: { user: 'system:kube-scheduler', groups: ['system:authenticated'], fieldManager: 'kube-scheduler' },
   apiserver: { user: 'system:apiserver', groups: ['system:masters', 'system:authenticated'], fieldManager: 'kube-apiserver' },
   kubelet: { user: 'system:node:kubeforge-node', groups: ['system:nodes', 'system:authenticated'], fieldManager: 'kubelet' },
@@ -112,11 +115,24 @@ export function startBuiltinControllers(cluster: ClusterInternals, caCertPem?: s
   }
   if (on('kubernetesService')) scheduler.add(new KubernetesServiceController(client(controllerIdentities.apiserver)));
   if (on('eventTtl')) scheduler.add(new EventTtlController(client(controllerIdentities.apiserver), cluster.clock));
+  const extraIdleChecks: Array<() => void> = [];
+  if (on('csrSigning') && cluster.certificateAuthority) {
+    const signer = new CsrSigningController(client(controllerIdentities.csrSigning), cluster.clock, cluster.certificateAuthority);
+    signer.requeue = (key) => scheduler.enqueue(signer.name, key);
+    scheduler.add(signer);
+    extraIdleChecks.push(cluster.addIdleCheck(signer));
+  }
+  if (on('apiServiceRegistration')) {
+    const registration = new ApiServiceRegistrationController(client(controllerIdentities.apiserver), cluster.catalog, cluster.clock);
+    scheduler.add(registration);
+    extraIdleChecks.push(cluster.catalog.onChange(() => scheduler.enqueue(registration.name, '*')) as () => void);
+  }
   const removeIdleCheck = cluster.addIdleCheck(scheduler);
   const stop = (): void => {
     scheduler.stop();
     owners.unsubscribe();
     removeIdleCheck();
+    for (const remove of extraIdleChecks) remove();
   };
   cluster.onStop(stop);
   const controllers: BuiltinControllers = { scheduler, ...(kubeletSimulator ? { kubelet: kubeletSimulator } : {}), stop };

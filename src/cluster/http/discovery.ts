@@ -5,24 +5,15 @@
  */
 import type { ResourceCatalog } from '../registry/resource-catalog.js';
 import { type ResourceType, groupVersion } from '../registry/resource-type.js';
+import { type SubresourceFacts, subresourceFacts } from '../registry/builtin/api-resources.js';
 
 export const aggregatedDiscoveryContentType = 'application/json;g=apidiscovery.k8s.io;v=v2;as=APIGroupDiscoveryList';
 
-const scaleKind = { group: 'autoscaling', version: 'v1', kind: 'Scale' };
-
-function subresourcesOf(rt: ResourceType): Array<{ name: string; kind: { group: string; version: string; kind: string }; verbs: string[] }> {
+/** The subresources discovery lists for a type: status, scale and the others it declares. */
+function subresourcesOf(rt: ResourceType): Array<{ name: string } & SubresourceFacts> {
   const own = { group: rt.group, version: rt.version, kind: rt.kind };
-  const subs: Array<{ name: string; kind: { group: string; version: string; kind: string }; verbs: string[] }> = [];
-  if (rt.statusSubresource) subs.push({ name: 'status', kind: own, verbs: ['get', 'patch', 'update'] });
-  if (rt.scale) subs.push({ name: 'scale', kind: scaleKind, verbs: ['get', 'patch', 'update'] });
-  for (const s of rt.otherSubresources) {
-    if (s === 'finalize') subs.push({ name: 'finalize', kind: own, verbs: ['update'] });
-    if (s === 'token') subs.push({ name: 'token', kind: { group: 'authentication.k8s.io', version: 'v1', kind: 'TokenRequest' }, verbs: ['create'] });
-    if (s === 'log') subs.push({ name: 'log', kind: { group: '', version: 'v1', kind: 'Pod' }, verbs: ['get'] });
-    if (s === 'binding') subs.push({ name: 'binding', kind: { group: '', version: 'v1', kind: 'Binding' }, verbs: ['create'] });
-    if (s === 'eviction') subs.push({ name: 'eviction', kind: { group: 'policy', version: 'v1', kind: 'Eviction' }, verbs: ['create'] });
-  }
-  return subs.sort((a, b) => (a.name < b.name ? -1 : 1));
+  const names = [...(rt.statusSubresource ? ['status'] : []), ...(rt.scale ? ['scale'] : []), ...rt.otherSubresources];
+  return [...new Set(names)].sort().map((name) => ({ name, ...subresourceFacts(own, name) }));
 }
 
 function aggregatedResource(rt: ResourceType): Record<string, unknown> {

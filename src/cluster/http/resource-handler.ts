@@ -5,7 +5,7 @@
  */
 import type { IncomingHttpHeaders } from 'node:http';
 import { parse as parseYaml } from 'yaml';
-import { ApiError, badRequest, invalidObject, methodNotAllowed, pathNotFound, unsupportedMediaType } from '../errors/status-errors.js';
+import { ApiError, badRequest, invalidObject, methodNotAllowed, notFound, pathNotFound, unsupportedMediaType } from '../errors/status-errors.js';
 import { forbidden, invalid } from '../errors/field-errors.js';
 import type { DeleteOptions, FieldValidation, ObjectOperations, WriteOptions } from '../registry/object-operations.js';
 import type { ResourceCatalog } from '../registry/resource-catalog.js';
@@ -52,6 +52,10 @@ export class ResourceHandler {
   readonly subresourceHandlers = new Map<string, SubresourceHandler>();
   /** Handlers replacing create for virtual, create-only resources (`<group>/<resource>`: access reviews). */
   readonly createHandlers = new Map<string, SubresourceHandler>();
+  /** Rewrites of a create body from the requester (`<group>/<resource>`: a CSR's spec.username, groups, …). */
+  readonly createStamps = new Map<string, (body: KubeObject, user: UserInfo) => void>();
+  /** Read-only resources answered from outside the store (`<group>/<resource>`: componentstatuses). */
+  readonly virtualReads = new Map<string, { objects: () => KubeObject[]; warning?: string }>();
   /**
    * Checks the object a write would store before it is stored, for RBAC kinds only (escalation
    * prevention, §8.6); unset when authorization is `alwaysAllow`.
@@ -87,6 +91,8 @@ export class ResourceHandler {
     if ((info.verb === 'create' && info.name !== undefined) || (itemVerb && info.name === undefined)) {
       throw new ApiError(405, 'MethodNotAllowed', 'the server does not allow this method on the requested resource', {});
     }
+    const virtualRead = this.virtualReads.get(`${rt.group}/${rt.resource}`);
+    if (virtualRead && (info.verb === 'get' || info.verb === 'list')) return this.readVirtual(rt, ctx, virtualRead);
     switch (info.verb) {
       case 'get':
         await this.freshness?.waitUntilFresh(requestedResourceVersion(ctx.query.get('resourceVersion')));
@@ -104,6 +110,7 @@ export class ResourceHandler {
         const virtual = this.createHandlers.get(`${rt.group}/${rt.resource}`);
         if (virtual) return virtual(rt, ctx);
         const body = this.decodeBody(ctx, rt) as KubeObject;
+        this.createStamps.get(`${rt.group}/${rt.resource}`)?.(body, ctx.user);
         const opts = this.writeOptions(ctx);
         const duplicates = this.duplicateFieldWarnings(rt, ctx, body, opts);
         this.guardRbacWrite(rt, ctx, () => body, undefined);
@@ -380,6 +387,22 @@ export class ResourceHandler {
   private includeObject(ctx: ResourceRequestContext): IncludeObject {
     const v = ctx.query.get('includeObject');
     return v === 'Object' || v === 'None' ? v : 'Metadata';
+  }
+
+  /** GET/LIST of a virtual resource: its current objects, as an object, a list or a Table. */
+  private readVirtual(rt: ResourceType, ctx: ResourceRequestContext, read: { objects: () => KubeObject[]; warning?: string }): HandlerResult {
+    const warnings = read.warning ? [read.warning] : [];
+    const objects = read.objects();
+    if (ctx.info.verb === 'get') {
+      const found = objects.find((o) => o.metadata.name === ctx.info.name);
+      if (!found) throw notFound({ group: rt.group, resource: rt.resource }, ctx.info.name!);
+      return { ...this.respondObject(rt, ctx, found), warnings };
+    }
+    const { shape, tableVersion } = negotiateResource(ctx.headers.accept, rt.custom);
+    if (shape === 'table') {
+      return { code: 200, warnings, body: buildTable(rt, objects.map((o) => ({ object: o, stored: o })), { now: this.now(), include: this.includeObject(ctx), version: tableVersion ?? 'v1', resourceVersion: '' }) };
+    }
+    return { code: 200, warnings, body: { kind: rt.listKind, apiVersion: groupVersion(rt), metadata: {}, items: objects } };
   }
 
   private respondObject(rt: ResourceType, ctx: ResourceRequestContext, object: KubeObject): HandlerResult {

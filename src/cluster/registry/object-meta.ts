@@ -87,7 +87,7 @@ function labelValueErrors(value: string): string[] {
 }
 
 /** A name must also be usable as a path segment. */
-function pathSegmentErrors(name: string): string[] {
+export function pathSegmentErrors(name: string): string[] {
   if (name === '.' || name === '..') return [`may not be '${name}'`];
   for (const bad of ['/', '%']) if (name.includes(bad)) return [`may not contain '${bad}'`];
   return [];

@@ -4,8 +4,7 @@
  */
 import type { ResourceType } from './resource-type.js';
 
-/** Preferred order of the built-in groups in discovery (as kube-apiserver lists them). */
-const builtinGroupOrder = ['', 'apps', 'events.k8s.io', 'authentication.k8s.io', 'authorization.k8s.io', 'autoscaling', 'batch', 'coordination.k8s.io', 'rbac.authorization.k8s.io', 'admissionregistration.k8s.io', 'apiextensions.k8s.io'];
+import { builtinGroupPriority as builtinGroupOrder } from './builtin/api-resources.js';
 
 export interface GroupVersions {
   group: string;

@@ -26,7 +26,8 @@ export function builtinDefinition(name: string): Schema | undefined {
 /** kube-apiserver's definition name for a built-in kind: io.k8s.api.<group>.<version>.<Kind> and friends. */
 export function definitionName(group: string, version: string, kind: string): string {
   if (group === 'apiextensions.k8s.io') return `io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.${version}.${kind}`;
-  const short = group === '' ? 'core' : group.replace(/\.k8s\.io$/, '').replace(/\.authorization$/, '');
+  if (group === 'apiregistration.k8s.io') return `io.k8s.kube-aggregator.pkg.apis.apiregistration.${version}.${kind}`;
+  const short = group === '' ? 'core' : group.replace(/\.k8s\.io$/, '').replace(/\.(authorization|apiserver)$/, '');
   return `io.k8s.api.${short}.${version}.${kind}`;
 }
 
