@@ -56,6 +56,8 @@ const roots = {
   V1LocalSubjectAccessReview: 'authorization', V1SelfSubjectReview: 'authentication', V1TokenReview: 'authentication',
   AuthenticationV1TokenRequest: 'authentication', V1MutatingWebhookConfiguration: 'admissionregistration',
   V1ValidatingWebhookConfiguration: 'admissionregistration', V1Scale: 'autoscaling',
+  V1StatefulSet: 'apps', V1DaemonSet: 'apps', V1ControllerRevision: 'apps', V1PersistentVolumeClaim: 'core',
+  V1PersistentVolume: 'core', V1StorageClass: 'storage',
 };
 
 // ---- kubernetes-types: which group declares a type name, and which fields are Quantities ----
@@ -367,6 +369,12 @@ const markers = {
   'core.v1.ServiceAccount': { secrets: 'list=map(name) patch=merge(name)', imagePullSecrets: 'list=atomic' },
   'apps.v1.DeploymentSpec': { strategy: 'patch=retainKeys' },
   'apps.v1.DeploymentStatus': { conditions: 'list=map(type) patch=merge(type)' },
+  'apps.v1.StatefulSetSpec': atomicLists('volumeClaimTemplates'),
+  'apps.v1.StatefulSetStatus': { conditions: 'list=map(type) patch=merge(type)' },
+  'apps.v1.DaemonSetStatus': { conditions: 'list=map(type) patch=merge(type)' },
+  'core.v1.PersistentVolumeSpec': { ...atomicLists('accessModes', 'mountOptions') },
+  'core.v1.PersistentVolumeClaimStatus': { ...atomicLists('accessModes'), conditions: 'list=map(type) patch=merge(type)' },
+  'storage.v1.StorageClass': atomicLists('mountOptions', 'allowedTopologies'),
   'batch.v1.JobStatus': { conditions: 'list=atomic patch=merge(type)' },
   'batch.v1.CronJobStatus': atomicLists('active'),
   'batch.v1.PodFailurePolicy': atomicLists('rules'),
@@ -464,7 +472,7 @@ if (kubectlTags) {
 }
 // The group-version-kind of every served kind, as kube-apiserver's definitions carry it.
 const rootGroups = { core: '', events: 'events.k8s.io', rbac: 'rbac.authorization.k8s.io', apiextensions: 'apiextensions.k8s.io', coordination: 'coordination.k8s.io',
-  authorization: 'authorization.k8s.io', authentication: 'authentication.k8s.io', admissionregistration: 'admissionregistration.k8s.io' };
+  authorization: 'authorization.k8s.io', authentication: 'authentication.k8s.io', admissionregistration: 'admissionregistration.k8s.io', storage: 'storage.k8s.io' };
 for (const [model, group] of Object.entries(roots)) {
   const { kind } = locate(model, group);
   definitions[fullName(group, kind)]['x-kubernetes-group-version-kind'] = [{ group: rootGroups[group] ?? group, kind, version: 'v1' }];
