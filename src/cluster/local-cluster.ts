@@ -21,6 +21,8 @@ import { coreKinds } from './registry/builtin/core-kinds.js';
 import { coreEvents, newEvents } from './registry/builtin/event-kinds.js';
 import { otherKinds } from './registry/builtin/other-kinds.js';
 import { admissionKinds } from './registry/builtin/admission-kinds.js';
+import { workloadKinds } from './registry/builtin/workload-kinds.js';
+import { standardStorageClass, storageKinds } from './registry/builtin/storage-kinds.js';
 import { ObjectOperations } from './registry/object-operations.js';
 import { ResourceCatalog } from './registry/resource-catalog.js';
 import { SeededRandom } from './registry/system-metadata.js';
@@ -47,6 +49,18 @@ export interface ControllerSwitches {
   eventTtl?: boolean;
   /** ClusterRoles with an `aggregationRule` (admin, edit, view, yours) follow the roles they select (default on). */
   clusterRoleAggregation?: boolean;
+  /** StatefulSets: ordered pods, claims from volumeClaimTemplates, rolling updates (default on). */
+  statefulSet?: boolean;
+  /** DaemonSets: a pod per node, rolling updates (default on). */
+  daemonSet?: boolean;
+  /** The PersistentVolume controller's binder: claims ↔ volumes, phases, reclaim (default on). */
+  persistentVolumeBinder?: boolean;
+  /** kind's rancher.io/local-path provisioner behind the `standard` StorageClass (default on). */
+  localPathProvisioner?: boolean;
+  /** kubernetes.io/pvc-protection: a claim in use by a pod is removed only after the pod (default on). */
+  pvcProtection?: boolean;
+  /** kubernetes.io/pv-protection: a Bound volume is removed only after it is released (default on). */
+  pvProtection?: boolean;
 }
 
 export interface LocalClusterOptions {
@@ -137,7 +151,7 @@ export async function startLocalCluster(options: LocalClusterOptions = {}): Prom
   const seed = options.seed ?? 1;
   const random = new SeededRandom(seed);
   const store = new ObjectStore({ initialResourceVersion: 1000 + (seed % 1000), historyLimit: options.watchHistory ?? 10_000 });
-  const catalog = new ResourceCatalog([...coreKinds, coreEvents, ...batchKinds, newEvents, ...otherKinds, ...admissionKinds, ...reviewKinds]);
+  const catalog = new ResourceCatalog([...coreKinds, coreEvents, ...batchKinds, newEvents, ...otherKinds, ...admissionKinds, ...reviewKinds, ...workloadKinds, ...storageKinds(store)]);
   const operations = new ObjectOperations(store, clock, random);
   const watches = new WatchHub(store, operations, () => clock.now());
   const admission = new WebhookAdmission(store);
@@ -162,6 +176,8 @@ export async function startLocalCluster(options: LocalClusterOptions = {}): Prom
   installReviewApis(handler, store, auth, () => clock.now());
   if ((options.authz ?? 'rbac') === 'rbac') handler.rbacWriteGuard = (user, rt, object, old) => checkRbacEscalation(store, user, rt, object, old);
   bootstrapObjects(catalog, operations);
+  // kind's default StorageClass, installed with the cluster as kind's storage manifest does
+  operations.create(catalog.find('storage.k8s.io', 'v1', 'storageclasses')!, undefined, standardStorageClass(), { fieldManager: 'kubectl-create' });
   const tlsOn = options.tls !== false;
   const certs = tlsOn ? await generateServingCertificates(new Date()) : undefined;
   const server = new ApiServer({

@@ -16,6 +16,12 @@ import { CronJobController } from './cronjob-controller.js';
 import { TtlAfterFinishedController } from './ttl-after-finished-controller.js';
 import { EventTtlController } from './event-ttl-controller.js';
 import { ClusterRoleAggregationController } from '../rbac/aggregation-controller.js';
+import { StatefulSetController } from './statefulset-controller.js';
+import { DaemonSetController } from './daemonset-controller.js';
+import { PersistentVolumeBinder } from './persistent-volume-binder.js';
+import { LocalPathProvisioner, localPathComponent } from './local-path-provisioner.js';
+import { PvcProtectionController, PvProtectionController } from './volume-protection.js';
+import { VolumeScheduling } from './volume-scheduling.js';
 
 const kubeSystem = (name: string): ControllerIdentity => ({ user: `system:serviceaccount:kube-system:${name}`, fieldManager: 'kube-controller-manager' });
 
@@ -31,6 +37,12 @@ export const controllerIdentities = {
   clusterRoleAggregation: kubeSystem('clusterrole-aggregation-controller'),
   scheduler: { user: 'system:kube-scheduler', groups: ['system:authenticated'], fieldManager: 'kube-scheduler' },
   apiserver: { user: 'system:apiserver', groups: ['system:masters', 'system:authenticated'], fieldManager: 'kube-apiserver' },
+  statefulSet: kubeSystem('statefulset-controller'),
+  daemonSet: kubeSystem('daemon-set-controller'),
+  persistentVolumeBinder: kubeSystem('persistent-volume-binder'),
+  pvcProtection: kubeSystem('pvc-protection-controller'),
+  pvProtection: kubeSystem('pv-protection-controller'),
+  localPathProvisioner: { user: 'system:serviceaccount:local-path-storage:local-path-provisioner-service-account', groups: ['system:serviceaccounts', 'system:serviceaccounts:local-path-storage', 'system:authenticated'], fieldManager: 'local-path-provisioner' },
   kubelet: { user: 'system:node:kubeforge-node', groups: ['system:nodes', 'system:authenticated'], fieldManager: 'kubelet' },
 } satisfies Record<string, ControllerIdentity>;
 
@@ -76,6 +88,24 @@ export function startBuiltinControllers(cluster: ClusterInternals, caCertPem?: s
     scheduler.add(new CronJobController(cronClient, cluster.clock, new EventRecorder(cronClient, cluster.clock, 'cronjob-controller'), owners.index));
   }
   if (on('ttl')) scheduler.add(new TtlAfterFinishedController(client(controllerIdentities.ttl), cluster.clock));
+  if (on('statefulSet')) {
+    const stsClient = client(controllerIdentities.statefulSet);
+    scheduler.add(new StatefulSetController(stsClient, cluster.clock, new EventRecorder(stsClient, cluster.clock, 'statefulset-controller'), owners.index));
+  }
+  if (on('daemonSet')) {
+    const dsClient = client(controllerIdentities.daemonSet);
+    scheduler.add(new DaemonSetController(dsClient, cluster.clock, new EventRecorder(dsClient, cluster.clock, 'daemonset-controller'), owners.index));
+  }
+  if (on('persistentVolumeBinder')) {
+    const binderClient = client(controllerIdentities.persistentVolumeBinder);
+    scheduler.add(new PersistentVolumeBinder(binderClient, cluster.clock, new EventRecorder(binderClient, cluster.clock, 'persistentvolume-controller')));
+  }
+  if (on('localPathProvisioner')) {
+    const provisionerClient = client(controllerIdentities.localPathProvisioner);
+    scheduler.add(new LocalPathProvisioner(provisionerClient, new EventRecorder(provisionerClient, cluster.clock, localPathComponent)));
+  }
+  if (on('pvcProtection')) scheduler.add(new PvcProtectionController(client(controllerIdentities.pvcProtection)));
+  if (on('pvProtection')) scheduler.add(new PvProtectionController(client(controllerIdentities.pvProtection)));
   if (cluster.options.pods !== 'inert') {
     const kubelet = client(controllerIdentities.kubelet);
     const defaultScheduler = client(controllerIdentities.scheduler);
@@ -87,6 +117,7 @@ export function startBuiltinControllers(cluster: ClusterInternals, caCertPem?: s
       new EventRecorder(kubelet, cluster.clock, 'kubelet'),
       cluster.options.seed ?? 1,
     );
+    simulator.volumes = new VolumeScheduling(defaultScheduler);
     scheduler.add(simulator);
     simulator.onScriptsChanged = () => {
       for (const key of simulator.initialKeys()) scheduler.enqueue(simulator.name, key);
