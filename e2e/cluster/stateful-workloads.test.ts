@@ -119,6 +119,19 @@ test('a StatefulSet with volumeClaimTemplates: pods come up one by one, each cla
   expect(await kubectl.ok(['get', 'sts', 'web'])).toMatch(/^NAME\s+READY\s+AGE\nweb\s+3\/3\s+/);
 });
 
+test('kubectl describe reads the set\'s pods and a claim\'s users', async () => {
+  const sts = await kubectl.ok(['describe', 'sts', 'web']);
+  expect(sts).toMatch(/Replicas:\s+3 desired \| 3 total/);
+  expect(sts).toMatch(/Pods Status:\s+3 Running \/ 0 Waiting \/ 0 Succeeded \/ 0 Failed/);
+  expect(sts).toMatch(/Update Strategy:\s+RollingUpdate/);
+  expect(sts).toContain('SuccessfulCreate');
+  const pvc = await kubectl.ok(['describe', 'pvc', 'data-web-0']);
+  expect(pvc).toMatch(/StorageClass:\s+standard/);
+  expect(pvc).toMatch(/Status:\s+Bound/);
+  expect(pvc).toMatch(/Used By:\s+web-0/);
+  expect(pvc).toContain('ProvisioningSucceeded');
+});
+
 test('scale down removes the highest ordinal first and keeps the claims (whenScaled: Retain); scale up brings them back', async () => {
   const stream = await watchPods('web');
   await kubectl.ok(['scale', 'sts/web', '--replicas=1']);

@@ -119,7 +119,7 @@ export class DaemonSetController implements BuiltinController {
     if (!ds || ds.metadata.deletionTimestamp) return;
     const revision = ensureUpdateRevision(this.client, ds, dsKind, revisionsOf(this.client, this.owners, ds));
     const hash: string = revision.metadata.labels?.[dsKind.hashLabel] ?? '';
-    const requeue = this.manage(ds, hash);
+    const requeue = this.manage(ds, hash) ?? this.nextAvailability(ds);
     this.writeStatus(ds, hash);
     const live = new Set(this.podsOf(ds).map((p) => `${ds.metadata.name}-${p.metadata.labels?.[dsKind.hashLabel] ?? ''}`));
     live.add(revision.metadata.name);
@@ -132,6 +132,16 @@ export class DaemonSetController implements BuiltinController {
     const minReady = (ds.spec?.minReadySeconds ?? 0) * 1000;
     const ready = (pod.status?.conditions ?? []).find((c: any) => c.type === 'Ready');
     return minReady === 0 || Date.parse(ready?.lastTransitionTime ?? '') + minReady <= this.clock.now();
+  }
+
+  /** When a ready pod not yet available (minReadySeconds) becomes available: look again then. */
+  private nextAvailability(ds: KubeObject): ReconcileResult | void {
+    const minReady = (ds.spec?.minReadySeconds ?? 0) * 1000;
+    if (minReady === 0) return;
+    const due = this.podsOf(ds)
+      .filter((p) => isRunningAndReady(p) && !this.isAvailable(ds, p))
+      .map((p) => Date.parse((p.status?.conditions ?? []).find((c: any) => c.type === 'Ready')?.lastTransitionTime ?? '') + minReady);
+    if (due.length) return { requeueAfterMs: Math.max(0, Math.min(...due) - this.clock.now()) };
   }
 
   /** Pods per node: create where missing, delete where they should not run, then roll. */

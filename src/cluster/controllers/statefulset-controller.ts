@@ -73,7 +73,7 @@ export class StatefulSetController implements BuiltinController {
     const updateRevision = ensureUpdateRevision(this.client, set, setKind, revisions);
     revisions = revisionsOf(this.client, this.owners, set);
     const currentRevision = revisions.find((r) => r.metadata.name === set.status?.currentRevision) ?? updateRevision;
-    const requeue = this.sync(set, currentRevision, updateRevision);
+    const requeue = this.sync(set, currentRevision, updateRevision) ?? this.nextAvailability(set);
     this.writeStatus(set, currentRevision, updateRevision);
     const live = new Set([currentRevision.metadata.name, updateRevision.metadata.name, ...this.podsOf(set).map((p) => p.metadata.labels?.[revisionLabel] ?? '')]);
     truncateHistory(this.client, revisionsOf(this.client, this.owners, set), live, set.spec?.revisionHistoryLimit ?? 10);
@@ -140,6 +140,16 @@ export class StatefulSetController implements BuiltinController {
     if (!isRunningAndReady(pod)) return false;
     const minReady = (set.spec?.minReadySeconds ?? 0) * 1000;
     return minReady === 0 || (readySince(pod) ?? 0) + minReady <= this.clock.now();
+  }
+
+  /** When a ready pod not yet available (minReadySeconds) becomes available: look again then. */
+  private nextAvailability(set: KubeObject): ReconcileResult | void {
+    const minReady = (set.spec?.minReadySeconds ?? 0) * 1000;
+    if (minReady === 0) return;
+    const due = this.podsOf(set)
+      .filter((p) => isRunningAndReady(p) && !this.isAvailable(set, p))
+      .map((p) => (readySince(p) ?? 0) + minReady);
+    if (due.length) return { requeueAfterMs: Math.max(0, Math.min(...due) - this.clock.now()) };
   }
 
   private waitForAvailability(set: KubeObject, pod: KubeObject): ReconcileResult | void {
