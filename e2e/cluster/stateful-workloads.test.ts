@@ -58,7 +58,13 @@ test('kubectl get sc shows kind\'s default class: standard (default), rancher.io
   expect(header!.split(/\s{2,}/)).toEqual(['NAME', 'PROVISIONER', 'RECLAIMPOLICY', 'VOLUMEBINDINGMODE', 'ALLOWVOLUMEEXPANSION', 'AGE']);
   expect(row!.split(/\s{2,}/).slice(0, 5)).toEqual(['standard (default)', 'rancher.io/local-path', 'Delete', 'WaitForFirstConsumer', 'false']);
   const sc = await getJson(['get', 'storageclass', 'standard']);
-  expect(sc.metadata.annotations).toEqual({ 'storageclass.kubernetes.io/is-default-class': 'true' });
+  expect(sc.metadata.annotations).toEqual({
+    'kubectl.kubernetes.io/last-applied-configuration':
+      '{"apiVersion":"storage.k8s.io/v1","kind":"StorageClass","metadata":{"annotations":{"storageclass.kubernetes.io/is-default-class":"true"},"name":"standard"},"provisioner":"rancher.io/local-path","reclaimPolicy":"Delete","volumeBindingMode":"WaitForFirstConsumer"}\n',
+    'storageclass.kubernetes.io/is-default-class': 'true',
+  });
+  expect(sc).toMatchObject({ provisioner: 'rancher.io/local-path', reclaimPolicy: 'Delete', volumeBindingMode: 'WaitForFirstConsumer' });
+  expect(sc.allowVolumeExpansion).toBeUndefined();
 });
 
 test('a StatefulSet with volumeClaimTemplates: pods come up one by one, each claim bound to a provisioned local-path volume', async () => {
@@ -179,6 +185,32 @@ test('a partitioned rolling update replaces only ordinals at or above the partit
   const undone = await getJson(['get', 'controllerrevisions', '-l', 'app=web']);
   expect(undone.items.map((r: any) => [r.metadata.name, r.revision]).sort((a: any, b: any) => a[1] - b[1]).map((r: any) => r[1])).toEqual([2, 3]);
   expect((await getJson(['get', 'sts', 'web'])).status.updateRevision).toBe(sts.status.currentRevision);
+});
+
+test('kubectl rollout restart rolls every pod to a new revision; explain serves the 1.32 schema', async () => {
+  const before = (await getJson(['get', 'sts', 'web'])).status.updateRevision;
+  expect(await kubectl.ok(['rollout', 'restart', 'sts/web'])).toBe('statefulset.apps/web restarted\n');
+  expect(await kubectl.ok(['rollout', 'status', 'sts/web', '--timeout=30s'])).toContain('partitioned roll out complete: 3 new pods have been updated...');
+  const after = await getJson(['get', 'sts', 'web']);
+  expect(after.status.updateRevision).not.toBe(before);
+  expect(after.status).toMatchObject({ currentRevision: after.status.updateRevision, updatedReplicas: 3, readyReplicas: 3 });
+  const pods = await getJson(['get', 'pods', '-l', 'app=web']);
+  expect(pods.items.map((p: any) => p.metadata.labels['controller-revision-hash'])).toEqual([after.status.updateRevision, after.status.updateRevision, after.status.updateRevision]);
+  expect(pods.items.every((p: any) => p.metadata.annotations?.['kubectl.kubernetes.io/restartedAt'])).toBe(true);
+
+  const explained = await kubectl.ok(['explain', 'statefulset.spec.persistentVolumeClaimRetentionPolicy']);
+  expect(explained).toContain('whenDeleted\t<string>');
+  expect(await kubectl.ok(['explain', 'pvc.spec.accessModes'])).toContain('FIELD: accessModes <[]string>');
+});
+
+test('a claim template the claim validation refuses: the set is stored, its claim creation fails with the 422 in a FailedCreate event', async () => {
+  const bad = statefulSet('nostorage', { replicas: 1, volumeClaimTemplates: [{ metadata: { name: 'data' }, spec: { accessModes: ['ReadWriteOnce'] } }] });
+  await kubectl.ok(['apply', '-f', '-'], bad);
+  await suite.cluster.settle();
+  expect(names(await getJson(['get', 'pods', '-l', 'app=nostorage']))).toEqual([]);
+  const events = await kubectl.ok(['get', 'events', '--field-selector', 'involvedObject.name=nostorage,reason=FailedCreate', '-o', 'jsonpath={.items[0].message}']);
+  expect(events).toBe('create Claim data-nostorage-0 for Pod nostorage-0 in StatefulSet nostorage failed error: PersistentVolumeClaim "data-nostorage-0" is invalid: spec.resources[storage]: Required value');
+  await kubectl.ok(['delete', 'sts', 'nostorage']);
 });
 
 test('persistentVolumeClaimRetentionPolicy Delete: claims of scaled-away pods and of a deleted set go, and their volumes with them', async () => {

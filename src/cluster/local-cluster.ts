@@ -177,7 +177,7 @@ export async function startLocalCluster(options: LocalClusterOptions = {}): Prom
   if ((options.authz ?? 'rbac') === 'rbac') handler.rbacWriteGuard = (user, rt, object, old) => checkRbacEscalation(store, user, rt, object, old);
   bootstrapObjects(catalog, operations);
   // kind's default StorageClass, installed with the cluster as kind's storage manifest does
-  operations.create(catalog.find('storage.k8s.io', 'v1', 'storageclasses')!, undefined, standardStorageClass(), { fieldManager: 'kubectl-create' });
+  operations.create(catalog.find('storage.k8s.io', 'v1', 'storageclasses')!, undefined, standardStorageClass(), { fieldManager: 'kubectl-client-side-apply' });
   const tlsOn = options.tls !== false;
   const certs = tlsOn ? await generateServingCertificates(new Date()) : undefined;
   const server = new ApiServer({

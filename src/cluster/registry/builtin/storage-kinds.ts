@@ -343,14 +343,18 @@ export function storageKinds(store: ObjectStore): ResourceType[] {
   return [persistentVolumeClaimKind(store), persistentVolumes, storageClasses];
 }
 
-/** kind's default StorageClass (the local-path provisioner's `standard`), created at bootstrap. */
+/** kind's default StorageClass (the local-path provisioner's `standard`), as kind's `kubectl apply` of its storage manifest leaves it. */
 export function standardStorageClass(): KubeObject {
-  return {
+  const manifest = {
     apiVersion: 'storage.k8s.io/v1',
     kind: 'StorageClass',
-    metadata: { name: 'standard', annotations: { [defaultClassAnnotation]: 'true' } },
+    metadata: { annotations: { [defaultClassAnnotation]: 'true' }, name: 'standard' },
     provisioner: 'rancher.io/local-path',
     reclaimPolicy: 'Delete',
     volumeBindingMode: 'WaitForFirstConsumer',
+  };
+  return {
+    ...manifest,
+    metadata: { name: 'standard', annotations: { 'kubectl.kubernetes.io/last-applied-configuration': `${JSON.stringify(manifest)}\n`, [defaultClassAnnotation]: 'true' } },
   };
 }
