@@ -268,6 +268,14 @@ test('a DaemonSet runs one pod per node, pinned by matchFields with the controll
   const table = (await kubectl.ok(['get', 'ds', 'agent'])).trim().split('\n');
   expect(table[0]!.split(/\s{2,}/)).toEqual(['NAME', 'DESIRED', 'CURRENT', 'READY', 'UP-TO-DATE', 'AVAILABLE', 'NODE SELECTOR', 'AGE']);
   expect(table[1]!.split(/\s+/).slice(0, 7)).toEqual(['agent', ...Array(5).fill(String(nodes.length)), '<none>']);
+
+  expect(await kubectl.ok(['rollout', 'history', 'ds/agent'])).toMatch(/REVISION\s+CHANGE-CAUSE\n1\s+<none>\n2\s+<none>/);
+  expect(await kubectl.ok(['rollout', 'undo', 'ds/agent'])).toBe('daemonset.apps/agent rolled back\n');
+  expect(await kubectl.ok(['rollout', 'status', 'ds/agent', '--timeout=30s'])).toContain('daemon set "agent" successfully rolled out');
+  await suite.cluster.settle();
+  expect((await getJson(['get', 'pods', '-l', 'app=agent'])).items.map((p: any) => p.spec.containers[0].image)).toEqual(nodes.map(() => 'busybox:1.36'));
+  const revisions = await getJson(['get', 'controllerrevisions', '-l', 'app=agent']);
+  expect(revisions.items.map((r: any) => r.revision).sort()).toEqual([2, 3]);
 });
 
 test('a claim without a class gets standard and stays Pending until a pod uses it; protection holds it while the pod runs', async () => {

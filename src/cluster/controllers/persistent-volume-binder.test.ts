@@ -55,6 +55,13 @@ describe('persistent volume binder', () => {
     const released = await readVolume('a');
     expect(released.status?.phase).toBe('Released');
     expect(released.spec?.claimRef?.name).toBe('by-label');
+
+    // a hand-made volume with the Delete policy: no deleter plugin, the volume fails
+    await fx.core.patchPersistentVolume({ name: 'b', body: [{ op: 'replace', path: '/spec/persistentVolumeReclaimPolicy', value: 'Delete' }] });
+    await fx.core.deleteNamespacedPersistentVolumeClaim({ namespace: 'default', name: 'by-name' });
+    await fx.cluster.settle();
+    const failed = await readVolume('b');
+    expect(failed.status).toMatchObject({ phase: 'Failed', message: 'error getting deleter volume plugin for volume "b": no deletable volume plugin matched' });
   });
 
   it('no volume and no class: Pending with FailedBinding; a missing class: ProvisioningFailed', async () => {

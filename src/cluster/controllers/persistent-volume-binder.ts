@@ -205,9 +205,13 @@ export class PersistentVolumeBinder implements BuiltinController {
       return;
     }
     // the claim is gone: released, then reclaimed per policy
-    if (pv.status?.phase !== 'Released' && pv.status?.phase !== 'Failed') setPhase('Released');
     if (pv.spec.persistentVolumeReclaimPolicy === 'Delete' && !pv.metadata.annotations?.[provisionedByAnnotation]) {
-      this.events.record(pv, 'Warning', 'VolumeFailedDelete', 'error getting deleter volume plugin for volume "' + pv.metadata.name + '": no deletable volume plugin matched');
+      // no in-tree deleter serves a hand-made volume here: the controller marks it Failed
+      const message = `error getting deleter volume plugin for volume "${pv.metadata.name}": no deletable volume plugin matched`;
+      if (pv.status?.phase !== 'Failed') this.client.updateStatus(volumesResource, { ...pv, status: { phase: 'Failed', message, lastPhaseTransitionTime: now } });
+      this.events.record(pv, 'Warning', 'VolumeFailedDelete', message);
+      return;
     }
+    if (pv.status?.phase !== 'Released' && pv.status?.phase !== 'Failed') setPhase('Released');
   }
 }

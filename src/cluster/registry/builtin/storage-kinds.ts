@@ -101,9 +101,11 @@ function validateClaimUpdate(o: KubeObject, old: KubeObject): FieldError[] {
   const errs = validateClaimSpec(o.spec, 'spec');
   const { now, before } = frozenClaimSpec(o, old);
   if (!sameJson(sortKeys(now), sortKeys(before))) errs.push(forbidden('spec', 'spec is immutable after creation except resources.requests and volumeAttributesClassName for bound claims'));
+  // RecoverVolumeExpansionFailure (beta in 1.32): a request may shrink back, but not to status.capacity or below
   const newSize = parseQuantity(o.spec?.resources?.requests?.storage);
-  const capacity = parseQuantity(old.status?.capacity?.storage);
-  if (o.status?.phase === 'Bound' && newSize !== undefined && capacity !== undefined && newSize < capacity) {
+  const oldSize = parseQuantity(old.spec?.resources?.requests?.storage);
+  const capacity = parseQuantity(old.status?.capacity?.storage) ?? 0;
+  if (newSize !== undefined && oldSize !== undefined && newSize < oldSize && newSize <= capacity) {
     errs.push(forbidden('spec.resources.requests.storage', 'field can not be less than status.capacity'));
   }
   return errs;
