@@ -28,13 +28,23 @@ function goStringMap(map: Record<string, string> | undefined): GoSyntaxValue {
   return new GoSyntaxValue(`map[string]string{${entries.join(', ')}}`);
 }
 
+/** Go's %#v of a v1.LabelSelector, as field errors print selectors. */
+function goLabelSelector(selector: LabelSelectorObject | undefined): GoSyntaxValue {
+  const labels = goStringMap(selector?.matchLabels).text;
+  const exprs = selector?.matchExpressions;
+  const requirement = (r: { key: string; operator: string; values?: string[] }): string =>
+    `v1.LabelSelectorRequirement{Key:${goQuote(r.key)}, Operator:${goQuote(r.operator)}, Values:${r.values ? `[]string{${r.values.map(goQuote).join(', ')}}` : '[]string(nil)'}}`;
+  const expressions = exprs ? `[]v1.LabelSelectorRequirement{${exprs.map(requirement).join(', ')}}` : '[]v1.LabelSelectorRequirement(nil)';
+  return new GoSyntaxValue(`v1.LabelSelector{MatchLabels:${labels}, MatchExpressions:${expressions}}`);
+}
+
 /** Selector present, non-empty and matching the template's labels (ValidateStatefulSetSpec / ValidateDaemonSetSpec). */
 function validateSelectorAndTemplate(spec: any, owner: string): FieldError[] {
   const errs: FieldError[] = [];
   const selector: LabelSelectorObject | undefined = spec?.selector;
   if (!selector) return [required('spec.selector')];
   const empty = Object.keys(selector.matchLabels ?? {}).length + (selector.matchExpressions ?? []).length === 0;
-  if (empty) errs.push(invalid('spec.selector', new GoSyntaxValue('v1.LabelSelector{MatchLabels:map[string]string(nil), MatchExpressions:[]v1.LabelSelectorRequirement(nil)}'), `empty selector is invalid for ${owner}`));
+  if (empty) errs.push(invalid('spec.selector', goLabelSelector(selector), `empty selector is invalid for ${owner}`));
   const labels: Record<string, string> | undefined = spec.template?.metadata?.labels;
   if (!empty && !selectorMatches(selector, labels)) errs.push(invalid('spec.template.metadata.labels', goStringMap(labels), '`selector` does not match template `labels`'));
   return errs;
@@ -241,7 +251,7 @@ export const daemonSets = defineKind({
     validateCreate: validateDaemonSet,
     validateUpdate(o, old) {
       const errs = validateDaemonSet(o);
-      if (old.spec?.selector && !sameJson(o.spec?.selector, old.spec.selector)) errs.push(invalid('spec.selector', new GoSyntaxValue(`v1.LabelSelector{...}`), 'field is immutable'));
+      if (old.spec?.selector && !sameJson(o.spec?.selector, old.spec.selector)) errs.push(invalid('spec.selector', goLabelSelector(o.spec?.selector), 'field is immutable'));
       return errs;
     },
   },
