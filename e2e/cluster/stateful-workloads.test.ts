@@ -318,6 +318,29 @@ test('a claim without a class gets standard and stays Pending until a pod uses i
   expect((await kubectl.run(['get', 'pv', volume])).code).toBe(1);
 });
 
+test('a generic ephemeral volume: the claim <pod>-<volume> is made for the pod, bound on its node, and goes with it', async () => {
+  const pod = {
+    apiVersion: 'v1',
+    kind: 'Pod',
+    metadata: { name: 'scratchy' },
+    spec: {
+      containers: [{ name: 'c', image: 'busybox:1.36', command: ['sleep', 'infinity'] }],
+      volumes: [{ name: 'cache', ephemeral: { volumeClaimTemplate: { metadata: { labels: { kind: 'cache' } }, spec: { accessModes: ['ReadWriteOnce'], resources: { requests: { storage: '256Mi' } } } } } }],
+    },
+  };
+  await kubectl.ok(['create', '-f', '-'], stringify(pod));
+  await suite.cluster.settle();
+  const claim = await getJson(['get', 'pvc', 'scratchy-cache']);
+  const created = await getJson(['get', 'pod', 'scratchy']);
+  expect(claim.metadata.ownerReferences).toEqual([{ apiVersion: 'v1', kind: 'Pod', name: 'scratchy', uid: created.metadata.uid, controller: true, blockOwnerDeletion: true }]);
+  expect(claim.metadata.labels).toEqual({ kind: 'cache' });
+  expect(claim.status.phase).toBe('Bound');
+  expect(created.status.phase).toBe('Running');
+  await kubectl.ok(['delete', 'pod', 'scratchy']);
+  await suite.cluster.settle();
+  expect((await kubectl.run(['get', 'pvc', 'scratchy-cache'])).code).toBe(1);
+});
+
 test('a pod whose claim is missing stays Pending with the scheduler\'s FailedScheduling message', async () => {
   await kubectl.ok(['run', 'orphan', '--image=busybox:1.36', '--overrides', JSON.stringify({ spec: { volumes: [{ name: 'v', persistentVolumeClaim: { claimName: 'nope' } }] } })]);
   await suite.cluster.settle();

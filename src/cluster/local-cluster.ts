@@ -61,6 +61,8 @@ export interface ControllerSwitches {
   pvcProtection?: boolean;
   /** kubernetes.io/pv-protection: a Bound volume is removed only after it is released (default on). */
   pvProtection?: boolean;
+  /** Generic ephemeral volumes: a claim `<pod>-<volume>` owned by the pod (default on). */
+  ephemeralVolume?: boolean;
 }
 
 export interface LocalClusterOptions {

@@ -22,6 +22,7 @@ import { PersistentVolumeBinder } from './persistent-volume-binder.js';
 import { LocalPathProvisioner, localPathComponent } from './local-path-provisioner.js';
 import { PvcProtectionController, PvProtectionController } from './volume-protection.js';
 import { VolumeScheduling } from './volume-scheduling.js';
+import { EphemeralVolumeController } from './ephemeral-volume-controller.js';
 
 const kubeSystem = (name: string): ControllerIdentity => ({ user: `system:serviceaccount:kube-system:${name}`, fieldManager: 'kube-controller-manager' });
 
@@ -42,6 +43,7 @@ export const controllerIdentities = {
   persistentVolumeBinder: kubeSystem('persistent-volume-binder'),
   pvcProtection: kubeSystem('pvc-protection-controller'),
   pvProtection: kubeSystem('pv-protection-controller'),
+  ephemeralVolume: kubeSystem('ephemeral-volume-controller'),
   localPathProvisioner: { user: 'system:serviceaccount:local-path-storage:local-path-provisioner-service-account', groups: ['system:serviceaccounts', 'system:serviceaccounts:local-path-storage', 'system:authenticated'], fieldManager: 'local-path-provisioner' },
   kubelet: { user: 'system:node:kubeforge-node', groups: ['system:nodes', 'system:authenticated'], fieldManager: 'kubelet' },
 } satisfies Record<string, ControllerIdentity>;
@@ -106,6 +108,10 @@ export function startBuiltinControllers(cluster: ClusterInternals, caCertPem?: s
   }
   if (on('pvcProtection')) scheduler.add(new PvcProtectionController(client(controllerIdentities.pvcProtection)));
   if (on('pvProtection')) scheduler.add(new PvProtectionController(client(controllerIdentities.pvProtection)));
+  if (on('ephemeralVolume')) {
+    const ephemeralClient = client(controllerIdentities.ephemeralVolume);
+    scheduler.add(new EphemeralVolumeController(ephemeralClient, new EventRecorder(ephemeralClient, cluster.clock, 'ephemeral_volume')));
+  }
   if (cluster.options.pods !== 'inert') {
     const kubelet = client(controllerIdentities.kubelet);
     const defaultScheduler = client(controllerIdentities.scheduler);

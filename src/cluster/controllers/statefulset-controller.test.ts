@@ -109,6 +109,18 @@ describe('statefulset controller', () => {
     expect(events).toEqual(['SuccessfulCreate create Claim data-ev-0 Pod ev-0 in StatefulSet ev success', 'SuccessfulCreate create Pod ev-0 in StatefulSet ev successful']);
   });
 
+  it('spec.ordinals.start numbers the pods from that ordinal', async () => {
+    await start();
+    await apps.createNamespacedStatefulSet({ namespace: 'default', body: statefulSet('ord', { replicas: 2, ordinals: { start: 5 } }) });
+    await fx.cluster.settle();
+    expect(await podNames('ord')).toEqual(['ord-5', 'ord-6']);
+    const pod = await fx.core.readNamespacedPod({ namespace: 'default', name: 'ord-6' });
+    expect(pod.metadata?.labels?.['apps.kubernetes.io/pod-index']).toBe('6');
+    await apps.patchNamespacedStatefulSet({ namespace: 'default', name: 'ord', body: [{ op: 'replace', path: '/spec/replicas', value: 1 }] });
+    await fx.cluster.settle();
+    expect(await podNames('ord')).toEqual(['ord-5']);
+  });
+
   it('is switched off with controllers.statefulSet: false', async () => {
     await start({ controllers: { statefulSet: false } });
     await apps.createNamespacedStatefulSet({ namespace: 'default', body: statefulSet('off') });

@@ -29,8 +29,10 @@ export class VolumeScheduling {
   volumeBindingFor(pod: KubeObject, nodeName: string): VolumeBindingDecision {
     const namespace = pod.metadata.namespace;
     const node = this.client.get('nodes', undefined, nodeName);
+    const ephemeral = new Set((pod.spec?.volumes ?? []).filter((v: any) => v?.ephemeral).map((v: any) => `${pod.metadata.name}-${v.name}`));
     for (const name of claimNamesOf(pod)) {
       const claim = this.client.get('persistentvolumeclaims', namespace, name);
+      if (!claim && ephemeral.has(name)) return { schedulable: false, reason: `waiting for ephemeral volume controller to create the persistentvolumeclaim "${name}"` };
       if (!claim) return { schedulable: false, reason: `persistentvolumeclaim "${name}" not found` };
       if (claim.metadata.deletionTimestamp) return { schedulable: false, reason: `persistentvolumeclaim "${name}" is being deleted` };
       if (claim.spec?.volumeName) {
