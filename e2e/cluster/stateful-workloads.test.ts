@@ -380,3 +380,24 @@ test('422s with 1.32\'s messages: selector/labels mismatch, immutable StatefulSe
   const badDs = await kubectl.run(['create', '-f', '-'], stringify({ apiVersion: 'apps/v1', kind: 'DaemonSet', metadata: { name: 'x' }, spec: { template: { metadata: { labels: { a: 'b' } }, spec: { containers: [{ name: 'c', image: 'i' }] } } } }));
   expect(badDs.stderr).toContain('The DaemonSet "x" is invalid: spec.selector: Required value');
 });
+
+test('delete --cascade=orphan then re-create: the new set adopts the pods and revisions, replacing none', async () => {
+  const old = await getJson(['get', 'sts', 'web']);
+  const podsBefore = await getJson(['get', 'pods', '-l', 'app=web']);
+  await kubectl.ok(['delete', 'sts', 'web', '--cascade=orphan']);
+  await suite.cluster.settle();
+  const orphans = await getJson(['get', 'pods', '-l', 'app=web']);
+  expect(orphans.items.map((p: any) => p.metadata.ownerReferences ?? [])).toEqual([[], [], []]);
+
+  const { uid: _uid, resourceVersion: _rv, creationTimestamp: _ct, generation: _g, managedFields: _mf, ...metadata } = old.metadata;
+  await kubectl.ok(['create', '-f', '-'], JSON.stringify({ apiVersion: 'apps/v1', kind: 'StatefulSet', metadata, spec: old.spec }));
+  await suite.cluster.settle();
+  const set = await getJson(['get', 'sts', 'web']);
+  const adopted = await getJson(['get', 'pods', '-l', 'app=web']);
+  expect(adopted.items.map((p: any) => p.metadata.uid)).toEqual(podsBefore.items.map((p: any) => p.metadata.uid));
+  expect(adopted.items.map((p: any) => p.metadata.ownerReferences[0].uid)).toEqual([set.metadata.uid, set.metadata.uid, set.metadata.uid]);
+  expect(set.status).toMatchObject({ replicas: 3, readyReplicas: 3, updateRevision: old.status.updateRevision, currentRevision: old.status.updateRevision });
+  const revisions = await getJson(['get', 'controllerrevisions', '-l', 'app=web']);
+  expect(revisions.items.every((r: any) => r.metadata.ownerReferences?.[0]?.uid === set.metadata.uid)).toBe(true);
+  expect(revisions.items.length).toBeGreaterThan(0);
+});

@@ -11,6 +11,7 @@ import type { KubeObject, StoreEvent } from '../store/object-store.js';
 import type { ControllerClient } from './controller-client.js';
 import type { BuiltinController, ReconcileResult } from './controller-scheduler.js';
 import { ensureUpdateRevision, revisionsOf, truncateHistory } from './controller-revisions.js';
+import { claimDependents } from './controller-adoption.js';
 import type { EventRecorder } from './event-recorder.js';
 import type { OwnerIndex, OwnerReference } from './owner-index.js';
 import { isRunningAndReady } from './statefulset-controller.js';
@@ -117,6 +118,8 @@ export class DaemonSetController implements BuiltinController {
     const [namespace, name] = key.split('/') as [string, string];
     const ds = this.client.get('apps/daemonsets', namespace, name);
     if (!ds || ds.metadata.deletionTimestamp) return;
+    claimDependents(this.client, 'pods', ds, dsKind);
+    claimDependents(this.client, 'apps/controllerrevisions', ds, dsKind);
     const revision = ensureUpdateRevision(this.client, ds, dsKind, revisionsOf(this.client, this.owners, ds));
     const hash: string = revision.metadata.labels?.[dsKind.hashLabel] ?? '';
     const requeue = this.manage(ds, hash) ?? this.nextAvailability(ds);

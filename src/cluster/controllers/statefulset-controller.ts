@@ -12,6 +12,7 @@ import type { KubeObject, StoreEvent } from '../store/object-store.js';
 import type { ControllerClient } from './controller-client.js';
 import type { BuiltinController, ReconcileResult } from './controller-scheduler.js';
 import { ensureUpdateRevision, revisionsOf, templateOf, truncateHistory } from './controller-revisions.js';
+import { claimDependents } from './controller-adoption.js';
 import type { EventRecorder } from './event-recorder.js';
 import type { OwnerIndex, OwnerReference } from './owner-index.js';
 
@@ -55,7 +56,10 @@ export class StatefulSetController implements BuiltinController {
     if (event.bucket === 'statefulsets.apps') return event.type === 'DELETED' ? [] : [`${event.object.metadata.namespace}/${event.object.metadata.name}`];
     if (event.bucket !== 'pods') return [];
     const owner = controllerOf(event.object) ?? controllerOf(event.oldObject);
-    return owner ? [`${event.object.metadata.namespace}/${owner.name}`] : [];
+    if (owner) return [`${event.object.metadata.namespace}/${owner.name}`];
+    // an orphan: the set its name points at may adopt it
+    const set = /^(.+)-\d+$/.exec(event.object.metadata.name)?.[1];
+    return set && event.type !== 'DELETED' && !(event.object.metadata.ownerReferences ?? []).some((r: any) => r.controller) ? [`${event.object.metadata.namespace}/${set}`] : [];
   }
 
   private podsOf(set: KubeObject): KubeObject[] {
@@ -69,6 +73,8 @@ export class StatefulSetController implements BuiltinController {
     const [namespace, name] = key.split('/') as [string, string];
     const set = this.client.get('apps/statefulsets', namespace, name);
     if (!set || set.metadata.deletionTimestamp) return;
+    claimDependents(this.client, 'pods', set, setKind, (pod) => ordinalOf(set.metadata.name, pod.metadata.name) >= 0);
+    claimDependents(this.client, 'apps/controllerrevisions', set, setKind);
     let revisions = revisionsOf(this.client, this.owners, set);
     const updateRevision = ensureUpdateRevision(this.client, set, setKind, revisions);
     revisions = revisionsOf(this.client, this.owners, set);
