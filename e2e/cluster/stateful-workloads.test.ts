@@ -219,7 +219,7 @@ test('persistentVolumeClaimRetentionPolicy Delete: claims of scaled-away pods an
   const claims = await getJson(['get', 'pvc', '-l', 'app=db']);
   expect(names(claims)).toEqual(['data-db-0', 'data-db-1']);
   const set = await getJson(['get', 'sts', 'db']);
-  expect(claims.items[0].metadata.ownerReferences).toEqual([{ apiVersion: 'apps/v1', kind: 'StatefulSet', name: 'db', uid: set.metadata.uid, controller: true, blockOwnerDeletion: true }]);
+  expect(claims.items[0].metadata.ownerReferences).toEqual([{ apiVersion: 'apps/v1', kind: 'StatefulSet', name: 'db', uid: set.metadata.uid, controller: true }]);
   const volume1 = claims.items[1].spec.volumeName;
 
   await kubectl.ok(['scale', 'sts/db', '--replicas=1']);

@@ -258,7 +258,8 @@ export class StatefulSetController implements BuiltinController {
   private claimOwners(set: KubeObject, claim: KubeObject, pod: KubeObject | undefined, inRange: boolean): OwnerReference[] {
     const policy = set.spec?.persistentVolumeClaimRetentionPolicy ?? {};
     const others = (claim.metadata.ownerReferences ?? []).filter((r: any) => r.uid !== set.metadata.uid && !(r.kind === 'Pod' && r.apiVersion === 'v1' && r.name === `${set.metadata.name}-${ordinalOf(set.metadata.name, r.name)}`));
-    const setRef: OwnerReference = { apiVersion: 'apps/v1', kind: 'StatefulSet', name: set.metadata.name, uid: set.metadata.uid, controller: true, blockOwnerDeletion: true };
+    // KEP-1847: the set's reference is a controller reference that does not block the set's deletion
+    const setRef: OwnerReference = { apiVersion: 'apps/v1', kind: 'StatefulSet', name: set.metadata.name, uid: set.metadata.uid, controller: true };
     const podRef = pod ? ({ apiVersion: 'v1', kind: 'Pod', name: pod.metadata.name, uid: pod.metadata.uid } as OwnerReference) : undefined;
     const refs = [...others];
     const scaledDown = !inRange;
