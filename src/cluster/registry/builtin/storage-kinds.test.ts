@@ -52,7 +52,15 @@ test('claim validation and update rules', () => {
   const unbound = claim({ accessModes: ['ReadWriteOnce'], resources: { requests: { storage: '1Gi' } }, storageClassName: 'standard' });
   expect(texts(kind.strategy.validateUpdate!(claim({ ...unbound.spec, volumeName: 'pv9' }), unbound))).toEqual([]);
   expect(texts(kind.strategy.validateUpdate!(claim({ ...unbound.spec, resources: { requests: { storage: '2Gi' } } }), unbound))).toEqual([
-    'spec: Forbidden: spec is immutable after creation except resources.requests and volumeAttributesClassName for bound claims',
+    [
+      'spec: Forbidden: spec is immutable after creation except resources.requests and volumeAttributesClassName for bound claims',
+      '  core.PersistentVolumeClaimSpec{',
+      '  \t... // 2 identical fields',
+      '- \tResources: {Requests: {s"storage": {s: "1Gi", ...}}},',
+      '+ \tResources: {Requests: {s"storage": {s: "2Gi", ...}}},',
+      '  \t... // 6 identical fields',
+      '  }',
+    ].join('\n'),
   ]);
 });
 

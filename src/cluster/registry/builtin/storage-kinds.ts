@@ -100,7 +100,9 @@ function frozenClaimSpec(o: KubeObject, old: KubeObject): { now: any; before: an
 function validateClaimUpdate(o: KubeObject, old: KubeObject): FieldError[] {
   const errs = validateClaimSpec(o.spec, 'spec');
   const { now, before } = frozenClaimSpec(o, old);
-  if (!sameJson(sortKeys(now), sortKeys(before))) errs.push(forbidden('spec', 'spec is immutable after creation except resources.requests and volumeAttributesClassName for bound claims'));
+  if (!sameJson(sortKeys(now), sortKeys(before))) {
+    errs.push(forbidden('spec', `spec is immutable after creation except resources.requests and volumeAttributesClassName for bound claims\n${claimSpecDiff(before, now)}`));
+  }
   // RecoverVolumeExpansionFailure (beta in 1.32): a request may shrink back, but not to status.capacity or below
   const newSize = parseQuantity(o.spec?.resources?.requests?.storage);
   const oldSize = parseQuantity(old.spec?.resources?.requests?.storage);
@@ -109,6 +111,43 @@ function validateClaimUpdate(o: KubeObject, old: KubeObject): FieldError[] {
     errs.push(forbidden('spec.resources.requests.storage', 'field can not be less than status.capacity'));
   }
   return errs;
+}
+
+/** PersistentVolumeClaimSpec's fields in Go order, with how go-cmp prints a value of each. */
+const claimSpecFields: Array<[string, string, (v: any) => string]> = [
+  ['AccessModes', 'accessModes', (v) => (v ? `[]core.PersistentVolumeAccessMode{${v.map((m: string) => JSON.stringify(m)).join(', ')}}` : 'nil')],
+  ['Selector', 'selector', (v) => (v ? '&{...}' : 'nil')],
+  ['Resources', 'resources', (v) => (v?.requests?.storage !== undefined ? `{Requests: {s"storage": {s: ${JSON.stringify(String(v.requests.storage))}, ...}}}` : '{}')],
+  ['VolumeName', 'volumeName', (v) => JSON.stringify(v ?? '')],
+  ['StorageClassName', 'storageClassName', (v) => (v === undefined ? 'nil' : `&${JSON.stringify(v)}`)],
+  ['VolumeMode', 'volumeMode', (v) => (v === undefined ? 'nil' : `&${JSON.stringify(v)}`)],
+  ['DataSource', 'dataSource', (v) => (v ? '&{...}' : 'nil')],
+  ['DataSourceRef', 'dataSourceRef', (v) => (v ? '&{...}' : 'nil')],
+  ['VolumeAttributesClassName', 'volumeAttributesClassName', (v) => (v === undefined ? 'nil' : `&${JSON.stringify(v)}`)],
+];
+
+/**
+ * The go-cmp diff 1.32 appends to the immutability error: changed fields as -/+ lines, runs of equal
+ * fields folded. (go-cmp's exact layout — which equal neighbours it shows, its spacing — is not stable by design.)
+ */
+function claimSpecDiff(before: any, now: any): string {
+  const lines = ['  core.PersistentVolumeClaimSpec{'];
+  let same = 0;
+  const flush = (): void => {
+    if (same) lines.push(`  \t... // ${same} identical field${same === 1 ? '' : 's'}`);
+    same = 0;
+  };
+  for (const [goName, jsonName, render] of claimSpecFields) {
+    if (sameJson(sortKeys(before[jsonName]), sortKeys(now[jsonName]))) {
+      same++;
+      continue;
+    }
+    flush();
+    lines.push(`- \t${goName}: ${render(before[jsonName])},`, `+ \t${goName}: ${render(now[jsonName])},`);
+  }
+  flush();
+  lines.push('  }');
+  return lines.join('\n');
 }
 
 function sortKeys(value: unknown): unknown {
