@@ -65,11 +65,13 @@ export class VolumeScheduling {
     return claimNamesOf(pod).find((name) => this.client.get('persistentvolumeclaims', pod.metadata.namespace, name)?.status?.phase !== 'Bound');
   }
 
+  /** The pods of `namespace` whose volumes use `claimName` (to requeue on the scheduler, or on their node's kubelet). */
+  podsUsingClaim(namespace: string, claimName: string): KubeObject[] {
+    return this.client.list('pods', namespace).filter((p) => claimNamesOf(p).includes(claimName));
+  }
+
   podKeysUsingClaim(namespace: string, claimName: string): string[] {
-    return this.client
-      .list('pods', namespace)
-      .filter((p) => claimNamesOf(p).includes(claimName))
-      .map((p) => `${p.metadata.namespace}/${p.metadata.name}`);
+    return this.podsUsingClaim(namespace, claimName).map((p) => `${p.metadata.namespace}/${p.metadata.name}`);
   }
 }
 
