@@ -19,7 +19,10 @@ What the local cluster does not do (yet):
     upper bound, and what cel-js cannot evaluate (two-variable comprehensions, optional entries in literals)
     is refused when the CRD is created
   - admission webhooks are not called for writes through /scale; /openapi/v2 is an empty document (kubectl
-    1.32 validates and explains through /openapi/v3)`;
+    1.32 validates and explains through /openapi/v3)
+  - storage is simulated: the default StorageClass \`standard\` (rancher.io/local-path, WaitForFirstConsumer)
+    provisions PersistentVolumes on the node the scheduler picks but writes no files; claims are never
+    expanded; claims of other provisioners wait at ExternalProvisioning unless a matching volume exists`;
 
 /** `alice` or `alice:dev,ops` → user and groups. */
 export function parseCertificateUser(value: string): { user: string; groups: string[] } {
