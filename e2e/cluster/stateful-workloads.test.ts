@@ -401,3 +401,17 @@ test('delete --cascade=orphan then re-create: the new set adopts the pods and re
   expect(revisions.items.every((r: any) => r.metadata.ownerReferences?.[0]?.uid === set.metadata.uid)).toBe(true);
   expect(revisions.items.length).toBeGreaterThan(0);
 });
+
+test('deleting a namespace removes its StatefulSet, pods and claims, and the provisioned volumes are reclaimed', async () => {
+  await kubectl.ok(['create', 'namespace', 'scratch-ns']);
+  await kubectl.ok(['apply', '-n', 'scratch-ns', '-f', '-'], statefulSet('cache', { replicas: 2 }));
+  await suite.cluster.settle();
+  const claims = await getJson(['get', 'pvc', '-n', 'scratch-ns']);
+  expect(names(claims)).toEqual(['data-cache-0', 'data-cache-1']);
+  const volumes = claims.items.map((c: any) => c.spec.volumeName);
+  await kubectl.ok(['delete', 'namespace', 'scratch-ns', '--wait=false']);
+  await suite.cluster.settle();
+  expect((await kubectl.run(['get', 'namespace', 'scratch-ns'])).stderr).toContain('namespaces "scratch-ns" not found');
+  const remaining = names(await getJson(['get', 'pv']));
+  expect(volumes.filter((v: string) => remaining.includes(v))).toEqual([]);
+});
