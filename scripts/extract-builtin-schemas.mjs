@@ -56,6 +56,7 @@ const roots = {
   V1LocalSubjectAccessReview: 'authorization', V1SelfSubjectReview: 'authentication', V1TokenReview: 'authentication',
   AuthenticationV1TokenRequest: 'authentication', V1MutatingWebhookConfiguration: 'admissionregistration',
   V1ValidatingWebhookConfiguration: 'admissionregistration', V1Scale: 'autoscaling',
+  V1Endpoints: 'core', V1EndpointSlice: 'discovery', V1PodDisruptionBudget: 'policy', V1Eviction: 'policy',
   V1StatefulSet: 'apps', V1DaemonSet: 'apps', V1ControllerRevision: 'apps', V1PersistentVolumeClaim: 'core',
   V1PersistentVolume: 'core', V1StorageClass: 'storage',
 };

@@ -11,6 +11,8 @@ import { contextNameFor } from '../cluster/kubeconfig.js';
 const limits = `
 What the local cluster does not do (yet):
   - no containers, no scheduling, no networking: pods are run by a simulator (they succeed or fail by rule)
+  - Services get cluster IPs (10.96.0.0/16), node ports (30000-32767), Endpoints and EndpointSlices, but
+    nothing proxies their traffic; LoadBalancer Services stay <pending> (no cloud provider)
   - no conversion webhooks (CRDs with conversion.strategy Webhook are rejected)
   - protobuf request bodies are decoded for every built-in kind (message tables taken from kubectl 1.32's own
     descriptors) except CustomResourceDefinition and APIService objects, which get 415 like custom resources

@@ -6,6 +6,7 @@ import type { ObjectOperations } from './registry/object-operations.js';
 import type { ResourceCatalog } from './registry/resource-catalog.js';
 import { bootstrapClusterRoleBindings, bootstrapClusterRoles, bootstrapRoleBindings, bootstrapRoles } from './rbac/bootstrap-policy.js';
 import { aggregatedRules } from './rbac/aggregation-controller.js';
+import { bootstrapKubernetesService } from './kubernetes-service.js';
 
 export const systemNamespaces = ['default', 'kube-node-lease', 'kube-public', 'kube-system'];
 
@@ -29,4 +30,5 @@ export function bootstrapObjects(catalog: ResourceCatalog, operations: ObjectOpe
   const roleBindings = catalog.find('rbac.authorization.k8s.io', 'v1', 'rolebindings')!;
   for (const role of bootstrapRoles()) operations.create(namespacedRoles, role.metadata.namespace, role, written);
   for (const binding of bootstrapRoleBindings()) operations.create(roleBindings, binding.metadata.namespace, binding, written);
+  bootstrapKubernetesService(catalog, operations);
 }

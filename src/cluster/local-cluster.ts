@@ -21,6 +21,7 @@ import { coreKinds } from './registry/builtin/core-kinds.js';
 import { coreEvents, newEvents } from './registry/builtin/event-kinds.js';
 import { otherKinds } from './registry/builtin/other-kinds.js';
 import { admissionKinds } from './registry/builtin/admission-kinds.js';
+import { serviceKinds } from './registry/builtin/service-kinds.js';
 import { workloadKinds } from './registry/builtin/workload-kinds.js';
 import { standardStorageClass, storageKinds } from './registry/builtin/storage-kinds.js';
 import { ObjectOperations } from './registry/object-operations.js';
@@ -33,6 +34,7 @@ import { issueClientCertificate as issueClientCertificateFrom } from '../certifi
 import { installCustomResourceSupport } from './crd/install.js';
 import { createAuthorizer } from './http/rbac-authorizer.js';
 import { installReviewApis, reviewKinds } from './http/review-apis.js';
+import { installPodEviction } from './http/pod-eviction.js';
 import { type LeastPrivilegeReport, leastPrivilegeReport } from './http/least-privilege.js';
 import { startBuiltinControllers } from './controllers/install.js';
 import { checkRbacEscalation } from './rbac/escalation.js';
@@ -49,6 +51,16 @@ export interface ControllerSwitches {
   eventTtl?: boolean;
   /** ClusterRoles with an `aggregationRule` (admin, edit, view, yours) follow the roles they select (default on). */
   clusterRoleAggregation?: boolean;
+  /** Endpoints of Services with a selector, from their pods (default on). */
+  endpoints?: boolean;
+  /** EndpointSlices of Services with a selector, from their pods (default on). */
+  endpointSlice?: boolean;
+  /** EndpointSlices mirroring hand-written Endpoints of selector-less Services (default on). */
+  endpointSliceMirroring?: boolean;
+  /** PodDisruptionBudget status (default on); eviction reads it. */
+  disruption?: boolean;
+  /** The API server writes the `kubernetes` Service, Endpoints and EndpointSlice again when deleted (default on). */
+  kubernetesService?: boolean;
   /** StatefulSets: ordered pods, claims from volumeClaimTemplates, rolling updates (default on). */
   statefulSet?: boolean;
   /** DaemonSets: a pod per node, rolling updates (default on). */
@@ -153,7 +165,7 @@ export async function startLocalCluster(options: LocalClusterOptions = {}): Prom
   const seed = options.seed ?? 1;
   const random = new SeededRandom(seed);
   const store = new ObjectStore({ initialResourceVersion: 1000 + (seed % 1000), historyLimit: options.watchHistory ?? 10_000 });
-  const catalog = new ResourceCatalog([...coreKinds, coreEvents, ...batchKinds, newEvents, ...otherKinds, ...admissionKinds, ...reviewKinds, ...workloadKinds, ...storageKinds(store)]);
+  const catalog = new ResourceCatalog([...coreKinds, coreEvents, ...batchKinds, newEvents, ...otherKinds, ...admissionKinds, ...reviewKinds, ...serviceKinds, ...workloadKinds, ...storageKinds(store)]);
   const operations = new ObjectOperations(store, clock, random);
   const watches = new WatchHub(store, operations, () => clock.now());
   const admission = new WebhookAdmission(store);
@@ -176,6 +188,7 @@ export async function startLocalCluster(options: LocalClusterOptions = {}): Prom
   };
   installCustomResourceSupport(internals);
   installReviewApis(handler, store, auth, () => clock.now());
+  installPodEviction(handler, catalog, store, operations, () => clock.now());
   if ((options.authz ?? 'rbac') === 'rbac') handler.rbacWriteGuard = (user, rt, object, old) => checkRbacEscalation(store, user, rt, object, old);
   bootstrapObjects(catalog, operations);
   // kind's default StorageClass, installed with the cluster as kind's storage manifest does

@@ -56,6 +56,11 @@ export class ControllerClient {
     return this.parts.catalog.all().find((rt) => rt.bucket === bucket);
   }
 
+  /** The served type of a kind in a group (first version), e.g. an owner reference's target. */
+  typeOfKind(group: string, kind: string): ResourceType | undefined {
+    return this.parts.catalog.all().find((rt) => rt.group === group && rt.kind === kind);
+  }
+
   /** Reads from the store (the controller's informer cache); undefined when absent. */
   get(name: ResourceName | ResourceType, namespace: string | undefined, objectName: string): KubeObject | undefined {
     const rt = this.type(name);

@@ -16,6 +16,11 @@ import { CronJobController } from './cronjob-controller.js';
 import { TtlAfterFinishedController } from './ttl-after-finished-controller.js';
 import { EventTtlController } from './event-ttl-controller.js';
 import { ClusterRoleAggregationController } from '../rbac/aggregation-controller.js';
+import { EndpointsController } from './endpoints-controller.js';
+import { EndpointSliceController } from './endpointslice-controller.js';
+import { EndpointSliceMirroringController } from './endpointslice-mirroring-controller.js';
+import { DisruptionController } from './disruption-controller.js';
+import { KubernetesServiceController } from '../kubernetes-service.js';
 import { StatefulSetController } from './statefulset-controller.js';
 import { DaemonSetController } from './daemonset-controller.js';
 import { PersistentVolumeBinder } from './persistent-volume-binder.js';
@@ -36,6 +41,10 @@ export const controllerIdentities = {
   cronJob: kubeSystem('cronjob-controller'),
   ttl: kubeSystem('ttl-after-finished-controller'),
   clusterRoleAggregation: kubeSystem('clusterrole-aggregation-controller'),
+  endpoints: kubeSystem('endpoint-controller'),
+  endpointSlice: kubeSystem('endpointslice-controller'),
+  endpointSliceMirroring: kubeSystem('endpointslicemirroring-controller'),
+  disruption: kubeSystem('disruption-controller'),
   scheduler: { user: 'system:kube-scheduler', groups: ['system:authenticated'], fieldManager: 'kube-scheduler' },
   apiserver: { user: 'system:apiserver', groups: ['system:masters', 'system:authenticated'], fieldManager: 'kube-apiserver' },
   statefulSet: kubeSystem('statefulset-controller'),
@@ -131,6 +140,14 @@ export function startBuiltinControllers(cluster: ClusterInternals, caCertPem?: s
     kubeletSimulator = simulator;
   }
   if (on('clusterRoleAggregation')) scheduler.add(new ClusterRoleAggregationController(client(controllerIdentities.clusterRoleAggregation)));
+  if (on('endpoints')) scheduler.add(new EndpointsController(client(controllerIdentities.endpoints), cluster.clock));
+  if (on('endpointSlice')) scheduler.add(new EndpointSliceController(client(controllerIdentities.endpointSlice), cluster.clock));
+  if (on('endpointSliceMirroring')) scheduler.add(new EndpointSliceMirroringController(client(controllerIdentities.endpointSliceMirroring)));
+  if (on('disruption')) {
+    const disruptionClient = client(controllerIdentities.disruption);
+    scheduler.add(new DisruptionController(disruptionClient, cluster.clock, new EventRecorder(disruptionClient, cluster.clock, 'controllermanager')));
+  }
+  if (on('kubernetesService')) scheduler.add(new KubernetesServiceController(client(controllerIdentities.apiserver)));
   if (on('eventTtl')) scheduler.add(new EventTtlController(client(controllerIdentities.apiserver), cluster.clock));
   const removeIdleCheck = cluster.addIdleCheck(scheduler);
   const stop = (): void => {

@@ -7,6 +7,8 @@ import { type FieldError, fieldErrorBody, fieldErrorText } from './field-errors.
 
 export interface StatusCause {
   type?: string;
+  /** The JSON name of metav1.StatusCause.Type (`reason`), e.g. DisruptionBudget. */
+  reason?: string;
   message?: string;
   field?: string;
 }

@@ -168,6 +168,8 @@ export class ApiServer {
     } catch (err) {
       const apiError = err instanceof ApiError ? err : new ApiError(500, 'InternalError', `Internal error occurred: ${(err as Error)?.message ?? String(err)}`);
       if (!(err instanceof ApiError)) console.error('kubeforge cluster: internal error', err);
+      const retryAfter = apiError.status.details?.retryAfterSeconds;
+      if (retryAfter && !res.headersSent) res.setHeader('Retry-After', String(retryAfter));
       if (!res.headersSent) writeJson(res, apiError.code, apiError.status);
       else if (!res.writableEnded) res.end();
     } finally {

@@ -20,6 +20,7 @@ function subresourcesOf(rt: ResourceType): Array<{ name: string; kind: { group: 
     if (s === 'token') subs.push({ name: 'token', kind: { group: 'authentication.k8s.io', version: 'v1', kind: 'TokenRequest' }, verbs: ['create'] });
     if (s === 'log') subs.push({ name: 'log', kind: { group: '', version: 'v1', kind: 'Pod' }, verbs: ['get'] });
     if (s === 'binding') subs.push({ name: 'binding', kind: { group: '', version: 'v1', kind: 'Binding' }, verbs: ['create'] });
+    if (s === 'eviction') subs.push({ name: 'eviction', kind: { group: 'policy', version: 'v1', kind: 'Eviction' }, verbs: ['create'] });
   }
   return subs.sort((a, b) => (a.name < b.name ? -1 : 1));
 }

@@ -68,7 +68,7 @@ export class ObjectOperations {
   }
 
   private context(): WriteContext {
-    return { now: this.clock.now(), uid: () => this.random.uuid() };
+    return { now: this.clock.now(), uid: () => this.random.uuid(), stored: (bucket) => this.store.listShared(bucket) };
   }
 
   private qr(rt: ResourceType): { group: string; resource: string } {

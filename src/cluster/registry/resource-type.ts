@@ -32,6 +32,8 @@ export interface WriteContext {
   now: number;
   /** Allocates uids/names deterministically from the cluster's seed. */
   uid(): string;
+  /** The stored objects of a bucket, read-only (cluster-wide allocations: Service IPs and node ports). */
+  stored?(bucket: string): readonly KubeObject[];
 }
 
 export interface ResourceStrategy {

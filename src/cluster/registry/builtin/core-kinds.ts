@@ -208,7 +208,7 @@ export const pods = defineKind({
   shortNames: ['po'],
   categories: ['all'],
   statusSubresource: true,
-  otherSubresources: ['log', 'binding'],
+  otherSubresources: ['log', 'binding', 'eviction'],
   returnsDeletedObject: true,
   fields: ['spec', 'status'],
   table: {

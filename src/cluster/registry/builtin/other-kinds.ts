@@ -1,6 +1,6 @@
 /**
  * Built-in kinds outside core and batch: coordination.k8s.io Leases, rbac.authorization.k8s.io
- * roles and bindings, v1 Services, and (from apps-kinds.ts) apps/v1 Deployments.
+ * roles and bindings, and (from service-kind.ts and apps-kinds.ts) v1 Services and apps/v1 Deployments.
  */
 import { type FieldError, invalid, notSupported, required } from '../../errors/field-errors.js';
 import type { KubeObject } from '../../store/object-store.js';
@@ -8,6 +8,7 @@ import { defineKind } from '../define-kind.js';
 import type { ResourceType } from '../resource-type.js';
 import { age, ageColumn, column, nameColumn } from '../table-format.js';
 import { deployments } from './apps-kinds.js';
+import { services } from './service-kind.js';
 
 export const leases = defineKind({
   group: 'coordination.k8s.io',
@@ -105,92 +106,5 @@ export const roles = defineKind({ group: rbac, resource: 'roles', kind: 'Role', 
 export const clusterRoles = defineKind({ group: rbac, resource: 'clusterroles', kind: 'ClusterRole', namespaced: false, nameRule: 'path-segment', verbs: rbacVerbs, fields: ['rules:list', 'aggregationRule'], table: createdAtTable, strategy: { validateCreate: (o) => validateRules(o.rules, true), validateUpdate: (o) => validateRules(o.rules, true) } });
 export const roleBindings = defineKind({ group: rbac, resource: 'rolebindings', kind: 'RoleBinding', namespaced: true, nameRule: 'path-segment', verbs: rbacVerbs, fields: ['roleRef', 'subjects:list'], table: bindingTable, strategy: { validateCreate: (o) => validateBinding(o, false), validateUpdate: (o, old) => [...validateBinding(o, false), ...roleRefImmutable(o, old)] } });
 export const clusterRoleBindings = defineKind({ group: rbac, resource: 'clusterrolebindings', kind: 'ClusterRoleBinding', namespaced: false, nameRule: 'path-segment', verbs: rbacVerbs, fields: ['roleRef', 'subjects:list'], table: bindingTable, strategy: { validateCreate: (o) => validateBinding(o, true), validateUpdate: (o, old) => [...validateBinding(o, true), ...roleRefImmutable(o, old)] } });
-
-/** v1 Services, stored only (no proxying): the cluster IP in 10.96.0.0/16 is derived from the (seeded) uid. */
-function clusterIpFor(uid: string): string {
-  const hex = uid.replace(/-/g, '');
-  return `10.96.${parseInt(hex.slice(0, 2), 16)}.${(parseInt(hex.slice(2, 4), 16) % 254) + 1}`;
-}
-
-function validateService(o: KubeObject): FieldError[] {
-  const errs: FieldError[] = [];
-  const type = o.spec?.type ?? 'ClusterIP';
-  const types = ['ClusterIP', 'NodePort', 'LoadBalancer', 'ExternalName'];
-  if (!types.includes(type)) errs.push(notSupported('spec.type', type, types));
-  const ports: any[] = o.spec?.ports ?? [];
-  if (type !== 'ExternalName' && ports.length === 0 && o.spec?.clusterIP !== 'None') errs.push(required('spec.ports'));
-  ports.forEach((p, i) => {
-    if (typeof p?.port !== 'number' || p.port < 1 || p.port > 65535) errs.push(invalid(`spec.ports[${i}].port`, p?.port ?? 0, 'must be between 1 and 65535, inclusive'));
-    if (ports.length > 1 && !p?.name) errs.push(required(`spec.ports[${i}].name`));
-  });
-  return errs;
-}
-
-export const services = defineKind({
-  resource: 'services',
-  kind: 'Service',
-  namespaced: true,
-  shortNames: ['svc'],
-  categories: ['all'],
-  statusSubresource: true,
-  returnsDeletedObject: true,
-  nameRule: 'label',
-  verbs: ['create', 'delete', 'deletecollection', 'get', 'list', 'patch', 'update', 'watch'],
-  fields: ['spec', 'status'],
-  table: {
-    columns: [
-      nameColumn,
-      column('Type', 'string', 'The type of service.'),
-      column('Cluster-IP', 'string', 'The cluster IP of the service.'),
-      column('External-IP', 'string', 'The external IP of the service.'),
-      column('Port(s)', 'string', 'The ports of the service.'),
-      ageColumn,
-      column('Selector', 'string', 'The selector of the service.', 1),
-    ],
-    cells: (o, now) => [
-      o.metadata.name,
-      o.spec?.type ?? 'ClusterIP',
-      o.spec?.clusterIP ?? '<none>',
-      '<none>',
-      (o.spec?.ports ?? []).map((p: any) => `${p.port}/${p.protocol ?? 'TCP'}`).join(',') || '<none>',
-      age(o.metadata.creationTimestamp, now),
-      Object.entries(o.spec?.selector ?? {}).map(([k, v]) => `${k}=${v}`).join(',') || '<none>',
-    ],
-  },
-  strategy: {
-    prepareForCreate(o) {
-      const spec = (o.spec ??= {});
-      spec.type ??= 'ClusterIP';
-      spec.sessionAffinity ??= 'None';
-      if (spec.type !== 'ExternalName') {
-        spec.clusterIP ||= clusterIpFor(o.metadata.uid);
-        spec.clusterIPs ??= [spec.clusterIP];
-        spec.ipFamilies ??= ['IPv4'];
-        spec.ipFamilyPolicy ??= 'SingleStack';
-        spec.internalTrafficPolicy ??= 'Cluster';
-      }
-      for (const p of spec.ports ?? []) {
-        p.protocol ??= 'TCP';
-        p.targetPort ??= p.port;
-      }
-      o.status = { loadBalancer: {} };
-    },
-    prepareForUpdate(o, old) {
-      const spec = (o.spec ??= {});
-      spec.clusterIP ??= old.spec?.clusterIP;
-      spec.clusterIPs ??= old.spec?.clusterIPs;
-      for (const p of spec.ports ?? []) {
-        p.protocol ??= 'TCP';
-        p.targetPort ??= p.port;
-      }
-    },
-    validateCreate: validateService,
-    validateUpdate(o, old) {
-      const errs = validateService(o);
-      if (old.spec?.clusterIP && o.spec?.clusterIP !== old.spec.clusterIP) errs.push(invalid('spec.clusterIPs[0]', o.spec?.clusterIP ?? '', 'may not change once set'));
-      return errs;
-    },
-  },
-});
 
 export const otherKinds: ResourceType[] = [services, leases, roles, clusterRoles, roleBindings, clusterRoleBindings, deployments];

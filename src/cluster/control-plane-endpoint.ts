@@ -1,0 +1,13 @@
+/**
+ * Where the simulated control plane lives on kind's node network, in one place: the API server's
+ * advertise address (the control-plane node's InternalIP, which the `kubernetes` Service's Endpoints and
+ * EndpointSlice point at) and its secure port. kind gives the first node of the `kind` docker network
+ * 172.18.0.2; the nodes' InternalIPs and these must agree.
+ */
+export const controlPlaneNodeName = 'kubeforge-control-plane';
+
+/** The API server's advertise address: the control-plane node's InternalIP. */
+export const apiServerAdvertiseAddress = '172.18.0.2';
+
+/** The port kube-apiserver serves on inside the node (the `kubernetes` Service's targetPort). */
+export const apiServerSecurePort = 6443;
