@@ -138,6 +138,16 @@ test('kubectl describe reads the set\'s pods and a claim\'s users', async () => 
   expect(pvc).toContain('ProvisioningSucceeded');
 });
 
+test('a headless Service named by serviceName: its EndpointSlice lists each pod under its stable hostname', async () => {
+  await kubectl.ok(['create', '-f', '-'], stringify({ apiVersion: 'v1', kind: 'Service', metadata: { name: 'web' }, spec: { clusterIP: 'None', selector: { app: 'web' }, ports: [{ port: 80 }] } }));
+  await suite.cluster.settle();
+  const slices = await getJson(['get', 'endpointslices', '-l', 'kubernetes.io/service-name=web']);
+  const endpoints = slices.items.flatMap((s: any) => s.endpoints ?? []);
+  expect(endpoints.map((e: any) => [e.hostname, e.targetRef.name, e.conditions.ready]).sort()).toEqual([
+    ['web-0', 'web-0', true], ['web-1', 'web-1', true], ['web-2', 'web-2', true],
+  ]);
+});
+
 test('scale down removes the highest ordinal first and keeps the claims (whenScaled: Retain); scale up brings them back', async () => {
   const stream = await watchPods('web');
   await kubectl.ok(['scale', 'sts/web', '--replicas=1']);
