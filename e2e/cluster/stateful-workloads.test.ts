@@ -425,3 +425,21 @@ test('deleting a namespace removes its StatefulSet, pods and claims, and the pro
   const remaining = names(await getJson(['get', 'pv']));
   expect(volumes.filter((v: string) => remaining.includes(v))).toEqual([]);
 });
+
+test('kubectl drain --ignore-daemonsets leaves the DaemonSet\'s pod and evicts the StatefulSet\'s, which come back', async () => {
+  await kubectl.ok(['apply', '-f', '-'], stringify({
+    apiVersion: 'apps/v1', kind: 'DaemonSet', metadata: { name: 'logger' },
+    spec: { selector: { matchLabels: { app: 'logger' } }, template: { metadata: { labels: { app: 'logger' } }, spec: { containers: [{ name: 'c', image: 'busybox:1.36' }] } } },
+  }));
+  await suite.cluster.settle();
+  const daemonPod = (await getJson(['get', 'pods', '-l', 'app=logger'])).items[0];
+  const refused = await kubectl.run(['drain', 'kubeforge-node', '--timeout=20s']);
+  expect(refused.stderr).toContain('cannot delete DaemonSet-managed Pods (use --ignore-daemonsets to ignore)');
+  const drained = await kubectl.run(['drain', 'kubeforge-node', '--ignore-daemonsets', '--timeout=20s']);
+  expect(drained.stderr).toMatch(new RegExp(`Warning: ignoring DaemonSet-managed Pods: .*default/${daemonPod.metadata.name}`));
+  expect(drained.stdout).toContain('node/kubeforge-node drained');
+  expect((await getJson(['get', 'pod', daemonPod.metadata.name])).metadata.uid).toBe(daemonPod.metadata.uid);
+  await kubectl.ok(['uncordon', 'kubeforge-node']);
+  await suite.cluster.settle();
+  expect((await getJson(['get', 'sts', 'web'])).status.readyReplicas).toBe(3);
+});
