@@ -24,7 +24,10 @@ What the local cluster does not do (yet):
     1.32 validates and explains through /openapi/v3)
   - HorizontalPodAutoscalers are stored, validated and served as autoscaling/v2 and v1, but no metrics
     pipeline runs: nothing is scaled by them; APIServices that name a Service are never proxied (Available
-    False); CSRs are signed only for the kube-apiserver-client and kube-apiserver-client-kubelet signers`;
+    False); CSRs are signed only for the kube-apiserver-client and kube-apiserver-client-kubelet signers
+  - storage is simulated: the default StorageClass \`standard\` (rancher.io/local-path, WaitForFirstConsumer)
+    provisions PersistentVolumes on the node the scheduler picks but writes no files; claims are never
+    expanded; claims of other provisioners wait at ExternalProvisioning unless a matching volume exists`;
 
 /** `alice` or `alice:dev,ops` → user and groups. */
 export function parseCertificateUser(value: string): { user: string; groups: string[] } {

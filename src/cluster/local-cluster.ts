@@ -29,6 +29,8 @@ import { csrKinds } from './registry/builtin/csr-kinds.js';
 import { installCertificateApis } from './http/certificate-apis.js';
 import { installComponentStatuses } from './http/component-statuses.js';
 import type { CertificateAuthority } from '../certificates/self-signed.js';
+import { workloadKinds } from './registry/builtin/workload-kinds.js';
+import { standardStorageClass, storageKinds } from './registry/builtin/storage-kinds.js';
 import { ObjectOperations } from './registry/object-operations.js';
 import { ResourceCatalog } from './registry/resource-catalog.js';
 import { SeededRandom } from './registry/system-metadata.js';
@@ -70,6 +72,20 @@ export interface ControllerSwitches {
   csrSigning?: boolean;
   /** One APIService per served group version, Available (Local), following CRDs (default on). */
   apiServiceRegistration?: boolean;
+  /** StatefulSets: ordered pods, claims from volumeClaimTemplates, rolling updates (default on). */
+  statefulSet?: boolean;
+  /** DaemonSets: a pod per node, rolling updates (default on). */
+  daemonSet?: boolean;
+  /** The PersistentVolume controller's binder: claims ↔ volumes, phases, reclaim (default on). */
+  persistentVolumeBinder?: boolean;
+  /** kind's rancher.io/local-path provisioner behind the `standard` StorageClass (default on). */
+  localPathProvisioner?: boolean;
+  /** kubernetes.io/pvc-protection: a claim in use by a pod is removed only after the pod (default on). */
+  pvcProtection?: boolean;
+  /** kubernetes.io/pv-protection: a Bound volume is removed only after it is released (default on). */
+  pvProtection?: boolean;
+  /** Generic ephemeral volumes: a claim `<pod>-<volume>` owned by the pod (default on). */
+  ephemeralVolume?: boolean;
 }
 
 export interface LocalClusterOptions {
@@ -162,7 +178,7 @@ export async function startLocalCluster(options: LocalClusterOptions = {}): Prom
   const seed = options.seed ?? 1;
   const random = new SeededRandom(seed);
   const store = new ObjectStore({ initialResourceVersion: 1000 + (seed % 1000), historyLimit: options.watchHistory ?? 10_000 });
-  const specificKinds = [...coreKinds, coreEvents, ...batchKinds, newEvents, ...otherKinds, ...admissionKinds, ...reviewKinds, ...hpaKinds, ...csrKinds, ...serviceKinds];
+  const specificKinds = [...coreKinds, coreEvents, ...batchKinds, newEvents, ...otherKinds, ...admissionKinds, ...reviewKinds, ...hpaKinds, ...csrKinds, ...serviceKinds, ...workloadKinds, ...storageKinds(store)];
   const catalog = new ResourceCatalog(composeBuiltinKinds(specificKinds, genericKinds()));
   const operations = new ObjectOperations(store, clock, random);
   const watches = new WatchHub(store, operations, () => clock.now());
@@ -191,6 +207,8 @@ export async function startLocalCluster(options: LocalClusterOptions = {}): Prom
   installComponentStatuses(handler);
   if ((options.authz ?? 'rbac') === 'rbac') handler.rbacWriteGuard = (user, rt, object, old) => checkRbacEscalation(store, user, rt, object, old);
   bootstrapObjects(catalog, operations);
+  // kind's default StorageClass, installed with the cluster as kind's storage manifest does
+  operations.create(catalog.find('storage.k8s.io', 'v1', 'storageclasses')!, undefined, standardStorageClass(), { fieldManager: 'kubectl-client-side-apply' });
   const tlsOn = options.tls !== false;
   const certs = tlsOn ? await generateServingCertificates(new Date()) : undefined;
   const server = new ApiServer({

@@ -43,8 +43,10 @@ export class EventRecorder {
       this.client.update('events', existing);
       return;
     }
-    const nanos = BigInt(now) * 1_000_000n + BigInt(this.sequence++ % 1_000_000);
-    const name = `${object.metadata.name}.${nanos.toString(16).padStart(16, '0')}`;
+    const eventName = (): string => `${object.metadata.name}.${(BigInt(now) * 1_000_000n + BigInt(this.sequence++ % 1_000_000)).toString(16).padStart(16, '0')}`;
+    let name = eventName();
+    // another recorder may have written about the same object in the same virtual millisecond
+    while (this.client.get('events', namespace, name)) name = eventName();
     if (this.written.size > 10_000) this.written.clear();
     this.written.set(key, name);
     this.client.create('events', namespace, {

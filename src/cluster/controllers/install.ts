@@ -23,6 +23,13 @@ import { DisruptionController } from './disruption-controller.js';
 import { KubernetesServiceController } from '../kubernetes-service.js';
 import { CsrSigningController } from './csr-signing-controller.js';
 import { ApiServiceRegistrationController } from './apiservice-registration-controller.js';
+import { StatefulSetController } from './statefulset-controller.js';
+import { DaemonSetController } from './daemonset-controller.js';
+import { PersistentVolumeBinder } from './persistent-volume-binder.js';
+import { LocalPathProvisioner, localPathComponent } from './local-path-provisioner.js';
+import { PvcProtectionController, PvProtectionController } from './volume-protection.js';
+import { VolumeScheduling } from './volume-scheduling.js';
+import { EphemeralVolumeController } from './ephemeral-volume-controller.js';
 
 const kubeSystem = (name: string): ControllerIdentity => ({ user: `system:serviceaccount:kube-system:${name}`, fieldManager: 'kube-controller-manager' });
 
@@ -43,6 +50,13 @@ export const controllerIdentities = {
   csrSigning: kubeSystem('certificate-controller'),
   scheduler: { user: 'system:kube-scheduler', groups: ['system:authenticated'], fieldManager: 'kube-scheduler' },
   apiserver: { user: 'system:apiserver', groups: ['system:masters', 'system:authenticated'], fieldManager: 'kube-apiserver' },
+  statefulSet: kubeSystem('statefulset-controller'),
+  daemonSet: kubeSystem('daemon-set-controller'),
+  persistentVolumeBinder: kubeSystem('persistent-volume-binder'),
+  pvcProtection: kubeSystem('pvc-protection-controller'),
+  pvProtection: kubeSystem('pv-protection-controller'),
+  ephemeralVolume: kubeSystem('ephemeral-volume-controller'),
+  localPathProvisioner: { user: 'system:serviceaccount:local-path-storage:local-path-provisioner-service-account', groups: ['system:serviceaccounts', 'system:serviceaccounts:local-path-storage', 'system:authenticated'], fieldManager: 'local-path-provisioner' },
   kubelet: { user: 'system:node:kubeforge-node', groups: ['system:nodes', 'system:authenticated'], fieldManager: 'kubelet' },
 } satisfies Record<string, ControllerIdentity>;
 
@@ -88,6 +102,28 @@ export function startBuiltinControllers(cluster: ClusterInternals, caCertPem?: s
     scheduler.add(new CronJobController(cronClient, cluster.clock, new EventRecorder(cronClient, cluster.clock, 'cronjob-controller'), owners.index));
   }
   if (on('ttl')) scheduler.add(new TtlAfterFinishedController(client(controllerIdentities.ttl), cluster.clock));
+  if (on('statefulSet')) {
+    const stsClient = client(controllerIdentities.statefulSet);
+    scheduler.add(new StatefulSetController(stsClient, cluster.clock, new EventRecorder(stsClient, cluster.clock, 'statefulset-controller'), owners.index));
+  }
+  if (on('daemonSet')) {
+    const dsClient = client(controllerIdentities.daemonSet);
+    scheduler.add(new DaemonSetController(dsClient, cluster.clock, new EventRecorder(dsClient, cluster.clock, 'daemonset-controller'), owners.index));
+  }
+  if (on('persistentVolumeBinder')) {
+    const binderClient = client(controllerIdentities.persistentVolumeBinder);
+    scheduler.add(new PersistentVolumeBinder(binderClient, cluster.clock, new EventRecorder(binderClient, cluster.clock, 'persistentvolume-controller')));
+  }
+  if (on('localPathProvisioner')) {
+    const provisionerClient = client(controllerIdentities.localPathProvisioner);
+    scheduler.add(new LocalPathProvisioner(provisionerClient, new EventRecorder(provisionerClient, cluster.clock, localPathComponent)));
+  }
+  if (on('pvcProtection')) scheduler.add(new PvcProtectionController(client(controllerIdentities.pvcProtection)));
+  if (on('pvProtection')) scheduler.add(new PvProtectionController(client(controllerIdentities.pvProtection)));
+  if (on('ephemeralVolume')) {
+    const ephemeralClient = client(controllerIdentities.ephemeralVolume);
+    scheduler.add(new EphemeralVolumeController(ephemeralClient, new EventRecorder(ephemeralClient, cluster.clock, 'ephemeral_volume')));
+  }
   if (cluster.options.pods !== 'inert') {
     const kubelet = client(controllerIdentities.kubelet);
     const defaultScheduler = client(controllerIdentities.scheduler);
@@ -99,6 +135,7 @@ export function startBuiltinControllers(cluster: ClusterInternals, caCertPem?: s
       new EventRecorder(kubelet, cluster.clock, 'kubelet'),
       cluster.options.seed ?? 1,
     );
+    simulator.volumes = new VolumeScheduling(defaultScheduler);
     scheduler.add(simulator);
     simulator.onScriptsChanged = () => {
       for (const key of simulator.initialKeys()) scheduler.enqueue(simulator.name, key);

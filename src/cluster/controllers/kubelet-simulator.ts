@@ -11,6 +11,7 @@ import type { ControllerClient } from './controller-client.js';
 import type { BuiltinController, ReconcileResult } from './controller-scheduler.js';
 import type { EventRecorder } from './event-recorder.js';
 import { type PodBehaviour, podBehaviour } from './pod-behaviour.js';
+import type { VolumeScheduling } from './volume-scheduling.js';
 
 export const nodeName = 'kubeforge-node';
 
@@ -58,6 +59,8 @@ export class KubeletSimulator implements BuiltinController {
   private readonly scripts: Array<{ selector: PodSelector; override: BehaviourOverride }> = [];
   /** Set by the scheduler wiring: re-reconciles pods after a script changes. */
   onScriptsChanged: () => void = () => {};
+  /** Set by install.ts: pods wait for their claims (selected-node, binding) before they are bound and started. */
+  volumes: VolumeScheduling | undefined;
 
   constructor(
     private readonly kubelet: ControllerClient,
@@ -76,6 +79,7 @@ export class KubeletSimulator implements BuiltinController {
   }
 
   keysFor(event: StoreEvent): string[] {
+    if (event.bucket === 'persistentvolumeclaims' && this.volumes) return this.volumes.podKeysUsingClaim(event.object.metadata.namespace, event.object.metadata.name);
     if (event.bucket !== 'pods' || event.type === 'DELETED') return [];
     return [`${event.object.metadata.namespace}/${event.object.metadata.name}`];
   }
@@ -126,12 +130,29 @@ export class KubeletSimulator implements BuiltinController {
     }
     const waiting = this.wait(time(pod.metadata.creationTimestamp) + behaviour.scheduleDelayMs, now);
     if (waiting) return waiting;
+    if (this.volumes && !this.volumesReady(pod, now)) return;
     const bound = this.scheduler.update('pods', { ...pod, spec: { ...pod.spec, nodeName } });
     const status = structuredClone(bound.status ?? {});
     const next = { ...bound, status };
     setCondition(next, condition('PodScheduled', 'True', rfc3339(now)));
     this.scheduler.updateStatus('pods', next);
     this.schedulerEvents.record(bound, 'Normal', 'Scheduled', `Successfully assigned ${pod.metadata.namespace}/${pod.metadata.name} to ${nodeName}`);
+  }
+
+  /** The scheduler's VolumeBinding steps: Filter (or FailedScheduling), PreBind (selected-node), wait for Bound claims. */
+  private volumesReady(pod: KubeObject, now: number): boolean {
+    const decision = this.volumes!.volumeBindingFor(pod, nodeName);
+    if (!decision.schedulable) {
+      const perNode = decision.reason?.startsWith('node(s)') ? `1 ${decision.reason}` : decision.reason;
+      const message = `0/1 nodes are available: ${perNode}. preemption: 0/1 nodes are available: 1 Preemption is not helpful for scheduling.`;
+      const next = { ...pod, status: structuredClone(pod.status ?? {}) };
+      setCondition(next, { ...condition('PodScheduled', 'False', rfc3339(now), 'Unschedulable'), message });
+      this.scheduler.updateStatus('pods', next);
+      this.schedulerEvents.record(pod, 'Warning', 'FailedScheduling', message);
+      return false;
+    }
+    this.volumes!.bindPodVolumes(pod, nodeName);
+    return this.volumes!.claimBlockingPod(pod) === undefined;
   }
 
   private start(pod: KubeObject, behaviour: PodBehaviour, now: number): ReconcileResult | void {
