@@ -122,7 +122,7 @@ test('creating in a Terminating namespace is refused with the real 403', async (
   expect(JSON.parse((err as { body: string }).body)).toMatchObject({
     reason: 'Forbidden',
     message: 'configmaps "late" is forbidden: unable to create new content in namespace doomed because it is being terminated',
-    details: { causes: [{ type: 'NamespaceTerminating', message: 'namespace doomed is being terminated', field: 'metadata.namespace' }] },
+    details: { causes: [{ reason: 'NamespaceTerminating', message: 'namespace doomed is being terminated', field: 'metadata.namespace' }] },
   });
   const missing = await core.createNamespacedConfigMap({ namespace: 'nowhere', body: configMap('x') }).catch((e: unknown) => e as { code: number; body: string });
   expect(JSON.parse((missing as { body: string }).body).message).toBe('namespaces "nowhere" not found');

@@ -95,7 +95,7 @@ test('a negative replicas count is refused as an invalid Scale', async () => {
   expect(JSON.parse(raw.text)).toMatchObject({
     reason: 'Invalid',
     message: 'Scale.autoscaling "web" is invalid: spec.replicas: Invalid value: -1: must be greater than or equal to 0',
-    details: { name: 'web', group: 'autoscaling', kind: 'Scale', causes: [{ type: 'FieldValueInvalid', field: 'spec.replicas', message: 'Invalid value: -1: must be greater than or equal to 0' }] },
+    details: { name: 'web', group: 'autoscaling', kind: 'Scale', causes: [{ reason: 'FieldValueInvalid', field: 'spec.replicas', message: 'Invalid value: -1: must be greater than or equal to 0' }] },
   });
   expect((await getJson(['get', 'deployment', 'web'])).spec.replicas).toBe(4);
   // and on the Deployment itself

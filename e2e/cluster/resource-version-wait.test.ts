@@ -38,7 +38,7 @@ const tooLarge = (rv: number, cur: number) => ({
   status: 'Failure',
   message: `Timeout: Too large resource version: ${rv}, current: ${cur}`,
   reason: 'Timeout',
-  details: { causes: [{ type: 'ResourceVersionTooLarge', message: 'Too large resource version' }], retryAfterSeconds: 1 },
+  details: { causes: [{ reason: 'ResourceVersionTooLarge', message: 'Too large resource version' }], retryAfterSeconds: 1 },
   code: 504,
 });
 

@@ -45,7 +45,7 @@ test('422 Invalid with details.kind = Kind and causes', async () => {
   expect(r.body.reason).toBe('Invalid');
   expect(r.body.details.kind).toBe('ConfigMap');
   expect(r.body.details.causes[0]).toEqual({
-    type: 'FieldValueInvalid',
+    reason: 'FieldValueInvalid',
     field: 'metadata.name',
     message: "Invalid value: \"Bad_Name\": a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', and must start and end with an alphanumeric character (e.g. 'example.com', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*')",
   });

@@ -23,8 +23,8 @@ test('Invalid has details.kind = Kind, one cause per field error, and bracketed 
   expect(two.status.details).toEqual({
     name: 'w', group: 'example.com', kind: 'Widget',
     causes: [
-      { type: 'FieldValueNotSupported', message: 'Unsupported value: "blue": supported values: "red", "green"', field: 'spec.color' },
-      { type: 'FieldValueTooLong', message: 'Too long: may not be more than 5 bytes', field: 'spec.name' },
+      { reason: 'FieldValueNotSupported', message: 'Unsupported value: "blue": supported values: "red", "green"', field: 'spec.color' },
+      { reason: 'FieldValueTooLong', message: 'Too long: may not be more than 5 bytes', field: 'spec.name' },
     ],
   });
   expect(invalidObject('X', '', 'x', [tooMany('spec.items', 4, 3)]).status.message).toBe('X "x" is invalid: spec.items: Too many: 4: must have at most 3 items');

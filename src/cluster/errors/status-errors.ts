@@ -6,8 +6,7 @@
 import { type FieldError, fieldErrorBody, fieldErrorText } from './field-errors.js';
 
 export interface StatusCause {
-  type?: string;
-  /** The JSON name of metav1.StatusCause.Type (`reason`), e.g. DisruptionBudget. */
+  /** metav1.StatusCause.Type, whose JSON name is `reason`: FieldValueInvalid, DisruptionBudget, … */
   reason?: string;
   message?: string;
   field?: string;
@@ -106,6 +105,6 @@ export function invalidObject(kind: string, group: string, name: string, errors:
     name,
     group,
     kind,
-    causes: errors.map((e) => ({ type: e.type, message: fieldErrorBody(e), field: e.field })),
+    causes: errors.map((e) => ({ reason: e.type, message: fieldErrorBody(e), field: e.field })),
   });
 }

@@ -147,7 +147,7 @@ function applyConflict(conflicts: Array<{ entry: ManagedFieldsEntry; path: Field
     const parts = managers.map((m) => `conflicts with ${m}:\n${byManager.get(m)!.map((p) => `- ${renderPath(p)}`).join('\n')}`);
     message = `Apply failed with ${conflicts.length} conflicts: ${parts.join('\n')}`;
   }
-  const causes = conflicts.map((c) => ({ type: 'FieldManagerConflict', message: `conflict with ${describeManager(c.entry)}`, field: renderPath(c.path) }));
+  const causes = conflicts.map((c) => ({ reason: 'FieldManagerConflict', message: `conflict with ${describeManager(c.entry)}`, field: renderPath(c.path) }));
   return new ApiError(409, 'Conflict', message, { causes });
 }
 

@@ -109,7 +109,7 @@ export class ObjectOperations {
         `${rt.group ? `${rt.resource}.${rt.group}` : rt.resource} "${name}" is forbidden: unable to create new content in namespace ${namespace} because it is being terminated`,
         this.qr(rt),
         name,
-        [{ type: 'NamespaceTerminating', message: `namespace ${namespace} is being terminated`, field: 'metadata.namespace' }],
+        [{ reason: 'NamespaceTerminating', message: `namespace ${namespace} is being terminated`, field: 'metadata.namespace' }],
       );
     }
   }
@@ -315,7 +315,7 @@ export class ObjectOperations {
       throw new ApiError(422, 'Invalid', 'PatchOptions.meta.k8s.io "" is invalid: fieldManager: Required value: is required for apply patch', {
         group: 'meta.k8s.io',
         kind: 'PatchOptions',
-        causes: [{ type: 'FieldValueRequired', message: 'Required value: is required for apply patch', field: 'fieldManager' }],
+        causes: [{ reason: 'FieldValueRequired', message: 'Required value: is required for apply patch', field: 'fieldManager' }],
       });
     }
     const config = body as KubeObject;

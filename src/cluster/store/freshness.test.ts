@@ -36,7 +36,7 @@ test('rejects with the 504 ResourceVersionTooLarge status once 3 s of clock time
   expect(err).toBeInstanceOf(ApiError);
   expect(err.status).toEqual(tooLargeResourceVersion(105, 101).status);
   expect(err.status.message).toBe('Timeout: Too large resource version: 105, current: 101');
-  expect(err.status.details).toEqual({ causes: [{ type: 'ResourceVersionTooLarge', message: 'Too large resource version' }], retryAfterSeconds: 1 });
+  expect(err.status.details).toEqual({ causes: [{ reason: 'ResourceVersionTooLarge', message: 'Too large resource version' }], retryAfterSeconds: 1 });
   expect(waiter.waiting).toBe(0);
   // the timer was the only one: nothing is left scheduled
   expect(clock.nextTimerAt()).toBeUndefined();

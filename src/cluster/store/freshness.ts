@@ -13,7 +13,7 @@ export const freshnessWaitMs = 3000;
 /** The 504 a read gets for a resourceVersion newer than the store's (`retryAfterSeconds` 1 from the cache, 0 from etcd). */
 export function tooLargeResourceVersion(rv: number, current: number, retryAfterSeconds = 1): ApiError {
   return new ApiError(504, 'Timeout', `Timeout: Too large resource version: ${rv}, current: ${current}`, {
-    causes: [{ type: 'ResourceVersionTooLarge', message: 'Too large resource version' }],
+    causes: [{ reason: 'ResourceVersionTooLarge', message: 'Too large resource version' }],
     ...(retryAfterSeconds ? { retryAfterSeconds } : {}),
   });
 }

@@ -62,8 +62,8 @@ class WatchEndedError extends Error {}
 /** The 504 a server answers for a resourceVersion it has not reached (cause ResourceVersionTooLarge). */
 function isTooLargeResourceVersion(err: unknown): boolean {
   if (!(err instanceof ApiError) || err.code !== 504) return false;
-  const causes = (err.status as { details?: { causes?: Array<{ type?: string }> } }).details?.causes ?? [];
-  return causes.some((c) => c.type === 'ResourceVersionTooLarge');
+  const causes = (err.status as { details?: { causes?: Array<{ reason?: string }> } }).details?.causes ?? [];
+  return causes.some((c) => c.reason === 'ResourceVersionTooLarge');
 }
 
 export class Informer<T extends KubeObject = KubeObject> {
