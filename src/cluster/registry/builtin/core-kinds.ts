@@ -143,17 +143,23 @@ export const serviceAccounts = defineKind({
   },
 });
 
-function defaultPodSpec(spec: Record<string, any>): void {
-  spec.restartPolicy ??= 'Always';
-  spec.dnsPolicy ??= 'ClusterFirst';
-  spec.schedulerName ??= 'default-scheduler';
-  spec.terminationGracePeriodSeconds ??= 30;
-  spec.securityContext ??= {};
+/** What SetDefaults_Pod and the admission plugins (ServiceAccount, Priority) add to pods only, never to templates. */
+function defaultPodOnly(spec: Record<string, any>): void {
   spec.serviceAccountName ??= spec.serviceAccount ?? 'default';
   spec.serviceAccount ??= spec.serviceAccountName;
   spec.enableServiceLinks ??= true;
   spec.priority ??= 0;
   spec.preemptionPolicy ??= 'PreemptLowerPriority';
+  defaultPodSpecFields(spec);
+}
+
+/** SetDefaults_PodSpec and the container defaults: what pods and pod templates share. */
+function defaultPodSpecFields(spec: Record<string, any>): void {
+  spec.restartPolicy ??= 'Always';
+  spec.dnsPolicy ??= 'ClusterFirst';
+  spec.schedulerName ??= 'default-scheduler';
+  spec.terminationGracePeriodSeconds ??= 30;
+  spec.securityContext ??= {};
   for (const c of [...(spec.containers ?? []), ...(spec.initContainers ?? []), ...(spec.ephemeralContainers ?? [])]) {
     if (!c || typeof c !== 'object') continue;
     for (const port of Array.isArray(c.ports) ? c.ports : []) if (port && typeof port === 'object') port.protocol ??= 'TCP';
@@ -166,9 +172,9 @@ function defaultPodSpec(spec: Record<string, any>): void {
   }
 }
 
-/** Pod template defaults (used by Pods and by Job/CronJob templates). */
+/** Pod template defaults (Job/CronJob/Deployment/ReplicaSet templates): the pod spec's, not the pod-only ones. */
 export function defaultPodTemplate(template: Record<string, any> | undefined): void {
-  if (template?.spec && typeof template.spec === 'object') defaultPodSpec(template.spec);
+  if (template?.spec && typeof template.spec === 'object') defaultPodSpecFields(template.spec);
 }
 
 /** Checks a pod spec at `path`; `restartPolicies` restricts restartPolicy (Jobs). */
@@ -240,11 +246,11 @@ export const pods = defineKind({
   strategy: {
     prepareForCreate(o) {
       o.spec = o.spec ?? {};
-      defaultPodSpec(o.spec);
+      defaultPodOnly(o.spec);
       o.status = { phase: 'Pending', qosClass: qosClass(o.spec) };
     },
     prepareForUpdate(o) {
-      if (o.spec) defaultPodSpec(o.spec);
+      if (o.spec) defaultPodOnly(o.spec);
     },
     validateCreate: (o) => validatePodSpec(o.spec, 'spec'),
     validateUpdate(o, old) {
