@@ -169,7 +169,27 @@ function defaultPodSpecFields(spec: Record<string, any>): void {
     const tagged = /:[^/]+$/.test(image) && !image.endsWith(':latest');
     c.imagePullPolicy ??= tagged || image.includes('@') ? 'IfNotPresent' : 'Always';
     c.resources ??= {};
+    defaultProbesAndEnv(c);
   }
+  for (const v of Array.isArray(spec.volumes) ? spec.volumes : []) {
+    for (const source of [v?.secret, v?.configMap, v?.downwardAPI, v?.projected]) if (source && typeof source === 'object') source.defaultMode ??= 420;
+  }
+}
+
+/** SetDefaults_Probe, SetDefaults_HTTPGetAction and SetDefaults_ObjectFieldSelector for one container. */
+function defaultProbesAndEnv(c: Record<string, any>): void {
+  for (const probe of [c.livenessProbe, c.readinessProbe, c.startupProbe]) {
+    if (!probe || typeof probe !== 'object') continue;
+    probe.timeoutSeconds ??= 1;
+    probe.periodSeconds ??= 10;
+    probe.successThreshold ??= 1;
+    probe.failureThreshold ??= 3;
+    if (probe.httpGet && typeof probe.httpGet === 'object') {
+      probe.httpGet.path ??= '/';
+      probe.httpGet.scheme ??= 'HTTP';
+    }
+  }
+  for (const e of Array.isArray(c.env) ? c.env : []) if (e?.valueFrom?.fieldRef && typeof e.valueFrom.fieldRef === 'object') e.valueFrom.fieldRef.apiVersion ??= 'v1';
 }
 
 /** Pod template defaults (Job/CronJob/Deployment/ReplicaSet templates): the pod spec's, not the pod-only ones. */
