@@ -67,6 +67,7 @@ const numberAnnotation = (rs: RS, key: string): number | undefined => {
 export function equalIgnoreHash(a: any, b: any): boolean {
   const strip = (t: any): any => {
     const copy = structuredClone(t ?? {});
+    if (copy.metadata) delete copy.metadata.creationTimestamp;
     if (copy.metadata?.labels) {
       delete copy.metadata.labels[hashLabel];
       if (Object.keys(copy.metadata.labels).length === 0) delete copy.metadata.labels;
