@@ -124,7 +124,7 @@ export class DeploymentController implements BuiltinController {
         if (ref?.kind === 'Deployment') keys.add(`${rs!.metadata.namespace}/${ref.name}`);
       }
       if (event.type !== 'DELETED' && !controllerRefOf(object)) {
-        for (const d of this.client.list('apps/deployments', object.metadata.namespace)) {
+        for (const d of this.client.listShared('apps/deployments', object.metadata.namespace) as KubeObject[]) {
           if (!isEmptySelector(d.spec?.selector) && selectorMatches(d.spec?.selector, object.metadata.labels)) keys.add(`${d.metadata.namespace}/${d.metadata.name}`);
         }
       }
@@ -169,10 +169,15 @@ export class DeploymentController implements BuiltinController {
       const matches = selectorMatches(d.spec.selector, rs.metadata.labels);
       if (ref?.uid === d.metadata.uid) {
         if (matches || d.metadata.deletionTimestamp) claimed.push(rs);
-        else this.tryUpdate(() => this.client.update('apps/replicasets', { ...rs, metadata: { ...rs.metadata, ownerReferences: rs.metadata.ownerReferences.filter((r: any) => r.uid !== d.metadata.uid) } }));
+        else {
+          const copy = structuredClone(rs);
+          copy.metadata.ownerReferences = copy.metadata.ownerReferences.filter((r: any) => r.uid !== d.metadata.uid);
+          this.tryUpdate(() => this.client.update('apps/replicasets', copy));
+        }
       } else if (!ref && matches && !d.metadata.deletionTimestamp && !rs.metadata.deletionTimestamp) {
-        const refs = [...(rs.metadata.ownerReferences ?? []), this.ownerReference(d)];
-        const adopted = this.tryUpdate(() => this.client.update('apps/replicasets', { ...rs, metadata: { ...rs.metadata, ownerReferences: refs } }));
+        const copy = structuredClone(rs);
+        copy.metadata.ownerReferences = [...(copy.metadata.ownerReferences ?? []), this.ownerReference(d)];
+        const adopted = this.tryUpdate(() => this.client.update('apps/replicasets', copy));
         if (adopted) claimed.push(adopted);
       }
     }
@@ -229,7 +234,7 @@ export class DeploymentController implements BuiltinController {
   private oldPodsRunning(d: KubeObject, newRS: RS | undefined, oldRSs: RS[]): boolean {
     if (sum(oldRSs, (rs) => rs.status?.replicas ?? 0) > 0) return true;
     const owned = new Set(oldRSs.map((rs) => rs.metadata.uid));
-    return this.client.list('pods', d.metadata.namespace).some((pod) => {
+    return (this.client.listShared('pods', d.metadata.namespace) as KubeObject[]).some((pod) => {
       const ref = controllerRefOf(pod);
       if (!ref || ref.uid === newRS?.metadata.uid || !owned.has(ref.uid)) return false;
       return pod.status?.phase !== 'Succeeded' && pod.status?.phase !== 'Failed';

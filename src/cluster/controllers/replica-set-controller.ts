@@ -8,7 +8,7 @@
  */
 import type { ClusterClock } from '../clock/virtual-clock.js';
 import { ApiError } from '../errors/status-errors.js';
-import { rfc3339 } from '../registry/system-metadata.js';
+import { deepEqual, rfc3339 } from '../registry/system-metadata.js';
 import { type LabelSelectorObject, fromSelectorMap, isEmptySelector, selectorMatches } from '../selectors/label-selector-object.js';
 import type { KubeObject, StoreEvent } from '../store/object-store.js';
 import type { ControllerClient } from './controller-client.js';
@@ -110,7 +110,7 @@ export class ReplicaSetController implements BuiltinController {
     }
     // an orphan (or a pod that just lost its controller) may be adopted by any owner selecting it
     if (event.type !== 'DELETED' && !controllerRefOf(object) && isPodActive(object)) {
-      for (const owner of this.client.list(this.kind.resource, object.metadata.namespace)) {
+      for (const owner of this.client.listShared(this.kind.resource, object.metadata.namespace) as KubeObject[]) {
         if (this.selects(owner, object)) keys.add(`${owner.metadata.namespace}/${owner.metadata.name}`);
       }
     }
@@ -145,7 +145,8 @@ export class ReplicaSetController implements BuiltinController {
   private claimPods(owner: KubeObject): KubeObject[] {
     const claimed: KubeObject[] = [];
     const uid = owner.metadata.uid;
-    for (const pod of this.client.list('pods', owner.metadata.namespace)) {
+    // read-only scan of the namespace's pods (no copies); writes below work on copies
+    for (const pod of this.client.listShared('pods', owner.metadata.namespace) as KubeObject[]) {
       const ref = controllerRefOf(pod);
       const matches = this.selects(owner, pod);
       if (ref?.uid === uid) {
@@ -165,8 +166,9 @@ export class ReplicaSetController implements BuiltinController {
 
   private adopt(owner: KubeObject, pod: KubeObject): KubeObject | undefined {
     try {
-      const refs = [...(pod.metadata.ownerReferences ?? []), this.ownerReference(owner)];
-      return this.client.update('pods', { ...pod, metadata: { ...pod.metadata, ownerReferences: refs } });
+      const copy = structuredClone(pod);
+      copy.metadata.ownerReferences = [...(copy.metadata.ownerReferences ?? []), this.ownerReference(owner)];
+      return this.client.update('pods', copy);
     } catch (err) {
       if (err instanceof ApiError && (err.code === 404 || err.code === 409)) return undefined;
       throw err;
@@ -175,10 +177,10 @@ export class ReplicaSetController implements BuiltinController {
 
   private release(pod: KubeObject, uid: string): void {
     try {
-      const refs = (pod.metadata.ownerReferences ?? []).filter((r: any) => r.uid !== uid);
-      const metadata = { ...pod.metadata, ownerReferences: refs };
-      if (refs.length === 0) delete metadata.ownerReferences;
-      this.client.update('pods', { ...pod, metadata });
+      const copy = structuredClone(pod);
+      copy.metadata.ownerReferences = copy.metadata.ownerReferences.filter((r: any) => r.uid !== uid);
+      if (copy.metadata.ownerReferences.length === 0) delete copy.metadata.ownerReferences;
+      this.client.update('pods', copy);
     } catch (err) {
       if (!(err instanceof ApiError && (err.code === 404 || err.code === 409))) throw err;
     }
@@ -261,6 +263,7 @@ export class ReplicaSetController implements BuiltinController {
     if (available) status.availableReplicas = available;
     if (current.metadata.generation) status.observedGeneration = current.metadata.generation;
     if (conditions.length) status.conditions = conditions;
+    if (deepEqual(previous, status)) return;
     this.client.updateStatus(this.kind.resource, { ...current, status });
   }
 }
