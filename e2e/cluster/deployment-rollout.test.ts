@@ -5,6 +5,7 @@
  * deadline, describe and the get tables — with the virtual clock stepped in the background while
  * kubectl waits.
  */
+import { AppsV1Api, KubeConfig, Watch } from '@kubernetes/client-node';
 import { stringify } from 'yaml';
 import { useClusterSuite } from './cluster-suite.js';
 
@@ -218,4 +219,57 @@ test('validation as 1.32 words it: labels not matching the selector, restartPoli
   expect(zero.stderr).toBe('The Deployment "nginx" is invalid: spec.strategy.rollingUpdate.maxUnavailable: Invalid value: intstr.IntOrString{Type:0, IntVal:0, StrVal:""}: may not be 0 when `maxSurge` is 0\n');
   const negative = await kubectl.run(['scale', 'deployment/nginx', '--replicas=-1']);
   expect(negative.code).not.toBe(0);
+});
+
+test('@kubernetes/client-node: create, watch until Available, scale through /scale, read the ReplicaSets', async () => {
+  const kc = new KubeConfig();
+  kc.loadFromFile(suite.cluster.kubeconfigPath);
+  const apps = kc.makeApiClient(AppsV1Api);
+  // the kubebuilder tutorial's memcached Deployment (restricted security context, command)
+  await apps.createNamespacedDeployment({
+    namespace: 'default',
+    body: {
+      metadata: { name: 'memcached' },
+      spec: {
+        replicas: 1,
+        selector: { matchLabels: { 'app.kubernetes.io/name': 'memcached' } },
+        template: {
+          metadata: { labels: { 'app.kubernetes.io/name': 'memcached' } },
+          spec: {
+            securityContext: { runAsNonRoot: true, seccompProfile: { type: 'RuntimeDefault' } },
+            containers: [{
+              name: 'memcached', image: 'memcached:1.6.26-alpine', imagePullPolicy: 'IfNotPresent', ports: [{ containerPort: 11211, name: 'memcached' }],
+              command: ['memcached', '--memory-limit=64', '-o', 'modern', '-v'],
+              securityContext: { runAsNonRoot: true, runAsUser: 1001, allowPrivilegeEscalation: false, capabilities: { drop: ['ALL'] } },
+            }],
+          },
+        },
+      },
+    },
+  });
+  const conditions: string[] = [];
+  const available = new Promise<void>((resolve, reject) => {
+    void new Watch(kc)
+      .watch('/apis/apps/v1/namespaces/default/deployments', { fieldSelector: 'metadata.name=memcached' }, (_type, obj: any) => {
+        const c = (obj.status?.conditions ?? []).find((x: any) => x.type === 'Available');
+        if (c) conditions.push(`${c.status}/${c.reason}`);
+        if (c?.status === 'True') resolve();
+      }, (err) => (err ? reject(err) : undefined))
+      .then((req) => available.finally(() => req.abort()));
+  });
+  await available;
+  expect(conditions[conditions.length - 1]).toBe('True/MinimumReplicasAvailable');
+
+  await apps.patchNamespacedDeploymentScale({ name: 'memcached', namespace: 'default', body: [{ op: 'replace', path: '/spec/replicas', value: 3 }] });
+  await suite.cluster.settle();
+  const scale = await apps.readNamespacedDeploymentScale({ name: 'memcached', namespace: 'default' });
+  expect(scale.spec!.replicas).toBe(3);
+  expect(scale.status).toEqual({ replicas: 3, selector: 'app.kubernetes.io/name=memcached' });
+  const rsList = await apps.listNamespacedReplicaSet({ namespace: 'default', labelSelector: 'app.kubernetes.io/name=memcached' });
+  expect(rsList.items).toHaveLength(1);
+  const rs = rsList.items[0]!;
+  expect(rs.spec!.replicas).toBe(3);
+  expect(rs.status).toMatchObject({ replicas: 3, readyReplicas: 3, availableReplicas: 3 });
+  expect(rs.metadata!.annotations).toMatchObject({ 'deployment.kubernetes.io/desired-replicas': '3', 'deployment.kubernetes.io/max-replicas': '4' });
+  expect(rs.spec!.template!.spec!.containers[0]!.securityContext).toEqual({ runAsNonRoot: true, runAsUser: 1001, allowPrivilegeEscalation: false, capabilities: { drop: ['ALL'] } });
 });

@@ -7,6 +7,7 @@
  */
 import type { ClusterClock } from '../clock/virtual-clock.js';
 import { ApiError } from '../errors/status-errors.js';
+import { AdmissionPending } from '../admission/controller-admission.js';
 import { deepEqual, rfc3339 } from '../registry/system-metadata.js';
 import { isEmptySelector, selectorMatches } from '../selectors/label-selector-object.js';
 import type { KubeObject, StoreEvent } from '../store/object-store.js';
@@ -301,6 +302,7 @@ export class DeploymentController implements BuiltinController {
     try {
       createdRS = this.client.create('apps/replicasets', d.metadata.namespace, body);
     } catch (err) {
+      if (err instanceof AdmissionPending) throw err;
       if (err instanceof ApiError && err.code === 409) {
         const found = this.client.get('apps/replicasets', d.metadata.namespace, rsName);
         if (found && controllerRefOf(found)?.uid === d.metadata.uid && equalIgnoreHash(d.spec.template, found.spec?.template)) {

@@ -8,6 +8,7 @@
  */
 import type { ClusterClock } from '../clock/virtual-clock.js';
 import { ApiError } from '../errors/status-errors.js';
+import { AdmissionPending } from '../admission/controller-admission.js';
 import { deepEqual, rfc3339 } from '../registry/system-metadata.js';
 import { type LabelSelectorObject, fromSelectorMap, isEmptySelector, selectorMatches } from '../selectors/label-selector-object.js';
 import type { KubeObject, StoreEvent } from '../store/object-store.js';
@@ -133,6 +134,8 @@ export class ReplicaSetController implements BuiltinController {
     const now = this.clock.now();
     const current = failure === undefined && !owner.metadata.deletionTimestamp ? this.claimPods(owner).filter(isPodActive) : active;
     this.writeStatus(owner, current, failure, now);
+    // as upstream returns the error: the key is retried with backoff (1 s doubling, on the cluster clock)
+    if (failure) throw failure;
     // look again when a ready pod becomes available
     const minReady: number = owner.spec?.minReadySeconds ?? 0;
     if (minReady > 0) {
@@ -201,6 +204,7 @@ export class ReplicaSetController implements BuiltinController {
             const pod = this.client.create('pods', owner.metadata.namespace, this.podFor(owner));
             this.events.record(owner, 'Normal', 'SuccessfulCreate', `Created pod: ${pod.metadata.name}`);
           } catch (err) {
+            if (err instanceof AdmissionPending) throw err;
             failed = err as Error;
             this.events.record(owner, 'Warning', 'FailedCreate', `Error creating: ${failed.message}`);
           }
@@ -218,6 +222,7 @@ export class ReplicaSetController implements BuiltinController {
           this.client.delete('pods', pod.metadata.namespace, pod.metadata.name, { preconditions: { uid: pod.metadata.uid } });
           this.events.record(owner, 'Normal', 'SuccessfulDelete', `Deleted pod: ${pod.metadata.name}`);
         } catch (err) {
+          if (err instanceof AdmissionPending) throw err;
           if (err instanceof ApiError && err.code === 404) continue;
           failed = err as Error;
           this.events.record(owner, 'Warning', 'FailedDelete', `Error deleting: ${failed.message}`);
