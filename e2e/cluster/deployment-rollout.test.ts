@@ -273,3 +273,17 @@ test('@kubernetes/client-node: create, watch until Available, scale through /sca
   expect(rs.metadata!.annotations).toMatchObject({ 'deployment.kubernetes.io/desired-replicas': '3', 'deployment.kubernetes.io/max-replicas': '4' });
   expect(rs.spec!.template!.spec!.containers[0]!.securityContext).toEqual({ runAsNonRoot: true, runAsUser: 1001, allowPrivilegeEscalation: false, capabilities: { drop: ['ALL'] } });
 });
+
+test('deleting a Deployment removes its ReplicaSets and pods, in the background or in the foreground', async () => {
+  expect((await replicaSetsOf('prop')).length).toBeGreaterThan(0);
+  await kubectl.ok(['delete', 'deployment', 'prop']);
+  await suite.cluster.settle();
+  expect(await replicaSetsOf('prop')).toEqual([]);
+  expect((await getJson(['get', 'pods', '-l', 'app=prop'])).items).toEqual([]);
+
+  expect((await getJson(['get', 'pods', '-l', 'app=nginx'])).items).toHaveLength(3);
+  const r = await withClockRunning(kubectl.run(['delete', 'deployment', 'nginx', '--cascade=foreground', '--timeout=60s']));
+  expect(r.stdout).toBe('deployment.apps "nginx" deleted\n');
+  expect(await replicaSetsOf('nginx')).toEqual([]);
+  expect((await getJson(['get', 'pods', '-l', 'app=nginx'])).items).toEqual([]);
+});
