@@ -153,7 +153,7 @@ export class DeploymentController implements BuiltinController {
       return;
     }
     const rsList = this.claimReplicaSets(d);
-    if (d.metadata.deletionTimestamp) return this.sync(run, rsList, false);
+    if (d.metadata.deletionTimestamp) return this.syncStatusOnly(run, rsList);
     this.checkPausedConditions(run);
     if (run.d.spec?.paused) return this.sync(run, rsList, true);
     if (this.isScalingEvent(run, rsList)) return this.sync(run, rsList, false);
@@ -205,6 +205,12 @@ export class DeploymentController implements BuiltinController {
     this.scale(run, newRS, oldRSs);
     if (paused) this.cleanup(run, oldRSs);
     return this.syncDeploymentStatus(run, this.refreshed([...oldRSs, ...(newRS ? [newRS] : [])]), newRS && this.refresh(newRS));
+  }
+
+  /** syncStatusOnly: a Deployment being deleted only reports; nothing is scaled or created. */
+  private syncStatusOnly(run: Run, rsList: RS[]): ReconcileResult | void {
+    const { newRS, oldRSs } = this.allReplicaSets(run, rsList, false);
+    return this.syncDeploymentStatus(run, [...oldRSs, ...(newRS ? [newRS] : [])], newRS);
   }
 
   private rolloutRolling(run: Run, rsList: RS[]): ReconcileResult | void {
