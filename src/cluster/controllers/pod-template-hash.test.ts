@@ -3,7 +3,9 @@
  * clusters show for the same templates (found in public material): `kubectl create deployment nginx
  * --image=nginx` makes ReplicaSet nginx-5869d7778c, and the Kubernetes docs' nginx-deployment
  * (nginx:1.14.2, containerPort 80) makes nginx-deployment-647677fc66 (the docs page itself still shows
- * 66b6c48dd5, printed by an older release whose PodSpec had fewer fields).
+ * 66b6c48dd5, printed by an older release whose PodSpec had fewer fields); the docs' HPA walkthrough
+ * php-apache (cpu quantities 500m/200m) makes php-apache-6487c65df8, and the minikube tutorial's hello-node
+ * (agnhost with a command) makes hello-node-c74958b5d.
  */
 import { expect, test } from '@jest/globals';
 import { jobs } from '../registry/builtin/batch-kinds.js';
@@ -27,6 +29,22 @@ test('kubectl create deployment nginx --image=nginx hashes to 5869d7778c, as on 
 test("the docs' nginx-deployment (nginx:1.14.2, port 80) hashes to 647677fc66", () => {
   const template = storedTemplate({ metadata: { labels: { app: 'nginx' } }, spec: { containers: [{ name: 'nginx', image: 'nginx:1.14.2', ports: [{ containerPort: 80 }] }] } });
   expect(computeHash(template)).toBe('647677fc66');
+});
+
+test("the HPA walkthrough's php-apache (resource quantities) hashes to 6487c65df8", () => {
+  const template = storedTemplate({
+    metadata: { labels: { run: 'php-apache' } },
+    spec: { containers: [{ name: 'php-apache', image: 'registry.k8s.io/hpa-example', ports: [{ containerPort: 80 }], resources: { limits: { cpu: '500m' }, requests: { cpu: '200m' } } }] },
+  });
+  expect(computeHash(template)).toBe('6487c65df8');
+});
+
+test("the minikube tutorial's hello-node (a command) hashes to c74958b5d", () => {
+  const template = storedTemplate({
+    metadata: { labels: { app: 'hello-node' } },
+    spec: { containers: [{ name: 'agnhost', image: 'registry.k8s.io/e2e-test-images/agnhost:2.39', command: ['/agnhost', 'netexec', '--http-port=8080'], resources: {} }] },
+  });
+  expect(computeHash(template)).toBe('c74958b5d');
 });
 
 test('the collision count changes the hash; SafeEncodeString maps decimal digits', () => {
