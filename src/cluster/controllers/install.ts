@@ -80,18 +80,6 @@ export function startBuiltinControllers(cluster: ClusterInternals, caCertPem?: s
     const cronClient = client(controllerIdentities.cronJob);
     scheduler.add(new CronJobController(cronClient, cluster.clock, new EventRecorder(cronClient, cluster.clock, 'cronjob-controller'), owners.index));
   }
-  if (on('deployment')) {
-    const deploymentClient = client(controllerIdentities.deployment);
-    scheduler.add(new DeploymentController(deploymentClient, cluster.clock, new EventRecorder(deploymentClient, cluster.clock, 'deployment-controller')));
-  }
-  if (on('replicaSet')) {
-    const rsClient = client(controllerIdentities.replicaSet);
-    scheduler.add(new ReplicaSetController(rsClient, cluster.clock, new EventRecorder(rsClient, cluster.clock, 'replicaset-controller')));
-  }
-  if (on('replicationController')) {
-    const rcClient = client(controllerIdentities.replicationController);
-    scheduler.add(new ReplicaSetController(rcClient, cluster.clock, new EventRecorder(rcClient, cluster.clock, 'replication-controller'), replicationControllerKind));
-  }
   if (on('ttl')) scheduler.add(new TtlAfterFinishedController(client(controllerIdentities.ttl), cluster.clock));
   if (cluster.options.pods !== 'inert') {
     const kubelet = client(controllerIdentities.kubelet);
@@ -109,6 +97,19 @@ export function startBuiltinControllers(cluster: ClusterInternals, caCertPem?: s
       for (const key of simulator.initialKeys()) scheduler.enqueue(simulator.name, key);
     };
     kubeletSimulator = simulator;
+  }
+  // after the kubelet: pods that change together are counted by one ReplicaSet sync, then one Deployment sync
+  if (on('replicaSet')) {
+    const rsClient = client(controllerIdentities.replicaSet);
+    scheduler.add(new ReplicaSetController(rsClient, cluster.clock, new EventRecorder(rsClient, cluster.clock, 'replicaset-controller')));
+  }
+  if (on('replicationController')) {
+    const rcClient = client(controllerIdentities.replicationController);
+    scheduler.add(new ReplicaSetController(rcClient, cluster.clock, new EventRecorder(rcClient, cluster.clock, 'replication-controller'), replicationControllerKind));
+  }
+  if (on('deployment')) {
+    const deploymentClient = client(controllerIdentities.deployment);
+    scheduler.add(new DeploymentController(deploymentClient, cluster.clock, new EventRecorder(deploymentClient, cluster.clock, 'deployment-controller')));
   }
   if (on('clusterRoleAggregation')) scheduler.add(new ClusterRoleAggregationController(client(controllerIdentities.clusterRoleAggregation)));
   if (on('eventTtl')) scheduler.add(new EventTtlController(client(controllerIdentities.apiserver), cluster.clock));
