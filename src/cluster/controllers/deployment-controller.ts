@@ -8,97 +8,21 @@
 import type { ClusterClock } from '../clock/virtual-clock.js';
 import { ApiError } from '../errors/status-errors.js';
 import { AdmissionPending } from '../admission/controller-admission.js';
-import { deepEqual, rfc3339 } from '../registry/system-metadata.js';
+import { deepEqual } from '../registry/system-metadata.js';
 import { isEmptySelector, selectorMatches } from '../selectors/label-selector-object.js';
 import type { KubeObject, StoreEvent } from '../store/object-store.js';
 import type { ControllerClient } from './controller-client.js';
 import type { BuiltinController, ReconcileResult } from './controller-scheduler.js';
 import type { EventRecorder } from './event-recorder.js';
 import { computeHash } from './pod-template-hash.js';
+import {
+  type RS, active, annotations, byCreation, equalIgnoreHash, hashLabel, numberAnnotation, replicasOf, revisionOf, setNewReplicaSetAnnotations, setReplicasAnnotations, sum,
+} from './deployment-revisions.js';
+import {
+  calculateStatus, condition, deploymentComplete, deploymentProgressing, deploymentTimedOut, getCondition, hasProgressDeadline, reasons, removeCondition, setCondition,
+} from './deployment-conditions.js';
 import { controllerRefOf } from './replica-set-controller.js';
 import { maxSurge, maxUnavailable, newReplicaSetSize, replicaSetProportion } from './rollout-arithmetic.js';
-
-export const hashLabel = 'pod-template-hash';
-export const annotations = {
-  revision: 'deployment.kubernetes.io/revision',
-  revisionHistory: 'deployment.kubernetes.io/revision-history',
-  desiredReplicas: 'deployment.kubernetes.io/desired-replicas',
-  maxReplicas: 'deployment.kubernetes.io/max-replicas',
-};
-const notCopied = new Set([...Object.values(annotations), 'kubectl.kubernetes.io/last-applied-configuration', 'deprecated.deployment.rollback.to']);
-const maxRevisionHistoryChars = 2000;
-const noDeadline = 2147483647;
-
-export const reasons = {
-  newRS: 'NewReplicaSetCreated',
-  foundNewRS: 'FoundNewReplicaSet',
-  updated: 'ReplicaSetUpdated',
-  available: 'NewReplicaSetAvailable',
-  timedOut: 'ProgressDeadlineExceeded',
-  paused: 'DeploymentPaused',
-  resumed: 'DeploymentResumed',
-  failedCreate: 'ReplicaSetCreateError',
-  minAvailable: 'MinimumReplicasAvailable',
-  minUnavailable: 'MinimumReplicasUnavailable',
-};
-
-interface DeploymentCondition {
-  type: string;
-  status: string;
-  lastUpdateTime: string;
-  lastTransitionTime: string;
-  reason: string;
-  message: string;
-}
-
-type RS = KubeObject;
-const replicasOf = (rs: RS | undefined): number => rs?.spec?.replicas ?? 0;
-const sum = (list: RS[], f: (rs: RS) => number): number => list.reduce((n, rs) => n + f(rs), 0);
-const active = (list: Array<RS | undefined>): RS[] => list.filter((rs): rs is RS => rs !== undefined && replicasOf(rs) > 0);
-const created = (rs: RS): number => Date.parse(rs.metadata.creationTimestamp ?? '') || 0;
-/** ReplicaSetsByCreationTimestamp: older first, then by name. */
-const byCreation = (a: RS, b: RS): number => created(a) - created(b) || (a.metadata.name < b.metadata.name ? -1 : a.metadata.name > b.metadata.name ? 1 : 0);
-const revisionOf = (rs: RS): number => Number(rs.metadata.annotations?.[annotations.revision] ?? 0) || 0;
-const numberAnnotation = (rs: RS, key: string): number | undefined => {
-  const v = rs.metadata.annotations?.[key];
-  return v !== undefined && /^-?\d+$/.test(v) ? Number(v) : undefined;
-};
-
-/** EqualIgnoreHash: the templates equal once the pod-template-hash label is dropped from both. */
-export function equalIgnoreHash(a: any, b: any): boolean {
-  const strip = (t: any): any => {
-    const copy = structuredClone(t ?? {});
-    if (copy.metadata) delete copy.metadata.creationTimestamp;
-    if (copy.metadata?.labels) {
-      delete copy.metadata.labels[hashLabel];
-      if (Object.keys(copy.metadata.labels).length === 0) delete copy.metadata.labels;
-    }
-    return copy;
-  };
-  return deepEqual(strip(a), strip(b));
-}
-
-function condition(type: string, status: string, reason: string, message: string, now: number): DeploymentCondition {
-  const at = rfc3339(now);
-  return { type, status, lastUpdateTime: at, lastTransitionTime: at, reason, message };
-}
-
-/** SetDeploymentCondition: no change for the same status and reason; keeps lastTransitionTime for the same status. */
-function setCondition(status: any, next: DeploymentCondition): void {
-  const conditions: DeploymentCondition[] = status.conditions ?? [];
-  const current = conditions.find((c) => c.type === next.type);
-  if (current && current.status === next.status && current.reason === next.reason) return;
-  if (current && current.status === next.status) next.lastTransitionTime = current.lastTransitionTime;
-  status.conditions = [...conditions.filter((c) => c.type !== next.type), next];
-}
-
-function removeCondition(status: any, type: string): void {
-  if (!status.conditions) return;
-  status.conditions = status.conditions.filter((c: DeploymentCondition) => c.type !== type);
-  if (status.conditions.length === 0) delete status.conditions;
-}
-
-const getCondition = (status: any, type: string): DeploymentCondition | undefined => (status?.conditions ?? []).find((c: DeploymentCondition) => c.type === type);
 
 /** One reconcile's view of the Deployment, refreshed after each write. */
 interface Run {
@@ -221,7 +145,7 @@ export class DeploymentController implements BuiltinController {
     if (this.reconcileOldReplicaSets(run, this.refreshed(all), active(this.refreshed(oldRSs)), this.refresh(newRS)!)) {
       return this.syncRolloutStatus(run, this.refreshed(all), this.refresh(newRS));
     }
-    if (this.complete(run.d, run.d.status ?? {})) this.cleanup(run, this.refreshed(oldRSs));
+    if (deploymentComplete(run.d, run.d.status ?? {})) this.cleanup(run, this.refreshed(oldRSs));
     return this.syncRolloutStatus(run, this.refreshed(all), this.refresh(newRS));
   }
 
@@ -234,7 +158,7 @@ export class DeploymentController implements BuiltinController {
     if (this.oldPodsRunning(run.d, newRS, this.refreshed(oldRSs))) return this.syncRolloutStatus(run, all(), newRS && this.refresh(newRS));
     if (!newRS) ({ newRS, oldRSs } = this.allReplicaSets(run, this.claimReplicaSets(run.d), true));
     if (newRS && replicasOf(newRS) !== run.d.spec.replicas) this.scaleReplicaSet(run, newRS, run.d.spec.replicas);
-    if (this.complete(run.d, run.d.status ?? {})) this.cleanup(run, this.refreshed(oldRSs));
+    if (deploymentComplete(run.d, run.d.status ?? {})) this.cleanup(run, this.refreshed(oldRSs));
     return this.syncRolloutStatus(run, all(), newRS && this.refresh(newRS));
   }
 
@@ -271,14 +195,14 @@ export class DeploymentController implements BuiltinController {
     const newRevision = String(Math.max(0, ...oldRSs.map(revisionOf)) + 1);
     if (existing) {
       const copy = structuredClone(existing);
-      const changed = this.setNewReplicaSetAnnotations(d, copy, newRevision, true);
+      const changed = setNewReplicaSetAnnotations(d, copy, newRevision, true);
       if (changed || (copy.spec.minReadySeconds ?? 0) !== (d.spec.minReadySeconds ?? 0)) {
         copy.spec.minReadySeconds = d.spec.minReadySeconds;
         if (copy.spec.minReadySeconds === undefined) delete copy.spec.minReadySeconds;
         return this.client.update('apps/replicasets', copy);
       }
       this.setDeploymentRevision(run, copy.metadata.annotations?.[annotations.revision]);
-      if (this.hasProgressDeadline(run.d) && !getCondition(run.d.status, 'Progressing')) {
+      if (hasProgressDeadline(run.d) && !getCondition(run.d.status, 'Progressing')) {
         const status = structuredClone(run.d.status ?? {});
         setCondition(status, condition('Progressing', 'True', reasons.foundNewRS, `Found new replica set "${copy.metadata.name}"`, run.now));
         this.writeStatus(run, status);
@@ -302,7 +226,7 @@ export class DeploymentController implements BuiltinController {
     if (d.spec.minReadySeconds) body.spec.minReadySeconds = d.spec.minReadySeconds;
     const replicas = newReplicaSetSize(d.spec.replicas, d.spec.strategy, sum(oldRSs, replicasOf), 0);
     body.spec.replicas = replicas;
-    this.setNewReplicaSetAnnotations(d, body, newRevision, false);
+    setNewReplicaSetAnnotations(d, body, newRevision, false);
     let createdRS: RS;
     let alreadyExisted = false;
     try {
@@ -322,7 +246,7 @@ export class DeploymentController implements BuiltinController {
       } else {
         if (err instanceof ApiError && (err.status.details?.causes ?? []).some((c: any) => c.reason === 'NamespaceTerminating')) throw err;
         const message = `Failed to create new replica set "${rsName}": ${(err as Error).message}`;
-        if (this.hasProgressDeadline(d)) {
+        if (hasProgressDeadline(d)) {
           const status = structuredClone(run.d.status ?? {});
           setCondition(status, condition('Progressing', 'False', reasons.failedCreate, message, run.now));
           this.writeStatus(run, status);
@@ -333,58 +257,12 @@ export class DeploymentController implements BuiltinController {
     }
     if (!alreadyExisted && replicas > 0) this.events.record(d, 'Normal', 'ScalingReplicaSet', `Scaled up replica set ${createdRS.metadata.name} from 0 to ${replicas}`);
     this.setDeploymentRevision(run, newRevision);
-    if (!alreadyExisted && this.hasProgressDeadline(d)) {
+    if (!alreadyExisted && hasProgressDeadline(d)) {
       const status = structuredClone(run.d.status ?? {});
       setCondition(status, condition('Progressing', 'True', reasons.newRS, `Created new replica set "${createdRS.metadata.name}"`, run.now));
       this.writeStatus(run, status);
     }
     return createdRS;
-  }
-
-  /** SetNewReplicaSetAnnotations: copies the Deployment's annotations, bumps revision (+ history), sets replica annotations on create. */
-  private setNewReplicaSetAnnotations(d: KubeObject, rs: RS, newRevision: string, exists: boolean): boolean {
-    let changed = false;
-    const a: Record<string, string> = (rs.metadata.annotations ??= {});
-    for (const [k, v] of Object.entries((d.metadata.annotations ?? {}) as Record<string, string>)) {
-      if (notCopied.has(k) || a[k] === v) continue;
-      a[k] = v;
-      changed = true;
-    }
-    const oldRevision = a[annotations.revision];
-    let oldNumber = 0;
-    if (oldRevision !== undefined) {
-      if (!/^-?\d+$/.test(oldRevision)) return false;
-      oldNumber = Number(oldRevision);
-    }
-    const newNumber = Number(newRevision);
-    if (oldNumber < newNumber) {
-      a[annotations.revision] = newRevision;
-      changed = true;
-    }
-    if (oldRevision !== undefined && oldNumber < newNumber) {
-      const history = a[annotations.revisionHistory] ?? '';
-      let previous = history.split(',');
-      if (previous[0]!.length === 0) a[annotations.revisionHistory] = oldRevision;
-      else {
-        let total = history.length + oldRevision.length + 1;
-        let start = 0;
-        while (total > maxRevisionHistoryChars && start < previous.length) total -= previous[start++]!.length + 1;
-        if (total <= maxRevisionHistoryChars) {
-          previous = [...previous.slice(start), oldRevision];
-          a[annotations.revisionHistory] = previous.join(',');
-        }
-      }
-    }
-    if (!exists && this.setReplicasAnnotations(rs, d.spec.replicas, d.spec.replicas + maxSurge(d.spec.replicas, d.spec.strategy))) changed = true;
-    return changed;
-  }
-
-  private setReplicasAnnotations(rs: RS, desired: number, max: number): boolean {
-    const a: Record<string, string> = (rs.metadata.annotations ??= {});
-    if (a[annotations.desiredReplicas] === String(desired) && a[annotations.maxReplicas] === String(max)) return false;
-    a[annotations.desiredReplicas] = String(desired);
-    a[annotations.maxReplicas] = String(max);
-    return true;
   }
 
   /** SetDeploymentRevision: the Deployment's own revision annotation follows its new ReplicaSet. */
@@ -405,7 +283,7 @@ export class DeploymentController implements BuiltinController {
     const oldScale = replicasOf(rs);
     const sizeChanges = oldScale !== newScale;
     const copy = structuredClone(rs);
-    const annotationsChange = this.setReplicasAnnotations(copy, d.spec.replicas, d.spec.replicas + maxSurge(d.spec.replicas, d.spec.strategy));
+    const annotationsChange = setReplicasAnnotations(copy, d.spec.replicas, d.spec.replicas + maxSurge(d.spec.replicas, d.spec.strategy));
     if (!sizeChanges && !annotationsChange) return false;
     copy.spec.replicas = newScale;
     const written = this.client.update('apps/replicasets', copy);
@@ -534,14 +412,9 @@ export class DeploymentController implements BuiltinController {
 
   // ---- status ----
 
-  private hasProgressDeadline(d: KubeObject): boolean {
-    const p = d.spec?.progressDeadlineSeconds;
-    return p !== undefined && p !== null && p !== noDeadline;
-  }
-
   private checkPausedConditions(run: Run): void {
     const d = run.d;
-    if (!this.hasProgressDeadline(d)) return;
+    if (!hasProgressDeadline(d)) return;
     const cond = getCondition(d.status, 'Progressing');
     if (cond?.reason === reasons.timedOut) return;
     const pausedCondition = cond?.reason === reasons.paused;
@@ -552,56 +425,29 @@ export class DeploymentController implements BuiltinController {
     this.writeStatus(run, status);
   }
 
-  /** calculateStatus: counts from the ReplicaSets and the Available condition. */
-  private calculateStatus(run: Run, all: RS[], newRS: RS | undefined): any {
-    const d = run.d;
-    const available = sum(all, (rs) => rs.status?.availableReplicas ?? 0);
-    const total = sum(all, replicasOf);
-    const status: any = {
-      observedGeneration: d.metadata.generation,
-      replicas: sum(all, (rs) => rs.status?.replicas ?? 0),
-      updatedReplicas: newRS?.status?.replicas ?? 0,
-      readyReplicas: sum(all, (rs) => rs.status?.readyReplicas ?? 0),
-      availableReplicas: available,
-      unavailableReplicas: Math.max(0, total - available),
-    };
-    if (d.status?.collisionCount !== undefined) status.collisionCount = d.status.collisionCount;
-    if (d.status?.conditions) status.conditions = structuredClone(d.status.conditions);
-    if (available >= d.spec.replicas - maxUnavailable(d.spec.replicas, d.spec.strategy)) {
-      setCondition(status, condition('Available', 'True', reasons.minAvailable, 'Deployment has minimum availability.', run.now));
-    } else setCondition(status, condition('Available', 'False', reasons.minUnavailable, 'Deployment does not have minimum availability.', run.now));
-    for (const k of ['replicas', 'updatedReplicas', 'readyReplicas', 'availableReplicas', 'unavailableReplicas']) if (status[k] === 0) delete status[k];
-    return status;
-  }
-
-  private complete(d: KubeObject, status: any): boolean {
-    const want = d.spec.replicas;
-    return (status.updatedReplicas ?? 0) === want && (status.replicas ?? 0) === want && (status.availableReplicas ?? 0) === want && (status.observedGeneration ?? 0) >= d.metadata.generation;
-  }
-
   private syncDeploymentStatus(run: Run, all: RS[], newRS: RS | undefined): ReconcileResult | void {
-    const status = this.calculateStatus(run, all, newRS);
+    const status = calculateStatus(run.d, all, newRS, run.now);
     if (!deepEqual(run.d.status ?? {}, status)) this.writeStatus(run, status);
   }
 
   private syncRolloutStatus(run: Run, all: RS[], newRS: RS | undefined): ReconcileResult | void {
     const d = run.d;
-    const status = this.calculateStatus(run, all, newRS);
-    if (!this.hasProgressDeadline(d)) removeCondition(status, 'Progressing');
+    const status = calculateStatus(run.d, all, newRS, run.now);
+    if (!hasProgressDeadline(d)) removeCondition(status, 'Progressing');
     const current = getCondition(d.status, 'Progressing');
     const completeRollout = (status.replicas ?? 0) === (status.updatedReplicas ?? 0) && current?.reason === reasons.available;
-    if (this.hasProgressDeadline(d) && !completeRollout) {
+    if (hasProgressDeadline(d) && !completeRollout) {
       const subject = newRS ? `ReplicaSet "${newRS.metadata.name}"` : `Deployment "${d.metadata.name}"`;
-      if (this.complete(d, status)) {
+      if (deploymentComplete(d, status)) {
         setCondition(status, condition('Progressing', 'True', reasons.available, `${subject} has successfully progressed.`, run.now));
-      } else if (this.progressing(d, status)) {
+      } else if (deploymentProgressing(d, status)) {
         const next = condition('Progressing', 'True', reasons.updated, `${subject} is progressing.`, run.now);
         if (current) {
           if (current.status === 'True') next.lastTransitionTime = current.lastTransitionTime;
           removeCondition(status, 'Progressing');
         }
         setCondition(status, next);
-      } else if (this.timedOut(d, status, run.now)) {
+      } else if (deploymentTimedOut(d, status, run.now)) {
         setCondition(status, condition('Progressing', 'False', reasons.timedOut, `${subject} has timed out progressing.`, run.now));
       }
     }
@@ -612,25 +458,11 @@ export class DeploymentController implements BuiltinController {
     return this.requeueStuck(run.d, status, run.now);
   }
 
-  private progressing(d: KubeObject, status: any): boolean {
-    const old = d.status ?? {};
-    const oldOld = (old.replicas ?? 0) - (old.updatedReplicas ?? 0);
-    const newOld = (status.replicas ?? 0) - (status.updatedReplicas ?? 0);
-    return (status.updatedReplicas ?? 0) > (old.updatedReplicas ?? 0) || newOld < oldOld || (status.readyReplicas ?? 0) > (old.readyReplicas ?? 0) || (status.availableReplicas ?? 0) > (old.availableReplicas ?? 0);
-  }
-
-  private timedOut(d: KubeObject, status: any, now: number): boolean {
-    const cond = getCondition(status, 'Progressing');
-    if (!cond || cond.reason === reasons.available) return false;
-    if (cond.reason === reasons.timedOut) return true;
-    return Date.parse(cond.lastUpdateTime) + d.spec.progressDeadlineSeconds * 1000 < now;
-  }
-
   /** requeueStuckDeployment: look again when the progress deadline would pass. */
   private requeueStuck(d: KubeObject, status: any, now: number): ReconcileResult | void {
     const cond = getCondition(d.status, 'Progressing');
-    if (!this.hasProgressDeadline(d) || !cond) return;
-    if (this.complete(d, status) || cond.reason === reasons.timedOut) return;
+    if (!hasProgressDeadline(d) || !cond) return;
+    if (deploymentComplete(d, status) || cond.reason === reasons.timedOut) return;
     const after = Date.parse(cond.lastUpdateTime) + d.spec.progressDeadlineSeconds * 1000 - now;
     return { requeueAfterMs: after < 1000 ? 1000 : after + 1000 };
   }
