@@ -451,7 +451,8 @@ export class DeploymentController implements BuiltinController {
         setCondition(status, condition('Progressing', 'False', reasons.timedOut, `${subject} has timed out progressing.`, run.now));
       }
     }
-    const failure = [...all, newRS].map((rs) => (rs?.status?.conditions ?? []).find((c: any) => c.type === 'ReplicaFailure' && c.status === 'True')).find(Boolean);
+    // getReplicaFailures: the new ReplicaSet's failure first, else an old one's
+    const failure = [newRS, ...all].map((rs) => (rs?.status?.conditions ?? []).find((c: any) => c.type === 'ReplicaFailure')).find(Boolean);
     if (failure) setCondition(status, { type: 'ReplicaFailure', status: failure.status, lastUpdateTime: failure.lastTransitionTime, lastTransitionTime: failure.lastTransitionTime, reason: failure.reason, message: failure.message });
     else removeCondition(status, 'ReplicaFailure');
     if (!deepEqual(d.status ?? {}, status)) this.writeStatus(run, status);
