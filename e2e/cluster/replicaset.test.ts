@@ -146,12 +146,13 @@ test('validation: selector and labels, restartPolicy, empty selector, immutable 
     apiVersion: 'apps/v1',
     kind: 'ReplicaSet',
     metadata: { name: 'bad' },
-    spec: { selector: { matchLabels: { app: 'bad' } }, template: { metadata: { labels: { app: 'x' } }, spec: { restartPolicy: 'OnFailure', containers: [{ name: 'c', image: 'nginx', ports: [{ containerPort: 70000 }] }] } } },
+    spec: { selector: { matchLabels: { app: 'bad' } }, template: { metadata: { labels: { app: 'x' } }, spec: { restartPolicy: 'OnFailure', containers: [{ name: 'Web_1', image: 'nginx', ports: [{ containerPort: 70000 }] }] } } },
   });
   const r = await kubectl.run(['create', '-f', '-'], mismatch);
   expect(r.stderr).toBe(
     'The ReplicaSet "bad" is invalid: \n' +
       '* spec.template.metadata.labels: Invalid value: map[string]string{"app":"x"}: `selector` does not match template `labels`\n' +
+      '* spec.template.spec.containers[0].name: Invalid value: "Web_1": a lowercase RFC 1123 label must consist of lower case alphanumeric characters or \'-\', and must start and end with an alphanumeric character (e.g. \'my-name\',  or \'123-abc\', regex used for validation is \'[a-z0-9]([-a-z0-9]*[a-z0-9])?\')\n' +
       '* spec.template.spec.containers[0].ports[0].containerPort: Invalid value: 70000: must be between 1 and 65535, inclusive\n' +
       '* spec.template.spec.restartPolicy: Unsupported value: "OnFailure": supported values: "Always"\n',
   );

@@ -7,7 +7,7 @@
 import { type FieldError, GoSyntaxValue, forbidden, goQuote, invalid, notSupported, required } from '../../errors/field-errors.js';
 import { type LabelSelectorObject, isEmptySelector, requirementsOf, selectorMatches } from '../../selectors/label-selector-object.js';
 import { validatePodSpec } from './core-kinds.js';
-import { validateObjectMetaFields } from '../object-meta.js';
+import { dns1123LabelErrors, validateObjectMetaFields } from '../object-meta.js';
 
 /** A Go map[string]string as %#v prints it (keys sorted). */
 export function goStringMap(map: Record<string, string> | undefined): string {
@@ -47,10 +47,11 @@ export function validateLabelSelector(selector: LabelSelectorObject | undefined,
   return errs;
 }
 
-/** Container ports (ValidatePorts): the number range and the protocol. */
-function validatePorts(spec: any, path: string): FieldError[] {
+/** Container names (DNS-1123 labels) and ports (ValidatePorts): the number range and the protocol. */
+function validateContainers(spec: any, path: string): FieldError[] {
   const errs: FieldError[] = [];
   (Array.isArray(spec?.containers) ? spec.containers : []).forEach((c: any, i: number) => {
+    if (typeof c?.name === 'string' && c.name !== '') for (const m of dns1123LabelErrors(c.name)) errs.push(invalid(`${path}.containers[${i}].name`, c.name, m));
     (Array.isArray(c?.ports) ? c.ports : []).forEach((port: any, j: number) => {
       const p = `${path}.containers[${i}].ports[${j}]`;
       if (typeof port?.containerPort !== 'number') errs.push(required(`${p}.containerPort`));
@@ -78,7 +79,7 @@ export function validateReplicaTemplate(templateIn: any, selector: LabelSelector
   const meta = template.metadata && typeof template.metadata === 'object' ? template.metadata : {};
   errs.push(...validateObjectMetaFields({ labels: meta.labels, annotations: meta.annotations }).map((e) => ({ ...e, field: `${path}.${e.field}` })));
   errs.push(...validatePodSpec(template.spec ?? {}, `${path}.spec`));
-  errs.push(...validatePorts(template.spec, `${path}.spec`));
+  errs.push(...validateContainers(template.spec, `${path}.spec`));
   const restartPolicy = template.spec?.restartPolicy;
   if (restartPolicy !== undefined && restartPolicy !== 'Always' && ['OnFailure', 'Never'].includes(restartPolicy)) {
     errs.push(notSupported(`${path}.spec.restartPolicy`, restartPolicy, ['Always']));
