@@ -13,6 +13,8 @@ What the local cluster does not do (yet):
   - no containers, no scheduling, no networking: pods are run by a simulator (they succeed or fail by rule)
   - Services get cluster IPs (10.96.0.0/16), node ports (30000-32767), Endpoints and EndpointSlices, but
     nothing proxies their traffic; LoadBalancer Services stay <pending> (no cloud provider)
+  - Deployments' pod-template-hash is 1.32's, except for templates with quantities beyond int64 or finer
+    than 1n; refused pod creations are retried after 1 s, doubling (kube-controller-manager: 5 ms)
   - no conversion webhooks (CRDs with conversion.strategy Webhook are rejected)
   - protobuf request bodies are decoded for every built-in kind (message tables taken from kubectl 1.32's own
     descriptors) except CustomResourceDefinition and APIService objects, which get 415 like custom resources

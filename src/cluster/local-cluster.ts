@@ -17,6 +17,7 @@ import { WebhookAdmission } from './admission/webhook-admission.js';
 import { WatchHub } from './http/watch.js';
 import { kubeconfigText, writeKubeconfigFile } from './kubeconfig.js';
 import { batchKinds } from './registry/builtin/batch-kinds.js';
+import { replicaKinds } from './registry/builtin/replica-kinds.js';
 import { coreKinds } from './registry/builtin/core-kinds.js';
 import { coreEvents, newEvents } from './registry/builtin/event-kinds.js';
 import { otherKinds } from './registry/builtin/other-kinds.js';
@@ -86,6 +87,12 @@ export interface ControllerSwitches {
   pvProtection?: boolean;
   /** Generic ephemeral volumes: a claim `<pod>-<volume>` owned by the pod (default on). */
   ephemeralVolume?: boolean;
+  /** Deployments roll out through ReplicaSets (default on). */
+  deployment?: boolean;
+  /** ReplicaSets keep their pods (default on). */
+  replicaSet?: boolean;
+  /** ReplicationControllers keep their pods (default on). */
+  replicationController?: boolean;
 }
 
 export interface LocalClusterOptions {
@@ -178,7 +185,7 @@ export async function startLocalCluster(options: LocalClusterOptions = {}): Prom
   const seed = options.seed ?? 1;
   const random = new SeededRandom(seed);
   const store = new ObjectStore({ initialResourceVersion: 1000 + (seed % 1000), historyLimit: options.watchHistory ?? 10_000 });
-  const specificKinds = [...coreKinds, coreEvents, ...batchKinds, newEvents, ...otherKinds, ...admissionKinds, ...reviewKinds, ...hpaKinds, ...csrKinds, ...serviceKinds, ...workloadKinds, ...storageKinds(store)];
+  const specificKinds = [...coreKinds, coreEvents, ...batchKinds, newEvents, ...otherKinds, ...admissionKinds, ...reviewKinds, ...hpaKinds, ...csrKinds, ...serviceKinds, ...workloadKinds, ...storageKinds(store), ...replicaKinds];
   const catalog = new ResourceCatalog(composeBuiltinKinds(specificKinds, genericKinds()));
   const operations = new ObjectOperations(store, clock, random);
   const watches = new WatchHub(store, operations, () => clock.now());

@@ -30,6 +30,8 @@ import { LocalPathProvisioner, localPathComponent } from './local-path-provision
 import { PvcProtectionController, PvProtectionController } from './volume-protection.js';
 import { VolumeScheduling } from './volume-scheduling.js';
 import { EphemeralVolumeController } from './ephemeral-volume-controller.js';
+import { ReplicaSetController, replicationControllerKind } from './replica-set-controller.js';
+import { DeploymentController } from './deployment-controller.js';
 
 const kubeSystem = (name: string): ControllerIdentity => ({ user: `system:serviceaccount:kube-system:${name}`, fieldManager: 'kube-controller-manager' });
 
@@ -57,6 +59,9 @@ export const controllerIdentities = {
   pvProtection: kubeSystem('pv-protection-controller'),
   ephemeralVolume: kubeSystem('ephemeral-volume-controller'),
   localPathProvisioner: { user: 'system:serviceaccount:local-path-storage:local-path-provisioner-service-account', groups: ['system:serviceaccounts', 'system:serviceaccounts:local-path-storage', 'system:authenticated'], fieldManager: 'local-path-provisioner' },
+  deployment: kubeSystem('deployment-controller'),
+  replicaSet: kubeSystem('replicaset-controller'),
+  replicationController: kubeSystem('replication-controller'),
   kubelet: { user: 'system:node:kubeforge-node', groups: ['system:nodes', 'system:authenticated'], fieldManager: 'kubelet' },
 } satisfies Record<string, ControllerIdentity>;
 
@@ -141,6 +146,19 @@ export function startBuiltinControllers(cluster: ClusterInternals, caCertPem?: s
       for (const key of simulator.initialKeys()) scheduler.enqueue(simulator.name, key);
     };
     kubeletSimulator = simulator;
+  }
+  // after the kubelet: pods that change together are counted by one ReplicaSet sync, then one Deployment sync
+  if (on('replicaSet')) {
+    const rsClient = client(controllerIdentities.replicaSet);
+    scheduler.add(new ReplicaSetController(rsClient, cluster.clock, new EventRecorder(rsClient, cluster.clock, 'replicaset-controller')));
+  }
+  if (on('replicationController')) {
+    const rcClient = client(controllerIdentities.replicationController);
+    scheduler.add(new ReplicaSetController(rcClient, cluster.clock, new EventRecorder(rcClient, cluster.clock, 'replication-controller'), replicationControllerKind));
+  }
+  if (on('deployment')) {
+    const deploymentClient = client(controllerIdentities.deployment);
+    scheduler.add(new DeploymentController(deploymentClient, cluster.clock, new EventRecorder(deploymentClient, cluster.clock, 'deployment-controller')));
   }
   if (on('clusterRoleAggregation')) scheduler.add(new ClusterRoleAggregationController(client(controllerIdentities.clusterRoleAggregation)));
   if (on('endpoints')) scheduler.add(new EndpointsController(client(controllerIdentities.endpoints), cluster.clock));
