@@ -16,6 +16,8 @@ import { CronJobController } from './cronjob-controller.js';
 import { TtlAfterFinishedController } from './ttl-after-finished-controller.js';
 import { EventTtlController } from './event-ttl-controller.js';
 import { ClusterRoleAggregationController } from '../rbac/aggregation-controller.js';
+import { ResourceQuotaController } from './resource-quota-controller.js';
+import { AdmissionPolicyStatusController } from './admission-policy-status-controller.js';
 
 const kubeSystem = (name: string): ControllerIdentity => ({ user: `system:serviceaccount:kube-system:${name}`, fieldManager: 'kube-controller-manager' });
 
@@ -29,6 +31,8 @@ export const controllerIdentities = {
   cronJob: kubeSystem('cronjob-controller'),
   ttl: kubeSystem('ttl-after-finished-controller'),
   clusterRoleAggregation: kubeSystem('clusterrole-aggregation-controller'),
+  resourceQuota: kubeSystem('resourcequota-controller'),
+  admissionPolicyStatus: kubeSystem('validatingadmissionpolicy-status-controller'),
   scheduler: { user: 'system:kube-scheduler', groups: ['system:authenticated'], fieldManager: 'kube-scheduler' },
   apiserver: { user: 'system:apiserver', groups: ['system:masters', 'system:authenticated'], fieldManager: 'kube-apiserver' },
   kubelet: { user: 'system:node:kubeforge-node', groups: ['system:nodes', 'system:authenticated'], fieldManager: 'kubelet' },
@@ -94,6 +98,8 @@ export function startBuiltinControllers(cluster: ClusterInternals, caCertPem?: s
     kubeletSimulator = simulator;
   }
   if (on('clusterRoleAggregation')) scheduler.add(new ClusterRoleAggregationController(client(controllerIdentities.clusterRoleAggregation)));
+  if (on('resourceQuota')) scheduler.add(new ResourceQuotaController(client(controllerIdentities.resourceQuota), cluster.store, cluster.catalog));
+  if (on('admissionPolicyStatus')) scheduler.add(new AdmissionPolicyStatusController(client(controllerIdentities.admissionPolicyStatus)));
   if (on('eventTtl')) scheduler.add(new EventTtlController(client(controllerIdentities.apiserver), cluster.clock));
   const removeIdleCheck = cluster.addIdleCheck(scheduler);
   const stop = (): void => {

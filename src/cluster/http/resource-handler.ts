@@ -203,6 +203,7 @@ export class ResourceHandler {
       ...(fieldManager !== undefined ? { fieldManager } : {}),
       fieldValidation: (fv || 'Warn') as FieldValidation,
       force: queryBool(q.get('force')),
+      user: ctx.user,
     };
   }
 
