@@ -4,8 +4,8 @@
  * with 403 "violates PodSecurity …"), warn (a Warning header "would violate PodSecurity …") and audit
  * (recorded nowhere: the local cluster keeps no audit log). Workload resources (Deployment, ReplicaSet,
  * StatefulSet, DaemonSet, Job, CronJob, ReplicationController, PodTemplate) get warnings for their pod
- * template against the enforce and warn levels, never a refusal. A namespace whose enforce level changes
- * gets warnings naming its existing pods that violate the new level; invalid labels are refused (422).
+ * template against the warn level, never a refusal. A namespace whose enforce level tightens gets
+ * warnings naming its existing pods that violate the new level; invalid labels are refused (422).
  */
 import { invalid, type FieldError } from '../../errors/field-errors.js';
 import { invalidObject } from '../../errors/status-errors.js';
@@ -109,30 +109,30 @@ export class PodSecurityAdmission implements AdmissionPlugin {
     return warned.length ? [`would violate PodSecurity ${JSON.stringify(policyText(warn))}: ${failureText(warned)}`] : [];
   }
 
+  /** Workloads: only the warn level is evaluated (enforce applies to the pods they create). */
   private validateWorkload(request: AdmissionRequest, path: string[]): string[] {
     const template = templateOf(request.object!, path);
     if (!template) return [];
-    if (request.operation === 'UPDATE' && request.oldObject && JSON.stringify(templateOf(request.oldObject, path)) === JSON.stringify(template)) return [];
-    const labels = this.namespaceLabels(request.namespace!);
-    const warnings: string[] = [];
-    const policies = [policyOf(labels, 'enforce')];
-    const warn = policyOf(labels, 'warn');
-    if (!samePolicy(warn, policies[0]!)) policies.push(warn);
-    for (const policy of policies) {
-      const failures = evaluatePodSecurity(policy.level, template.spec, template.metadata ?? {});
-      if (failures.length) warnings.push(`would violate PodSecurity ${JSON.stringify(policyText(policy))}: ${failureText(failures)}`);
-    }
-    return warnings;
+    const warn = policyOf(this.namespaceLabels(request.namespace!), 'warn');
+    if (warn.level === 'privileged') return [];
+    const failures = evaluatePodSecurity(warn.level, template.spec, template.metadata ?? {});
+    return failures.length ? [`would violate PodSecurity ${JSON.stringify(policyText(warn))}: ${failureText(failures)}`] : [];
   }
 
   private validateNamespace(request: AdmissionRequest): string[] {
     const ns = request.object!;
     const labels: Record<string, string> = ns.metadata.labels ?? {};
     const errs = labelErrors(labels);
-    if (errs.length) throw invalidObject('Namespace', '', ns.metadata.name ?? '', errs);
-    if (request.operation !== 'UPDATE' || !request.oldObject) return [];
+    const old = request.operation === 'UPDATE' ? request.oldObject : undefined;
+    // on update, labels already invalid before (and unchanged in their errors) are let through
+    if (errs.length && (!old || JSON.stringify(labelErrors(old.metadata.labels ?? {})) !== JSON.stringify(errs))) {
+      throw invalidObject('Namespace', '', ns.metadata.name ?? '', errs);
+    }
+    if (!old) return [];
     const enforce = policyOf(labels, 'enforce');
-    if (samePolicy(enforce, policyOf(request.oldObject.metadata.labels, 'enforce')) || enforce.level === 'privileged') return [];
+    const before = policyOf(old.metadata.labels, 'enforce');
+    if (samePolicy(enforce, before) || enforce.level === 'privileged') return [];
+    if (enforce.version === before.version && podSecurityLevels.indexOf(enforce.level) <= podSecurityLevels.indexOf(before.level)) return [];
     return this.existingPodWarnings(ns.metadata.name, enforce);
   }
 
@@ -146,9 +146,9 @@ export class PodSecurityAdmission implements AdmissionPlugin {
       byReasons.set(key, [...(byReasons.get(key) ?? []), pod.metadata.name]);
     }
     if (byReasons.size === 0) return [];
-    const lines = [...byReasons.entries()].map(([reasons, pods]) =>
-      pods.length === 1 ? `${pods[0]}: ${reasons}` : `${pods[0]} (and ${pods.length - 1} other ${pods.length - 1 === 1 ? 'pod' : 'pods'}): ${reasons}`,
-    );
+    const lines = [...byReasons.entries()]
+      .map(([reasons, pods]) => (pods.length === 1 ? `${pods[0]}: ${reasons}` : `${pods[0]} (and ${pods.length - 1} other ${pods.length === 2 ? 'pod' : 'pods'}): ${reasons}`))
+      .sort();
     return [`existing pods in namespace ${JSON.stringify(namespace)} violate the new PodSecurity enforce level ${JSON.stringify(policyText(enforce))}`, ...lines];
   }
 }
