@@ -3,7 +3,7 @@
  * validation; status (hard, used) is written by the resource quota controller and by the ResourceQuota
  * admission plugin as objects are created (src/cluster/admission/plugins/resource-quota-admission.ts).
  */
-import { type FieldError, invalid, notSupported, required } from '../../errors/field-errors.js';
+import { type FieldError, GoSyntaxValue, goQuote, invalid, notSupported, required } from '../../errors/field-errors.js';
 import type { KubeObject } from '../../store/object-store.js';
 import { canonicalQuantity, formatQuantity, quantityOf } from '../../admission/resource-quantities.js';
 import { containerConstrainedResources } from '../../admission/quota-usage.js';
@@ -21,7 +21,7 @@ const isIntegerResource = (name: string): boolean => integerResources.includes(n
 /** The resources a scope may limit (helper.IsResourceQuotaScopeValidForResource). */
 function scopeValidFor(scope: string, resource: string): boolean {
   const podCounts = ['pods', 'count/pods'];
-  const compute = [...containerConstrainedResources, 'ephemeral-storage', 'requests.ephemeral-storage', 'limits.ephemeral-storage'];
+  const compute = containerConstrainedResources;
   if (scope === 'BestEffort') return podCounts.includes(resource);
   return podCounts.includes(resource) || compute.includes(resource);
 }
@@ -43,14 +43,16 @@ function validateScopes(spec: Record<string, any>): FieldError[] {
   const scopes: string[] = Array.isArray(spec.scopes) ? spec.scopes : [];
   if (scopes.length === 0) return errs;
   const hard = Object.keys(isObject(spec.hard) ? spec.hard : {}).sort();
+  // the server prints the Go value of the list: []core.ResourceQuotaScope{"BestEffort"}
+  const value = new GoSyntaxValue(`[]core.ResourceQuotaScope{${scopes.map((s) => goQuote(String(s))).join(', ')}}`);
   for (const scope of scopes) {
-    if (!quotaScopes.includes(scope)) errs.push(invalid('spec.scopes', scopes, 'unsupported scope'));
+    if (!quotaScopes.includes(scope)) errs.push(invalid('spec.scopes', value, 'unsupported scope'));
     for (const k of hard) {
-      if (standardQuotaResources.includes(k) && !scopeValidFor(scope, k)) errs.push(invalid('spec.scopes', scopes, 'unsupported scope applied to resource'));
+      if (standardQuotaResources.includes(k) && !scopeValidFor(scope, k)) errs.push(invalid('spec.scopes', value, 'unsupported scope applied to resource'));
     }
   }
   for (const [a, b] of [['BestEffort', 'NotBestEffort'], ['Terminating', 'NotTerminating']] as const) {
-    if (scopes.includes(a) && scopes.includes(b)) errs.push(invalid('spec.scopes', scopes, 'conflicting scopes'));
+    if (scopes.includes(a) && scopes.includes(b)) errs.push(invalid('spec.scopes', value, 'conflicting scopes'));
   }
   return errs;
 }
