@@ -401,3 +401,42 @@ spec:
     expect(c.stderr).toContain('spec.validations[0].expression: Invalid value: "object.spec.replicas <=": compilation failed: ERROR: <input>:1:24: Syntax error');
   });
 });
+
+describe('admission on DELETE and the request variable', () => {
+  test('a ValidatingAdmissionPolicy matching DELETE sees oldObject and the user', async () => {
+    await namespace('guarded');
+    await kubectl.ok(['create', 'configmap', 'keep', '-n', 'guarded', '--from-literal=protected=yes']);
+    await kubectl.ok(['apply', '-f', '-'], `apiVersion: admissionregistration.k8s.io/v1
+kind: ValidatingAdmissionPolicy
+metadata: {name: protect}
+spec:
+  matchConstraints:
+    resourceRules:
+    - {apiGroups: [""], apiVersions: ["v1"], operations: ["DELETE"], resources: ["configmaps"]}
+    namespaceSelector: {matchLabels: {kubernetes.io/metadata.name: guarded}}
+  validations:
+  - expression: "object == null && !(has(oldObject.data) && 'protected' in oldObject.data)"
+    messageExpression: "request.userInfo.username + ' may not delete ' + oldObject.metadata.name"
+    reason: Forbidden
+---
+apiVersion: admissionregistration.k8s.io/v1
+kind: ValidatingAdmissionPolicyBinding
+metadata: {name: protect}
+spec:
+  policyName: protect
+  validationActions: [Deny]
+`);
+    const r = await kubectl.run(['delete', 'configmap', 'keep', '-n', 'guarded']);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain("configmaps \"keep\" is forbidden: ValidatingAdmissionPolicy 'protect' with binding 'protect' denied request: kubeforge-admin may not delete keep");
+    await kubectl.ok(['create', 'configmap', 'scratch', '-n', 'guarded']);
+    await kubectl.ok(['delete', 'configmap', 'scratch', '-n', 'guarded']);
+  });
+
+  test('a pod with limits only gets requests equal to its limits (pod defaulting)', async () => {
+    await namespace('defaults');
+    const created = await core.createNamespacedPod({ namespace: 'defaults', body: pod('lim', { limits: { cpu: '1', memory: '1Gi' } }) });
+    expect(created.spec!.containers[0]!.resources).toEqual({ limits: { cpu: '1', memory: '1Gi' }, requests: { cpu: '1', memory: '1Gi' } });
+    expect(created.status!.qosClass).toBe('Guaranteed');
+  });
+});

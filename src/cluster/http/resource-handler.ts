@@ -226,6 +226,7 @@ export class ResourceHandler {
     if (grace !== undefined) options.gracePeriodSeconds = grace;
     if (body.preconditions) options.preconditions = body.preconditions;
     options.dryRun = (Array.isArray(body.dryRun) && body.dryRun.includes('All')) || q.getAll('dryRun').includes('All');
+    options.user = ctx.user;
     return options;
   }
 

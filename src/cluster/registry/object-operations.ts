@@ -389,7 +389,22 @@ export class ObjectOperations {
 
   /** DELETE of one object (§3.6). Returns the object (still there or deleted) or a Success Status. */
   delete(rt: ResourceType, namespace: string | undefined, name: string, options: DeleteOptions = {}): { body: KubeObject | Record<string, unknown>; warnings: string[] } {
-    return this.deletion.delete(rt, namespace, name, options);
+    const stored = this.admission ? this.store.peek(rt.bucket, rt.namespaced ? namespace : undefined, name) : undefined;
+    const warnings = stored
+      ? this.admission!.validate({
+          operation: 'DELETE',
+          rt,
+          namespace: rt.namespaced ? namespace : undefined,
+          name,
+          subresource: undefined,
+          object: undefined,
+          oldObject: stored as KubeObject,
+          user: options.user,
+          dryRun: Boolean(options.dryRun),
+        })
+      : [];
+    const result = this.deletion.delete(rt, namespace, name, options);
+    return { ...result, warnings: [...result.warnings, ...warnings] };
   }
 
   /** PUT namespaces/<n>/finalize: replaces spec.finalizers; the namespace goes once nothing holds it. */

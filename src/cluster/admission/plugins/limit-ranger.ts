@@ -97,7 +97,7 @@ export class LimitRanger implements AdmissionPlugin {
   constructor(private readonly services: AdmissionServices) {}
 
   private limitRanges(namespace: string | undefined): KubeObject[] {
-    return namespace ? this.services.store.list('limitranges', namespace) : [];
+    return namespace ? this.services.store.listShared('limitranges', namespace) : [];
   }
 
   private handles(request: AdmissionRequest): 'pod' | 'pvc' | undefined {
