@@ -22,10 +22,15 @@ const reasonCodes: Record<string, number> = { Unauthorized: 401, Forbidden: 403,
 
 const listMatches = (items: unknown, value: string): boolean => Array.isArray(items) && items.some((v) => v === '*' || v === value);
 
-function ruleMatches(rule: Record<string, any>, request: AdmissionRequest): boolean {
+/**
+ * Whether a rule matches; with matchPolicy Equivalent a request through another served version of the
+ * same group/resource matches a rule naming one of its versions (`servedVersions`).
+ */
+function ruleMatches(rule: Record<string, any>, request: AdmissionRequest, servedVersions: string[] = []): boolean {
   const { rt } = request;
   if (!listMatches(rule.operations, request.operation)) return false;
-  if (!listMatches(rule.apiGroups, rt.group) || !listMatches(rule.apiVersions, rt.version)) return false;
+  if (!listMatches(rule.apiGroups, rt.group)) return false;
+  if (!listMatches(rule.apiVersions, rt.version) && !servedVersions.some((v) => listMatches(rule.apiVersions, v))) return false;
   const target = request.subresource ? `${rt.resource}/${request.subresource}` : rt.resource;
   const resources: string[] = Array.isArray(rule.resources) ? rule.resources : [];
   const resourceOk = resources.some(
@@ -54,8 +59,9 @@ export class ValidatingAdmissionPolicyPlugin implements AdmissionPlugin {
 
   private matchResources(m: Record<string, any> | undefined, request: AdmissionRequest): boolean {
     if (!m) return true;
-    if (Array.isArray(m.resourceRules) && m.resourceRules.length && !m.resourceRules.some((r: any) => ruleMatches(r, request))) return false;
-    if (Array.isArray(m.excludeResourceRules) && m.excludeResourceRules.some((r: any) => ruleMatches(r, request))) return false;
+    const equivalent = m.matchPolicy !== 'Exact' ? this.services.catalog.versionsOf(request.rt.group, request.rt.resource).map((t) => t.version) : [];
+    if (Array.isArray(m.resourceRules) && m.resourceRules.length && !m.resourceRules.some((r: any) => ruleMatches(r, request, equivalent))) return false;
+    if (Array.isArray(m.excludeResourceRules) && m.excludeResourceRules.some((r: any) => ruleMatches(r, request, equivalent))) return false;
     if (request.rt.namespaced && request.namespace) {
       if (!selectorMatches(m.namespaceSelector, this.namespaceOf(request)?.metadata.labels)) return false;
     } else if (request.rt.group === '' && request.rt.resource === 'namespaces') {
