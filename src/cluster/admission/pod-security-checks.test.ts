@@ -39,22 +39,43 @@ test('restricted replaces the baseline capability, seccomp and hostPath checks',
   expect(restricted.some((f) => f.reason === 'hostPath volumes')).toBe(false);
 });
 
-test('plural wording for several containers and ports', () => {
+test('plural wording for several containers and ports (ports sorted as strings, as a Go string set)', () => {
   const spec = {
     containers: [
       { name: 'a', image: 'x', ports: [{ containerPort: 80, hostPort: 80 }] },
       { name: 'b', image: 'x', ports: [{ containerPort: 443, hostPort: 443 }] },
     ],
   };
-  expect(evaluatePodSecurity('baseline', spec)).toEqual([{ reason: 'hostPort', detail: 'containers "a", "b" use hostPorts 80, 443' }]);
+  expect(evaluatePodSecurity('baseline', spec)).toEqual([{ reason: 'hostPort', detail: 'containers "a", "b" use hostPorts 443, 80' }]);
 });
 
-test('runAsNonRoot and runAsUser: explicit false and root are named; pod-level true covers containers', () => {
+test('runAsNonRoot and runAsUser: explicit false and root are named before anything implicit', () => {
   const spec = {
     securityContext: { runAsNonRoot: false, runAsUser: 0 },
     containers: [{ name: 'c', image: 'x', securityContext: { allowPrivilegeEscalation: false, capabilities: { drop: ['ALL'] }, seccompProfile: { type: 'RuntimeDefault' } } }],
   };
   expect(failureText(evaluatePodSecurity('restricted', spec))).toBe(
-    'runAsNonRoot != true (pod must not set securityContext.runAsNonRoot=false; pod or container "c" must set securityContext.runAsNonRoot=true), runAsUser=0 (pod must not set runAsUser=0)',
+    'runAsNonRoot != true (pod must not set securityContext.runAsNonRoot=false), runAsUser=0 (pod must not set runAsUser=0)',
   );
+});
+
+test('order: baseline checks first, then restricted ones; setters joined with "and"', () => {
+  const spec = {
+    securityContext: { seccompProfile: { type: 'Unconfined' } },
+    containers: [{ name: 'c', image: 'x', securityContext: { privileged: true, runAsUser: 0, seccompProfile: { type: 'Unconfined' } } }],
+  };
+  const failures = evaluatePodSecurity('restricted', spec);
+  expect(failures.map((f) => f.reason)).toEqual(['privileged', 'allowPrivilegeEscalation != false', 'unrestricted capabilities', 'runAsNonRoot != true', 'runAsUser=0', 'seccompProfile']);
+  expect(failures.at(-1)!.detail).toBe('pod and container "c" must not set securityContext.seccompProfile.type to "Unconfined"');
+});
+
+test('AppArmor: profile types and the beta annotations', () => {
+  const spec = { securityContext: { appArmorProfile: { type: 'Unconfined' } }, containers: [{ name: 'c', image: 'x' }] };
+  const meta = { annotations: { 'container.apparmor.security.beta.kubernetes.io/c': 'unconfined' } };
+  expect(evaluatePodSecurity('baseline', spec, meta)).toEqual([
+    {
+      reason: 'forbidden AppArmor profiles',
+      detail: 'pod and annotation must not set AppArmor profile type to "Unconfined", "container.apparmor.security.beta.kubernetes.io/c=\\"unconfined\\""',
+    },
+  ]);
 });

@@ -2,7 +2,8 @@
  * The Pod Security Standards of Kubernetes 1.32 (k8s.io/pod-security-admission/policy) as checks over a
  * pod spec: the baseline set, and the restricted set on top of it (restricted checks replace their
  * baseline counterparts). Each failing check gives a reason and a detail worded as the real checks word
- * them; `evaluatePodSecurity` returns them in check-ID order, as PodSecurity admission prints them.
+ * them; `evaluatePodSecurity` returns them as PodSecurity admission orders them: baseline checks by ID,
+ * then restricted checks by ID.
  * Every version label (`v1.25`, `latest`) is evaluated with the 1.32 checks.
  */
 type Spec = Record<string, any>;
@@ -37,7 +38,11 @@ function containersOf(spec: Spec): NamedContainer[] {
 const plural = (one: string, many: string, n: number): string => (n === 1 ? one : many);
 const joinQuote = (items: string[]): string => items.map((i) => JSON.stringify(i)).join(', ');
 const withContainers = (names: string[]): string => `${plural('container', 'containers', names.length)} ${joinQuote(names)}`;
-const unique = (items: string[]): string[] => [...new Set(items)];
+/** A Go sets.String's List(): distinct and sorted. */
+const sortedSet = (items: string[]): string[] => [...new Set(items)].sort();
+/** `pod and containers "a", "b"`: who set a forbidden value. */
+const setters = (pod: boolean, containers: string[]): string[] => [...(pod ? ['pod'] : []), ...(containers.length ? [withContainers(containers)] : [])];
+const isWindows = (spec: Spec): boolean => spec.os?.name === 'windows';
 
 const baselineCapabilities = ['AUDIT_WRITE', 'CHOWN', 'DAC_OVERRIDE', 'FOWNER', 'FSETID', 'KILL', 'MKNOD', 'NET_BIND_SERVICE', 'SETFCAP', 'SETGID', 'SETPCAP', 'SETUID', 'SYS_CHROOT'];
 const allowedSysctls = [
@@ -56,6 +61,7 @@ const checks: Check[] = [
     id: 'allowPrivilegeEscalation',
     level: 'restricted',
     run(spec) {
+      if (isWindows(spec)) return undefined;
       const bad = containersOf(spec).filter(({ c }) => c.securityContext?.allowPrivilegeEscalation !== false).map((x) => x.name);
       return bad.length ? { reason: 'allowPrivilegeEscalation != false', detail: `${withContainers(bad)} must set securityContext.allowPrivilegeEscalation=false` } : undefined;
     },
@@ -64,17 +70,29 @@ const checks: Check[] = [
     id: 'appArmorProfile',
     level: 'baseline',
     run(spec, meta) {
+      const allowed = (t: unknown): boolean => t === 'RuntimeDefault' || t === 'Localhost';
+      const badValues: string[] = [];
+      const podType = spec.securityContext?.appArmorProfile?.type;
+      const podBad = spec.securityContext?.appArmorProfile !== undefined && !allowed(podType);
+      if (podBad) badValues.push(String(podType ?? ''));
       const bad: string[] = [];
-      const okType = (t: unknown): boolean => t === undefined || t === 'RuntimeDefault' || t === 'Localhost';
-      if (!okType(spec.securityContext?.appArmorProfile?.type)) bad.push(`pod must not set securityContext.appArmorProfile.type to ${JSON.stringify(spec.securityContext.appArmorProfile.type)}`);
       for (const { name, c } of containersOf(spec)) {
-        if (!okType(c.securityContext?.appArmorProfile?.type)) bad.push(`container ${JSON.stringify(name)} must not set securityContext.appArmorProfile.type to ${JSON.stringify(c.securityContext.appArmorProfile.type)}`);
+        if (c.securityContext?.appArmorProfile === undefined || allowed(c.securityContext.appArmorProfile.type)) continue;
+        bad.push(name);
+        badValues.push(String(c.securityContext.appArmorProfile.type ?? ''));
       }
-      for (const [k, v] of Object.entries(meta.annotations ?? {})) {
-        if (!k.startsWith('container.apparmor.security.beta.kubernetes.io/')) continue;
-        if (v !== 'runtime/default' && !String(v).startsWith('localhost/')) bad.push(`${k}=${JSON.stringify(v)}`);
-      }
-      return bad.length ? { reason: `forbidden AppArmor ${plural('profile', 'profiles', bad.length)}`, detail: bad.join(', ') } : undefined;
+      const who = setters(podBad, bad);
+      const annotations = Object.entries(meta.annotations ?? {})
+        .filter(([k, v]) => k.startsWith('container.apparmor.security.beta.kubernetes.io/') && v !== '' && v !== 'runtime/default' && !String(v).startsWith('localhost/'))
+        .map(([k, v]) => `${k}=${JSON.stringify(v)}`)
+        .sort();
+      const values = [...sortedSet(badValues), ...annotations];
+      if (annotations.length) who.push(plural('annotation', 'annotations', annotations.length));
+      if (who.length === 0) return undefined;
+      return {
+        reason: plural('forbidden AppArmor profile', 'forbidden AppArmor profiles', values.length),
+        detail: `${who.join(' and ')} must not set AppArmor profile type to ${joinQuote(values)}`,
+      };
     },
   },
   {
@@ -90,7 +108,7 @@ const checks: Check[] = [
           caps.push(...extra);
         }
       }
-      return names.length ? { reason: 'non-default capabilities', detail: `${withContainers(names)} must not include ${joinQuote(unique(caps))} in securityContext.capabilities.add` } : undefined;
+      return names.length ? { reason: 'non-default capabilities', detail: `${withContainers(names)} must not include ${joinQuote(sortedSet(caps))} in securityContext.capabilities.add` } : undefined;
     },
   },
   {
@@ -98,6 +116,7 @@ const checks: Check[] = [
     level: 'restricted',
     overrides: 'capabilities_baseline',
     run(spec) {
+      if (isWindows(spec)) return undefined;
       const noDrop: string[] = [];
       const adders: string[] = [];
       const caps: string[] = [];
@@ -111,7 +130,7 @@ const checks: Check[] = [
       }
       const details: string[] = [];
       if (noDrop.length) details.push(`${withContainers(noDrop)} must set securityContext.capabilities.drop=["ALL"]`);
-      if (adders.length) details.push(`${withContainers(adders)} must not include ${joinQuote(unique(caps))} in securityContext.capabilities.add`);
+      if (adders.length) details.push(`${withContainers(adders)} must not include ${joinQuote(sortedSet(caps))} in securityContext.capabilities.add`);
       return details.length ? { reason: 'unrestricted capabilities', detail: details.join('; ') } : undefined;
     },
   },
@@ -144,7 +163,7 @@ const checks: Check[] = [
           ports.push(...hostPorts.map(String));
         }
       }
-      const all = unique(ports);
+      const all = sortedSet(ports);
       return names.length
         ? { reason: 'hostPort', detail: `${withContainers(names)} ${plural('uses', 'use', names.length)} ${plural('hostPort', 'hostPorts', all.length)} ${all.join(', ')}` }
         : undefined;
@@ -164,7 +183,7 @@ const checks: Check[] = [
     run(spec) {
       const bad = containersOf(spec).filter(({ c }) => c.securityContext?.procMount !== undefined && c.securityContext.procMount !== 'Default');
       if (!bad.length) return undefined;
-      const values = unique(bad.map(({ c }) => String(c.securityContext.procMount)));
+      const values = sortedSet(bad.map(({ c }) => String(c.securityContext.procMount)));
       return { reason: 'procMount', detail: `${withContainers(bad.map((x) => x.name))} must not set securityContext.procMount to ${joinQuote(values)}` };
     },
   },
@@ -182,7 +201,7 @@ const checks: Check[] = [
           types.push(type);
         }
       }
-      const all = unique(types);
+      const all = sortedSet(types);
       return names.length
         ? { reason: 'restricted volume types', detail: `${plural('volume', 'volumes', names.length)} ${joinQuote(names)} ${plural('uses', 'use', names.length)} ${plural('restricted volume type', 'restricted volume types', all.length)} ${joinQuote(all)}` }
         : undefined;
@@ -193,57 +212,82 @@ const checks: Check[] = [
     level: 'restricted',
     run(spec) {
       const podValue = spec.securityContext?.runAsNonRoot;
-      const details: string[] = [];
-      if (podValue === false) details.push('pod must not set securityContext.runAsNonRoot=false');
-      const explicitFalse = containersOf(spec).filter(({ c }) => c.securityContext?.runAsNonRoot === false).map((x) => x.name);
-      if (explicitFalse.length) details.push(`${withContainers(explicitFalse)} must not set securityContext.runAsNonRoot=false`);
-      if (podValue !== true) {
-        const implicit = containersOf(spec).filter(({ c }) => c.securityContext?.runAsNonRoot === undefined || c.securityContext?.runAsNonRoot === null).map((x) => x.name);
-        if (implicit.length) details.push(`pod or ${withContainers(implicit)} must set securityContext.runAsNonRoot=true`);
+      const explicitFalse: string[] = [];
+      const implicit: string[] = [];
+      for (const { name, c } of containersOf(spec)) {
+        const v = c.securityContext?.runAsNonRoot;
+        if (v === false) explicitFalse.push(name);
+        else if ((v === undefined || v === null) && podValue !== true) implicit.push(name);
       }
-      return details.length ? { reason: 'runAsNonRoot != true', detail: details.join('; ') } : undefined;
+      const who = setters(podValue === false, explicitFalse);
+      if (who.length) return { reason: 'runAsNonRoot != true', detail: `${who.join(' and ')} must not set securityContext.runAsNonRoot=false` };
+      if (implicit.length) return { reason: 'runAsNonRoot != true', detail: `pod or ${withContainers(implicit)} must set securityContext.runAsNonRoot=true` };
+      return undefined;
     },
   },
   {
     id: 'runAsUser',
     level: 'restricted',
     run(spec) {
-      const details: string[] = [];
-      if (spec.securityContext?.runAsUser === 0) details.push('pod must not set runAsUser=0');
       const bad = containersOf(spec).filter(({ c }) => c.securityContext?.runAsUser === 0).map((x) => x.name);
-      if (bad.length) details.push(`${withContainers(bad)} must not set runAsUser=0`);
-      return details.length ? { reason: 'runAsUser=0', detail: details.join('; ') } : undefined;
+      const who = setters(spec.securityContext?.runAsUser === 0, bad);
+      return who.length ? { reason: 'runAsUser=0', detail: `${who.join(' and ')} must not set runAsUser=0` } : undefined;
     },
   },
   {
     id: 'seLinuxOptions',
     level: 'baseline',
     run(spec) {
-      const problems = (o: Spec | undefined): string[] => {
-        if (!o) return [];
-        const out: string[] = [];
-        if (!allowedSeLinuxTypes.includes(o.type ?? '')) out.push(`type ${JSON.stringify(o.type)}`);
-        if (o.user) out.push(`user ${JSON.stringify(o.user)}`);
-        if (o.role) out.push(`role ${JSON.stringify(o.role)}`);
-        return out;
+      const badTypes: string[] = [];
+      let setUser = false;
+      let setRole = false;
+      const valid = (o: Spec | undefined): boolean => {
+        if (!o) return true;
+        let ok = true;
+        if (!allowedSeLinuxTypes.includes(o.type ?? '')) {
+          ok = false;
+          badTypes.push(String(o.type));
+        }
+        if (o.user) {
+          ok = false;
+          setUser = true;
+        }
+        if (o.role) {
+          ok = false;
+          setRole = true;
+        }
+        return ok;
       };
-      const podProblems = problems(spec.securityContext?.seLinuxOptions);
-      const bad = containersOf(spec).filter(({ c }) => problems(c.securityContext?.seLinuxOptions).length > 0);
-      const all = unique([...podProblems, ...bad.flatMap(({ c }) => problems(c.securityContext.seLinuxOptions))]);
-      if (all.length === 0) return undefined;
-      const who = [podProblems.length ? 'pod' : '', bad.length ? withContainers(bad.map((x) => x.name)) : ''].filter(Boolean).join(' and ');
-      return { reason: 'seLinuxOptions', detail: `${who} set forbidden securityContext.seLinuxOptions: ${all.join('; ')}` };
+      const podBad = !valid(spec.securityContext?.seLinuxOptions);
+      const bad = containersOf(spec).filter(({ c }) => !valid(c.securityContext?.seLinuxOptions)).map((x) => x.name);
+      const who = setters(podBad, bad);
+      if (who.length === 0) return undefined;
+      const data: string[] = [];
+      const types = sortedSet(badTypes);
+      if (types.length) data.push(`${plural('type', 'types', types.length)} ${joinQuote(types)}`);
+      if (setUser) data.push('user may not be set');
+      if (setRole) data.push('role may not be set');
+      return { reason: 'seLinuxOptions', detail: `${who.join(' and ')} set forbidden securityContext.seLinuxOptions: ${data.join('; ')}` };
     },
   },
   {
     id: 'seccompProfile_baseline',
     level: 'baseline',
     run(spec) {
-      const details: string[] = [];
-      if (spec.securityContext?.seccompProfile?.type === 'Unconfined') details.push('pod must not set securityContext.seccompProfile.type to "Unconfined"');
-      const bad = containersOf(spec).filter(({ c }) => c.securityContext?.seccompProfile?.type === 'Unconfined').map((x) => x.name);
-      if (bad.length) details.push(`${withContainers(bad)} must not set securityContext.seccompProfile.type to "Unconfined"`);
-      return details.length ? { reason: 'seccompProfile', detail: details.join('; ') } : undefined;
+      const valid = (t: unknown): boolean => t === 'RuntimeDefault' || t === 'Localhost';
+      const values: string[] = [];
+      const podProfile = spec.securityContext?.seccompProfile;
+      const podBad = podProfile !== undefined && podProfile !== null && !valid(podProfile.type);
+      if (podBad) values.push(String(podProfile.type ?? ''));
+      const bad: string[] = [];
+      for (const { name, c } of containersOf(spec)) {
+        const profile = c.securityContext?.seccompProfile;
+        if (profile === undefined || profile === null || valid(profile.type)) continue;
+        bad.push(name);
+        values.push(String(profile.type ?? ''));
+      }
+      const who = setters(podBad, bad);
+      return who.length ? { reason: 'seccompProfile', detail: `${who.join(' and ')} must not set securityContext.seccompProfile.type to ${joinQuote(sortedSet(values))}` } : undefined;
     },
   },
   {
@@ -251,24 +295,28 @@ const checks: Check[] = [
     level: 'restricted',
     overrides: 'seccompProfile_baseline',
     run(spec) {
+      if (isWindows(spec)) return undefined;
       const valid = (t: unknown): boolean => t === 'RuntimeDefault' || t === 'Localhost';
-      const details: string[] = [];
-      const podType = spec.securityContext?.seccompProfile?.type;
-      if (podType !== undefined && !valid(podType)) details.push(`pod must not set securityContext.seccompProfile.type to ${JSON.stringify(podType)}`);
-      const badTypes: string[] = [];
+      const values: string[] = [];
+      const podProfile = spec.securityContext?.seccompProfile;
+      const podSet = podProfile !== undefined && podProfile !== null;
+      const podBad = podSet && !valid(podProfile.type);
+      if (podBad) values.push(String(podProfile.type ?? ''));
       const bad: string[] = [];
-      const unset: string[] = [];
+      const implicit: string[] = [];
       for (const { name, c } of containersOf(spec)) {
-        const t = c.securityContext?.seccompProfile?.type;
-        if (t === undefined) unset.push(name);
-        else if (!valid(t)) {
-          bad.push(name);
-          badTypes.push(String(t));
-        }
+        const profile = c.securityContext?.seccompProfile;
+        if (profile !== undefined && profile !== null) {
+          if (!valid(profile.type)) {
+            bad.push(name);
+            values.push(String(profile.type ?? ''));
+          }
+        } else if (!(podSet && !podBad)) implicit.push(name);
       }
-      if (bad.length) details.push(`${withContainers(bad)} must not set securityContext.seccompProfile.type to ${joinQuote(unique(badTypes))}`);
-      if (!valid(podType) && unset.length) details.push(`pod or ${withContainers(unset)} must set securityContext.seccompProfile.type to "RuntimeDefault" or "Localhost"`);
-      return details.length ? { reason: 'seccompProfile', detail: details.join('; ') } : undefined;
+      const who = setters(podBad, bad);
+      if (who.length) return { reason: 'seccompProfile', detail: `${who.join(' and ')} must not set securityContext.seccompProfile.type to ${joinQuote(sortedSet(values))}` };
+      if (implicit.length) return { reason: 'seccompProfile', detail: `pod or ${withContainers(implicit)} must set securityContext.seccompProfile.type to "RuntimeDefault" or "Localhost"` };
+      return undefined;
     },
   },
   {
@@ -283,21 +331,22 @@ const checks: Check[] = [
     id: 'windowsHostProcess',
     level: 'baseline',
     run(spec) {
-      const pod = spec.securityContext?.windowsOptions?.hostProcess === true;
       const bad = containersOf(spec).filter(({ c }) => c.securityContext?.windowsOptions?.hostProcess === true).map((x) => x.name);
-      if (!pod && !bad.length) return undefined;
-      const who = [pod ? 'pod' : '', bad.length ? withContainers(bad) : ''].filter(Boolean).join(' and ');
-      return { reason: 'hostProcess', detail: `${who} must not set securityContext.windowsOptions.hostProcess=true` };
+      const who = setters(spec.securityContext?.windowsOptions?.hostProcess === true, bad);
+      return who.length ? { reason: 'hostProcess', detail: `${who.join(' and ')} must not set securityContext.windowsOptions.hostProcess=true` } : undefined;
     },
   },
 ];
 
-/** The checks of a level, restricted ones replacing the baseline checks they override, in ID order. */
+/** The checks of a level: baseline checks, then restricted ones (each by ID), restricted checks replacing the baseline checks they override. */
 function checksOf(level: PodSecurityLevel): Check[] {
   if (level === 'privileged') return [];
-  const selected = checks.filter((c) => c.level === 'baseline' || level === 'restricted');
-  const overridden = new Set(selected.map((c) => c.overrides).filter(Boolean));
-  return selected.filter((c) => !overridden.has(c.id));
+  const byId = (a: Check, b: Check): number => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
+  const baseline = checks.filter((c) => c.level === 'baseline').sort(byId);
+  if (level === 'baseline') return baseline;
+  const restricted = checks.filter((c) => c.level === 'restricted').sort(byId);
+  const overridden = new Set(restricted.map((c) => c.overrides).filter(Boolean));
+  return [...baseline.filter((c) => !overridden.has(c.id)), ...restricted];
 }
 
 /** The failures of a pod spec (and its pod or template metadata) against a level. */
