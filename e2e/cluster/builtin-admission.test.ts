@@ -70,13 +70,13 @@ spec:
   test('a container over max is refused with the 403 message', async () => {
     const r = await kubectl.run(['run', 'big', '-n', 'limits', '--image', 'nginx', '--overrides', JSON.stringify({ spec: { containers: [{ name: 'big', image: 'nginx', resources: { limits: { cpu: '2' } } }] } })]);
     expect(r.code).toBe(1);
-    expect(r.stderr).toContain('Error from server (Forbidden): pods "big" is forbidden: maximum cpu usage per Container is 1, but limit is 2');
+    expect(r.stderr).toContain('Error from server (Forbidden): pods "big" is forbidden: maximum cpu usage per Container is 1, but limit is 2.');
   });
 
   test('under min: the request is named', async () => {
     const err = await core.createNamespacedPod({ namespace: 'limits', body: pod('tiny', { requests: { cpu: '10m' }, limits: { cpu: '10m' } }) }).catch((e) => e);
     expect(err.code).toBe(403);
-    expect(JSON.parse(err.body).message).toBe('pods "tiny" is forbidden: minimum cpu usage per Container is 50m, but request is 10m');
+    expect(JSON.parse(err.body).message).toBe('pods "tiny" is forbidden: minimum cpu usage per Container is 50m, but request is 10m.');
   });
 
   test('validation: min greater than max is 422 as 1.32 words it', async () => {

@@ -29,7 +29,7 @@ function refusal(plugin: LimitRanger, request: AdmissionRequest): string {
 test('maxLimitRequestRatio: the provided ratio is printed with six decimals', () => {
   const plugin = ranger([{ type: 'Container', maxLimitRequestRatio: { cpu: '2' } }]);
   const request = podRequest([{ name: 'c', resources: { requests: { cpu: '100m' }, limits: { cpu: '500m' } } }]);
-  expect(refusal(plugin, request)).toBe('pods "web-" is forbidden: cpu max limit to request ratio per Container is 2, but provided ratio is 5.000000');
+  expect(refusal(plugin, request)).toBe('pods "web-" is forbidden: cpu max limit to request ratio per Container is 2, but provided ratio is 5.000000.');
 });
 
 test('Pod limits apply to the sum of the containers; several violations are listed in brackets', () => {
@@ -38,12 +38,12 @@ test('Pod limits apply to the sum of the containers; several violations are list
     { name: 'a', resources: { limits: { cpu: '600m', memory: '1Gi' } } },
     { name: 'b', resources: { limits: { cpu: '600m', memory: '512Mi' } } },
   ]);
-  expect(refusal(plugin, request)).toBe('pods "web-" is forbidden: [maximum cpu usage per Pod is 1, but limit is 1200m, maximum memory usage per Pod is 1Gi, but limit is 1536Mi]');
+  expect(refusal(plugin, request)).toBe('pods "web-" is forbidden: [maximum cpu usage per Pod is 1, but limit is 1200m., maximum memory usage per Pod is 1Gi, but limit is 1610612736.]');
 });
 
 test('a max without a default limit leaves a container without limit refused; defaults fill only what is missing', () => {
   const plugin = ranger([{ type: 'Container', max: { memory: '1Gi' } }]);
-  expect(refusal(plugin, podRequest([{ name: 'c' }]))).toBe('pods "web-" is forbidden: maximum memory usage per Container is 1Gi.  No limit is specified');
+  expect(refusal(plugin, podRequest([{ name: 'c' }]))).toBe('pods "web-" is forbidden: maximum memory usage per Container is 1Gi.  No limit is specified.');
   const defaulting = ranger([{ type: 'Container', default: { cpu: '1' }, defaultRequest: { cpu: '500m' } }]);
   const request = podRequest([{ name: 'c', resources: { requests: { cpu: '200m' } } }]);
   defaulting.admit(request);

@@ -2,12 +2,12 @@
  * The LimitRanger admission plugin: on pod creation, the namespace's LimitRanges fill in default
  * requests and limits of containers and init containers (annotating the pod `kubernetes.io/limit-ranger`),
  * then every Container, Pod and PersistentVolumeClaim limit is enforced — min, max and
- * maxLimitRequestRatio — with the 403 messages of 1.32 ("maximum cpu usage per Container is 1, but limit is 2").
+ * maxLimitRequestRatio — with the 403 messages of 1.32 ("maximum cpu usage per Container is 1, but limit is 2.").
  * Pod updates are not checked (containers' resources cannot change), as in 1.32.
  */
 import type { KubeObject } from '../../store/object-store.js';
 import type { AdmissionPlugin, AdmissionRequest, AdmissionServices } from '../admission-chain.js';
-import { type Quantity, addQuantities, formatQuantity, maxQuantity, quantityOf } from '../resource-quantities.js';
+import { Quantity, formatQuantity, maxQuantity, quantityOf } from '../resource-quantities.js';
 import { admissionForbidden } from './admission-errors.js';
 
 type Quantities = Record<string, Quantity>;
@@ -25,61 +25,71 @@ function quantities(list: unknown): Quantities {
   return out;
 }
 
-/** Integer value for comparisons, in milli-units when small enough (requestLimitEnforcedValues). */
+/** Value in milli-units for comparisons (requestLimitEnforcedValues). */
 function milli(q: Quantity): bigint {
-  const exp = q.exp + 3;
-  if (exp >= 0) return q.num * 10n ** BigInt(exp);
-  const d = 10n ** BigInt(-exp);
-  return q.num >= 0n ? (q.num + d - 1n) / d : q.num / d;
+  return roundedUp(q, -3);
 }
 
 function minConstraint(type: string, resource: string, enforced: Quantity, requests: Quantities, limits: Quantities): string | undefined {
   const req = requests[resource];
   const lim = limits[resource];
-  if (!req) return `minimum ${resource} usage per ${type} is ${formatQuantity(enforced)}.  No request is specified`;
-  if (milli(req) < milli(enforced)) return `minimum ${resource} usage per ${type} is ${formatQuantity(enforced)}, but request is ${formatQuantity(req)}`;
-  if (lim && milli(lim) < milli(enforced)) return `minimum ${resource} usage per ${type} is ${formatQuantity(enforced)}, but limit is ${formatQuantity(lim)}`;
+  if (!req) return `minimum ${resource} usage per ${type} is ${formatQuantity(enforced)}.  No request is specified.`;
+  if (milli(req) < milli(enforced)) return `minimum ${resource} usage per ${type} is ${formatQuantity(enforced)}, but request is ${formatQuantity(req)}.`;
+  if (lim && milli(lim) < milli(enforced)) return `minimum ${resource} usage per ${type} is ${formatQuantity(enforced)}, but limit is ${formatQuantity(lim)}.`;
   return undefined;
 }
 
 function maxConstraint(type: string, resource: string, enforced: Quantity, requests: Quantities, limits: Quantities): string | undefined {
   const req = requests[resource];
   const lim = limits[resource];
-  if (!lim) return `maximum ${resource} usage per ${type} is ${formatQuantity(enforced)}.  No limit is specified`;
-  if (milli(lim) > milli(enforced)) return `maximum ${resource} usage per ${type} is ${formatQuantity(enforced)}, but limit is ${formatQuantity(lim)}`;
-  if (req && milli(req) > milli(enforced)) return `maximum ${resource} usage per ${type} is ${formatQuantity(enforced)}, but request is ${formatQuantity(req)}`;
+  if (!lim) return `maximum ${resource} usage per ${type} is ${formatQuantity(enforced)}.  No limit is specified.`;
+  if (milli(lim) > milli(enforced)) return `maximum ${resource} usage per ${type} is ${formatQuantity(enforced)}, but limit is ${formatQuantity(lim)}.`;
+  if (req && milli(req) > milli(enforced)) return `maximum ${resource} usage per ${type} is ${formatQuantity(enforced)}, but request is ${formatQuantity(req)}.`;
   return undefined;
 }
 
 /** For PersistentVolumeClaims: only the request is bounded by max. */
 function maxRequestConstraint(type: string, resource: string, enforced: Quantity, requests: Quantities): string | undefined {
   const req = requests[resource];
-  if (!req) return `maximum ${resource} usage per ${type} is ${formatQuantity(enforced)}.  No request is specified`;
-  if (milli(req) > milli(enforced)) return `maximum ${resource} usage per ${type} is ${formatQuantity(enforced)}, but request is ${formatQuantity(req)}`;
+  if (!req) return `maximum ${resource} usage per ${type} is ${formatQuantity(enforced)}.  No request is specified.`;
+  if (milli(req) > milli(enforced)) return `maximum ${resource} usage per ${type} is ${formatQuantity(enforced)}, but request is ${formatQuantity(req)}.`;
   return undefined;
 }
 
 function ratioConstraint(type: string, resource: string, enforced: Quantity, requests: Quantities, limits: Quantities): string | undefined {
   const req = requests[resource];
   const lim = limits[resource];
-  if (!req || req.num === 0n) return `${resource} max limit to request ratio per ${type} is ${formatQuantity(enforced)}, but no request is specified or request is 0`;
-  if (!lim || lim.num === 0n) return `${resource} max limit to request ratio per ${type} is ${formatQuantity(enforced)}, but no limit is specified or limit is 0`;
+  if (!req || req.num === 0n) return `${resource} max limit to request ratio per ${type} is ${formatQuantity(enforced)}, but no request is specified or request is 0.`;
+  if (!lim || lim.num === 0n) return `${resource} max limit to request ratio per ${type} is ${formatQuantity(enforced)}, but no limit is specified or limit is 0.`;
   const observed = Number(milli(lim)) / Number(milli(req));
   if (observed * 1000 > Number(milli(enforced))) {
-    return `${resource} max limit to request ratio per ${type} is ${formatQuantity(enforced)}, but provided ratio is ${observed.toFixed(6)}`;
+    return `${resource} max limit to request ratio per ${type} is ${formatQuantity(enforced)}, but provided ratio is ${observed.toFixed(6)}.`;
   }
   return undefined;
 }
 
-/** Sum over every input; a key missing from any input is left out (limitranger's `sum`). */
+/**
+ * Sum over every input; a key missing from any input is left out (limitranger's `sum`). The sum is a
+ * decimal quantity: cpu in milli-units, anything else in whole units rounded up (as Value() does).
+ */
 function sumAll(inputs: Quantities[]): Quantities {
   if (inputs.length === 0) return {};
   const out: Quantities = {};
   for (const key of Object.keys(inputs[0]!)) {
     if (!inputs.every((i) => i[key])) continue;
-    out[key] = inputs.map((i) => i[key]!).reduce((a, b) => addQuantities(a, b));
+    const shift = key === 'cpu' ? -3 : 0;
+    const total = inputs.map((i) => roundedUp(i[key]!, shift)).reduce((a, b) => a + b, 0n);
+    out[key] = new Quantity(total, shift, '');
   }
   return out;
+}
+
+/** The value of `q` in units of 10^shift, rounded up (MilliValue()/Value()). */
+function roundedUp(q: Quantity, shift: number): bigint {
+  const exp = q.exp - shift;
+  if (exp >= 0) return q.num * 10n ** BigInt(exp);
+  const d = 10n ** BigInt(-exp);
+  return q.num >= 0n ? (q.num + d - 1n) / d : q.num / d;
 }
 
 /** Pod-level requests or limits: the containers' sum, raised to any single init container's value. */
