@@ -74,3 +74,15 @@ test('matchConditions select requests; an Audit-only binding neither denies nor 
   expect(setup(policy, {}).validate(bob)).toEqual([]);
   expect(setup(policy, { validationActions: ['Audit'] }).validate(request({}))).toEqual([]);
 });
+
+test('an evaluation error under failurePolicy Fail acts through the binding: a Warn binding warns', () => {
+  const plugin = setup({ validations: [{ expression: "object.data.missing == 'x'" }] }, { validationActions: ['Warn'] });
+  expect(plugin.validate(request({}))).toEqual([
+    "Validation failed for ValidatingAdmissionPolicy 'p' with binding 'b': expression 'object.data.missing == 'x'' resulted in error: no such key: missing",
+  ]);
+});
+
+test('a missing parameter with Deny refuses even through a Warn binding', () => {
+  const plugin = setup({ paramKind: { apiVersion: 'v1', kind: 'ConfigMap' }, validations: [{ expression: 'true' }] }, { validationActions: ['Warn'], paramRef: { name: 'none', namespace: 'ns', parameterNotFoundAction: 'Deny' } });
+  expect(() => plugin.validate(request({}))).toThrow('failed to configure binding: no params found for policy binding with `Deny` parameterNotFoundAction');
+});

@@ -48,7 +48,12 @@ function selectorMatches(selector: Record<string, any> | undefined, labels: Reco
   return matchesLabels(parseLabelSelector(labelSelectorToString(selector as never)), labels ?? {});
 }
 
-type Decision = { kind: 'pass' } | { kind: 'fail'; message: string; reason: string } | { kind: 'error'; message: string };
+/**
+ * What one validation decided: pass, fail (its reason), an evaluation error (under failurePolicy Fail it
+ * acts through the binding's validationActions, as a failure does), or a configuration error (a parameter
+ * or paramKind missing: under Fail it always denies).
+ */
+type Decision = { kind: 'pass' } | { kind: 'fail'; message: string; reason: string } | { kind: 'error'; message: string } | { kind: 'config'; message: string };
 
 export class ValidatingAdmissionPolicyPlugin implements AdmissionPlugin {
   constructor(private readonly services: AdmissionServices) {}
@@ -83,10 +88,10 @@ export class ValidatingAdmissionPolicyPlugin implements AdmissionPlugin {
       for (const decision of this.evaluate(policy, binding, request)) {
         if (decision.kind === 'pass') continue;
         const failurePolicy = policy.spec?.failurePolicy ?? 'Fail';
-        if (decision.kind === 'error' && failurePolicy === 'Ignore') continue;
+        if ((decision.kind === 'error' || decision.kind === 'config') && failurePolicy === 'Ignore') continue;
         const message = decision.message;
         const reason = decision.kind === 'fail' ? decision.reason : 'Invalid';
-        if (decision.kind === 'error' || actions.includes('Deny')) throw this.denied(request, policy, binding, message, reason);
+        if (decision.kind === 'config' || actions.includes('Deny')) throw this.denied(request, policy, binding, message, reason);
         if (actions.includes('Warn')) warnings.push(`Validation failed for ValidatingAdmissionPolicy '${policy.metadata.name}' with binding '${binding.metadata.name}': ${message}`);
       }
     }
@@ -131,7 +136,7 @@ export class ValidatingAdmissionPolicyPlugin implements AdmissionPlugin {
   private evaluate(policy: KubeObject, binding: KubeObject, request: AdmissionRequest): Decision[] {
     const params = this.params(policy, binding, request);
     if (params === 'allow') return [];
-    if ('error' in params) return [{ kind: 'error', message: params.error }];
+    if ('error' in params) return [{ kind: 'config', message: params.error }];
     const base = {
       object: toAdmissionValue(request.object ?? null),
       oldObject: toAdmissionValue(request.oldObject ?? null),
