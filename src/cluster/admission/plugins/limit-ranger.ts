@@ -213,5 +213,6 @@ function podErrors(pod: KubeObject, item: any): string[] {
 
 function claimErrors(claim: KubeObject, item: any): string[] {
   if (item?.type !== 'PersistentVolumeClaim') return [];
-  return checkItem({ min: item.min, max: item.max }, 'PersistentVolumeClaim', quantities(claim.spec?.resources?.requests), quantities(claim.spec?.resources?.limits), true);
+  // a claim's resources.limits is not user input here: min is checked against the requests only
+  return checkItem({ min: item.min, max: item.max }, 'PersistentVolumeClaim', quantities(claim.spec?.resources?.requests), {}, true);
 }

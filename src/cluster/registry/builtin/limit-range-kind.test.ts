@@ -36,3 +36,8 @@ test('ResourceQuota: non-negative, integer object counts, scopes valid for the r
   expect(texts(validateResourceQuota(q({ hard: { 'requests.cpu': '1' }, scopes: ['BestEffort'] })))[0]).toContain('unsupported scope applied to resource');
   expect(texts(validateResourceQuota(q({ hard: { foo: '1' } })))).toEqual(['spec.hard[foo]: Invalid value: "foo": must be a standard resource for quota']);
 });
+
+test('the limit type must be a standard type or fully qualified', () => {
+  expect(texts(validateLimitRange(lr([{ type: 'Node', max: { cpu: '1' } }])))).toEqual(['spec.limits[0].type: Invalid value: "Node": must be a standard limit type or fully qualified']);
+  expect(texts(validateLimitRange(lr([{ type: 'example.com/Gadget', max: { 'example.com/gpu': '1' } }])))).toEqual([]);
+});

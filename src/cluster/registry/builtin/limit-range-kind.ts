@@ -8,6 +8,7 @@ import { type FieldError, forbidden, invalid, required } from '../../errors/fiel
 import type { KubeObject } from '../../store/object-store.js';
 import { type Quantity, canonicalQuantity, formatQuantity, quantityOf } from '../../admission/resource-quantities.js';
 import { defineKind } from '../define-kind.js';
+import { qualifiedNameErrors } from '../object-meta.js';
 import { nameColumn } from '../table-format.js';
 import { validateResourceListNames } from './resource-names.js';
 
@@ -42,6 +43,7 @@ export function validateLimitRange(o: KubeObject): FieldError[] {
     const path = `spec.limits[${i}]`;
     if (!isObject(limit)) return;
     const type = String(limit.type ?? '');
+    errs.push(...limitTypeErrors(type, `${path}.type`));
     if (seenTypes.has(type)) errs.push({ type: 'FieldValueDuplicate', field: `${path}.type`, value: type });
     seenTypes.add(type);
     const maps: Record<string, Record<string, Quantity>> = { min: {}, max: {}, default: {}, defaultRequest: {}, maxLimitRequestRatio: {} };
@@ -89,6 +91,14 @@ export function validateLimitRange(o: KubeObject): FieldError[] {
     }
   });
   return errs;
+}
+
+/** validateLimitRangeTypeName: a qualified name, and a standard type when it has no prefix. */
+function limitTypeErrors(type: string, path: string): FieldError[] {
+  const qualified = qualifiedNameErrors(type).map((m) => invalid(path, type, m));
+  if (qualified.length) return qualified;
+  if (!type.includes('/') && !['Pod', 'Container', 'PersistentVolumeClaim'].includes(type)) return [invalid(path, type, 'must be a standard limit type or fully qualified')];
+  return [];
 }
 
 /** A quantity as a plain decimal number text (for the ratio arithmetic). */
