@@ -234,6 +234,20 @@ spec:
     expect(created.metadata?.name).toBe('memcached-pod');
   });
 
+  test("a Job's pods refused by enforce: the Job gets a FailedCreate event naming the generated pod", async () => {
+    await kubectl.ok(['create', 'job', 'refused', '-n', 'restricted', '--image=busybox:1.36', '--', 'true']);
+    await suite.cluster.clock.advance(5_000);
+    const events = JSON.parse(await kubectl.ok(['get', 'events', '-n', 'restricted', '--field-selector', 'involvedObject.name=refused', '-o', 'json'])).items;
+    const failed = events.filter((e: any) => e.reason === 'FailedCreate');
+    // one per attempt (the controller retries with backoff), each naming that attempt's generated pod
+    expect(failed.length).toBeGreaterThanOrEqual(2);
+    for (const e of failed) {
+      expect(e.type).toBe('Warning');
+      expect(e.message).toMatch(/^Error creating: pods "refused-[a-z0-9]{5}" is forbidden: violates PodSecurity "restricted:latest": allowPrivilegeEscalation != false/);
+    }
+    expect(new Set(failed.map((e: any) => e.message)).size).toBe(failed.length);
+  });
+
   test('baseline: host namespaces, hostPort and privileged are named in order', async () => {
     await namespace('baseline', { 'pod-security.kubernetes.io/enforce': 'baseline' });
     const err = await core

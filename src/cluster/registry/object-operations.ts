@@ -199,7 +199,8 @@ export class ObjectOperations {
     warnings.push(...dropDuplicateOwnerReferences(object));
     this.validate(rt, object, undefined);
     if (this.store.peek(rt.bucket, meta.namespace, meta.name)) throw alreadyExists(this.qr(rt), meta.name);
-    warnings.push(...this.runAdmission('validate', 'CREATE', rt, object, undefined, opts, requestName));
+    // validating admission runs after the name is generated (1.32's RetryGenerateName), mutating before
+    warnings.push(...this.runAdmission('validate', 'CREATE', rt, object, undefined, opts));
     delete meta.managedFields;
     recordUpdate(object, undefined, this.ownership(rt, opts, 'create'));
     if (opts.dryRun) return { object: this.present(rt, { ...object, metadata: { ...object.metadata, resourceVersion: '' } }), code: 201, warnings };
