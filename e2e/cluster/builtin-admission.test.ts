@@ -391,6 +391,24 @@ spec:
     expect(await kubectl.ok(['get', 'configmap', 'unlabelled', '-n', 'vap', '-o', 'name'])).toBe('configmap/unlabelled\n');
   });
 
+  test('type checking: an expression naming a field the matched kind lacks gets a warning in status', async () => {
+    await kubectl.ok(['apply', '-f', '-'], `apiVersion: admissionregistration.k8s.io/v1
+kind: ValidatingAdmissionPolicy
+metadata: {name: typo}
+spec:
+  matchConstraints:
+    resourceRules: [{apiGroups: ["apps"], apiVersions: ["v1"], operations: ["CREATE"], resources: ["deployments"]}]
+  validations:
+  - expression: "object.spec.replicas >= 0"
+  - expression: "object.spec.replicaz >= 0"
+`);
+    await suite.cluster.settle();
+    const status = JSON.parse(await kubectl.ok(['get', 'validatingadmissionpolicy', 'typo', '-o', 'jsonpath={.status}']));
+    expect(status.typeChecking.expressionWarnings).toEqual([
+      { fieldRef: 'spec.validations[1].expression', warning: "apps/v1, Kind=Deployment: ERROR: <input>:1:12: undefined field 'replicaz'\n | object.spec.replicaz >= 0\n | ...........^" },
+    ]);
+  });
+
   test('validation: an expression that does not compile and Deny with Warn are 422', async () => {
     const r = await kubectl.run(['apply', '-f', '-'], `apiVersion: admissionregistration.k8s.io/v1
 kind: ValidatingAdmissionPolicyBinding

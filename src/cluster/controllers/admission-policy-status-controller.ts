@@ -1,10 +1,12 @@
 /**
  * The ValidatingAdmissionPolicy status controller (kube-controller-manager's
  * `validatingadmissionpolicy-status-controller`): after each change of a policy's spec it writes
- * `status.observedGeneration` and `status.typeChecking`. Type checking against the matched kinds'
- * schemas is not done: expressionWarnings stay empty (compile errors are already refused at write time).
+ * `status.observedGeneration` and `status.typeChecking`: the expressions type-checked against the
+ * schemas of the kinds the policy matches (policy-type-checking.ts), what fails as expressionWarnings.
  */
 import type { StoreEvent } from '../store/object-store.js';
+import type { ResourceCatalog } from '../registry/resource-catalog.js';
+import { typeCheckPolicy } from '../admission/policy-type-checking.js';
 import type { ControllerClient } from './controller-client.js';
 import type { BuiltinController } from './controller-scheduler.js';
 
@@ -14,7 +16,10 @@ const resource = 'admissionregistration.k8s.io/validatingadmissionpolicies';
 export class AdmissionPolicyStatusController implements BuiltinController {
   readonly name = 'validatingadmissionpolicy-status-controller';
 
-  constructor(private readonly client: ControllerClient) {}
+  constructor(
+    private readonly client: ControllerClient,
+    private readonly catalog: ResourceCatalog,
+  ) {}
 
   initialKeys(): string[] {
     return this.client.list(resource).map((p) => p.metadata.name);
@@ -27,6 +32,8 @@ export class AdmissionPolicyStatusController implements BuiltinController {
   reconcile(name: string): void {
     const policy = this.client.get(resource, undefined, name);
     if (!policy || policy.status?.observedGeneration === policy.metadata.generation) return;
-    this.client.updateStatus(resource, { ...policy, status: { ...(policy.status ?? {}), observedGeneration: policy.metadata.generation, typeChecking: {} } });
+    const expressionWarnings = typeCheckPolicy(policy, this.catalog);
+    const typeChecking = expressionWarnings.length ? { expressionWarnings } : {};
+    this.client.updateStatus(resource, { ...policy, status: { ...(policy.status ?? {}), observedGeneration: policy.metadata.generation, typeChecking } });
   }
 }

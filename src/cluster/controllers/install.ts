@@ -99,7 +99,7 @@ export function startBuiltinControllers(cluster: ClusterInternals, caCertPem?: s
   }
   if (on('clusterRoleAggregation')) scheduler.add(new ClusterRoleAggregationController(client(controllerIdentities.clusterRoleAggregation)));
   if (on('resourceQuota')) scheduler.add(new ResourceQuotaController(client(controllerIdentities.resourceQuota), cluster.store, cluster.catalog));
-  if (on('admissionPolicyStatus')) scheduler.add(new AdmissionPolicyStatusController(client(controllerIdentities.admissionPolicyStatus)));
+  if (on('admissionPolicyStatus')) scheduler.add(new AdmissionPolicyStatusController(client(controllerIdentities.admissionPolicyStatus), cluster.catalog));
   if (on('eventTtl')) scheduler.add(new EventTtlController(client(controllerIdentities.apiserver), cluster.clock));
   const removeIdleCheck = cluster.addIdleCheck(scheduler);
   const stop = (): void => {
