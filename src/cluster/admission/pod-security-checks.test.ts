@@ -79,3 +79,12 @@ test('AppArmor: profile types and the beta annotations', () => {
     },
   ]);
 });
+
+test('a version label leaves out the checks added after it', () => {
+  const plain = { containers: [{ name: 'c', image: 'nginx', securityContext: { runAsUser: 0 } }] };
+  expect(evaluatePodSecurity('restricted', plain, {}, 'v1.21').map((f) => f.reason)).toEqual(['allowPrivilegeEscalation != false', 'runAsNonRoot != true', 'seccompProfile']);
+  expect(evaluatePodSecurity('restricted', plain, {}, 'v1.23').map((f) => f.reason)).toContain('runAsUser=0');
+  const sysctl = { securityContext: { sysctls: [{ name: 'net.ipv4.tcp_keepalive_time', value: '60' }] }, containers: [{ name: 'c', image: 'x' }] };
+  expect(evaluatePodSecurity('baseline', sysctl, {}, 'v1.28')).toEqual([{ reason: 'forbidden sysctls', detail: 'net.ipv4.tcp_keepalive_time' }]);
+  expect(evaluatePodSecurity('baseline', sysctl, {}, 'latest')).toEqual([]);
+});

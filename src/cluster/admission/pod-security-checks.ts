@@ -4,7 +4,8 @@
  * baseline counterparts). Each failing check gives a reason and a detail worded as the real checks word
  * them; `evaluatePodSecurity` returns them as PodSecurity admission orders them: baseline checks by ID,
  * then restricted checks by ID.
- * Every version label (`v1.25`, `latest`) is evaluated with the 1.32 checks.
+ * A version label (`v1.25`) leaves out the checks (and safe sysctls) added after it; `latest` is 1.32's set.
+ * Older check variants (the seccomp and AppArmor annotations before 1.19) are not modelled.
  */
 type Spec = Record<string, any>;
 type Meta = { annotations?: Record<string, string> };
@@ -22,7 +23,9 @@ interface Check {
   level: 'baseline' | 'restricted';
   /** Baseline checks a restricted check replaces. */
   overrides?: string;
-  run(spec: Spec, meta: Meta): CheckFailure | undefined;
+  /** The first policy version (minor of v1.x) the check belongs to; 0 when it always did. */
+  since?: number;
+  run(spec: Spec, meta: Meta, minor: number): CheckFailure | undefined;
 }
 
 interface NamedContainer {
@@ -45,9 +48,11 @@ const setters = (pod: boolean, containers: string[]): string[] => [...(pod ? ['p
 const isWindows = (spec: Spec): boolean => spec.os?.name === 'windows';
 
 const baselineCapabilities = ['AUDIT_WRITE', 'CHOWN', 'DAC_OVERRIDE', 'FOWNER', 'FSETID', 'KILL', 'MKNOD', 'NET_BIND_SERVICE', 'SETFCAP', 'SETGID', 'SETPCAP', 'SETUID', 'SYS_CHROOT'];
-const allowedSysctls = [
-  'kernel.shm_rmid_forced', 'net.ipv4.ip_local_port_range', 'net.ipv4.ip_unprivileged_port_start', 'net.ipv4.tcp_syncookies', 'net.ipv4.ping_group_range',
-  'net.ipv4.ip_local_reserved_ports', 'net.ipv4.tcp_keepalive_time', 'net.ipv4.tcp_fin_timeout', 'net.ipv4.tcp_keepalive_intvl', 'net.ipv4.tcp_keepalive_probes',
+/** Safe sysctls by the policy version that allowed them. */
+const allowedSysctls: Array<[string, number]> = [
+  ['kernel.shm_rmid_forced', 0], ['net.ipv4.ip_local_port_range', 0], ['net.ipv4.ip_unprivileged_port_start', 0], ['net.ipv4.tcp_syncookies', 0],
+  ['net.ipv4.ping_group_range', 0], ['net.ipv4.ip_local_reserved_ports', 27], ['net.ipv4.tcp_keepalive_time', 29], ['net.ipv4.tcp_fin_timeout', 29],
+  ['net.ipv4.tcp_keepalive_intvl', 29], ['net.ipv4.tcp_keepalive_probes', 29],
 ];
 const allowedVolumeTypes = ['configMap', 'csi', 'downwardAPI', 'emptyDir', 'ephemeral', 'persistentVolumeClaim', 'projected', 'secret'];
 const allowedSeLinuxTypes = ['', 'container_t', 'container_init_t', 'container_kvm_t', 'container_engine_t'];
@@ -60,6 +65,7 @@ const checks: Check[] = [
   {
     id: 'allowPrivilegeEscalation',
     level: 'restricted',
+    since: 8,
     run(spec) {
       if (isWindows(spec)) return undefined;
       const bad = containersOf(spec).filter(({ c }) => c.securityContext?.allowPrivilegeEscalation !== false).map((x) => x.name);
@@ -114,6 +120,7 @@ const checks: Check[] = [
   {
     id: 'capabilities_restricted',
     level: 'restricted',
+    since: 22,
     overrides: 'capabilities_baseline',
     run(spec) {
       if (isWindows(spec)) return undefined;
@@ -228,6 +235,7 @@ const checks: Check[] = [
   {
     id: 'runAsUser',
     level: 'restricted',
+    since: 23,
     run(spec) {
       const bad = containersOf(spec).filter(({ c }) => c.securityContext?.runAsUser === 0).map((x) => x.name);
       const who = setters(spec.securityContext?.runAsUser === 0, bad);
@@ -293,6 +301,7 @@ const checks: Check[] = [
   {
     id: 'seccompProfile_restricted',
     level: 'restricted',
+    since: 19,
     overrides: 'seccompProfile_baseline',
     run(spec) {
       if (isWindows(spec)) return undefined;
@@ -322,8 +331,9 @@ const checks: Check[] = [
   {
     id: 'sysctls',
     level: 'baseline',
-    run(spec) {
-      const bad = (spec.securityContext?.sysctls ?? []).map((s: Spec) => String(s?.name ?? '')).filter((n: string) => !allowedSysctls.includes(n));
+    run(spec, _meta, minor) {
+      const allowed = allowedSysctls.filter(([, since]) => since <= minor).map(([name]) => name);
+      const bad = (spec.securityContext?.sysctls ?? []).map((s: Spec) => String(s?.name ?? '')).filter((n: string) => !allowed.includes(n));
       return bad.length ? { reason: 'forbidden sysctls', detail: bad.join(', ') } : undefined;
     },
   },
@@ -338,23 +348,34 @@ const checks: Check[] = [
   },
 ];
 
-/** The checks of a level: baseline checks, then restricted ones (each by ID), restricted checks replacing the baseline checks they override. */
-function checksOf(level: PodSecurityLevel): Check[] {
+/**
+ * The checks of a level at a policy version: baseline checks, then restricted ones (each by ID), restricted
+ * checks replacing the baseline checks they override; checks newer than the version are left out.
+ */
+function checksOf(level: PodSecurityLevel, minor: number): Check[] {
   if (level === 'privileged') return [];
   const byId = (a: Check, b: Check): number => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
-  const baseline = checks.filter((c) => c.level === 'baseline').sort(byId);
+  const inVersion = (c: Check): boolean => (c.since ?? 0) <= minor;
+  const baseline = checks.filter((c) => c.level === 'baseline' && inVersion(c)).sort(byId);
   if (level === 'baseline') return baseline;
-  const restricted = checks.filter((c) => c.level === 'restricted').sort(byId);
+  const restricted = checks.filter((c) => c.level === 'restricted' && inVersion(c)).sort(byId);
   const overridden = new Set(restricted.map((c) => c.overrides).filter(Boolean));
   return [...baseline.filter((c) => !overridden.has(c.id)), ...restricted];
 }
 
-/** The failures of a pod spec (and its pod or template metadata) against a level. */
-export function evaluatePodSecurity(level: PodSecurityLevel, spec: Spec | undefined, meta: Meta = {}): CheckFailure[] {
+/** The minor of a policy version label (`v1.25` → 25; `latest` → the newest, 1.32's). */
+export function policyMinor(version: string): number {
+  const m = /^v1\.(\d+)$/.exec(version);
+  return m ? Math.min(Number(m[1]), 32) : 32;
+}
+
+/** The failures of a pod spec (and its pod or template metadata) against a level at a version (`latest` by default). */
+export function evaluatePodSecurity(level: PodSecurityLevel, spec: Spec | undefined, meta: Meta = {}, version = 'latest'): CheckFailure[] {
   if (!spec || typeof spec !== 'object') return [];
+  const minor = policyMinor(version);
   const failures: CheckFailure[] = [];
-  for (const check of checksOf(level)) {
-    const f = check.run(spec, meta);
+  for (const check of checksOf(level, minor)) {
+    const f = check.run(spec, meta, minor);
     if (f) failures.push(f);
   }
   return failures;

@@ -102,10 +102,10 @@ export class PodSecurityAdmission implements AdmissionPlugin {
     const enforce = policyOf(labels, 'enforce');
     const warn = policyOf(labels, 'warn');
     const pod = request.object!;
-    const enforced = evaluatePodSecurity(enforce.level, pod.spec, pod.metadata);
+    const enforced = evaluatePodSecurity(enforce.level, pod.spec, pod.metadata, enforce.version);
     if (enforced.length) throw admissionForbidden(request, [`violates PodSecurity ${JSON.stringify(policyText(enforce))}: ${failureText(enforced)}`]);
     if (samePolicy(warn, enforce)) return [];
-    const warned = evaluatePodSecurity(warn.level, pod.spec, pod.metadata);
+    const warned = evaluatePodSecurity(warn.level, pod.spec, pod.metadata, warn.version);
     return warned.length ? [`would violate PodSecurity ${JSON.stringify(policyText(warn))}: ${failureText(warned)}`] : [];
   }
 
@@ -115,7 +115,7 @@ export class PodSecurityAdmission implements AdmissionPlugin {
     if (!template) return [];
     const warn = policyOf(this.namespaceLabels(request.namespace!), 'warn');
     if (warn.level === 'privileged') return [];
-    const failures = evaluatePodSecurity(warn.level, template.spec, template.metadata ?? {});
+    const failures = evaluatePodSecurity(warn.level, template.spec, template.metadata ?? {}, warn.version);
     return failures.length ? [`would violate PodSecurity ${JSON.stringify(policyText(warn))}: ${failureText(failures)}`] : [];
   }
 
@@ -140,7 +140,7 @@ export class PodSecurityAdmission implements AdmissionPlugin {
   private existingPodWarnings(namespace: string, enforce: Policy): string[] {
     const byReasons = new Map<string, string[]>();
     for (const pod of this.services.store.listShared('pods', namespace)) {
-      const failures = evaluatePodSecurity(enforce.level, pod.spec, pod.metadata);
+      const failures = evaluatePodSecurity(enforce.level, pod.spec, pod.metadata, enforce.version);
       if (failures.length === 0) continue;
       const key = failureText(failures, false);
       byReasons.set(key, [...(byReasons.get(key) ?? []), pod.metadata.name]);
