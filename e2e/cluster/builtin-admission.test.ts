@@ -409,6 +409,39 @@ spec:
     ]);
   });
 
+  test('authorizer: a policy asks RBAC whether the requesting user may do more', async () => {
+    await namespace('authz');
+    await kubectl.ok(['apply', '-f', '-'], `apiVersion: admissionregistration.k8s.io/v1
+kind: ValidatingAdmissionPolicy
+metadata: {name: secret-admins-only}
+spec:
+  matchConstraints:
+    resourceRules: [{apiGroups: [""], apiVersions: ["v1"], operations: ["CREATE"], resources: ["configmaps"]}]
+    namespaceSelector: {matchLabels: {kubernetes.io/metadata.name: authz}}
+  validations:
+  - expression: "!has(object.metadata.labels) || !('sensitive' in object.metadata.labels) || authorizer.group('').resource('secrets').namespace(object.metadata.namespace).check('get').allowed()"
+    messageExpression: "'only users who may read secrets create sensitive configmaps; ' + request.userInfo.username + ' may not'"
+    reason: Forbidden
+---
+apiVersion: admissionregistration.k8s.io/v1
+kind: ValidatingAdmissionPolicyBinding
+metadata: {name: secret-admins-only}
+spec:
+  policyName: secret-admins-only
+  validationActions: [Deny]
+`);
+    await kubectl.ok(['create', 'role', 'cm-writer', '-n', 'authz', '--verb=create,get', '--resource=configmaps']);
+    await kubectl.ok(['create', 'rolebinding', 'dev-cm-writer', '-n', 'authz', '--role=cm-writer', '--user=dev']);
+    const dev = suite.kubectlAs('dev');
+    await dev.ok(['create', 'configmap', 'plain', '-n', 'authz']);
+    const refused = await dev.run(['create', '-n', 'authz', '-f', '-'], JSON.stringify({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'secret-ish', labels: { sensitive: 'yes' } } }));
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toContain("configmaps \"secret-ish\" is forbidden: ValidatingAdmissionPolicy 'secret-admins-only' with binding 'secret-admins-only' denied request: only users who may read secrets create sensitive configmaps; dev may not");
+    await kubectl.ok(['create', 'role', 'secret-reader', '-n', 'authz', '--verb=get', '--resource=secrets']);
+    await kubectl.ok(['create', 'rolebinding', 'dev-secret-reader', '-n', 'authz', '--role=secret-reader', '--user=dev']);
+    await dev.ok(['create', '-n', 'authz', '-f', '-'], JSON.stringify({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'secret-ish', labels: { sensitive: 'yes' } } }));
+  });
+
   test('validation: an expression that does not compile and Deny with Warn are 422', async () => {
     const r = await kubectl.run(['apply', '-f', '-'], `apiVersion: admissionregistration.k8s.io/v1
 kind: ValidatingAdmissionPolicyBinding

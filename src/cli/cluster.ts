@@ -21,7 +21,7 @@ What the local cluster does not do (yet):
   - admission webhooks are not called for writes through /scale; /openapi/v2 is an empty document (kubectl
     1.32 validates and explains through /openapi/v3)
   - built-in admission keeps no audit log: PodSecurity's audit mode and ValidatingAdmissionPolicy's Audit
-    action and auditAnnotations are recorded nowhere; policies get no \`authorizer\` variable`;
+    action and auditAnnotations are recorded nowhere`;
 
 /** `alice` or `alice:dev,ops` → user and groups. */
 export function parseCertificateUser(value: string): { user: string; groups: string[] } {

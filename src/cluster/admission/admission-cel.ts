@@ -1,15 +1,15 @@
 /**
  * CEL for ValidatingAdmissionPolicy: the cluster's CEL environment (src/cluster/crd/cel) with the
  * admission variables — `object`, `oldObject`, `request`, `params`, `namespaceObject`, `variables` —
- * declared as dynamic values; compile errors worded as cel-go's, programs cached per expression.
- * `authorizer` is not offered (the local cluster cannot evaluate authorization checks from CEL), so an
- * expression using it fails to compile.
+ * declared as dynamic values, and `authorizer` (authorizer-library.ts); compile errors worded as
+ * cel-go's, programs cached per expression.
  */
 import { evaluate } from '@marcbachmann/cel-js';
 import type { Environment } from '@marcbachmann/cel-js';
 import { baseEnvironment, knownFunctionNames } from '../crd/cel/environment.js';
 import { compileIssue, invalidLiterals, undeclaredCalls } from '../crd/cel/compile-errors.js';
 import { toCelValue } from '../crd/cel/declared-types.js';
+import { registerAuthorizerLibrary } from './authorizer-library.js';
 
 export const admissionVariables = ['object', 'oldObject', 'request', 'params', 'namespaceObject', 'variables'];
 
@@ -28,6 +28,7 @@ function environment(): Environment {
   if (!env) {
     env = baseEnvironment().clone();
     for (const v of admissionVariables) env.registerVariable(v, 'dyn');
+    registerAuthorizerLibrary(env);
   }
   return env;
 }

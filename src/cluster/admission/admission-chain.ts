@@ -17,6 +17,7 @@ import type { UserInfo } from '../http/authentication.js';
 import type { ResourceCatalog } from '../registry/resource-catalog.js';
 import type { ResourceType } from '../registry/resource-type.js';
 import type { KubeObject, ObjectStore } from '../store/object-store.js';
+import type { AuthorizeFunction } from './authorizer-library.js';
 import { LimitRanger } from './plugins/limit-ranger.js';
 import { PodSecurityAdmission } from './plugins/pod-security-admission.js';
 import { ResourceQuotaAdmission } from './plugins/resource-quota-admission.js';
@@ -39,11 +40,13 @@ export interface AdmissionRequest {
   dryRun: boolean;
 }
 
-/** What plugins may read and write: the store (quota status), the served kinds, the cluster's clock. */
+/** What plugins may read and write: the store (quota status), the served kinds, the cluster's clock, its authorizer. */
 export interface AdmissionServices {
   store: ObjectStore;
   catalog: ResourceCatalog;
   clock: ClusterClock;
+  /** Whether a user may do something (ValidatingAdmissionPolicy's `authorizer`); absent: everything is allowed. */
+  authorize?: AuthorizeFunction;
 }
 
 export interface AdmissionPlugin {

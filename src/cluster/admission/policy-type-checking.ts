@@ -14,6 +14,7 @@ import type { ResourceCatalog } from '../registry/resource-catalog.js';
 import type { ResourceType } from '../registry/resource-type.js';
 import { builtinDefinition, referencedName } from '../schemas/builtin-schemas.js';
 import type { KubeObject } from '../store/object-store.js';
+import { registerAuthorizerLibrary } from './authorizer-library.js';
 
 type Schema = Record<string, any>;
 
@@ -59,6 +60,7 @@ function typedEnvironment(rt: ResourceType): Environment {
   const type = declareType(env, schema, 'Object', classes);
   env.registerVariable('object', type).registerVariable('oldObject', type);
   for (const v of ['request', 'params', 'namespaceObject', 'variables']) env.registerVariable(v, 'dyn');
+  registerAuthorizerLibrary(env);
   environments.set(rt, env);
   return env;
 }

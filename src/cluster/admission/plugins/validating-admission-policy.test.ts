@@ -6,11 +6,12 @@ import { configMaps } from '../../registry/builtin/core-kinds.js';
 import { ApiError } from '../../errors/status-errors.js';
 import type { AdmissionRequest } from '../admission-chain.js';
 import { ValidatingAdmissionPolicyPlugin } from './validating-admission-policy.js';
+import type { AuthorizeFunction } from '../authorizer-library.js';
 
 const policyBucket = 'validatingadmissionpolicies.admissionregistration.k8s.io';
 const bindingBucket = 'validatingadmissionpolicybindings.admissionregistration.k8s.io';
 
-function setup(policySpec: Record<string, any>, bindingSpec: Record<string, any>, params: Array<Record<string, any>> = []) {
+function setup(policySpec: Record<string, any>, bindingSpec: Record<string, any>, params: Array<Record<string, any>> = [], authorize?: AuthorizeFunction) {
   const store = new ObjectStore({ initialResourceVersion: 1, historyLimit: 100 });
   store.create('namespaces', { metadata: { name: 'ns', labels: { 'kubernetes.io/metadata.name': 'ns' } } });
   store.create(policyBucket, {
@@ -23,7 +24,7 @@ function setup(policySpec: Record<string, any>, bindingSpec: Record<string, any>
   });
   store.create(bindingBucket, { metadata: { name: 'b' }, spec: { policyName: 'p', validationActions: ['Deny'], ...bindingSpec } });
   for (const p of params) store.create('configmaps', p as never);
-  const plugin = new ValidatingAdmissionPolicyPlugin({ store, catalog: new ResourceCatalog([configMaps]), clock: new VirtualClock(0) });
+  const plugin = new ValidatingAdmissionPolicyPlugin({ store, catalog: new ResourceCatalog([configMaps]), clock: new VirtualClock(0), ...(authorize ? { authorize } : {}) });
   return plugin;
 }
 
@@ -85,4 +86,26 @@ test('an evaluation error under failurePolicy Fail acts through the binding: a W
 test('a missing parameter with Deny refuses even through a Warn binding', () => {
   const plugin = setup({ paramKind: { apiVersion: 'v1', kind: 'ConfigMap' }, validations: [{ expression: 'true' }] }, { validationActions: ['Warn'], paramRef: { name: 'none', namespace: 'ns', parameterNotFoundAction: 'Deny' } });
   expect(() => plugin.validate(request({}))).toThrow('failed to configure binding: no params found for policy binding with `Deny` parameterNotFoundAction');
+});
+
+test('authorizer: checks go to the cluster authorizer for the requesting user (and requestResource is the request)', () => {
+  const asked: string[] = [];
+  const authorize: AuthorizeFunction = (user, info) => {
+    asked.push(`${user.username} ${info.verb} ${info.kind === 'resource' ? `${info.group}/${info.resource}/${info.namespace ?? ''}/${info.name ?? ''}` : info.path}`);
+    return info.verb === 'update';
+  };
+  const plugin = setup(
+    {
+      validations: [
+        { expression: "authorizer.group('').resource('secrets').namespace('ns').check('update').allowed()", message: 'needs secrets' },
+        { expression: "authorizer.requestResource.check('delete').allowed()", messageExpression: "'cannot delete: ' + authorizer.requestResource.check('delete').reason()" },
+      ],
+    },
+    {},
+    [],
+    authorize,
+  );
+  const err = denial(() => plugin.validate(request({})));
+  expect(err.status.message).toBe(`configmaps "cm" is forbidden: ValidatingAdmissionPolicy 'p' with binding 'b' denied request: cannot delete:`);
+  expect(asked.slice(0, 2)).toEqual(['alice update /secrets/ns/', 'alice delete /configmaps/ns/cm']);
 });

@@ -14,6 +14,7 @@ import { labelSelectorToString, matchesLabels, parseLabelSelector } from '../../
 import type { KubeObject } from '../../store/object-store.js';
 import type { AdmissionPlugin, AdmissionRequest, AdmissionServices } from '../admission-chain.js';
 import { compileAdmissionExpression, evaluationError, toAdmissionValue } from '../admission-cel.js';
+import { Authorizer } from '../authorizer-library.js';
 
 const policyBucket = 'validatingadmissionpolicies.admissionregistration.k8s.io';
 const bindingBucket = 'validatingadmissionpolicybindings.admissionregistration.k8s.io';
@@ -142,6 +143,14 @@ export class ValidatingAdmissionPolicyPlugin implements AdmissionPlugin {
       oldObject: toAdmissionValue(request.oldObject ?? null),
       request: toAdmissionValue(requestVariable(request)),
       namespaceObject: toAdmissionValue(this.namespaceOf(request) ?? null),
+      authorizer: new Authorizer(request.user ?? { username: '', groups: [] }, this.services.authorize ?? (() => true), {
+        group: request.rt.group,
+        version: request.rt.version,
+        resource: request.rt.resource,
+        subresource: request.subresource ?? '',
+        namespace: request.namespace ?? '',
+        name: request.name,
+      }),
     };
     const decisions: Decision[] = [];
     for (const param of params) {
