@@ -109,3 +109,10 @@ test('authorizer: checks go to the cluster authorizer for the requesting user (a
   expect(err.status.message).toBe(`configmaps "cm" is forbidden: ValidatingAdmissionPolicy 'p' with binding 'b' denied request: cannot delete:`);
   expect(asked.slice(0, 2)).toEqual(['alice update /secrets/ns/', 'alice delete /configmaps/ns/cm']);
 });
+
+test('an auditAnnotation whose valueExpression fails denies under Fail, even for an Audit binding', () => {
+  const policy = { validations: [{ expression: 'true' }], auditAnnotations: [{ key: 'k', valueExpression: 'object.data.missing' }] };
+  expect(() => setup(policy, { validationActions: ['Audit'] }).validate(request({}))).toThrow("denied request: expression 'object.data.missing' resulted in error: no such key: missing");
+  expect(setup({ ...policy, failurePolicy: 'Ignore' }, { validationActions: ['Audit'] }).validate(request({}))).toEqual([]);
+  expect(setup({ validations: [{ expression: 'true' }], auditAnnotations: [{ key: 'k', valueExpression: "'v'" }] }, {}).validate(request({}))).toEqual([]);
+});

@@ -6,8 +6,9 @@
  * parameter), `namespaceObject` and `variables`. A failed validation acts per the binding's
  * validationActions: Deny refuses ("ValidatingAdmissionPolicy 'p' with binding 'b' denied request: …",
  * status code from the validation's reason: Invalid 422, Forbidden 403, Unauthorized 401,
- * RequestEntityTooLarge 413), Warn adds a Warning header, Audit is recorded nowhere (no audit log).
- * Errors (an expression failing, a parameter missing) follow the policy's failurePolicy.
+ * RequestEntityTooLarge 413), Warn adds a Warning header, Audit is recorded nowhere (no audit log;
+ * auditAnnotations are evaluated only for their errors). Errors (an expression failing, a parameter
+ * missing) follow the policy's failurePolicy. `authorizer` asks the cluster's RBAC (authorizer-library.ts).
  */
 import { ApiError, qualified } from '../../errors/status-errors.js';
 import { labelSelectorToString, matchesLabels, parseLabelSelector } from '../../selectors/label-selector.js';
@@ -175,6 +176,7 @@ export class ValidatingAdmissionPolicyPlugin implements AdmissionPlugin {
         }
       }
       for (const validation of policy.spec?.validations ?? []) decisions.push(this.validation(validation, context, variableErrors));
+      decisions.push(...auditAnnotationErrors(policy, context));
     }
     return decisions;
   }
@@ -208,6 +210,27 @@ export class ValidatingAdmissionPolicyPlugin implements AdmissionPlugin {
     if (result !== false) return { kind: 'error', message: `expression '${v.expression}' resulted in error: validation failed due to: expression must evaluate to bool` };
     return { kind: 'fail', message: failureMessage(v, context), reason: v.reason ?? 'Invalid' };
   }
+}
+
+/**
+ * auditAnnotations: their values are recorded nowhere (no audit log), but a valueExpression that fails
+ * denies under failurePolicy Fail whatever the binding's actions, as 1.32 does.
+ */
+function auditAnnotationErrors(policy: KubeObject, context: Record<string, unknown>): Decision[] {
+  const out: Decision[] = [];
+  for (const annotation of policy.spec?.auditAnnotations ?? []) {
+    const compiled = compileAdmissionExpression(annotation.valueExpression);
+    if (!compiled.ok) continue;
+    try {
+      const value = compiled.program(context);
+      if (value !== null && typeof value !== 'string') {
+        out.push({ kind: 'config', message: `valueExpression '${annotation.valueExpression}' resulted in unsupported return type: ${typeof value === 'bigint' ? 'int' : typeof value}. Return type must be either string or null.` });
+      }
+    } catch (err) {
+      out.push({ kind: 'config', message: `expression '${annotation.valueExpression}' resulted in error: ${evaluationError(err)}` });
+    }
+  }
+  return out;
 }
 
 /** messageExpression's result when it gives a non-empty single-line string, else message, else "failed expression: <expression>". */
