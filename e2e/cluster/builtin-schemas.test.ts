@@ -92,7 +92,8 @@ test('--validate=false (Ignore) drops unknown fields silently', async () => {
   expect(r.code).toBe(0);
   expect(r.stderr).not.toContain('unknown field');
   const stored = JSON.parse(await kubectl.ok(['get', 'pod', 'ignored', '-o', 'json']));
-  expect(stored.spec.containers[0].resources).toEqual({ limits: { cpu: 1 } });
+  // `nope` is dropped; requests default to the limits (SetDefaults_Pod)
+  expect(stored.spec.containers[0].resources).toEqual({ limits: { cpu: 1 }, requests: { cpu: 1 } });
 });
 
 test('a wrong JSON type inside a built-in object is refused with the decoder message', async () => {

@@ -105,7 +105,7 @@ when('priorityclasses.scheduling.k8s.io')('create priorityclass', async () => {
 });
 
 when('resourcequotas')('create quota', async () => {
-  await createAndCompare('quota', 'q', ['quota', 'q', '--hard=cpu=1,memory=1G,pods=2', '--scopes=BestEffort']);
+  await createAndCompare('quota', 'q', ['quota', 'q', '--hard=cpu=1,memory=1G,pods=2', '--scopes=NotBestEffort']);
 });
 
 when('poddisruptionbudgets.policy')('create pdb and poddisruptionbudget', async () => {

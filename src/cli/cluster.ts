@@ -29,7 +29,9 @@ What the local cluster does not do (yet):
     False); CSRs are signed only for the kube-apiserver-client and kube-apiserver-client-kubelet signers
   - storage is simulated: the default StorageClass \`standard\` (rancher.io/local-path, WaitForFirstConsumer)
     provisions PersistentVolumes on the node the scheduler picks but writes no files; claims are never
-    expanded; claims of other provisioners wait at ExternalProvisioning unless a matching volume exists`;
+    expanded; claims of other provisioners wait at ExternalProvisioning unless a matching volume exists
+  - built-in admission keeps no audit log: PodSecurity's audit mode and ValidatingAdmissionPolicy's Audit
+    action and auditAnnotations are recorded nowhere`;
 
 /** `alice` or `alice:dev,ops` → user and groups. */
 export function parseCertificateUser(value: string): { user: string; groups: string[] } {

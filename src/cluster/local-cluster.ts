@@ -47,6 +47,13 @@ import { type LeastPrivilegeReport, leastPrivilegeReport } from './http/least-pr
 import { startBuiltinControllers } from './controllers/install.js';
 import { checkRbacEscalation } from './rbac/escalation.js';
 import { ControllerAdmission } from './admission/controller-admission.js';
+import { AdmissionChain } from './admission/admission-chain.js';
+import { isAllowed } from './http/rbac-authorizer.js';
+import type { UserInfo } from './http/authentication.js';
+import type { RequestInfo } from './http/request-info.js';
+import { limitRanges } from './registry/builtin/limit-range-kind.js';
+import { resourceQuotas } from './registry/builtin/resource-quota-kind.js';
+import { admissionPolicyKinds } from './registry/builtin/admission-policy-kinds.js';
 
 export interface ControllerSwitches {
   garbageCollector?: boolean;
@@ -93,6 +100,10 @@ export interface ControllerSwitches {
   replicaSet?: boolean;
   /** ReplicationControllers keep their pods (default on). */
   replicationController?: boolean;
+  /** ResourceQuota status.used recalculated from the namespace's objects (default on). */
+  resourceQuota?: boolean;
+  /** ValidatingAdmissionPolicy status.observedGeneration / typeChecking (default on). */
+  admissionPolicyStatus?: boolean;
 }
 
 export interface LocalClusterOptions {
@@ -115,6 +126,11 @@ export interface LocalClusterOptions {
   pods?: 'simulate' | 'inert';
   /** Built-in controllers, each on by default; `false` switches one off. */
   controllers?: ControllerSwitches;
+  /**
+   * Built-in admission plugins to switch off by name (kube-apiserver's `--disable-admission-plugins`):
+   * LimitRanger, PodSecurity, ValidatingAdmissionPolicy, ResourceQuota (src/cluster/admission/admission-chain.ts).
+   */
+  disabledAdmissionPlugins?: string[];
   /** Watch history length (default 10 000 events). */
   watchHistory?: number;
   /**
@@ -185,9 +201,11 @@ export async function startLocalCluster(options: LocalClusterOptions = {}): Prom
   const seed = options.seed ?? 1;
   const random = new SeededRandom(seed);
   const store = new ObjectStore({ initialResourceVersion: 1000 + (seed % 1000), historyLimit: options.watchHistory ?? 10_000 });
-  const specificKinds = [...coreKinds, coreEvents, ...batchKinds, newEvents, ...otherKinds, ...admissionKinds, ...reviewKinds, ...hpaKinds, ...csrKinds, ...serviceKinds, ...workloadKinds, ...storageKinds(store), ...replicaKinds];
+  const specificKinds = [...coreKinds, coreEvents, ...batchKinds, newEvents, ...otherKinds, ...admissionKinds, ...reviewKinds, ...hpaKinds, ...csrKinds, ...serviceKinds, ...workloadKinds, ...storageKinds(store), ...replicaKinds, limitRanges, resourceQuotas, ...admissionPolicyKinds];
   const catalog = new ResourceCatalog(composeBuiltinKinds(specificKinds, genericKinds()));
   const operations = new ObjectOperations(store, clock, random);
+  const authorize = (options.authz ?? 'rbac') === 'rbac' ? (user: UserInfo, info: RequestInfo) => isAllowed(store, user, info) : () => true;
+  operations.admission = new AdmissionChain({ store, catalog, clock, authorize }, options.disabledAdmissionPlugins);
   const watches = new WatchHub(store, operations, () => clock.now());
   const admission = new WebhookAdmission(store);
   const handler = new ResourceHandler(catalog, store, operations, watches, () => clock.now(), admission);

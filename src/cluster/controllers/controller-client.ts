@@ -186,8 +186,8 @@ export class ControllerClient {
     return object;
   }
 
-  private writeOptions(): { fieldManager: string } {
-    return { fieldManager: this.identity.fieldManager };
+  private writeOptions(): { fieldManager: string; user: UserInfo } {
+    return { fieldManager: this.identity.fieldManager, user: this.user() };
   }
 
   private logged<T>(verb: string, rt: ResourceType, namespace: string | undefined, name: string | undefined, subresource: string | undefined, run: () => T): T {

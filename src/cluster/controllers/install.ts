@@ -32,6 +32,8 @@ import { VolumeScheduling } from './volume-scheduling.js';
 import { EphemeralVolumeController } from './ephemeral-volume-controller.js';
 import { ReplicaSetController, replicationControllerKind } from './replica-set-controller.js';
 import { DeploymentController } from './deployment-controller.js';
+import { ResourceQuotaController } from './resource-quota-controller.js';
+import { AdmissionPolicyStatusController } from './admission-policy-status-controller.js';
 
 const kubeSystem = (name: string): ControllerIdentity => ({ user: `system:serviceaccount:kube-system:${name}`, fieldManager: 'kube-controller-manager' });
 
@@ -50,6 +52,8 @@ export const controllerIdentities = {
   endpointSliceMirroring: kubeSystem('endpointslicemirroring-controller'),
   disruption: kubeSystem('disruption-controller'),
   csrSigning: kubeSystem('certificate-controller'),
+  resourceQuota: kubeSystem('resourcequota-controller'),
+  admissionPolicyStatus: kubeSystem('validatingadmissionpolicy-status-controller'),
   scheduler: { user: 'system:kube-scheduler', groups: ['system:authenticated'], fieldManager: 'kube-scheduler' },
   apiserver: { user: 'system:apiserver', groups: ['system:masters', 'system:authenticated'], fieldManager: 'kube-apiserver' },
   statefulSet: kubeSystem('statefulset-controller'),
@@ -169,6 +173,8 @@ export function startBuiltinControllers(cluster: ClusterInternals, caCertPem?: s
     scheduler.add(new DisruptionController(disruptionClient, cluster.clock, new EventRecorder(disruptionClient, cluster.clock, 'controllermanager')));
   }
   if (on('kubernetesService')) scheduler.add(new KubernetesServiceController(client(controllerIdentities.apiserver)));
+  if (on('resourceQuota')) scheduler.add(new ResourceQuotaController(client(controllerIdentities.resourceQuota), cluster.store, cluster.catalog));
+  if (on('admissionPolicyStatus')) scheduler.add(new AdmissionPolicyStatusController(client(controllerIdentities.admissionPolicyStatus), cluster.catalog));
   if (on('eventTtl')) scheduler.add(new EventTtlController(client(controllerIdentities.apiserver), cluster.clock));
   const extraIdleChecks: Array<() => void> = [];
   if (on('csrSigning') && cluster.certificateAuthority) {

@@ -10,6 +10,7 @@ import type { KubeObject, StoreEvent } from '../store/object-store.js';
 import type { ControllerClient } from './controller-client.js';
 import type { BuiltinController, ReconcileResult } from './controller-scheduler.js';
 import type { EventRecorder } from './event-recorder.js';
+import { ApiError } from '../errors/status-errors.js';
 import {
   type JobCondition, findCondition, finishedCondition, jobCondition, jobReasons, jobStatus, jobTrackingFinalizer,
 } from './job-conditions.js';
@@ -218,7 +219,14 @@ export class JobController implements BuiltinController {
         if (index === undefined) break;
         stampIndex(body, job.metadata.name, index);
       }
-      const pod = this.client.create('pods', job.metadata.namespace, body);
+      let pod: KubeObject;
+      try {
+        pod = this.client.create('pods', job.metadata.namespace, body);
+      } catch (err) {
+        // refused (admission: PodSecurity, ResourceQuota, LimitRanger…): the pod control's event, then retry with backoff
+        if (err instanceof ApiError) this.events.record(job, 'Warning', 'FailedCreate', `Error creating: ${err.message}`);
+        throw err;
+      }
       created.push(pod);
       this.events.record(job, 'Normal', 'SuccessfulCreate', `Created pod: ${pod.metadata.name}`);
     }

@@ -210,6 +210,7 @@ export class ResourceHandler {
       ...(fieldManager !== undefined ? { fieldManager } : {}),
       fieldValidation: (fv || 'Warn') as FieldValidation,
       force: queryBool(q.get('force')),
+      user: ctx.user,
     };
   }
 
@@ -232,6 +233,7 @@ export class ResourceHandler {
     if (grace !== undefined) options.gracePeriodSeconds = grace;
     if (body.preconditions) options.preconditions = body.preconditions;
     options.dryRun = (Array.isArray(body.dryRun) && body.dryRun.includes('All')) || q.getAll('dryRun').includes('All');
+    options.user = ctx.user;
     return options;
   }
 

@@ -7,6 +7,7 @@ import type { ClusterClock } from '../clock/virtual-clock.js';
 import { conflict, forbidden, notFound } from '../errors/status-errors.js';
 import type { KubeObject, ObjectStore } from '../store/object-store.js';
 import type { ResourceType } from './resource-type.js';
+import type { UserInfo } from '../http/authentication.js';
 import { isNoOp, rfc3339 } from './system-metadata.js';
 
 export interface DeleteOptions {
@@ -14,6 +15,8 @@ export interface DeleteOptions {
   gracePeriodSeconds?: number;
   preconditions?: { uid?: string; resourceVersion?: string };
   dryRun?: boolean;
+  /** Who asks (ValidatingAdmissionPolicy's `request.userInfo` on DELETE). */
+  user?: UserInfo;
 }
 
 export class DeleteOperations {

@@ -21,6 +21,8 @@ import { type DeleteOptions, DeleteOperations } from './delete-operations.js';
 import { type ResourceType, type WriteContext, groupVersion, patchTypesOf } from './resource-type.js';
 import { type SeededRandom, generationChanged, isNoOp, rfc3339 } from './system-metadata.js';
 import { TypeDecodeError } from '../schemas/typed-decoding.js';
+import type { AdmissionChain, AdmissionVerb } from '../admission/admission-chain.js';
+import type { UserInfo } from '../http/authentication.js';
 
 export type FieldValidation = 'Strict' | 'Warn' | 'Ignore';
 
@@ -32,6 +34,8 @@ export interface WriteOptions {
   subresource?: string;
   /** Server-side apply: take ownership on conflicts. */
   force?: boolean;
+  /** Who asks (the built-in admission plugins read it: ValidatingAdmissionPolicy's `request.userInfo`). */
+  user?: UserInfo;
 }
 
 export interface WriteResult {
@@ -57,6 +61,8 @@ export type ListSemanticsFor = (rt: ResourceType) => ListSemanticsResolver;
 
 export class ObjectOperations {
   listSemanticsFor: ListSemanticsFor = () => builtinListSemantics;
+  /** The built-in admission plugins (LimitRanger, PodSecurity, …) every create and update runs through. */
+  admission: AdmissionChain | undefined;
   private readonly deletion: DeleteOperations;
 
   constructor(
@@ -176,6 +182,7 @@ export class ObjectOperations {
     const object = this.admitBody(rt, body, namespace, opts, warnings);
     const meta = object.metadata;
     if (meta.resourceVersion) throw internalError('resourceVersion should not be set on objects to be created');
+    const requestName = meta.name || meta.generateName || '';
     if (!meta.name && meta.generateName) meta.name = `${String(meta.generateName).slice(0, 58)}${this.random.nameSuffix()}`;
     this.checkNamespace(rt, meta.namespace, meta.name ?? '', true);
     const ctx = this.context();
@@ -187,15 +194,34 @@ export class ObjectOperations {
     if (rt.hasGeneration || rt.custom) meta.generation = 1;
     else delete meta.generation;
     if (rt.statusSubresource && rt.custom) delete object.status;
+    warnings.push(...this.runAdmission('admit', 'CREATE', rt, object, undefined, opts, requestName));
     rt.strategy.prepareForCreate?.(object, ctx);
     warnings.push(...dropDuplicateOwnerReferences(object));
     this.validate(rt, object, undefined);
     if (this.store.peek(rt.bucket, meta.namespace, meta.name)) throw alreadyExists(this.qr(rt), meta.name);
+    // validating admission runs after the name is generated (1.32's RetryGenerateName), mutating before
+    warnings.push(...this.runAdmission('validate', 'CREATE', rt, object, undefined, opts));
     delete meta.managedFields;
     recordUpdate(object, undefined, this.ownership(rt, opts, 'create'));
     if (opts.dryRun) return { object: this.present(rt, { ...object, metadata: { ...object.metadata, resourceVersion: '' } }), code: 201, warnings };
     const stored = this.store.create(rt.bucket, object);
     return { object: this.present(rt, stored), code: 201, warnings };
+  }
+
+  /** One phase of the built-in admission chain on the object about to be written; returns warnings. */
+  private runAdmission(phase: 'admit' | 'validate', operation: AdmissionVerb, rt: ResourceType, object: KubeObject, old: KubeObject | undefined, opts: WriteOptions, name = object.metadata.name ?? ''): string[] {
+    if (!this.admission) return [];
+    return this.admission[phase]({
+      operation,
+      rt,
+      namespace: rt.namespaced ? object.metadata.namespace : undefined,
+      name,
+      subresource: opts.subresource,
+      object,
+      oldObject: old,
+      user: opts.user,
+      dryRun: Boolean(opts.dryRun),
+    });
   }
 
   private ownership(rt: ResourceType, opts: WriteOptions, _verb: string) {
@@ -260,12 +286,15 @@ export class ObjectOperations {
     }
     next.metadata.resourceVersion = stored.metadata.resourceVersion;
     const ctx = this.context();
+    const old = stored;
+    warnings.push(...this.runAdmission('admit', 'UPDATE', rt, next, old, opts));
     if (opts.subresource !== 'status') rt.strategy.prepareForUpdate?.(next, stored, ctx);
     if (rt.hasGeneration || rt.custom) {
       next.metadata.generation = (stored.metadata.generation ?? 1) + (generationChanged(rt, next, stored) ? 1 : 0);
     } else delete next.metadata.generation;
     warnings.push(...dropDuplicateOwnerReferences(next));
     this.validate(rt, next, stored);
+    warnings.push(...this.runAdmission('validate', 'UPDATE', rt, next, old, opts));
     if (!ownershipDone && !isNoOp(next, stored)) recordUpdate(next, stored, this.ownership(rt, opts, 'update'));
     return this.commitUpdate(rt, next, stored, opts, warnings);
   }
@@ -361,7 +390,22 @@ export class ObjectOperations {
 
   /** DELETE of one object (§3.6). Returns the object (still there or deleted) or a Success Status. */
   delete(rt: ResourceType, namespace: string | undefined, name: string, options: DeleteOptions = {}): { body: KubeObject | Record<string, unknown>; warnings: string[] } {
-    return this.deletion.delete(rt, namespace, name, options);
+    const stored = this.admission ? this.store.peek(rt.bucket, rt.namespaced ? namespace : undefined, name) : undefined;
+    const warnings = stored
+      ? this.admission!.validate({
+          operation: 'DELETE',
+          rt,
+          namespace: rt.namespaced ? namespace : undefined,
+          name,
+          subresource: undefined,
+          object: undefined,
+          oldObject: stored as KubeObject,
+          user: options.user,
+          dryRun: Boolean(options.dryRun),
+        })
+      : [];
+    const result = this.deletion.delete(rt, namespace, name, options);
+    return { ...result, warnings: [...result.warnings, ...warnings] };
   }
 
   /** PUT namespaces/<n>/finalize: replaces spec.finalizers; the namespace goes once nothing holds it. */

@@ -232,6 +232,18 @@ function qosClass(spec: any): string {
   return guaranteed ? 'Guaranteed' : 'Burstable';
 }
 
+/** SetDefaults_Pod (pods only, not templates): a container's requests default to its limits. */
+function defaultRequestsToLimits(spec: any): void {
+  for (const c of [...(spec.containers ?? []), ...(spec.initContainers ?? [])]) {
+    const limits = c?.resources?.limits;
+    if (!limits || typeof limits !== 'object') continue;
+    for (const [k, v] of Object.entries(limits)) {
+      c.resources.requests ??= {};
+      if (!(k in c.resources.requests)) c.resources.requests[k] = v;
+    }
+  }
+}
+
 export const pods = defineKind({
   resource: 'pods',
   kind: 'Pod',
@@ -272,6 +284,7 @@ export const pods = defineKind({
     prepareForCreate(o) {
       o.spec = o.spec ?? {};
       defaultPodOnly(o.spec);
+      defaultRequestsToLimits(o.spec);
       o.status = { phase: 'Pending', qosClass: qosClass(o.spec) };
     },
     prepareForUpdate(o) {

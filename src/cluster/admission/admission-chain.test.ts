@@ -1,0 +1,40 @@
+/** The built-in admission chain: kube-apiserver's order, switching plugins off, adding one with a single entry. */
+import { AdmissionChain, type AdmissionPluginDefinition, type AdmissionRequest, builtinAdmissionPlugins } from './admission-chain.js';
+import { ObjectStore } from '../store/object-store.js';
+import { ResourceCatalog } from '../registry/resource-catalog.js';
+import { VirtualClock } from '../clock/virtual-clock.js';
+
+const services = () => ({ store: new ObjectStore({ initialResourceVersion: 1, historyLimit: 10 }), catalog: new ResourceCatalog([]), clock: new VirtualClock(0) });
+
+test('the plugins run in kube-apiserver 1.32 order: ResourceQuota last', () => {
+  expect(new AdmissionChain(services()).names()).toEqual(['LimitRanger', 'PodSecurity', 'ValidatingAdmissionPolicy', 'ResourceQuota']);
+});
+
+test('plugins can be switched off by name', () => {
+  expect(new AdmissionChain(services(), ['PodSecurity', 'ResourceQuota']).names()).toEqual(['LimitRanger', 'ValidatingAdmissionPolicy']);
+});
+
+test('a plugin added as one entry mutates and validates in its place', () => {
+  const seen: string[] = [];
+  const defaultToleration: AdmissionPluginDefinition = {
+    name: 'DefaultTolerationSeconds',
+    create: () => ({
+      admit(r) {
+        seen.push('admit');
+        r.object!.spec.tolerations = [{ key: 'node.kubernetes.io/not-ready', operator: 'Exists', effect: 'NoExecute', tolerationSeconds: 300 }];
+      },
+      validate: () => ['checked'],
+    }),
+  };
+  const definitions = [...builtinAdmissionPlugins.slice(0, 1), defaultToleration, ...builtinAdmissionPlugins.slice(1)];
+  const chain = new AdmissionChain(services(), [], definitions);
+  expect(chain.names()[1]).toBe('DefaultTolerationSeconds');
+  const request: AdmissionRequest = {
+    operation: 'CREATE', rt: { group: '', version: 'v1', resource: 'pods', kind: 'Pod', namespaced: true } as never, namespace: 'default', name: 'p', subresource: undefined,
+    object: { metadata: { name: 'p', namespace: 'default' }, spec: { containers: [{ name: 'c', image: 'x' }] } }, oldObject: undefined, user: undefined, dryRun: false,
+  };
+  chain.admit(request);
+  expect(request.object!.spec.tolerations[0].tolerationSeconds).toBe(300);
+  expect(chain.validate(request)).toEqual(['checked']);
+  expect(seen).toEqual(['admit']);
+});
