@@ -43,6 +43,8 @@ describe('manager', () => {
   let env: TestEnv;
 
   beforeAll(async () => {
+    // The image the controller deploys, as config/manager/manager.yaml gives it to the manager in the cluster.
+    process.env.MEMCACHED_IMAGE ??= 'memcached:1.6.26-alpine';
     env = await startTestEnv({
       crdPaths: existsSync(crdFolder) ? [crdFolder] : [],
       // What --metrics-bind-address=:8443 with the default --metrics-secure does, on a free local port.
@@ -60,7 +62,18 @@ describe('manager', () => {
     const crds = await env.kubectl(['get', 'customresourcedefinitions', '-o', 'name']);
     expect(crds.code).toBe(0);
     for (const name of crdNames) expect(crds.stdout).toContain(`customresourcedefinition.apiextensions.k8s.io/${name}`);
-    // TODO(user): create your custom resources with env.client or env.kubectl and assert what the controllers do.
+  });
+
+  it('kubectl apply of the sample makes its Deployment of the image and reports Available=True', async () => {
+    const applied = await env.kubectl(['apply', '-f', fileURLToPath(new URL('../../config/samples/cache_v1alpha1_memcached.yaml', import.meta.url))]);
+    expect(applied.stderr).toBe('');
+    expect(applied.stdout.trim()).toBe('memcached.cache.example.com/memcached-sample created');
+    await env.settle();
+
+    const image = await env.kubectl(['get', 'deployment', 'memcached-sample', '-o', 'jsonpath={.spec.template.spec.containers[0].image} {.metadata.ownerReferences[0].kind}/{.metadata.ownerReferences[0].name}']);
+    expect(image.stdout).toBe('memcached:1.6.26-alpine Memcached/memcached-sample');
+    const available = await env.kubectl(['get', 'memcached', 'memcached-sample', '-o', 'jsonpath={.status.conditions[?(@.type=="Available")].message}']);
+    expect(available.stdout).toBe('Deployment for custom resource (memcached-sample) with 1 replicas created successfully');
   });
 
   it('serves metrics over HTTPS to identities bound to metrics-reader, and to no one else', async () => {
