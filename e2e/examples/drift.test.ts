@@ -1,5 +1,5 @@
 /**
- * Drift of the reference operators (issue 6; memcached, made with the deploy-image plugin, issue 12): each example's scaffold is re-made with the CLI in a
+ * Drift of the reference operators (issue 6; memcached, made with the deploy-image plugin: issue 12): each example's scaffold is re-made with the CLI in a
  * temporary folder, and every file the scaffold owns must be byte-identical to the committed one; the
  * files generated from the user's code must be current (`manifests --check`, `generate --check` in place).
  *
