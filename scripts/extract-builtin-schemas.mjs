@@ -56,6 +56,7 @@ const roots = {
   V1LocalSubjectAccessReview: 'authorization', V1SelfSubjectReview: 'authentication', V1TokenReview: 'authentication',
   AuthenticationV1TokenRequest: 'authentication', V1MutatingWebhookConfiguration: 'admissionregistration',
   V1ValidatingWebhookConfiguration: 'admissionregistration', V1Scale: 'autoscaling',
+  V1ReplicaSet: 'apps', V1ReplicationController: 'core',
 };
 
 // ---- kubernetes-types: which group declares a type name, and which fields are Quantities ----

@@ -7,7 +7,8 @@
 import { stringify } from 'yaml';
 import { useClusterSuite } from './cluster-suite.js';
 
-const suite = useClusterSuite();
+// the deployment controller would write status.replicas itself: this file checks what /scale reads and writes
+const suite = useClusterSuite({ controllers: { deployment: false } });
 const kubectl = suite.kubectl;
 
 const deployment = (name: string, replicas: number): string =>

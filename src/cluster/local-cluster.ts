@@ -17,6 +17,7 @@ import { WebhookAdmission } from './admission/webhook-admission.js';
 import { WatchHub } from './http/watch.js';
 import { kubeconfigText, writeKubeconfigFile } from './kubeconfig.js';
 import { batchKinds } from './registry/builtin/batch-kinds.js';
+import { replicaKinds } from './registry/builtin/replica-kinds.js';
 import { coreKinds } from './registry/builtin/core-kinds.js';
 import { coreEvents, newEvents } from './registry/builtin/event-kinds.js';
 import { otherKinds } from './registry/builtin/other-kinds.js';
@@ -47,6 +48,12 @@ export interface ControllerSwitches {
   eventTtl?: boolean;
   /** ClusterRoles with an `aggregationRule` (admin, edit, view, yours) follow the roles they select (default on). */
   clusterRoleAggregation?: boolean;
+  /** Deployments roll out through ReplicaSets (default on). */
+  deployment?: boolean;
+  /** ReplicaSets keep their pods (default on). */
+  replicaSet?: boolean;
+  /** ReplicationControllers keep their pods (default on). */
+  replicationController?: boolean;
 }
 
 export interface LocalClusterOptions {
@@ -137,7 +144,7 @@ export async function startLocalCluster(options: LocalClusterOptions = {}): Prom
   const seed = options.seed ?? 1;
   const random = new SeededRandom(seed);
   const store = new ObjectStore({ initialResourceVersion: 1000 + (seed % 1000), historyLimit: options.watchHistory ?? 10_000 });
-  const catalog = new ResourceCatalog([...coreKinds, coreEvents, ...batchKinds, newEvents, ...otherKinds, ...admissionKinds, ...reviewKinds]);
+  const catalog = new ResourceCatalog([...coreKinds, coreEvents, ...batchKinds, newEvents, ...otherKinds, ...admissionKinds, ...reviewKinds, ...replicaKinds]);
   const operations = new ObjectOperations(store, clock, random);
   const watches = new WatchHub(store, operations, () => clock.now());
   const admission = new WebhookAdmission(store);

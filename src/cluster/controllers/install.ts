@@ -16,6 +16,8 @@ import { CronJobController } from './cronjob-controller.js';
 import { TtlAfterFinishedController } from './ttl-after-finished-controller.js';
 import { EventTtlController } from './event-ttl-controller.js';
 import { ClusterRoleAggregationController } from '../rbac/aggregation-controller.js';
+import { ReplicaSetController, replicationControllerKind } from './replica-set-controller.js';
+import { DeploymentController } from './deployment-controller.js';
 
 const kubeSystem = (name: string): ControllerIdentity => ({ user: `system:serviceaccount:kube-system:${name}`, fieldManager: 'kube-controller-manager' });
 
@@ -31,6 +33,9 @@ export const controllerIdentities = {
   clusterRoleAggregation: kubeSystem('clusterrole-aggregation-controller'),
   scheduler: { user: 'system:kube-scheduler', groups: ['system:authenticated'], fieldManager: 'kube-scheduler' },
   apiserver: { user: 'system:apiserver', groups: ['system:masters', 'system:authenticated'], fieldManager: 'kube-apiserver' },
+  deployment: kubeSystem('deployment-controller'),
+  replicaSet: kubeSystem('replicaset-controller'),
+  replicationController: kubeSystem('replication-controller'),
   kubelet: { user: 'system:node:kubeforge-node', groups: ['system:nodes', 'system:authenticated'], fieldManager: 'kubelet' },
 } satisfies Record<string, ControllerIdentity>;
 
@@ -74,6 +79,18 @@ export function startBuiltinControllers(cluster: ClusterInternals, caCertPem?: s
   if (on('cronJob')) {
     const cronClient = client(controllerIdentities.cronJob);
     scheduler.add(new CronJobController(cronClient, cluster.clock, new EventRecorder(cronClient, cluster.clock, 'cronjob-controller'), owners.index));
+  }
+  if (on('deployment')) {
+    const deploymentClient = client(controllerIdentities.deployment);
+    scheduler.add(new DeploymentController(deploymentClient, cluster.clock, new EventRecorder(deploymentClient, cluster.clock, 'deployment-controller')));
+  }
+  if (on('replicaSet')) {
+    const rsClient = client(controllerIdentities.replicaSet);
+    scheduler.add(new ReplicaSetController(rsClient, cluster.clock, new EventRecorder(rsClient, cluster.clock, 'replicaset-controller')));
+  }
+  if (on('replicationController')) {
+    const rcClient = client(controllerIdentities.replicationController);
+    scheduler.add(new ReplicaSetController(rcClient, cluster.clock, new EventRecorder(rcClient, cluster.clock, 'replication-controller'), replicationControllerKind));
   }
   if (on('ttl')) scheduler.add(new TtlAfterFinishedController(client(controllerIdentities.ttl), cluster.clock));
   if (cluster.options.pods !== 'inert') {

@@ -444,7 +444,7 @@ export class ResourceHandler {
     const toScale = (o: KubeObject): Record<string, unknown> => {
       const selector = scale.labelSelectorPath ? readPath(o, scale.labelSelectorPath) : undefined;
       const status: Record<string, unknown> = { replicas: Number(readPath(o, scale.statusReplicasPath) ?? 0) };
-      if (selector !== undefined) status.selector = typeof selector === 'string' ? selector : labelSelectorToString(selector as never);
+      if (selector !== undefined) status.selector = typeof selector === 'string' ? selector : labelSelectorToString((scale.selectorIsMap ? { matchLabels: selector } : selector) as never);
       return {
         kind: 'Scale',
         apiVersion: 'autoscaling/v1',

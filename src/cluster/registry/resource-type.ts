@@ -25,6 +25,8 @@ export interface ScaleSubresource {
   specReplicasPath: string;
   statusReplicasPath: string;
   labelSelectorPath?: string;
+  /** The selector is a plain label map (ReplicationController), not a LabelSelector. */
+  selectorIsMap?: boolean;
 }
 
 /** What a write operation tells the strategy. */

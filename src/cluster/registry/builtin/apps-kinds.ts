@@ -1,14 +1,16 @@
 /**
- * apps/v1 Deployments, stored only (nothing runs them): defaulting, validation, kubectl columns, and the
+ * apps/v1 Deployments (the deployment controller runs them): defaulting, validation, kubectl columns, and the
  * `/scale` subresource a 1.32 server serves for them (autoscaling/v1 Scale over spec.replicas,
  * status.replicas and spec.selector as a label-selector string).
  */
-import { type FieldError, invalid, required } from '../../errors/field-errors.js';
+import { type FieldError, invalid } from '../../errors/field-errors.js';
 import type { KubeObject } from '../../store/object-store.js';
 import { defineKind } from '../define-kind.js';
+import { labelSelectorToString } from '../../selectors/label-selector.js';
 import type { ResourceType, ScaleSubresource } from '../resource-type.js';
 import { age, ageColumn, column, nameColumn } from '../table-format.js';
 import { defaultPodTemplate } from './core-kinds.js';
+import { goLabelSelector, nonNegative, validateDeploymentStrategy, validateLabelSelector, validateReplicaTemplate } from './replica-validation.js';
 
 /** Where a Deployment keeps what its Scale shows (the selector is a LabelSelector, rendered as a string). */
 export const deploymentScale: ScaleSubresource = {
@@ -18,12 +20,35 @@ export const deploymentScale: ScaleSubresource = {
 };
 
 function validateDeployment(o: KubeObject): FieldError[] {
-  const errs: FieldError[] = [];
-  if (!o.spec?.selector) errs.push(required('spec.selector'));
-  if (!o.spec?.template?.spec?.containers?.length) errs.push(required('spec.template.spec.containers'));
-  const replicas = o.spec?.replicas;
-  if (typeof replicas === 'number' && replicas < 0) errs.push(invalid('spec.replicas', replicas, 'must be greater than or equal to 0'));
+  const spec = o.spec ?? {};
+  const errs = nonNegative(spec.replicas, 'spec.replicas');
+  const selectorErrs = validateLabelSelector(spec.selector, 'spec.selector');
+  errs.push(...selectorErrs);
+  errs.push(...validateReplicaTemplate(spec.template, selectorErrs.length ? undefined : spec.selector, 'spec.template', 'ReplicaSet'));
+  errs.push(...validateDeploymentStrategy(spec.strategy, 'spec.strategy'));
+  errs.push(...nonNegative(spec.minReadySeconds, 'spec.minReadySeconds'));
+  errs.push(...nonNegative(spec.revisionHistoryLimit, 'spec.revisionHistoryLimit'));
+  if (typeof spec.progressDeadlineSeconds === 'number') {
+    errs.push(...nonNegative(spec.progressDeadlineSeconds, 'spec.progressDeadlineSeconds'));
+    if (spec.progressDeadlineSeconds <= (spec.minReadySeconds ?? 0)) errs.push(invalid('spec.progressDeadlineSeconds', spec.progressDeadlineSeconds, 'must be greater than minReadySeconds'));
+  }
   return errs;
+}
+
+/** SetDefaults_Deployment (apps/v1). */
+function defaultDeployment(o: KubeObject): void {
+  const spec = (o.spec ??= {});
+  spec.replicas ??= 1;
+  const strategy = (spec.strategy ??= {});
+  strategy.type ||= 'RollingUpdate';
+  if (strategy.type === 'RollingUpdate') {
+    const ru = (strategy.rollingUpdate ??= {});
+    ru.maxUnavailable ??= '25%';
+    ru.maxSurge ??= '25%';
+  }
+  spec.revisionHistoryLimit ??= 10;
+  spec.progressDeadlineSeconds ??= 600;
+  defaultPodTemplate(spec.template);
 }
 
 const sameJson = (a: unknown, b: unknown): boolean => JSON.stringify(a ?? null) === JSON.stringify(b ?? null);
@@ -39,23 +64,40 @@ const deploymentKind = defineKind({
   hasGeneration: true,
   fields: ['spec', 'status'],
   table: {
-    columns: [nameColumn, column('Ready', 'string', 'Number of the pod with ready state'), column('Up-to-date', 'string', 'Total number of non-terminated pods targeted by this deployment that have the desired template spec.'), column('Available', 'string', 'Total number of available pods (ready for at least minReadySeconds) targeted by this deployment.'), ageColumn],
-    cells: (o, now) => [o.metadata.name, `${o.status?.readyReplicas ?? 0}/${o.spec?.replicas ?? 1}`, o.status?.updatedReplicas ?? 0, o.status?.availableReplicas ?? 0, age(o.metadata.creationTimestamp, now)],
+    columns: [
+      nameColumn,
+      column('Ready', 'string', 'Number of the pod with ready state'),
+      column('Up-to-date', 'string', 'Total number of non-terminated pods targeted by this deployment that have the desired template spec.'),
+      column('Available', 'string', 'Total number of available pods (ready for at least minReadySeconds) targeted by this deployment.'),
+      ageColumn,
+      column('Containers', 'string', 'Names of each container in the template.', 1),
+      column('Images', 'string', 'Images referenced by each container in the template.', 1),
+      column('Selector', 'string', 'Label selector for pods. Existing ReplicaSets whose pods are selected by this will be the ones affected by this deployment.', 1),
+    ],
+    cells: (o, now) => {
+      const containers: any[] = o.spec?.template?.spec?.containers ?? [];
+      return [
+        o.metadata.name,
+        `${o.status?.readyReplicas ?? 0}/${o.spec?.replicas ?? 1}`,
+        o.status?.updatedReplicas ?? 0,
+        o.status?.availableReplicas ?? 0,
+        age(o.metadata.creationTimestamp, now),
+        containers.map((c) => c.name).join(','),
+        containers.map((c) => c.image).join(','),
+        labelSelectorToString(o.spec?.selector) || '<none>',
+      ];
+    },
   },
   strategy: {
     prepareForCreate(o) {
-      const spec = (o.spec ??= {});
-      spec.replicas ??= 1;
-      spec.revisionHistoryLimit ??= 10;
-      spec.progressDeadlineSeconds ??= 600;
-      spec.strategy ??= { type: 'RollingUpdate', rollingUpdate: { maxSurge: '25%', maxUnavailable: '25%' } };
-      defaultPodTemplate(spec.template);
+      defaultDeployment(o);
       o.status = {};
     },
+    prepareForUpdate: defaultDeployment,
     validateCreate: validateDeployment,
     validateUpdate(o, old) {
       const errs = validateDeployment(o);
-      if (old.spec?.selector && !sameJson(o.spec?.selector, old.spec.selector)) errs.push(invalid('spec.selector', o.spec?.selector, 'field is immutable'));
+      if (old.spec?.selector && !sameJson(o.spec?.selector, old.spec.selector)) errs.push(invalid('spec.selector', goLabelSelector(o.spec?.selector), 'field is immutable'));
       return errs;
     },
   },

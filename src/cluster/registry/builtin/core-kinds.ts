@@ -143,17 +143,23 @@ export const serviceAccounts = defineKind({
   },
 });
 
-function defaultPodSpec(spec: Record<string, any>): void {
-  spec.restartPolicy ??= 'Always';
-  spec.dnsPolicy ??= 'ClusterFirst';
-  spec.schedulerName ??= 'default-scheduler';
-  spec.terminationGracePeriodSeconds ??= 30;
-  spec.securityContext ??= {};
+/** What SetDefaults_Pod and the admission plugins (ServiceAccount, Priority) add to pods only, never to templates. */
+function defaultPodOnly(spec: Record<string, any>): void {
   spec.serviceAccountName ??= spec.serviceAccount ?? 'default';
   spec.serviceAccount ??= spec.serviceAccountName;
   spec.enableServiceLinks ??= true;
   spec.priority ??= 0;
   spec.preemptionPolicy ??= 'PreemptLowerPriority';
+  defaultPodSpecFields(spec);
+}
+
+/** SetDefaults_PodSpec and the container defaults: what pods and pod templates share. */
+function defaultPodSpecFields(spec: Record<string, any>): void {
+  spec.restartPolicy ??= 'Always';
+  spec.dnsPolicy ??= 'ClusterFirst';
+  spec.schedulerName ??= 'default-scheduler';
+  spec.terminationGracePeriodSeconds ??= 30;
+  spec.securityContext ??= {};
   for (const c of [...(spec.containers ?? []), ...(spec.initContainers ?? []), ...(spec.ephemeralContainers ?? [])]) {
     if (!c || typeof c !== 'object') continue;
     for (const port of Array.isArray(c.ports) ? c.ports : []) if (port && typeof port === 'object') port.protocol ??= 'TCP';
@@ -163,12 +169,32 @@ function defaultPodSpec(spec: Record<string, any>): void {
     const tagged = /:[^/]+$/.test(image) && !image.endsWith(':latest');
     c.imagePullPolicy ??= tagged || image.includes('@') ? 'IfNotPresent' : 'Always';
     c.resources ??= {};
+    defaultProbesAndEnv(c);
+  }
+  for (const v of Array.isArray(spec.volumes) ? spec.volumes : []) {
+    for (const source of [v?.secret, v?.configMap, v?.downwardAPI, v?.projected]) if (source && typeof source === 'object') source.defaultMode ??= 420;
   }
 }
 
-/** Pod template defaults (used by Pods and by Job/CronJob templates). */
+/** SetDefaults_Probe, SetDefaults_HTTPGetAction and SetDefaults_ObjectFieldSelector for one container. */
+function defaultProbesAndEnv(c: Record<string, any>): void {
+  for (const probe of [c.livenessProbe, c.readinessProbe, c.startupProbe]) {
+    if (!probe || typeof probe !== 'object') continue;
+    probe.timeoutSeconds ??= 1;
+    probe.periodSeconds ??= 10;
+    probe.successThreshold ??= 1;
+    probe.failureThreshold ??= 3;
+    if (probe.httpGet && typeof probe.httpGet === 'object') {
+      probe.httpGet.path ??= '/';
+      probe.httpGet.scheme ??= 'HTTP';
+    }
+  }
+  for (const e of Array.isArray(c.env) ? c.env : []) if (e?.valueFrom?.fieldRef && typeof e.valueFrom.fieldRef === 'object') e.valueFrom.fieldRef.apiVersion ??= 'v1';
+}
+
+/** Pod template defaults (Job/CronJob/Deployment/ReplicaSet templates): the pod spec's, not the pod-only ones. */
 export function defaultPodTemplate(template: Record<string, any> | undefined): void {
-  if (template?.spec && typeof template.spec === 'object') defaultPodSpec(template.spec);
+  if (template?.spec && typeof template.spec === 'object') defaultPodSpecFields(template.spec);
 }
 
 /** Checks a pod spec at `path`; `restartPolicies` restricts restartPolicy (Jobs). */
@@ -240,11 +266,11 @@ export const pods = defineKind({
   strategy: {
     prepareForCreate(o) {
       o.spec = o.spec ?? {};
-      defaultPodSpec(o.spec);
+      defaultPodOnly(o.spec);
       o.status = { phase: 'Pending', qosClass: qosClass(o.spec) };
     },
     prepareForUpdate(o) {
-      if (o.spec) defaultPodSpec(o.spec);
+      if (o.spec) defaultPodOnly(o.spec);
     },
     validateCreate: (o) => validatePodSpec(o.spec, 'spec'),
     validateUpdate(o, old) {

@@ -1,0 +1,629 @@
+/**
+ * The Deployment controller (kube-controller-manager 1.32, pkg/controller/deployment): owns ReplicaSets
+ * named `<deployment>-<pod-template-hash>`, rolls out with RollingUpdate (maxSurge/maxUnavailable) or
+ * Recreate, scales proportionally, keeps revision annotations and revisionHistoryLimit, honours `paused`,
+ * and reports observedGeneration, replica counts and the Progressing/Available conditions with the real
+ * reasons, messages and ScalingReplicaSet events.
+ */
+import type { ClusterClock } from '../clock/virtual-clock.js';
+import { ApiError } from '../errors/status-errors.js';
+import { deepEqual, rfc3339 } from '../registry/system-metadata.js';
+import { isEmptySelector, selectorMatches } from '../selectors/label-selector-object.js';
+import type { KubeObject, StoreEvent } from '../store/object-store.js';
+import type { ControllerClient } from './controller-client.js';
+import type { BuiltinController, ReconcileResult } from './controller-scheduler.js';
+import type { EventRecorder } from './event-recorder.js';
+import { computeHash } from './pod-template-hash.js';
+import { controllerRefOf } from './replica-set-controller.js';
+import { maxSurge, maxUnavailable, newReplicaSetSize, replicaSetProportion } from './rollout-arithmetic.js';
+
+export const hashLabel = 'pod-template-hash';
+export const annotations = {
+  revision: 'deployment.kubernetes.io/revision',
+  revisionHistory: 'deployment.kubernetes.io/revision-history',
+  desiredReplicas: 'deployment.kubernetes.io/desired-replicas',
+  maxReplicas: 'deployment.kubernetes.io/max-replicas',
+};
+const notCopied = new Set([...Object.values(annotations), 'kubectl.kubernetes.io/last-applied-configuration', 'deprecated.deployment.rollback.to']);
+const maxRevisionHistoryChars = 2000;
+const noDeadline = 2147483647;
+
+export const reasons = {
+  newRS: 'NewReplicaSetCreated',
+  foundNewRS: 'FoundNewReplicaSet',
+  updated: 'ReplicaSetUpdated',
+  available: 'NewReplicaSetAvailable',
+  timedOut: 'ProgressDeadlineExceeded',
+  paused: 'DeploymentPaused',
+  resumed: 'DeploymentResumed',
+  failedCreate: 'ReplicaSetCreateError',
+  minAvailable: 'MinimumReplicasAvailable',
+  minUnavailable: 'MinimumReplicasUnavailable',
+};
+
+interface DeploymentCondition {
+  type: string;
+  status: string;
+  lastUpdateTime: string;
+  lastTransitionTime: string;
+  reason: string;
+  message: string;
+}
+
+type RS = KubeObject;
+const replicasOf = (rs: RS | undefined): number => rs?.spec?.replicas ?? 0;
+const sum = (list: RS[], f: (rs: RS) => number): number => list.reduce((n, rs) => n + f(rs), 0);
+const active = (list: Array<RS | undefined>): RS[] => list.filter((rs): rs is RS => rs !== undefined && replicasOf(rs) > 0);
+const created = (rs: RS): number => Date.parse(rs.metadata.creationTimestamp ?? '') || 0;
+/** ReplicaSetsByCreationTimestamp: older first, then by name. */
+const byCreation = (a: RS, b: RS): number => created(a) - created(b) || (a.metadata.name < b.metadata.name ? -1 : a.metadata.name > b.metadata.name ? 1 : 0);
+const revisionOf = (rs: RS): number => Number(rs.metadata.annotations?.[annotations.revision] ?? 0) || 0;
+const numberAnnotation = (rs: RS, key: string): number | undefined => {
+  const v = rs.metadata.annotations?.[key];
+  return v !== undefined && /^-?\d+$/.test(v) ? Number(v) : undefined;
+};
+
+/** EqualIgnoreHash: the templates equal once the pod-template-hash label is dropped from both. */
+export function equalIgnoreHash(a: any, b: any): boolean {
+  const strip = (t: any): any => {
+    const copy = structuredClone(t ?? {});
+    if (copy.metadata?.labels) {
+      delete copy.metadata.labels[hashLabel];
+      if (Object.keys(copy.metadata.labels).length === 0) delete copy.metadata.labels;
+    }
+    return copy;
+  };
+  return deepEqual(strip(a), strip(b));
+}
+
+function condition(type: string, status: string, reason: string, message: string, now: number): DeploymentCondition {
+  const at = rfc3339(now);
+  return { type, status, lastUpdateTime: at, lastTransitionTime: at, reason, message };
+}
+
+/** SetDeploymentCondition: no change for the same status and reason; keeps lastTransitionTime for the same status. */
+function setCondition(status: any, next: DeploymentCondition): void {
+  const conditions: DeploymentCondition[] = status.conditions ?? [];
+  const current = conditions.find((c) => c.type === next.type);
+  if (current && current.status === next.status && current.reason === next.reason) return;
+  if (current && current.status === next.status) next.lastTransitionTime = current.lastTransitionTime;
+  status.conditions = [...conditions.filter((c) => c.type !== next.type), next];
+}
+
+function removeCondition(status: any, type: string): void {
+  if (!status.conditions) return;
+  status.conditions = status.conditions.filter((c: DeploymentCondition) => c.type !== type);
+  if (status.conditions.length === 0) delete status.conditions;
+}
+
+const getCondition = (status: any, type: string): DeploymentCondition | undefined => (status?.conditions ?? []).find((c: DeploymentCondition) => c.type === type);
+
+/** One reconcile's view of the Deployment, refreshed after each write. */
+interface Run {
+  d: KubeObject;
+  now: number;
+}
+
+export class DeploymentController implements BuiltinController {
+  readonly name = 'deployment-controller';
+
+  constructor(private readonly client: ControllerClient, private readonly clock: ClusterClock, private readonly events: EventRecorder) {}
+
+  initialKeys(): string[] {
+    return this.client.list('apps/deployments').map((d) => `${d.metadata.namespace}/${d.metadata.name}`);
+  }
+
+  keysFor(event: StoreEvent): string[] {
+    const { object, oldObject } = event;
+    if (event.bucket === 'deployments.apps') return event.type === 'DELETED' ? [] : [`${object.metadata.namespace}/${object.metadata.name}`];
+    if (event.bucket === 'replicasets.apps') {
+      const keys = new Set<string>();
+      for (const rs of [object, oldObject]) {
+        const ref = controllerRefOf(rs);
+        if (ref?.kind === 'Deployment') keys.add(`${rs!.metadata.namespace}/${ref.name}`);
+      }
+      if (event.type !== 'DELETED' && !controllerRefOf(object)) {
+        for (const d of this.client.list('apps/deployments', object.metadata.namespace)) {
+          if (!isEmptySelector(d.spec?.selector) && selectorMatches(d.spec?.selector, object.metadata.labels)) keys.add(`${d.metadata.namespace}/${d.metadata.name}`);
+        }
+      }
+      return [...keys];
+    }
+    // Recreate waits for old pods to be gone
+    if (event.bucket === 'pods' && event.type === 'DELETED') {
+      const rsRef = controllerRefOf(object);
+      if (rsRef?.kind !== 'ReplicaSet') return [];
+      const rs = this.client.get('apps/replicasets', object.metadata.namespace, rsRef.name);
+      const dRef = controllerRefOf(rs);
+      return dRef?.kind === 'Deployment' ? [`${object.metadata.namespace}/${dRef.name}`] : [];
+    }
+    return [];
+  }
+
+  reconcile(key: string): ReconcileResult | void {
+    const [namespace, name] = key.split('/') as [string, string];
+    const d = this.client.get('apps/deployments', namespace, name);
+    if (!d) return;
+    const run: Run = { d, now: this.clock.now() };
+    if (isEmptySelector(d.spec?.selector)) {
+      this.events.record(d, 'Warning', 'SelectingAll', 'This deployment is selecting all pods. A non-empty selector is required.');
+      if ((d.status?.observedGeneration ?? 0) < d.metadata.generation) this.writeStatus(run, { ...(d.status ?? {}), observedGeneration: d.metadata.generation });
+      return;
+    }
+    const rsList = this.claimReplicaSets(d);
+    if (d.metadata.deletionTimestamp) return this.sync(run, rsList, false);
+    this.checkPausedConditions(run);
+    if (run.d.spec?.paused) return this.sync(run, rsList, true);
+    if (this.isScalingEvent(run, rsList)) return this.sync(run, rsList, false);
+    return run.d.spec?.strategy?.type === 'Recreate' ? this.rolloutRecreate(run, rsList) : this.rolloutRolling(run, rsList);
+  }
+
+  // ---- ownership ----
+
+  /** The Deployment's ReplicaSets: adopts matching orphans, releases controlled ones that stop matching. */
+  private claimReplicaSets(d: KubeObject): RS[] {
+    const claimed: RS[] = [];
+    for (const rs of this.client.list('apps/replicasets', d.metadata.namespace)) {
+      const ref = controllerRefOf(rs);
+      const matches = selectorMatches(d.spec.selector, rs.metadata.labels);
+      if (ref?.uid === d.metadata.uid) {
+        if (matches || d.metadata.deletionTimestamp) claimed.push(rs);
+        else this.tryUpdate(() => this.client.update('apps/replicasets', { ...rs, metadata: { ...rs.metadata, ownerReferences: rs.metadata.ownerReferences.filter((r: any) => r.uid !== d.metadata.uid) } }));
+      } else if (!ref && matches && !d.metadata.deletionTimestamp && !rs.metadata.deletionTimestamp) {
+        const refs = [...(rs.metadata.ownerReferences ?? []), this.ownerReference(d)];
+        const adopted = this.tryUpdate(() => this.client.update('apps/replicasets', { ...rs, metadata: { ...rs.metadata, ownerReferences: refs } }));
+        if (adopted) claimed.push(adopted);
+      }
+    }
+    return claimed;
+  }
+
+  private ownerReference(d: KubeObject): Record<string, unknown> {
+    return { apiVersion: 'apps/v1', kind: 'Deployment', name: d.metadata.name, uid: d.metadata.uid, controller: true, blockOwnerDeletion: true };
+  }
+
+  private tryUpdate(write: () => KubeObject): KubeObject | undefined {
+    try {
+      return write();
+    } catch (err) {
+      if (err instanceof ApiError && (err.code === 404 || err.code === 409)) return undefined;
+      throw err;
+    }
+  }
+
+  // ---- the three paths: sync (scale/paused), rolling, recreate ----
+
+  private sync(run: Run, rsList: RS[], paused: boolean): ReconcileResult | void {
+    const { newRS, oldRSs } = this.allReplicaSets(run, rsList, false);
+    this.scale(run, newRS, oldRSs);
+    if (paused) this.cleanup(run, oldRSs);
+    return this.syncDeploymentStatus(run, this.refreshed([...oldRSs, ...(newRS ? [newRS] : [])]), newRS && this.refresh(newRS));
+  }
+
+  private rolloutRolling(run: Run, rsList: RS[]): ReconcileResult | void {
+    const { newRS, oldRSs } = this.allReplicaSets(run, rsList, true);
+    if (!newRS) return this.syncRolloutStatus(run, oldRSs, undefined);
+    const all = [...oldRSs, newRS];
+    if (this.reconcileNewReplicaSet(run, all, newRS)) return this.syncRolloutStatus(run, this.refreshed(all), this.refresh(newRS));
+    if (this.reconcileOldReplicaSets(run, this.refreshed(all), active(this.refreshed(oldRSs)), this.refresh(newRS)!)) {
+      return this.syncRolloutStatus(run, this.refreshed(all), this.refresh(newRS));
+    }
+    if (this.complete(run.d, run.d.status ?? {})) this.cleanup(run, this.refreshed(oldRSs));
+    return this.syncRolloutStatus(run, this.refreshed(all), this.refresh(newRS));
+  }
+
+  private rolloutRecreate(run: Run, rsList: RS[]): ReconcileResult | void {
+    let { newRS, oldRSs } = this.allReplicaSets(run, rsList, false);
+    const all = (): RS[] => this.refreshed([...oldRSs, ...(newRS ? [newRS] : [])]);
+    let scaledDown = false;
+    for (const rs of active(oldRSs)) scaledDown = this.scaleReplicaSet(run, rs, 0) || scaledDown;
+    if (scaledDown) return this.syncRolloutStatus(run, all(), newRS && this.refresh(newRS));
+    if (this.oldPodsRunning(run.d, newRS, this.refreshed(oldRSs))) return this.syncRolloutStatus(run, all(), newRS && this.refresh(newRS));
+    if (!newRS) ({ newRS, oldRSs } = this.allReplicaSets(run, this.claimReplicaSets(run.d), true));
+    if (newRS && replicasOf(newRS) !== run.d.spec.replicas) this.scaleReplicaSet(run, newRS, run.d.spec.replicas);
+    if (this.complete(run.d, run.d.status ?? {})) this.cleanup(run, this.refreshed(oldRSs));
+    return this.syncRolloutStatus(run, all(), newRS && this.refresh(newRS));
+  }
+
+  private oldPodsRunning(d: KubeObject, newRS: RS | undefined, oldRSs: RS[]): boolean {
+    if (sum(oldRSs, (rs) => rs.status?.replicas ?? 0) > 0) return true;
+    const owned = new Set(oldRSs.map((rs) => rs.metadata.uid));
+    return this.client.list('pods', d.metadata.namespace).some((pod) => {
+      const ref = controllerRefOf(pod);
+      if (!ref || ref.uid === newRS?.metadata.uid || !owned.has(ref.uid)) return false;
+      return pod.status?.phase !== 'Succeeded' && pod.status?.phase !== 'Failed';
+    });
+  }
+
+  private refresh(rs: RS | undefined): RS | undefined {
+    return rs && (this.client.get('apps/replicasets', rs.metadata.namespace, rs.metadata.name) ?? rs);
+  }
+
+  private refreshed(list: RS[]): RS[] {
+    return list.map((rs) => this.refresh(rs)!);
+  }
+
+  // ---- new and old ReplicaSets ----
+
+  private allReplicaSets(run: Run, rsList: RS[], createIfMissing: boolean): { newRS: RS | undefined; oldRSs: RS[] } {
+    const sorted = [...rsList].sort(byCreation);
+    const existing = sorted.find((rs) => equalIgnoreHash(rs.spec?.template, run.d.spec?.template));
+    const oldRSs = sorted.filter((rs) => rs !== existing);
+    const newRS = this.newReplicaSet(run, existing, oldRSs, createIfMissing);
+    return { newRS, oldRSs };
+  }
+
+  private newReplicaSet(run: Run, existing: RS | undefined, oldRSs: RS[], createIfMissing: boolean): RS | undefined {
+    const d = run.d;
+    const newRevision = String(Math.max(0, ...oldRSs.map(revisionOf)) + 1);
+    if (existing) {
+      const copy = structuredClone(existing);
+      const changed = this.setNewReplicaSetAnnotations(d, copy, newRevision, true);
+      if (changed || (copy.spec.minReadySeconds ?? 0) !== (d.spec.minReadySeconds ?? 0)) {
+        copy.spec.minReadySeconds = d.spec.minReadySeconds;
+        if (copy.spec.minReadySeconds === undefined) delete copy.spec.minReadySeconds;
+        return this.client.update('apps/replicasets', copy);
+      }
+      this.setDeploymentRevision(run, copy.metadata.annotations?.[annotations.revision]);
+      if (this.hasProgressDeadline(run.d) && !getCondition(run.d.status, 'Progressing')) {
+        const status = structuredClone(run.d.status ?? {});
+        setCondition(status, condition('Progressing', 'True', reasons.foundNewRS, `Found new replica set "${copy.metadata.name}"`, run.now));
+        this.writeStatus(run, status);
+      }
+      return copy;
+    }
+    if (!createIfMissing) return undefined;
+
+    const template = structuredClone(d.spec.template ?? {});
+    const hash = computeHash(template, d.status?.collisionCount);
+    template.metadata = { ...(template.metadata ?? {}), labels: { ...(template.metadata?.labels ?? {}), [hashLabel]: hash } };
+    const selector = structuredClone(d.spec.selector);
+    selector.matchLabels = { ...(selector.matchLabels ?? {}), [hashLabel]: hash };
+    const rsName = `${d.metadata.name}-${hash}`;
+    const body: KubeObject = {
+      apiVersion: 'apps/v1',
+      kind: 'ReplicaSet',
+      metadata: { name: rsName, namespace: d.metadata.namespace, labels: { ...template.metadata.labels }, ownerReferences: [this.ownerReference(d)] },
+      spec: { replicas: 0, selector, template },
+    };
+    if (d.spec.minReadySeconds) body.spec.minReadySeconds = d.spec.minReadySeconds;
+    const replicas = newReplicaSetSize(d.spec.replicas, d.spec.strategy, sum(oldRSs, replicasOf), 0);
+    body.spec.replicas = replicas;
+    this.setNewReplicaSetAnnotations(d, body, newRevision, false);
+    let createdRS: RS;
+    let alreadyExisted = false;
+    try {
+      createdRS = this.client.create('apps/replicasets', d.metadata.namespace, body);
+    } catch (err) {
+      if (err instanceof ApiError && err.code === 409) {
+        const found = this.client.get('apps/replicasets', d.metadata.namespace, rsName);
+        if (found && controllerRefOf(found)?.uid === d.metadata.uid && equalIgnoreHash(d.spec.template, found.spec?.template)) {
+          createdRS = found;
+          alreadyExisted = true;
+        } else {
+          // a hash collision: bump collisionCount and try again with the next hash
+          this.writeStatus(run, { ...(run.d.status ?? {}), collisionCount: (run.d.status?.collisionCount ?? 0) + 1 });
+          throw err;
+        }
+      } else {
+        if (err instanceof ApiError && (err.status.details?.causes ?? []).some((c: any) => c.reason === 'NamespaceTerminating')) throw err;
+        const message = `Failed to create new replica set "${rsName}": ${(err as Error).message}`;
+        if (this.hasProgressDeadline(d)) {
+          const status = structuredClone(run.d.status ?? {});
+          setCondition(status, condition('Progressing', 'False', reasons.failedCreate, message, run.now));
+          this.writeStatus(run, status);
+        }
+        this.events.record(d, 'Warning', reasons.failedCreate, message);
+        throw err;
+      }
+    }
+    if (!alreadyExisted && replicas > 0) this.events.record(d, 'Normal', 'ScalingReplicaSet', `Scaled up replica set ${createdRS.metadata.name} from 0 to ${replicas}`);
+    this.setDeploymentRevision(run, newRevision);
+    if (!alreadyExisted && this.hasProgressDeadline(d)) {
+      const status = structuredClone(run.d.status ?? {});
+      setCondition(status, condition('Progressing', 'True', reasons.newRS, `Created new replica set "${createdRS.metadata.name}"`, run.now));
+      this.writeStatus(run, status);
+    }
+    return createdRS;
+  }
+
+  /** SetNewReplicaSetAnnotations: copies the Deployment's annotations, bumps revision (+ history), sets replica annotations on create. */
+  private setNewReplicaSetAnnotations(d: KubeObject, rs: RS, newRevision: string, exists: boolean): boolean {
+    let changed = false;
+    const a: Record<string, string> = (rs.metadata.annotations ??= {});
+    for (const [k, v] of Object.entries((d.metadata.annotations ?? {}) as Record<string, string>)) {
+      if (notCopied.has(k) || a[k] === v) continue;
+      a[k] = v;
+      changed = true;
+    }
+    const oldRevision = a[annotations.revision];
+    let oldNumber = 0;
+    if (oldRevision !== undefined) {
+      if (!/^-?\d+$/.test(oldRevision)) return false;
+      oldNumber = Number(oldRevision);
+    }
+    const newNumber = Number(newRevision);
+    if (oldNumber < newNumber) {
+      a[annotations.revision] = newRevision;
+      changed = true;
+    }
+    if (oldRevision !== undefined && oldNumber < newNumber) {
+      const history = a[annotations.revisionHistory] ?? '';
+      let previous = history.split(',');
+      if (previous[0]!.length === 0) a[annotations.revisionHistory] = oldRevision;
+      else {
+        let total = history.length + oldRevision.length + 1;
+        let start = 0;
+        while (total > maxRevisionHistoryChars && start < previous.length) total -= previous[start++]!.length + 1;
+        if (total <= maxRevisionHistoryChars) {
+          previous = [...previous.slice(start), oldRevision];
+          a[annotations.revisionHistory] = previous.join(',');
+        }
+      }
+    }
+    if (!exists && this.setReplicasAnnotations(rs, d.spec.replicas, d.spec.replicas + maxSurge(d.spec.replicas, d.spec.strategy))) changed = true;
+    return changed;
+  }
+
+  private setReplicasAnnotations(rs: RS, desired: number, max: number): boolean {
+    const a: Record<string, string> = (rs.metadata.annotations ??= {});
+    if (a[annotations.desiredReplicas] === String(desired) && a[annotations.maxReplicas] === String(max)) return false;
+    a[annotations.desiredReplicas] = String(desired);
+    a[annotations.maxReplicas] = String(max);
+    return true;
+  }
+
+  /** SetDeploymentRevision: the Deployment's own revision annotation follows its new ReplicaSet. */
+  private setDeploymentRevision(run: Run, revision: string | undefined): void {
+    if (revision === undefined || run.d.metadata.annotations?.[annotations.revision] === revision) return;
+    const next = structuredClone(run.d);
+    next.metadata.annotations = { ...(next.metadata.annotations ?? {}), [annotations.revision]: revision };
+    const written = this.tryUpdate(() => this.client.update('apps/deployments', next));
+    if (written) run.d = written;
+  }
+
+  // ---- scaling ----
+
+  /** scaleReplicaSetAndRecordEvent / scaleReplicaSet: size and replica annotations; an event when the size changes. */
+  private scaleReplicaSet(run: Run, rsIn: RS, newScale: number, operation?: 'up' | 'down'): boolean {
+    const rs = this.refresh(rsIn)!;
+    const d = run.d;
+    const oldScale = replicasOf(rs);
+    const sizeChanges = oldScale !== newScale;
+    const copy = structuredClone(rs);
+    const annotationsChange = this.setReplicasAnnotations(copy, d.spec.replicas, d.spec.replicas + maxSurge(d.spec.replicas, d.spec.strategy));
+    if (!sizeChanges && !annotationsChange) return false;
+    copy.spec.replicas = newScale;
+    const written = this.client.update('apps/replicasets', copy);
+    if (!sizeChanges) return false;
+    const verb = operation ?? (oldScale < newScale ? 'up' : 'down');
+    this.events.record(d, 'Normal', 'ScalingReplicaSet', `Scaled ${verb} replica set ${written.metadata.name} from ${oldScale} to ${newScale}`);
+    return true;
+  }
+
+  private reconcileNewReplicaSet(run: Run, all: RS[], newRS: RS): boolean {
+    const want: number = run.d.spec.replicas;
+    if (replicasOf(newRS) === want) return false;
+    if (replicasOf(newRS) > want) return this.scaleReplicaSet(run, newRS, want);
+    return this.scaleReplicaSet(run, newRS, newReplicaSetSize(want, run.d.spec.strategy, sum(all, replicasOf), replicasOf(newRS)));
+  }
+
+  private reconcileOldReplicaSets(run: Run, all: RS[], oldRSs: RS[], newRS: RS): boolean {
+    const d = run.d;
+    if (sum(oldRSs, replicasOf) === 0) return false;
+    const minAvailable = d.spec.replicas - maxUnavailable(d.spec.replicas, d.spec.strategy);
+    const newUnavailable = replicasOf(newRS) - (newRS.status?.availableReplicas ?? 0);
+    const maxScaledDown = sum(all, replicasOf) - minAvailable - newUnavailable;
+    if (maxScaledDown <= 0) return false;
+    // unhealthy old replicas first, so they cannot block the rollout
+    let cleaned = 0;
+    const sortedOld = [...oldRSs].sort(byCreation);
+    for (const rs of sortedOld) {
+      if (cleaned >= maxScaledDown) break;
+      const size = replicasOf(rs);
+      const availableCount = rs.status?.availableReplicas ?? 0;
+      if (size === 0 || size === availableCount) continue;
+      const down = Math.min(maxScaledDown - cleaned, size - availableCount);
+      this.scaleReplicaSet(run, rs, size - down);
+      cleaned += down;
+    }
+    const afterCleanup = this.refreshed(sortedOld);
+    const allNow = [...afterCleanup, this.refresh(newRS)!];
+    const availableNow = sum(allNow, (rs) => rs.status?.availableReplicas ?? 0);
+    let scaledDown = 0;
+    if (availableNow > minAvailable) {
+      const toScaleDown = availableNow - minAvailable;
+      for (const rs of afterCleanup) {
+        if (scaledDown >= toScaleDown) break;
+        if (replicasOf(rs) === 0) continue;
+        const down = Math.min(replicasOf(rs), toScaleDown - scaledDown);
+        this.scaleReplicaSet(run, rs, replicasOf(rs) - down);
+        scaledDown += down;
+      }
+    }
+    return cleaned + scaledDown > 0;
+  }
+
+  private isScalingEvent(run: Run, rsList: RS[]): boolean {
+    const { newRS, oldRSs } = this.allReplicaSets(run, rsList, false);
+    return active([...oldRSs, newRS]).some((rs) => {
+      const desired = numberAnnotation(rs, annotations.desiredReplicas);
+      return desired !== undefined && desired !== run.d.spec.replicas;
+    });
+  }
+
+  /** dc.scale: the only active ReplicaSet takes the full count; otherwise a rolling Deployment scales proportionally. */
+  private scale(run: Run, newRS: RS | undefined, oldRSsIn: RS[]): void {
+    const d = run.d;
+    const want: number = d.spec.replicas;
+    const oldRSs = this.refreshed(oldRSsIn);
+    const newest = [...oldRSs].sort((a, b) => byCreation(b, a));
+    const activeAll = active([...newest, newRS && this.refresh(newRS)]);
+    const activeOrLatest = activeAll.length === 1 ? activeAll[0] : activeAll.length === 0 && (newRS || newest.length) ? newRS ?? newest[0] : undefined;
+    if (activeOrLatest) {
+      if (replicasOf(activeOrLatest) !== want) this.scaleReplicaSet(run, activeOrLatest, want);
+      return;
+    }
+    const fresh = newRS && this.refresh(newRS);
+    const saturated = fresh && numberAnnotation(fresh, annotations.desiredReplicas) === want && replicasOf(fresh) === want && (fresh.status?.availableReplicas ?? 0) === want;
+    if (saturated) {
+      for (const rs of active(oldRSs)) this.scaleReplicaSet(run, rs, 0);
+      return;
+    }
+    if (d.spec.strategy?.type !== 'RollingUpdate') return;
+    const all = activeAll;
+    const surge = maxSurge(want, d.spec.strategy);
+    const allowed = want > 0 ? want + surge : 0;
+    const toAdd = allowed - sum(all, replicasOf);
+    let operation: 'up' | 'down' | undefined;
+    if (toAdd > 0) {
+      // larger first; for equal sizes newer first
+      all.sort((a, b) => replicasOf(b) - replicasOf(a) || byCreation(b, a));
+      operation = 'up';
+    } else if (toAdd < 0) {
+      // larger first; for equal sizes older first
+      all.sort((a, b) => replicasOf(b) - replicasOf(a) || byCreation(a, b));
+      operation = 'down';
+    }
+    let added = 0;
+    const sizes = new Map<string, number>();
+    for (const rs of all) {
+      if (toAdd !== 0) {
+        const proportion = replicaSetProportion(replicasOf(rs), numberAnnotation(rs, annotations.maxReplicas), want, want + surge, d.status?.replicas ?? 0, toAdd, added);
+        sizes.set(rs.metadata.name, replicasOf(rs) + proportion);
+        added += proportion;
+      } else sizes.set(rs.metadata.name, replicasOf(rs));
+    }
+    all.forEach((rs, i) => {
+      if (i === 0 && toAdd !== 0) sizes.set(rs.metadata.name, Math.max(0, sizes.get(rs.metadata.name)! + toAdd - added));
+      this.scaleReplicaSet(run, rs, sizes.get(rs.metadata.name)!, operation);
+    });
+  }
+
+  /** cleanupDeployment: deletes the oldest fully scaled-down ReplicaSets beyond revisionHistoryLimit. */
+  private cleanup(run: Run, oldRSs: RS[]): void {
+    const limit = run.d.spec.revisionHistoryLimit;
+    if (limit === undefined || limit === null) return;
+    const alive = oldRSs.filter((rs) => !rs.metadata.deletionTimestamp);
+    const diff = alive.length - limit;
+    if (diff <= 0) return;
+    const byRevision = [...alive].sort((a, b) => revisionOf(a) - revisionOf(b) || byCreation(a, b));
+    for (const rs of byRevision.slice(0, diff)) {
+      if ((rs.status?.replicas ?? 0) !== 0 || replicasOf(rs) !== 0 || (rs.metadata.generation ?? 0) > (rs.status?.observedGeneration ?? 0)) continue;
+      try {
+        this.client.delete('apps/replicasets', rs.metadata.namespace, rs.metadata.name);
+      } catch (err) {
+        if (!(err instanceof ApiError && err.code === 404)) throw err;
+      }
+    }
+  }
+
+  // ---- status ----
+
+  private hasProgressDeadline(d: KubeObject): boolean {
+    const p = d.spec?.progressDeadlineSeconds;
+    return p !== undefined && p !== null && p !== noDeadline;
+  }
+
+  private checkPausedConditions(run: Run): void {
+    const d = run.d;
+    if (!this.hasProgressDeadline(d)) return;
+    const cond = getCondition(d.status, 'Progressing');
+    if (cond?.reason === reasons.timedOut) return;
+    const pausedCondition = cond?.reason === reasons.paused;
+    const status = structuredClone(d.status ?? {});
+    if (d.spec.paused && !pausedCondition) setCondition(status, condition('Progressing', 'Unknown', reasons.paused, 'Deployment is paused', run.now));
+    else if (!d.spec.paused && pausedCondition) setCondition(status, condition('Progressing', 'Unknown', reasons.resumed, 'Deployment is resumed', run.now));
+    else return;
+    this.writeStatus(run, status);
+  }
+
+  /** calculateStatus: counts from the ReplicaSets and the Available condition. */
+  private calculateStatus(run: Run, all: RS[], newRS: RS | undefined): any {
+    const d = run.d;
+    const available = sum(all, (rs) => rs.status?.availableReplicas ?? 0);
+    const total = sum(all, replicasOf);
+    const status: any = {
+      observedGeneration: d.metadata.generation,
+      replicas: sum(all, (rs) => rs.status?.replicas ?? 0),
+      updatedReplicas: newRS?.status?.replicas ?? 0,
+      readyReplicas: sum(all, (rs) => rs.status?.readyReplicas ?? 0),
+      availableReplicas: available,
+      unavailableReplicas: Math.max(0, total - available),
+    };
+    if (d.status?.collisionCount !== undefined) status.collisionCount = d.status.collisionCount;
+    if (d.status?.conditions) status.conditions = structuredClone(d.status.conditions);
+    if (available >= d.spec.replicas - maxUnavailable(d.spec.replicas, d.spec.strategy)) {
+      setCondition(status, condition('Available', 'True', reasons.minAvailable, 'Deployment has minimum availability.', run.now));
+    } else setCondition(status, condition('Available', 'False', reasons.minUnavailable, 'Deployment does not have minimum availability.', run.now));
+    for (const k of ['replicas', 'updatedReplicas', 'readyReplicas', 'availableReplicas', 'unavailableReplicas']) if (status[k] === 0) delete status[k];
+    return status;
+  }
+
+  private complete(d: KubeObject, status: any): boolean {
+    const want = d.spec.replicas;
+    return (status.updatedReplicas ?? 0) === want && (status.replicas ?? 0) === want && (status.availableReplicas ?? 0) === want && (status.observedGeneration ?? 0) >= d.metadata.generation;
+  }
+
+  private syncDeploymentStatus(run: Run, all: RS[], newRS: RS | undefined): ReconcileResult | void {
+    const status = this.calculateStatus(run, all, newRS);
+    if (!deepEqual(run.d.status ?? {}, status)) this.writeStatus(run, status);
+  }
+
+  private syncRolloutStatus(run: Run, all: RS[], newRS: RS | undefined): ReconcileResult | void {
+    const d = run.d;
+    const status = this.calculateStatus(run, all, newRS);
+    if (!this.hasProgressDeadline(d)) removeCondition(status, 'Progressing');
+    const current = getCondition(d.status, 'Progressing');
+    const completeRollout = (status.replicas ?? 0) === (status.updatedReplicas ?? 0) && current?.reason === reasons.available;
+    if (this.hasProgressDeadline(d) && !completeRollout) {
+      const subject = newRS ? `ReplicaSet "${newRS.metadata.name}"` : `Deployment "${d.metadata.name}"`;
+      if (this.complete(d, status)) {
+        setCondition(status, condition('Progressing', 'True', reasons.available, `${subject} has successfully progressed.`, run.now));
+      } else if (this.progressing(d, status)) {
+        const next = condition('Progressing', 'True', reasons.updated, `${subject} is progressing.`, run.now);
+        if (current) {
+          if (current.status === 'True') next.lastTransitionTime = current.lastTransitionTime;
+          removeCondition(status, 'Progressing');
+        }
+        setCondition(status, next);
+      } else if (this.timedOut(d, status, run.now)) {
+        setCondition(status, condition('Progressing', 'False', reasons.timedOut, `${subject} has timed out progressing.`, run.now));
+      }
+    }
+    const failure = [...all, newRS].map((rs) => (rs?.status?.conditions ?? []).find((c: any) => c.type === 'ReplicaFailure' && c.status === 'True')).find(Boolean);
+    if (failure) setCondition(status, { type: 'ReplicaFailure', status: failure.status, lastUpdateTime: failure.lastTransitionTime, lastTransitionTime: failure.lastTransitionTime, reason: failure.reason, message: failure.message });
+    else removeCondition(status, 'ReplicaFailure');
+    if (!deepEqual(d.status ?? {}, status)) this.writeStatus(run, status);
+    return this.requeueStuck(run.d, status, run.now);
+  }
+
+  private progressing(d: KubeObject, status: any): boolean {
+    const old = d.status ?? {};
+    const oldOld = (old.replicas ?? 0) - (old.updatedReplicas ?? 0);
+    const newOld = (status.replicas ?? 0) - (status.updatedReplicas ?? 0);
+    return (status.updatedReplicas ?? 0) > (old.updatedReplicas ?? 0) || newOld < oldOld || (status.readyReplicas ?? 0) > (old.readyReplicas ?? 0) || (status.availableReplicas ?? 0) > (old.availableReplicas ?? 0);
+  }
+
+  private timedOut(d: KubeObject, status: any, now: number): boolean {
+    const cond = getCondition(status, 'Progressing');
+    if (!cond || cond.reason === reasons.available) return false;
+    if (cond.reason === reasons.timedOut) return true;
+    return Date.parse(cond.lastUpdateTime) + d.spec.progressDeadlineSeconds * 1000 < now;
+  }
+
+  /** requeueStuckDeployment: look again when the progress deadline would pass. */
+  private requeueStuck(d: KubeObject, status: any, now: number): ReconcileResult | void {
+    const cond = getCondition(d.status, 'Progressing');
+    if (!this.hasProgressDeadline(d) || !cond) return;
+    if (this.complete(d, status) || cond.reason === reasons.timedOut) return;
+    const after = Date.parse(cond.lastUpdateTime) + d.spec.progressDeadlineSeconds * 1000 - now;
+    return { requeueAfterMs: after < 1000 ? 1000 : after + 1000 };
+  }
+
+  private writeStatus(run: Run, status: any): void {
+    const current = this.client.get('apps/deployments', run.d.metadata.namespace, run.d.metadata.name);
+    if (!current) return;
+    run.d = this.client.updateStatus('apps/deployments', { ...current, status });
+  }
+}
