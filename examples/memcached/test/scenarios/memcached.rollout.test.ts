@@ -57,9 +57,7 @@ afterAll(async () => {
   else process.env.MEMCACHED_IMAGE = savedImage;
 });
 
-// Waits for the Deployment and ReplicaSet controllers (issue 12, helper "deploy"): until they are merged the
-// local cluster stores Deployments but makes no ReplicaSet or pod, so nothing here can roll out.
-describe.skip('the tutorial\'s Deployment rolls out on the local cluster (needs the Deployment controller)', () => {
+describe('the tutorial\'s Deployment rolls out on the local cluster', () => {
   test('the sample: a ReplicaSet, one pod Running and Ready, the Deployment Available, the Memcached Available=True', async () => {
     expect((await kubectl(['apply', '-f', file('config/samples/cache_v1alpha1_memcached.yaml')])).code).toBe(0);
     await env.settle();
