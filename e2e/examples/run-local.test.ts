@@ -11,7 +11,8 @@
  *   (owned by the Job) appears within seconds; the JobConfig sample must be accepted and served, and its
  *   validating webhook denies a JobConfig whose name is longer than 49 characters.
  * - memcached: the kubebuilder book's Memcached sample makes its Deployment (owned by the Memcached) at once,
- *   of the image the manager got from config/manager/manager.yaml, and reports Available=True.
+ *   of the image the manager got from config/manager/manager.yaml, reports Available=True, and the
+ *   Deployment rolls out (`kubectl rollout status`).
  * - cronjob: the tutorial CronJob (every minute) must be accepted and served; a Job likewise only if one
  *   appears within the short wait. Its two webhooks are registered with the local cluster by run-local, so
  *   kubectl goes through them as on a cluster: a CronJob with a bad schedule is denied by the validating
@@ -128,6 +129,9 @@ async function checkMemcachedDeployment(kubectl: Kubectl): Promise<void> {
     return message === '' ? undefined : message;
   }, 10_000);
   expect(available).toBe('Deployment for custom resource (memcached-sample) with 1 replicas created successfully');
+  // The cluster's Deployment controller, scheduler and kubelet simulator run it (on the real clock here).
+  const rollout = await kubectl.run(['rollout', 'status', 'deployment/memcached-sample', '-n', 'default', '--timeout=30s']);
+  expect({ code: rollout.code, stdout: rollout.stdout }).toEqual({ code: 0, stdout: 'deployment "memcached-sample" successfully rolled out\n' });
 }
 
 /** A minimal tutorial CronJob in the default namespace: only a name, a schedule and a Job template. */
