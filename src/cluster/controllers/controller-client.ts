@@ -68,6 +68,14 @@ export class ControllerClient {
     return this.listType(this.type(name), namespace);
   }
 
+  /**
+   * The stored objects themselves, without copies (frozen and shared: read only, never passed to a
+   * write) — for scans on hot paths such as a ReplicaSet looking over its namespace's pods.
+   */
+  listShared(name: ResourceName | ResourceType, namespace?: string): ReadonlyArray<Readonly<KubeObject>> {
+    return this.parts.store.listShared(this.type(name).bucket, namespace);
+  }
+
   private listType(rt: ResourceType, namespace?: string): KubeObject[] {
     return this.parts.store.list(rt.bucket, namespace).map((o) => this.present(rt, o));
   }

@@ -7,6 +7,7 @@
  */
 import type { ClusterClock } from '../clock/virtual-clock.js';
 import { ApiError } from '../errors/status-errors.js';
+import { AdmissionPending } from '../admission/controller-admission.js';
 import { deepEqual, rfc3339 } from '../registry/system-metadata.js';
 import { isEmptySelector, selectorMatches } from '../selectors/label-selector-object.js';
 import type { KubeObject, StoreEvent } from '../store/object-store.js';
@@ -67,6 +68,7 @@ const numberAnnotation = (rs: RS, key: string): number | undefined => {
 export function equalIgnoreHash(a: any, b: any): boolean {
   const strip = (t: any): any => {
     const copy = structuredClone(t ?? {});
+    if (copy.metadata) delete copy.metadata.creationTimestamp;
     if (copy.metadata?.labels) {
       delete copy.metadata.labels[hashLabel];
       if (Object.keys(copy.metadata.labels).length === 0) delete copy.metadata.labels;
@@ -123,7 +125,7 @@ export class DeploymentController implements BuiltinController {
         if (ref?.kind === 'Deployment') keys.add(`${rs!.metadata.namespace}/${ref.name}`);
       }
       if (event.type !== 'DELETED' && !controllerRefOf(object)) {
-        for (const d of this.client.list('apps/deployments', object.metadata.namespace)) {
+        for (const d of this.client.listShared('apps/deployments', object.metadata.namespace) as KubeObject[]) {
           if (!isEmptySelector(d.spec?.selector) && selectorMatches(d.spec?.selector, object.metadata.labels)) keys.add(`${d.metadata.namespace}/${d.metadata.name}`);
         }
       }
@@ -168,10 +170,15 @@ export class DeploymentController implements BuiltinController {
       const matches = selectorMatches(d.spec.selector, rs.metadata.labels);
       if (ref?.uid === d.metadata.uid) {
         if (matches || d.metadata.deletionTimestamp) claimed.push(rs);
-        else this.tryUpdate(() => this.client.update('apps/replicasets', { ...rs, metadata: { ...rs.metadata, ownerReferences: rs.metadata.ownerReferences.filter((r: any) => r.uid !== d.metadata.uid) } }));
+        else {
+          const copy = structuredClone(rs);
+          copy.metadata.ownerReferences = copy.metadata.ownerReferences.filter((r: any) => r.uid !== d.metadata.uid);
+          this.tryUpdate(() => this.client.update('apps/replicasets', copy));
+        }
       } else if (!ref && matches && !d.metadata.deletionTimestamp && !rs.metadata.deletionTimestamp) {
-        const refs = [...(rs.metadata.ownerReferences ?? []), this.ownerReference(d)];
-        const adopted = this.tryUpdate(() => this.client.update('apps/replicasets', { ...rs, metadata: { ...rs.metadata, ownerReferences: refs } }));
+        const copy = structuredClone(rs);
+        copy.metadata.ownerReferences = [...(copy.metadata.ownerReferences ?? []), this.ownerReference(d)];
+        const adopted = this.tryUpdate(() => this.client.update('apps/replicasets', copy));
         if (adopted) claimed.push(adopted);
       }
     }
@@ -228,7 +235,7 @@ export class DeploymentController implements BuiltinController {
   private oldPodsRunning(d: KubeObject, newRS: RS | undefined, oldRSs: RS[]): boolean {
     if (sum(oldRSs, (rs) => rs.status?.replicas ?? 0) > 0) return true;
     const owned = new Set(oldRSs.map((rs) => rs.metadata.uid));
-    return this.client.list('pods', d.metadata.namespace).some((pod) => {
+    return (this.client.listShared('pods', d.metadata.namespace) as KubeObject[]).some((pod) => {
       const ref = controllerRefOf(pod);
       if (!ref || ref.uid === newRS?.metadata.uid || !owned.has(ref.uid)) return false;
       return pod.status?.phase !== 'Succeeded' && pod.status?.phase !== 'Failed';
@@ -295,6 +302,7 @@ export class DeploymentController implements BuiltinController {
     try {
       createdRS = this.client.create('apps/replicasets', d.metadata.namespace, body);
     } catch (err) {
+      if (err instanceof AdmissionPending) throw err;
       if (err instanceof ApiError && err.code === 409) {
         const found = this.client.get('apps/replicasets', d.metadata.namespace, rsName);
         if (found && controllerRefOf(found)?.uid === d.metadata.uid && equalIgnoreHash(d.spec.template, found.spec?.template)) {

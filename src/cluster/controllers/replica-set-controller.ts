@@ -8,7 +8,8 @@
  */
 import type { ClusterClock } from '../clock/virtual-clock.js';
 import { ApiError } from '../errors/status-errors.js';
-import { rfc3339 } from '../registry/system-metadata.js';
+import { AdmissionPending } from '../admission/controller-admission.js';
+import { deepEqual, rfc3339 } from '../registry/system-metadata.js';
 import { type LabelSelectorObject, fromSelectorMap, isEmptySelector, selectorMatches } from '../selectors/label-selector-object.js';
 import type { KubeObject, StoreEvent } from '../store/object-store.js';
 import type { ControllerClient } from './controller-client.js';
@@ -110,7 +111,7 @@ export class ReplicaSetController implements BuiltinController {
     }
     // an orphan (or a pod that just lost its controller) may be adopted by any owner selecting it
     if (event.type !== 'DELETED' && !controllerRefOf(object) && isPodActive(object)) {
-      for (const owner of this.client.list(this.kind.resource, object.metadata.namespace)) {
+      for (const owner of this.client.listShared(this.kind.resource, object.metadata.namespace) as KubeObject[]) {
         if (this.selects(owner, object)) keys.add(`${owner.metadata.namespace}/${owner.metadata.name}`);
       }
     }
@@ -133,6 +134,8 @@ export class ReplicaSetController implements BuiltinController {
     const now = this.clock.now();
     const current = failure === undefined && !owner.metadata.deletionTimestamp ? this.claimPods(owner).filter(isPodActive) : active;
     this.writeStatus(owner, current, failure, now);
+    // as upstream returns the error: the key is retried with backoff (1 s doubling, on the cluster clock)
+    if (failure) throw failure;
     // look again when a ready pod becomes available
     const minReady: number = owner.spec?.minReadySeconds ?? 0;
     if (minReady > 0) {
@@ -145,7 +148,8 @@ export class ReplicaSetController implements BuiltinController {
   private claimPods(owner: KubeObject): KubeObject[] {
     const claimed: KubeObject[] = [];
     const uid = owner.metadata.uid;
-    for (const pod of this.client.list('pods', owner.metadata.namespace)) {
+    // read-only scan of the namespace's pods (no copies); writes below work on copies
+    for (const pod of this.client.listShared('pods', owner.metadata.namespace) as KubeObject[]) {
       const ref = controllerRefOf(pod);
       const matches = this.selects(owner, pod);
       if (ref?.uid === uid) {
@@ -165,8 +169,9 @@ export class ReplicaSetController implements BuiltinController {
 
   private adopt(owner: KubeObject, pod: KubeObject): KubeObject | undefined {
     try {
-      const refs = [...(pod.metadata.ownerReferences ?? []), this.ownerReference(owner)];
-      return this.client.update('pods', { ...pod, metadata: { ...pod.metadata, ownerReferences: refs } });
+      const copy = structuredClone(pod);
+      copy.metadata.ownerReferences = [...(copy.metadata.ownerReferences ?? []), this.ownerReference(owner)];
+      return this.client.update('pods', copy);
     } catch (err) {
       if (err instanceof ApiError && (err.code === 404 || err.code === 409)) return undefined;
       throw err;
@@ -175,10 +180,10 @@ export class ReplicaSetController implements BuiltinController {
 
   private release(pod: KubeObject, uid: string): void {
     try {
-      const refs = (pod.metadata.ownerReferences ?? []).filter((r: any) => r.uid !== uid);
-      const metadata = { ...pod.metadata, ownerReferences: refs };
-      if (refs.length === 0) delete metadata.ownerReferences;
-      this.client.update('pods', { ...pod, metadata });
+      const copy = structuredClone(pod);
+      copy.metadata.ownerReferences = copy.metadata.ownerReferences.filter((r: any) => r.uid !== uid);
+      if (copy.metadata.ownerReferences.length === 0) delete copy.metadata.ownerReferences;
+      this.client.update('pods', copy);
     } catch (err) {
       if (!(err instanceof ApiError && (err.code === 404 || err.code === 409))) throw err;
     }
@@ -199,6 +204,7 @@ export class ReplicaSetController implements BuiltinController {
             const pod = this.client.create('pods', owner.metadata.namespace, this.podFor(owner));
             this.events.record(owner, 'Normal', 'SuccessfulCreate', `Created pod: ${pod.metadata.name}`);
           } catch (err) {
+            if (err instanceof AdmissionPending) throw err;
             failed = err as Error;
             this.events.record(owner, 'Warning', 'FailedCreate', `Error creating: ${failed.message}`);
           }
@@ -216,6 +222,7 @@ export class ReplicaSetController implements BuiltinController {
           this.client.delete('pods', pod.metadata.namespace, pod.metadata.name, { preconditions: { uid: pod.metadata.uid } });
           this.events.record(owner, 'Normal', 'SuccessfulDelete', `Deleted pod: ${pod.metadata.name}`);
         } catch (err) {
+          if (err instanceof AdmissionPending) throw err;
           if (err instanceof ApiError && err.code === 404) continue;
           failed = err as Error;
           this.events.record(owner, 'Warning', 'FailedDelete', `Error deleting: ${failed.message}`);
@@ -261,6 +268,7 @@ export class ReplicaSetController implements BuiltinController {
     if (available) status.availableReplicas = available;
     if (current.metadata.generation) status.observedGeneration = current.metadata.generation;
     if (conditions.length) status.conditions = conditions;
+    if (deepEqual(previous, status)) return;
     this.client.updateStatus(this.kind.resource, { ...current, status });
   }
 }

@@ -194,7 +194,12 @@ function defaultProbesAndEnv(c: Record<string, any>): void {
 
 /** Pod template defaults (Job/CronJob/Deployment/ReplicaSet templates): the pod spec's, not the pod-only ones. */
 export function defaultPodTemplate(template: Record<string, any> | undefined): void {
-  if (template?.spec && typeof template.spec === 'object') defaultPodSpecFields(template.spec);
+  if (!template || typeof template !== 'object') return;
+  // a template's ObjectMeta is a Go struct: its zero creationTimestamp always serialises as null
+  if (template.metadata === undefined || (template.metadata && typeof template.metadata === 'object')) {
+    template.metadata = { ...(template.metadata ?? {}), creationTimestamp: null };
+  }
+  if (template.spec && typeof template.spec === 'object') defaultPodSpecFields(template.spec);
 }
 
 /** Checks a pod spec at `path`; `restartPolicies` restricts restartPolicy (Jobs). */

@@ -7,6 +7,7 @@
 import { type FieldError, GoSyntaxValue, forbidden, goQuote, invalid, notSupported, required } from '../../errors/field-errors.js';
 import { type LabelSelectorObject, isEmptySelector, requirementsOf, selectorMatches } from '../../selectors/label-selector-object.js';
 import { validatePodSpec } from './core-kinds.js';
+import { validateObjectMetaFields } from '../object-meta.js';
 
 /** A Go map[string]string as %#v prints it (keys sorted). */
 export function goStringMap(map: Record<string, string> | undefined): string {
@@ -73,6 +74,9 @@ export function validateReplicaTemplate(templateIn: any, selector: LabelSelector
   if (selector && !isEmptySelector(selector) && requirementsOf(selector) && !selectorMatches(selector, labels)) {
     errs.push(invalid(`${path}.metadata.labels`, new GoSyntaxValue(goStringMap(labels)), '`selector` does not match template `labels`'));
   }
+  // the template's labels and annotations are validated as an object's (ValidatePodTemplateSpec)
+  const meta = template.metadata && typeof template.metadata === 'object' ? template.metadata : {};
+  errs.push(...validateObjectMetaFields({ labels: meta.labels, annotations: meta.annotations }).map((e) => ({ ...e, field: `${path}.${e.field}` })));
   errs.push(...validatePodSpec(template.spec ?? {}, `${path}.spec`));
   errs.push(...validatePorts(template.spec, `${path}.spec`));
   const restartPolicy = template.spec?.restartPolicy;
