@@ -162,6 +162,19 @@ describe('create api --plugins deploy-image/v1-alpha', () => {
     }
   });
 
+  it('--manifests=false (kubebuilder\'s flag of the plugin) runs generate only', async () => {
+    const project = tempProject('no-manifests');
+    try {
+      expect(init(project.root).code).toBe(0);
+      const result = await createApi(project.root, { group: 'cache', version: 'v1alpha1', kind: 'Memcached', plugins: 'deploy-image/v1-alpha', image: 'memcached:1.6.26-alpine', manifests: false });
+      expect(result).toMatchObject({ code: 0, err: '' });
+      expect(result.out).toContain('wrote api/v1alpha1/zz_generated.deepcopy.ts');
+      expect(existsSync(join(project.root, 'config/crd/bases/cache.example.com_memcacheds.yaml'))).toBe(false);
+    } finally {
+      project.remove();
+    }
+  });
+
   it('through the command-line parser, with kubebuilder\'s flag spellings', async () => {
     const project = tempProject('cli-memcached');
     let out = '';
