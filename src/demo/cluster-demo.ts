@@ -132,8 +132,9 @@ export async function runClusterDemo(options: ClusterDemoOptions): Promise<boole
       await env.stepTo(new Date(env.cluster.clock.now() + MINUTE));
       console.log(`\n── minute ${minute}, virtual time ${hhmm(env.cluster.clock.now())}: ${await recordJobs(env, seen, withFuriko)}${await memcachedPart()}`);
       await kubectl(env, ['get', jobResources]);
-      // memcached (rolled out at the start): the tutorial's scale from 1 to 3, then the scaled rollout.
-      if (withMemcached && minute === MEMCACHED_SCALE_MINUTE + 1) await showMemcached(env, kubectl);
+      // memcached: its rollout (however long the kubelet simulator takes to start the pod), the tutorial's
+      // scale from 1 to 3 after minute 1, then the scaled rollout.
+      if (withMemcached && minute <= MEMCACHED_SCALE_MINUTE + 1) await showMemcached(env, kubectl);
       if (withMemcached && minute === MEMCACHED_SCALE_MINUTE) await scaleMemcached(env, kubectl);
     }
 
