@@ -25,7 +25,7 @@ function runDemo(): Promise<{ code: number | null; stdout: string; stderr: strin
 }
 
 describe('npm run demo (the reference operators on the local cluster)', () => {
-  it('runs AT, EventJob, CronJob and JobConfig (Furiko) against the built-in CronJob "hello", shows kubectl tables and exits 0', async () => {
+  it('runs AT, EventJob, CronJob, JobConfig (Furiko) and Memcached against the built-in CronJob "hello", shows kubectl tables and exits 0', async () => {
     if (!existsSync(join(repoRoot, 'dist/demo/main.js'))) throw new Error('dist/ is missing: run `npm run build` (npm test does it first)');
     const demo = await runDemo();
     if (demo.code !== 0) throw new Error(`demo exited ${demo.code}:\n${demo.stdout}\n${demo.stderr}`);
@@ -41,6 +41,8 @@ describe('npm run demo (the reference operators on the local cluster)', () => {
     expect(out).toContain('cronjob.batch.tutorial.kubebuilder.io/cronjob-sample created');
     expect(out).toContain('jobconfig.execution.furiko.io/jobconfig-sample created');
     expect(out).toContain('job.execution.furiko.io/job-sample created');
+    expect(out).toContain('memcached.cache.example.com/memcached-sample created');
+    expect(out).toContain('(the memcached controller deploys MEMCACHED_IMAGE=memcached:1.6.26-alpine, from examples/memcached/config/manager/manager.yaml)');
 
     // A line per step, naming the Jobs each controller made.
     expect(out).toContain('new Jobs: at-sample-1584798835 (by AT at-sample), Furiko Job job-sample (by no owner)');
@@ -61,13 +63,22 @@ describe('npm run demo (the reference operators on the local cluster)', () => {
     expect(out).toMatch(/NAME +AGE +PHASE +CREATED TASKS +RUNNING TASKS +RUN TIME +FINISH TIME\njob\.execution\.furiko\.io\/job-sample +4m +Succeeded +1 +0 /);
     expect(out).toMatch(/Created +job\/job-sample +Created task of kind Pod: job-sample-gezdqo-0/);
 
+    // memcached: its Deployment rolls out (a ReplicaSet, a pod Running and Ready), is scaled to 3 with kubectl, and rolls out again.
+    expect(out).toMatch(/\nNAME +READY +UP-TO-DATE +AVAILABLE +AGE\ndeployment\.apps\/memcached-sample +1\/1 +1 +1 /);
+    expect(out).toMatch(/\$ kubectl patch memcached memcached-sample --type merge -p \{"spec":\{"size":3\}\}\nmemcached\.cache\.example\.com\/memcached-sample patched/);
+    expect(out).toMatch(/\nNAME +READY +UP-TO-DATE +AVAILABLE +AGE\ndeployment\.apps\/memcached-sample +3\/3 +3 +3 /);
+    expect(out).toMatch(/replicaset\.apps\/memcached-sample-[a-z0-9]+ +3 +3 +3 /);
+    expect(out.split('\n').filter((l) => /^memcached-sample-[a-z0-9]+-[a-z0-9]{5} +1\/1 +Running /.test(l)).length).toBeGreaterThanOrEqual(3);
+    expect(out.split('\n').find((l) => l.startsWith('── minute 2, virtual time '))).toContain('memcached-sample: 3/3 pods ready');
+
     // The summary.
     expect(out).toMatch(/ok +AT at-sample: 1 Job\(s\)/);
     expect(out).toMatch(/ok +CronJob hello: 4 Job\(s\)/);
     expect(out).toMatch(/ok +EventJob eventjob-sample: [34] Job\(s\)/);
     expect(out).toMatch(/ok +CronJob cronjob-sample: 4 Job\(s\)/);
     expect(out).toMatch(/ok +Furiko Job job-sample: 1 succeeded/);
-    expect(out).toContain('Every expected Job appeared');
+    expect(out).toMatch(/ok +Memcached memcached-sample: Deployment 3\/3 available \(Available=True\); Memcached Available=True — "Deployment for custom resource \(memcached-sample\) with 3 replicas created successfully"/);
+    expect(out).toMatch(/\nAT, EventJob, CronJob, JobConfig and Memcached did what their samples ask: every expected Job appeared \(\d+ Jobs in all\) and memcached-sample runs 3\/3 memcached pods\.\n/);
 
     // The run's transpiled copy of the examples is gone.
     const left = existsSync(join(repoRoot, 'dist/examples')) ? readdirSync(join(repoRoot, 'dist/examples')) : [];

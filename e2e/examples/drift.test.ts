@@ -1,5 +1,5 @@
 /**
- * Drift of the reference operators (issue 6): each example's scaffold is re-made with the CLI in a
+ * Drift of the reference operators (issue 6; memcached, made with the deploy-image plugin: issue 12): each example's scaffold is re-made with the CLI in a
  * temporary folder, and every file the scaffold owns must be byte-identical to the committed one; the
  * files generated from the user's code must be current (`manifests --check`, `generate --check` in place).
  *
@@ -44,6 +44,22 @@ const RECIPES: ExampleRecipe[] = [
     apis: [furiko('JobConfig'), furiko('Job')],
     webhooks: [furiko('JobConfig', true), furiko('Job', true)],
   },
+  {
+    name: 'memcached',
+    init: { domain: 'example.com', repo: 'memcached-operator' },
+    apis: [
+      {
+        group: 'cache',
+        version: 'v1alpha1',
+        kind: 'Memcached',
+        plugins: 'deploy-image/v1-alpha',
+        image: 'memcached:1.6.26-alpine',
+        imageContainerCommand: 'memcached,--memory-limit=64,-o,modern,-v',
+        imageContainerPort: '11211',
+        runAsUser: '1001',
+      },
+    ],
+  },
 ];
 
 /** A Furiko kind (execution.furiko.io/v1alpha1), with both webhooks when `webhook` is set. */
@@ -87,6 +103,14 @@ const USER_EDITED: Record<string, string[]> = {
     'internal/webhook/v1alpha1/job_webhook.ts',
     'internal/webhook/v1alpha1/jobconfig_webhook.test.ts',
     'internal/webhook/v1alpha1/jobconfig_webhook.ts',
+    'test/e2e/e2e.test.ts',
+  ],
+  memcached: [
+    'README.md',
+    'api/v1alpha1/memcached_types.ts',
+    'config/samples/cache_v1alpha1_memcached.yaml',
+    'internal/controller/memcached_controller.test.ts',
+    'internal/controller/memcached_controller.ts',
     'test/e2e/e2e.test.ts',
   ],
 };

@@ -25,6 +25,12 @@ export interface ApiRecipe {
   group: string;
   version: string;
   kind: string;
+  /** `--plugins` and the plugin's flags (memcached: deploy-image/v1-alpha). */
+  plugins?: string;
+  image?: string;
+  imageContainerCommand?: string;
+  imageContainerPort?: string;
+  runAsUser?: string;
 }
 
 /**

@@ -10,6 +10,9 @@
  * - jobconfig: Furiko's ad-hoc sample Job `job-sample` starts at once, so its task Pod `job-sample-gezdqo-0`
  *   (owned by the Job) appears within seconds; the JobConfig sample must be accepted and served, and its
  *   validating webhook denies a JobConfig whose name is longer than 49 characters.
+ * - memcached: the kubebuilder book's Memcached sample makes its Deployment (owned by the Memcached) at once,
+ *   of the image the manager got from config/manager/manager.yaml, reports Available=True, and the
+ *   Deployment rolls out (`kubectl rollout status`).
  * - cronjob: the tutorial CronJob (every minute) must be accepted and served; a Job likewise only if one
  *   appears within the short wait. Its two webhooks are registered with the local cluster by run-local, so
  *   kubectl goes through them as on a cluster: a CronJob with a bad schedule is denied by the validating
@@ -114,6 +117,23 @@ async function checkJobConfigWebhooks(kubectl: Kubectl): Promise<void> {
   expect(denied.stderr).toContain(`metadata.name: Invalid value: "${name}": cannot be more than 49 characters`);
 }
 
+/**
+ * The memcached example's Deployment runs the image make run-local gave the manager from
+ * config/manager/manager.yaml (MEMCACHED_IMAGE), and the Memcached reports it: Available=True.
+ */
+async function checkMemcachedDeployment(kubectl: Kubectl): Promise<void> {
+  const image = await kubectl.ok(['get', 'deployment', 'memcached-sample', '-n', 'default', '-o', 'jsonpath={.spec.template.spec.containers[0].image}']);
+  expect(image).toBe('memcached:1.6.26-alpine');
+  const available = await poll(async () => {
+    const message = await kubectl.ok(['get', 'memcached', 'memcached-sample', '-n', 'default', '-o', 'jsonpath={.status.conditions[?(@.type=="Available")].message}']);
+    return message === '' ? undefined : message;
+  }, 10_000);
+  expect(available).toBe('Deployment for custom resource (memcached-sample) with 1 replicas created successfully');
+  // The cluster's Deployment controller, scheduler and kubelet simulator run it (on the real clock here).
+  const rollout = await kubectl.run(['rollout', 'status', 'deployment/memcached-sample', '-n', 'default', '--timeout=30s']);
+  expect({ code: rollout.code, stdout: rollout.stdout }).toEqual({ code: 0, stdout: 'deployment "memcached-sample" successfully rolled out\n' });
+}
+
 /** A minimal tutorial CronJob in the default namespace: only a name, a schedule and a Job template. */
 function cronJobYaml(name: string, schedule: string): string {
   return `apiVersion: batch.tutorial.kubebuilder.io/v1
@@ -167,6 +187,15 @@ const EXAMPLES: Example[] = [
     owners: ['Job/job-sample', 'Job/jobconfig-sample-\\d+'],
     jobCertain: true,
     alsoCheck: checkJobConfigWebhooks,
+  },
+  {
+    name: 'memcached',
+    samples: ['cache_v1alpha1_memcached.yaml'],
+    made: 'deployments.apps',
+    jobName: /^deployment\.apps\/memcached-sample$/,
+    owners: ['Memcached/memcached-sample'],
+    jobCertain: true,
+    alsoCheck: checkMemcachedDeployment,
   },
 ];
 
@@ -249,7 +278,7 @@ function copyExample(name: string, into: string): string {
         };
         const found = await poll(jobs, example.jobCertain ? 30_000 : 3_000);
         if (example.jobCertain) {
-          if (!found) throw new Error(`no Job appeared within 30 s for ${example.name}; manager output:\n${output}`);
+          if (!found) throw new Error(`no ${example.made ?? "Job"} appeared within 30 s for ${example.name}; manager output:\n${output}`);
         }
         for (const job of found ?? []) {
           expect(job).toMatch(example.jobName);

@@ -33,6 +33,14 @@ export interface CreateApiFlags {
   force?: boolean;
   dryRun?: boolean;
   make?: boolean;
+  /** Run `manifests` afterwards (default true; kubebuilder's --manifests). */
+  manifests?: boolean;
+  /** `--plugins deploy-image/v1-alpha` and that plugin's flags. */
+  plugins?: string;
+  image?: string;
+  imageContainerCommand?: string;
+  imageContainerPort?: string;
+  runAsUser?: string;
 }
 
 export interface CreateWebhookFlags {
@@ -48,17 +56,19 @@ export interface CreateWebhookFlags {
   make?: boolean;
 }
 
-/** `make manifests generate`, in-process. */
-async function runGenerators(root: string, output: RunOutput): Promise<number> {
-  const manifests = await finishGeneratorRun(await planManifests({ root }), output);
-  if (manifests !== 0) return manifests;
+/** `make manifests generate`, in-process (`manifests: false` runs only generate). */
+async function runGenerators(root: string, output: RunOutput, manifests = true): Promise<number> {
+  if (manifests) {
+    const code = await finishGeneratorRun(await planManifests({ root }), output);
+    if (code !== 0) return code;
+  }
   return finishGeneratorRun(await planGenerate({ root }), output);
 }
 
 export async function runCreateApi(flags: CreateApiFlags, output: RunOutput = processOutput): Promise<number> {
   const { code } = runPlan('create api', () => planCreateApi(flags).plan, flags.dryRun ?? false, output);
   if (code !== 0 || flags.dryRun || flags.make === false) return code;
-  return runGenerators(flags.root, output);
+  return runGenerators(flags.root, output, flags.manifests !== false);
 }
 
 export async function runCreateWebhook(flags: CreateWebhookFlags, output: RunOutput = processOutput): Promise<number> {
@@ -86,6 +96,12 @@ export function register(program: Command): void {
     .option('--namespaced [bool]', 'namespaced kind (default true; false = cluster-scoped)', parseBool('--namespaced'))
     .option('--plural <plural>', 'resource name (default: the English plural of the kind, lower-cased)')
     .option('--multigroup', 'use the api/<group>/<version> layout (only before the first API)')
+    .option('--manifests [bool]', 'run manifests afterwards (default true; --make=false skips manifests and generate)', parseBool('--manifests'))
+    .option('--plugins <keys>', 'scaffold with a plugin: deploy-image/v1-alpha (a controller that deploys and manages an image)')
+    .option('--image <image>', 'deploy-image: the Operand image the controller deploys (e.g. memcached:1.6.26-alpine); set in config/manager as <KIND>_IMAGE')
+    .option('--image-container-command <command>', 'deploy-image: the container command, comma-separated (e.g. "memcached,--memory-limit=64,-o,modern,-v")')
+    .option('--image-container-port <port>', 'deploy-image: the container port; adds spec.containerPort to the API (e.g. 11211)')
+    .option('--run-as-user <uid>', 'deploy-image: the user ID the container runs as (securityContext.runAsUser)')
     .action(async (flags: CreateApiFlags) => {
       process.exitCode = await runCreateApi(flags);
     });

@@ -2,15 +2,17 @@
  * The local-cluster part of `npm run demo`: starts the local cluster on a virtual clock, installs the
  * reference operators' CRDs, runs their controllers on one manager, applies their samples with real
  * kubectl, moves the clock a minute at a time at a visible pace and shows `kubectl get` tables, then
- * checks that every expected Job appeared. Returns true only when they all did.
+ * checks that every expected Job appeared and that memcached's Deployment rolled out (memcached-demo.ts).
+ * Returns true only when they all did.
  */
 import { join } from 'node:path';
 import { scriptPods } from '../cluster/controllers/install.js';
 import { BuiltinKinds, defineKind, type KubeObject } from '../runtime/index.js';
 import { startTestEnv, type TestEnv } from '../testing/index.js';
 import { buildExample } from './example-build.js';
-import { DEMO_OPERATORS, exampleDir, sampleFiles, setupOperator, webhookManifests, type DemoOperator } from './operators.js';
+import { DEMO_OPERATORS, exampleDir, managerEnv, sampleFiles, setupOperator, webhookManifests, type DemoOperator } from './operators.js';
 import { expectedJobs, type JobRecord, type JobExpectation } from './expectations.js';
+import { MEMCACHED_SCALE_MINUTE, MEMCACHED_SCALED_SIZE, memcachedCheck, memcachedLine, scaleMemcached, showMemcached } from './memcached-demo.js';
 
 export interface ClusterDemoOptions {
   repoRoot: string;
@@ -105,6 +107,10 @@ export async function runClusterDemo(options: ClusterDemoOptions): Promise<boole
       scriptPods(env.cluster.internals, { labels: { 'execution.furiko.io/task-retry-index': '0' } }, { runDurationMs: 5_000 });
       console.log("  (Furiko's task Pods run 5 s on the cluster's kubelet simulator, then succeed)");
     }
+    const withMemcached = operators.some((op) => op.name === 'memcached');
+    // Each manager's environment from its config/manager (as in the cluster, and as make run-local does).
+    for (const op of operators) for (const [name, value] of Object.entries(managerEnv(options.repoRoot, op))) process.env[name] ??= value;
+    if (withMemcached) console.log(`  (the memcached controller deploys MEMCACHED_IMAGE=${process.env.MEMCACHED_IMAGE}, from examples/memcached/config/manager/manager.yaml)`);
     for (const op of operators) await setupOperator(built.get(op)!, op, env.manager, webhookOperators.includes(op));
     await env.startManager();
     console.log(`One manager runs the controllers of ${operators.map((op) => `examples/${op.name}`).join(', ')} on the cluster's clock.`);
@@ -116,14 +122,20 @@ export async function runClusterDemo(options: ClusterDemoOptions): Promise<boole
     await kubectl(env, ['get', `${resources},cronjobs.batch`]);
 
     const seen = new Map<string, JobRecord>();
-    console.log(`\nat ${hhmm(env.cluster.clock.now())}: ${await recordJobs(env, seen, withFuriko)}`);
+    const memcachedPart = async (): Promise<string> => (withMemcached ? `; ${await memcachedLine(env)}` : '');
+    console.log(`\nat ${hhmm(env.cluster.clock.now())}: ${await recordJobs(env, seen, withFuriko)}${await memcachedPart()}`);
     await kubectl(env, ['get', jobResources]);
+    if (withMemcached) await showMemcached(env, kubectl);
 
     for (let minute = 1; minute <= options.minutes; minute++) {
       await pause(options.paceMs);
       await env.stepTo(new Date(env.cluster.clock.now() + MINUTE));
-      console.log(`\n── minute ${minute}, virtual time ${hhmm(env.cluster.clock.now())}: ${await recordJobs(env, seen, withFuriko)}`);
+      console.log(`\n── minute ${minute}, virtual time ${hhmm(env.cluster.clock.now())}: ${await recordJobs(env, seen, withFuriko)}${await memcachedPart()}`);
       await kubectl(env, ['get', jobResources]);
+      // memcached: its rollout (however long the kubelet simulator takes to start the pod), the tutorial's
+      // scale from 1 to 3 after minute 1, then the scaled rollout.
+      if (withMemcached && minute <= MEMCACHED_SCALE_MINUTE + 1) await showMemcached(env, kubectl);
+      if (withMemcached && minute === MEMCACHED_SCALE_MINUTE) await scaleMemcached(env, kubectl);
     }
 
     console.log('\n── after the run: the custom resources, the Jobs and the Events');
@@ -131,13 +143,14 @@ export async function runClusterDemo(options: ClusterDemoOptions): Promise<boole
     await kubectl(env, ['get', 'jobs.batch', '-o', 'wide']);
     await kubectl(env, ['get', 'events', '--field-selector', 'involvedObject.kind!=Pod', '--sort-by', '.lastTimestamp']);
 
-    return summarize(expectedJobs(operators.map((op) => op.name), options.minutes), [...seen.values()]);
+    const checks = withMemcached ? [await memcachedCheck(env, MEMCACHED_SCALED_SIZE)] : [];
+    return summarize(operators, expectedJobs(operators.map((op) => op.name), options.minutes), [...seen.values()], checks);
   } finally {
     await env.stop();
   }
 }
 
-function summarize(expectations: JobExpectation[], jobs: JobRecord[]): boolean {
+function summarize(operators: DemoOperator[], expectations: JobExpectation[], jobs: JobRecord[], checks: Array<{ met: boolean; line: string; closing: string }>): boolean {
   console.log('\n── summary');
   let allMet = true;
   for (const expectation of expectations) {
@@ -146,6 +159,13 @@ function summarize(expectations: JobExpectation[], jobs: JobRecord[]): boolean {
     allMet &&= met;
     console.log(`${met ? 'ok  ' : 'MISSING'} ${expectation.label}: ${made.length} ${expectation.counted}, expected at least ${expectation.atLeast} — ${expectation.why}`);
   }
-  console.log(allMet ? `\nEvery expected Job appeared (${jobs.length} Jobs in all).` : '\nSome expected Jobs did not appear.');
+  for (const check of checks) {
+    allMet &&= check.met;
+    console.log(`${check.met ? 'ok  ' : 'MISSING'} ${check.line}`);
+  }
+  const kinds = operators.map((op) => op.kind);
+  const who = kinds.length > 1 ? `${kinds.slice(0, -1).join(', ')} and ${kinds[kinds.length - 1]}` : kinds.join('');
+  const also = checks.map((c) => ` and ${c.closing}`).join('');
+  console.log(allMet ? `\n${who} did what their samples ask: every expected Job appeared (${jobs.length} Jobs in all)${also}.` : '\nSome expected Jobs or Deployments did not appear.');
   return allMet;
 }

@@ -2,9 +2,10 @@
  * The reference operators the demo runs: where each lives in examples/, the resource kubectl shows for
  * it, and how its controllers (and webhooks, if any) are loaded from the transpiled copy in dist/examples.
  */
-import { existsSync, readdirSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { parseAllDocuments } from 'yaml';
 import type { Manager } from '../runtime/index.js';
 
 export interface DemoOperator {
@@ -27,6 +28,12 @@ export const DEMO_OPERATORS: DemoOperator[] = [
     resource: 'jobconfigs.execution.furiko.io,jobs.execution.furiko.io',
     summary: 'Furiko: JobConfig jobconfig-sample on "H/15 * * * *" (its quarter-hour offset hashed from its name), and the ad-hoc Job job-sample, run as task Pods',
   },
+  {
+    name: 'memcached',
+    kind: 'Memcached',
+    resource: 'memcacheds.cache.example.com',
+    summary: 'the kubebuilder book\'s Getting Started: memcached-sample runs memcached:1.6.26-alpine as a Deployment of spec.size pods',
+  },
 ];
 
 export function exampleDir(repoRoot: string, op: DemoOperator): string {
@@ -45,6 +52,23 @@ export function sampleFiles(repoRoot: string, op: DemoOperator): string[] {
 export function webhookManifests(repoRoot: string, op: DemoOperator): string | undefined {
   const path = join(exampleDir(repoRoot, op), 'config/webhook/manifests.yaml');
   return existsSync(path) && existsSync(join(exampleDir(repoRoot, op), 'internal/webhook/index.ts')) ? path : undefined;
+}
+
+/**
+ * The literal `env` of the manager container in the example's config/manager/manager.yaml: what the
+ * manager gets in the cluster and from `make run-local` (the memcached controller reads its image there).
+ */
+export function managerEnv(repoRoot: string, op: DemoOperator): Record<string, string> {
+  const path = join(exampleDir(repoRoot, op), 'config/manager/manager.yaml');
+  if (!existsSync(path)) return {};
+  const env: Record<string, string> = {};
+  for (const doc of parseAllDocuments(readFileSync(path, 'utf8'))) {
+    const object = doc.toJS() as { kind?: string; spec?: { template?: { spec?: { containers?: Array<{ name?: string; env?: Array<{ name: string; value?: unknown }> }> } } } } | null;
+    if (object?.kind !== 'Deployment') continue;
+    const manager = object.spec?.template?.spec?.containers?.find((c) => c.name === 'manager');
+    for (const variable of manager?.env ?? []) if (typeof variable.value === 'string') env[variable.name] = variable.value;
+  }
+  return env;
 }
 
 /** Registers the operator's controllers, and its webhook handlers when it has any, on `mgr`. */

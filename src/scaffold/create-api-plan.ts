@@ -2,6 +2,7 @@
  * `kubeforge create api`: plans a new kind — its types, the group's groupversion_info, a controller and
  * its test, a sample, admin/editor/viewer roles — and the insertions into PROJECT, the kustomizations and
  * internal/controller/index.ts. Every name and the project's state are checked before anything is planned.
+ * With `--plugins deploy-image/v1-alpha` the kind's files come from that plugin (deploy-image-plan.ts).
  */
 import { resolve } from 'node:path';
 import { checkGroup, checkKind, checkPlural, checkVersion, ScaffoldInputError } from './names.js';
@@ -11,8 +12,20 @@ import { render, renderBundle } from './render.js';
 import { planInsertion } from './insert.js';
 import { importPath, resourceNames, type ResourceNames } from './resource-layout.js';
 import { BOILERPLATE_PATH, projectBoilerplate } from './boilerplate.js';
+import { DEPLOY_IMAGE_PLUGIN, resolvePlugins, type DeployImageFlags } from './plugins.js';
+import { checkDeployImageFlags, DEPLOY_IMAGE_TEMPLATES, deployImageValues, planDeployImageFiles, withDeployImageConfig, type DeployImageSettings } from './deploy-image-plan.js';
 
-export interface CreateApiOptions {
+/** The templates of a kind's own files (a plugin may swap them for its own). */
+interface ApiTemplates {
+  types: string;
+  sample: string;
+  controller: string;
+  controllerTest: string;
+}
+
+const BASE_TEMPLATES: ApiTemplates = { types: 'api/types.ts', sample: 'api/sample.yaml', controller: 'api/controller.ts', controllerTest: 'api/controller.test.ts' };
+
+export interface CreateApiOptions extends DeployImageFlags {
   root: string;
   group: string;
   version: string;
@@ -26,6 +39,8 @@ export interface CreateApiOptions {
   force?: boolean;
   /** Switch the project to the multigroup layout (only before its first API). */
   multigroup?: boolean;
+  /** `--plugins`: comma-separated plugin keys (src/scaffold/plugins.ts). */
+  plugins?: string;
 }
 
 /** Reads PROJECT, with an error that tells the user to run init first. */
@@ -56,6 +71,8 @@ export function planCreateApi(options: CreateApiOptions): { plan: ScaffoldPlan; 
   checkVersion(options.version);
   checkKind(options.kind);
   if (options.plural !== undefined) checkPlural(options.plural);
+  const plugins = resolvePlugins(options.plugins, options);
+  const deployImage: DeployImageSettings | undefined = plugins.includes(DEPLOY_IMAGE_PLUGIN) ? checkDeployImageFlags(options, options) : undefined;
   const withResource = options.resource ?? true;
   const withController = options.controller ?? true;
   if (!withResource && !withController) throw new ScaffoldInputError('--resource', 'false', 'with --controller=false there is nothing to create');
@@ -79,13 +96,16 @@ export function planCreateApi(options: CreateApiOptions): { plan: ScaffoldPlan; 
     typesImport: importPath(names.controllerDir, `${names.apiDir}/${names.fileStem}_types.ts`),
     crdFolderFromTest: importPath(names.controllerDir, 'config/crd/bases'),
     testNamespace: namespaced ? 'default' : '',
+    ...(deployImage ? deployImageValues(names, deployImage) : {}),
   };
+  const templates = deployImage ? DEPLOY_IMAGE_TEMPLATES : BASE_TEMPLATES;
 
-  if (withResource) planResourceFiles(plan, names, values);
+  if (withResource) planResourceFiles(plan, names, values, templates);
   else if (plan.read(`${names.apiDir}/${names.fileStem}_types.ts`) === undefined) {
     plan.conflict(`--resource=false needs the types in ${names.apiDir}/${names.fileStem}_types.ts, which do not exist`);
   }
-  if (withController) planControllerFiles(plan, names, values);
+  if (withController) planControllerFiles(plan, names, values, templates);
+  if (deployImage) planDeployImageFiles(plan, names, values, deployImage);
 
   const resource: ProjectResource = {
     ...(withResource ? { api: { crdVersion: 'v1', namespaced } } : existing?.api ? { api: existing.api } : {}),
@@ -99,16 +119,17 @@ export function planCreateApi(options: CreateApiOptions): { plan: ScaffoldPlan; 
     ...(existing?.webhooks ? { webhooks: existing.webhooks } : {}),
   };
   const others = (config.resources ?? []).filter((r) => r !== existing);
-  plan.update(PROJECT_PATH, renderProjectFile({ ...config, ...(multigroup ? { multigroup: true } : {}), resources: [...others, resource] }));
+  const pluginConfig = deployImage ? { plugins: withDeployImageConfig(config, names, config.domain, deployImage) } : {};
+  plan.update(PROJECT_PATH, renderProjectFile({ ...config, ...(multigroup ? { multigroup: true } : {}), ...pluginConfig, resources: [...others, resource] }));
   plan.assertNoConflicts();
   return { plan, names };
 }
 
-function planResourceFiles(plan: ScaffoldPlan, names: ResourceNames, values: object): void {
+function planResourceFiles(plan: ScaffoldPlan, names: ResourceNames, values: object, templates: ApiTemplates): void {
   plan.createIfMissing(`${names.apiDir}/groupversion_info.ts`, render('api/groupversion_info.ts', values));
-  plan.create(`${names.apiDir}/${names.fileStem}_types.ts`, render('api/types.ts', values));
+  plan.create(`${names.apiDir}/${names.fileStem}_types.ts`, render(templates.types, values));
   const sample = `${names.group}_${names.version}_${names.lowerKind}.yaml`;
-  plan.create(`config/samples/${sample}`, render('api/sample.yaml', values));
+  plan.create(`config/samples/${sample}`, render(templates.sample, values));
   planInsertion(plan, 'config/samples/kustomization.yaml', 'manifestskustomizesamples', `- ${sample}`);
   planInsertion(plan, 'config/crd/kustomization.yaml', 'crdkustomizeresource', `- bases/${names.qualifiedGroup}_${names.plural}.yaml`);
   const roleFiles: string[] = [];
@@ -121,9 +142,9 @@ function planResourceFiles(plan: ScaffoldPlan, names: ResourceNames, values: obj
   planInsertion(plan, 'config/rbac/kustomization.yaml', 'crdroles', roleFiles.join('\n'));
 }
 
-function planControllerFiles(plan: ScaffoldPlan, names: ResourceNames, values: object): void {
-  plan.create(`${names.controllerDir}/${names.fileStem}_controller.ts`, render('api/controller.ts', values));
-  plan.create(`${names.controllerDir}/${names.fileStem}_controller.test.ts`, render('api/controller.test.ts', values));
+function planControllerFiles(plan: ScaffoldPlan, names: ResourceNames, values: object, templates: ApiTemplates): void {
+  plan.create(`${names.controllerDir}/${names.fileStem}_controller.ts`, render(templates.controller, values));
+  plan.create(`${names.controllerDir}/${names.fileStem}_controller.test.ts`, render(templates.controllerTest, values));
   const from = importPath('internal/controller', `${names.controllerDir}/${names.fileStem}_controller.ts`);
   const imported = names.setupAlias === `setup${names.kind}Controller` ? names.setupAlias : `setup${names.kind}Controller as ${names.setupAlias}`;
   planInsertion(plan, 'internal/controller/index.ts', 'imports', `import { ${imported} } from '${from}';`);

@@ -20,11 +20,22 @@ export interface ProjectResource {
   webhooks?: { defaulting?: boolean; validation?: boolean; conversion?: boolean; webhookVersion: 'v1' };
 }
 
+/** A resource a plugin made, with the options it was given (kubebuilder records them as strings). */
+export interface PluginResource {
+  domain: string;
+  group: string;
+  kind: string;
+  options?: Record<string, string>;
+  version: string;
+}
+
 export interface ProjectConfig {
   cliVersion?: string;
   domain: string;
   layout: string[];
   multigroup?: boolean;
+  /** Per-plugin configuration, by plugin key (e.g. the deploy-image plugin's resources and their options). */
+  plugins?: Record<string, { resources?: PluginResource[] }>;
   projectName: string;
   repo: string;
   resources?: ProjectResource[];

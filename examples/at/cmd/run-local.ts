@@ -19,7 +19,8 @@ limitations under the License.
  * downloads), installs the CRDs from config/crd/bases, runs the manager with every controller against it,
  * registers the webhook configurations of config/webhook/manifests.yaml pointing at the manager's webhook
  * server (so the cluster calls the webhooks as a real one does), and prints the `export KUBECONFIG=…` line
- * for kubectl in another terminal. Ctrl-C stops both.
+ * for kubectl in another terminal. Ctrl-C stops both. The manager gets the `env` of its container in
+ * config/manager/manager.yaml (for variables not set in this shell).
  * Takes the manager's flags (cmd/flags.ts); --kubeconfig is the local cluster's.
  */
 import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync } from 'node:fs';
@@ -35,6 +36,20 @@ import { setupControllers } from '../internal/controller/index.js';
 const crdFolder = resolve('config/crd/bases');
 const kubeconfigPath = resolve('.kubeforge/kubeconfig');
 const webhookManifests = resolve('config/webhook/manifests.yaml');
+const managerManifest = resolve('config/manager/manager.yaml');
+
+/** The literal `env` values of the manager container in config/manager/manager.yaml (e.g. a deploy-image controller's image). */
+function managerEnv(): Record<string, string> {
+  if (!existsSync(managerManifest)) return {};
+  const env: Record<string, string> = {};
+  for (const doc of parseAllDocuments(readFileSync(managerManifest, 'utf8'))) {
+    const object = doc.toJS() as { kind?: string; spec?: { template?: { spec?: { containers?: Array<{ name?: string; env?: Array<{ name: string; value?: unknown }> }> } } } } | null;
+    if (object?.kind !== 'Deployment') continue;
+    const manager = object.spec?.template?.spec?.containers?.find((c) => c.name === 'manager');
+    for (const variable of manager?.env ?? []) if (typeof variable.value === 'string') env[variable.name] = variable.value;
+  }
+  return env;
+}
 
 function readCrds(): KubeObject[] {
   if (!existsSync(crdFolder)) return [];
@@ -65,6 +80,9 @@ async function main(): Promise<void> {
     }
     mgr.logger.info({ crd: crd.metadata?.name }, 'installed CRD');
   }
+  // The manager runs with its container's environment from config/manager, as in the cluster; a variable
+  // set in this shell wins.
+  for (const [name, value] of Object.entries(managerEnv())) process.env[name] ??= value;
   await setupControllers(mgr);
   // +kubebuilder:scaffold:webhooks
   await mgr.start();

@@ -6,6 +6,7 @@
 import type { ConfigMap, Event as CoreEvent, Namespace, Pod, Secret, ServiceAccount } from 'kubernetes-types/core/v1.js';
 import type { CronJob, Job } from 'kubernetes-types/batch/v1.js';
 import type { Lease } from 'kubernetes-types/coordination/v1.js';
+import type { Deployment } from 'kubernetes-types/apps/v1.js';
 import type { KubeObject } from './object.js';
 import { splitApiVersion } from './object.js';
 
@@ -93,7 +94,7 @@ export const BuiltinKinds = {
   EventsV1Event: builtin('events.k8s.io/v1', 'Event', 'events', true),
   Job: builtin<Job>('batch/v1', 'Job', 'jobs', true),
   CronJob: builtin<CronJob>('batch/v1', 'CronJob', 'cronjobs', true),
-  Deployment: builtin('apps/v1', 'Deployment', 'deployments', true),
+  Deployment: builtin<Deployment>('apps/v1', 'Deployment', 'deployments', true),
   Lease: builtin<Lease>('coordination.k8s.io/v1', 'Lease', 'leases', true),
   CustomResourceDefinition: builtin('apiextensions.k8s.io/v1', 'CustomResourceDefinition', 'customresourcedefinitions', false),
   Role: builtin('rbac.authorization.k8s.io/v1', 'Role', 'roles', true),

@@ -1,0 +1,161 @@
+/*
+Copyright 2026 The memcached Authors.
+
+Licensed under the Apache License, Version 2.0 (the "License");
+you may not use this file except in compliance with the License.
+You may obtain a copy of the License at
+
+    http://www.apache.org/licenses/LICENSE-2.0
+
+Unless required by applicable law or agreed to in writing, software
+distributed under the License is distributed on an "AS IS" BASIS,
+WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+See the License for the specific language governing permissions and
+limitations under the License.
+*/
+
+/**
+ * The manager's command-line flags, kubebuilder's names: bind addresses, secure metrics, leader election,
+ * kubeconfig, log options, the certificate folders and files, and HTTP/2. Shared by cmd/main.ts and cmd/run-local.ts.
+ */
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+import pino from 'pino';
+import type { ManagerOptions } from 'kubeforge/runtime';
+
+export const usage = `Usage: node dist/cmd/main.js [flags]
+  --metrics-bind-address <addr>       address the metric endpoint binds to, e.g. :8443 (HTTPS) or :8080 (HTTP);
+                                      "0" disables it (default "0")
+  --metrics-secure[=false]            serve metrics over HTTPS, only to callers the API server authenticates and
+                                      authorizes for get /metrics (the metrics-reader ClusterRole) (default true)
+  --metrics-cert-path <dir>           folder with the metrics server's certificate and key
+                                      (default: a self-signed certificate made at start)
+  --metrics-cert-name <file>          the certificate's file name in --metrics-cert-path (default "tls.crt")
+  --metrics-cert-key <file>           the key's file name in --metrics-cert-path (default "tls.key")
+  --enable-http2[=false]              serve HTTP/2 as well as HTTP/1.1 on the metrics and webhook servers; off by
+                                      default (HTTP/1.1 only: the HTTP/2 Stream Cancellation and Rapid Reset CVEs)
+  --health-probe-bind-address <addr>  address the /healthz and /readyz probes bind to (default ":8081")
+  --leader-elect                      enable leader election, so only one manager is active at a time
+  --kubeconfig <path>                 kubeconfig to use (default: $KUBECONFIG, ~/.kube/config, or in-cluster)
+  --zap-devel                         development logging: debug level, human-friendly output
+  --zap-log-level <level>             log level: debug, info, warn, error (default info)
+  --webhook-cert-path <dir>           folder with the webhook server's certificate, key and ca.crt
+                                      (default: a self-signed certificate made at start, for local runs)
+  --webhook-cert-name <file>          the certificate's file name in --webhook-cert-path (default "tls.crt")
+  --webhook-cert-key <file>           the key's file name in --webhook-cert-path (default "tls.key")
+  --help                              print this text`;
+
+/** The port of a Go-style bind address (":8081", "0.0.0.0:8081"); undefined for "0" (disabled). */
+export function portOf(flag: string, address: string): number | undefined {
+  if (address === '0') return undefined;
+  const port = Number(address.slice(address.lastIndexOf(':') + 1));
+  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`${flag}: expected an address such as :8081, got "${address}"`);
+  return port;
+}
+
+/** Go-style `--flag=true|false` for boolean flags (node's parseArgs takes only `--flag`): explicit values and the rest. */
+function booleanValues(argv: string[], names: string[]): { rest: string[]; explicit: Record<string, boolean> } {
+  const explicit: Record<string, boolean> = {};
+  const rest = argv.filter((arg) => {
+    const match = /^--([a-z0-9-]+)=(true|false)$/.exec(arg);
+    if (!match || !names.includes(match[1]!)) return true;
+    explicit[match[1]!] = match[2] === 'true';
+    return false;
+  });
+  return { rest, explicit };
+}
+
+/** The namespace this pod runs in (for the leader-election Lease); "default" outside a cluster. */
+function podNamespace(): string {
+  if (process.env.POD_NAMESPACE) return process.env.POD_NAMESPACE;
+  try {
+    return readFileSync('/var/run/secrets/kubernetes.io/serviceaccount/namespace', 'utf8').trim();
+  } catch {
+    return 'default';
+  }
+}
+
+/** What the command line asks for: the manager's options and the settings outside it. */
+export interface ManagerFlags {
+  options: ManagerOptions;
+  webhookCertPath?: string;
+}
+
+export function parseFlags(argv: string[]): ManagerFlags | 'help' {
+  const { rest, explicit } = booleanValues(argv, ['metrics-secure', 'leader-elect', 'zap-devel', 'enable-http2']);
+  const { values } = parseArgs({
+    args: rest,
+    options: {
+      'metrics-bind-address': { type: 'string', default: '0' },
+      'metrics-secure': { type: 'boolean', default: true },
+      'metrics-cert-path': { type: 'string' },
+      'metrics-cert-name': { type: 'string' },
+      'metrics-cert-key': { type: 'string' },
+      'enable-http2': { type: 'boolean', default: false },
+      'health-probe-bind-address': { type: 'string', default: ':8081' },
+      'leader-elect': { type: 'boolean', default: false },
+      kubeconfig: { type: 'string' },
+      'zap-devel': { type: 'boolean', default: false },
+      'zap-log-level': { type: 'string' },
+      'webhook-cert-path': { type: 'string' },
+      'webhook-cert-name': { type: 'string' },
+      'webhook-cert-key': { type: 'string' },
+      help: { type: 'boolean', default: false },
+    },
+    strict: true,
+  });
+  Object.assign(values, explicit);
+  if (values.help) return 'help';
+  const level = values['zap-log-level'] ?? (values['zap-devel'] ? 'debug' : 'info');
+  if (!['trace', 'debug', 'info', 'warn', 'error', 'fatal'].includes(level)) throw new Error(`--zap-log-level: unknown level "${level}"`);
+  portOf('--health-probe-bind-address', values['health-probe-bind-address']);
+  portOf('--metrics-bind-address', values['metrics-bind-address']);
+  const metricsCertPath = values['metrics-cert-path'];
+  const webhookCertPath = values['webhook-cert-path'];
+  const metricsFiles = certificateFiles('metrics', metricsCertPath, values['metrics-cert-name'], values['metrics-cert-key']);
+  const webhookFiles = certificateFiles('webhook', webhookCertPath, values['webhook-cert-name'], values['webhook-cert-key']);
+  // kubebuilder's main.go: HTTP/2 stays off unless asked for (HTTP/1.1 only in ALPN), on both servers.
+  const enableHttp2 = values['enable-http2'];
+  const options: ManagerOptions = {
+    logger: pino({ level }),
+    // As kubebuilder's main.go: HTTPS with authentication and authorization (TokenReview and
+    // SubjectAccessReview, config/rbac/metrics_auth_role.yaml) unless --metrics-secure=false.
+    metrics: {
+      bindAddress: values['metrics-bind-address'],
+      secureServing: values['metrics-secure'],
+      enableHttp2,
+      ...(metricsCertPath ? { certificates: readCertificates('--metrics-cert-path', metricsCertPath, metricsFiles) } : {}),
+    },
+    // Served only when webhooks are registered; kubebuilder's port 9443 (config/default/manager_webhook_patch.yaml)
+    // on every interface: the API server reaches it through the webhook Service at the pod's IP.
+    webhook: { host: '', port: 9443, enableHttp2, ...(webhookCertPath ? { certificates: readCertificates('--webhook-cert-path', webhookCertPath, webhookFiles) } : {}) },
+    ...(values.kubeconfig ? { kubeConfig: values.kubeconfig } : {}),
+    // ":8081" listens on every interface: the kubelet probes the pod's IP (config/manager/manager.yaml).
+    probeBindAddress: values['health-probe-bind-address'],
+    ...(values['leader-elect'] ? { leaderElection: { id: 'memcached-leader.example.com', namespace: podNamespace() } } : {}),
+  };
+  return { options, ...(webhookCertPath ? { webhookCertPath } : {}) };
+}
+
+/** The certificate and key file names (--<server>-cert-name, --<server>-cert-key), which need --<server>-cert-path. */
+function certificateFiles(server: string, dir: string | undefined, certName: string | undefined, keyName: string | undefined): { cert: string; key: string } {
+  for (const [flag, value] of [['cert-name', certName], ['cert-key', keyName]] as const) {
+    if (value !== undefined && dir === undefined) throw new Error(`--${server}-${flag}: needs --${server}-cert-path (the folder holding "${value}")`);
+  }
+  return { cert: certName ?? 'tls.crt', key: keyName ?? 'tls.key' };
+}
+
+/** The certificate, key and ca.crt of a mounted cert-manager secret (ca.crt falls back to the certificate). */
+function readCertificates(flag: string, dir: string, files: { cert: string; key: string }): { caPem: string; certPem: string; keyPem: string } {
+  const read = (name: string): string => {
+    try {
+      return readFileSync(join(dir, name), 'utf8');
+    } catch (err) {
+      throw new Error(`${flag}: cannot read ${join(dir, name)}: ${(err as Error).message}`);
+    }
+  };
+  const certPem = read(files.cert);
+  return { certPem, keyPem: read(files.key), caPem: existsSync(join(dir, 'ca.crt')) ? read('ca.crt') : certPem };
+}
+

@@ -1,0 +1,112 @@
+/*
+Copyright 2026 The memcached Authors.
+
+Licensed under the Apache License, Version 2.0 (the "License");
+you may not use this file except in compliance with the License.
+You may obtain a copy of the License at
+
+    http://www.apache.org/licenses/LICENSE-2.0
+
+Unless required by applicable law or agreed to in writing, software
+distributed under the License is distributed on an "AS IS" BASIS,
+WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+See the License for the specific language governing permissions and
+limitations under the License.
+*/
+
+/**
+ * `make run-local`: starts kubeforge's local Kubernetes 1.32 cluster in this process (no Docker, no
+ * downloads), installs the CRDs from config/crd/bases, runs the manager with every controller against it,
+ * registers the webhook configurations of config/webhook/manifests.yaml pointing at the manager's webhook
+ * server (so the cluster calls the webhooks as a real one does), and prints the `export KUBECONFIG=…` line
+ * for kubectl in another terminal. Ctrl-C stops both. The manager gets the `env` of its container in
+ * config/manager/manager.yaml (for variables not set in this shell).
+ * Takes the manager's flags (cmd/flags.ts); --kubeconfig is the local cluster's.
+ */
+import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { parseAllDocuments } from 'yaml';
+import { startLocalCluster } from 'kubeforge/cluster';
+import { Manager, isAlreadyExists, type KubeObject } from 'kubeforge/runtime';
+import { registerWebhooks } from 'kubeforge/testing';
+import { parseFlags, usage } from './flags.js';
+import { setupControllers } from '../internal/controller/index.js';
+// +kubebuilder:scaffold:imports
+
+const crdFolder = resolve('config/crd/bases');
+const kubeconfigPath = resolve('.kubeforge/kubeconfig');
+const webhookManifests = resolve('config/webhook/manifests.yaml');
+const managerManifest = resolve('config/manager/manager.yaml');
+
+/** The literal `env` values of the manager container in config/manager/manager.yaml (e.g. a deploy-image controller's image). */
+function managerEnv(): Record<string, string> {
+  if (!existsSync(managerManifest)) return {};
+  const env: Record<string, string> = {};
+  for (const doc of parseAllDocuments(readFileSync(managerManifest, 'utf8'))) {
+    const object = doc.toJS() as { kind?: string; spec?: { template?: { spec?: { containers?: Array<{ name?: string; env?: Array<{ name: string; value?: unknown }> }> } } } } | null;
+    if (object?.kind !== 'Deployment') continue;
+    const manager = object.spec?.template?.spec?.containers?.find((c) => c.name === 'manager');
+    for (const variable of manager?.env ?? []) if (typeof variable.value === 'string') env[variable.name] = variable.value;
+  }
+  return env;
+}
+
+function readCrds(): KubeObject[] {
+  if (!existsSync(crdFolder)) return [];
+  return readdirSync(crdFolder)
+    .filter((f) => /\.ya?ml$/.test(f))
+    .sort()
+    .flatMap((f) => parseAllDocuments(readFileSync(join(crdFolder, f), 'utf8')).map((d) => d.toJS() as KubeObject))
+    .filter((o) => o && o.kind === 'CustomResourceDefinition');
+}
+
+async function main(): Promise<void> {
+  const flags = parseFlags(process.argv.slice(2));
+  if (flags === 'help') {
+    process.stdout.write(`${usage.replace('main.js', 'run-local.js')}\n`);
+    return;
+  }
+  const cluster = await startLocalCluster({ clock: 'real' });
+  mkdirSync('.kubeforge', { recursive: true });
+  copyFileSync(cluster.kubeconfigPath, kubeconfigPath);
+  // Webhooks on any free port of the loopback interface, with the self-signed certificate made at start
+  // unless --webhook-cert-path names one.
+  const mgr = new Manager({ ...flags.options, kubeConfig: kubeconfigPath, webhook: { ...flags.options.webhook, host: '127.0.0.1', port: 0 } });
+  for (const crd of readCrds()) {
+    try {
+      await mgr.client.create(crd);
+    } catch (err) {
+      if (!isAlreadyExists(err)) throw err;
+    }
+    mgr.logger.info({ crd: crd.metadata?.name }, 'installed CRD');
+  }
+  // The manager runs with its container's environment from config/manager, as in the cluster; a variable
+  // set in this shell wins.
+  for (const [name, value] of Object.entries(managerEnv())) process.env[name] ??= value;
+  await setupControllers(mgr);
+  // +kubebuilder:scaffold:webhooks
+  await mgr.start();
+  // The webhook server runs once handlers are registered (not with ENABLE_WEBHOOKS=false): the cluster
+  // then calls them at https://127.0.0.1:<port><path>, trusting the server's CA, as a cluster calls the Service.
+  if (mgr.webhookServer.port !== undefined && existsSync(webhookManifests)) {
+    for (const config of await registerWebhooks(mgr.client, mgr.webhookServer, webhookManifests)) {
+      mgr.logger.info({ kind: config.kind, name: config.metadata?.name }, 'registered webhook configuration');
+    }
+  }
+  const probes = mgr.probePort === undefined ? '' : `; probes at http://127.0.0.1:${mgr.probePort}/readyz`;
+  const metrics = mgr.metricsUrl() === undefined ? '' : `; metrics at ${mgr.metricsUrl()}`;
+  const webhooks = mgr.webhookServer.port === undefined ? '' : `; webhooks at https://127.0.0.1:${mgr.webhookServer.port}`;
+  process.stdout.write(`local cluster (Kubernetes v1.32) at ${cluster.url}; manager running${probes}${metrics}${webhooks}\nexport KUBECONFIG=${kubeconfigPath}\n`);
+  await new Promise<void>((done) => {
+    process.once('SIGINT', () => done());
+    process.once('SIGTERM', () => done());
+  });
+  await mgr.stop();
+  mgr.close();
+  await cluster.stop();
+}
+
+main().catch((err: unknown) => {
+  process.stderr.write(`${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);
+  process.exit(1);
+});
