@@ -35,6 +35,9 @@ import { type LeastPrivilegeReport, leastPrivilegeReport } from './http/least-pr
 import { startBuiltinControllers } from './controllers/install.js';
 import { checkRbacEscalation } from './rbac/escalation.js';
 import { ControllerAdmission } from './admission/controller-admission.js';
+import { bindings } from './registry/builtin/binding-kinds.js';
+import { installPodSubresources } from './http/pod-subresources.js';
+import { containerLogsOf } from './controllers/install.js';
 
 export interface ControllerSwitches {
   garbageCollector?: boolean;
@@ -47,6 +50,8 @@ export interface ControllerSwitches {
   eventTtl?: boolean;
   /** ClusterRoles with an `aggregationRule` (admin, edit, view, yours) follow the roles they select (default on). */
   clusterRoleAggregation?: boolean;
+  /** Node lifecycle: cordon taints, NotReady nodes when a kubelet stops, taint eviction (default on). */
+  nodeLifecycle?: boolean;
 }
 
 export interface LocalClusterOptions {
@@ -67,6 +72,11 @@ export interface LocalClusterOptions {
   seed?: number;
   /** Kubelet simulator (`simulate`, default) or `inert` (pods stay Pending, as on envtest). */
   pods?: 'simulate' | 'inert';
+  /**
+   * Simulated nodes, named as kind names them (default 1): kubeforge-control-plane, then
+   * kubeforge-worker, kubeforge-worker2, …; with workers, the control plane is tainted NoSchedule.
+   */
+  nodes?: number;
   /** Built-in controllers, each on by default; `false` switches one off. */
   controllers?: ControllerSwitches;
   /** Watch history length (default 10 000 events). */
@@ -137,7 +147,7 @@ export async function startLocalCluster(options: LocalClusterOptions = {}): Prom
   const seed = options.seed ?? 1;
   const random = new SeededRandom(seed);
   const store = new ObjectStore({ initialResourceVersion: 1000 + (seed % 1000), historyLimit: options.watchHistory ?? 10_000 });
-  const catalog = new ResourceCatalog([...coreKinds, coreEvents, ...batchKinds, newEvents, ...otherKinds, ...admissionKinds, ...reviewKinds]);
+  const catalog = new ResourceCatalog([...coreKinds, coreEvents, ...batchKinds, newEvents, ...otherKinds, ...admissionKinds, ...reviewKinds, bindings]);
   const operations = new ObjectOperations(store, clock, random);
   const watches = new WatchHub(store, operations, () => clock.now());
   const admission = new WebhookAdmission(store);
@@ -160,6 +170,7 @@ export async function startLocalCluster(options: LocalClusterOptions = {}): Prom
   };
   installCustomResourceSupport(internals);
   installReviewApis(handler, store, auth, () => clock.now());
+  installPodSubresources(handler, { catalog, store, operations, now: () => clock.now(), logs: () => containerLogsOf(internals) });
   if ((options.authz ?? 'rbac') === 'rbac') handler.rbacWriteGuard = (user, rt, object, old) => checkRbacEscalation(store, user, rt, object, old);
   bootstrapObjects(catalog, operations);
   const tlsOn = options.tls !== false;

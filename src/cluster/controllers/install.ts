@@ -9,9 +9,15 @@ import { GarbageCollector } from './garbage-collector.js';
 import { OwnerIndex } from './owner-index.js';
 import { NamespaceController } from './namespace-controller.js';
 import { ServiceAccountController } from './service-account-controller.js';
-import { EventRecorder } from './event-recorder.js';
+import { EventRecorder, EventsV1Recorder } from './event-recorder.js';
 import { JobController } from './job-controller.js';
-import { type BehaviourOverride, KubeletSimulator, type PodSelector } from './kubelet-simulator.js';
+import { KubeletSimulator } from './kubelet-simulator.js';
+import { type BehaviourOverride, PodScripts, type PodSelector } from './pod-scripts.js';
+import { ContainerLogs } from './container-logs.js';
+import { DefaultScheduler, simulatedOutcomePlugin } from './default-scheduler.js';
+import { defaultSchedulerPlugins } from './scheduler-plugins.js';
+import { NodeLifecycleController } from './node-lifecycle-controller.js';
+import { controlPlaneNodeName, nodeNames } from './cluster-nodes.js';
 import { CronJobController } from './cronjob-controller.js';
 import { TtlAfterFinishedController } from './ttl-after-finished-controller.js';
 import { EventTtlController } from './event-ttl-controller.js';
@@ -31,13 +37,23 @@ export const controllerIdentities = {
   clusterRoleAggregation: kubeSystem('clusterrole-aggregation-controller'),
   scheduler: { user: 'system:kube-scheduler', groups: ['system:authenticated'], fieldManager: 'kube-scheduler' },
   apiserver: { user: 'system:apiserver', groups: ['system:masters', 'system:authenticated'], fieldManager: 'kube-apiserver' },
-  kubelet: { user: 'system:node:kubeforge-node', groups: ['system:nodes', 'system:authenticated'], fieldManager: 'kubelet' },
+  nodeLifecycle: kubeSystem('node-controller'),
 } satisfies Record<string, ControllerIdentity>;
+
+/** The identity of one node's kubelet (the Node authorizer's `system:node:<name>`). */
+export function kubeletIdentity(nodeName: string): ControllerIdentity {
+  return { user: `system:node:${nodeName}`, groups: ['system:nodes', 'system:authenticated'], fieldManager: 'kubelet' };
+}
 
 export interface BuiltinControllers {
   scheduler: ControllerScheduler;
-  /** The kubelet simulator, when `pods` is `simulate`. */
-  kubelet?: KubeletSimulator;
+  /** The kubelet simulators, one per node, when `pods` is `simulate`. */
+  kubelets: KubeletSimulator[];
+  /** The default scheduler, when `pods` is `simulate`. */
+  defaultScheduler?: DefaultScheduler;
+  /** What the simulated containers printed (pods/log reads it). */
+  logs: ContainerLogs;
+  scripts: PodScripts;
   stop(): void;
 }
 
@@ -49,9 +65,30 @@ const running = new WeakMap<ClusterInternals, BuiltinControllers>();
  * Returns a function removing the override.
  */
 export function scriptPods(cluster: ClusterInternals, selector: PodSelector, override: BehaviourOverride): () => void {
-  const kubelet = running.get(cluster)?.kubelet;
-  if (!kubelet) throw new Error('scriptPods: this cluster runs without the kubelet simulator (started with pods: "inert")');
-  return kubelet.script(selector, override);
+  const controllers = running.get(cluster);
+  if (!controllers?.kubelets.length) throw new Error('scriptPods: this cluster runs without the kubelet simulator (started with pods: "inert")');
+  return controllers.scripts.add(selector, override);
+}
+
+/**
+ * Test hook: stops (`false`) or restarts (`true`) one node's kubelet. A stopped kubelet stops
+ * renewing its Lease, so after the grace period the node turns NotReady (Unknown), is tainted
+ * unreachable, and its pods are evicted once their tolerationSeconds (300 s by default) run out.
+ */
+export function setKubeletRunning(cluster: ClusterInternals, nodeName: string, runningNow: boolean): void {
+  const kubelet = running.get(cluster)?.kubelets.find((k) => k.node.name === nodeName);
+  if (!kubelet) throw new Error(`setKubeletRunning: no simulated kubelet on node ${JSON.stringify(nodeName)}`);
+  kubelet.setRunning(runningNow);
+}
+
+/** The container logs of a running local cluster (pods/log reads them). */
+export function containerLogsOf(cluster: ClusterInternals): ContainerLogs | undefined {
+  return running.get(cluster)?.logs;
+}
+
+/** The default scheduler of a running local cluster (to add plugins, e.g. volume binding). */
+export function defaultSchedulerOf(cluster: ClusterInternals): DefaultScheduler | undefined {
+  return running.get(cluster)?.defaultScheduler;
 }
 
 export function startBuiltinControllers(cluster: ClusterInternals, caCertPem?: string): BuiltinControllers {
@@ -60,7 +97,6 @@ export function startBuiltinControllers(cluster: ClusterInternals, caCertPem?: s
   // registered before the scheduler, so the index is current when controllers are asked for keys
   const owners = OwnerIndex.follow(cluster.store);
   const scheduler = new ControllerScheduler(cluster.store, cluster.clock);
-  let kubeletSimulator: KubeletSimulator | undefined;
   const client = (identity: ControllerIdentity): ControllerClient => new ControllerClient(cluster, identity);
   if (on('garbageCollector')) scheduler.add(new GarbageCollector(cluster.store, client(controllerIdentities.garbageCollector), owners.index));
   if (on('namespace')) scheduler.add(new NamespaceController(client(controllerIdentities.namespace), cluster.catalog, cluster.clock));
@@ -76,22 +112,42 @@ export function startBuiltinControllers(cluster: ClusterInternals, caCertPem?: s
     scheduler.add(new CronJobController(cronClient, cluster.clock, new EventRecorder(cronClient, cluster.clock, 'cronjob-controller'), owners.index));
   }
   if (on('ttl')) scheduler.add(new TtlAfterFinishedController(client(controllerIdentities.ttl), cluster.clock));
+  const logs = new ContainerLogs();
+  const scripts = new PodScripts();
+  const kubelets: KubeletSimulator[] = [];
+  let defaultScheduler: DefaultScheduler | undefined;
   if (cluster.options.pods !== 'inert') {
-    const kubelet = client(controllerIdentities.kubelet);
-    const defaultScheduler = client(controllerIdentities.scheduler);
-    const simulator = new KubeletSimulator(
-      kubelet,
-      defaultScheduler,
+    const seed = cluster.options.seed ?? 1;
+    const schedulerClient = client(controllerIdentities.scheduler);
+    defaultScheduler = new DefaultScheduler(
+      schedulerClient,
       cluster.clock,
-      new EventRecorder(defaultScheduler, cluster.clock, 'default-scheduler'),
-      new EventRecorder(kubelet, cluster.clock, 'kubelet'),
-      cluster.options.seed ?? 1,
+      new EventsV1Recorder(schedulerClient, cluster.clock, 'default-scheduler', `default-scheduler-${controlPlaneNodeName}`),
+      scripts,
+      [simulatedOutcomePlugin(scripts), ...defaultSchedulerPlugins()],
+      seed,
     );
-    scheduler.add(simulator);
-    simulator.onScriptsChanged = () => {
-      for (const key of simulator.initialKeys()) scheduler.enqueue(simulator.name, key);
+    const names = nodeNames(cluster.options.nodes ?? 1);
+    names.forEach((name, index) => {
+      const kubeletClient = client(kubeletIdentity(name));
+      const kubelet = new KubeletSimulator({ name, index, count: names.length }, kubeletClient, cluster.clock, new EventRecorder(kubeletClient, cluster.clock, 'kubelet', name), logs, scripts, seed);
+      kubelets.push(kubelet);
+    });
+    if (on('nodeLifecycle')) {
+      const nodeClient = client(controllerIdentities.nodeLifecycle);
+      scheduler.add(new NodeLifecycleController(nodeClient, cluster.clock, new EventRecorder(nodeClient, cluster.clock, 'taint-eviction-controller')));
+    }
+    scheduler.add(defaultScheduler);
+    const theScheduler = defaultScheduler;
+    theScheduler.requeue = (key) => scheduler.enqueue(theScheduler.name, key);
+    for (const kubelet of kubelets) {
+      scheduler.add(kubelet);
+      kubelet.requeue = (key) => scheduler.enqueue(kubelet.name, key);
+    }
+    scripts.onChange = () => {
+      theScheduler.retryAll();
+      for (const kubelet of kubelets) for (const key of kubelet.initialKeys()) scheduler.enqueue(kubelet.name, key);
     };
-    kubeletSimulator = simulator;
   }
   if (on('clusterRoleAggregation')) scheduler.add(new ClusterRoleAggregationController(client(controllerIdentities.clusterRoleAggregation)));
   if (on('eventTtl')) scheduler.add(new EventTtlController(client(controllerIdentities.apiserver), cluster.clock));
@@ -102,7 +158,7 @@ export function startBuiltinControllers(cluster: ClusterInternals, caCertPem?: s
     removeIdleCheck();
   };
   cluster.onStop(stop);
-  const controllers: BuiltinControllers = { scheduler, ...(kubeletSimulator ? { kubelet: kubeletSimulator } : {}), stop };
+  const controllers: BuiltinControllers = { scheduler, kubelets, ...(defaultScheduler ? { defaultScheduler } : {}), logs, scripts, stop };
   running.set(cluster, controllers);
   return controllers;
 }

@@ -193,6 +193,18 @@ export function validatePodSpec(spec: any, path: string, restartPolicies = ['Alw
   return errs;
 }
 
+/**
+ * The DefaultTolerationSeconds admission plugin: pods tolerate not-ready and unreachable nodes for
+ * 300 s unless they say otherwise, so taint eviction gives them five minutes.
+ */
+function addDefaultTolerationSeconds(spec: any): void {
+  const tolerations: any[] = Array.isArray(spec.tolerations) ? spec.tolerations : [];
+  const added = ['node.kubernetes.io/not-ready', 'node.kubernetes.io/unreachable']
+    .filter((key) => !tolerations.some((t) => (t?.effect === 'NoExecute' || !t?.effect) && (t?.key === key || (!t?.key && t?.operator === 'Exists'))))
+    .map((key) => ({ key, operator: 'Exists', effect: 'NoExecute', tolerationSeconds: 300 }));
+  if (added.length) spec.tolerations = [...tolerations, ...added];
+}
+
 function qosClass(spec: any): string {
   const containers: any[] = spec?.containers ?? [];
   const res = containers.map((c) => c?.resources ?? {});
@@ -241,6 +253,7 @@ export const pods = defineKind({
     prepareForCreate(o) {
       o.spec = o.spec ?? {};
       defaultPodSpec(o.spec);
+      addDefaultTolerationSeconds(o.spec);
       o.status = { phase: 'Pending', qosClass: qosClass(o.spec) };
     },
     prepareForUpdate(o) {
