@@ -89,7 +89,11 @@ export class DefaultScheduler implements BuiltinController {
       return pod.spec?.nodeName ? this.retryUnschedulable() : [];
     }
     if (event.type === 'ADDED' && pod.spec?.nodeName) return this.retryUnschedulable();
-    return this.wants(pod) ? [key(pod)] : [];
+    if (!this.wants(pod)) return [];
+    // an unschedulable pod's own status write is no reason to try again; a changed spec is
+    const same = (a: KubeObject | undefined, b: KubeObject): boolean => JSON.stringify([a?.spec, a?.metadata?.labels]) === JSON.stringify([b.spec, b.metadata.labels]);
+    if (event.type === 'MODIFIED' && this.unschedulable.has(key(pod)) && same(event.oldObject, pod)) return [];
+    return [key(pod)];
   }
 
   private nodeChanged(event: StoreEvent): boolean {

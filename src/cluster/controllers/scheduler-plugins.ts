@@ -247,6 +247,18 @@ const interPodAffinity: SchedulerPlugin = {
   name: 'InterPodAffinity',
   weight: 2,
   filter(pod, { node }, state) {
+    for (const term of requiredTerms(pod, 'podAffinity')) {
+      const matching = state.boundPods.filter((other) => termSelects(term, pod, other, state));
+      const here = matching.some((other) => sameDomain(nodeOf(state, other.spec.nodeName), node, term.topologyKey));
+      // the first pod of a group that selects itself may go anywhere with the topology key
+      const firstOfGroup = matching.length === 0 && termSelects(term, pod, pod, state) && node.metadata.labels?.[term.topologyKey] !== undefined;
+      if (!here && !firstOfGroup) return unresolvable("node(s) didn't match pod affinity rules");
+    }
+    for (const term of requiredTerms(pod, 'podAntiAffinity')) {
+      if (state.boundPods.some((other) => termSelects(term, pod, other, state) && sameDomain(nodeOf(state, other.spec.nodeName), node, term.topologyKey))) {
+        return { code: 'Unschedulable', reasons: ["node(s) didn't match pod anti-affinity rules"] };
+      }
+    }
     // existing pods' anti-affinity against the incoming pod
     for (const other of state.boundPods) {
       for (const term of requiredTerms(other, 'podAntiAffinity')) {
@@ -254,18 +266,6 @@ const interPodAffinity: SchedulerPlugin = {
           return { code: 'Unschedulable', reasons: ["node(s) didn't satisfy existing pods anti-affinity rules"] };
         }
       }
-    }
-    for (const term of requiredTerms(pod, 'podAntiAffinity')) {
-      if (state.boundPods.some((other) => termSelects(term, pod, other, state) && sameDomain(nodeOf(state, other.spec.nodeName), node, term.topologyKey))) {
-        return { code: 'Unschedulable', reasons: ["node(s) didn't match pod anti-affinity rules"] };
-      }
-    }
-    for (const term of requiredTerms(pod, 'podAffinity')) {
-      const matching = state.boundPods.filter((other) => termSelects(term, pod, other, state));
-      const here = matching.some((other) => sameDomain(nodeOf(state, other.spec.nodeName), node, term.topologyKey));
-      // the first pod of a group that selects itself may go anywhere with the topology key
-      const firstOfGroup = matching.length === 0 && termSelects(term, pod, pod, state) && node.metadata.labels?.[term.topologyKey] !== undefined;
-      if (!here && !firstOfGroup) return unresolvable("node(s) didn't match pod affinity rules");
     }
     return undefined;
   },
