@@ -4,6 +4,7 @@
  * affinity, pod anti-affinity, taints/tolerations and resource requests, FailedScheduling with the real
  * FitError text in `kubectl describe`, and pods/binding (201, then 409 when already bound).
  */
+import { setKubeletRunning } from '../../src/cluster/index.js';
 import { useClusterSuite } from './cluster-suite.js';
 
 const suite = useClusterSuite({ nodes: 3 });
@@ -122,4 +123,39 @@ test('pods/binding and core/v1 bindings bind once; binding again is 409', async 
   const noTarget = await suite.call('POST', '/api/v1/namespaces/default/bindings', { apiVersion: 'v1', kind: 'Binding', metadata: { name: 'manual' }, target: {} });
   expect(noTarget.code).toBe(422);
   expect(JSON.parse(noTarget.text).message).toBe('Binding "manual" is invalid: target.name: Required value');
+});
+
+test('a node whose kubelet stops turns NotReady, is tainted unreachable, and its pods are evicted after 300 s', async () => {
+  await create(pod('preset', { nodeName: 'kubeforge-worker2' }));
+  expect(await kubectl.ok(['get', 'pod', 'preset', '-o', 'jsonpath={.status.phase}'])).toBe('Running');
+  const tolerations = JSON.parse(await kubectl.ok(['get', 'pod', 'preset', '-o', 'jsonpath={.spec.tolerations}']));
+  expect(tolerations).toEqual([
+    { key: 'node.kubernetes.io/not-ready', operator: 'Exists', effect: 'NoExecute', tolerationSeconds: 300 },
+    { key: 'node.kubernetes.io/unreachable', operator: 'Exists', effect: 'NoExecute', tolerationSeconds: 300 },
+  ]);
+  setKubeletRunning(suite.cluster.internals, 'kubeforge-worker2', false);
+  await suite.cluster.clock.advance(60_000);
+  await suite.cluster.settle();
+  expect(await kubectl.ok(['get', 'node', 'kubeforge-worker2', '--no-headers'])).toMatch(/^kubeforge-worker2\s+NotReady\s/);
+  const ready = JSON.parse(await kubectl.ok(['get', 'node', 'kubeforge-worker2', '-o', 'jsonpath={.status.conditions[?(@.type=="Ready")]}']));
+  expect(ready).toMatchObject({ status: 'Unknown', reason: 'NodeStatusUnknown', message: 'Kubelet stopped posting node status.' });
+  const taints = JSON.parse(await kubectl.ok(['get', 'node', 'kubeforge-worker2', '-o', 'jsonpath={.spec.taints}']));
+  expect(taints.map((t: any) => `${t.key}:${t.effect}`)).toEqual(['node.kubernetes.io/unreachable:NoSchedule', 'node.kubernetes.io/unreachable:NoExecute']);
+  expect(await kubectl.ok(['get', 'pod', 'preset', '-o', 'jsonpath={.status.conditions[?(@.type=="Ready")].status}'])).toBe('False');
+  const tainted = Date.parse(taints[1].timeAdded);
+  await suite.cluster.clock.stepTo(tainted + 299_000);
+  await suite.cluster.settle();
+  expect(await kubectl.ok(['get', 'pod', 'preset', '-o', 'jsonpath={.metadata.deletionTimestamp}'])).toBe('');
+  await suite.cluster.clock.stepTo(tainted + 300_000);
+  await suite.cluster.settle();
+  expect(await kubectl.ok(['get', 'pod', 'preset', '-o', 'jsonpath={.metadata.deletionTimestamp}'])).not.toBe('');
+  expect(await kubectl.ok(['get', 'events', '--field-selector', 'involvedObject.name=preset,reason=TaintManagerEviction', '-o', 'jsonpath={.items[0].message}'])).toBe(
+    'Marking for deletion Pod default/preset',
+  );
+  // the kubelet comes back: the node is Ready again, untainted, and the pod's deletion completes
+  setKubeletRunning(suite.cluster.internals, 'kubeforge-worker2', true);
+  await suite.cluster.settle();
+  expect(await kubectl.ok(['get', 'node', 'kubeforge-worker2', '--no-headers'])).toMatch(/^kubeforge-worker2\s+Ready\s/);
+  expect(await kubectl.ok(['get', 'node', 'kubeforge-worker2', '-o', 'jsonpath={.spec.taints}'])).toBe('');
+  expect(await kubectl.ok(['get', 'pod', 'preset', '--ignore-not-found'])).toBe('');
 });

@@ -11,11 +11,11 @@ import { NamespaceController } from './namespace-controller.js';
 import { ServiceAccountController } from './service-account-controller.js';
 import { EventRecorder, EventsV1Recorder } from './event-recorder.js';
 import { JobController } from './job-controller.js';
-import { KubeletSimulator } from './kubelet-simulator.js';
+import { type KubeletPodGate, KubeletSimulator } from './kubelet-simulator.js';
 import { type BehaviourOverride, PodScripts, type PodSelector } from './pod-scripts.js';
 import { ContainerLogs } from './container-logs.js';
 import { DefaultScheduler, simulatedOutcomePlugin } from './default-scheduler.js';
-import { defaultSchedulerPlugins } from './scheduler-plugins.js';
+import { type SchedulerPlugin, defaultSchedulerPlugins } from './scheduler-plugins.js';
 import { NodeLifecycleController } from './node-lifecycle-controller.js';
 import { controlPlaneNodeName, nodeNames } from './cluster-nodes.js';
 import { CronJobController } from './cronjob-controller.js';
@@ -84,6 +84,28 @@ export function setKubeletRunning(cluster: ClusterInternals, nodeName: string, r
 /** The container logs of a running local cluster (pods/log reads them). */
 export function containerLogsOf(cluster: ClusterInternals): ContainerLogs | undefined {
   return running.get(cluster)?.logs;
+}
+
+/**
+ * Adds a check every node's kubelet makes before creating a pod's containers (e.g. its volumes are
+ * bound); the pod stays ContainerCreating, with one FailedMount event per reason, until it passes.
+ * Returns a function removing the gate.
+ */
+export function addKubeletPodGate(cluster: ClusterInternals, gate: KubeletPodGate): () => void {
+  const controllers = running.get(cluster);
+  if (!controllers?.kubelets.length) throw new Error('addKubeletPodGate: this cluster runs without the kubelet simulator (started with pods: "inert")');
+  for (const kubelet of controllers.kubelets) kubelet.gates.push(gate);
+  return () => {
+    for (const kubelet of controllers.kubelets) kubelet.gates = kubelet.gates.filter((g) => g !== gate);
+  };
+}
+
+/** Adds a scheduler plugin (filter, score, preBind — e.g. volume binding) to a running local cluster. */
+export function addSchedulerPlugin(cluster: ClusterInternals, plugin: SchedulerPlugin): void {
+  const scheduler = running.get(cluster)?.defaultScheduler;
+  if (!scheduler) throw new Error('addSchedulerPlugin: this cluster runs without the default scheduler (started with pods: "inert")');
+  scheduler.plugins.push(plugin);
+  scheduler.retryAll();
 }
 
 /** The default scheduler of a running local cluster (to add plugins, e.g. volume binding). */

@@ -75,6 +75,15 @@ export function backoffMs(restartCount: number): number {
   return Math.min(crashLoopBaseMs * 2 ** Math.max(0, restartCount - 1), crashLoopCapMs);
 }
 
+/**
+ * Something a pod must wait for before its containers are created (e.g. its volumes: a PVC still
+ * unbound). Returns the reason to wait — recorded once as a Warning `FailedMount` event — or undefined.
+ */
+export type KubeletPodGate = (pod: KubeObject, nodeName: string) => string | undefined;
+
+/** How often a gated pod is looked at again (the kubelet's volume manager retries on its own). */
+const gateRetryMs = 2000;
+
 export interface KubeletNode {
   name: string;
   /** Joining order (0 = control plane): InternalIP, podCIDR. */
@@ -92,6 +101,10 @@ export class KubeletSimulator implements BuiltinController {
   private readonly killing = new Set<string>();
   private lastStatusReport = 0;
   private running = true;
+  /** Checks every pod passes before its containers are created (shared by all nodes' kubelets). */
+  gates: KubeletPodGate[] = [];
+  /** Pods whose gate message was recorded (uid → message). */
+  private readonly gateRecorded = new Map<string, string>();
   /** Set by the wiring: enqueues a key of this kubelet (after scripts change, or when restarted). */
   requeue: (key: string) => void = () => {};
 
@@ -138,6 +151,7 @@ export class KubeletSimulator implements BuiltinController {
       this.logs.forgetPod(pod.metadata.uid);
       this.usedIPs.delete(pod.metadata.uid);
       this.killing.delete(pod.metadata.uid);
+      this.gateRecorded.delete(pod.metadata.uid);
       return [];
     }
     return [`${pod.metadata.namespace}/${pod.metadata.name}`];
@@ -326,6 +340,17 @@ export class KubeletSimulator implements BuiltinController {
     let nextDue = Infinity;
     const due = (t: number): void => void (nextDue = Math.min(nextDue, t));
     if (now < startedAt + behaviour.startDelayMs) return { requeueAfterMs: startedAt + behaviour.startDelayMs - now };
+    if (!status.containerStatuses?.some((cs: Status) => cs.containerID || cs.lastState?.terminated)) {
+      for (const gate of this.gates) {
+        const reason = gate(pod, this.node.name);
+        if (reason === undefined) continue;
+        if (this.gateRecorded.get(pod.metadata.uid) !== reason) {
+          this.gateRecorded.set(pod.metadata.uid, reason);
+          this.events.record(pod, 'Warning', 'FailedMount', reason);
+        }
+        return { requeueAfterMs: gateRetryMs };
+      }
+    }
 
     // init containers, one at a time
     const inits: KubeObject[] = pod.spec.initContainers ?? [];
