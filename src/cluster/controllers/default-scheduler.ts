@@ -125,6 +125,7 @@ export class DefaultScheduler implements BuiltinController {
     } catch {
       // a malformed annotation: the kubelet reports it; schedule without delay
     }
+    if ((pod.spec.schedulingGates ?? []).length) return this.gated(pod);
     const wait = Date.parse(pod.metadata.creationTimestamp) + delayMs - this.clock.now();
     if (wait > 0) return { requeueAfterMs: wait };
     const state = this.cycleState();
@@ -180,6 +181,14 @@ export class DefaultScheduler implements BuiltinController {
     }
     // ties are broken at random, as the real scheduler's reservoir sampling does
     return best[Math.floor(this.random.next() * best.length)]!.node.metadata.name;
+  }
+
+  /** A pod with scheduling gates waits, saying so, until they are removed. */
+  private gated(pod: KubeObject): void {
+    const conditions: Array<Record<string, any>> = pod.status?.conditions ?? [];
+    if (conditions.some((c) => c.type === 'PodScheduled' && c.reason === 'SchedulingGated')) return;
+    const next = { type: 'PodScheduled', status: 'False', lastProbeTime: null, lastTransitionTime: rfc3339(this.clock.now()), reason: 'SchedulingGated', message: 'Scheduling is blocked due to non-empty scheduling gates' };
+    this.client.updateStatus('pods', { ...pod, status: { ...pod.status, conditions: [...conditions.filter((c) => c.type !== 'PodScheduled'), next] } });
   }
 
   private failed(pod: KubeObject, why: { failures: FilterFailure[]; preFilter?: FilterFailure; nodeCount: number }): void {

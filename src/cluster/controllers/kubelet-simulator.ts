@@ -7,6 +7,7 @@
  * the final delete — writing status and events as a real kubelet does, and container log lines.
  * What a pod does comes from `podBehaviour()` (annotations, then its command) and test scripts.
  */
+import { createHash } from 'node:crypto';
 import type { ClusterClock } from '../clock/virtual-clock.js';
 import { SeededRandom, rfc3339, rfc3339Micro } from '../registry/system-metadata.js';
 import type { KubeObject, StoreEvent } from '../store/object-store.js';
@@ -219,10 +220,12 @@ export class KubeletSimulator implements BuiltinController {
     return Array.from({ length: 64 }, () => Math.floor(this.random.next() * 16).toString(16)).join('');
   }
 
+  /** The image's repo digest: one per image reference, the same on every node (a registry's digest). */
   private imageId(image: string | undefined): string {
     const ref = imageReference(image);
-    const digest = Array.from({ length: 64 }, () => Math.floor(this.random.next() * 16).toString(16)).join('');
-    return `${ref.includes('@') ? ref.split('@')[0] : ref.replace(/:[^:/]+$/, '')}@sha256:${digest}`;
+    if (ref.includes('@')) return ref;
+    const digest = createHash('sha256').update(ref).digest('hex');
+    return `${ref.replace(/:[^:/]+$/, '')}@sha256:${digest}`;
   }
 
   /** The first IP of the node's /24 not in use (host-local IPAM hands them out in order from .2). */
