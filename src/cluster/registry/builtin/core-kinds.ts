@@ -8,6 +8,7 @@ import type { KubeObject } from '../../store/object-store.js';
 import { defineKind } from '../define-kind.js';
 import type { ResourceType } from '../resource-type.js';
 import { age, ageColumn, column, nameColumn } from '../table-format.js';
+import { canonicalJson } from '../system-metadata.js';
 
 const configKey = /^[-._a-zA-Z0-9]+$/;
 const configKeyMessage =
@@ -308,7 +309,7 @@ export const pods = defineKind({
         delete copy.tolerations;
         delete copy.schedulingGates;
         delete copy.nodeName;
-        return JSON.stringify(copy);
+        return canonicalJson(copy);
       };
       if (strip(o.spec) !== strip(old.spec)) {
         errs.push(
