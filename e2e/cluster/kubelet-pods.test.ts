@@ -142,6 +142,8 @@ test('kubectl logs: --tail, --timestamps, -f until the container ends, and the w
   expect(followed.code).toBe(0);
   expect(followed.stdout).toBe('kubeforge: container app started (image nginx:1.27)\none\ntwo\nthree\nkubeforge: container app exited with code 0\n');
   expect((await getPod('tick')).status.phase).toBe('Succeeded');
+  // --since counts back from the cluster's clock: only the exit line is younger than 10 s
+  expect(await kubectl.ok(['logs', 'tick', '--since=10s'])).toBe('kubeforge: container app exited with code 0\n');
 
   await createPod('slow', { annotations: { 'sim.kubeforge.io/start-delay': '1m' } });
   const waiting = await kubectl.run(['logs', 'slow']);

@@ -445,7 +445,8 @@ export class KubeletSimulator implements BuiltinController {
     }
     status.conditions = orderConditions(status.conditions);
     if (status.podIP === undefined && status.conditions.some((c: Status) => c.type === 'PodReadyToStartContainers' && c.status === 'True')) {
-      const ip = this.allocateIP(pod.metadata.uid);
+      // host-network pods share the node's address
+      const ip = pod.spec.hostNetwork ? this.hostIP() : this.allocateIP(pod.metadata.uid);
       status.podIP = ip;
       status.podIPs = [{ ip }];
     }
