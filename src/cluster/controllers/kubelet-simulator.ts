@@ -19,11 +19,11 @@ import { healthyNodeConditions, nodeLeaseNamespace, nodeLeaseObject, nodeObject 
 import type { PodBehaviour } from './pod-behaviour.js';
 import { readCommand } from './pod-behaviour.js';
 import type { PodScripts } from './pod-scripts.js';
+import { type Status, backoffMs, condition, finishIfDone, goDuration, imageReference, orderConditions, setCondition } from './pod-status.js';
 
 export type { BehaviourOverride, PodSelector } from './pod-scripts.js';
+export { backoffMs, imageReference } from './pod-status.js';
 
-const crashLoopBaseMs = 10_000;
-const crashLoopCapMs = 300_000;
 /** The kubelet renews its node Lease every 10 s (a quarter of the 40 s lease duration). */
 const leaseRenewMs = 10_000;
 /** With leases, node status is re-posted when it changes or every 5 minutes. */
@@ -32,49 +32,6 @@ const nodeKey = '#node';
 
 const isTerminal = (pod: KubeObject): boolean => pod.status?.phase === 'Succeeded' || pod.status?.phase === 'Failed';
 const time = (text: string | undefined): number => (text ? Date.parse(text) : 0);
-
-type Status = Record<string, any>;
-
-function condition(type: string, status: string, at: string, reason?: string, message?: string): Status {
-  return { type, status, lastProbeTime: null, lastTransitionTime: at, ...(reason ? { reason } : {}), ...(message ? { message } : {}) };
-}
-
-/** Sets a pod condition, keeping lastTransitionTime when status and reason do not change. */
-function setCondition(status: Status, next: Status): void {
-  const conditions: Status[] = (status.conditions ??= []);
-  const i = conditions.findIndex((c) => c.type === next.type);
-  if (i === -1) conditions.push(next);
-  else if (conditions[i]!.status !== next.status || conditions[i]!.reason !== next.reason || conditions[i]!.message !== next.message) {
-    conditions[i] = conditions[i]!.status === next.status ? { ...next, lastTransitionTime: conditions[i]!.lastTransitionTime } : next;
-  }
-}
-
-const conditionOrder = ['PodReadyToStartContainers', 'Initialized', 'Ready', 'ContainersReady', 'PodScheduled'];
-const orderConditions = (conditions: Status[] | undefined): Status[] =>
-  [...(conditions ?? [])].sort((a, b) => conditionOrder.indexOf(a.type) - conditionOrder.indexOf(b.type));
-
-/** `busybox:1.36` → `docker.io/library/busybox:1.36`, as containerd reports images. */
-export function imageReference(image: string | undefined): string {
-  const ref = image ?? '';
-  const withTag = /:[^/]+$/.test(ref) || ref.includes('@') ? ref : `${ref}:latest`;
-  const first = withTag.split('/')[0]!;
-  if (!withTag.includes('/')) return `docker.io/library/${withTag}`;
-  if (!first.includes('.') && !first.includes(':') && first !== 'localhost') return `docker.io/${withTag}`;
-  return withTag;
-}
-
-/** Go's time.Duration text for whole milliseconds: 0s, 250ms, 1.5s, 2m0s. */
-function goDuration(ms: number): string {
-  if (ms === 0) return '0s';
-  if (ms < 1000) return `${ms}ms`;
-  if (ms < 60_000) return `${ms / 1000}s`;
-  const m = Math.floor(ms / 60_000);
-  return `${m}m${(ms % 60_000) / 1000}s`;
-}
-
-export function backoffMs(restartCount: number): number {
-  return Math.min(crashLoopBaseMs * 2 ** Math.max(0, restartCount - 1), crashLoopCapMs);
-}
 
 /**
  * Something a pod must wait for before its containers are created (e.g. its volumes: a PVC still
@@ -260,7 +217,7 @@ export class KubeletSimulator implements BuiltinController {
     status.hostIP = this.hostIP();
     status.hostIPs = [{ ip: this.hostIP() }];
     status.startTime = at;
-    if (inits.length) status.initContainerStatuses = inits.map((c, i) => waiting(c, i === 0 ? 'PodInitializing' : 'PodInitializing'));
+    if (inits.length) status.initContainerStatuses = inits.map((c) => waiting(c, 'PodInitializing'));
     status.containerStatuses = containers.map((c) => waiting(c, waitingReason));
     setCondition(status, condition('PodReadyToStartContainers', 'False', at));
     if (inits.length) setCondition(status, condition('Initialized', 'False', at, 'ContainersNotInitialized', `containers with incomplete status: [${inits.map((c) => c.name).join(' ')}]`));
@@ -278,15 +235,14 @@ export class KubeletSimulator implements BuiltinController {
   private pullImage(pod: KubeObject, container: KubeObject, pullMs: number): void {
     const image: string = container.image ?? '';
     const policy = container.imagePullPolicy ?? 'IfNotPresent';
-    const ref = `${container.name}`;
     if (policy !== 'Always' && this.pulledImages.has(image)) {
-      this.events.record(pod, 'Normal', 'Pulled', `Container image "${image}" already present on machine`, ref);
+      this.events.record(pod, 'Normal', 'Pulled', `Container image "${image}" already present on machine`, container.name);
       return;
     }
     this.pulledImages.add(image);
-    this.events.record(pod, 'Normal', 'Pulling', `Pulling image "${image}"`, ref);
+    this.events.record(pod, 'Normal', 'Pulling', `Pulling image "${image}"`, container.name);
     const took = goDuration(pullMs);
-    this.events.record(pod, 'Normal', 'Pulled', `Successfully pulled image "${image}" in ${took} (${took} including waiting). Image size: 2155 bytes.`, ref);
+    this.events.record(pod, 'Normal', 'Pulled', `Successfully pulled image "${image}" in ${took} (${took} including waiting). Image size: 2155 bytes.`, container.name);
   }
 
   /** Starts a container instance: a fresh container id, events, log lines. */
@@ -441,7 +397,7 @@ export class KubeletSimulator implements BuiltinController {
         return { ...done, state: { waiting: { reason: 'CrashLoopBackOff', message: this.backoffMessage(pod, c.name, restartCount) } }, lastState: { terminated: done.state.terminated }, restartCount };
       });
       if (status.containerStatuses.some((cs: Status) => cs.state?.running || cs.state?.waiting?.reason === 'CrashLoopBackOff')) status.phase = 'Running';
-      this.finishIfDone(status, at);
+      finishIfDone(status, at);
     }
     status.conditions = orderConditions(status.conditions);
     if (status.podIP === undefined && status.conditions.some((c: Status) => c.type === 'PodReadyToStartContainers' && c.status === 'True')) {
@@ -456,29 +412,6 @@ export class KubeletSimulator implements BuiltinController {
 
   private backoffMessage(pod: KubeObject, container: string, restartCount: number): string {
     return `back-off ${goDuration(backoffMs(restartCount))} restarting failed container=${container} pod=${pod.metadata.name}_${pod.metadata.namespace}(${pod.metadata.uid})`;
-  }
-
-  /** All containers terminated → Succeeded (all exit 0) or Failed; readiness follows the containers. */
-  private finishIfDone(status: Status, at: string): void {
-    const statuses: Status[] = status.containerStatuses ?? [];
-    const allDone = statuses.length > 0 && statuses.every((cs) => cs.state?.terminated);
-    const allReady = statuses.length > 0 && statuses.every((cs) => cs.ready);
-    if (allDone) {
-      const ok = statuses.every((cs) => cs.state.terminated.exitCode === 0);
-      status.phase = ok ? 'Succeeded' : 'Failed';
-      const reason = ok ? 'PodCompleted' : 'PodFailed';
-      setCondition(status, condition('PodReadyToStartContainers', 'False', at));
-      setCondition(status, condition('Ready', 'False', at, reason));
-      setCondition(status, condition('ContainersReady', 'False', at, reason));
-    } else if (!allReady) {
-      const notReady = statuses.filter((cs) => !cs.ready).map((cs) => cs.name).join(' ');
-      setCondition(status, condition('Ready', 'False', at, 'ContainersNotReady', `containers with unready status: [${notReady}]`));
-      setCondition(status, condition('ContainersReady', 'False', at, 'ContainersNotReady', `containers with unready status: [${notReady}]`));
-    } else {
-      setCondition(status, condition('Ready', 'True', at));
-      setCondition(status, condition('ContainersReady', 'True', at));
-    }
-    status.conditions = orderConditions(status.conditions);
   }
 
   /**
@@ -509,7 +442,7 @@ export class KubeletSimulator implements BuiltinController {
     };
     if (status.initContainerStatuses) status.initContainerStatuses = status.initContainerStatuses.map(kill);
     status.containerStatuses = (status.containerStatuses ?? []).map(kill);
-    if (status.containerStatuses.length && status.containerStatuses.every((cs: Status) => cs.state?.terminated)) this.finishIfDone(status, at);
+    if (status.containerStatuses.length && status.containerStatuses.every((cs: Status) => cs.state?.terminated)) finishIfDone(status, at);
     try {
       this.client.updateStatus('pods', { ...pod, status });
       // once asked to go now, the pod waits only for its finalizers: asking again changes nothing
