@@ -1,6 +1,7 @@
 /**
  * The simulated kubelet through real kubectl, on the virtual clock: a long-running pod goes
- * ContainerCreating → Running → Ready after its readiness probe's initial delay; a failing container
+ * ContainerCreating → Running → Ready after its readiness probe's initial delay (or never, when told
+ * its probe fails); init containers in order; a failing container
  * restarts with CrashLoopBackOff back-off (10 s, then 20 s); deletion stops containers with 143 when
  * SIGTERM is honoured in time and 137 after terminationGracePeriodSeconds; `kubectl logs` with -f,
  * --previous, --tail and --timestamps; exec answers as a server whose kubelet cannot be reached.
@@ -64,6 +65,16 @@ test('a long-running pod: ContainerCreating, then Running, then Ready once its r
   expect(describe).toMatch(/Normal\s+Pulled\s+.*kubelet\s+Successfully pulled image "nginx:1.27" in 2s \(2s including waiting\)\. Image size: \d+ bytes\./);
   expect(describe).toMatch(/Normal\s+Created\s+.*kubelet\s+Created container: app/);
   expect(describe).toMatch(/Normal\s+Started\s+.*kubelet\s+Started container app/);
+});
+
+test('a readiness probe told to fail keeps the pod running but not Ready, with an Unhealthy event', async () => {
+  await createPod('unready', {
+    annotations: { 'sim.kubeforge.io/readiness': 'fail' },
+    container: { readinessProbe: { httpGet: { path: '/healthz', port: 8080 }, initialDelaySeconds: 5 } },
+  });
+  await advance(60_000);
+  expect(await row('unready')).toEqual(['unready', '0/1', 'Running', '0', expect.any(String)]);
+  expect(await kubectl.ok(['describe', 'pod', 'unready'])).toMatch(/Warning\s+Unhealthy\s+.*kubelet\s+Readiness probe failed: HTTP probe failed with statuscode: 503/);
 });
 
 test('init containers run in order before the app container', async () => {

@@ -55,6 +55,8 @@ export class KubeletSimulator implements BuiltinController {
   private readonly random: SeededRandom;
   private readonly usedIPs = new Map<string, string>();
   private readonly pulledImages = new Set<string>();
+  /** Containers (`<pod uid>/<name>`) whose failing readiness probe was reported. */
+  private readonly unhealthy = new Set<string>();
   /** Pods whose Killing events were recorded (their deletion was noticed). */
   private readonly killing = new Set<string>();
   private lastStatusReport = 0;
@@ -110,6 +112,7 @@ export class KubeletSimulator implements BuiltinController {
       this.usedIPs.delete(pod.metadata.uid);
       this.killing.delete(pod.metadata.uid);
       this.gateRecorded.delete(pod.metadata.uid);
+      for (const c of pod.spec?.containers ?? []) this.unhealthy.delete(`${pod.metadata.uid}/${c.name}`);
       return [];
     }
     return [`${pod.metadata.namespace}/${pod.metadata.name}`];
@@ -381,6 +384,7 @@ export class KubeletSimulator implements BuiltinController {
         const readyAt = Math.max(startupAt, started + this.probeDelayMs(c.readinessProbe));
         if (cs.started && !cs.ready) {
           if (readyAt > now) due(readyAt);
+          else if (behaviour.readiness === 'fail' && c.readinessProbe) this.probeFailed(pod, c, status.podIP);
           else cs = { ...cs, ready: true };
         }
         if (behaviour.runDurationMs === undefined) return cs;
@@ -408,6 +412,22 @@ export class KubeletSimulator implements BuiltinController {
     }
     this.client.updateStatus('pods', { ...pod, status });
     if (Number.isFinite(nextDue)) return { requeueAfterMs: Math.max(0, nextDue - now) };
+  }
+
+  /** A readiness probe that does not pass: one Warning `Unhealthy` event per container instance. */
+  private probeFailed(pod: KubeObject, container: KubeObject, podIP: string | undefined): void {
+    const key = `${pod.metadata.uid}/${container.name}`;
+    if (this.unhealthy.has(key)) return;
+    this.unhealthy.add(key);
+    const probe = container.readinessProbe;
+    const detail = probe.httpGet
+      ? 'HTTP probe failed with statuscode: 503'
+      : probe.tcpSocket
+        ? `dial tcp ${podIP ?? ''}:${probe.tcpSocket.port}: connect: connection refused`
+        : probe.grpc
+          ? `timeout: failed to connect service ":${probe.grpc.port}" within 1s: context deadline exceeded`
+          : '';
+    this.events.record(pod, 'Warning', 'Unhealthy', `Readiness probe failed: ${detail}`, container.name);
   }
 
   private backoffMessage(pod: KubeObject, container: string, restartCount: number): string {

@@ -1,6 +1,6 @@
 /**
  * The kubelet simulator's documented rule for what a pod does (§7.6), as a pure function of the pod:
- * `sim.kubeforge.io/*` annotations first, then a readable default read from the container command
+ * `sim.kubeforge.io/*` annotations first (durations, exit code, outcome, logs, readiness), then a readable default read from the container command
  * (`sleep N` sets the run time, `exit M` / `false` the exit code), then the defaults (1 s for pods
  * controlled by a Job, run forever otherwise).
  */
@@ -21,6 +21,8 @@ export interface PodBehaviour {
   failContainers: string[] | undefined;
   stopDelayMs: number;
   logs: string;
+  /** `fail`: readiness probes never pass (containers with a readiness probe stay unready). */
+  readiness: 'pass' | 'fail';
 }
 
 /** Go-style durations: `0s`, `1.5s`, `2m`, `1h30m`, `250ms`; a bare number means seconds. */
@@ -86,7 +88,13 @@ export function podBehaviour(pod: KubeObject): PodBehaviour {
     failContainers: undefined,
     stopDelayMs: duration('stop-delay', 0)!,
     logs: get('logs') ?? '',
+    readiness: 'pass',
   };
+  const readiness = get('readiness');
+  if (readiness !== undefined) {
+    if (readiness !== 'pass' && readiness !== 'fail') throw new Error(`${where('readiness')}: expected pass or fail, got ${JSON.stringify(readiness)}`);
+    behaviour.readiness = readiness;
+  }
   const exit = get('exit-code');
   if (exit !== undefined) {
     if (!/^\d+$/.test(exit.trim())) throw new Error(`${where('exit-code')}: expected an integer 0-255, got ${JSON.stringify(exit)}`);
