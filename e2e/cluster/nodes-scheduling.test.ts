@@ -105,6 +105,15 @@ test('resource requests: a pod asking for more cpu than any node has gets Failed
   expect(await kubectl.ok(['describe', 'pod', 'modest'])).toMatch(/Normal\s+Scheduled\s+\S+\s+default-scheduler\s+Successfully assigned default\/modest to kubeforge-worker2?\n/);
 });
 
+test('a pod bound by nodeName that does not fit is rejected by the kubelet (OutOfcpu)', async () => {
+  await create(pod('forced', { nodeName: 'kubeforge-worker', containers: [{ name: 'app', image: 'nginx:1.27', resources: { requests: { cpu: '9' } } }] }));
+  const status = JSON.parse(await kubectl.ok(['get', 'pod', 'forced', '-o', 'jsonpath={.status}']));
+  expect(status).toMatchObject({ phase: 'Failed', reason: 'OutOfcpu' });
+  // `used` counts the requests of pods earlier tests left on the node
+  expect(status.message).toMatch(/^Pod was rejected: Node didn't have enough resource: cpu, requested: 9000, used: \d+, capacity: 8000$/);
+  expect((await kubectl.ok(['get', 'pod', 'forced', '--no-headers'])).split(/\s{2,}/).slice(0, 3)).toEqual(['forced', '0/1', 'OutOfcpu']);
+});
+
 test('pods/binding and core/v1 bindings bind once; binding again is 409', async () => {
   await create(pod('manual', { schedulerName: 'my-scheduler' }));
   expect(await nodeOf('manual')).toBe('');

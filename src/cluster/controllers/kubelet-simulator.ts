@@ -19,6 +19,7 @@ import { healthyNodeConditions, nodeLeaseNamespace, nodeLeaseObject, nodeObject 
 import type { PodBehaviour } from './pod-behaviour.js';
 import { readCommand } from './pod-behaviour.js';
 import type { PodScripts } from './pod-scripts.js';
+import { matchesNodeSelection, milli, podRequests } from './scheduler-plugins.js';
 import { type Status, backoffMs, condition, finishIfDone, goDuration, imageReference, orderConditions, setCondition } from './pod-status.js';
 
 export type { BehaviourOverride, PodSelector } from './pod-scripts.js';
@@ -211,6 +212,13 @@ export class KubeletSimulator implements BuiltinController {
   private admit(pod: KubeObject, behaviour: PodBehaviour, now: number): ReconcileResult | void {
     if (behaviour.outcome === 'pending') return;
     const at = rfc3339(now);
+    const rejection = this.admissionFailure(pod);
+    if (rejection) {
+      this.events.record(pod, 'Warning', rejection.reason, rejection.message);
+      const status = { ...pod.status, phase: 'Failed', reason: rejection.reason, message: `Pod was rejected: ${rejection.message}`, startTime: at };
+      this.client.updateStatus('pods', { ...pod, status });
+      return;
+    }
     const status: Status = structuredClone(pod.status ?? {});
     const inits: KubeObject[] = pod.spec.initContainers ?? [];
     const containers: KubeObject[] = pod.spec.containers ?? [];
@@ -232,6 +240,28 @@ export class KubeletSimulator implements BuiltinController {
     status.qosClass ??= 'BestEffort';
     this.client.updateStatus('pods', { ...pod, status });
     return { requeueAfterMs: behaviour.startDelayMs };
+  }
+
+  /**
+   * The kubelet's own admission (pods bound without the scheduler, by spec.nodeName): a pod whose
+   * node selection does not match or whose requests do not fit what is left is rejected.
+   */
+  private admissionFailure(pod: KubeObject): { reason: string; message: string } | undefined {
+    const node = this.client.get('nodes', undefined, this.node.name);
+    if (!node) return undefined;
+    if (!matchesNodeSelection(pod, node)) return { reason: 'NodeAffinity', message: 'Predicate NodeAffinity failed' };
+    const others = this.myPods().filter((p) => p.metadata.uid !== pod.metadata.uid && p.status?.startTime && p.status?.phase !== 'Succeeded' && p.status?.phase !== 'Failed');
+    const wanted = podRequests(pod);
+    for (const [resource, amount] of Object.entries(wanted)) {
+      if (amount === 0) continue;
+      const used = others.reduce((n, p) => n + (podRequests(p)[resource] ?? 0), 0);
+      const capacity = milli(node.status?.allocatable?.[resource] ?? '0');
+      if (used + amount <= capacity) continue;
+      // the kubelet reports cpu in millicores and other resources in units
+      const unit = (v: number): number => Math.round(resource === 'cpu' ? v : v / 1000);
+      return { reason: `OutOf${resource}`, message: `Node didn't have enough resource: ${resource}, requested: ${unit(amount)}, used: ${unit(used)}, capacity: ${unit(capacity)}` };
+    }
+    return undefined;
   }
 
   /** Image pull events for a container about to be created (the pull takes the pod's start delay). */
