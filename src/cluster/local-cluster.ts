@@ -52,6 +52,8 @@ export interface ControllerSwitches {
   clusterRoleAggregation?: boolean;
   /** Node lifecycle: cordon taints, NotReady nodes when a kubelet stops, taint eviction (default on). */
   nodeLifecycle?: boolean;
+  /** The default scheduler (default on; off: pods wait unbound unless they name their node or you bind them). */
+  scheduler?: boolean;
 }
 
 export interface LocalClusterOptions {

@@ -84,4 +84,15 @@ describe('default scheduler', () => {
     await fx.cluster.settle();
     expect(bound).toEqual(['easy@kubeforge-worker']);
   });
+
+  it('switched off: pods wait unbound; a pod naming its node still runs there', async () => {
+    fx = await startFixture({ controllers: { scheduler: false } });
+    await fx.core.createNamespacedPod({ namespace: 'default', body: { metadata: { name: 'floating' }, spec: { containers: [container()] } } });
+    await fx.core.createNamespacedPod({ namespace: 'default', body: { metadata: { name: 'placed' }, spec: { nodeName: 'kubeforge-control-plane', containers: [container()] } } });
+    await fx.cluster.settle();
+    expect((await readPod('floating')).spec!.nodeName).toBeUndefined();
+    expect((await readPod('floating')).status!.conditions).toBeUndefined();
+    expect((await readPod('placed')).status!.phase).toBe('Running');
+    expect(() => addSchedulerPlugin(fx.cluster.internals, { name: 'x' })).toThrow(/without the default scheduler/);
+  });
 });

@@ -103,7 +103,7 @@ export function addKubeletPodGate(cluster: ClusterInternals, gate: KubeletPodGat
 /** Adds a scheduler plugin (filter, score, preBind — e.g. volume binding) to a running local cluster. */
 export function addSchedulerPlugin(cluster: ClusterInternals, plugin: SchedulerPlugin): void {
   const scheduler = running.get(cluster)?.defaultScheduler;
-  if (!scheduler) throw new Error('addSchedulerPlugin: this cluster runs without the default scheduler (started with pods: "inert")');
+  if (!scheduler) throw new Error('addSchedulerPlugin: this cluster runs without the default scheduler (pods: "inert" or controllers.scheduler: false)');
   scheduler.plugins.push(plugin);
   scheduler.retryAll();
 }
@@ -159,15 +159,17 @@ export function startBuiltinControllers(cluster: ClusterInternals, caCertPem?: s
       const nodeClient = client(controllerIdentities.nodeLifecycle);
       scheduler.add(new NodeLifecycleController(nodeClient, cluster.clock, new EventRecorder(nodeClient, cluster.clock, 'taint-eviction-controller')));
     }
-    scheduler.add(defaultScheduler);
     const theScheduler = defaultScheduler;
-    theScheduler.requeue = (key) => scheduler.enqueue(theScheduler.name, key);
+    if (on('scheduler')) {
+      scheduler.add(theScheduler);
+      theScheduler.requeue = (key) => scheduler.enqueue(theScheduler.name, key);
+    } else defaultScheduler = undefined;
     for (const kubelet of kubelets) {
       scheduler.add(kubelet);
       kubelet.requeue = (key) => scheduler.enqueue(kubelet.name, key);
     }
     scripts.onChange = () => {
-      theScheduler.retryAll();
+      if (defaultScheduler) theScheduler.retryAll();
       for (const kubelet of kubelets) for (const key of kubelet.initialKeys()) scheduler.enqueue(kubelet.name, key);
     };
   }
