@@ -77,6 +77,21 @@ test('a readiness probe told to fail keeps the pod running but not Ready, with a
   expect(await kubectl.ok(['describe', 'pod', 'unready'])).toMatch(/Warning\s+Unhealthy\s+.*kubelet\s+Readiness probe failed: HTTP probe failed with statuscode: 503/);
 });
 
+test('a liveness probe told to fail gets the container killed (137) and restarted after failureThreshold probes', async () => {
+  await createPod('sick', {
+    annotations: { 'sim.kubeforge.io/liveness': 'fail' },
+    container: { livenessProbe: { tcpSocket: { port: 80 }, initialDelaySeconds: 10, periodSeconds: 5, failureThreshold: 3 } },
+  });
+  await advance(19_000);
+  expect((await getPod('sick')).status.containerStatuses[0].restartCount).toBe(0);
+  await advance(1000);
+  const cs = (await getPod('sick')).status.containerStatuses[0];
+  expect(cs).toMatchObject({ restartCount: 1, lastState: { terminated: { exitCode: 137, reason: 'Error' } }, state: { waiting: { reason: 'CrashLoopBackOff' } } });
+  const describe = await kubectl.ok(['describe', 'pod', 'sick']);
+  expect(describe).toMatch(/Warning\s+Unhealthy\s+.*\(x3 over .*\)\s+kubelet\s+Liveness probe failed: dial tcp 10\.244\.\d+\.\d+:80: connect: connection refused/);
+  expect(describe).toMatch(/Normal\s+Killing\s+.*kubelet\s+Container app failed liveness probe, will be restarted/);
+});
+
 test('init containers run in order before the app container', async () => {
   await createPod('init', {
     spec: {

@@ -43,6 +43,19 @@ export type KubeletPodGate = (pod: KubeObject, nodeName: string) => string | und
 /** How often a gated pod is looked at again (the kubelet's volume manager retries on its own). */
 const gateRetryMs = 2000;
 
+/** What a failing probe reports, by its kind. */
+function probeFailure(probe: KubeObject, podIP: string | undefined, httpStatus: number): string {
+  if (probe.httpGet) return `HTTP probe failed with statuscode: ${httpStatus}`;
+  if (probe.tcpSocket) return `dial tcp ${podIP ?? ''}:${probe.tcpSocket.port}: connect: connection refused`;
+  if (probe.grpc) return `timeout: failed to connect service ":${probe.grpc.port}" within 1s: context deadline exceeded`;
+  return '';
+}
+
+/** From the container's start: first probe after initialDelaySeconds, then every periodSeconds, until failureThreshold failures. */
+function livenessKillAfterMs(probe: KubeObject): number {
+  return ((probe.initialDelaySeconds ?? 0) + (probe.periodSeconds ?? 10) * ((probe.failureThreshold ?? 3) - 1)) * 1000;
+}
+
 export interface KubeletNode {
   name: string;
   /** Joining order (0 = control plane): InternalIP, podCIDR. */
@@ -417,12 +430,22 @@ export class KubeletSimulator implements BuiltinController {
           else if (behaviour.readiness === 'fail' && c.readinessProbe) this.probeFailed(pod, c, status.podIP);
           else cs = { ...cs, ready: true };
         }
-        if (behaviour.runDurationMs === undefined) return cs;
-        const end = started + behaviour.runDurationMs;
+        const killedAt = behaviour.liveness === 'fail' && c.livenessProbe ? startupAt + livenessKillAfterMs(c.livenessProbe) : Infinity;
+        const exitsAt = behaviour.runDurationMs === undefined ? Infinity : started + behaviour.runDurationMs;
+        const end = Math.min(killedAt, exitsAt);
+        if (end === Infinity) return cs;
         if (end > now) return due(end), cs;
-        const fails = behaviour.failContainers === undefined || behaviour.failContainers.includes(c.name);
-        const exitCode = fails ? behaviour.exitCode : 0;
-        const done = this.terminate(pod, cs, exitCode, now, `kubeforge: container ${c.name} exited with code ${exitCode}`);
+        let exitCode: number;
+        let line = '';
+        if (killedAt <= exitsAt) {
+          this.livenessFailed(pod, c, status.podIP);
+          exitCode = 137;
+        } else {
+          const fails = behaviour.failContainers === undefined || behaviour.failContainers.includes(c.name);
+          exitCode = fails ? behaviour.exitCode : 0;
+          line = `kubeforge: container ${c.name} exited with code ${exitCode}`;
+        }
+        const done = this.terminate(pod, cs, exitCode, now, line);
         const restart = policy === 'Always' || (policy === 'OnFailure' && exitCode !== 0);
         if (!restart) return done;
         const restartCount = (cs.restartCount ?? 0) + 1;
@@ -444,20 +467,20 @@ export class KubeletSimulator implements BuiltinController {
     if (Number.isFinite(nextDue)) return { requeueAfterMs: Math.max(0, nextDue - now) };
   }
 
+  /** A liveness probe failed failureThreshold times: Unhealthy events, then the kubelet kills the container. */
+  private livenessFailed(pod: KubeObject, container: KubeObject, podIP: string | undefined): void {
+    const probe = container.livenessProbe;
+    const threshold = probe.failureThreshold ?? 3;
+    for (let i = 0; i < threshold; i++) this.events.record(pod, 'Warning', 'Unhealthy', `Liveness probe failed: ${probeFailure(probe, podIP, 500)}`, container.name);
+    this.events.record(pod, 'Normal', 'Killing', `Container ${container.name} failed liveness probe, will be restarted`, container.name);
+  }
+
   /** A readiness probe that does not pass: one Warning `Unhealthy` event per container instance. */
   private probeFailed(pod: KubeObject, container: KubeObject, podIP: string | undefined): void {
     const key = `${pod.metadata.uid}/${container.name}`;
     if (this.unhealthy.has(key)) return;
     this.unhealthy.add(key);
-    const probe = container.readinessProbe;
-    const detail = probe.httpGet
-      ? 'HTTP probe failed with statuscode: 503'
-      : probe.tcpSocket
-        ? `dial tcp ${podIP ?? ''}:${probe.tcpSocket.port}: connect: connection refused`
-        : probe.grpc
-          ? `timeout: failed to connect service ":${probe.grpc.port}" within 1s: context deadline exceeded`
-          : '';
-    this.events.record(pod, 'Warning', 'Unhealthy', `Readiness probe failed: ${detail}`, container.name);
+    this.events.record(pod, 'Warning', 'Unhealthy', `Readiness probe failed: ${probeFailure(container.readinessProbe, podIP, 503)}`, container.name);
   }
 
   private backoffMessage(pod: KubeObject, container: string, restartCount: number): string {
