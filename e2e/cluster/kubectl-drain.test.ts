@@ -7,7 +7,7 @@ import { stringify } from 'yaml';
 import { useClusterSuite } from './cluster-suite.js';
 
 /** The node the pods run on (the one node of today's cluster; kind names it kubeforge-control-plane). */
-const nodeName = 'kubeforge-node';
+const nodeName = 'kubeforge-control-plane';
 
 const suite = useClusterSuite({ settled: true });
 const kubectl = suite.kubectl;

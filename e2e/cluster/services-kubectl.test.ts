@@ -9,7 +9,7 @@ import { stringify } from 'yaml';
 import { useClusterSuite } from './cluster-suite.js';
 
 /** The node the kubelet simulator runs pods on (kind's single node is kubeforge-control-plane). */
-const podNode = 'kubeforge-node';
+const podNode = 'kubeforge-control-plane';
 
 const suite = useClusterSuite({ settled: true });
 const kubectl = suite.kubectl;

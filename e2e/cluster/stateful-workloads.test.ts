@@ -85,7 +85,7 @@ test('a StatefulSet with volumeClaimTemplates: pods come up one by one, each cla
 
   const pod = await getJson(['get', 'pod', 'web-1']);
   expect(pod.metadata.labels).toEqual({ app: 'web', 'controller-revision-hash': sts.status.updateRevision, 'statefulset.kubernetes.io/pod-name': 'web-1', 'apps.kubernetes.io/pod-index': '1' });
-  expect(pod.spec).toMatchObject({ hostname: 'web-1', subdomain: 'web', nodeName: 'kubeforge-node' });
+  expect(pod.spec).toMatchObject({ hostname: 'web-1', subdomain: 'web', nodeName: 'kubeforge-control-plane' });
   expect(pod.spec.volumes[0]).toEqual({ name: 'data', persistentVolumeClaim: { claimName: 'data-web-1' } });
 
   const claims = await getJson(['get', 'pvc', '-l', 'app=web']);
@@ -97,7 +97,7 @@ test('a StatefulSet with volumeClaimTemplates: pods come up one by one, each cla
     expect(claim.metadata.annotations).toMatchObject({
       'pv.kubernetes.io/bind-completed': 'yes',
       'pv.kubernetes.io/bound-by-controller': 'yes',
-      'volume.kubernetes.io/selected-node': 'kubeforge-node',
+      'volume.kubernetes.io/selected-node': 'kubeforge-control-plane',
       'volume.kubernetes.io/storage-provisioner': 'rancher.io/local-path',
     });
     expect(claim.metadata.finalizers).toEqual(['kubernetes.io/pvc-protection']);
@@ -109,7 +109,7 @@ test('a StatefulSet with volumeClaimTemplates: pods come up one by one, each cla
     storageClassName: 'standard',
     claimRef: { kind: 'PersistentVolumeClaim', namespace: 'default', name: 'data-web-0', uid: claims.items[0].metadata.uid },
     hostPath: { path: `/var/local-path-provisioner/${pv.metadata.name}_default_data-web-0`, type: 'DirectoryOrCreate' },
-    nodeAffinity: { required: { nodeSelectorTerms: [{ matchExpressions: [{ key: 'kubernetes.io/hostname', operator: 'In', values: ['kubeforge-node'] }] }] } },
+    nodeAffinity: { required: { nodeSelectorTerms: [{ matchExpressions: [{ key: 'kubernetes.io/hostname', operator: 'In', values: ['kubeforge-control-plane'] }] }] } },
   });
   expect(pv.status.phase).toBe('Bound');
   expect(pv.metadata.finalizers).toEqual(['kubernetes.io/pv-protection']);
@@ -433,13 +433,13 @@ test('kubectl drain --ignore-daemonsets leaves the DaemonSet\'s pod and evicts t
   }));
   await suite.cluster.settle();
   const daemonPod = (await getJson(['get', 'pods', '-l', 'app=logger'])).items[0];
-  const refused = await kubectl.run(['drain', 'kubeforge-node', '--timeout=20s']);
+  const refused = await kubectl.run(['drain', 'kubeforge-control-plane', '--timeout=20s']);
   expect(refused.stderr).toContain('cannot delete DaemonSet-managed Pods (use --ignore-daemonsets to ignore)');
-  const drained = await kubectl.run(['drain', 'kubeforge-node', '--ignore-daemonsets', '--timeout=20s']);
+  const drained = await kubectl.run(['drain', 'kubeforge-control-plane', '--ignore-daemonsets', '--timeout=20s']);
   expect(drained.stderr).toMatch(new RegExp(`Warning: ignoring DaemonSet-managed Pods: .*default/${daemonPod.metadata.name}`));
-  expect(drained.stdout).toContain('node/kubeforge-node drained');
+  expect(drained.stdout).toContain('node/kubeforge-control-plane drained');
   expect((await getJson(['get', 'pod', daemonPod.metadata.name])).metadata.uid).toBe(daemonPod.metadata.uid);
-  await kubectl.ok(['uncordon', 'kubeforge-node']);
+  await kubectl.ok(['uncordon', 'kubeforge-control-plane']);
   await suite.cluster.settle();
   expect((await getJson(['get', 'sts', 'web'])).status.readyReplicas).toBe(3);
 });

@@ -10,11 +10,16 @@ import { contextNameFor } from '../cluster/kubeconfig.js';
 
 const limits = `
 What the local cluster does not do (yet):
-  - no containers, no scheduling, no networking: pods are run by a simulator (they succeed or fail by rule)
   - Services get cluster IPs (10.96.0.0/16), node ports (30000-32767), Endpoints and EndpointSlices, but
     nothing proxies their traffic; LoadBalancer Services stay <pending> (no cloud provider)
   - Deployments' pod-template-hash is 1.32's, except for templates with quantities beyond int64 or finer
     than 1n; refused pod creations are retried after 1 s, doubling (kube-controller-manager: 5 ms)
+  - no containers and no networking: a scheduler binds pods to simulated nodes (--nodes) and a simulated
+    kubelet per node runs them by rule (sim.kubeforge.io/* annotations, the container command), writing
+    status, events and log lines (kubectl logs works)
+  - exec, attach, port-forward and proxy (pods, services, nodes) need a container or the network: they answer
+    as a real API server does when the kubelet cannot be reached ("error dialing backend: dial tcp
+    172.18.0.2:10250: connect: connection refused", 500; proxies 503)
   - no conversion webhooks (CRDs with conversion.strategy Webhook are rejected)
   - protobuf request bodies are decoded for every built-in kind (message tables taken from kubectl 1.32's own
     descriptors) except CustomResourceDefinition and APIService objects, which get 415 like custom resources
@@ -49,6 +54,7 @@ export function register(program: Command): void {
     .option('--port <port>', 'port on 127.0.0.1 (0 = any free port)', '0')
     .option('--kubeconfig <path>', 'also write the admin kubeconfig here')
     .option('--now <time>', 'RFC 3339 time the cluster clock starts at (default: now)')
+    .option('--nodes <count>', 'simulated nodes, named as kind names them: kubeforge-control-plane, kubeforge-worker, kubeforge-worker2, …', '1')
     .option(
       '--cert-user <user[:group,...]>',
       'also add a user authenticated by a client certificate the cluster CA signs (CN = user, O = groups), with context kubeforge-<user>; repeatable',
@@ -56,12 +62,14 @@ export function register(program: Command): void {
       [] as string[],
     )
     .addHelpText('after', limits)
-    .action(async (opts: { port: string; kubeconfig?: string; now?: string; certUser: string[] }) => {
+    .action(async (opts: { port: string; kubeconfig?: string; now?: string; nodes: string; certUser: string[] }) => {
       const port = Number(opts.port);
+      const nodes = Number(opts.nodes);
+      if (!Number.isInteger(nodes) || nodes < 1 || nodes > 100) throw new Error(`--nodes: expected a number of nodes from 1 to 100, got ${JSON.stringify(opts.nodes)}`);
       if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`--port: expected a port number, got ${JSON.stringify(opts.port)}`);
       if (opts.now !== undefined && Number.isNaN(Date.parse(opts.now))) throw new Error(`--now: expected an RFC 3339 time, got ${JSON.stringify(opts.now)}`);
       const certificateUsers = opts.certUser.map(parseCertificateUser);
-      const started = await startLocalCluster({ clock: 'real', port, ...(opts.now ? { now: opts.now } : {}), ...(certificateUsers.length ? { certificateUsers } : {}) });
+      const started = await startLocalCluster({ clock: 'real', port, nodes, ...(opts.now ? { now: opts.now } : {}), ...(certificateUsers.length ? { certificateUsers } : {}) });
       let kubeconfig = started.kubeconfigPath;
       if (opts.kubeconfig) {
         kubeconfig = resolve(opts.kubeconfig);

@@ -10,3 +10,7 @@ export type { RequestLogEntry, FaultSpec } from './http/request-log.js';
 export type { KubeObject, StoreEvent } from './store/object-store.js';
 export { ApiError } from './errors/status-errors.js';
 export type { LeastPrivilegeReport, GrantedRule } from './http/least-privilege.js';
+export { scriptPods, setKubeletRunning, addKubeletPodGate, addSchedulerPlugin } from './controllers/install.js';
+export type { PodSelector, BehaviourOverride } from './controllers/pod-scripts.js';
+export type { SchedulerPlugin, FilterFailure, NodeInfo, CycleState } from './controllers/scheduler-plugins.js';
+export type { KubeletPodGate } from './controllers/kubelet-simulator.js';

@@ -54,6 +54,9 @@ import type { RequestInfo } from './http/request-info.js';
 import { limitRanges } from './registry/builtin/limit-range-kind.js';
 import { resourceQuotas } from './registry/builtin/resource-quota-kind.js';
 import { admissionPolicyKinds } from './registry/builtin/admission-policy-kinds.js';
+import { bindings } from './registry/builtin/binding-kinds.js';
+import { installPodSubresources } from './http/pod-subresources.js';
+import { containerLogsOf } from './controllers/install.js';
 
 export interface ControllerSwitches {
   garbageCollector?: boolean;
@@ -104,6 +107,10 @@ export interface ControllerSwitches {
   resourceQuota?: boolean;
   /** ValidatingAdmissionPolicy status.observedGeneration / typeChecking (default on). */
   admissionPolicyStatus?: boolean;
+  /** Node lifecycle: cordon taints, NotReady nodes when a kubelet stops, taint eviction (default on). */
+  nodeLifecycle?: boolean;
+  /** The default scheduler (default on; off: pods wait unbound unless they name their node or you bind them). */
+  scheduler?: boolean;
 }
 
 export interface LocalClusterOptions {
@@ -124,6 +131,11 @@ export interface LocalClusterOptions {
   seed?: number;
   /** Kubelet simulator (`simulate`, default) or `inert` (pods stay Pending, as on envtest). */
   pods?: 'simulate' | 'inert';
+  /**
+   * Simulated nodes, named as kind names them (default 1): kubeforge-control-plane, then
+   * kubeforge-worker, kubeforge-worker2, …; with workers, the control plane is tainted NoSchedule.
+   */
+  nodes?: number;
   /** Built-in controllers, each on by default; `false` switches one off. */
   controllers?: ControllerSwitches;
   /**
@@ -201,7 +213,7 @@ export async function startLocalCluster(options: LocalClusterOptions = {}): Prom
   const seed = options.seed ?? 1;
   const random = new SeededRandom(seed);
   const store = new ObjectStore({ initialResourceVersion: 1000 + (seed % 1000), historyLimit: options.watchHistory ?? 10_000 });
-  const specificKinds = [...coreKinds, coreEvents, ...batchKinds, newEvents, ...otherKinds, ...admissionKinds, ...reviewKinds, ...hpaKinds, ...csrKinds, ...serviceKinds, ...workloadKinds, ...storageKinds(store), ...replicaKinds, limitRanges, resourceQuotas, ...admissionPolicyKinds];
+  const specificKinds = [...coreKinds, coreEvents, ...batchKinds, newEvents, ...otherKinds, ...admissionKinds, ...reviewKinds, ...hpaKinds, ...csrKinds, ...serviceKinds, ...workloadKinds, ...storageKinds(store), ...replicaKinds, limitRanges, resourceQuotas, ...admissionPolicyKinds, bindings];
   const catalog = new ResourceCatalog(composeBuiltinKinds(specificKinds, genericKinds()));
   const operations = new ObjectOperations(store, clock, random);
   const authorize = (options.authz ?? 'rbac') === 'rbac' ? (user: UserInfo, info: RequestInfo) => isAllowed(store, user, info) : () => true;
@@ -230,6 +242,7 @@ export async function startLocalCluster(options: LocalClusterOptions = {}): Prom
   installPodEviction(handler, catalog, store, operations, () => clock.now());
   installCertificateApis(handler, operations, () => clock.now());
   installComponentStatuses(handler);
+  installPodSubresources(handler, { catalog, store, operations, now: () => clock.now(), logs: () => containerLogsOf(internals) });
   if ((options.authz ?? 'rbac') === 'rbac') handler.rbacWriteGuard = (user, rt, object, old) => checkRbacEscalation(store, user, rt, object, old);
   bootstrapObjects(catalog, operations);
   // kind's default StorageClass, installed with the cluster as kind's storage manifest does

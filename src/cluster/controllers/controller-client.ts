@@ -11,6 +11,7 @@ import type { ResourceType } from '../registry/resource-type.js';
 import type { KubeObject, ObjectStore } from '../store/object-store.js';
 import { AdmissionPending, type ControllerAdmission } from '../admission/controller-admission.js';
 import type { UserInfo } from '../http/authentication.js';
+import { bindPod } from '../registry/builtin/binding-kinds.js';
 
 /** Who a controller is: the user of its requests and the field manager of its writes. */
 export interface ControllerIdentity {
@@ -168,6 +169,13 @@ export class ControllerClient {
     }
   }
 
+  /** POST pods/<name>/binding: binds the pod (checked against its uid) to `nodeName`; 409 when already bound. */
+  bind(namespace: string, name: string, uid: string, nodeName: string, now: number): KubeObject {
+    const rt = this.type('pods');
+    const binding = { apiVersion: 'v1', kind: 'Binding', metadata: { name, namespace, uid }, target: { apiVersion: 'v1', kind: 'Node', name: nodeName } };
+    return this.logged('create', rt, namespace, name, 'binding', () => bindPod(this.parts.operations, rt, namespace, binding, now));
+  }
+
   /** PUT namespaces/<n>/finalize with the given spec.finalizers. */
   finalizeNamespace(namespaceName: string, finalizers: string[]): KubeObject {
     const rt = this.type('namespaces');
@@ -196,7 +204,7 @@ export class ControllerClient {
       user: this.identity.user,
       groups: this.identity.groups ?? defaultGroups,
       method: { create: 'POST', update: 'PUT', patch: 'PATCH', delete: 'DELETE' }[verb] ?? 'GET',
-      path: resourcePath(rt, rt.namespaced ? namespace : undefined, verb === 'create' ? undefined : name, subresource),
+      path: resourcePath(rt, rt.namespaced ? namespace : undefined, verb === 'create' && !subresource ? undefined : name, subresource),
       verb,
       group: rt.group,
       version: rt.version,
@@ -205,7 +213,7 @@ export class ControllerClient {
     };
     if (subresource) entry.subresource = subresource;
     if (rt.namespaced && namespace) entry.namespace = namespace;
-    if (name && verb !== 'create') entry.name = name;
+    if (name && (verb !== 'create' || subresource)) entry.name = name;
     try {
       const result = run();
       entry.code = verb === 'create' ? 201 : 200;

@@ -32,7 +32,7 @@ function deployment(name: string, replicas: number, ready: number, unready = 0):
       apiVersion: 'v1',
       kind: 'Pod',
       metadata: { name: `${name}-${i}`, labels: { app: name }, ownerReferences: [{ apiVersion: 'apps/v1', kind: 'Deployment', name, uid: d.metadata.uid, controller: true }] },
-      spec: { nodeName: 'kubeforge-node', containers: [{ name: 'c', image: 'nginx' }] },
+      spec: { nodeName: 'kubeforge-control-plane', containers: [{ name: 'c', image: 'nginx' }] },
     }).object;
     pod.status = { phase: 'Running', podIP: `10.244.0.${i + 2}`, conditions: [{ type: 'Ready', status: i < ready ? 'True' : 'False' }] };
     ops().update(pods, 'default', pod.metadata.name, pod, { subresource: 'status' });

@@ -4,7 +4,7 @@
  * identical event within 10 minutes bumps `count`/`lastTimestamp` of the existing one instead.
  */
 import type { ClusterClock } from '../clock/virtual-clock.js';
-import { rfc3339 } from '../registry/system-metadata.js';
+import { rfc3339, rfc3339Micro } from '../registry/system-metadata.js';
 import type { KubeObject } from '../store/object-store.js';
 import type { ControllerClient } from './controller-client.js';
 
@@ -12,27 +12,41 @@ export type EventType = 'Normal' | 'Warning';
 
 const aggregationWindowMs = 10 * 60 * 1000;
 
+/** One sequence per cluster (per clock), so recorders writing in one virtual millisecond never pick one name. */
+const sequences = new WeakMap<ClusterClock, { next: number }>();
+function nextSequence(clock: ClusterClock): number {
+  let s = sequences.get(clock);
+  if (!s) sequences.set(clock, (s = { next: 0 }));
+  return s.next++ % 1_000_000;
+}
+
 export class EventRecorder {
-  /** Makes names unique when several events share one virtual millisecond. */
-  private sequence = 0;
   /** Name of the last event written per aggregation key (source, object, type, reason, message). */
   private readonly written = new Map<string, string>();
 
-  constructor(private readonly client: ControllerClient, private readonly clock: ClusterClock, readonly component: string) {}
+  /** `host`: the node a kubelet's events come from (source.host, reportingInstance). */
+  constructor(private readonly client: ControllerClient, private readonly clock: ClusterClock, readonly component: string, private readonly host?: string) {}
 
-  /** Records an event about `object`; failures (e.g. a terminating namespace) are dropped as upstream does. */
-  record(object: KubeObject, type: EventType, reason: string, message: string): void {
+  /**
+   * Records an event about `object` (about one of its containers when `container` is given, as the
+   * kubelet does); failures (e.g. a terminating namespace) are dropped as upstream does.
+   */
+  record(object: KubeObject, type: EventType, reason: string, message: string, container?: string): void {
     try {
-      this.write(object, type, reason, message);
+      this.write(object, type, reason, message, container);
     } catch {
       // The upstream recorder logs and drops events it cannot write.
     }
   }
 
-  private write(object: KubeObject, type: EventType, reason: string, message: string): void {
+  private write(object: KubeObject, type: EventType, reason: string, message: string, container?: string): void {
     const now = this.clock.now();
     const namespace = object.metadata.namespace || 'default';
     const involved = involvedObject(object);
+    if (container !== undefined) {
+      const init = (object.spec?.initContainers ?? []).some((c: { name: string }) => c.name === container);
+      involved.fieldPath = `spec.${init ? 'initContainers' : 'containers'}{${container}}`;
+    }
     const key = JSON.stringify([namespace, involved.uid, involved.name, type, reason, message]);
     const previousName = this.written.get(key);
     const previous = previousName ? this.client.get('events', namespace, previousName) : undefined;
@@ -43,10 +57,8 @@ export class EventRecorder {
       this.client.update('events', existing);
       return;
     }
-    const eventName = (): string => `${object.metadata.name}.${(BigInt(now) * 1_000_000n + BigInt(this.sequence++ % 1_000_000)).toString(16).padStart(16, '0')}`;
-    let name = eventName();
-    // another recorder may have written about the same object in the same virtual millisecond
-    while (this.client.get('events', namespace, name)) name = eventName();
+    const nanos = BigInt(now) * 1_000_000n + BigInt(nextSequence(this.clock));
+    const name = `${object.metadata.name}.${nanos.toString(16).padStart(16, '0')}`;
     if (this.written.size > 10_000) this.written.clear();
     this.written.set(key, name);
     this.client.create('events', namespace, {
@@ -56,14 +68,14 @@ export class EventRecorder {
       involvedObject: involved,
       reason,
       message,
-      source: { component: this.component },
+      source: { component: this.component, ...(this.host ? { host: this.host } : {}) },
       firstTimestamp: rfc3339(now),
       lastTimestamp: rfc3339(now),
       count: 1,
       type,
       eventTime: null,
       reportingComponent: this.component,
-      reportingInstance: '',
+      reportingInstance: this.host ?? '',
     });
   }
 }
@@ -76,4 +88,57 @@ export function involvedObject(object: KubeObject): Record<string, string> {
   ref.apiVersion = object.apiVersion;
   ref.resourceVersion = object.metadata.resourceVersion;
   return ref;
+}
+
+/** events.k8s.io/v1 series: a repeat within 6 minutes counts on the first event instead of a new one. */
+const seriesWindowMs = 6 * 60 * 1000;
+
+/**
+ * Records events.k8s.io/v1 Events as the scheduler's (new-style) recorder does: eventTime, action,
+ * reportingController and reportingInstance set; repeats become a `series` on the first event.
+ */
+export class EventsV1Recorder {
+  private readonly written = new Map<string, { name: string; at: number }>();
+
+  constructor(private readonly client: ControllerClient, private readonly clock: ClusterClock, readonly controller: string, readonly instance: string) {}
+
+  record(object: KubeObject, type: EventType, reason: string, action: string, note: string): void {
+    try {
+      this.write(object, type, reason, action, note);
+    } catch {
+      // dropped, as upstream's broadcaster does when a write fails
+    }
+  }
+
+  private write(object: KubeObject, type: EventType, reason: string, action: string, note: string): void {
+    const now = this.clock.now();
+    const namespace = object.metadata.namespace || 'default';
+    const regarding = involvedObject(object);
+    const key = JSON.stringify([namespace, regarding.uid, type, reason, action, note]);
+    const seen = this.written.get(key);
+    const previous = seen && now - seen.at <= seriesWindowMs ? this.client.get('events.k8s.io/events', namespace, seen.name) : undefined;
+    if (previous) {
+      previous.series = { count: (previous.series?.count ?? 1) + 1, lastObservedTime: rfc3339Micro(now) };
+      this.client.update('events.k8s.io/events', previous);
+      seen!.at = now;
+      return;
+    }
+    const nanos = BigInt(now) * 1_000_000n + BigInt(nextSequence(this.clock));
+    const name = `${object.metadata.name}.${nanos.toString(16).padStart(16, '0')}`;
+    if (this.written.size > 10_000) this.written.clear();
+    this.written.set(key, { name, at: now });
+    this.client.create('events.k8s.io/events', namespace, {
+      apiVersion: 'events.k8s.io/v1',
+      kind: 'Event',
+      metadata: { name, namespace },
+      eventTime: rfc3339Micro(now),
+      reportingController: this.controller,
+      reportingInstance: this.instance,
+      action,
+      reason,
+      regarding,
+      note,
+      type,
+    });
+  }
 }

@@ -9,9 +9,15 @@ import { GarbageCollector } from './garbage-collector.js';
 import { OwnerIndex } from './owner-index.js';
 import { NamespaceController } from './namespace-controller.js';
 import { ServiceAccountController } from './service-account-controller.js';
-import { EventRecorder } from './event-recorder.js';
+import { EventRecorder, EventsV1Recorder } from './event-recorder.js';
 import { JobController } from './job-controller.js';
-import { type BehaviourOverride, KubeletSimulator, type PodSelector } from './kubelet-simulator.js';
+import { type KubeletPodGate, KubeletSimulator } from './kubelet-simulator.js';
+import { type BehaviourOverride, PodScripts, type PodSelector } from './pod-scripts.js';
+import { ContainerLogs } from './container-logs.js';
+import { DefaultScheduler, simulatedOutcomePlugin } from './default-scheduler.js';
+import { type SchedulerPlugin, defaultSchedulerPlugins } from './scheduler-plugins.js';
+import { NodeLifecycleController } from './node-lifecycle-controller.js';
+import { controlPlaneNodeName, nodeNames } from './cluster-nodes.js';
 import { CronJobController } from './cronjob-controller.js';
 import { TtlAfterFinishedController } from './ttl-after-finished-controller.js';
 import { EventTtlController } from './event-ttl-controller.js';
@@ -28,7 +34,7 @@ import { DaemonSetController } from './daemonset-controller.js';
 import { PersistentVolumeBinder } from './persistent-volume-binder.js';
 import { LocalPathProvisioner, localPathComponent } from './local-path-provisioner.js';
 import { PvcProtectionController, PvProtectionController } from './volume-protection.js';
-import { VolumeScheduling } from './volume-scheduling.js';
+import { VolumeScheduling, volumeBindingPlugin, volumeMountGate } from './volume-scheduling.js';
 import { EphemeralVolumeController } from './ephemeral-volume-controller.js';
 import { ReplicaSetController, replicationControllerKind } from './replica-set-controller.js';
 import { DeploymentController } from './deployment-controller.js';
@@ -66,13 +72,23 @@ export const controllerIdentities = {
   deployment: kubeSystem('deployment-controller'),
   replicaSet: kubeSystem('replicaset-controller'),
   replicationController: kubeSystem('replication-controller'),
-  kubelet: { user: 'system:node:kubeforge-node', groups: ['system:nodes', 'system:authenticated'], fieldManager: 'kubelet' },
+  nodeLifecycle: kubeSystem('node-controller'),
 } satisfies Record<string, ControllerIdentity>;
+
+/** The identity of one node's kubelet (the Node authorizer's `system:node:<name>`). */
+export function kubeletIdentity(nodeName: string): ControllerIdentity {
+  return { user: `system:node:${nodeName}`, groups: ['system:nodes', 'system:authenticated'], fieldManager: 'kubelet' };
+}
 
 export interface BuiltinControllers {
   scheduler: ControllerScheduler;
-  /** The kubelet simulator, when `pods` is `simulate`. */
-  kubelet?: KubeletSimulator;
+  /** The kubelet simulators, one per node, when `pods` is `simulate`. */
+  kubelets: KubeletSimulator[];
+  /** The default scheduler, when `pods` is `simulate`. */
+  defaultScheduler?: DefaultScheduler;
+  /** What the simulated containers printed (pods/log reads it). */
+  logs: ContainerLogs;
+  scripts: PodScripts;
   stop(): void;
 }
 
@@ -84,9 +100,52 @@ const running = new WeakMap<ClusterInternals, BuiltinControllers>();
  * Returns a function removing the override.
  */
 export function scriptPods(cluster: ClusterInternals, selector: PodSelector, override: BehaviourOverride): () => void {
-  const kubelet = running.get(cluster)?.kubelet;
-  if (!kubelet) throw new Error('scriptPods: this cluster runs without the kubelet simulator (started with pods: "inert")');
-  return kubelet.script(selector, override);
+  const controllers = running.get(cluster);
+  if (!controllers?.kubelets.length) throw new Error('scriptPods: this cluster runs without the kubelet simulator (started with pods: "inert")');
+  return controllers.scripts.add(selector, override);
+}
+
+/**
+ * Test hook: stops (`false`) or restarts (`true`) one node's kubelet. A stopped kubelet stops
+ * renewing its Lease, so after the grace period the node turns NotReady (Unknown), is tainted
+ * unreachable, and its pods are evicted once their tolerationSeconds (300 s by default) run out.
+ */
+export function setKubeletRunning(cluster: ClusterInternals, nodeName: string, runningNow: boolean): void {
+  const kubelet = running.get(cluster)?.kubelets.find((k) => k.node.name === nodeName);
+  if (!kubelet) throw new Error(`setKubeletRunning: no simulated kubelet on node ${JSON.stringify(nodeName)}`);
+  kubelet.setRunning(runningNow);
+}
+
+/** The container logs of a running local cluster (pods/log reads them). */
+export function containerLogsOf(cluster: ClusterInternals): ContainerLogs | undefined {
+  return running.get(cluster)?.logs;
+}
+
+/**
+ * Adds a check every node's kubelet makes before creating a pod's containers (e.g. its volumes are
+ * bound); the pod stays ContainerCreating, with one FailedMount event per reason, until it passes.
+ * Returns a function removing the gate.
+ */
+export function addKubeletPodGate(cluster: ClusterInternals, gate: KubeletPodGate): () => void {
+  const controllers = running.get(cluster);
+  if (!controllers?.kubelets.length) throw new Error('addKubeletPodGate: this cluster runs without the kubelet simulator (started with pods: "inert")');
+  for (const kubelet of controllers.kubelets) kubelet.gates.push(gate);
+  return () => {
+    for (const kubelet of controllers.kubelets) kubelet.gates = kubelet.gates.filter((g) => g !== gate);
+  };
+}
+
+/** Adds a scheduler plugin (filter, score, preBind — e.g. volume binding) to a running local cluster. */
+export function addSchedulerPlugin(cluster: ClusterInternals, plugin: SchedulerPlugin): void {
+  const scheduler = running.get(cluster)?.defaultScheduler;
+  if (!scheduler) throw new Error('addSchedulerPlugin: this cluster runs without the default scheduler (pods: "inert" or controllers.scheduler: false)');
+  scheduler.plugins.push(plugin);
+  scheduler.retryAll();
+}
+
+/** The default scheduler of a running local cluster (to add plugins, e.g. volume binding). */
+export function defaultSchedulerOf(cluster: ClusterInternals): DefaultScheduler | undefined {
+  return running.get(cluster)?.defaultScheduler;
 }
 
 export function startBuiltinControllers(cluster: ClusterInternals, caCertPem?: string): BuiltinControllers {
@@ -95,7 +154,6 @@ export function startBuiltinControllers(cluster: ClusterInternals, caCertPem?: s
   // registered before the scheduler, so the index is current when controllers are asked for keys
   const owners = OwnerIndex.follow(cluster.store);
   const scheduler = new ControllerScheduler(cluster.store, cluster.clock);
-  let kubeletSimulator: KubeletSimulator | undefined;
   const client = (identity: ControllerIdentity): ControllerClient => new ControllerClient(cluster, identity);
   if (on('garbageCollector')) scheduler.add(new GarbageCollector(cluster.store, client(controllerIdentities.garbageCollector), owners.index));
   if (on('namespace')) scheduler.add(new NamespaceController(client(controllerIdentities.namespace), cluster.catalog, cluster.clock));
@@ -133,23 +191,59 @@ export function startBuiltinControllers(cluster: ClusterInternals, caCertPem?: s
     const ephemeralClient = client(controllerIdentities.ephemeralVolume);
     scheduler.add(new EphemeralVolumeController(ephemeralClient, new EventRecorder(ephemeralClient, cluster.clock, 'ephemeral_volume')));
   }
+  const extraIdleChecks: Array<() => void> = [];
+  const logs = new ContainerLogs();
+  const scripts = new PodScripts();
+  const kubelets: KubeletSimulator[] = [];
+  let defaultScheduler: DefaultScheduler | undefined;
   if (cluster.options.pods !== 'inert') {
-    const kubelet = client(controllerIdentities.kubelet);
-    const defaultScheduler = client(controllerIdentities.scheduler);
-    const simulator = new KubeletSimulator(
-      kubelet,
-      defaultScheduler,
+    const seed = cluster.options.seed ?? 1;
+    const schedulerClient = client(controllerIdentities.scheduler);
+    const volumes = new VolumeScheduling(schedulerClient);
+    defaultScheduler = new DefaultScheduler(
+      schedulerClient,
       cluster.clock,
-      new EventRecorder(defaultScheduler, cluster.clock, 'default-scheduler'),
-      new EventRecorder(kubelet, cluster.clock, 'kubelet'),
-      cluster.options.seed ?? 1,
+      new EventsV1Recorder(schedulerClient, cluster.clock, 'default-scheduler', `default-scheduler-${controlPlaneNodeName}`),
+      scripts,
+      [simulatedOutcomePlugin(scripts), ...defaultSchedulerPlugins(), volumeBindingPlugin(volumes)],
+      seed,
     );
-    simulator.volumes = new VolumeScheduling(defaultScheduler);
-    scheduler.add(simulator);
-    simulator.onScriptsChanged = () => {
-      for (const key of simulator.initialKeys()) scheduler.enqueue(simulator.name, key);
+    const names = nodeNames(cluster.options.nodes ?? 1);
+    names.forEach((name, index) => {
+      const kubeletClient = client(kubeletIdentity(name));
+      const kubelet = new KubeletSimulator({ name, index, count: names.length }, kubeletClient, cluster.clock, new EventRecorder(kubeletClient, cluster.clock, 'kubelet', name), logs, scripts, seed);
+      kubelet.gates.push(volumeMountGate(volumes));
+      kubelets.push(kubelet);
+    });
+    if (on('nodeLifecycle')) {
+      const nodeClient = client(controllerIdentities.nodeLifecycle);
+      scheduler.add(new NodeLifecycleController(nodeClient, cluster.clock, new EventRecorder(nodeClient, cluster.clock, 'taint-eviction-controller')));
+    }
+    const theScheduler = defaultScheduler;
+    if (on('scheduler')) {
+      scheduler.add(theScheduler);
+      theScheduler.requeue = (key) => scheduler.enqueue(theScheduler.name, key);
+    } else defaultScheduler = undefined;
+    for (const kubelet of kubelets) {
+      scheduler.add(kubelet);
+      kubelet.requeue = (key) => scheduler.enqueue(kubelet.name, key);
+    }
+    scripts.onChange = () => {
+      if (defaultScheduler) theScheduler.retryAll();
+      for (const kubelet of kubelets) for (const key of kubelet.initialKeys()) scheduler.enqueue(kubelet.name, key);
     };
-    kubeletSimulator = simulator;
+    // a claim that changes (bound, provisioned) moves the pods waiting on it: the scheduler or their node's kubelet
+    extraIdleChecks.push(
+      cluster.store.onCommit((e) => {
+        if (e.bucket !== 'persistentvolumeclaims') return;
+        for (const pod of volumes.podsUsingClaim(e.object.metadata.namespace!, e.object.metadata.name)) {
+          const key = `${pod.metadata.namespace}/${pod.metadata.name}`;
+          const kubelet = kubelets.find((k) => k.node.name === pod.spec?.nodeName);
+          if (kubelet) scheduler.enqueue(kubelet.name, key);
+          else if (defaultScheduler) theScheduler.requeue(key);
+        }
+      }),
+    );
   }
   // after the kubelet: pods that change together are counted by one ReplicaSet sync, then one Deployment sync
   if (on('replicaSet')) {
@@ -176,7 +270,6 @@ export function startBuiltinControllers(cluster: ClusterInternals, caCertPem?: s
   if (on('resourceQuota')) scheduler.add(new ResourceQuotaController(client(controllerIdentities.resourceQuota), cluster.store, cluster.catalog));
   if (on('admissionPolicyStatus')) scheduler.add(new AdmissionPolicyStatusController(client(controllerIdentities.admissionPolicyStatus), cluster.catalog));
   if (on('eventTtl')) scheduler.add(new EventTtlController(client(controllerIdentities.apiserver), cluster.clock));
-  const extraIdleChecks: Array<() => void> = [];
   if (on('csrSigning') && cluster.certificateAuthority) {
     const signer = new CsrSigningController(client(controllerIdentities.csrSigning), cluster.clock, cluster.certificateAuthority);
     signer.requeue = (key) => scheduler.enqueue(signer.name, key);
@@ -196,7 +289,7 @@ export function startBuiltinControllers(cluster: ClusterInternals, caCertPem?: s
     for (const remove of extraIdleChecks) remove();
   };
   cluster.onStop(stop);
-  const controllers: BuiltinControllers = { scheduler, ...(kubeletSimulator ? { kubelet: kubeletSimulator } : {}), stop };
+  const controllers: BuiltinControllers = { scheduler, kubelets, ...(defaultScheduler ? { defaultScheduler } : {}), logs, scripts, stop };
   running.set(cluster, controllers);
   return controllers;
 }

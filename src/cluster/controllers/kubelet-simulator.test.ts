@@ -10,23 +10,34 @@ const readPod = (name: string) => fx.core.readNamespacedPod({ name, namespace: '
 describe('kubelet simulator', () => {
   it('binds, starts and runs a pod with kubelet-shaped status; the node exists', async () => {
     fx = await startFixture();
-    const node = await fx.core.readNode({ name: 'kubeforge-node' });
+    const node = await fx.core.readNode({ name: 'kubeforge-control-plane' });
     expect(node.status!.nodeInfo!.kubeletVersion).toMatch(/^v1\.32\./);
     await fx.core.createNamespacedPod({ namespace: 'default', body: { metadata: { name: 'web', annotations: { 'sim.kubeforge.io/start-delay': '3s' } }, spec: { containers: [shell('web', 'sleep infinity')] } } });
     await fx.cluster.settle();
     let pod = await readPod('web');
-    expect(pod.spec!.nodeName).toBe('kubeforge-node');
+    expect(pod.spec!.nodeName).toBe('kubeforge-control-plane');
     expect(pod.status!.phase).toBe('Pending');
+    expect(pod.status!.containerStatuses![0]!.state!.waiting!.reason).toBe('ContainerCreating');
+    expect(pod.status!.hostIP).toBe('172.18.0.2');
     await fx.advance(3000);
     pod = await readPod('web');
     expect(pod.status!.phase).toBe('Running');
-    expect(pod.status!.podIP).toMatch(/^10\.244\.\d+\.\d+$/);
+    expect(pod.status!.podIP).toBe('10.244.0.2');
     expect(pod.status!.conditions!.map((c) => `${c.type}=${c.status}`)).toEqual([
       'PodReadyToStartContainers=True', 'Initialized=True', 'Ready=True', 'ContainersReady=True', 'PodScheduled=True',
     ]);
     expect(pod.status!.containerStatuses![0]).toMatchObject({ name: 'web', ready: true, started: true, restartCount: 0, image: 'docker.io/library/busybox:1.36' });
     const events = (await fx.core.listNamespacedEvent({ namespace: 'default', fieldSelector: 'involvedObject.name=web' })).items;
-    expect(events.map((e) => `${e.source!.component} ${e.reason} ${e.message}`)).toEqual(['default-scheduler Scheduled Successfully assigned default/web to kubeforge-node']);
+    expect(events.map((e) => `${e.reportingComponent} ${e.reason} ${e.message}`)).toEqual([
+      'default-scheduler Scheduled Successfully assigned default/web to kubeforge-control-plane',
+      'kubelet Pulling Pulling image "busybox:1.36"',
+      'kubelet Pulled Successfully pulled image "busybox:1.36" in 3s (3s including waiting). Image size: 2155 bytes.',
+      'kubelet Created Created container: web',
+      'kubelet Started Started container web',
+    ]);
+    expect(events[0]).toMatchObject({ action: 'Binding', reportingInstance: 'default-scheduler-kubeforge-control-plane' });
+    expect(events[0]!.eventTime).toMatch(/^2024-01-15T10:00:00\.\d{6}Z$/);
+    expect(events[1]).toMatchObject({ source: { component: 'kubelet', host: 'kubeforge-control-plane' }, involvedObject: { fieldPath: 'spec.containers{web}' } });
   });
 
   it('restartPolicy OnFailure restarts a failing container with CrashLoopBackOff back-off', async () => {
@@ -44,7 +55,7 @@ describe('kubelet simulator', () => {
     expect((await readPod('crash')).status!.phase).toBe('Running');
   });
 
-  it('graceful deletion: the pod is stopped (137) and removed', async () => {
+  it('graceful deletion: the pod is stopped (143) and removed', async () => {
     fx = await startFixture();
     await fx.core.createNamespacedPod({ namespace: 'default', body: { metadata: { name: 'stopme' }, spec: { containers: [shell('c', 'sleep infinity')] } } });
     await fx.cluster.settle();

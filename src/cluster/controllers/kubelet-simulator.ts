@@ -1,341 +1,527 @@
 /**
- * The kubelet simulator (§7.6): one Node `kubeforge-node`; pods are bound to it, started, run for
- * their simulated duration and terminate (or restart, per restartPolicy) on the cluster clock,
- * with status and containerStatuses written as a kubelet would, and graceful deletion finished.
- * What a pod does comes from `podBehaviour()` (annotations, then its command).
+ * The kubelet simulator (§7.6), one per node: registers its Node, renews the node's Lease every 10 s
+ * and posts node status, and runs the pods bound to it on the cluster clock — image pull, init
+ * containers in order, ContainerCreating → Running, startup and readiness probes after their
+ * initial delays, exits and restarts per restartPolicy with CrashLoopBackOff back-off, graceful
+ * termination (143 when SIGTERM is honoured in time, 137 after terminationGracePeriodSeconds) and
+ * the final delete — writing status and events as a real kubelet does, and container log lines.
+ * What a pod does comes from `podBehaviour()` (annotations, then its command) and test scripts.
  */
+import { createHash } from 'node:crypto';
 import type { ClusterClock } from '../clock/virtual-clock.js';
-import { SeededRandom, rfc3339 } from '../registry/system-metadata.js';
+import { SeededRandom, rfc3339, rfc3339Micro } from '../registry/system-metadata.js';
 import type { KubeObject, StoreEvent } from '../store/object-store.js';
-import type { ControllerClient } from './controller-client.js';
+import { type ControllerClient, isApiError } from './controller-client.js';
 import type { BuiltinController, ReconcileResult } from './controller-scheduler.js';
 import type { EventRecorder } from './event-recorder.js';
-import { type PodBehaviour, podBehaviour } from './pod-behaviour.js';
-import type { VolumeScheduling } from './volume-scheduling.js';
+import type { ContainerLogs } from './container-logs.js';
+import { healthyNodeConditions, nodeLeaseNamespace, nodeLeaseObject, nodeObject } from './cluster-nodes.js';
+import type { PodBehaviour } from './pod-behaviour.js';
+import { readCommand } from './pod-behaviour.js';
+import type { PodScripts } from './pod-scripts.js';
+import { matchesNodeSelection, milli, podRequests } from './scheduler-plugins.js';
+import { type Status, backoffMs, condition, finishIfDone, goDuration, imageReference, orderConditions, setCondition } from './pod-status.js';
 
-export const nodeName = 'kubeforge-node';
+export type { BehaviourOverride, PodSelector } from './pod-scripts.js';
+export { backoffMs, imageReference } from './pod-status.js';
 
-/** Which pods a test script applies to (all given fields must match). */
-export interface PodSelector {
-  namespace?: string;
-  name?: string;
-  labels?: Record<string, string>;
-}
-
-/** What a script changes in a pod's behaviour (the rest still comes from annotations and command). */
-export type BehaviourOverride = Partial<Omit<PodBehaviour, 'logs'>>;
-
-function selects(selector: PodSelector, pod: KubeObject): boolean {
-  if (selector.namespace !== undefined && selector.namespace !== pod.metadata.namespace) return false;
-  if (selector.name !== undefined && selector.name !== pod.metadata.name) return false;
-  return Object.entries(selector.labels ?? {}).every(([k, v]) => pod.metadata.labels?.[k] === v);
-}
-const hostIP = '10.0.0.1';
-const crashLoopBaseMs = 10_000;
-const crashLoopCapMs = 300_000;
+/** The kubelet renews its node Lease every 10 s (a quarter of the 40 s lease duration). */
+const leaseRenewMs = 10_000;
+/** With leases, node status is re-posted when it changes or every 5 minutes. */
+const nodeStatusReportMs = 300_000;
+const nodeKey = '#node';
 
 const isTerminal = (pod: KubeObject): boolean => pod.status?.phase === 'Succeeded' || pod.status?.phase === 'Failed';
 const time = (text: string | undefined): number => (text ? Date.parse(text) : 0);
 
-function condition(type: string, status: string, at: string, reason?: string): Record<string, unknown> {
-  return { type, status, lastProbeTime: null, lastTransitionTime: at, ...(reason ? { reason } : {}) };
+/**
+ * Something a pod must wait for before its containers are created (e.g. its volumes: a PVC still
+ * unbound). Returns the reason to wait — recorded once as a Warning `FailedMount` event — or undefined.
+ */
+export type KubeletPodGate = (pod: KubeObject, nodeName: string) => string | undefined;
+
+/** How often a gated pod is looked at again (the kubelet's volume manager retries on its own). */
+const gateRetryMs = 2000;
+
+/** What a failing probe reports, by its kind. */
+function probeFailure(probe: KubeObject, podIP: string | undefined, httpStatus: number): string {
+  if (probe.httpGet) return `HTTP probe failed with statuscode: ${httpStatus}`;
+  if (probe.tcpSocket) return `dial tcp ${podIP ?? ''}:${probe.tcpSocket.port}: connect: connection refused`;
+  if (probe.grpc) return `timeout: failed to connect service ":${probe.grpc.port}" within 1s: context deadline exceeded`;
+  return '';
 }
 
-/** Sets a pod condition, keeping lastTransitionTime when the status does not change. */
-function setCondition(pod: { status: any }, next: Record<string, any>): void {
-  const conditions: any[] = (pod.status.conditions ??= []);
-  const i = conditions.findIndex((c) => c.type === next.type);
-  if (i === -1) conditions.push(next);
-  else {
-    const keep = conditions[i].status === next.status && conditions[i].reason === next.reason;
-    conditions[i] = keep ? conditions[i] : next;
-  }
+/** From the container's start: first probe after initialDelaySeconds, then every periodSeconds, until failureThreshold failures. */
+function livenessKillAfterMs(probe: KubeObject): number {
+  return ((probe.initialDelaySeconds ?? 0) + (probe.periodSeconds ?? 10) * ((probe.failureThreshold ?? 3) - 1)) * 1000;
+}
+
+export interface KubeletNode {
+  name: string;
+  /** Joining order (0 = control plane): InternalIP, podCIDR. */
+  index: number;
+  /** Nodes in the cluster (the control plane is tainted when there are workers). */
+  count: number;
 }
 
 export class KubeletSimulator implements BuiltinController {
-  readonly name = 'kubelet';
+  readonly name: string;
   private readonly random: SeededRandom;
-  private readonly usedIPs = new Set<string>();
-  private readonly scripts: Array<{ selector: PodSelector; override: BehaviourOverride }> = [];
-  /** Set by the scheduler wiring: re-reconciles pods after a script changes. */
-  onScriptsChanged: () => void = () => {};
-  /** Set by install.ts: pods wait for their claims (selected-node, binding) before they are bound and started. */
-  volumes: VolumeScheduling | undefined;
+  private readonly usedIPs = new Map<string, string>();
+  private readonly pulledImages = new Set<string>();
+  /** Containers (`<pod uid>/<name>`) whose failing readiness probe was reported. */
+  private readonly unhealthy = new Set<string>();
+  /** Pods whose Killing events were recorded (their deletion was noticed). */
+  private readonly killing = new Set<string>();
+  private lastStatusReport = 0;
+  private running = true;
+  /** Checks every pod passes before its containers are created (shared by all nodes' kubelets). */
+  gates: KubeletPodGate[] = [];
+  /** Pods whose gate message was recorded (uid → message). */
+  private readonly gateRecorded = new Map<string, string>();
+  /** Set by the wiring: enqueues a key of this kubelet (after scripts change, or when restarted). */
+  requeue: (key: string) => void = () => {};
 
   constructor(
-    private readonly kubelet: ControllerClient,
-    private readonly scheduler: ControllerClient,
+    readonly node: KubeletNode,
+    private readonly client: ControllerClient,
     private readonly clock: ClusterClock,
-    private readonly schedulerEvents: EventRecorder,
-    private readonly kubeletEvents: EventRecorder,
+    private readonly events: EventRecorder,
+    private readonly logs: ContainerLogs,
+    private readonly scripts: PodScripts,
     seed: number,
   ) {
-    this.random = new SeededRandom(seed ^ 0x6b75626c);
-    if (!kubelet.get('nodes', undefined, nodeName)) kubelet.create('nodes', undefined, nodeObject(rfc3339(clock.now())));
+    this.name = `kubelet/${node.name}`;
+    this.random = new SeededRandom((seed ^ 0x6b75626c) + node.index * 7919);
+    this.register();
+  }
+
+  /** Whether the kubelet runs (a stopped kubelet neither heartbeats nor touches its pods). */
+  get isRunning(): boolean {
+    return this.running;
+  }
+
+  /** Test hook: stop (the node goes NotReady once its lease expires) or start again. */
+  setRunning(running: boolean): void {
+    this.running = running;
+    if (!running) return;
+    this.requeue(nodeKey);
+    for (const key of this.initialKeys()) this.requeue(key);
   }
 
   initialKeys(): string[] {
-    return this.kubelet.list('pods').map((p) => `${p.metadata.namespace}/${p.metadata.name}`);
+    return [nodeKey, ...this.myPods().map((p) => `${p.metadata.namespace}/${p.metadata.name}`)];
+  }
+
+  private myPods(): KubeObject[] {
+    return this.client.list('pods').filter((p) => p.spec?.nodeName === this.node.name);
   }
 
   keysFor(event: StoreEvent): string[] {
-    if (event.bucket === 'persistentvolumeclaims' && this.volumes) return this.volumes.podKeysUsingClaim(event.object.metadata.namespace, event.object.metadata.name);
-    if (event.bucket !== 'pods' || event.type === 'DELETED') return [];
-    return [`${event.object.metadata.namespace}/${event.object.metadata.name}`];
+    if (event.bucket !== 'pods') return [];
+    const pod = event.object;
+    if (pod.spec?.nodeName !== this.node.name) return [];
+    if (event.type === 'DELETED') {
+      this.logs.forgetPod(pod.metadata.uid);
+      this.usedIPs.delete(pod.metadata.uid);
+      this.killing.delete(pod.metadata.uid);
+      this.gateRecorded.delete(pod.metadata.uid);
+      for (const c of pod.spec?.containers ?? []) this.unhealthy.delete(`${pod.metadata.uid}/${c.name}`);
+      return [];
+    }
+    return [`${pod.metadata.namespace}/${pod.metadata.name}`];
   }
 
   reconcile(key: string): ReconcileResult | void {
+    if (!this.running) return;
+    if (key === nodeKey) return this.heartbeat();
     const [namespace, name] = key.split('/') as [string, string];
-    const pod = this.kubelet.get('pods', namespace, name);
-    if (!pod || isTerminal(pod)) return;
+    const pod = this.client.get('pods', namespace, name);
+    if (!pod || pod.spec?.nodeName !== this.node.name) return;
     let behaviour: PodBehaviour;
     try {
-      behaviour = podBehaviour(pod);
-      for (const s of this.scripts) if (selects(s.selector, pod)) behaviour = { ...behaviour, ...s.override };
+      behaviour = this.scripts.behaviourOf(pod);
     } catch (err) {
-      this.kubeletEvents.record(pod, 'Warning', 'FailedSimulation', (err as Error).message);
+      this.events.record(pod, 'Warning', 'FailedSimulation', (err as Error).message);
       return;
     }
     const now = this.clock.now();
     if (pod.metadata.deletionTimestamp) return this.stop(pod, behaviour, now);
-    if (!pod.spec?.nodeName) return this.schedule(pod, behaviour, now);
-    if (pod.status?.phase === 'Pending') return this.start(pod, behaviour, now);
-    return this.run(pod, behaviour, now);
+    if (isTerminal(pod)) return;
+    if (!pod.status?.startTime) return this.admit(pod, behaviour, now);
+    return this.advance(pod, behaviour, now);
   }
 
-  /** Overrides the behaviour of matching pods (later scripts win); returns a function removing it. */
-  script(selector: PodSelector, override: BehaviourOverride): () => void {
-    const entry = { selector, override };
-    this.scripts.push(entry);
-    this.onScriptsChanged();
-    return () => {
-      const i = this.scripts.indexOf(entry);
-      if (i !== -1) this.scripts.splice(i, 1);
-      this.onScriptsChanged();
-    };
-  }
+  // ---- node ---------------------------------------------------------------------------------
 
-  private wait(due: number, now: number): ReconcileResult | undefined {
-    return due > now ? { requeueAfterMs: due - now } : undefined;
-  }
-
-  private schedule(pod: KubeObject, behaviour: PodBehaviour, now: number): ReconcileResult | void {
-    if (behaviour.outcome === 'unschedulable') {
-      const status = structuredClone(pod.status ?? {});
-      const next = { ...pod, status };
-      setCondition(next, { ...condition('PodScheduled', 'False', rfc3339(now), 'Unschedulable'), message: '0/1 nodes are available: 1 node(s) were marked unschedulable by sim.kubeforge.io/outcome.' });
-      this.scheduler.updateStatus('pods', next);
-      this.schedulerEvents.record(pod, 'Warning', 'FailedScheduling', '0/1 nodes are available: 1 node(s) were marked unschedulable by sim.kubeforge.io/outcome.');
-      return;
+  private register(): void {
+    const at = rfc3339(this.clock.now());
+    let node = this.client.get('nodes', undefined, this.node.name);
+    if (!node) node = this.client.create('nodes', undefined, nodeObject(this.node.name, this.node.index, this.node.count, at));
+    if (!this.client.get('coordination.k8s.io/leases', nodeLeaseNamespace, this.node.name)) {
+      this.client.create('coordination.k8s.io/leases', nodeLeaseNamespace, nodeLeaseObject(node, rfc3339Micro(this.clock.now())));
     }
-    const waiting = this.wait(time(pod.metadata.creationTimestamp) + behaviour.scheduleDelayMs, now);
-    if (waiting) return waiting;
-    if (this.volumes && !this.volumesReady(pod, now)) return;
-    const bound = this.scheduler.update('pods', { ...pod, spec: { ...pod.spec, nodeName } });
-    const status = structuredClone(bound.status ?? {});
-    const next = { ...bound, status };
-    setCondition(next, condition('PodScheduled', 'True', rfc3339(now)));
-    this.scheduler.updateStatus('pods', next);
-    this.schedulerEvents.record(bound, 'Normal', 'Scheduled', `Successfully assigned ${pod.metadata.namespace}/${pod.metadata.name} to ${nodeName}`);
+    this.lastStatusReport = this.clock.now();
   }
 
-  /** The scheduler's VolumeBinding steps: Filter (or FailedScheduling), PreBind (selected-node), wait for Bound claims. */
-  private volumesReady(pod: KubeObject, now: number): boolean {
-    const decision = this.volumes!.volumeBindingFor(pod, nodeName);
-    if (!decision.schedulable) {
-      const perNode = decision.reason?.startsWith('node(s)') ? `1 ${decision.reason}` : decision.reason;
-      const message = `0/1 nodes are available: ${perNode}. preemption: 0/1 nodes are available: 1 Preemption is not helpful for scheduling.`;
-      const next = { ...pod, status: structuredClone(pod.status ?? {}) };
-      setCondition(next, { ...condition('PodScheduled', 'False', rfc3339(now), 'Unschedulable'), message });
-      this.scheduler.updateStatus('pods', next);
-      this.schedulerEvents.record(pod, 'Warning', 'FailedScheduling', message);
-      return false;
+  /** Renews the Lease; re-posts node status when it is not Ready or every 5 minutes. */
+  private heartbeat(): ReconcileResult {
+    const now = this.clock.now();
+    const lease = this.client.get('coordination.k8s.io/leases', nodeLeaseNamespace, this.node.name);
+    const node = this.client.get('nodes', undefined, this.node.name);
+    if (!node) {
+      this.register();
+      return { requeueAfterMs: leaseRenewMs };
     }
-    this.volumes!.bindPodVolumes(pod, nodeName);
-    return this.volumes!.claimBlockingPod(pod) === undefined;
-  }
-
-  private start(pod: KubeObject, behaviour: PodBehaviour, now: number): ReconcileResult | void {
-    if (behaviour.outcome === 'pending') return;
-    const scheduledAt = time((pod.status?.conditions ?? []).find((c: any) => c.type === 'PodScheduled')?.lastTransitionTime) || now;
-    const waiting = this.wait(scheduledAt + behaviour.startDelayMs, now);
-    if (waiting) return waiting;
-    const at = rfc3339(now);
-    const ip = this.allocateIP();
-    const status = structuredClone(pod.status ?? {});
-    const next = { ...pod, status };
-    for (const type of ['PodReadyToStartContainers', 'Initialized', 'Ready', 'ContainersReady']) setCondition(next, condition(type, 'True', at));
-    next.status = {
-      phase: 'Running',
-      conditions: orderConditions(status.conditions),
-      hostIP,
-      hostIPs: [{ ip: hostIP }],
-      podIP: ip,
-      podIPs: [{ ip }],
-      startTime: at,
-      containerStatuses: (pod.spec.containers ?? []).map((c: KubeObject) => this.containerStatus(c, { running: { startedAt: at } }, 0, {})),
-      qosClass: status.qosClass ?? 'BestEffort',
-    };
-    this.kubelet.updateStatus('pods', next);
-    if (behaviour.runDurationMs !== undefined) return { requeueAfterMs: behaviour.runDurationMs };
-  }
-
-  private containerStatus(container: KubeObject, state: Record<string, unknown>, restartCount: number, lastState: Record<string, unknown>): Record<string, unknown> {
-    const running = 'running' in state;
-    const hex = Array.from({ length: 64 }, () => Math.floor(this.random.next() * 16).toString(16)).join('');
-    return {
-      name: container.name,
-      state,
-      lastState,
-      ready: running,
-      restartCount,
-      image: imageReference(container.image),
-      imageID: `${imageReference(container.image).replace(/:[^:/]+$/, '')}@sha256:${hex}`,
-      containerID: `containerd://${hex}`,
-      started: running,
-    };
-  }
-
-  /** Running pods: containers finish when their run time is up, then restart or end the pod. */
-  private run(pod: KubeObject, behaviour: PodBehaviour, now: number): ReconcileResult | void {
-    const status = structuredClone(pod.status);
-    const policy: string = pod.spec.restartPolicy ?? 'Always';
-    const at = rfc3339(now);
-    let nextDue = Infinity;
-    let changed = false;
-    status.containerStatuses = (status.containerStatuses ?? []).map((cs: any) => {
-      const container = (pod.spec.containers ?? []).find((c: any) => c.name === cs.name) ?? { name: cs.name, image: cs.image };
-      if (cs.state?.waiting?.reason === 'CrashLoopBackOff') {
-        const due = time(cs.lastState?.terminated?.finishedAt) + backoffMs(cs.restartCount);
-        if (due > now) return (nextDue = Math.min(nextDue, due)), cs;
-        changed = true;
-        return { ...this.containerStatus(container, { running: { startedAt: at } }, cs.restartCount, cs.lastState), containerID: cs.containerID };
-      }
-      if (!cs.state?.running || behaviour.runDurationMs === undefined) return cs;
-      const due = time(cs.state.running.startedAt) + behaviour.runDurationMs;
-      if (due > now) return (nextDue = Math.min(nextDue, due)), cs;
-      changed = true;
-      const fails = behaviour.failContainers === undefined || behaviour.failContainers.includes(cs.name);
-      const exitCode = fails ? behaviour.exitCode : 0;
-      const terminated = { exitCode, reason: exitCode === 0 ? 'Completed' : 'Error', startedAt: cs.state.running.startedAt, finishedAt: at, containerID: cs.containerID };
-      const restart = policy === 'Always' || (policy === 'OnFailure' && exitCode !== 0);
-      if (!restart) return { ...cs, state: { terminated }, ready: false, started: false };
-      const restartCount = cs.restartCount + 1;
-      const message = `back-off ${backoffMs(restartCount) / 1000}s restarting failed container=${cs.name} pod=${pod.metadata.name}_${pod.metadata.namespace}(${pod.metadata.uid})`;
-      nextDue = Math.min(nextDue, now + backoffMs(restartCount));
-      return { ...cs, state: { waiting: { reason: 'CrashLoopBackOff', message } }, lastState: { terminated }, ready: false, started: false, restartCount };
-    });
-    if (!changed) return Number.isFinite(nextDue) ? { requeueAfterMs: nextDue - now } : undefined;
-    this.finishIfDone(status, at);
-    this.kubelet.updateStatus('pods', { ...pod, status });
-    if (Number.isFinite(nextDue)) return { requeueAfterMs: nextDue - now };
-  }
-
-  /** All containers terminated → Succeeded (all exit 0) or Failed; readiness follows the containers. */
-  private finishIfDone(status: any, at: string): void {
-    const statuses: any[] = status.containerStatuses ?? [];
-    const allDone = statuses.length > 0 && statuses.every((cs) => cs.state?.terminated);
-    const allReady = statuses.length > 0 && statuses.every((cs) => cs.ready);
-    const holder = { status };
-    if (allDone) {
-      const ok = statuses.every((cs) => cs.state.terminated.exitCode === 0);
-      status.phase = ok ? 'Succeeded' : 'Failed';
-      const reason = ok ? 'PodCompleted' : 'PodFailed';
-      setCondition(holder, condition('PodReadyToStartContainers', 'False', at));
-      setCondition(holder, condition('Ready', 'False', at, reason));
-      setCondition(holder, condition('ContainersReady', 'False', at, reason));
-    } else if (!allReady) {
-      const notReady = statuses.filter((cs) => !cs.ready).map((cs) => cs.name).join(' ');
-      setCondition(holder, { ...condition('Ready', 'False', at, 'ContainersNotReady'), message: `containers with unready status: [${notReady}]` });
-      setCondition(holder, { ...condition('ContainersReady', 'False', at, 'ContainersNotReady'), message: `containers with unready status: [${notReady}]` });
-    } else {
-      setCondition(holder, condition('Ready', 'True', at));
-      setCondition(holder, condition('ContainersReady', 'True', at));
+    if (lease) this.client.update('coordination.k8s.io/leases', { ...lease, spec: { ...lease.spec, holderIdentity: this.node.name, renewTime: rfc3339Micro(now) } });
+    else this.client.create('coordination.k8s.io/leases', nodeLeaseNamespace, nodeLeaseObject(node, rfc3339Micro(now)));
+    const ready = (node.status?.conditions ?? []).find((c: Status) => c.type === 'Ready');
+    if (ready?.status !== 'True' || now - this.lastStatusReport >= nodeStatusReportMs) {
+      const at = rfc3339(now);
+      const conditions = healthyNodeConditions(at).map((c) => {
+        const old = (node.status?.conditions ?? []).find((o: Status) => o.type === c.type);
+        return old && old.status === c.status ? { ...c, lastTransitionTime: old.lastTransitionTime } : c;
+      });
+      this.client.updateStatus('nodes', { ...node, status: { ...node.status, conditions } });
+      this.lastStatusReport = now;
     }
-    status.conditions = orderConditions(status.conditions);
+    return { requeueAfterMs: leaseRenewMs };
   }
 
-  /** A deleted, bound, running pod: containers get SIGKILL (137) after the stop delay, then the pod goes. */
-  private stop(pod: KubeObject, behaviour: PodBehaviour, now: number): ReconcileResult | void {
-    if (!pod.spec?.nodeName) return;
-    // deletionTimestamp is request time + grace; the simulated app stops after min(grace, stop-delay)
-    const graceMs = (pod.metadata.deletionGracePeriodSeconds ?? 0) * 1000;
-    const requestedAt = time(pod.metadata.deletionTimestamp) - graceMs;
-    const waiting = this.wait(requestedAt + Math.min(graceMs, behaviour.stopDelayMs), now);
-    if (waiting) return waiting;
-    const at = rfc3339(now);
-    const status = structuredClone(pod.status ?? {});
-    status.containerStatuses = (status.containerStatuses ?? []).map((cs: any) => {
-      if (cs.state?.terminated) return cs;
-      const startedAt = cs.state?.running?.startedAt ?? at;
-      return { ...cs, state: { terminated: { exitCode: 137, reason: 'Error', startedAt, finishedAt: at, containerID: cs.containerID } }, ready: false, started: false };
-    });
-    if (status.containerStatuses.length === 0) status.phase = 'Failed';
-    this.finishIfDone(status, at);
-    this.kubelet.updateStatus('pods', { ...pod, status });
-    this.kubelet.delete('pods', pod.metadata.namespace, pod.metadata.name, { gracePeriodSeconds: 0 });
+  // ---- pods ---------------------------------------------------------------------------------
+
+  private containerId(): string {
+    return Array.from({ length: 64 }, () => Math.floor(this.random.next() * 16).toString(16)).join('');
   }
 
-  private allocateIP(): string {
-    for (;;) {
-      const n = 2 + Math.floor(this.random.next() * 65_000);
-      const ip = `10.244.${n >> 8}.${n & 255}`;
-      if (!this.usedIPs.has(ip)) {
-        this.usedIPs.add(ip);
+  /** The image's repo digest: one per image reference, the same on every node (a registry's digest). */
+  private imageId(image: string | undefined): string {
+    const ref = imageReference(image);
+    if (ref.includes('@')) return ref;
+    const digest = createHash('sha256').update(ref).digest('hex');
+    return `${ref.replace(/:[^:/]+$/, '')}@sha256:${digest}`;
+  }
+
+  /** The first IP of the node's /24 not in use (host-local IPAM hands them out in order from .2). */
+  private allocateIP(podUid: string): string {
+    const existing = this.usedIPs.get(podUid);
+    if (existing) return existing;
+    const taken = new Set(this.usedIPs.values());
+    for (let host = 2; host < 255; host++) {
+      const ip = `10.244.${this.node.index}.${host}`;
+      if (!taken.has(ip)) {
+        this.usedIPs.set(podUid, ip);
         return ip;
       }
     }
+    throw new Error(`node ${this.node.name}: no pod IP left in 10.244.${this.node.index}.0/24`);
   }
-}
 
-function backoffMs(restartCount: number): number {
-  return Math.min(crashLoopBaseMs * 2 ** Math.max(0, restartCount - 1), crashLoopCapMs);
-}
+  private hostIP(): string {
+    return `172.18.0.${this.node.index + 2}`;
+  }
 
-const conditionOrder = ['PodReadyToStartContainers', 'Initialized', 'Ready', 'ContainersReady', 'PodScheduled'];
+  /** A freshly bound pod: sandbox, image pulls, every container waiting. */
+  private admit(pod: KubeObject, behaviour: PodBehaviour, now: number): ReconcileResult | void {
+    if (behaviour.outcome === 'pending') return;
+    const at = rfc3339(now);
+    const rejection = this.admissionFailure(pod);
+    if (rejection) {
+      this.events.record(pod, 'Warning', rejection.reason, rejection.message);
+      const status = { ...pod.status, phase: 'Failed', reason: rejection.reason, message: `Pod was rejected: ${rejection.message}`, startTime: at };
+      this.client.updateStatus('pods', { ...pod, status });
+      return;
+    }
+    const status: Status = structuredClone(pod.status ?? {});
+    const inits: KubeObject[] = pod.spec.initContainers ?? [];
+    const containers: KubeObject[] = pod.spec.containers ?? [];
+    const waitingReason = inits.length ? 'PodInitializing' : 'ContainerCreating';
+    const waiting = (c: KubeObject, reason: string): Status => ({ name: c.name, state: { waiting: { reason } }, lastState: {}, ready: false, restartCount: 0, image: c.image, imageID: '', started: false });
+    status.phase = 'Pending';
+    status.hostIP = this.hostIP();
+    status.hostIPs = [{ ip: this.hostIP() }];
+    status.startTime = at;
+    if (inits.length) status.initContainerStatuses = inits.map((c) => waiting(c, 'PodInitializing'));
+    status.containerStatuses = containers.map((c) => waiting(c, waitingReason));
+    setCondition(status, condition('PodReadyToStartContainers', 'False', at));
+    if (inits.length) setCondition(status, condition('Initialized', 'False', at, 'ContainersNotInitialized', `containers with incomplete status: [${inits.map((c) => c.name).join(' ')}]`));
+    else setCondition(status, condition('Initialized', 'True', at));
+    const names = containers.map((c) => c.name).join(' ');
+    setCondition(status, condition('Ready', 'False', at, 'ContainersNotReady', `containers with unready status: [${names}]`));
+    setCondition(status, condition('ContainersReady', 'False', at, 'ContainersNotReady', `containers with unready status: [${names}]`));
+    status.conditions = orderConditions(status.conditions);
+    status.qosClass ??= 'BestEffort';
+    this.client.updateStatus('pods', { ...pod, status });
+    return { requeueAfterMs: behaviour.startDelayMs };
+  }
 
-function orderConditions(conditions: any[] | undefined): any[] {
-  return [...(conditions ?? [])].sort((a, b) => conditionOrder.indexOf(a.type) - conditionOrder.indexOf(b.type));
-}
+  /**
+   * The kubelet's own admission (pods bound without the scheduler, by spec.nodeName): a pod whose
+   * node selection does not match or whose requests do not fit what is left is rejected.
+   */
+  private admissionFailure(pod: KubeObject): { reason: string; message: string } | undefined {
+    const node = this.client.get('nodes', undefined, this.node.name);
+    if (!node) return undefined;
+    if (!matchesNodeSelection(pod, node)) return { reason: 'NodeAffinity', message: 'Predicate NodeAffinity failed' };
+    const others = this.myPods().filter((p) => p.metadata.uid !== pod.metadata.uid && p.status?.startTime && p.status?.phase !== 'Succeeded' && p.status?.phase !== 'Failed');
+    const wanted = podRequests(pod);
+    for (const [resource, amount] of Object.entries(wanted)) {
+      if (amount === 0) continue;
+      const used = others.reduce((n, p) => n + (podRequests(p)[resource] ?? 0), 0);
+      const capacity = milli(node.status?.allocatable?.[resource] ?? '0');
+      if (used + amount <= capacity) continue;
+      // the kubelet reports cpu in millicores and other resources in units
+      const unit = (v: number): number => Math.round(resource === 'cpu' ? v : v / 1000);
+      return { reason: `OutOf${resource}`, message: `Node didn't have enough resource: ${resource}, requested: ${unit(amount)}, used: ${unit(used)}, capacity: ${unit(capacity)}` };
+    }
+    return undefined;
+  }
 
-/** `busybox:1.36` → `docker.io/library/busybox:1.36`, as containerd reports images. */
-function imageReference(image: string | undefined): string {
-  const ref = image ?? '';
-  const withTag = /:[^/]+$/.test(ref) || ref.includes('@') ? ref : `${ref}:latest`;
-  const first = withTag.split('/')[0]!;
-  if (!withTag.includes('/')) return `docker.io/library/${withTag}`;
-  if (!first.includes('.') && !first.includes(':') && first !== 'localhost') return `docker.io/${withTag}`;
-  return withTag;
-}
+  /** Image pull events for a container about to be created (the pull takes the pod's start delay). */
+  private pullImage(pod: KubeObject, container: KubeObject, pullMs: number): void {
+    const image: string = container.image ?? '';
+    const policy = container.imagePullPolicy ?? 'IfNotPresent';
+    if (policy !== 'Always' && this.pulledImages.has(image)) {
+      this.events.record(pod, 'Normal', 'Pulled', `Container image "${image}" already present on machine`, container.name);
+      return;
+    }
+    this.pulledImages.add(image);
+    this.events.record(pod, 'Normal', 'Pulling', `Pulling image "${image}"`, container.name);
+    const took = goDuration(pullMs);
+    this.events.record(pod, 'Normal', 'Pulled', `Successfully pulled image "${image}" in ${took} (${took} including waiting). Image size: 2155 bytes.`, container.name);
+  }
 
-function nodeObject(created: string): KubeObject {
-  return {
-    apiVersion: 'v1',
-    kind: 'Node',
-    metadata: { name: nodeName, labels: { 'kubernetes.io/hostname': nodeName, 'kubernetes.io/os': 'linux', 'kubernetes.io/arch': 'amd64', 'beta.kubernetes.io/os': 'linux', 'beta.kubernetes.io/arch': 'amd64' } },
-    spec: {},
-    status: {
-      capacity: { cpu: '32', memory: '256Gi', pods: '110', 'ephemeral-storage': '100Gi' },
-      allocatable: { cpu: '32', memory: '256Gi', pods: '110', 'ephemeral-storage': '100Gi' },
-      conditions: [
-        { type: 'Ready', status: 'True', lastHeartbeatTime: created, lastTransitionTime: created, reason: 'KubeletReady', message: 'kubelet is posting ready status' },
-      ],
-      addresses: [
-        { type: 'InternalIP', address: hostIP },
-        { type: 'Hostname', address: nodeName },
-      ],
-      nodeInfo: {
-        kubeletVersion: 'v1.32.4',
-        kubeProxyVersion: 'v1.32.4',
-        operatingSystem: 'linux',
-        architecture: 'amd64',
-        containerRuntimeVersion: 'containerd://1.7.24',
-        osImage: 'kubeforge simulated node',
-        kernelVersion: '6.1.0',
-        machineID: '',
-        systemUUID: '',
-        bootID: '',
-      },
-    },
-  };
+  /** Starts a container instance: a fresh container id, events, log lines. */
+  private startContainer(pod: KubeObject, container: KubeObject, previous: Status | undefined, now: number, behaviour: PodBehaviour, pullMs: number): Status {
+    this.pullImage(pod, container, pullMs);
+    const id = this.containerId();
+    this.events.record(pod, 'Normal', 'Created', `Created container: ${container.name}`, container.name);
+    this.events.record(pod, 'Normal', 'Started', `Started container ${container.name}`, container.name);
+    const command = [...(container.command ?? []), ...(container.args ?? [])].join(' ');
+    this.logs.write(pod.metadata.uid, `containerd://${id}`, now, `kubeforge: container ${container.name} started (image ${container.image}${command ? `, command: ${command}` : ''})`);
+    const extra = behaviour.logs ? behaviour.logs.split('\n').filter((l) => l !== '') : [];
+    if (extra.length) this.logs.write(pod.metadata.uid, `containerd://${id}`, now, ...extra);
+    const startupProbe = container.startupProbe;
+    return {
+      name: container.name,
+      state: { running: { startedAt: rfc3339(now) } },
+      lastState: previous?.lastState ?? {},
+      ready: false,
+      restartCount: previous?.restartCount ?? 0,
+      image: imageReference(container.image),
+      imageID: previous?.imageID || this.imageId(container.image),
+      containerID: `containerd://${id}`,
+      started: !startupProbe,
+    };
+  }
+
+  private terminate(pod: KubeObject, cs: Status, exitCode: number, now: number, line: string): Status {
+    const terminated = {
+      exitCode,
+      reason: exitCode === 0 ? 'Completed' : 'Error',
+      startedAt: cs.state?.running?.startedAt ?? rfc3339(now),
+      finishedAt: rfc3339(now),
+      containerID: cs.containerID,
+    };
+    if (cs.containerID) {
+      if (line) this.logs.write(pod.metadata.uid, cs.containerID, now, line);
+      this.logs.end(pod.metadata.uid, cs.containerID);
+    }
+    return { ...cs, state: { terminated }, ready: false, started: false };
+  }
+
+  /** The time a running container's probe makes it started/ready (ms), from its start. */
+  private probeDelayMs(probe: KubeObject | undefined): number {
+    return probe ? (probe.initialDelaySeconds ?? 0) * 1000 : 0;
+  }
+
+  /** Moves every container along: init containers in order, then app containers, exits, restarts, probes. */
+  private advance(pod: KubeObject, behaviour: PodBehaviour, now: number): ReconcileResult | void {
+    const status: Status = structuredClone(pod.status);
+    const policy: string = pod.spec.restartPolicy ?? 'Always';
+    const at = rfc3339(now);
+    const pullMs = behaviour.startDelayMs;
+    const startedAt = time(status.startTime);
+    let nextDue = Infinity;
+    const due = (t: number): void => void (nextDue = Math.min(nextDue, t));
+    if (now < startedAt + behaviour.startDelayMs) return { requeueAfterMs: startedAt + behaviour.startDelayMs - now };
+    if (!status.containerStatuses?.some((cs: Status) => cs.containerID || cs.lastState?.terminated)) {
+      for (const gate of this.gates) {
+        const reason = gate(pod, this.node.name);
+        if (reason === undefined) continue;
+        if (this.gateRecorded.get(pod.metadata.uid) !== reason) {
+          this.gateRecorded.set(pod.metadata.uid, reason);
+          this.events.record(pod, 'Warning', 'FailedMount', reason);
+        }
+        return { requeueAfterMs: gateRetryMs };
+      }
+    }
+
+    // init containers, one at a time
+    const inits: KubeObject[] = pod.spec.initContainers ?? [];
+    let initsDone = true;
+    for (let i = 0; i < inits.length; i++) {
+      const c = inits[i]!;
+      let cs: Status = status.initContainerStatuses[i];
+      if (cs.state?.terminated?.exitCode === 0) continue;
+      initsDone = false;
+      if (cs.state?.waiting?.reason === 'CrashLoopBackOff') {
+        const retry = time(cs.lastState?.terminated?.finishedAt) + backoffMs(cs.restartCount);
+        if (retry > now) {
+          due(retry);
+          break;
+        }
+      }
+      if (!cs.state?.running) {
+        cs = this.startContainer(pod, c, cs, now, behaviour, pullMs);
+        cs.started = false;
+        status.initContainerStatuses[i] = cs;
+        setCondition(status, condition('PodReadyToStartContainers', 'True', at));
+      }
+      const command = readCommand(c);
+      const runMs = command.runMs ?? 0;
+      const end = time(cs.state.running.startedAt) + runMs;
+      if (end > now) {
+        due(end);
+        break;
+      }
+      const exitCode = behaviour.failContainers?.includes(c.name) ? behaviour.exitCode || 1 : command.exitCode ?? 0;
+      const done = this.terminate(pod, cs, exitCode, now, `kubeforge: container ${c.name} exited with code ${exitCode}`);
+      if (exitCode === 0) {
+        status.initContainerStatuses[i] = done;
+        continue;
+      }
+      if (policy === 'Never') {
+        status.initContainerStatuses[i] = done;
+        status.phase = 'Failed';
+        setCondition(status, condition('Initialized', 'False', at, 'ContainersNotInitialized', `containers with incomplete status: [${c.name}]`));
+        break;
+      }
+      const restartCount = (cs.restartCount ?? 0) + 1;
+      status.initContainerStatuses[i] = { ...cs, state: { waiting: { reason: 'CrashLoopBackOff', message: this.backoffMessage(pod, c.name, restartCount) } }, lastState: { terminated: done.state.terminated }, ready: false, started: false, restartCount };
+      this.events.record(pod, 'Warning', 'BackOff', 'Back-off restarting failed container ' + c.name + ' in pod ' + `${pod.metadata.name}_${pod.metadata.namespace}(${pod.metadata.uid})`, c.name);
+      due(now + backoffMs(restartCount));
+      break;
+    }
+    if (initsDone && inits.length) setCondition(status, condition('Initialized', 'True', at));
+
+    // app containers
+    if (initsDone && status.phase !== 'Failed') {
+      status.containerStatuses = (pod.spec.containers ?? []).map((c: KubeObject, i: number) => {
+        let cs: Status = status.containerStatuses[i] ?? { name: c.name, restartCount: 0, lastState: {} };
+        if (cs.state?.waiting?.reason === 'CrashLoopBackOff') {
+          const retry = time(cs.lastState?.terminated?.finishedAt) + backoffMs(cs.restartCount);
+          if (retry > now) return due(retry), cs;
+        }
+        if (cs.state?.waiting) {
+          cs = this.startContainer(pod, c, cs, now, behaviour, pullMs);
+          setCondition(status, condition('PodReadyToStartContainers', 'True', at));
+        }
+        if (!cs.state?.running) return cs;
+        const started = time(cs.state.running.startedAt);
+        const startupAt = started + this.probeDelayMs(c.startupProbe);
+        if (!cs.started) {
+          if (startupAt > now) due(startupAt);
+          else cs = { ...cs, started: true };
+        }
+        const readyAt = Math.max(startupAt, started + this.probeDelayMs(c.readinessProbe));
+        if (cs.started && !cs.ready) {
+          if (readyAt > now) due(readyAt);
+          else if (behaviour.readiness === 'fail' && c.readinessProbe) this.probeFailed(pod, c, status.podIP);
+          else cs = { ...cs, ready: true };
+        }
+        const killedAt = behaviour.liveness === 'fail' && c.livenessProbe ? startupAt + livenessKillAfterMs(c.livenessProbe) : Infinity;
+        const exitsAt = behaviour.runDurationMs === undefined ? Infinity : started + behaviour.runDurationMs;
+        const end = Math.min(killedAt, exitsAt);
+        if (end === Infinity) return cs;
+        if (end > now) return due(end), cs;
+        let exitCode: number;
+        let line = '';
+        if (killedAt <= exitsAt) {
+          this.livenessFailed(pod, c, status.podIP);
+          exitCode = 137;
+        } else {
+          const fails = behaviour.failContainers === undefined || behaviour.failContainers.includes(c.name);
+          exitCode = fails ? behaviour.exitCode : 0;
+          line = `kubeforge: container ${c.name} exited with code ${exitCode}`;
+        }
+        const done = this.terminate(pod, cs, exitCode, now, line);
+        const restart = policy === 'Always' || (policy === 'OnFailure' && exitCode !== 0);
+        if (!restart) return done;
+        const restartCount = (cs.restartCount ?? 0) + 1;
+        this.events.record(pod, 'Warning', 'BackOff', `Back-off restarting failed container ${c.name} in pod ${pod.metadata.name}_${pod.metadata.namespace}(${pod.metadata.uid})`, c.name);
+        due(now + backoffMs(restartCount));
+        return { ...done, state: { waiting: { reason: 'CrashLoopBackOff', message: this.backoffMessage(pod, c.name, restartCount) } }, lastState: { terminated: done.state.terminated }, restartCount };
+      });
+      if (status.containerStatuses.some((cs: Status) => cs.state?.running || cs.state?.waiting?.reason === 'CrashLoopBackOff')) status.phase = 'Running';
+      finishIfDone(status, at);
+    }
+    status.conditions = orderConditions(status.conditions);
+    if (status.podIP === undefined && status.conditions.some((c: Status) => c.type === 'PodReadyToStartContainers' && c.status === 'True')) {
+      // host-network pods share the node's address
+      const ip = pod.spec.hostNetwork ? this.hostIP() : this.allocateIP(pod.metadata.uid);
+      status.podIP = ip;
+      status.podIPs = [{ ip }];
+    }
+    this.client.updateStatus('pods', { ...pod, status });
+    if (Number.isFinite(nextDue)) return { requeueAfterMs: Math.max(0, nextDue - now) };
+  }
+
+  /** A liveness probe failed failureThreshold times: Unhealthy events, then the kubelet kills the container. */
+  private livenessFailed(pod: KubeObject, container: KubeObject, podIP: string | undefined): void {
+    const probe = container.livenessProbe;
+    const threshold = probe.failureThreshold ?? 3;
+    for (let i = 0; i < threshold; i++) this.events.record(pod, 'Warning', 'Unhealthy', `Liveness probe failed: ${probeFailure(probe, podIP, 500)}`, container.name);
+    this.events.record(pod, 'Normal', 'Killing', `Container ${container.name} failed liveness probe, will be restarted`, container.name);
+  }
+
+  /** A readiness probe that does not pass: one Warning `Unhealthy` event per container instance. */
+  private probeFailed(pod: KubeObject, container: KubeObject, podIP: string | undefined): void {
+    const key = `${pod.metadata.uid}/${container.name}`;
+    if (this.unhealthy.has(key)) return;
+    this.unhealthy.add(key);
+    this.events.record(pod, 'Warning', 'Unhealthy', `Readiness probe failed: ${probeFailure(container.readinessProbe, podIP, 503)}`, container.name);
+  }
+
+  private backoffMessage(pod: KubeObject, container: string, restartCount: number): string {
+    return `back-off ${goDuration(backoffMs(restartCount))} restarting failed container=${container} pod=${pod.metadata.name}_${pod.metadata.namespace}(${pod.metadata.uid})`;
+  }
+
+  /**
+   * A deleted pod: Killing events, then each running container exits 143 when the app stops within
+   * the grace period (its stop delay), else 137 when the grace period runs out; then the pod goes.
+   */
+  private stop(pod: KubeObject, behaviour: PodBehaviour, now: number): ReconcileResult | void {
+    const graceMs = (pod.metadata.deletionGracePeriodSeconds ?? 0) * 1000;
+    const requestedAt = time(pod.metadata.deletionTimestamp) - graceMs;
+    const status: Status = structuredClone(pod.status ?? {});
+    const running = (cs: Status): boolean => Boolean(cs.state?.running);
+    const all: Status[] = [...(status.initContainerStatuses ?? []), ...(status.containerStatuses ?? [])];
+    if (!this.killing.has(pod.metadata.uid)) {
+      this.killing.add(pod.metadata.uid);
+      for (const cs of all.filter(running)) this.events.record(pod, 'Normal', 'Killing', `Stopping container ${cs.name}`, cs.name);
+    }
+    const sigtermHonouredAt = requestedAt + behaviour.stopDelayMs;
+    const stopAt = Math.min(sigtermHonouredAt, requestedAt + graceMs);
+    if (all.some(running) && stopAt > now) return { requeueAfterMs: stopAt - now };
+    const at = rfc3339(now);
+    const exitCode = behaviour.stopDelayMs <= graceMs ? 143 : 137;
+    const kill = (cs: Status): Status => {
+      if (running(cs)) return this.terminate(pod, cs, exitCode, now, exitCode === 143 ? `kubeforge: container ${cs.name} received SIGTERM, exiting` : '');
+      if (!cs.state?.waiting) return cs;
+      // a container between runs ends with its last termination; one that never ran is unknown to the runtime
+      const terminated = cs.lastState?.terminated ?? { exitCode: 137, reason: 'ContainerStatusUnknown', message: 'The container could not be located when the pod was terminated', startedAt: null, finishedAt: null };
+      return { ...cs, state: { terminated }, ready: false, started: false };
+    };
+    if (status.initContainerStatuses) status.initContainerStatuses = status.initContainerStatuses.map(kill);
+    status.containerStatuses = (status.containerStatuses ?? []).map(kill);
+    if (status.containerStatuses.length && status.containerStatuses.every((cs: Status) => cs.state?.terminated)) finishIfDone(status, at);
+    try {
+      this.client.updateStatus('pods', { ...pod, status });
+      // once asked to go now, the pod waits only for its finalizers: asking again changes nothing
+      if (pod.metadata.deletionGracePeriodSeconds !== 0) this.client.delete('pods', pod.metadata.namespace, pod.metadata.name, { gracePeriodSeconds: 0, preconditions: { uid: pod.metadata.uid } });
+    } catch (err) {
+      if (!isApiError(err, 404) && !isApiError(err, 409)) throw err;
+    }
+  }
 }

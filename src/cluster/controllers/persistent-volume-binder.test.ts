@@ -115,7 +115,7 @@ describe('persistent volume binder', () => {
     await fx.cluster.settle();
     const wf = await readClaim('wf');
     expect(wf.status?.phase).toBe('Pending');
-    expect(wf.metadata?.annotations).toMatchObject({ 'volume.kubernetes.io/selected-node': 'kubeforge-node', 'volume.kubernetes.io/storage-provisioner': 'rancher.io/local-path' });
+    expect(wf.metadata?.annotations).toMatchObject({ 'volume.kubernetes.io/selected-node': 'kubeforge-control-plane', 'volume.kubernetes.io/storage-provisioner': 'rancher.io/local-path' });
     expect(await events('wf')).toContain(
       "Normal ExternalProvisioning Waiting for a volume to be created either by the external provisioner 'rancher.io/local-path' or manually by the system administrator. If volume creation is delayed, please verify that the provisioner is running and correctly registered.",
     );

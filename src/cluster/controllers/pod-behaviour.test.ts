@@ -38,6 +38,8 @@ describe('simulated pod behaviour', () => {
       'pod default/p: annotation sim.kubeforge.io/run-duration: invalid duration "soon" (expected e.g. 5s, 1m30s, 250ms)',
     );
     expect(() => podBehaviour(pod({ 'sim.kubeforge.io/outcome': 'explode' }, []))).toThrow(/unknown outcome "explode"/);
+    expect(() => podBehaviour(pod({ 'sim.kubeforge.io/readiness': 'maybe' }, []))).toThrow('pod default/p: annotation sim.kubeforge.io/readiness: expected pass or fail, got "maybe"');
+    expect(podBehaviour(pod({ 'sim.kubeforge.io/readiness': 'fail' }, [])).readiness).toBe('fail');
     expect(parseDuration('1h30m', 'x')).toBe(5_400_000);
   });
 });

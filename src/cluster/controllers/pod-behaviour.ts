@@ -1,6 +1,6 @@
 /**
  * The kubelet simulator's documented rule for what a pod does (§7.6), as a pure function of the pod:
- * `sim.kubeforge.io/*` annotations first, then a readable default read from the container command
+ * `sim.kubeforge.io/*` annotations first (durations, exit code, outcome, logs, probes), then a readable default read from the container command
  * (`sleep N` sets the run time, `exit M` / `false` the exit code), then the defaults (1 s for pods
  * controlled by a Job, run forever otherwise).
  */
@@ -21,6 +21,10 @@ export interface PodBehaviour {
   failContainers: string[] | undefined;
   stopDelayMs: number;
   logs: string;
+  /** `fail`: readiness probes never pass (containers with a readiness probe stay unready). */
+  readiness: 'pass' | 'fail';
+  /** `fail`: liveness probes fail (containers with one are killed and restarted after failureThreshold probes). */
+  liveness: 'pass' | 'fail';
 }
 
 /** Go-style durations: `0s`, `1.5s`, `2m`, `1h30m`, `250ms`; a bare number means seconds. */
@@ -86,7 +90,15 @@ export function podBehaviour(pod: KubeObject): PodBehaviour {
     failContainers: undefined,
     stopDelayMs: duration('stop-delay', 0)!,
     logs: get('logs') ?? '',
+    readiness: 'pass',
+    liveness: 'pass',
   };
+  for (const probe of ['readiness', 'liveness'] as const) {
+    const v = get(probe);
+    if (v === undefined) continue;
+    if (v !== 'pass' && v !== 'fail') throw new Error(`${where(probe)}: expected pass or fail, got ${JSON.stringify(v)}`);
+    behaviour[probe] = v;
+  }
   const exit = get('exit-code');
   if (exit !== undefined) {
     if (!/^\d+$/.test(exit.trim())) throw new Error(`${where('exit-code')}: expected an integer 0-255, got ${JSON.stringify(exit)}`);

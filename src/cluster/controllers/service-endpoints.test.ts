@@ -29,7 +29,7 @@ function pod(name: string, ip: string, ready: boolean, labels: Record<string, st
     apiVersion: 'v1',
     kind: 'Pod',
     metadata: { name, labels },
-    spec: { nodeName: 'kubeforge-node', containers: [{ name: 'c', image: 'nginx', ports: [{ name: 'http', containerPort: 8080 }] }] },
+    spec: { nodeName: 'kubeforge-control-plane', containers: [{ name: 'c', image: 'nginx', ports: [{ name: 'http', containerPort: 8080 }] }] },
   });
   setReady(name, ip, ready);
 }
@@ -54,8 +54,8 @@ test('Endpoints list ready pods as addresses and unready ones as notReadyAddress
   expect(ep.metadata.annotations['endpoints.kubernetes.io/last-change-trigger-time']).toBe('2026-11-22T10:00:00Z');
   expect(ep.subsets).toEqual([
     {
-      addresses: [{ ip: '10.244.0.5', nodeName: 'kubeforge-node', targetRef: { kind: 'Pod', namespace: 'default', name: 'a', uid: expect.any(String) } }],
-      notReadyAddresses: [{ ip: '10.244.0.6', nodeName: 'kubeforge-node', targetRef: { kind: 'Pod', namespace: 'default', name: 'b', uid: expect.any(String) } }],
+      addresses: [{ ip: '10.244.0.5', nodeName: 'kubeforge-control-plane', targetRef: { kind: 'Pod', namespace: 'default', name: 'a', uid: expect.any(String) } }],
+      notReadyAddresses: [{ ip: '10.244.0.6', nodeName: 'kubeforge-control-plane', targetRef: { kind: 'Pod', namespace: 'default', name: 'b', uid: expect.any(String) } }],
       ports: [{ name: 'http', port: 8080, protocol: 'TCP' }],
     },
   ]);

@@ -63,7 +63,8 @@ export function parseRequestInfo(method: string, pathname: string, query: URLSea
   }
   const [resource, name, subresource, ...extra] = rest;
   if (!resource) return { kind: 'nonresource', path: pathname, verb: lowerMethod };
-  if (extra.length) return { kind: 'nonresource', path: pathname, verb: lowerMethod };
+  // only the proxy subresource takes a path after it (pods/<name>/proxy/<path>)
+  if (extra.length && subresource !== 'proxy') return { kind: 'nonresource', path: pathname, verb: lowerMethod };
   if (queryBool(query.get('watch'))) watch = true;
   const verb = verbOf(method, Boolean(name), watch);
   return { kind: 'resource', group, version, ...(namespace !== undefined ? { namespace } : {}), resource, ...(name ? { name } : {}), ...(subresource ? { subresource } : {}), verb, watch };

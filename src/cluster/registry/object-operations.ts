@@ -299,6 +299,18 @@ export class ObjectOperations {
     return this.commitUpdate(rt, next, stored, opts, warnings);
   }
 
+  /**
+   * Storage-level read-modify-write (etcd's GuaranteedUpdate) for subresources that change what no
+   * other write may, without strategy or validation: pods/binding sets spec.nodeName and PodScheduled.
+   */
+  guaranteedUpdate(rt: ResourceType, namespace: string | undefined, name: string, mutate: (copy: KubeObject) => void, opts: { dryRun?: boolean } = {}): WriteResult {
+    const stored = this.store.get(rt.bucket, rt.namespaced ? namespace : undefined, name);
+    if (!stored) throw notFound(this.qr(rt), name);
+    const next = structuredClone(stored);
+    mutate(next);
+    return this.commitUpdate(rt, next, stored, opts, []);
+  }
+
   private commitUpdate(rt: ResourceType, next: KubeObject, stored: KubeObject, opts: WriteOptions, warnings: string[]): WriteResult {
     if (isNoOp(next, stored)) return { object: this.present(rt, stored), code: 200, warnings };
     if (opts.dryRun) return { object: this.present(rt, next), code: 200, warnings };

@@ -8,6 +8,7 @@ import type { KubeObject } from '../../store/object-store.js';
 import { defineKind } from '../define-kind.js';
 import type { ResourceType } from '../resource-type.js';
 import { age, ageColumn, column, nameColumn } from '../table-format.js';
+import { canonicalJson } from '../system-metadata.js';
 
 const configKey = /^[-._a-zA-Z0-9]+$/;
 const configKeyMessage =
@@ -224,6 +225,18 @@ export function validatePodSpec(spec: any, path: string, restartPolicies = ['Alw
   return errs;
 }
 
+/**
+ * The DefaultTolerationSeconds admission plugin: pods tolerate not-ready and unreachable nodes for
+ * 300 s unless they say otherwise, so taint eviction gives them five minutes.
+ */
+function addDefaultTolerationSeconds(spec: any): void {
+  const tolerations: any[] = Array.isArray(spec.tolerations) ? spec.tolerations : [];
+  const added = ['node.kubernetes.io/not-ready', 'node.kubernetes.io/unreachable']
+    .filter((key) => !tolerations.some((t) => (t?.effect === 'NoExecute' || !t?.effect) && (t?.key === key || (!t?.key && t?.operator === 'Exists'))))
+    .map((key) => ({ key, operator: 'Exists', effect: 'NoExecute', tolerationSeconds: 300 }));
+  if (added.length) spec.tolerations = [...tolerations, ...added];
+}
+
 function qosClass(spec: any): string {
   const containers: any[] = spec?.containers ?? [];
   const res = containers.map((c) => c?.resources ?? {});
@@ -242,6 +255,53 @@ function defaultRequestsToLimits(spec: any): void {
       if (!(k in c.resources.requests)) c.resources.requests[k] = v;
     }
   }
+}
+
+/** The Ready, Status and Restarts cells as kubectl's printPod computes them (init containers first). */
+function podTableStatus(o: any, now: number): { ready: number; total: number; reason: string; restarts: string } {
+  const statuses: any[] = o.status?.containerStatuses ?? [];
+  const inits: any[] = o.status?.initContainerStatuses ?? [];
+  const total = (o.spec?.containers ?? []).length;
+  let reason: string = o.status?.reason ?? o.status?.phase ?? '';
+  let restarts = 0;
+  let lastRestart = 0;
+  const noteRestart = (s: any): void => {
+    restarts += s.restartCount ?? 0;
+    const finished = s.lastState?.terminated?.finishedAt;
+    if (finished) lastRestart = Math.max(lastRestart, Date.parse(finished));
+  };
+  const exitText = (t: any): string => t.reason || (t.signal ? `Signal:${t.signal}` : `ExitCode:${t.exitCode}`);
+  let initializing = false;
+  for (let i = 0; i < inits.length; i++) {
+    const s = inits[i];
+    noteRestart(s);
+    if (s.state?.terminated && s.state.terminated.exitCode === 0) continue;
+    initializing = true;
+    if (s.state?.terminated) reason = `Init:${exitText(s.state.terminated)}`;
+    else if (s.state?.waiting?.reason && s.state.waiting.reason !== 'PodInitializing') reason = `Init:${s.state.waiting.reason}`;
+    else reason = `Init:${i}/${(o.spec?.initContainers ?? []).length}`;
+    break;
+  }
+  let ready = 0;
+  const initialized = (o.status?.conditions ?? []).some((c: any) => c.type === 'Initialized' && c.status === 'True');
+  if (!initializing || initialized) {
+    restarts = 0;
+    let hasRunning = false;
+    for (let i = statuses.length - 1; i >= 0; i--) {
+      const s = statuses[i];
+      noteRestart(s);
+      if (s.state?.waiting?.reason) reason = s.state.waiting.reason;
+      else if (s.state?.terminated) reason = exitText(s.state.terminated);
+      else if (s.ready && s.state?.running) {
+        hasRunning = true;
+        ready++;
+      }
+    }
+    if (reason === 'Completed' && hasRunning) reason = (o.status?.conditions ?? []).some((c: any) => c.type === 'Ready' && c.status === 'True') ? 'Running' : 'NotReady';
+  }
+  if (o.metadata.deletionTimestamp) reason = o.status?.reason === 'NodeLost' ? 'Unknown' : 'Terminating';
+  const restartsText = restarts !== 0 && lastRestart ? `${restarts} (${age(new Date(lastRestart).toISOString(), now)} ago)` : String(restarts);
+  return { ready, total, reason, restarts: restartsText };
 }
 
 export const pods = defineKind({
@@ -267,16 +327,7 @@ export const pods = defineKind({
       column('Readiness Gates', 'string', 'If specified, all readiness gates will be evaluated for pod readiness.', 1),
     ],
     cells: (o, now) => {
-      const statuses: any[] = o.status?.containerStatuses ?? [];
-      const total = (o.spec?.containers ?? []).length;
-      const ready = statuses.filter((s) => s.ready).length;
-      const restarts = statuses.reduce((n, s) => n + (s.restartCount ?? 0), 0);
-      let reason = o.status?.reason ?? o.status?.phase ?? '';
-      for (const s of statuses) {
-        if (s.state?.waiting?.reason) reason = s.state.waiting.reason;
-        else if (s.state?.terminated?.reason) reason = s.state.terminated.reason;
-      }
-      if (o.metadata.deletionTimestamp) reason = 'Terminating';
+      const { ready, total, reason, restarts } = podTableStatus(o, now);
       return [o.metadata.name, `${ready}/${total}`, reason, restarts, age(o.metadata.creationTimestamp, now), o.status?.podIP ?? '<none>', o.spec?.nodeName ?? '<none>', o.status?.nominatedNodeName ?? '<none>', '<none>'];
     },
   },
@@ -285,6 +336,7 @@ export const pods = defineKind({
       o.spec = o.spec ?? {};
       defaultPodOnly(o.spec);
       defaultRequestsToLimits(o.spec);
+      addDefaultTolerationSeconds(o.spec);
       o.status = { phase: 'Pending', qosClass: qosClass(o.spec) };
     },
     prepareForUpdate(o) {
@@ -301,7 +353,7 @@ export const pods = defineKind({
         delete copy.tolerations;
         delete copy.schedulingGates;
         delete copy.nodeName;
-        return JSON.stringify(copy);
+        return canonicalJson(copy);
       };
       if (strip(o.spec) !== strip(old.spec)) {
         errs.push(
@@ -335,10 +387,34 @@ export const nodes = defineKind({
   returnsDeletedObject: true,
   fields: ['spec', 'status'],
   table: {
-    columns: [nameColumn, column('Status', 'string', 'The status of the node'), column('Roles', 'string', 'The roles of the node'), ageColumn, column('Version', 'string', 'Kubelet Version reported by the node.')],
+    columns: [
+      nameColumn,
+      column('Status', 'string', 'The status of the node'),
+      column('Roles', 'string', 'The roles of the node'),
+      ageColumn,
+      column('Version', 'string', 'Kubelet Version reported by the node.'),
+      column('Internal-IP', 'string', 'List of addresses reachable to the node. Queried from cloud provider, if available. More info: https://kubernetes.io/docs/reference/node/node-status/#addresses Note: This field is declared as mergeable, but the merge key is not sufficiently unique, which can cause data corruption when it is merged. Callers should instead use a full-replacement patch. See https://pr.k8s.io/79391 for an example. Consumers should assume that addresses can change during the lifetime of a Node. However, there are some exceptions where this may not be possible, such as Pods that inherit a Node\'s address in its own status or consumers of the downward API (status.hostIP).', 1),
+      column('External-IP', 'string', 'List of addresses reachable to the node. Queried from cloud provider, if available. More info: https://kubernetes.io/docs/reference/node/node-status/#addresses Note: This field is declared as mergeable, but the merge key is not sufficiently unique, which can cause data corruption when it is merged. Callers should instead use a full-replacement patch. See https://pr.k8s.io/79391 for an example. Consumers should assume that addresses can change during the lifetime of a Node. However, there are some exceptions where this may not be possible, such as Pods that inherit a Node\'s address in its own status or consumers of the downward API (status.hostIP).', 1),
+      column('OS-Image', 'string', 'OS Image reported by the node from /etc/os-release (e.g. Debian GNU/Linux 7 (wheezy)).', 1),
+      column('Kernel-Version', 'string', "Kernel Version reported by the node from 'uname -r' (e.g. 3.16.0-0.bpo.4-amd64).", 1),
+      column('Container-Runtime', 'string', 'ContainerRuntime Version reported by the node through runtime remote API (e.g. containerd://1.4.2).', 1),
+    ],
     cells: (o, now) => {
-      const ready = (o.status?.conditions ?? []).find((c: any) => c.type === 'Ready');
-      return [o.metadata.name, ready?.status === 'True' ? 'Ready' : 'NotReady', '<none>', age(o.metadata.creationTimestamp, now), o.status?.nodeInfo?.kubeletVersion ?? ''];
+      const conditions: any[] = o.status?.conditions ?? [];
+      const ready = conditions.find((c: any) => c.type === 'Ready');
+      let status = conditions.length === 0 ? 'Unknown' : ready?.status === 'True' ? 'Ready' : 'NotReady';
+      if (o.spec?.unschedulable) status += ',SchedulingDisabled';
+      const labels: Record<string, string> = o.metadata.labels ?? {};
+      const roles = Object.keys(labels)
+        .flatMap((k) => (k.startsWith('node-role.kubernetes.io/') ? [k.slice('node-role.kubernetes.io/'.length)] : k === 'kubernetes.io/role' ? [labels[k]!] : []))
+        .filter((r) => r !== '')
+        .sort();
+      const address = (type: string): string => (o.status?.addresses ?? []).find((a: any) => a.type === type)?.address ?? '<none>';
+      const info = o.status?.nodeInfo ?? {};
+      return [
+        o.metadata.name, status, roles.length ? roles.join(',') : '<none>', age(o.metadata.creationTimestamp, now), info.kubeletVersion ?? '',
+        address('InternalIP'), address('ExternalIP'), info.osImage || '<unknown>', info.kernelVersion || '<unknown>', info.containerRuntimeVersion || '<unknown>',
+      ];
     },
   },
   strategy: { fieldLabels: (o) => ({ 'spec.unschedulable': String(o.spec?.unschedulable ?? false) }) },

@@ -1,0 +1,77 @@
+/**
+ * Pod status as the kubelet writes it, for the kubelet simulator: conditions in the kubelet's order
+ * with stable transition times, image references as containerd reports them, CrashLoopBackOff
+ * back-off, and the phase a pod ends in once its containers have terminated.
+ */
+
+export type Status = Record<string, any>;
+
+/** CrashLoopBackOff: 10 s after the first failure, doubling, at most 5 minutes. */
+const crashLoopBaseMs = 10_000;
+const crashLoopCapMs = 300_000;
+
+/** A pod condition as the kubelet writes it. */
+export function condition(type: string, status: string, at: string, reason?: string, message?: string): Status {
+  return { type, status, lastProbeTime: null, lastTransitionTime: at, ...(reason ? { reason } : {}), ...(message ? { message } : {}) };
+}
+
+/** Sets a pod condition, keeping lastTransitionTime when status and reason do not change. */
+export function setCondition(status: Status, next: Status): void {
+  const conditions: Status[] = (status.conditions ??= []);
+  const i = conditions.findIndex((c) => c.type === next.type);
+  if (i === -1) conditions.push(next);
+  else if (conditions[i]!.status !== next.status || conditions[i]!.reason !== next.reason || conditions[i]!.message !== next.message) {
+    conditions[i] = conditions[i]!.status === next.status ? { ...next, lastTransitionTime: conditions[i]!.lastTransitionTime } : next;
+  }
+}
+
+const conditionOrder = ['PodReadyToStartContainers', 'Initialized', 'Ready', 'ContainersReady', 'PodScheduled'];
+export const orderConditions = (conditions: Status[] | undefined): Status[] =>
+  [...(conditions ?? [])].sort((a, b) => conditionOrder.indexOf(a.type) - conditionOrder.indexOf(b.type));
+
+/** `busybox:1.36` → `docker.io/library/busybox:1.36`, as containerd reports images. */
+export function imageReference(image: string | undefined): string {
+  const ref = image ?? '';
+  const withTag = /:[^/]+$/.test(ref) || ref.includes('@') ? ref : `${ref}:latest`;
+  const first = withTag.split('/')[0]!;
+  if (!withTag.includes('/')) return `docker.io/library/${withTag}`;
+  if (!first.includes('.') && !first.includes(':') && first !== 'localhost') return `docker.io/${withTag}`;
+  return withTag;
+}
+
+/** Go's time.Duration text for whole milliseconds: 0s, 250ms, 1.5s, 2m0s. */
+export function goDuration(ms: number): string {
+  if (ms === 0) return '0s';
+  if (ms < 1000) return `${ms}ms`;
+  if (ms < 60_000) return `${ms / 1000}s`;
+  const m = Math.floor(ms / 60_000);
+  return `${m}m${(ms % 60_000) / 1000}s`;
+}
+
+/** The back-off before restart number `restartCount`. */
+export function backoffMs(restartCount: number): number {
+  return Math.min(crashLoopBaseMs * 2 ** Math.max(0, restartCount - 1), crashLoopCapMs);
+}
+
+/** All containers terminated → Succeeded (all exit 0) or Failed; readiness follows the containers. */
+export function finishIfDone(status: Status, at: string): void {
+  const statuses: Status[] = status.containerStatuses ?? [];
+  const allDone = statuses.length > 0 && statuses.every((cs) => cs.state?.terminated);
+  const allReady = statuses.length > 0 && statuses.every((cs) => cs.ready);
+  if (allDone) {
+    const ok = statuses.every((cs) => cs.state.terminated.exitCode === 0);
+    status.phase = ok ? 'Succeeded' : 'Failed';
+    const reason = ok ? 'PodCompleted' : 'PodFailed';
+    setCondition(status, condition('PodReadyToStartContainers', 'False', at));
+    setCondition(status, condition('Ready', 'False', at, reason));
+    setCondition(status, condition('ContainersReady', 'False', at, reason));
+  } else if (!allReady) {
+    const notReady = statuses.filter((cs) => !cs.ready).map((cs) => cs.name).join(' ');
+    setCondition(status, condition('Ready', 'False', at, 'ContainersNotReady', `containers with unready status: [${notReady}]`));
+    setCondition(status, condition('ContainersReady', 'False', at, 'ContainersNotReady', `containers with unready status: [${notReady}]`));
+  } else {
+    setCondition(status, condition('Ready', 'True', at));
+    setCondition(status, condition('ContainersReady', 'True', at));
+  }
+  status.conditions = orderConditions(status.conditions);
+}
