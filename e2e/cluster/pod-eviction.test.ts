@@ -21,7 +21,7 @@ beforeAll(() => {
 });
 
 const pod = (name: string, app: string) =>
-  stringify({ apiVersion: 'v1', kind: 'Pod', metadata: { name, labels: { app } }, spec: { containers: [{ name: 'c', image: 'nginx:1.27' }] } });
+  stringify({ apiVersion: 'v1', kind: 'Pod', metadata: { name, labels: { app } }, spec: { containers: [{ name: 'c', image: 'nginx:1.27', readinessProbe: { exec: { command: ['true'] } } }] } });
 const budget = (name: string, app: string, spec: Record<string, unknown>) =>
   stringify({ apiVersion: 'policy/v1', kind: 'PodDisruptionBudget', metadata: { name }, spec: { selector: { matchLabels: { app } }, ...spec } });
 const eviction = (name: string, deleteOptions?: Record<string, unknown>): k8s.V1Eviction => ({ apiVersion: 'policy/v1', kind: 'Eviction', metadata: { name, namespace: 'default' }, ...(deleteOptions ? { deleteOptions } : {}) });
@@ -144,9 +144,8 @@ test('kubectl create pdb (protobuf), the 1.32 validation and the get pdb table',
 
 test('an unready pod may be evicted while the budget is met, even with no disruption left; AlwaysAllow always lets it go', async () => {
   await setUp('slow', ['slow-a', 'slow-b', 'slow-c'], { minAvailable: 2 });
-  // the kubelet reports slow-c unready
-  const conditions = (await core.readNamespacedPod({ name: 'slow-c', namespace: 'default' })).status!.conditions!.map((c) => (c.type === 'Ready' ? { ...c, status: 'False' } : c));
-  await kubectl.ok(['patch', 'pod', 'slow-c', '--subresource=status', '--type=merge', '-p', JSON.stringify({ status: { conditions } })]);
+  // slow-c's readiness probe starts failing: the kubelet reports it unready
+  await kubectl.ok(['annotate', 'pod', 'slow-c', 'sim.kubeforge.io/readiness=fail']);
   await suite.cluster.settle();
   expect((await policy.readNamespacedPodDisruptionBudget({ name: 'slow-pdb', namespace: 'default' })).status).toMatchObject({ currentHealthy: 2, desiredHealthy: 2, disruptionsAllowed: 0 });
   expect((await refusal(core.createNamespacedPodEviction({ name: 'slow-a', namespace: 'default', body: eviction('slow-a') }))).code).toBe(429);

@@ -115,7 +115,7 @@ test('Endpoints and EndpointSlices follow pods: empty until they start, then rea
       apiVersion: 'v1',
       kind: 'Pod',
       metadata: { name, labels: { app: 'app' }, annotations: { 'sim.kubeforge.io/start-delay': '5s' } },
-      spec: { containers: [{ name: 'c', image: 'nginx:1.27', ports: [{ name: 'http', containerPort: 8080 }] }] },
+      spec: { containers: [{ name: 'c', image: 'nginx:1.27', ports: [{ name: 'http', containerPort: 8080 }], readinessProbe: { httpGet: { path: '/', port: 8080 } } }] },
     });
   await kubectl.ok(['apply', '-f', '-'], `${pod('app-1')}---\n${pod('app-2')}`);
   await suite.cluster.settle();
@@ -144,10 +144,8 @@ test('Endpoints and EndpointSlices follow pods: empty until they start, then rea
 
   expect(await kubectl.ok(['describe', 'svc', 'app'])).toMatch(new RegExp(`\\nEndpoints:\\s+${[...ips].sort().map((ip) => `${ip.replace(/\./g, '\\.')}:8080`).join(',')}\\n`));
 
-  // the kubelet reports app-1 unready: it moves to notReadyAddresses and its slice endpoint to ready=false
-  const status = (await getJson(['get', 'pod', 'app-1'])).status;
-  const conditions = status.conditions.map((c: any) => (c.type === 'Ready' ? { ...c, status: 'False', reason: 'ContainersNotReady' } : c));
-  await kubectl.ok(['patch', 'pod', 'app-1', '--subresource=status', '--type=merge', '-p', JSON.stringify({ status: { conditions } })]);
+  // app-1's readiness probe starts failing: it moves to notReadyAddresses and its slice endpoint to ready=false
+  await kubectl.ok(['annotate', 'pod', 'app-1', 'sim.kubeforge.io/readiness=fail']);
   await suite.cluster.settle();
   const after = await getJson(['get', 'ep', 'app']);
   expect(after.subsets[0].addresses.map((a: any) => a.targetRef.name)).toEqual(['app-2']);

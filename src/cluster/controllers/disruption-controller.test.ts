@@ -15,7 +15,8 @@ const pdbType = () => type('policy', 'poddisruptionbudgets');
 const status = (name: string) => ops().get(pdbType(), 'default', name).status;
 
 async function start(controllers = {}): Promise<void> {
-  cluster = await startLocalCluster({ pods: 'inert', tls: false, now: '2026-11-22T10:00:00Z', controllers });
+  // the Deployments here are stored only: their pods are the test's
+  cluster = await startLocalCluster({ pods: 'inert', tls: false, now: '2026-11-22T10:00:00Z', controllers: { deployment: false, replicaSet: false, ...controllers } });
 }
 
 /** A Deployment (stored only) owning `ready` ready pods and `unready` unready ones. */

@@ -429,6 +429,10 @@ export class KubeletSimulator implements BuiltinController {
           if (readyAt > now) due(readyAt);
           else if (behaviour.readiness === 'fail' && c.readinessProbe) this.probeFailed(pod, c, status.podIP);
           else cs = { ...cs, ready: true };
+        } else if (cs.ready && behaviour.readiness === 'fail' && c.readinessProbe) {
+          // a readiness probe that starts failing on a running container (the annotation set later)
+          this.probeFailed(pod, c, status.podIP);
+          cs = { ...cs, ready: false };
         }
         const killedAt = behaviour.liveness === 'fail' && c.livenessProbe ? startupAt + livenessKillAfterMs(c.livenessProbe) : Infinity;
         const exitsAt = behaviour.runDurationMs === undefined ? Infinity : started + behaviour.runDurationMs;
