@@ -10,16 +10,24 @@ import { contextNameFor } from '../cluster/kubeconfig.js';
 
 const limits = `
 What the local cluster does not do (yet):
-  - Services get cluster IPs (10.96.0.0/16), node ports (30000-32767), Endpoints and EndpointSlices, but
-    nothing proxies their traffic; LoadBalancer Services stay <pending> (no cloud provider)
-  - Deployments' pod-template-hash is 1.32's, except for templates with quantities beyond int64 or finer
-    than 1n; refused pod creations are retried after 1 s, doubling (kube-controller-manager: 5 ms)
   - no containers and no networking: a scheduler binds pods to simulated nodes (--nodes) and a simulated
     kubelet per node runs them by rule (sim.kubeforge.io/* annotations, the container command), writing
-    status, events and log lines (kubectl logs works)
+    status, events and log lines (kubectl logs works); the scheduler never preempts
   - exec, attach, port-forward and proxy (pods, services, nodes) need a container or the network: they answer
     as a real API server does when the kubelet cannot be reached ("error dialing backend: dial tcp
     172.18.0.2:10250: connect: connection refused", 500; proxies 503)
+  - Services get cluster IPs (10.96.0.0/16), node ports (30000-32767), Endpoints and EndpointSlices, but
+    nothing proxies their traffic and no cluster DNS runs; LoadBalancer Services stay <pending> (no cloud)
+  - storage is simulated: the default StorageClass \`standard\` (rancher.io/local-path, WaitForFirstConsumer)
+    provisions PersistentVolumes on the node the scheduler picks but writes no files; claims are never
+    expanded; claims of other provisioners wait at ExternalProvisioning unless a matching volume exists
+  - HorizontalPodAutoscalers are stored, validated and served as autoscaling/v2 and v1, but no metrics
+    pipeline runs: nothing is scaled by them; APIServices that name a Service are never proxied (Available
+    False); CSRs are signed only for the kube-apiserver-client and kube-apiserver-client-kubelet signers
+  - Deployments' pod-template-hash is 1.32's, except for templates with quantities beyond int64 or finer
+    than 1n; refused pod creations are retried after 1 s, doubling (kube-controller-manager: 5 ms)
+  - built-in admission keeps no audit log: PodSecurity's audit mode and ValidatingAdmissionPolicy's Audit
+    action and auditAnnotations are recorded nowhere
   - no conversion webhooks (CRDs with conversion.strategy Webhook are rejected)
   - protobuf request bodies are decoded for every built-in kind (message tables taken from kubectl 1.32's own
     descriptors) except CustomResourceDefinition and APIService objects, which get 415 like custom resources
@@ -27,16 +35,9 @@ What the local cluster does not do (yet):
   - CEL rules run on @marcbachmann/cel-js with the Kubernetes libraries of 1.32; the runtime cost is an
     upper bound, and what cel-js cannot evaluate (two-variable comprehensions, optional entries in literals)
     is refused when the CRD is created
-  - admission webhooks are not called for writes through /scale; /openapi/v2 is an empty document (kubectl
-    1.32 validates and explains through /openapi/v3)
-  - HorizontalPodAutoscalers are stored, validated and served as autoscaling/v2 and v1, but no metrics
-    pipeline runs: nothing is scaled by them; APIServices that name a Service are never proxied (Available
-    False); CSRs are signed only for the kube-apiserver-client and kube-apiserver-client-kubelet signers
-  - storage is simulated: the default StorageClass \`standard\` (rancher.io/local-path, WaitForFirstConsumer)
-    provisions PersistentVolumes on the node the scheduler picks but writes no files; claims are never
-    expanded; claims of other provisioners wait at ExternalProvisioning unless a matching volume exists
-  - built-in admission keeps no audit log: PodSecurity's audit mode and ValidatingAdmissionPolicy's Audit
-    action and auditAnnotations are recorded nowhere`;
+  - admission webhooks are not called for writes through /scale or pods/eviction; /openapi/v2 is an empty
+    document (kubectl 1.32 validates and explains through /openapi/v3); a mutated server-side apply is
+    stored as an update`;
 
 /** `alice` or `alice:dev,ops` → user and groups. */
 export function parseCertificateUser(value: string): { user: string; groups: string[] } {
