@@ -2,8 +2,16 @@
 // custom resources (default 10,000; BENCH_OBJECTS to change): create throughput over HTTPS, list
 // latency, watch fan-out to 10 watchers, and heap per stored object; a 100-replica Deployment rolled out
 // to Available and then to a new image on the virtual clock (pods start 2 s after scheduling; wall time),
-// and heap per stored Pod. Medians on this machine.
+// and heap per stored Pod; real kubectl 1.32's `api-resources` and `get all -A` against a 3-node cluster
+// running a small shop (Deployments, Services, a StatefulSet with claims, a DaemonSet, a Job, a CronJob),
+// each with a cold discovery cache (a fresh KUBECACHEDIR) and a warm one (BENCH_SHOW=1 prints the
+// `get all -A` table). Medians on this machine.
+import { execFile, execFileSync } from 'node:child_process';
+import { existsSync, mkdtempSync, realpathSync, rmSync } from 'node:fs';
 import { Agent, request } from 'node:https';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { stringify } from 'yaml';
 import { startLocalCluster } from '../dist/cluster/index.js';
 
 const objects = Number(process.env.BENCH_OBJECTS ?? 10_000);
@@ -167,6 +175,130 @@ async function heapPerPod() {
   return perPod;
 }
 
+/** The 1.32 binary behind PATH's kubectl dispatcher when present (as the e2e harness runs it), else `kubectl`. */
+function kubectlBinary() {
+  try {
+    const onPath = execFileSync('which', ['kubectl'], { encoding: 'utf8' }).trim();
+    const direct = join(dirname(realpathSync(onPath)), 'kubectl.1.32');
+    return existsSync(direct) ? direct : onPath;
+  } catch {
+    return 'kubectl';
+  }
+}
+
+/** Runs kubectl with a private HOME and the given discovery cache directory; resolves with its wall time. */
+function timedKubectl(binary, home, cacheDir, kubeconfig, args, input) {
+  return new Promise((resolve, reject) => {
+    const t0 = performance.now();
+    const child = execFile(binary, ['--kubeconfig', kubeconfig, ...args], { env: { PATH: process.env.PATH ?? '', HOME: home, KUBECACHEDIR: cacheDir }, maxBuffer: 16 << 20, timeout: 60_000 }, (err, stdout, stderr) => {
+      const ms = performance.now() - t0;
+      if (err) reject(new Error(`kubectl ${args.join(' ')} failed: ${err.message}\n${stderr}`));
+      else resolve({ ms, stdout: String(stdout) });
+    });
+    child.stdin?.end(input);
+  });
+}
+
+/** What `get all -A` lists: a small shop over two namespaces, as an operator's cluster might hold. */
+function shopManifests() {
+  const labels = (app) => ({ app });
+  const podSpec = (app, image, port) => ({ metadata: { labels: labels(app) }, spec: { containers: [{ name: app, image, ...(port ? { ports: [{ containerPort: port }] } : {}) }] } });
+  const deployment = (namespace, name, replicas, image, port) => ({ apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name, namespace }, spec: { replicas, selector: { matchLabels: labels(name) }, template: podSpec(name, image, port) } });
+  const service = (namespace, name, port, headless = false) => ({ apiVersion: 'v1', kind: 'Service', metadata: { name, namespace }, spec: { selector: labels(name), ...(headless ? { clusterIP: 'None' } : {}), ports: [{ port, targetPort: port }] } });
+  const docs = [
+    { apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'shop' } },
+    { apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'monitoring' } },
+    deployment('shop', 'web', 3, 'nginx:1.27', 80), service('shop', 'web', 80),
+    deployment('shop', 'api', 3, 'ghcr.io/example/api:2.4.1', 8080), service('shop', 'api', 8080),
+    deployment('shop', 'worker', 2, 'ghcr.io/example/worker:2.4.1'),
+    { apiVersion: 'apps/v1', kind: 'StatefulSet', metadata: { name: 'db', namespace: 'shop' }, spec: { serviceName: 'db', replicas: 3, selector: { matchLabels: labels('db') }, template: podSpec('db', 'postgres:17', 5432), volumeClaimTemplates: [{ metadata: { name: 'data' }, spec: { accessModes: ['ReadWriteOnce'], resources: { requests: { storage: '1Gi' } } } }] } },
+    service('shop', 'db', 5432, true),
+    { apiVersion: 'batch/v1', kind: 'Job', metadata: { name: 'migrate', namespace: 'shop' }, spec: { template: { spec: { restartPolicy: 'Never', containers: [{ name: 'migrate', image: 'ghcr.io/example/api:2.4.1', command: ['migrate', 'up'] }] } } } },
+    { apiVersion: 'batch/v1', kind: 'CronJob', metadata: { name: 'nightly-report', namespace: 'shop' }, spec: { schedule: '0 3 * * *', jobTemplate: { spec: { template: { spec: { restartPolicy: 'OnFailure', containers: [{ name: 'report', image: 'ghcr.io/example/report:1.0' }] } } } } } },
+    deployment('monitoring', 'grafana', 1, 'grafana/grafana:11.3.0', 3000), service('monitoring', 'grafana', 3000),
+    { apiVersion: 'apps/v1', kind: 'DaemonSet', metadata: { name: 'node-exporter', namespace: 'monitoring' }, spec: { selector: { matchLabels: labels('node-exporter') }, template: podSpec('node-exporter', 'prom/node-exporter:v1.8.2', 9100) } },
+  ];
+  return docs.map((d) => stringify(d)).join('---\n');
+}
+
+/** Steps the virtual clock a second at a time until every workload of the shop is ready and the Job done. */
+async function untilShopReady(cluster) {
+  const get = (resource, ns, name) => cluster.internals.store.get(resource, ns, name);
+  const ready = () => {
+    const deployments = [['shop', 'web'], ['shop', 'api'], ['shop', 'worker'], ['monitoring', 'grafana']].every(([ns, name]) => {
+      const d = get('deployments.apps', ns, name);
+      return d?.status?.availableReplicas === d?.spec.replicas && d?.status?.observedGeneration === d?.metadata.generation;
+    });
+    const db = get('statefulsets.apps', 'shop', 'db');
+    const exporter = get('daemonsets.apps', 'monitoring', 'node-exporter');
+    const migrate = get('jobs.batch', 'shop', 'migrate');
+    return deployments && db?.status?.readyReplicas === 3 && exporter?.status?.desiredNumberScheduled > 0 && exporter.status.numberReady === exporter.status.desiredNumberScheduled && migrate?.status?.succeeded === 1;
+  };
+  for (let steps = 0; steps < 600; steps++) {
+    await cluster.settle();
+    if (ready()) return;
+    await cluster.clock.advance(1000);
+  }
+  throw new Error('the shop did not come up in ten minutes of cluster time');
+}
+
+/**
+ * kubectl latency: for each round, a fresh KUBECACHEDIR (cold: discovery fetched from the server and
+ * written to disk), then the same command again on that cache (warm). Wall time of the whole process.
+ */
+async function kubectlLatency(rounds = 7) {
+  const cluster = await startLocalCluster({ nodes: 3 });
+  await cluster.settle();
+  const binary = kubectlBinary();
+  const home = mkdtempSync(join(tmpdir(), 'kubeforge-bench-kubectl-'));
+  let caches = 0;
+  const freshCache = () => join(home, `cache-${caches++}`);
+  const run = (cacheDir, args, input) => timedKubectl(binary, home, cacheDir, cluster.kubeconfigPath, args, input);
+  try {
+    const version = JSON.parse((await run(freshCache(), ['version', '--client', '-o', 'json'])).stdout).clientVersion.gitVersion;
+    await run(freshCache(), ['apply', '-f', '-'], shopManifests());
+    await untilShopReady(cluster);
+    const figures = { floor: [], apiResourcesCold: [], apiResourcesWarm: [], apiResourcesCached: [], getAllCold: [], getAllWarm: [] };
+    const requests = { apiResourcesCold: 0, apiResourcesWarm: 0, apiResourcesCached: 0, getAllCold: 0, getAllWarm: 0 };
+    /** Runs and counts the requests kubectl (the admin) sent the server. */
+    const counted = async (cache, args, key) => {
+      const before = cluster.requestLog().length;
+      const r = await run(cache, args);
+      requests[key] = cluster.requestLog().slice(before).filter((e) => e.user === 'kubeforge-admin').length;
+      return r;
+    };
+    let resourceRows = 0;
+    let getAllRows = 0;
+    for (let i = 0; i < rounds; i++) {
+      figures.floor.push((await run(freshCache(), ['version', '--client'])).ms);
+      for (const [args, key] of [[['api-resources'], 'apiResources'], [['get', 'all', '-A'], 'getAll']]) {
+        const cache = freshCache();
+        const first = await counted(cache, args, `${key}Cold`);
+        figures[`${key}Cold`].push(first.ms);
+        const second = await counted(cache, args, `${key}Warm`);
+        figures[`${key}Warm`].push(second.ms);
+        if (first.stdout !== second.stdout) throw new Error(`kubectl ${args.join(' ')} printed differently cold and warm`);
+        if (key === 'apiResources') {
+          // Without --cached, api-resources invalidates the cache and fetches discovery again; with it, none.
+          const cached = await counted(cache, [...args, '--cached'], 'apiResourcesCached');
+          figures.apiResourcesCached.push(cached.ms);
+          if (cached.stdout !== first.stdout) throw new Error('kubectl api-resources --cached printed differently');
+          resourceRows = first.stdout.trim().split('\n').length - 1;
+        }
+        else getAllRows = first.stdout.split('\n').filter((line) => /^\S+\s+\S+\/\S+/.test(line)).length;
+      }
+    }
+    const all = (await run(freshCache(), ['get', 'all', '-A'])).stdout;
+    if (process.env.BENCH_SHOW) console.log(all);
+    for (const expected of ['deployment.apps/web', 'statefulset.apps/db', 'daemonset.apps/node-exporter', 'cronjob.batch/nightly-report', 'job.batch/migrate', 'service/kubernetes', 'pod/db-2'])
+      if (!all.includes(expected)) throw new Error(`kubectl get all -A does not show ${expected}:\n${all}`);
+    return { version, binary, resourceRows, getAllRows, requests, ...Object.fromEntries(Object.entries(figures).map(([k, xs]) => [k, median(xs)])) };
+  } finally {
+    rmSync(home, { recursive: true, force: true });
+    await cluster.stop();
+  }
+}
+
 const start = await startToFirstRequest();
 console.log(`start to first request served (median of 7): ${start.toFixed(0)} ms (goal < 200 ms)`);
 const v = await volume();
@@ -181,3 +313,7 @@ console.log(
 );
 const perPod = await heapPerPod();
 console.log(`heap per stored Pod (Running, with its watch history): ${(perPod / 1024).toFixed(1)} KiB${global.gc ? '' : ' (run with --expose-gc for a steadier figure)'}`);
+const k = await kubectlLatency();
+console.log(`kubectl ${k.version} (process floor: version --client ${k.floor.toFixed(0)} ms), median of 7, cold = fresh KUBECACHEDIR, warm = same cache again:`);
+console.log(`  kubectl api-resources (${k.resourceRows} resources): cold ${k.apiResourcesCold.toFixed(0)} ms (${k.requests.apiResourcesCold} requests), warm ${k.apiResourcesWarm.toFixed(0)} ms (${k.requests.apiResourcesWarm} requests: it refetches discovery unless --cached), warm --cached ${k.apiResourcesCached.toFixed(0)} ms (${k.requests.apiResourcesCached} requests)`);
+console.log(`  kubectl get all -A (${k.getAllRows} objects on 3 nodes: Deployments, ReplicaSets, StatefulSet, DaemonSet, Job, CronJob, Services, Pods): cold ${k.getAllCold.toFixed(0)} ms (${k.requests.getAllCold} requests), warm ${k.getAllWarm.toFixed(0)} ms (${k.requests.getAllWarm} requests)`);
