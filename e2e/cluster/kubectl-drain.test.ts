@@ -3,10 +3,11 @@
  * refuses with its messages naming the DaemonSet-managed, controller-less and emptyDir pods; with
  * --ignore-daemonsets --delete-emptydir-data --force it evicts through pods/eviction while a
  * PodDisruptionBudget answers 429 for the second pod of the Deployment until its first one's
- * replacement is Ready on the other worker (kubectl retries after 5 s), and ends "drained"; uncordon lets
- * pods back. Then `kubectl delete deployment --cascade=foreground` on the same cluster: the Deployment
- * waits with foregroundDeletion until its ReplicaSet and pods are gone. The virtual clock is stepped in
- * the background while kubectl waits.
+ * replacement is Ready on the other worker (kubectl retries after 5 s), and ends "drained"; the worker's
+ * kubelet reports NodeNotSchedulable, then NodeSchedulable once uncordon lets pods back. Then
+ * `kubectl delete deployment --cascade=foreground` on the same cluster: the Deployment waits with
+ * foregroundDeletion until its ReplicaSet and pods are gone. The virtual clock is stepped in the
+ * background while kubectl waits.
  */
 import { stringify } from 'yaml';
 import { useClusterSuite, type WatchStream } from './cluster-suite.js';
@@ -200,6 +201,8 @@ test('drain --ignore-daemonsets --delete-emptydir-data --force: the budget refus
   // only the DaemonSet's pod is left on the cordoned worker; the replacements went to the other worker
   expect(await kubectl.ok(['get', 'node', worker, '--no-headers'])).toMatch(new RegExp(`^${worker}\\s+Ready,SchedulingDisabled\\s`));
   expect(await kubectl.ok(['get', 'pods', '-A', '--field-selector', `spec.nodeName=${worker}`, '-o', 'name'])).toBe(`pod/${agentPod}\n`);
+  // the worker's kubelet noticed the cordon at a status sync while the clock ran
+  expect(await kubectl.ok(['describe', 'node', worker])).toMatch(new RegExp(`\\n  Normal\\s+NodeNotSchedulable\\s+\\S+\\s+kubelet\\s+Node ${worker} status is now: NodeNotSchedulable\\n`));
   await suite.cluster.clock.advance(5000);
   await suite.cluster.settle();
   const after = await placement('web');
@@ -213,7 +216,7 @@ test('drain --ignore-daemonsets --delete-emptydir-data --force: the budget refus
   for (const name of after[otherWorker]!.filter((n) => !before.web[otherWorker]!.includes(n))) expect(scheduled).toContain(`Successfully assigned default/${name} to ${otherWorker}`);
 }, 40_000);
 
-test('uncordon makes the worker schedulable again: a new replica lands on it', async () => {
+test('uncordon makes the worker schedulable again: a new replica lands on it; its kubelet reports NodeSchedulable', async () => {
   expect(await kubectl.ok(['uncordon', worker])).toBe(`node/${worker} uncordoned\n`);
   const node = await getJson(['get', 'node', worker]);
   expect(node.spec.unschedulable).toBeUndefined();
@@ -222,8 +225,9 @@ test('uncordon makes the worker schedulable again: a new replica lands on it', a
   await suite.cluster.settle();
   expect((await placement('web'))[worker]).toHaveLength(1);
   await kubectl.ok(['scale', 'deployment/web', '--replicas=4']);
-  await suite.cluster.clock.advance(5000);
+  await suite.cluster.clock.advance(10_000);
   await suite.cluster.settle();
+  expect(await kubectl.ok(['describe', 'node', worker])).toMatch(new RegExp(`\\n  Normal\\s+NodeSchedulable\\s+\\S+\\s+kubelet\\s+Node ${worker} status is now: NodeSchedulable\\n`));
 });
 
 test('kubectl delete deployment --cascade=foreground: the Deployment keeps foregroundDeletion until its ReplicaSet and pods are gone', async () => {
