@@ -1,13 +1,13 @@
 /**
  * `kubectl drain` of a worker as on a three-node kind cluster: without flags kubectl cordons the node and
- * refuses with its messages naming the DaemonSet-managed, controller-less and emptyDir pods; with
- * --ignore-daemonsets --delete-emptydir-data --force it evicts through pods/eviction while a
+ * refuses with its messages naming the DaemonSet-managed, controller-less and emptyDir pods; a server
+ * dry run changes nothing; with --ignore-daemonsets --delete-emptydir-data --force it evicts through pods/eviction while a
  * PodDisruptionBudget answers 429 for the second pod of the Deployment until its first one's
  * replacement is Ready on the other worker (kubectl retries after 5 s), and ends "drained"; the worker's
  * kubelet reports NodeNotSchedulable, then NodeSchedulable once uncordon lets pods back. Then
  * `kubectl delete deployment --cascade=foreground` on the same cluster: the Deployment waits with
- * foregroundDeletion until its ReplicaSet and pods are gone. The virtual clock is stepped in the
- * background while kubectl waits.
+ * foregroundDeletion until its ReplicaSet and pods are gone. Last, --disable-eviction deletes instead.
+ * The virtual clock is stepped in the background while kubectl waits.
  */
 import { stringify } from 'yaml';
 import { useClusterSuite, type WatchStream } from './cluster-suite.js';
@@ -152,6 +152,24 @@ test('drain without flags cordons the node, then refuses with kubectl’s messag
   expect(await placement('web')).toEqual(before.web);
 }, 30_000);
 
+test('drain --dry-run=server: every eviction is a dry run; the node stays schedulable, the pods and the budget untouched', async () => {
+  const pdb = (await getJson(['get', 'pdb', 'web'])).status;
+  const seen = suite.cluster.requestLog().length;
+  const r = await kubectl.run(['drain', worker, '--ignore-daemonsets', '--delete-emptydir-data', '--force', '--dry-run=server']);
+  expect(r.code).toBe(0);
+  const out = r.stdout.split('\n');
+  expect(out[0]).toBe(`node/${worker} cordoned (server dry run)`);
+  expect(out.slice(1, -2).sort()).toEqual([...before.web[worker]!, ...before.cache[worker]!, 'bare'].sort().map((n) => `evicting pod default/${n} (server dry run)`));
+  expect(out.at(-2)).toBe(`node/${worker} drained (server dry run)`);
+  const evictions = suite.cluster.requestLog().slice(seen).filter((e) => e.subresource === 'eviction');
+  expect(evictions.map((e) => e.code)).toEqual([201, 201, 201, 201]);
+  expect((await getJson(['get', 'node', worker])).spec.unschedulable).toBeUndefined();
+  expect(await placement('web')).toEqual(before.web);
+  expect(await placement('cache')).toEqual(before.cache);
+  expect(await kubectl.ok(['get', 'pod', 'bare', '-o', 'jsonpath={.metadata.deletionTimestamp}'])).toBe('');
+  expect((await getJson(['get', 'pdb', 'web'])).status).toEqual(pdb);
+}, 30_000);
+
 test('drain --ignore-daemonsets --delete-emptydir-data --force: the budget refuses the second web pod until the first one’s replacement is Ready on the other worker; the node ends drained', async () => {
   const webOnWorker = before.web[worker]!;
   const [cachePod] = before.cache[worker]!;
@@ -262,4 +280,19 @@ test('kubectl delete deployment --cascade=foreground: the Deployment keeps foreg
   const terminating = streams.pods.events.filter((e) => e.object.metadata.deletionTimestamp && e.type === 'MODIFIED');
   expect(new Set(terminating.map((e) => e.object.metadata.name))).toEqual(new Set(pods));
   for (const e of terminating) expect(e.object.metadata.finalizers ?? []).not.toContain('foregroundDeletion');
+}, 30_000);
+
+test('drain --disable-eviction deletes instead of evicting: the other worker’s cache pod is deleted and comes back on the uncordoned one', async () => {
+  const [cachePod] = (await placement('cache'))[otherWorker]!;
+  const seen = suite.cluster.requestLog().length;
+  const r = await kubectl.run(['drain', otherWorker, '--ignore-daemonsets', '--delete-emptydir-data', '--disable-eviction', '--grace-period=0']);
+  expect(r.code).toBe(0);
+  expect(r.stdout).toBe(`node/${otherWorker} cordoned\npod/${cachePod} deleted\nnode/${otherWorker} drained\n`);
+  expect(r.stderr).toMatch(/^Warning: ignoring DaemonSet-managed Pods: default\/agent-\w{5}\n$/);
+  // the DELETE carries client-go's protobuf DeleteOptions, which the server decodes
+  const deletes = suite.cluster.requestLog().slice(seen).filter((e) => e.resource === 'pods' && (e.verb === 'delete' || e.subresource === 'eviction'));
+  expect(deletes.map((e) => [e.verb, e.name, e.code])).toEqual([['delete', cachePod, 200]]);
+  await suite.cluster.settle();
+  expect(Object.keys(await placement('cache'))).toEqual([worker]);
+  expect(await kubectl.ok(['uncordon', otherWorker])).toBe(`node/${otherWorker} uncordoned\n`);
 }, 30_000);
