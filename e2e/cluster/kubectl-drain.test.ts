@@ -1,10 +1,10 @@
 /**
  * `kubectl drain` of a worker as on a three-node kind cluster: without flags kubectl cordons the node and
  * refuses with its messages naming the DaemonSet-managed, controller-less and emptyDir pods; a server
- * dry run changes nothing; with --ignore-daemonsets --delete-emptydir-data --force it evicts through pods/eviction while a
- * PodDisruptionBudget answers 429 for the second pod of the Deployment until its first one's
- * replacement is Ready on the other worker (kubectl retries after 5 s), and ends "drained"; the worker's
- * kubelet reports NodeNotSchedulable, then NodeSchedulable once uncordon lets pods back. Then
+ * dry run changes nothing; with --ignore-daemonsets --delete-emptydir-data --force it evicts through
+ * pods/eviction while a PodDisruptionBudget answers 429 for the second pod of the Deployment until its
+ * first one's replacement is Ready on the other worker (kubectl retries after 5 s), and ends "drained";
+ * the worker's kubelet reports NodeNotSchedulable, then NodeSchedulable once uncordon lets pods back. Then
  * `kubectl delete deployment --cascade=foreground` on the same cluster: the Deployment waits with
  * foregroundDeletion until its ReplicaSet and pods are gone. Last, --disable-eviction deletes instead.
  * The virtual clock is stepped in the background while kubectl waits.
