@@ -85,8 +85,9 @@ export function involvedObject(object: KubeObject): Record<string, string> {
   const ref: Record<string, string> = { kind: object.kind, name: object.metadata.name };
   if (object.metadata.namespace) ref.namespace = object.metadata.namespace;
   ref.uid = object.metadata.uid;
-  ref.apiVersion = object.apiVersion;
-  ref.resourceVersion = object.metadata.resourceVersion;
+  // a kubelet's nodeRef carries neither
+  if (object.apiVersion !== undefined) ref.apiVersion = object.apiVersion;
+  if (object.metadata.resourceVersion !== undefined) ref.resourceVersion = object.metadata.resourceVersion;
   return ref;
 }
 

@@ -1,4 +1,5 @@
 import { afterEach, describe, expect, it } from '@jest/globals';
+import { PatchStrategy, setHeaderOptions } from '@kubernetes/client-node';
 import { scriptPods } from './install.js';
 import { type ControllerFixture, shell, startFixture } from './testdata/cluster-fixture.js';
 
@@ -53,6 +54,28 @@ describe('kubelet simulator', () => {
     cs = (await readPod('crash')).status!.containerStatuses![0]!;
     expect(cs.state!.running).toBeDefined();
     expect((await readPod('crash')).status!.phase).toBe('Running');
+  });
+
+  it('at its next status sync after a cordon or uncordon, the kubelet records NodeNotSchedulable / NodeSchedulable about its node', async () => {
+    fx = await startFixture({ nodes: 2 });
+    const nodeEvents = async (): Promise<string[]> =>
+      (await fx.core.listNamespacedEvent({ namespace: 'default', fieldSelector: 'involvedObject.kind=Node' })).items.map((e) => `${e.source!.host} ${e.type} ${e.reason} ${e.message}`);
+    const cordon = (unschedulable: boolean) => fx.core.patchNode({ name: 'kubeforge-worker', body: { spec: { unschedulable } } }, setHeaderOptions('Content-Type', PatchStrategy.StrategicMergePatch));
+    await cordon(true);
+    await fx.cluster.settle();
+    // nothing before the kubelet's 10 s status sync comes round
+    expect(await nodeEvents()).toEqual([]);
+    await fx.advance(10_000);
+    expect(await nodeEvents()).toEqual(['kubeforge-worker Normal NodeNotSchedulable Node kubeforge-worker status is now: NodeNotSchedulable']);
+    const [event] = (await fx.core.listNamespacedEvent({ namespace: 'default', fieldSelector: 'reason=NodeNotSchedulable' })).items;
+    expect(event!.involvedObject).toEqual({ kind: 'Node', name: 'kubeforge-worker', uid: 'kubeforge-worker' });
+    expect(event).toMatchObject({ source: { component: 'kubelet', host: 'kubeforge-worker' }, reportingComponent: 'kubelet', reportingInstance: 'kubeforge-worker', count: 1 });
+    // later syncs of an unchanged node record nothing more
+    await fx.advance(30_000);
+    expect(await nodeEvents()).toHaveLength(1);
+    await cordon(false);
+    await fx.advance(10_000);
+    expect((await nodeEvents()).slice(1)).toEqual(['kubeforge-worker Normal NodeSchedulable Node kubeforge-worker status is now: NodeSchedulable']);
   });
 
   it('graceful deletion: the pod is stopped (143) and removed', async () => {

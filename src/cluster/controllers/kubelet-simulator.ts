@@ -74,6 +74,8 @@ export class KubeletSimulator implements BuiltinController {
   /** Pods whose Killing events were recorded (their deletion was noticed). */
   private readonly killing = new Set<string>();
   private lastStatusReport = 0;
+  /** spec.unschedulable as the last status sync saw it (the kubelet starts from false). */
+  private lastUnschedulable = false;
   private running = true;
   /** Checks every pod passes before its containers are created (shared by all nodes' kubelets). */
   gates: KubeletPodGate[] = [];
@@ -175,6 +177,7 @@ export class KubeletSimulator implements BuiltinController {
     }
     if (lease) this.client.update('coordination.k8s.io/leases', { ...lease, spec: { ...lease.spec, holderIdentity: this.node.name, renewTime: rfc3339Micro(now) } });
     else this.client.create('coordination.k8s.io/leases', nodeLeaseNamespace, nodeLeaseObject(node, rfc3339Micro(now)));
+    this.recordSchedulableChange(node);
     const ready = (node.status?.conditions ?? []).find((c: Status) => c.type === 'Ready');
     if (ready?.status !== 'True' || now - this.lastStatusReport >= nodeStatusReportMs) {
       const at = rfc3339(now);
@@ -186,6 +189,20 @@ export class KubeletSimulator implements BuiltinController {
       this.lastStatusReport = now;
     }
     return { requeueAfterMs: leaseRenewMs };
+  }
+
+  /**
+   * As the kubelet's status sync does: when spec.unschedulable changed since the last sync (a cordon
+   * or uncordon), a Normal NodeNotSchedulable / NodeSchedulable event about the node.
+   */
+  private recordSchedulableChange(node: KubeObject): void {
+    const unschedulable = node.spec?.unschedulable === true;
+    if (unschedulable === this.lastUnschedulable) return;
+    this.lastUnschedulable = unschedulable;
+    const reason = unschedulable ? 'NodeNotSchedulable' : 'NodeSchedulable';
+    // the kubelet's nodeRef: kind and name, with the node's name as its UID
+    const nodeRef: KubeObject = { kind: 'Node', metadata: { name: this.node.name, uid: this.node.name } };
+    this.events.record(nodeRef, 'Normal', reason, `Node ${this.node.name} status is now: ${reason}`);
   }
 
   // ---- pods ---------------------------------------------------------------------------------

@@ -54,7 +54,8 @@ export class ApiError extends Error {
   constructor(code: number, reason: string, message: string, details?: StatusDetails) {
     super(message);
     const cleaned = details ? dropEmpty(details) : undefined;
-    this.status = { kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message, reason, ...(cleaned ? { details: cleaned } : {}), code };
+    // reason is omitempty: StatusReasonUnknown ("") leaves it out
+    this.status = { kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message, ...(reason ? { reason } : {}), ...(cleaned ? { details: cleaned } : {}), code };
   }
   get code(): number {
     return this.status.code;

@@ -28,14 +28,20 @@ function tooManyRequests(message: string, cause: string, retryAfterSeconds = 0):
 /** Pending, Succeeded, Failed or already terminating pods are deleted without consulting budgets. */
 const canIgnoreBudgets = (pod: KubeObject): boolean => ['Pending', 'Succeeded', 'Failed'].includes(pod.status?.phase) || Boolean(pod.metadata.deletionTimestamp);
 
-/** The Eviction's DeleteOptions, with the request's dryRun folded in (propagateDryRun). */
-function deleteOptionsOf(eviction: any, requestDryRun: boolean): DeleteOptions {
+/**
+ * The Eviction's DeleteOptions with the request's dryRun folded in, as propagateDryRun does: the
+ * request's when the body names none, the body's when the request names none (kubectl drain
+ * --dry-run=server sets only the body's); when both name some they must be the same.
+ */
+function deleteOptionsOf(eviction: any, requestDryRun: string[]): DeleteOptions {
   const given = eviction?.deleteOptions ?? {};
-  const bodyDryRun = Array.isArray(given.dryRun) && given.dryRun.length > 0;
-  if (bodyDryRun && requestDryRun !== given.dryRun.includes('All')) {
-    throw badRequest(`Non-matching dry-run options in request and content: [${requestDryRun ? 'All' : ''}] and [${given.dryRun.join(' ')}]`);
+  const bodyDryRun: string[] = Array.isArray(given.dryRun) ? given.dryRun : [];
+  if (bodyDryRun.length && requestDryRun.length && bodyDryRun.join('\0') !== requestDryRun.join('\0')) {
+    // a plain error in EvictionREST, which the API server answers as a 500 with no reason
+    throw new ApiError(500, '', `Non-matching dry-run options in request and content: [${requestDryRun.join(' ')}] and [${bodyDryRun.join(' ')}]`);
   }
-  const options: DeleteOptions = { dryRun: requestDryRun || (bodyDryRun && given.dryRun.includes('All')) };
+  const dryRun = bodyDryRun.length ? bodyDryRun : requestDryRun;
+  const options: DeleteOptions = { dryRun: dryRun.includes('All') };
   if (typeof given.gracePeriodSeconds === 'number') options.gracePeriodSeconds = given.gracePeriodSeconds;
   if (given.preconditions) options.preconditions = given.preconditions;
   if (given.propagationPolicy) options.propagationPolicy = given.propagationPolicy;
@@ -50,7 +56,7 @@ export function installPodEviction(handler: ResourceHandler, catalog: ResourceCa
     const name = ctx.info.name!;
     const namespace = ctx.info.namespace!;
     if ((eviction.metadata?.name ?? '') !== name) throw badRequest('name in URL does not match name in Eviction object');
-    const options = deleteOptionsOf(eviction, ctx.query.getAll('dryRun').includes('All'));
+    const options = deleteOptionsOf(eviction, ctx.query.getAll('dryRun'));
     const pod = operations.get(rt, namespace, name);
     const evict = (): { code: number; body: unknown } => {
       deletePod(operations, rt, pod, options, now);

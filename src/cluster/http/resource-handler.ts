@@ -28,6 +28,9 @@ import { applyMergePatch } from '../patch/merge-patch.js';
 import { applyStrategicMergePatch } from '../patch/strategic-merge-patch.js';
 import { TypeDecodeError } from '../schemas/typed-decoding.js';
 
+/** What a DELETE's body holds (in any group version, meta/v1's message). */
+const deleteOptionsKind = { group: 'meta.k8s.io', version: 'v1', kind: 'DeleteOptions', custom: false };
+
 export interface HandlerResult {
   code: number;
   body: unknown;
@@ -216,7 +219,8 @@ export class ResourceHandler {
 
   private deleteOptions(ctx: ResourceRequestContext): DeleteOptions {
     const q = ctx.query;
-    const body = ctx.body.length ? (this.decodeJson(ctx.body) as Record<string, any>) : {};
+    // client-go sends the options as protobuf when it talks protobuf (kubectl drain --disable-eviction)
+    const body = ctx.body.length ? ((this.decodeBody(ctx, deleteOptionsKind) ?? {}) as Record<string, any>) : {};
     const options: DeleteOptions = {};
     const policy = body.propagationPolicy ?? q.get('propagationPolicy') ?? undefined;
     if (policy !== undefined && policy !== null) {

@@ -16,8 +16,15 @@ export function protoPackageOf(group: string, version: string): string {
   return `k8s.io.api.${group.split('.')[0]}.${version}`;
 }
 
-/** The full message name of a kind (`apps/v1`, `Deployment` → `k8s.io.api.apps.v1.Deployment`). */
+/** The option kinds metav1.AddToGroupVersion registers in every group version: their message is meta/v1's. */
+const metaOptionKinds = new Set(['ListOptions', 'GetOptions', 'DeleteOptions', 'CreateOptions', 'UpdateOptions', 'PatchOptions']);
+
+/**
+ * The full message name of a kind (`apps/v1`, `Deployment` → `k8s.io.api.apps.v1.Deployment`); an option
+ * kind in any group version (`v1`, `DeleteOptions`, as client-go sends a DELETE's body) is meta/v1's.
+ */
 export function messageNameOf(apiVersion: string, kind: string): string {
+  if (metaOptionKinds.has(kind)) return `k8s.io.apimachinery.pkg.apis.meta.v1.${kind}`;
   const slash = apiVersion.indexOf('/');
   const [group, version] = slash < 0 ? ['', apiVersion] : [apiVersion.slice(0, slash), apiVersion.slice(slash + 1)];
   return `${protoPackageOf(group, version)}.${kind}`;

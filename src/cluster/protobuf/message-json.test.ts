@@ -38,6 +38,12 @@ test('apiVersion/kind → message name', () => {
   expect(messageNameOf('internal.apiserver.k8s.io/v1alpha1', 'StorageVersion')).toBe('k8s.io.api.apiserverinternal.v1alpha1.StorageVersion');
 });
 
+test('the option kinds every group version registers decode as meta/v1’s: kubectl drain’s DELETE body', () => {
+  expect(messageNameOf('apps/v1', 'DeleteOptions')).toBe('k8s.io.apimachinery.pkg.apis.meta.v1.DeleteOptions');
+  const body = envelope('v1', 'DeleteOptions', varintField(1, 0));
+  expect(decodeKubernetesProtobuf(body, { apiVersion: 'meta.k8s.io/v1', kind: 'DeleteOptions' })).toEqual({ apiVersion: 'v1', kind: 'DeleteOptions', gracePeriodSeconds: 0 });
+});
+
 test('a pointer set to zero is kept; a non-pointer zero under omitempty is left out; unset without omitempty is null', () => {
   const spec = msg(varintField(1, 0), varintField(5, 0), varintField(7, 0), bytesField(3, msg()));
   const json = decodeMessageJson(spec, `${apps}.DeploymentSpec`) as Record<string, unknown>;
