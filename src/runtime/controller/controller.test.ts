@@ -212,6 +212,65 @@ describe('Controller', () => {
     expect(seen).toHaveLength(4);
   });
 
+  describe('reconciliationTimeoutMs', () => {
+    test('four hung reconciles are abandoned after the timeout: their signals abort, workers take other keys, the keys retry with backoff', async () => {
+      const clock = new ManualClock(0);
+      const lines: Array<Record<string, unknown>> = [];
+      const logger = pino({ level: 'info' }, { write: (line: string) => void lines.push(JSON.parse(line)) });
+      const timeouts: string[] = [];
+      const signals: AbortSignal[] = [];
+      const seen: Array<[number, string]> = [];
+      const controller = new Controller('hung', async (req, ctx) => {
+        seen.push([ctx.clock.now(), req.name]);
+        if (req.name.startsWith('hang') && seen.filter(([, n]) => n === req.name).length === 1) {
+          signals.push(ctx.signal);
+          await new Promise<never>(() => {}); // never returns, ignores its signal
+        }
+      }, { maxConcurrentReconciles: 4, reconciliationTimeoutMs: 10_000 });
+      const channel = new EventChannel();
+      controller.watch(channelSource(channel), enqueueRequestForObject());
+      await controller.start({ cache: offlineCache(), clock, logger, metrics: { reconcileTimeout: (name) => void timeouts.push(name) } });
+      for (const name of ['hang-1', 'hang-2', 'hang-3', 'hang-4', 'waiting']) channel.send(cm(name));
+      await flushAsyncWork();
+      expect(seen.map(([, n]) => n)).toEqual(['hang-1', 'hang-2', 'hang-3', 'hang-4']);
+      expect(signals.map((s) => s.aborted)).toEqual([false, false, false, false]);
+      await clock.advance(9_999);
+      expect(seen).toHaveLength(4);
+      await clock.advance(1);
+      expect(signals.map((s) => s.aborted)).toEqual([true, true, true, true]);
+      expect(String(signals[0]!.reason)).toContain('reconciliation timed out after 10s');
+      expect(timeouts).toEqual(['hung', 'hung', 'hung', 'hung']);
+      const logged = lines.filter((l) => l.msg === 'Reconcile timed out: abandoned, will retry');
+      expect(logged.map((l) => l.name).sort()).toEqual(['hang-1', 'hang-2', 'hang-3', 'hang-4']);
+      expect(logged[0]).toMatchObject({ controller: 'hung', namespace: 'ns', timeoutMs: 10_000 });
+      expect(seen).toContainEqual([10_000, 'waiting']);
+      await clock.advance(5); // the first retry's backoff
+      expect(seen.filter(([t, n]) => n.startsWith('hang') && t === 10_005)).toHaveLength(4);
+      expect(controller.isIdle()).toBe(true);
+      await controller.stop();
+    });
+
+    test('a reconcile that ends in time keeps its result and its signal is never aborted', async () => {
+      const clock = new ManualClock(0);
+      let signal: AbortSignal | undefined;
+      const seen: number[] = [];
+      const controller = new Controller('quick', async (_req, ctx) => {
+        signal = ctx.signal;
+        seen.push(ctx.clock.now());
+        return seen.length === 1 ? { requeueAfter: 60_000 } : {};
+      }, { reconciliationTimeoutMs: 1_000 });
+      const channel = new EventChannel();
+      controller.watch(channelSource(channel), enqueueRequestForObject());
+      await controller.start({ cache: offlineCache(), clock });
+      channel.send(cm('a'));
+      await flushAsyncWork();
+      await clock.advance(60_000);
+      expect(seen).toEqual([0, 60_000]);
+      expect(signal!.aborted).toBe(false);
+      await controller.stop();
+    });
+  });
+
   describe('priorities', () => {
     const withVersion = (name: string, resourceVersion: string): KubeObject => ({ ...cm(name), metadata: { ...cm(name).metadata, resourceVersion } });
     /** A source whose events all arrive before the workers start (as an informer's initial list does). */

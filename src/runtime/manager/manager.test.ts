@@ -7,12 +7,12 @@ import { Controller } from '../controller/controller.js';
 import { BuiltinKinds } from '../client/kinds.js';
 import { enqueueRequestForObject } from '../handler/handler.js';
 import { EventChannel, channelSource } from '../source/channel.js';
-import { Manager } from './manager.js';
+import { DEFAULT_GRACEFUL_SHUTDOWN_TIMEOUT_MS, Manager, type ManagerOptions } from './manager.js';
 
-function offlineManager(): Manager {
+function offlineManager(options: Partial<ManagerOptions> = {}): Manager {
   const kubeConfig = new KubeConfig();
   kubeConfig.loadFromOptions({ clusters: [{ name: 'c', server: 'https://127.0.0.1:1' }], users: [{ name: 'u' }], contexts: [{ name: 'x', cluster: 'c', user: 'u' }], currentContext: 'x' });
-  return new Manager({ kubeConfig, clock: new ManualClock(0), logger: pino({ level: 'silent' }) });
+  return new Manager({ kubeConfig, clock: new ManualClock(0), logger: pino({ level: 'silent' }), ...options });
 }
 
 const cm = (name: string): KubeObject => ({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { namespace: 'ns', name } });
@@ -58,4 +58,64 @@ test('start() fails with a clear message when a controller’s cache cannot sync
   await expect(mgr.start()).rejects.toThrow('controller configmap: timed out after 300 ms waiting for caches to sync');
   await mgr.stop();
   mgr.close();
+});
+
+describe('gracefulShutdownTimeoutMs', () => {
+  function hungController(): { controller: Controller; channel: EventChannel; signals: AbortSignal[] } {
+    const channel = new EventChannel();
+    const signals: AbortSignal[] = [];
+    const controller = new Controller('hung', async (_req, ctx) => {
+      signals.push(ctx.signal);
+      await new Promise<never>(() => {}); // never returns, ignores its signal
+    });
+    controller.watch(channelSource(channel), enqueueRequestForObject());
+    return { controller, channel, signals };
+  }
+
+  /** Resolves with the promise's outcome, or 'still waiting' after `ms` real milliseconds (a bound, not a sleep). */
+  function within<T>(promise: Promise<T>, ms: number): Promise<T | 'still waiting'> {
+    return Promise.race([promise, new Promise<'still waiting'>((resolve) => setTimeout(() => resolve('still waiting'), ms))]);
+  }
+
+  test('defaults to 30 s, as controller-runtime', () => {
+    expect(DEFAULT_GRACEFUL_SHUTDOWN_TIMEOUT_MS).toBe(30_000);
+  });
+
+  test('stop() ends within the grace period while four reconciles never return, and says so', async () => {
+    const lines: Array<Record<string, unknown>> = [];
+    const mgr = offlineManager({ gracefulShutdownTimeoutMs: 200, logger: pino({ level: 'info' }, { write: (line: string) => void lines.push(JSON.parse(line)) }) });
+    const { controller, channel, signals } = hungController();
+    mgr.addController(controller);
+    await mgr.start();
+    for (const name of ['a', 'b', 'c', 'd']) channel.send(cm(name));
+    await flushAsyncWork();
+    expect(signals).toHaveLength(4);
+    const started = Date.now();
+    const outcome = await within(mgr.stop().then(() => 'stopped', (err: Error) => err.message), 5_000);
+    expect(outcome).toBe('failed waiting for all runnables to end within grace period of 0.2s: context deadline exceeded');
+    expect(Date.now() - started).toBeGreaterThanOrEqual(190);
+    expect(signals.every((s) => s.aborted)).toBe(true);
+    expect(lines.some((l) => l.msg === 'failed waiting for all runnables to end within grace period of 0.2s: context deadline exceeded' && l.level === 50)).toBe(true);
+    mgr.close();
+  });
+
+  test('SIGTERM ends runUntilSignal within the grace period, rejecting so the process exits non-zero', async () => {
+    const mgr = offlineManager({ gracefulShutdownTimeoutMs: 100 });
+    const { controller, channel, signals } = hungController();
+    mgr.addController(controller);
+    const running = mgr.runUntilSignal().then(() => 'exited cleanly', (err: Error) => err.message);
+    await flushAsyncWork();
+    channel.send(cm('stuck'));
+    await flushAsyncWork();
+    expect(signals).toHaveLength(1);
+    process.emit('SIGTERM');
+    expect(await within(running, 5_000)).toBe('failed waiting for all runnables to end within grace period of 0.1s: context deadline exceeded');
+  });
+
+  test('a clean stop within the grace period resolves', async () => {
+    const mgr = offlineManager({ gracefulShutdownTimeoutMs: 5_000 });
+    await mgr.start();
+    await expect(mgr.stop()).resolves.toBeUndefined();
+    mgr.close();
+  });
 });
