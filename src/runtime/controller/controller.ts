@@ -4,12 +4,15 @@
  * queue guarantees one key is never reconciled twice at once. Outcomes: success → forget; `requeueAfter` →
  * forget + delayed add; `requeue` or a thrown error → rate-limited add (requeues keep the key's priority
  * unless the result names one); `TerminalError` → logged, not retried. A throwing reconciler never stops
- * the controller.
+ * the controller. With `reconciliationTimeoutMs` (controller-runtime 0.22's ReconciliationTimeout) a reconcile
+ * still running after that much clock time is abandoned: its signal aborts, its worker takes the next key,
+ * and the key is retried with backoff (counted and logged). Whatever the abandoned promise does later is
+ * ignored, so a reconciler should pass `ctx.signal` on to what it awaits.
  */
 import { randomUUID } from 'node:crypto';
 import pino, { type Logger } from 'pino';
 import type { Cache } from '../cache/cache.js';
-import type { Clock } from '../clock.js';
+import { after, type Clock } from '../clock.js';
 import { keyOf, parseKey, type KubeObject, type Request } from '../client/object.js';
 import type { RequestQueue } from '../handler/events.js';
 import type { EventHandler } from '../handler/handler.js';
@@ -29,12 +32,20 @@ export interface ControllerOptions {
   cacheSyncTimeoutMs?: number;
   /** Order the queue by priority (default true, as controller-runtime since v0.23): false makes it one FIFO. */
   usePriorityQueue?: boolean;
+  /**
+   * Abandon a reconcile still running after this many ms of clock time (controller-runtime 0.22's
+   * ReconciliationTimeout): its signal aborts, its worker is freed and the key retried with backoff.
+   * Default: no timeout.
+   */
+  reconciliationTimeoutMs?: number;
 }
 
 /** Observers for controller_runtime_* metrics. */
 export interface ControllerMetrics {
   reconciled?(controller: string, result: 'success' | 'error' | 'requeue' | 'requeue_after', seconds: number): void;
   reconcileError?(controller: string, kind: 'error' | 'terminal' | 'panic'): void;
+  /** A reconcile ran past `reconciliationTimeoutMs` and was abandoned. */
+  reconcileTimeout?(controller: string): void;
   activeWorkers?(controller: string, delta: number): void;
   maxConcurrent?(controller: string, n: number): void;
   queue?(controller: string): WorkQueueMetrics;
@@ -64,6 +75,10 @@ export class Controller {
   private running = false;
   private reconcilesDone = 0;
   private context: ControllerRunContext | undefined;
+  /** The contexts of the reconciles running now (to abort them when they are abandoned). */
+  private readonly inFlight = new Set<LazyReconcileContext>();
+  /** Resolves stop()'s wait for the workers when the in-flight reconciles are abandoned. */
+  private abandonWaiting: (() => void) | undefined;
 
   constructor(
     name: string,
@@ -102,9 +117,19 @@ export class Controller {
     if (!this.running) return;
     this.running = false;
     for (const w of this.watchList) w.source.stop?.();
-    await this.queue?.shutDownWithDrain();
-    await Promise.all(this.workers);
+    const abandoned = new Promise<void>((resolve) => (this.abandonWaiting = resolve));
+    await Promise.race([this.queue?.shutDownWithDrain().then(() => Promise.all(this.workers)), abandoned]);
+    this.abandonWaiting = undefined;
     this.workers = [];
+  }
+
+  /**
+   * Gives up on the reconciles running now (the manager's grace period ended): their signals abort and a
+   * pending stop() returns without waiting for them.
+   */
+  abandonInFlight(reason: string): void {
+    for (const reconcile of this.inFlight) reconcile.abort(new Error(reason));
+    this.abandonWaiting?.();
   }
 
   /** The watches configured so far (source, handler, predicates), for introspection and tests. */
@@ -163,17 +188,42 @@ export class Controller {
       const reconcileContext = new LazyReconcileContext(this.name, parseKey(key), context);
       const priority = queue.priorityOf(key);
       const started = performance.now();
+      this.inFlight.add(reconcileContext);
       try {
-        const result = await this.reconcileFn(reconcileContext.request, reconcileContext);
-        this.succeeded(key, result, queue, context, (performance.now() - started) / 1000, priority);
+        const timeoutMs = this.options.reconciliationTimeoutMs;
+        const result = timeoutMs && timeoutMs > 0 ? await this.withTimeout(reconcileContext, timeoutMs, context.clock) : await this.reconcileFn(reconcileContext.request, reconcileContext);
+        if (result === TIMED_OUT) this.timedOut(key, queue, context, reconcileContext, (performance.now() - started) / 1000, priority, timeoutMs!);
+        else this.succeeded(key, result, queue, context, (performance.now() - started) / 1000, priority);
       } catch (err) {
         this.failed(key, err, queue, context, reconcileContext, (performance.now() - started) / 1000, priority);
       } finally {
+        this.inFlight.delete(reconcileContext);
         metrics?.activeWorkers?.(this.name, -1);
         this.reconcilesDone++;
         queue.done(key);
       }
     }
+  }
+
+  /** Runs the reconcile against a clock timer; TIMED_OUT (and its signal aborted) if the timer wins. */
+  private async withTimeout(reconcileContext: LazyReconcileContext, timeoutMs: number, clock: Clock): Promise<Result | void | typeof TIMED_OUT> {
+    let timer: { cancel(): void } | undefined;
+    const timedOut = new Promise<typeof TIMED_OUT>((resolve) => (timer = after(clock, timeoutMs, () => resolve(TIMED_OUT))));
+    try {
+      const outcome = await Promise.race([this.reconcileFn(reconcileContext.request, reconcileContext), timedOut]);
+      if (outcome === TIMED_OUT) reconcileContext.abort(new Error(`reconciliation timed out after ${timeoutMs / 1000}s`));
+      return outcome;
+    } finally {
+      timer?.cancel();
+    }
+  }
+
+  private timedOut(key: string, queue: WorkQueue, context: ControllerRunContext, reconcileContext: LazyReconcileContext, seconds: number, priority: number, timeoutMs: number): void {
+    queue.addRateLimited(key, priority);
+    context.metrics?.reconcileTimeout?.(this.name);
+    context.metrics?.reconcileError?.(this.name, 'error');
+    context.metrics?.reconciled?.(this.name, 'error', seconds);
+    reconcileContext.log.error({ timeoutMs, err: `reconciliation timed out after ${timeoutMs / 1000}s` }, 'Reconcile timed out: abandoned, will retry');
   }
 
   private succeeded(key: string, result: Result | void, queue: WorkQueue, context: ControllerRunContext, seconds: number, queuedPriority: number): void {
@@ -215,6 +265,8 @@ export class Controller {
 class LazyReconcileContext implements ReconcileContext {
   private id: string | undefined;
   private childLog: Logger | undefined;
+  private abortController: AbortController | undefined;
+  private abortReason: Error | undefined;
 
   constructor(
     readonly controller: string,
@@ -230,12 +282,30 @@ class LazyReconcileContext implements ReconcileContext {
     return (this.id ??= randomUUID());
   }
 
+  get signal(): AbortSignal {
+    if (!this.abortController) {
+      this.abortController = new AbortController();
+      if (this.abortReason) this.abortController.abort(this.abortReason);
+    }
+    return this.abortController.signal;
+  }
+
+  /** Aborts the signal (now if handed out, else as soon as it is asked for). */
+  abort(reason: Error): void {
+    if (this.abortReason) return;
+    this.abortReason = reason;
+    this.abortController?.abort(reason);
+  }
+
   get log(): Logger {
     return (this.childLog ??= (this.run.logger ?? silentLogger).child({ controller: this.controller, namespace: this.request.namespace, name: this.request.name, reconcileID: this.reconcileID }));
   }
 }
 
 const silentLogger = pino({ level: 'silent' });
+
+/** What withTimeout() resolves to when the timer won the race. */
+const TIMED_OUT = Symbol('timed out');
 
 function errorText(err: unknown): string {
   return err instanceof Error ? (err.stack ?? err.message) : String(err);

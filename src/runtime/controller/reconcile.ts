@@ -1,7 +1,9 @@
 /**
  * What a reconciler is: a function from a Request to a Result (`requeueAfter` in ms of clock time), given
- * a context with the controller's logger, the manager's clock and a reconcile ID. Throwing retries with
- * backoff (a thrown error wins: there is no result to honour), except `TerminalError`, which is only logged.
+ * a context with the controller's logger, the manager's clock, a reconcile ID and an AbortSignal (aborted when
+ * the controller's `reconciliationTimeoutMs` runs out or the manager's grace period ends; pass it on to
+ * anything that can stop early). Throwing retries with backoff (a thrown error wins: there is no result to
+ * honour), except `TerminalError`, which is only logged.
  */
 import type { Logger } from 'pino';
 import type { Clock } from '../clock.js';
@@ -21,6 +23,8 @@ export interface ReconcileContext {
   reconcileID: string;
   log: Logger;
   clock: Clock;
+  /** Aborted once this reconcile is abandoned (timed out, or the manager's grace period ended). */
+  signal: AbortSignal;
 }
 
 export type ReconcileFunc = (request: Request, context: ReconcileContext) => Promise<Result | void> | Result | void;

@@ -3,8 +3,9 @@
  * election on a Lease (controllers and runnables that need it start only while leading), /healthz and
  * /readyz on the probe port, /metrics on its own metrics server (HTTPS with TokenReview and
  * SubjectAccessReview when asked, as in controller-runtime), pino logs, and graceful shutdown (stop taking
- * work, finish in-flight reconciles, release the lease). `stop()` then `start()` begins again from a
- * fresh cache (every object re-listed).
+ * work, finish in-flight reconciles, release the lease) bounded by `gracefulShutdownTimeoutMs`: past it the
+ * in-flight reconciles are abandoned and `stop()` rejects, so SIGTERM always ends the process in time.
+ * `stop()` then `start()` begins again from a fresh cache (every object re-listed).
  */
 import { KubeConfig } from '@kubernetes/client-node';
 import pino, { type Logger } from 'pino';
@@ -33,6 +34,9 @@ export interface Runnable {
   /** Start only while this manager holds the leader lease (default true). */
   needLeaderElection?: boolean;
 }
+
+/** How long stop() waits for runnables and in-flight reconciles (controller-runtime's GracefulShutdownTimeout: 30 s). */
+export const DEFAULT_GRACEFUL_SHUTDOWN_TIMEOUT_MS = 30_000;
 
 export interface ManagerOptions {
   /** Default: KubeConfig.loadFromDefault() (KUBECONFIG, ~/.kube/config, in-cluster). */
@@ -71,6 +75,13 @@ export interface ManagerOptions {
   fieldManager?: string;
   /** Default per-key backoff for controllers (default exponential 5 ms → 1000 s). */
   rateLimiter?: () => RateLimiter;
+  /**
+   * Real milliseconds stop() waits for controllers and runnables to end (controller-runtime's
+   * GracefulShutdownTimeout, default 30 s); past it in-flight reconciles are abandoned and stop() rejects.
+   * 0: do not wait; negative: wait for ever. Real time, not the manager's clock: it bounds how long the
+   * process outlives SIGTERM (the kubelet's terminationGracePeriodSeconds is wall-clock time).
+   */
+  gracefulShutdownTimeoutMs?: number;
   /** Webhook server settings; it starts with the manager once a handler is registered. */
   webhook?: WebhookServerOptions;
 }
@@ -214,10 +225,32 @@ export class Manager implements ControllerHost {
     await this.startLeaderWork();
   }
 
-  /** Graceful shutdown: controllers finish in-flight reconciles, the lease is released, watches close. */
+  /**
+   * Graceful shutdown: controllers finish in-flight reconciles, the lease is released, watches close — within
+   * `gracefulShutdownTimeoutMs`; past it the in-flight reconciles are abandoned (their signals abort), the
+   * failure is logged and stop() rejects with controller-runtime's message (the rest of the shutdown goes on).
+   */
   async stop(): Promise<void> {
     if (!this.running) return;
     this.running = false;
+    const graceMs = this.options.gracefulShutdownTimeoutMs ?? DEFAULT_GRACEFUL_SHUTDOWN_TIMEOUT_MS;
+    const stopping = this.stopEverything();
+    if (graceMs < 0) return stopping;
+    let timer: NodeJS.Timeout | undefined;
+    const graceEnded = new Promise<'grace ended'>((resolve) => (timer = setTimeout(() => resolve('grace ended'), graceMs)));
+    try {
+      if ((await Promise.race([stopping, graceEnded])) !== 'grace ended') return;
+    } finally {
+      clearTimeout(timer);
+    }
+    const message = `failed waiting for all runnables to end within grace period of ${graceMs / 1000}s: context deadline exceeded`;
+    for (const c of this.controllers) c.abandonInFlight(message);
+    stopping.catch((err: unknown) => this.logger.error({ err: err instanceof Error ? err.message : String(err) }, 'shutdown after the grace period failed'));
+    this.logger.error(message);
+    throw new Error(message);
+  }
+
+  private async stopEverything(): Promise<void> {
     const wasLeading = this.leading;
     this.leading = false;
     await this.leaderWork;
@@ -241,20 +274,27 @@ export class Manager implements ControllerHost {
     this.transport.close();
   }
 
-  /** Starts, then stops gracefully on SIGTERM or SIGINT. */
+  /**
+   * Starts, then stops gracefully on SIGTERM or SIGINT. Rejects (for the caller to exit non-zero) when the
+   * grace period ran out; the client's connections are closed either way so nothing holds the process.
+   */
   async runUntilSignal(): Promise<void> {
     await this.start();
-    await new Promise<void>((resolve) => {
+    const signalled = new Promise<void>((resolve, reject) => {
       const onSignal = (signal: string) => {
         this.logger.info({ signal }, 'shutting down');
         process.off('SIGTERM', onSignal);
         process.off('SIGINT', onSignal);
-        void this.stop().then(resolve);
+        this.stop().then(resolve, reject);
       };
       process.on('SIGTERM', onSignal);
       process.on('SIGINT', onSignal);
     });
-    this.close();
+    try {
+      await signalled;
+    } finally {
+      this.close();
+    }
   }
 
   /** No reconcile queued or running, no request in flight, every watch delivering (for settle()). */

@@ -24,6 +24,7 @@ export class ManagerMetrics {
   private readonly reconcileTotal = new BoundCounter({ name: 'controller_runtime_reconcile_total', help: 'Total number of reconciliations per controller', labelNames: ['controller', 'result'], registers: [this.registry] });
   private readonly reconcileErrors = new Counter({ name: 'controller_runtime_reconcile_errors_total', help: 'Total number of reconciliation errors per controller', labelNames: ['controller'], registers: [this.registry] });
   private readonly terminalErrors = new Counter({ name: 'controller_runtime_terminal_reconcile_errors_total', help: 'Total number of terminal reconciliation errors per controller', labelNames: ['controller'], registers: [this.registry] });
+  private readonly timeouts = new Counter({ name: 'controller_runtime_reconcile_timeouts_total', help: 'Total number of reconciliations abandoned after the reconciliation timeout per controller', labelNames: ['controller'], registers: [this.registry] });
   private readonly panics = new Counter({ name: 'controller_runtime_reconcile_panics_total', help: 'Total number of reconciliation panics (programming errors thrown) per controller', labelNames: ['controller'], registers: [this.registry] });
   // The counters and histograms touched on every add and reconcile bind their label sets once
   // (bound-counter.ts, bound-histogram.ts): prom-client's label hashing was the runtime's largest cost per reconcile.
@@ -71,6 +72,7 @@ export class ManagerMetrics {
       if (kind === 'panic') this.panics.inc({ controller });
       this.reconcileErrors.inc({ controller });
     },
+    reconcileTimeout: (controller) => this.timeouts.inc({ controller }),
     activeWorkers: (controller, delta) => this.workersInUse.set(controller, (this.workersInUse.get(controller) ?? 0) + delta),
     maxConcurrent: (controller, n) => this.maxConcurrent.set({ controller }, n),
     queue: (controller) => this.queueMetrics(controller),
