@@ -61,4 +61,50 @@ describe('handlers', () => {
       { namespace: 'x', name: 'a-2' },
     ]);
   });
+
+  describe("enqueueRequestForOwner knows the owner kind's scope", () => {
+    const inNamespace = (namespace: string, owner: ReturnType<typeof ref>): KubeObject =>
+      ({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'child', namespace, ownerReferences: [owner] } }) as KubeObject;
+    const tenantRef = ref('Tenant', 'acme', 'tenancy.example.com/v1', true);
+
+    test('a cluster-scoped owner of children in two namespaces gives one key with no namespace', () => {
+      const q = recordingQueue();
+      const h = enqueueRequestForOwner({ group: 'tenancy.example.com', kind: 'Tenant', namespaced: false });
+      h.create({ object: inNamespace('team-a', tenantRef) }, q);
+      h.create({ object: inNamespace('team-b', tenantRef) }, q);
+      h.update({ objectOld: inNamespace('team-a', tenantRef), objectNew: inNamespace('team-a', tenantRef) }, q);
+      expect(q.added).toEqual([
+        { namespace: '', name: 'acme' },
+        { namespace: '', name: 'acme' },
+        { namespace: '', name: 'acme' },
+      ]);
+    });
+
+    test("a namespaced owner is looked for in its child's namespace", () => {
+      const q = recordingQueue();
+      const h = enqueueRequestForOwner({ group: 'batch', kind: 'Job', namespaced: true });
+      h.create({ object: inNamespace('team-a', ref('Job', 'acme', 'batch/v1', true)) }, q);
+      h.create({ object: inNamespace('team-b', ref('Job', 'acme', 'batch/v1', true)) }, q);
+      expect(q.added).toEqual([
+        { namespace: 'team-a', name: 'acme' },
+        { namespace: 'team-b', name: 'acme' },
+      ]);
+    });
+
+    test('without a scope given, the kind registry tells it (Namespace is cluster-scoped, Job namespaced)', () => {
+      const q = recordingQueue();
+      enqueueRequestForOwner({ group: '', kind: 'Namespace' }).create({ object: inNamespace('team-a', ref('Namespace', 'team-a', 'v1', true)) }, q);
+      enqueueRequestForOwner({ group: 'batch', kind: 'Job' }).create({ object: inNamespace('team-a', ref('Job', 'j', 'batch/v1', true)) }, q);
+      expect(q.added).toEqual([
+        { namespace: '', name: 'team-a' },
+        { namespace: 'team-a', name: 'j' },
+      ]);
+    });
+
+    test('an owner kind of unknown scope is refused when the handler is made, as controller-runtime’s RESTMapper does', () => {
+      expect(() => enqueueRequestForOwner({ group: 'tenancy.example.com', kind: 'Unregistered' })).toThrow(
+        'enqueueRequestForOwner: no kind "Unregistered" of group "tenancy.example.com" is registered, so its scope is unknown: pass { namespaced } or register it with defineKind()',
+      );
+    });
+  });
 });
