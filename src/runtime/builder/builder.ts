@@ -51,7 +51,7 @@ export class ControllerBuilder<T extends KubeObject = KubeObject> {
     const info = this.host.kinds.resolve(kind);
     this.extra.push({
       source: kindSource(info) as Source<KubeObject>,
-      handler: enqueueRequestForOwner({ group: this.forKind.group, kind: this.forKind.kind }, options) as EventHandler<KubeObject>,
+      handler: enqueueRequestForOwner({ group: this.forKind.group, kind: this.forKind.kind, namespaced: this.forKind.namespaced }, options) as EventHandler<KubeObject>,
       predicates: (options.predicates ?? []) as Predicate<KubeObject>[],
     });
     return this;

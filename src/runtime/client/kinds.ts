@@ -52,6 +52,12 @@ export class KindRegistry {
     return this.byGvk.get(`${apiVersion}|${kind}`);
   }
 
+  /** Whether `kind` of `group` is namespaced (any registered version); undefined when none is registered. */
+  namespacedOf(group: string, kind: string): boolean | undefined {
+    for (const info of this.byGvk.values()) if (info.group === group && info.kind === kind) return info.namespaced;
+    return undefined;
+  }
+
   /** Resolves a KindRef or an object's apiVersion/kind; throws a clear error for unknown kinds. */
   resolve<T extends KubeObject>(ref: KindRef<T> | KubeObject): KindInfo<T> {
     if ('plural' in ref && typeof ref.plural === 'string') return ref as KindInfo<T>;
