@@ -65,6 +65,28 @@ function scrape(url: string, token?: string): Promise<{ status: number; text: st
   });
 }
 
+/** How many `resource` reviews the local cluster has answered, from its own apiserver_request_total. */
+async function reviewsAnswered(resource: 'tokenreviews' | 'subjectaccessreviews'): Promise<number> {
+  const kc = new KubeConfig();
+  kc.loadFromFile(cluster.kubeconfigPath);
+  const options: { headers?: Record<string, string>; ca?: unknown } = {};
+  await kc.applyToHTTPSOptions(options as never);
+  const text = await new Promise<string>((resolve, reject) => {
+    const req = httpsRequest(`${kc.getCurrentCluster()!.server}/metrics`, options as never, (res) => {
+      let body = '';
+      res.on('data', (c: Buffer) => (body += c.toString()));
+      res.on('end', () => resolve(body));
+    });
+    req.on('error', reject);
+    req.end();
+  });
+  let total = 0;
+  for (const line of text.split('\n')) {
+    if (line.startsWith('apiserver_request_total{') && line.includes(`resource="${resource}"`) && line.includes('verb="POST"')) total += Number(line.slice(line.lastIndexOf(' ') + 1));
+  }
+  return total;
+}
+
 function managerAs(user: string, metrics: MetricsServerOptions): Manager {
   return new Manager({ kubeConfig: cluster.writeKubeconfig(path.join(tmp, `kubeconfig-manager-${user}`), { user }), logger: silent, metrics });
 }
@@ -103,6 +125,23 @@ describe('secure metrics serving (HTTPS + TokenReview/SubjectAccessReview)', () 
   test('no token, or a token the API server does not know, gets 401', async () => {
     expect((await scrape(mgr.metricsUrl()!)).status).toBe(401);
     expect((await scrape(mgr.metricsUrl()!, 'not-a-real-token')).status).toBe(401);
+  });
+
+  test('200 concurrent scrapes with one bad token make one TokenReview, and the denial is remembered', async () => {
+    const before = await reviewsAnswered('tokenreviews');
+    const statuses = await Promise.all(Array.from({ length: 200 }, () => scrape(mgr.metricsUrl()!, 'one-bad-token').then((r) => r.status)));
+    expect(new Set(statuses)).toEqual(new Set([401]));
+    expect((await scrape(mgr.metricsUrl()!, 'one-bad-token')).status).toBe(401);
+    expect((await reviewsAnswered('tokenreviews')) - before).toBe(1);
+  });
+
+  test('200 concurrent scrapes with one good token make one TokenReview and one SubjectAccessReview', async () => {
+    const token = tokenFor('prometheus');
+    const [tokenReviews, accessReviews] = [await reviewsAnswered('tokenreviews'), await reviewsAnswered('subjectaccessreviews')];
+    const statuses = await Promise.all(Array.from({ length: 200 }, () => scrape(mgr.metricsUrl()!, token).then((r) => r.status)));
+    expect(new Set(statuses)).toEqual(new Set([200]));
+    expect((await reviewsAnswered('tokenreviews')) - tokenReviews).toBe(1);
+    expect((await reviewsAnswered('subjectaccessreviews')) - accessReviews).toBe(1);
   });
 
   test('the filter runs before routing: other paths are refused (401 without a token, 403 for a reader of /metrics only)', async () => {
