@@ -136,7 +136,10 @@ describe('secure metrics serving (HTTPS + TokenReview/SubjectAccessReview)', () 
   });
 
   test('200 concurrent scrapes with one good token make one TokenReview and one SubjectAccessReview', async () => {
-    const token = tokenFor('prometheus');
+    await admin.create({ apiVersion: 'v1', kind: 'ServiceAccount', metadata: { namespace: 'default', name: 'busy-scraper' } });
+    await admin.create({ apiVersion: 'rbac.authorization.k8s.io/v1', kind: 'ClusterRoleBinding', metadata: { name: 'busy-scraper-metrics-reader' }, roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'ClusterRole', name: 'metrics-reader' }, subjects: [{ kind: 'ServiceAccount', name: 'busy-scraper', namespace: 'default' }] } as never);
+    const issued = await admin.transport.request<{ status: { token: string } }>('POST', '/api/v1/namespaces/default/serviceaccounts/busy-scraper/token', { body: { apiVersion: 'authentication.k8s.io/v1', kind: 'TokenRequest', spec: { expirationSeconds: 3600 } } });
+    const token = issued.status.token;
     const [tokenReviews, accessReviews] = [await reviewsAnswered('tokenreviews'), await reviewsAnswered('subjectaccessreviews')];
     const statuses = await Promise.all(Array.from({ length: 200 }, () => scrape(mgr.metricsUrl()!, token).then((r) => r.status)));
     expect(new Set(statuses)).toEqual(new Set([200]));
