@@ -2,8 +2,11 @@
  * The CRD controllers of the local cluster, in one loop on the cluster clock: naming and
  * establishing (acceptedNames, NamesAccepted, Established), serving (the catalog follows each CRD's
  * served versions), and cleanup on deletion (Terminating conditions, deleting every custom resource,
- * then removing the finalizer) — §5.2.
+ * then removing the finalizer) — §5.2. A delete that fails for another reason than NotFound is reported as
+ * kube-apiserver's CRD finalizer does (Terminating=True, InstanceDeletionFailed, "could not issue all
+ * deletes: …") and the cleanup retried with per-CRD exponential backoff (5 ms doubling to 1000 s).
  */
+import { ApiError } from '../errors/status-errors.js';
 import type { ClusterInternals } from '../local-cluster.js';
 import type { ResourceType } from '../registry/resource-type.js';
 import { rfc3339 } from '../registry/system-metadata.js';
@@ -28,6 +31,8 @@ export class CrdController {
   /** Storage bucket → name of the CRD being deleted that owns it. */
   private readonly terminatingBuckets = new Map<string, string>();
   private scheduled = false;
+  /** CRD name → failed cleanups in a row and when the next may run (its own status writes wake it earlier). */
+  private readonly cleanupBackoff = new Map<string, { failures: number; retryAt: number }>();
 
   constructor(private readonly cluster: ClusterInternals, private readonly onTypesChanged: (group: string, resource: string, gone: boolean) => void) {
     cluster.store.onCommit((e) => this.observe(e));
@@ -123,13 +128,15 @@ export class CrdController {
 
   private cleanup(crd: KubeObject): void {
     const now = this.cluster.clock.now();
+    const backoff = this.cleanupBackoff.get(crd.metadata.name);
+    if (backoff && now < backoff.retryAt) return;
     const bucket = `${crd.spec.names.plural}.${crd.spec.group}`;
     const remaining = this.cluster.store.list(bucket);
     const rt = this.cluster.catalog.versionsOf(crd.spec.group, crd.spec.names.plural)[0];
     const setTerminating = (reason: string, message: string, status: string): void => {
       const others = (crd.status?.conditions ?? []).filter((c: any) => c.type !== 'Terminating');
       const prev = (crd.status?.conditions ?? []).find((c: any) => c.type === 'Terminating');
-      if (prev?.reason === reason && prev?.status === status) return;
+      if (prev?.reason === reason && prev?.status === status && prev?.message === message) return;
       const next = { ...crd, status: { ...crd.status, conditions: [...others, condition('Terminating', status, reason, message, now, prev)] } };
       const r = this.cluster.operations.update(this.crdType(), undefined, crd.metadata.name, next, { ...manager, subresource: 'status' });
       crd.status = r.object.status;
@@ -137,20 +144,42 @@ export class CrdController {
     };
     if (remaining.length > 0 && rt) {
       setTerminating('InstanceDeletionInProgress', 'CustomResource deletion is in progress', 'True');
+      const failures: string[] = [];
       for (const o of remaining) {
         if (o.metadata.deletionTimestamp) continue;
         try {
           this.cluster.operations.delete(rt, o.metadata.namespace, o.metadata.name, { propagationPolicy: 'Background' });
-        } catch {
-          // already gone
+        } catch (err) {
+          if (!(err instanceof ApiError && err.code === 404)) failures.push(err instanceof Error ? err.message : String(err)); // 404: already gone
         }
       }
+      if (failures.length > 0) {
+        setTerminating('InstanceDeletionFailed', `could not issue all deletes: ${aggregateMessage(failures)}`, 'True');
+        this.retryCleanupLater(crd.metadata.name);
+        return;
+      }
+      this.cleanupBackoff.delete(crd.metadata.name);
       if (this.cluster.store.list(bucket).length > 0) return;
     }
+    this.cleanupBackoff.delete(crd.metadata.name);
     setTerminating('InstanceDeletionCompleted', `removed all instances`, 'False');
     const latest = this.cluster.store.get(crdBucket, undefined, crd.metadata.name);
     if (!latest) return;
     const finalizers = (latest.metadata.finalizers ?? []).filter((f: string) => f !== crdCleanupFinalizer);
     this.cluster.operations.update(this.crdType(), undefined, latest.metadata.name, { ...latest, metadata: { ...latest.metadata, finalizers } }, manager);
   }
+
+  private retryCleanupLater(name: string): void {
+    const failures = (this.cleanupBackoff.get(name)?.failures ?? 0) + 1;
+    const delay = Math.min(5 * 2 ** (failures - 1), 1_000_000);
+    const retryAt = this.cluster.clock.now() + delay;
+    this.cleanupBackoff.set(name, { failures, retryAt });
+    this.cluster.clock.schedule(retryAt, () => this.enqueue(name));
+  }
+}
+
+/** Several errors as apimachinery's aggregate prints them: one alone as itself, more as "[a, b]" (duplicates once). */
+function aggregateMessage(messages: string[]): string {
+  const unique = [...new Set(messages)];
+  return unique.length === 1 ? unique[0]! : `[${unique.join(', ')}]`;
 }
