@@ -119,3 +119,38 @@ describe('gracefulShutdownTimeoutMs', () => {
     mgr.close();
   });
 });
+
+describe('runnable start failures', () => {
+  function loggingManager(): { mgr: Manager; lines: Array<Record<string, unknown>> } {
+    const lines: Array<Record<string, unknown>> = [];
+    const mgr = offlineManager({ gracefulShutdownTimeoutMs: 5_000, logger: pino({ level: 'info' }, { write: (line: string) => void lines.push(JSON.parse(line)) }) });
+    return { mgr, lines };
+  }
+
+  test('a runnable that fails to start fails start(), logged at error with its name', async () => {
+    const { mgr, lines } = loggingManager();
+    mgr.add({ needLeaderElection: false, start: async () => { throw new Error('listen EADDRINUSE: address already in use :::9443'); } });
+    await expect(mgr.start()).rejects.toThrow('listen EADDRINUSE: address already in use :::9443');
+    expect(lines.filter((l) => l.level === 50).map((l) => [l.msg, l.err])).toEqual([['runnable failed to start', 'listen EADDRINUSE: address already in use :::9443']]);
+    await mgr.stop();
+    mgr.close();
+  });
+
+  test('a runnable added to a running manager that fails to start (even synchronously) is logged and ends runUntilSignal with its error', async () => {
+    const { mgr, lines } = loggingManager();
+    const running = mgr.runUntilSignal().then(() => 'exited cleanly', (err: Error) => err.message);
+    await flushAsyncWork();
+    mgr.add({ start: () => { throw new Error('webhook certificates missing'); } });
+    expect(await running).toBe('webhook certificates missing');
+    expect(lines.some((l) => l.level === 50 && l.msg === 'runnable failed to start' && l.err === 'webhook certificates missing')).toBe(true);
+  });
+
+  test('a controller added to a running manager whose caches cannot sync is logged and ends runUntilSignal', async () => {
+    const { mgr, lines } = loggingManager();
+    const running = mgr.runUntilSignal().then(() => 'exited cleanly', (err: Error) => err.message);
+    await flushAsyncWork();
+    mgr.controllerFor(BuiltinKinds.ConfigMap).withOptions({ cacheSyncTimeoutMs: 200 }).complete(async () => {});
+    expect(await running).toContain('controller configmap: timed out after 200 ms waiting for caches to sync');
+    expect(lines.some((l) => l.level === 50 && l.msg === 'runnable failed to start' && l.runnable === 'controller configmap')).toBe(true);
+  });
+});
