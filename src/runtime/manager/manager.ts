@@ -109,6 +109,8 @@ export class Manager implements ControllerHost {
   private leading = false;
   private running = false;
   private leaderWork: Promise<void> = Promise.resolve();
+  /** Ends runUntilSignal() with a runnable's start failure (controller-runtime's Start returning its error). */
+  private failRun: ((err: Error) => void) | undefined;
   private activityCount = 0;
   probePort: number | undefined;
   /** The metrics server's port while it runs. */
@@ -141,13 +143,13 @@ export class Manager implements ControllerHost {
 
   addController(controller: Controller): void {
     this.controllers.push(controller);
-    if (this.running && (this.leading || !this.options.leaderElection)) void this.startController(controller);
+    if (this.running && (this.leading || !this.options.leaderElection)) void this.startReported(`controller ${controller.name}`, () => this.startController(controller)).catch(() => {}); // reported, and ends runUntilSignal
   }
 
   add(runnable: Runnable): void {
     this.runnables.push(runnable);
     const canRun = runnable.needLeaderElection === false || this.leading || !this.options.leaderElection;
-    if (this.running && canRun) void runnable.start(this);
+    if (this.running && canRun) void this.startReported(runnableName(runnable), () => runnable.start(this)).catch(() => {}); // reported, and ends runUntilSignal
   }
 
   /** A field index on a kind's cache, kept across manager restarts. */
@@ -202,13 +204,13 @@ export class Manager implements ControllerHost {
       this.metricsPort = await this.metricsServer.start();
     }
     if (this.webhookServer.hasHandlers()) await this.webhookServer.start();
-    for (const r of this.runnables) if (r.needLeaderElection === false) await r.start(this);
+    for (const r of this.runnables) if (r.needLeaderElection === false) await this.startReported(runnableName(r), () => r.start(this));
     if (this.options.leaderElection) {
       this.elector = new LeaderElector(this.apiReader(), this.clock, this.options.leaderElection, {
         onStartedLeading: () => {
           this.leading = true;
           this.metrics.setLeader(this.options.leaderElection!.id, true);
-          this.leaderWork = this.startLeaderWork();
+          this.leaderWork = this.startLeaderWork().catch(() => {}); // each failure was reported by startReported
         },
         onStoppedLeading: () => {
           this.metrics.setLeader(this.options.leaderElection!.id, false);
@@ -279,20 +281,29 @@ export class Manager implements ControllerHost {
    * grace period ran out; the client's connections are closed either way so nothing holds the process.
    */
   async runUntilSignal(): Promise<void> {
-    await this.start();
+    const failed = new Promise<never>((_, reject) => (this.failRun = reject));
+    failed.catch(() => {}); // observed below; never an unhandled rejection
+    let onSignal: ((signal: string) => void) | undefined;
     const signalled = new Promise<void>((resolve, reject) => {
-      const onSignal = (signal: string) => {
+      onSignal = (signal: string) => {
         this.logger.info({ signal }, 'shutting down');
-        process.off('SIGTERM', onSignal);
-        process.off('SIGINT', onSignal);
+        process.off('SIGTERM', onSignal!);
+        process.off('SIGINT', onSignal!);
         this.stop().then(resolve, reject);
       };
       process.on('SIGTERM', onSignal);
       process.on('SIGINT', onSignal);
     });
     try {
-      await signalled;
+      await Promise.race([this.start().then(() => Promise.race([signalled, failed])), failed]);
+    } catch (err) {
+      // A runnable failed (or start did): stop the rest gracefully, then hand the error to the caller.
+      process.off('SIGTERM', onSignal!);
+      process.off('SIGINT', onSignal!);
+      await this.stop().catch((stopErr: unknown) => this.logger.error({ err: stopErr instanceof Error ? stopErr.message : String(stopErr) }, 'stopping after a failure failed'));
+      throw err;
     } finally {
+      this.failRun = undefined;
       this.close();
     }
   }
@@ -308,8 +319,23 @@ export class Manager implements ControllerHost {
   }
 
   private async startLeaderWork(): Promise<void> {
-    for (const r of this.runnables) if (r.needLeaderElection !== false) await r.start(this);
-    await Promise.all(this.controllers.map((c) => this.startController(c)));
+    for (const r of this.runnables) if (r.needLeaderElection !== false) await this.startReported(runnableName(r), () => r.start(this));
+    await Promise.all(this.controllers.map((c) => this.startReported(`controller ${c.name}`, () => this.startController(c))));
+  }
+
+  /**
+   * Starts one runnable and awaits it; a failure (thrown or rejected) is logged at error with the runnable's
+   * name, ends runUntilSignal() with that error (as controller-runtime's Start returns it), and is rethrown.
+   */
+  private async startReported(name: string, start: () => Promise<void> | void): Promise<void> {
+    try {
+      await start();
+    } catch (err) {
+      const error = err instanceof Error ? err : new Error(String(err));
+      this.logger.error({ runnable: name, err: error.message }, 'runnable failed to start');
+      this.failRun?.(error);
+      throw error;
+    }
   }
 
   private async stopLeaderWork(): Promise<void> {
@@ -347,6 +373,12 @@ export class Manager implements ControllerHost {
   private activity(): void {
     this.activityCount++;
   }
+}
+
+/** A runnable's name in logs: its class name, if it has one of its own. */
+function runnableName(runnable: Runnable): string {
+  const name = runnable.constructor?.name;
+  return name && name !== 'Object' ? name : 'runnable';
 }
 
 /** Where the probes listen: probeBindAddress (every interface unless it names a host), else probePort on loopback. */
