@@ -25,7 +25,7 @@ export { LOW_PRIORITY, WorkQueue, type WorkQueueOptions } from './queue/work-que
 export { ExponentialFailureRateLimiter, FixedDelayRateLimiter, type RateLimiter } from './queue/rate-limiter.js';
 
 export type { CreateEvent, UpdateEvent, DeleteEvent, GenericEvent, RequestQueue } from './handler/events.js';
-export { enqueueRequestForObject, enqueueRequestForOwner, enqueueRequestsFromMapFunc, eventHandlerFuncs, type EventHandler, type OwnerOptions } from './handler/handler.js';
+export { enqueueRequestForObject, enqueueRequestForOwner, enqueueRequestsFromMapFunc, eventHandlerFuncs, type EventHandler, type OwnerKind, type OwnerOptions } from './handler/handler.js';
 export { predicateFuncs, generationChanged, resourceVersionChanged, labelChanged, annotationChanged, newPredicate, and, or, not, type Predicate } from './predicate/predicate.js';
 export { Dispatch, type Source, type SourceContext } from './source/source.js';
 export { kindSource } from './source/kind.js';
@@ -36,7 +36,7 @@ export { Controller, DEFAULT_MAX_CONCURRENT_RECONCILES, type ControllerOptions }
 export { TerminalError, isTerminalError, type Result, type Reconciler, type ReconcileFunc, type ReconcileContext } from './controller/reconcile.js';
 export { ControllerBuilder, type ControllerHost } from './builder/builder.js';
 
-export { Manager, type ManagerOptions, type Runnable } from './manager/manager.js';
+export { DEFAULT_GRACEFUL_SHUTDOWN_TIMEOUT_MS, Manager, type ManagerOptions, type Runnable } from './manager/manager.js';
 export { LeaderElector, microTime, type LeaderElectionOptions } from './manager/leader-election.js';
 export { ManagerMetrics } from './manager/metrics.js';
 export { MetricsServer, type MetricsServerOptions } from './manager/metrics-server.js';
