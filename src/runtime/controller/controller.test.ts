@@ -223,7 +223,7 @@ describe('Controller', () => {
       const controller = new Controller('hung', async (req, ctx) => {
         seen.push([ctx.clock.now(), req.name]);
         if (req.name.startsWith('hang') && seen.filter(([, n]) => n === req.name).length === 1) {
-          signals.push(ctx.signal);
+          signals.push(ctx.signal!);
           await new Promise<never>(() => {}); // never returns, ignores its signal
         }
       }, { maxConcurrentReconciles: 4, reconciliationTimeoutMs: 10_000 });
@@ -255,7 +255,7 @@ describe('Controller', () => {
       let signal: AbortSignal | undefined;
       const seen: number[] = [];
       const controller = new Controller('quick', async (_req, ctx) => {
-        signal = ctx.signal;
+        signal = ctx.signal!;
         seen.push(ctx.clock.now());
         return seen.length === 1 ? { requeueAfter: 60_000 } : {};
       }, { reconciliationTimeoutMs: 1_000 });

@@ -23,8 +23,11 @@ export interface ReconcileContext {
   reconcileID: string;
   log: Logger;
   clock: Clock;
-  /** Aborted once this reconcile is abandoned (timed out, or the manager's grace period ended). */
-  signal: AbortSignal;
+  /**
+   * Aborted once this reconcile is abandoned (timed out, or the manager's grace period ended). The
+   * controller always sets it; optional so that tests may call a reconciler with a context of their own.
+   */
+  signal?: AbortSignal;
 }
 
 export type ReconcileFunc = (request: Request, context: ReconcileContext) => Promise<Result | void> | Result | void;

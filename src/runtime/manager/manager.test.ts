@@ -65,7 +65,7 @@ describe('gracefulShutdownTimeoutMs', () => {
     const channel = new EventChannel();
     const signals: AbortSignal[] = [];
     const controller = new Controller('hung', async (_req, ctx) => {
-      signals.push(ctx.signal);
+      signals.push(ctx.signal!);
       await new Promise<never>(() => {}); // never returns, ignores its signal
     });
     controller.watch(channelSource(channel), enqueueRequestForObject());
