@@ -217,7 +217,7 @@ export async function startLocalCluster(options: LocalClusterOptions = {}): Prom
   const catalog = new ResourceCatalog(composeBuiltinKinds(specificKinds, genericKinds()));
   const operations = new ObjectOperations(store, clock, random);
   const authorize = (options.authz ?? 'rbac') === 'rbac' ? (user: UserInfo, info: RequestInfo) => isAllowed(store, user, info) : () => true;
-  operations.admission = new AdmissionChain({ store, catalog, clock, authorize }, options.disabledAdmissionPlugins);
+  operations.admission = new AdmissionChain({ store, catalog, clock, authorize, random: new SeededRandom(seed + 1) }, options.disabledAdmissionPlugins);
   const watches = new WatchHub(store, operations, () => clock.now());
   const admission = new WebhookAdmission(store);
   const handler = new ResourceHandler(catalog, store, operations, watches, () => clock.now(), admission);
