@@ -179,4 +179,20 @@ spec:
     expect(template.preemptionPolicy).toBeUndefined();
     expect(template.volumes).toBeUndefined();
   });
+
+  test('naming an account not yet created: FailedCreate with the 403, pods once the account exists', async () => {
+    await kubectl.ok(['create', 'deployment', 'later', '--image=nginx:1.27', '--replicas=1']);
+    await kubectl.ok(['patch', 'deployment', 'later', '-p', '{"spec":{"template":{"spec":{"serviceAccountName":"later-sa"}}}}']);
+    await suite.cluster.settle();
+    const rs = JSON.parse(await kubectl.ok(['get', 'rs', '-l', 'app=later', '-o', 'json'])).items.find((r: any) => r.spec.template.spec.serviceAccountName === 'later-sa');
+    const events = JSON.parse(await kubectl.ok(['get', 'events', '--field-selector', `involvedObject.name=${rs.metadata.name},reason=FailedCreate`, '-o', 'json'])).items;
+    expect(events.length).toBeGreaterThan(0);
+    expect(events[0].message).toBe(`Error creating: pods "${rs.metadata.name}-" is forbidden: error looking up service account default/later-sa: serviceaccount "later-sa" not found`);
+    await kubectl.ok(['create', 'serviceaccount', 'later-sa']);
+    await suite.cluster.settle();
+    await suite.cluster.clock.advance(10_000);
+    await suite.cluster.settle();
+    const pods = JSON.parse(await kubectl.ok(['get', 'pods', '-l', 'app=later', '-o', 'json'])).items.filter((p: any) => p.spec.serviceAccountName === 'later-sa');
+    expect(pods).toHaveLength(1);
+  });
 });
