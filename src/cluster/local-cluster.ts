@@ -140,7 +140,7 @@ export interface LocalClusterOptions {
   controllers?: ControllerSwitches;
   /**
    * Built-in admission plugins to switch off by name (kube-apiserver's `--disable-admission-plugins`):
-   * LimitRanger, PodSecurity, ValidatingAdmissionPolicy, ResourceQuota (src/cluster/admission/admission-chain.ts).
+   * LimitRanger, ServiceAccount, PodSecurity, Priority, ValidatingAdmissionPolicy, ResourceQuota (src/cluster/admission/admission-chain.ts).
    */
   disabledAdmissionPlugins?: string[];
   /** Watch history length (default 10 000 events). */

@@ -8,8 +8,8 @@
  *   mutating:   NamespaceLifecycle (in the write path) · LimitRanger · ServiceAccount · Priority · … · MutatingAdmissionWebhook
  *   validating: ServiceAccount · PodSecurity · Priority · ValidatingAdmissionPolicy · ValidatingAdmissionWebhook · ResourceQuota
  *
- * A new plugin is one entry in `builtinAdmissionPlugins` (e.g. DefaultStorageClass, DefaultTolerationSeconds
- * after LimitRanger); `startLocalCluster({ disabledAdmissionPlugins })` switches plugins off by name, as
+ * A new plugin is one entry in `builtinAdmissionPlugins` (e.g. DefaultTolerationSeconds after Priority,
+ * DefaultStorageClass after it); `startLocalCluster({ disabledAdmissionPlugins })` switches plugins off by name, as
  * kube-apiserver's `--disable-admission-plugins`.
  */
 import type { ClusterClock } from '../clock/virtual-clock.js';
