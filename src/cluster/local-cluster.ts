@@ -140,7 +140,7 @@ export interface LocalClusterOptions {
   controllers?: ControllerSwitches;
   /**
    * Built-in admission plugins to switch off by name (kube-apiserver's `--disable-admission-plugins`):
-   * LimitRanger, PodSecurity, ValidatingAdmissionPolicy, ResourceQuota (src/cluster/admission/admission-chain.ts).
+   * LimitRanger, ServiceAccount, PodSecurity, Priority, ValidatingAdmissionPolicy, ResourceQuota (src/cluster/admission/admission-chain.ts).
    */
   disabledAdmissionPlugins?: string[];
   /** Watch history length (default 10 000 events). */
@@ -217,7 +217,7 @@ export async function startLocalCluster(options: LocalClusterOptions = {}): Prom
   const catalog = new ResourceCatalog(composeBuiltinKinds(specificKinds, genericKinds()));
   const operations = new ObjectOperations(store, clock, random);
   const authorize = (options.authz ?? 'rbac') === 'rbac' ? (user: UserInfo, info: RequestInfo) => isAllowed(store, user, info) : () => true;
-  operations.admission = new AdmissionChain({ store, catalog, clock, authorize }, options.disabledAdmissionPlugins);
+  operations.admission = new AdmissionChain({ store, catalog, clock, authorize, random: new SeededRandom(seed + 1) }, options.disabledAdmissionPlugins);
   const watches = new WatchHub(store, operations, () => clock.now());
   const admission = new WebhookAdmission(store);
   const handler = new ResourceHandler(catalog, store, operations, watches, () => clock.now(), admission);

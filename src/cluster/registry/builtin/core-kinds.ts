@@ -144,13 +144,14 @@ export const serviceAccounts = defineKind({
   },
 });
 
-/** What SetDefaults_Pod and the admission plugins (ServiceAccount, Priority) add to pods only, never to templates. */
+/**
+ * What SetDefaults_Pod and v1 conversion add to pods only, never to templates (the `default` account, the
+ * token volume, priority and preemptionPolicy come from the ServiceAccount and Priority admission plugins).
+ */
 function defaultPodOnly(spec: Record<string, any>): void {
-  spec.serviceAccountName ??= spec.serviceAccount ?? 'default';
-  spec.serviceAccount ??= spec.serviceAccountName;
+  if (!spec.serviceAccountName && spec.serviceAccount) spec.serviceAccountName = spec.serviceAccount;
+  if (spec.serviceAccountName) spec.serviceAccount = spec.serviceAccountName;
   spec.enableServiceLinks ??= true;
-  spec.priority ??= 0;
-  spec.preemptionPolicy ??= 'PreemptLowerPriority';
   defaultPodSpecFields(spec);
 }
 
