@@ -10,6 +10,7 @@ import { bootstrapObjects } from './bootstrap.js';
 import { type ClusterClock, RealClusterClock, VirtualClock } from './clock/virtual-clock.js';
 import { ApiServer } from './http/api-server.js';
 import { TokenAuthenticator } from './http/authentication.js';
+import { installTokenRequest } from './http/token-request.js';
 import { OpenAPIDocuments } from './http/openapi.js';
 import { FaultInjector, type FaultSpec, type RequestLogEntry } from './http/request-log.js';
 import { ResourceHandler } from './http/resource-handler.js';
@@ -150,6 +151,11 @@ export interface LocalClusterOptions {
    * gets a user entry and a context `kubeforge-<user>` in the admin kubeconfig (needs tls).
    */
   certificateUsers?: Array<{ user: string; groups?: string[]; namespace?: string }>;
+  /**
+   * kube-apiserver's --service-account-max-token-expiration in seconds: longer TokenRequests are shortened
+   * to it, with a warning. Unset (as in kind): no cap.
+   */
+  serviceAccountMaxTokenExpirationSeconds?: number;
 }
 
 /** Something that must be quiet before settle() returns (built-in controllers register one). */
@@ -224,7 +230,8 @@ export async function startLocalCluster(options: LocalClusterOptions = {}): Prom
   const readFreshness = new FreshnessWaiter(store, clock);
   handler.freshness = readFreshness;
   watches.freshness = new FreshnessWaiter(store, clock);
-  const auth = new TokenAuthenticator();
+  const lookup = (bucket: string, namespace: string | undefined, name: string) => store.peek(bucket, namespace, name);
+  const auth = new TokenAuthenticator({ lookup, now: () => clock.now() });
   const faults = new FaultInjector();
   const idleChecks = new Set<IdleCheck>();
   const stopHooks: Array<() => void | Promise<void>> = [];
@@ -238,7 +245,8 @@ export async function startLocalCluster(options: LocalClusterOptions = {}): Prom
     onStop: (fn) => void stopHooks.push(fn),
   };
   installCustomResourceSupport(internals);
-  installReviewApis(handler, store, auth, () => clock.now());
+  installReviewApis(handler, store, auth);
+  installTokenRequest(handler, auth, { lookup, now: () => clock.now(), ...(options.serviceAccountMaxTokenExpirationSeconds ? { maxTokenExpirationSeconds: options.serviceAccountMaxTokenExpirationSeconds } : {}) });
   installPodEviction(handler, catalog, store, operations, () => clock.now());
   installCertificateApis(handler, operations, () => clock.now());
   installComponentStatuses(handler);
