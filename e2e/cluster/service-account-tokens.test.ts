@@ -202,3 +202,81 @@ describe('TokenRequest expiration as 1.32 sets it', () => {
     expect((await whoami(reply.status.token)).stdout).toBe('system:serviceaccount:tokens:projected');
   });
 });
+
+describe('legacy Secret-based tokens (kubernetes.io/service-account-token)', () => {
+  const tokenSecret = (name: string, serviceAccount?: string) =>
+    JSON.stringify({
+      apiVersion: 'v1',
+      kind: 'Secret',
+      type: 'kubernetes.io/service-account-token',
+      metadata: { name, namespace: 'tokens', ...(serviceAccount ? { annotations: { 'kubernetes.io/service-account.name': serviceAccount } } : {}) },
+    });
+  const secretJson = async (name: string) => JSON.parse(await kubectl.ok(['get', 'secret', name, '-n', 'tokens', '-o', 'json']));
+  const exists = async (name: string) => (await kubectl.run(['get', 'secret', name, '-n', 'tokens', '-o', 'name'])).code === 0;
+
+  test('the token controller fills the Secret; the token works until the Secret is deleted', async () => {
+    await kubectl.ok(['create', 'serviceaccount', 'legacy', '-n', 'tokens']);
+    const saUid = await uidOf('serviceaccount', 'legacy');
+    await kubectl.ok(['create', '-f', '-'], tokenSecret('legacy-token', 'legacy'));
+    await suite.cluster.settle();
+    const secret = await secretJson('legacy-token');
+    expect(Object.keys(secret.data).sort()).toEqual(['ca.crt', 'namespace', 'token']);
+    expect(Buffer.from(secret.data['ca.crt'], 'base64').toString()).toBe(suite.cluster.caCertPem);
+    expect(Buffer.from(secret.data.namespace, 'base64').toString()).toBe('tokens');
+    expect(secret.metadata.annotations).toEqual({ 'kubernetes.io/service-account.name': 'legacy', 'kubernetes.io/service-account.uid': saUid });
+    const token = Buffer.from(secret.data.token, 'base64').toString();
+    expect(claimsOf(token)).toEqual({
+      iss: 'kubernetes/serviceaccount',
+      'kubernetes.io/serviceaccount/namespace': 'tokens',
+      'kubernetes.io/serviceaccount/secret.name': 'legacy-token',
+      'kubernetes.io/serviceaccount/service-account.name': 'legacy',
+      'kubernetes.io/serviceaccount/service-account.uid': saUid,
+      sub: 'system:serviceaccount:tokens:legacy',
+    });
+    expect((await whoami(token)).stdout).toBe('system:serviceaccount:tokens:legacy');
+    expect(await review(token)).toEqual({
+      authenticated: true,
+      user: { username: 'system:serviceaccount:tokens:legacy', uid: saUid, groups: ['system:serviceaccounts', 'system:serviceaccounts:tokens', 'system:authenticated'] },
+      audiences: [apiAudience],
+    });
+    const day = new Date(suite.cluster.clock.now()).toISOString().slice(0, 10);
+    expect((await secretJson('legacy-token')).metadata.labels).toEqual({ 'kubernetes.io/legacy-token-last-used': day });
+
+    await kubectl.ok(['delete', 'secret', 'legacy-token', '-n', 'tokens']);
+    expect((await whoami(token)).stderr).toContain(unauthorized);
+    expect(await review(token)).toEqual({ user: {}, error: '[invalid bearer token, Token has been invalidated]' });
+  });
+
+  test("deleting the ServiceAccount deletes its token Secrets; a Secret for a missing one is deleted; one without the annotation is 422", async () => {
+    await kubectl.ok(['create', 'serviceaccount', 'doomed', '-n', 'tokens']);
+    await kubectl.ok(['create', '-f', '-'], tokenSecret('doomed-token', 'doomed'));
+    await suite.cluster.settle();
+    const token = Buffer.from((await secretJson('doomed-token')).data.token, 'base64').toString();
+    expect((await whoami(token)).stdout).toBe('system:serviceaccount:tokens:doomed');
+    await kubectl.ok(['delete', 'serviceaccount', 'doomed', '-n', 'tokens']);
+    await suite.cluster.settle();
+    expect(await exists('doomed-token')).toBe(false);
+    expect((await whoami(token)).stderr).toContain(unauthorized);
+
+    await kubectl.ok(['create', '-f', '-'], tokenSecret('orphan-token', 'nobody'));
+    await suite.cluster.settle();
+    expect(await exists('orphan-token')).toBe(false);
+
+    const bare = await kubectl.run(['create', '-f', '-'], tokenSecret('bare-token'));
+    expect(bare.stderr).toContain('The Secret "bare-token" is invalid: metadata.annotations[kubernetes.io/service-account.name]: Required value');
+  });
+});
+
+describe('a server started with --service-account-max-token-expiration', () => {
+  const capped = useClusterSuite({ settled: true, serviceAccountMaxTokenExpirationSeconds: 7200 });
+
+  test('a longer TokenRequest is shortened to it, with the real warning', async () => {
+    const r = await capped.kubectl.run(['create', 'token', 'default', '--duration', '10h', '-o', 'json']);
+    expect(r.code).toBe(0);
+    expect(r.stderr).toContain('Warning: requested expiration of 36000 seconds shortened to 7200 seconds');
+    const request = JSON.parse(r.stdout);
+    expect(request.spec.expirationSeconds).toBe(7200);
+    const claims = claimsOf(request.status.token);
+    expect(claims.exp - claims.iat).toBe(7200);
+  });
+});

@@ -11,6 +11,8 @@ import { type ClusterClock, RealClusterClock, VirtualClock } from './clock/virtu
 import { ApiServer } from './http/api-server.js';
 import { TokenAuthenticator } from './http/authentication.js';
 import { installTokenRequest } from './http/token-request.js';
+import type { ServiceAccountTokenIssuer } from './http/service-account-issuer.js';
+import { markLegacyTokenUsed } from './controllers/legacy-token-tracking.js';
 import { OpenAPIDocuments } from './http/openapi.js';
 import { FaultInjector, type FaultSpec, type RequestLogEntry } from './http/request-log.js';
 import { ResourceHandler } from './http/resource-handler.js';
@@ -45,7 +47,9 @@ import { createAuthorizer } from './http/rbac-authorizer.js';
 import { installReviewApis, reviewKinds } from './http/review-apis.js';
 import { installPodEviction } from './http/pod-eviction.js';
 import { type LeastPrivilegeReport, leastPrivilegeReport } from './http/least-privilege.js';
-import { startBuiltinControllers } from './controllers/install.js';
+import { controllerIdentities, startBuiltinControllers } from './controllers/install.js';
+import { ControllerClient } from './controllers/controller-client.js';
+import type { KubeObject } from './store/object-store.js';
 import { checkRbacEscalation } from './rbac/escalation.js';
 import { ControllerAdmission } from './admission/controller-admission.js';
 import { AdmissionChain } from './admission/admission-chain.js';
@@ -63,6 +67,8 @@ export interface ControllerSwitches {
   garbageCollector?: boolean;
   namespace?: boolean;
   serviceAccount?: boolean;
+  /** kube-controller-manager's token controller: fills `kubernetes.io/service-account-token` Secrets (default on). */
+  serviceAccountToken?: boolean;
   job?: boolean;
   cronJob?: boolean;
   ttl?: boolean;
@@ -181,6 +187,8 @@ export interface ClusterInternals {
   recordRequest?(entry: RequestLogEntry): void;
   /** The cluster CA (absent with tls: false): the CSR signer signs with it. */
   certificateAuthority?: CertificateAuthority;
+  /** Signs service-account tokens (the token controller writes legacy ones into Secrets). */
+  serviceAccountTokenIssuer?: ServiceAccountTokenIssuer;
 }
 
 export interface LocalCluster {
@@ -231,7 +239,9 @@ export async function startLocalCluster(options: LocalClusterOptions = {}): Prom
   handler.freshness = readFreshness;
   watches.freshness = new FreshnessWaiter(store, clock);
   const lookup = (bucket: string, namespace: string | undefined, name: string) => store.peek(bucket, namespace, name);
-  const auth = new TokenAuthenticator({ lookup, now: () => clock.now() });
+  // a legacy Secret-based token in use: the server labels its Secret with the day (markLegacyTokenUsed)
+  let legacyTokenUsed: (secret: Readonly<KubeObject>) => void = () => {};
+  const auth = new TokenAuthenticator({ lookup, now: () => clock.now(), legacyTokenUsed: (secret) => legacyTokenUsed(secret) });
   const faults = new FaultInjector();
   const idleChecks = new Set<IdleCheck>();
   const stopHooks: Array<() => void | Promise<void>> = [];
@@ -289,7 +299,10 @@ export async function startLocalCluster(options: LocalClusterOptions = {}): Prom
   writeKubeconfigFile(kubeconfigPath, kubeconfigText(url, certs?.caCertPem, { user: 'kubeforge-admin', token: auth.adminToken }, certificateUsers));
 
   if (certs) internals.certificateAuthority = certs.authority;
+  internals.serviceAccountTokenIssuer = auth.serviceAccountIssuer;
   startBuiltinControllers(internals, certs?.caCertPem);
+  const apiserverClient = new ControllerClient(internals, controllerIdentities.apiserver);
+  legacyTokenUsed = (secret) => markLegacyTokenUsed(apiserverClient, secret, clock.now());
   const isIdle = (): boolean => !server.busy && !clock.hasDueTimers() && [...idleChecks].every((c) => c.idle());
   const settle = async (): Promise<void> => {
     for (let round = 0; round < 10_000; round++) {
