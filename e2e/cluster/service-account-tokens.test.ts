@@ -147,6 +147,28 @@ describe('tokens bound to a Pod or a Secret', () => {
     expect(await review(token)).toEqual({ user: {}, error: `[invalid bearer token, secret UID (${newUid}) does not match service account secret ref claim (${secretUid})]` });
   });
 
+  test('a Node-bound token ends when the node is deleted or replaced', async () => {
+    const node = JSON.stringify({ apiVersion: 'v1', kind: 'Node', metadata: { name: 'spare-node' } });
+    await kubectl.ok(['create', 'serviceaccount', 'agent', '-n', 'tokens']);
+    await kubectl.ok(['create', '-f', '-'], node);
+    const nodeUid = (await kubectl.ok(['get', 'node', 'spare-node', '-o', 'jsonpath={.metadata.uid}'])).trim();
+    const token = (await kubectl.ok(['create', 'token', 'agent', '-n', 'tokens', '--bound-object-kind', 'Node', '--bound-object-name', 'spare-node'])).trim();
+    const claims = claimsOf(token);
+    expect(claims['kubernetes.io'].node).toEqual({ name: 'spare-node', uid: nodeUid });
+    expect((await review(token))?.user?.extra).toEqual({
+      'authentication.kubernetes.io/credential-id': [`JTI=${claims.jti}`],
+      'authentication.kubernetes.io/node-name': ['spare-node'],
+      'authentication.kubernetes.io/node-uid': [nodeUid],
+    });
+    await kubectl.ok(['delete', 'node', 'spare-node']);
+    expect((await whoami(token)).stderr).toContain(unauthorized);
+    expect(await review(token)).toEqual({ user: {}, error: '[invalid bearer token, service account token has been invalidated]' });
+    await kubectl.ok(['create', '-f', '-'], node);
+    const newUid = (await kubectl.ok(['get', 'node', 'spare-node', '-o', 'jsonpath={.metadata.uid}'])).trim();
+    expect(await review(token)).toEqual({ user: {}, error: `[invalid bearer token, node UID (${newUid}) does not match service account node ref claim (${nodeUid})]` });
+    await kubectl.ok(['delete', 'node', 'spare-node']);
+  });
+
   test('binding to a pod of another service account, a missing object or another kind is refused as 1.32 does', async () => {
     await kubectl.ok(['create', 'serviceaccount', 'other', '-n', 'tokens']);
     await kubectl.ok(['create', '-f', '-'], podManifest('q', 'worker'));
