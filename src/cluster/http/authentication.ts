@@ -43,16 +43,19 @@ export interface ClusterAccess {
   now: () => number;
   /** Called after a legacy Secret-based token authenticates (the server records the day it was last used). */
   legacyTokenUsed?: (secret: Readonly<KubeObject>) => void;
+  /** The service-account signing key of an earlier run (PKCS#8 PEM); a new one is made when absent. */
+  signingKeyPem?: string;
 }
 
 export class TokenAuthenticator {
   private readonly tokens = new Map<string, UserInfo>();
   readonly adminToken: string;
   /** Signs service-account tokens and publishes their key (OIDC discovery). */
-  readonly serviceAccountIssuer = new ServiceAccountTokenIssuer();
+  readonly serviceAccountIssuer: ServiceAccountTokenIssuer;
   private readonly validator: ServiceAccountTokenValidator | undefined;
 
   constructor(private readonly cluster?: ClusterAccess) {
+    this.serviceAccountIssuer = new ServiceAccountTokenIssuer(cluster?.signingKeyPem);
     this.adminToken = this.issue({ username: 'kubeforge-admin', groups: ['system:masters'] });
     this.validator = cluster && new ServiceAccountTokenValidator(cluster.lookup, cluster.now, apiAudiences);
   }

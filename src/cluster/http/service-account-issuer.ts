@@ -6,7 +6,7 @@
  * that let a relying party verify them. The key is an ECDSA P-256 pair made at start (ES256: quick to
  * make, unlike RSA — a kind cluster's key is RSA, so its documents say RS256 where these say ES256).
  */
-import { type KeyObject, createHash, generateKeyPairSync, sign, verify } from 'node:crypto';
+import { type KeyObject, createHash, createPrivateKey, createPublicKey, generateKeyPairSync, sign, verify } from 'node:crypto';
 
 export const serviceAccountIssuer = 'https://kubernetes.default.svc.cluster.local';
 /** The issuer of the long-lived tokens the token controller writes into Secrets. */
@@ -66,11 +66,16 @@ export class ServiceAccountTokenIssuer {
   /** keyIDFromPublicKey: base64url(SHA-256(DER of the PKIX public key)). */
   readonly keyId: string;
 
-  constructor() {
-    const pair = generateKeyPairSync('ec', { namedCurve: 'P-256' });
-    this.privateKey = pair.privateKey;
-    this.publicKey = pair.publicKey;
+  /** `signingKeyPem` (PKCS#8, from signingKeyPem() of an earlier run) keeps issued tokens valid across restarts. */
+  constructor(signingKeyPem?: string) {
+    this.privateKey = signingKeyPem ? createPrivateKey(signingKeyPem) : generateKeyPairSync('ec', { namedCurve: 'P-256' }).privateKey;
+    this.publicKey = createPublicKey(this.privateKey);
     this.keyId = base64url(createHash('sha256').update(this.publicKey.export({ type: 'spki', format: 'der' })).digest());
+  }
+
+  /** The signing key as PKCS#8 PEM, for a cluster that keeps its credentials across restarts. */
+  signingKeyPem(): string {
+    return this.privateKey.export({ type: 'pkcs8', format: 'pem' }).toString();
   }
 
   /** A compact JWS of the 1.32 service-account claims. */
