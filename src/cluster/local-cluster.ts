@@ -10,6 +10,9 @@ import { bootstrapObjects } from './bootstrap.js';
 import { type ClusterClock, RealClusterClock, VirtualClock } from './clock/virtual-clock.js';
 import { ApiServer } from './http/api-server.js';
 import { TokenAuthenticator } from './http/authentication.js';
+import { installTokenRequest } from './http/token-request.js';
+import type { ServiceAccountTokenIssuer } from './http/service-account-issuer.js';
+import { markLegacyTokenUsed } from './controllers/legacy-token-tracking.js';
 import { OpenAPIDocuments } from './http/openapi.js';
 import { FaultInjector, type FaultSpec, type RequestLogEntry } from './http/request-log.js';
 import { ResourceHandler } from './http/resource-handler.js';
@@ -44,7 +47,9 @@ import { createAuthorizer } from './http/rbac-authorizer.js';
 import { installReviewApis, reviewKinds } from './http/review-apis.js';
 import { installPodEviction } from './http/pod-eviction.js';
 import { type LeastPrivilegeReport, leastPrivilegeReport } from './http/least-privilege.js';
-import { startBuiltinControllers } from './controllers/install.js';
+import { controllerIdentities, startBuiltinControllers } from './controllers/install.js';
+import { ControllerClient } from './controllers/controller-client.js';
+import type { KubeObject } from './store/object-store.js';
 import { checkRbacEscalation } from './rbac/escalation.js';
 import { ControllerAdmission } from './admission/controller-admission.js';
 import { AdmissionChain } from './admission/admission-chain.js';
@@ -62,6 +67,8 @@ export interface ControllerSwitches {
   garbageCollector?: boolean;
   namespace?: boolean;
   serviceAccount?: boolean;
+  /** kube-controller-manager's token controller: fills `kubernetes.io/service-account-token` Secrets (default on). */
+  serviceAccountToken?: boolean;
   job?: boolean;
   cronJob?: boolean;
   ttl?: boolean;
@@ -150,6 +157,11 @@ export interface LocalClusterOptions {
    * gets a user entry and a context `kubeforge-<user>` in the admin kubeconfig (needs tls).
    */
   certificateUsers?: Array<{ user: string; groups?: string[]; namespace?: string }>;
+  /**
+   * kube-apiserver's --service-account-max-token-expiration in seconds: longer TokenRequests are shortened
+   * to it, with a warning. Unset (as in kind): no cap.
+   */
+  serviceAccountMaxTokenExpirationSeconds?: number;
 }
 
 /** Something that must be quiet before settle() returns (built-in controllers register one). */
@@ -175,6 +187,8 @@ export interface ClusterInternals {
   recordRequest?(entry: RequestLogEntry): void;
   /** The cluster CA (absent with tls: false): the CSR signer signs with it. */
   certificateAuthority?: CertificateAuthority;
+  /** Signs service-account tokens (the token controller writes legacy ones into Secrets). */
+  serviceAccountTokenIssuer?: ServiceAccountTokenIssuer;
 }
 
 export interface LocalCluster {
@@ -224,7 +238,10 @@ export async function startLocalCluster(options: LocalClusterOptions = {}): Prom
   const readFreshness = new FreshnessWaiter(store, clock);
   handler.freshness = readFreshness;
   watches.freshness = new FreshnessWaiter(store, clock);
-  const auth = new TokenAuthenticator();
+  const lookup = (bucket: string, namespace: string | undefined, name: string) => store.peek(bucket, namespace, name);
+  // a legacy Secret-based token in use: the server labels its Secret with the day (markLegacyTokenUsed)
+  let legacyTokenUsed: (secret: Readonly<KubeObject>) => void = () => {};
+  const auth = new TokenAuthenticator({ lookup, now: () => clock.now(), legacyTokenUsed: (secret) => legacyTokenUsed(secret) });
   const faults = new FaultInjector();
   const idleChecks = new Set<IdleCheck>();
   const stopHooks: Array<() => void | Promise<void>> = [];
@@ -238,7 +255,8 @@ export async function startLocalCluster(options: LocalClusterOptions = {}): Prom
     onStop: (fn) => void stopHooks.push(fn),
   };
   installCustomResourceSupport(internals);
-  installReviewApis(handler, store, auth, () => clock.now());
+  installReviewApis(handler, store, auth);
+  installTokenRequest(handler, auth, { lookup, now: () => clock.now(), ...(options.serviceAccountMaxTokenExpirationSeconds ? { maxTokenExpirationSeconds: options.serviceAccountMaxTokenExpirationSeconds } : {}) });
   installPodEviction(handler, catalog, store, operations, () => clock.now());
   installCertificateApis(handler, operations, () => clock.now());
   installComponentStatuses(handler);
@@ -281,7 +299,10 @@ export async function startLocalCluster(options: LocalClusterOptions = {}): Prom
   writeKubeconfigFile(kubeconfigPath, kubeconfigText(url, certs?.caCertPem, { user: 'kubeforge-admin', token: auth.adminToken }, certificateUsers));
 
   if (certs) internals.certificateAuthority = certs.authority;
+  internals.serviceAccountTokenIssuer = auth.serviceAccountIssuer;
   startBuiltinControllers(internals, certs?.caCertPem);
+  const apiserverClient = new ControllerClient(internals, controllerIdentities.apiserver);
+  legacyTokenUsed = (secret) => markLegacyTokenUsed(apiserverClient, secret, clock.now());
   const isIdle = (): boolean => !server.busy && !clock.hasDueTimers() && [...idleChecks].every((c) => c.idle());
   const settle = async (): Promise<void> => {
     for (let round = 0; round < 10_000; round++) {

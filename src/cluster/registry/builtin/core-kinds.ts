@@ -127,6 +127,10 @@ function validateSecret(o: KubeObject): FieldError[] {
     if (!('tls.key' in data)) errs.push(required('data[tls.key]'));
   }
   if (o.type === 'kubernetes.io/dockerconfigjson' && !('.dockerconfigjson' in data)) errs.push(required('data[.dockerconfigjson]'));
+  // the token controller fills in the token; only the ServiceAccount's name is required
+  if (o.type === 'kubernetes.io/service-account-token' && !o.metadata.annotations?.['kubernetes.io/service-account.name']) {
+    errs.push(required('metadata.annotations[kubernetes.io/service-account.name]'));
+  }
   return errs;
 }
 
