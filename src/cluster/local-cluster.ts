@@ -150,6 +150,11 @@ export interface LocalClusterOptions {
    * gets a user entry and a context `kubeforge-<user>` in the admin kubeconfig (needs tls).
    */
   certificateUsers?: Array<{ user: string; groups?: string[]; namespace?: string }>;
+  /**
+   * Serve with an earlier run's CA and accept its admin token (what a kept data directory gives a restart),
+   * so clients configured for that run keep trusting and reaching the new one; everything else starts empty.
+   */
+  credentialsOf?: Pick<LocalCluster, 'certificateAuthority' | 'adminToken'>;
 }
 
 /** Something that must be quiet before settle() returns (built-in controllers register one). */
@@ -184,6 +189,8 @@ export interface LocalCluster {
   kubeconfigPath: string;
   /** PEM of the cluster CA (empty with tls: false). */
   caCertPem: string;
+  /** The cluster CA (absent with tls: false). */
+  certificateAuthority?: CertificateAuthority;
   adminToken: string;
   /** Writes a kubeconfig for a user with the given groups (a fresh token); returns the path. */
   writeKubeconfig(path: string, identity: { user: string; groups?: string[]; namespace?: string }): string;
@@ -224,7 +231,7 @@ export async function startLocalCluster(options: LocalClusterOptions = {}): Prom
   const readFreshness = new FreshnessWaiter(store, clock);
   handler.freshness = readFreshness;
   watches.freshness = new FreshnessWaiter(store, clock);
-  const auth = new TokenAuthenticator();
+  const auth = new TokenAuthenticator(options.credentialsOf?.adminToken);
   const faults = new FaultInjector();
   const idleChecks = new Set<IdleCheck>();
   const stopHooks: Array<() => void | Promise<void>> = [];
@@ -248,7 +255,7 @@ export async function startLocalCluster(options: LocalClusterOptions = {}): Prom
   // kind's default StorageClass, installed with the cluster as kind's storage manifest does
   operations.create(catalog.find('storage.k8s.io', 'v1', 'storageclasses')!, undefined, standardStorageClass(), { fieldManager: 'kubectl-client-side-apply' });
   const tlsOn = options.tls !== false;
-  const certs = tlsOn ? await generateServingCertificates(new Date()) : undefined;
+  const certs = tlsOn ? await generateServingCertificates(new Date(), options.credentialsOf?.certificateAuthority) : undefined;
   const server = new ApiServer({
     catalog,
     handler,
@@ -303,6 +310,7 @@ export async function startLocalCluster(options: LocalClusterOptions = {}): Prom
     url,
     kubeconfigPath,
     caCertPem: certs?.caCertPem ?? '',
+    ...(certs ? { certificateAuthority: certs.authority } : {}),
     adminToken: auth.adminToken,
     writeKubeconfig(path, identity) {
       const token = auth.issue({ username: identity.user, groups: identity.groups ?? [] });

@@ -22,8 +22,10 @@ export class TokenAuthenticator {
   /** Signs service-account tokens and publishes their key (OIDC discovery). */
   readonly serviceAccountIssuer = new ServiceAccountTokenIssuer();
 
-  constructor() {
-    this.adminToken = this.issue({ username: 'kubeforge-admin', groups: ['system:masters'] });
+  /** `adminToken`: keep an earlier run's admin token (a restart with kept credentials); a fresh one otherwise. */
+  constructor(adminToken?: string) {
+    const admin = { username: 'kubeforge-admin', groups: ['system:masters'] };
+    this.adminToken = adminToken ? this.register(adminToken, admin) : this.issue(admin);
   }
 
   /** Issues a token for a user; `system:authenticated` is always added. */
