@@ -2,7 +2,7 @@
  * An informer that never goes quiet: a paginated list, then a watch from the list's resourceVersion with
  * bookmarks; a relist on 410 Gone; a re-watch after the server ends the stream; a reconnect with
  * exponential backoff and jitter after any error; and stall detection (no event or bookmark for too long
- * → the watch is dropped and re-opened, counted in a metric). Before re-watching after a lost watch it
+ * → the watch is dropped and re-opened, counted in a metric). Before re-watching after a lost connection it
  * checks the server did not go back in time (server-timeline.ts: a restart that lost its storage) and, if
  * it did, relists from the latest, sending deletes for what vanished. Failures are warned once per state
  * (watch-failure-log.ts). Handlers see adds, updates and deletes in order.
@@ -101,7 +101,7 @@ export class Informer<T extends KubeObject = KubeObject> {
   private wakeSleep: (() => void) | undefined;
   private failures = 0;
   private readonly failureLog: WatchFailureLog;
-  /** A watch ended or failed: before the next one, check the server did not go back in time. */
+  /** The connection failed: before the next watch, check the server did not go back in time. */
   private verifyServer = false;
   /** The cluster identity seen at the last list (checkClusterIdentity only). */
   private identity: string | undefined;
@@ -181,7 +181,6 @@ export class Informer<T extends KubeObject = KubeObject> {
         if (this.needsList) await this.relist();
         else if (this.verifyServer) await this.checkServerTimeline();
         const lasted = await this.watchOnce();
-        this.verifyServer = true;
         this.failures = lasted ? 0 : this.failures + 1;
         // One watch ending at once is a server going away (the error, if any, comes with the next try);
         // watches that keep ending at once are a failure state of their own.
@@ -205,7 +204,10 @@ export class Informer<T extends KubeObject = KubeObject> {
           continue;
         }
         this.failures++;
-        this.verifyServer = true;
+        // The connection itself failed (refused, reset, stalled): the server may have been replaced. (One
+        // that answers with a status is the same server; one that restarts between two watches is caught by
+        // its first bookmark, older than our resourceVersion.)
+        if (!(err instanceof ApiError)) this.verifyServer = true;
         const reason = err instanceof ApiError ? String(err.code) : err instanceof WatchEndedError ? 'stall' : 'error';
         this.options.metrics?.watchRestarted?.(this.kind.kind, reason);
         await this.backoff(err);
