@@ -71,25 +71,3 @@ test.each([
   expect(warnings).toHaveLength(1);
   expect(warnings[0]).toMatch(/^API server went back in time: .* \(resourceVersion [67] after 100\); relisting from the latest$/);
 });
-
-test('a 410 on a fresh watch (before it delivered anything) relists from the latest, deleting what vanished', async () => {
-  const gone = JSON.stringify({ type: 'ERROR', object: { kind: 'Status', apiVersion: 'v1', status: 'Failure', code: 410, reason: 'Expired', message: 'too old resource version: 100 (9)' } });
-  const server = scriptedServer(
-    [
-      { items: [cm('a', '90')], resourceVersion: '100' },
-      { items: [cm('c', '6')], resourceVersion: '8' },
-    ],
-    [[gone], []],
-  );
-  const events: string[] = [];
-  const informer = new Informer<ConfigMap>({ kind: BuiltinKinds.ConfigMap, client: server.client, transport: server.transport, backoffInitialMs: 1, backoffMaxMs: 2 });
-  informer.addHandler({ onAdd: (o) => events.push(`add ${o.metadata!.name}`), onDelete: (o) => events.push(`delete ${o.metadata!.name}`) });
-  informer.start();
-  await until(() => server.watchCalls.length >= 2, 'the re-watch after the relist');
-  await informer.stop();
-
-  // Not "not older than 100", which a server gone back to 8 would hold for seconds and then refuse.
-  expect(server.listCalls).toEqual(['0', '']);
-  expect(server.watchCalls).toEqual(['100', '8']);
-  expect(events).toEqual(['add a', 'delete a', 'add c']);
-});

@@ -108,8 +108,6 @@ export class Informer<T extends KubeObject = KubeObject> {
   private disconnectedSince = 0;
   private connectedAt = 0;
   private receivedSinceConnect = false;
-  /** Events other than ERROR the current watch delivered (bookmarks included). */
-  private deliveredSinceConnect = 0;
   private loop: Promise<void> | undefined;
   /** Events received since start (bookmarks included). */
   eventsReceived = 0;
@@ -198,14 +196,9 @@ export class Informer<T extends KubeObject = KubeObject> {
           continue;
         }
         if (isGone(err)) {
-          const fresh = this.deliveredSinceConnect === 0;
-          this.options.logger?.debug({ kind: this.kind.kind, freshWatch: fresh }, 'watch expired (410), relisting');
+          this.options.logger?.debug({ kind: this.kind.kind }, 'watch expired (410), relisting');
           // as client-go's reflector: list "not older than" the last seen version first; only if that is
-          // refused too does the next list ask for the latest (relist() handles that). A 410 before the watch
-          // delivered anything says our version is not in this server's history at all (compacted away, or a
-          // server that went back in time, where "not older than" would wait for a version it never reaches):
-          // then the latest at once.
-          if (fresh) this.lastSyncUnavailable = true;
+          // refused too does the next list ask for the latest (relist() handles that).
           this.needsList = true;
           this.options.metrics?.relisted?.(this.kind.kind);
           continue;
@@ -388,7 +381,6 @@ export class Informer<T extends KubeObject = KubeObject> {
   private handleEvent(event: WatchEvent): void {
     this.eventsReceived++;
     this.receivedSinceConnect = true;
-    if (event.type !== 'ERROR') this.deliveredSinceConnect++;
     if (event.type === 'ERROR') {
       const status = event.object as { code?: number; reason?: string; message?: string };
       throw new ApiError(status.code ?? 500, status as never, `watch ${this.kind.kind}`);
@@ -447,7 +439,6 @@ export class Informer<T extends KubeObject = KubeObject> {
       this.stalled = false; // the re-watch is open
       this.connectedAt = Date.now();
       this.receivedSinceConnect = false;
-      this.deliveredSinceConnect = 0;
     }
     this.connected = connected;
     this.activity();
