@@ -204,10 +204,10 @@ export class Informer<T extends KubeObject = KubeObject> {
           continue;
         }
         this.failures++;
-        // The connection itself failed (refused, reset, stalled): the server may have been replaced. (One
-        // that answers with a status is the same server; one that restarts between two watches is caught by
-        // its first bookmark, older than our resourceVersion.)
-        if (!(err instanceof ApiError)) this.verifyServer = true;
+        // The connection itself failed (refused, reset, TLS): the server may have been replaced. (One that
+        // answers with a status is the same server; a watch the server ended or that stalled is re-opened, and
+        // a server that restarted in between is caught by the re-watch's first bookmark, older than ours.)
+        if (!(err instanceof ApiError) && !(err instanceof WatchEndedError)) this.verifyServer = true;
         const reason = err instanceof ApiError ? String(err.code) : err instanceof WatchEndedError ? 'stall' : 'error';
         this.options.metrics?.watchRestarted?.(this.kind.kind, reason);
         await this.backoff(err);
