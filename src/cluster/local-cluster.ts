@@ -162,6 +162,11 @@ export interface LocalClusterOptions {
    * to it, with a warning. Unset (as in kind): no cap.
    */
   serviceAccountMaxTokenExpirationSeconds?: number;
+  /**
+   * Serve with an earlier run's CA and accept its admin token (what a kept data directory gives a restart),
+   * so clients configured for that run keep trusting and reaching the new one; everything else starts empty.
+   */
+  credentialsOf?: Pick<LocalCluster, 'certificateAuthority' | 'adminToken'>;
 }
 
 /** Something that must be quiet before settle() returns (built-in controllers register one). */
@@ -198,6 +203,8 @@ export interface LocalCluster {
   kubeconfigPath: string;
   /** PEM of the cluster CA (empty with tls: false). */
   caCertPem: string;
+  /** The cluster CA (absent with tls: false). */
+  certificateAuthority?: CertificateAuthority;
   adminToken: string;
   /** Writes a kubeconfig for a user with the given groups (a fresh token); returns the path. */
   writeKubeconfig(path: string, identity: { user: string; groups?: string[]; namespace?: string }): string;
@@ -241,7 +248,7 @@ export async function startLocalCluster(options: LocalClusterOptions = {}): Prom
   const lookup = (bucket: string, namespace: string | undefined, name: string) => store.peek(bucket, namespace, name);
   // a legacy Secret-based token in use: the server labels its Secret with the day (markLegacyTokenUsed)
   let legacyTokenUsed: (secret: Readonly<KubeObject>) => void = () => {};
-  const auth = new TokenAuthenticator({ lookup, now: () => clock.now(), legacyTokenUsed: (secret) => legacyTokenUsed(secret) });
+  const auth = new TokenAuthenticator({ lookup, now: () => clock.now(), legacyTokenUsed: (secret) => legacyTokenUsed(secret) }, options.credentialsOf?.adminToken);
   const faults = new FaultInjector();
   const idleChecks = new Set<IdleCheck>();
   const stopHooks: Array<() => void | Promise<void>> = [];
@@ -266,7 +273,7 @@ export async function startLocalCluster(options: LocalClusterOptions = {}): Prom
   // kind's default StorageClass, installed with the cluster as kind's storage manifest does
   operations.create(catalog.find('storage.k8s.io', 'v1', 'storageclasses')!, undefined, standardStorageClass(), { fieldManager: 'kubectl-client-side-apply' });
   const tlsOn = options.tls !== false;
-  const certs = tlsOn ? await generateServingCertificates(new Date()) : undefined;
+  const certs = tlsOn ? await generateServingCertificates(new Date(), options.credentialsOf?.certificateAuthority) : undefined;
   const server = new ApiServer({
     catalog,
     handler,
@@ -324,6 +331,7 @@ export async function startLocalCluster(options: LocalClusterOptions = {}): Prom
     url,
     kubeconfigPath,
     caCertPem: certs?.caCertPem ?? '',
+    ...(certs ? { certificateAuthority: certs.authority } : {}),
     adminToken: auth.adminToken,
     writeKubeconfig(path, identity) {
       const token = auth.issue({ username: identity.user, groups: identity.groups ?? [] });

@@ -54,9 +54,11 @@ export class TokenAuthenticator {
   readonly serviceAccountIssuer: ServiceAccountTokenIssuer;
   private readonly validator: ServiceAccountTokenValidator | undefined;
 
-  constructor(private readonly cluster?: ClusterAccess) {
+  /** `adminToken`: keep an earlier run's admin token (a restart with kept credentials); a fresh one otherwise. */
+  constructor(private readonly cluster?: ClusterAccess, adminToken?: string) {
     this.serviceAccountIssuer = new ServiceAccountTokenIssuer(cluster?.signingKeyPem);
-    this.adminToken = this.issue({ username: 'kubeforge-admin', groups: ['system:masters'] });
+    const admin = { username: 'kubeforge-admin', groups: ['system:masters'] };
+    this.adminToken = adminToken ? this.register(adminToken, admin) : this.issue(admin);
     this.validator = cluster && new ServiceAccountTokenValidator(cluster.lookup, cluster.now, apiAudiences);
   }
 

@@ -46,8 +46,10 @@ export interface ManagerOptions {
     frozen?: boolean;
     keepManagedFields?: boolean;
     stallTimeoutMs?: number;
-    /** Measure stallTimeoutMs on the manager's clock instead of real time (default false). */
+    /** Measure stallTimeoutMs and readiness's 15 s grace for a lost watch on the manager's clock instead of real time (default false). */
     stallOnManagerClock?: boolean;
+    /** Informers also compare the cluster identity (kube-system uid) before re-watching; needs get on namespaces (default false). */
+    checkClusterIdentity?: boolean;
     backoffInitialMs?: number;
     backoffMaxMs?: number;
     watchTimeoutSeconds?: number;
