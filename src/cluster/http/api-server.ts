@@ -14,6 +14,7 @@ import { wantsAggregatedDiscovery } from './negotiation.js';
 import { type OpenAPIDocuments, openAPIV2ContentType } from './openapi.js';
 import { type RequestInfo, parseRequestInfo } from './request-info.js';
 import { type FaultInjector, type RequestLogEntry, faultStatus } from './request-log.js';
+import { RequestHistory } from './request-history.js';
 import type { ResourceHandler } from './resource-handler.js';
 import type { WatchHub } from './watch.js';
 import type { ObjectStore } from '../store/object-store.js';
@@ -53,6 +54,8 @@ export interface ApiServerParts {
   tls?: { cert: string; key: string; clientCa?: string };
   /** Requests parked waiting for the store to reach their resourceVersion (not work settle() waits for). */
   parkedRequests?: () => number;
+  /** Request log entries kept (default 10 000; 0 keeps none). */
+  requestLogSize?: number;
 }
 
 const publicPaths = new Set(['/healthz', '/livez', '/readyz', '/version', '/version/']);
@@ -61,11 +64,13 @@ const maxBody = 10 * 1024 * 1024;
 export class ApiServer {
   private server: Server | undefined;
   private readonly sockets = new Set<Socket>();
-  readonly log: RequestLogEntry[] = [];
+  readonly history: RequestHistory;
   private inFlight = 0;
   private readonly metrics = new RequestMetrics();
 
-  constructor(private readonly parts: ApiServerParts) {}
+  constructor(private readonly parts: ApiServerParts) {
+    this.history = new RequestHistory(parts.requestLogSize);
+  }
 
   /** Requests being handled right now (settle() waits for zero). */
   get busy(): boolean {
@@ -130,11 +135,13 @@ export class ApiServer {
       if (info.namespace) entry.namespace = info.namespace;
       if (info.name) entry.name = info.name;
     }
-    this.log.push(entry);
+    this.history.begin(entry);
     const endInflight = this.metrics.begin(method);
     const started = performance.now();
+    res.on('close', () => this.history.finish(entry));
     res.on('finish', () => {
       entry.code = res.statusCode;
+      this.history.finish(entry);
       const seconds = (performance.now() - started) / 1000;
       if (info.kind === 'resource') this.metrics.record(info, method, url.searchParams, String(req.headers['content-type'] ?? ''), res.statusCode, seconds);
     });
