@@ -59,7 +59,6 @@ export interface ApiServerParts {
 }
 
 const publicPaths = new Set(['/healthz', '/livez', '/readyz', '/version', '/version/']);
-const maxBody = 10 * 1024 * 1024;
 
 export class ApiServer {
   private server: Server | undefined;
@@ -277,20 +276,33 @@ function buildInfoLabels(): Record<string, string> {
   };
 }
 
+/**
+ * kube-apiserver's request body limit (`--max-request-body-bytes`, 3 MiB: twice etcd's 1.5 MiB request
+ * limit, room for JSON over the stored protobuf).
+ */
+export const maxRequestBodyBytes = 3 * 1024 * 1024;
+/** How much of an over-limit body is read and dropped so the client sees the 413 (not a reset). */
+const maxDiscardedBodyBytes = 64 * 1024 * 1024;
+
+/**
+ * The whole body, or a 413 for one over the limit. The rest of an over-limit body is read and dropped
+ * (up to 64 MiB) so the client, still writing, gets the Status instead of a reset connection.
+ */
 function readBody(req: IncomingMessage): Promise<Buffer> {
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     let size = 0;
+    const tooLarge = () => new ApiError(413, 'RequestEntityTooLarge', `Request entity too large: limit is ${maxRequestBodyBytes}`);
     req.on('data', (c: Buffer) => {
       size += c.length;
-      if (size > maxBody) {
-        reject(new ApiError(413, 'RequestEntityTooLarge', 'Request entity too large: limit is 3145728'));
-        req.destroy();
-        return;
+      if (size <= maxRequestBodyBytes) chunks.push(c);
+      else if (chunks.length) chunks.length = 0;
+      if (size > maxDiscardedBodyBytes) {
+        req.pause();
+        reject(tooLarge());
       }
-      chunks.push(c);
     });
-    req.on('end', () => resolve(Buffer.concat(chunks)));
+    req.on('end', () => (size > maxRequestBodyBytes ? reject(tooLarge()) : resolve(Buffer.concat(chunks))));
     req.on('error', reject);
   });
 }
