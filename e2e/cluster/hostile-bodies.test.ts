@@ -1,6 +1,7 @@
 /**
  * Bodies built to hurt the decoder get the 400 a 1.32 server gives, never a 500: JSON nested deeper than
- * encoding/json's 10 000 levels, malformed YAML, and YAML alias bombs ("billion laughs").
+ * encoding/json's 10 000 levels (the local cluster stops at 1 000, with the same message), malformed YAML,
+ * and YAML alias bombs ("billion laughs").
  */
 import { useClusterSuite } from './cluster-suite.js';
 
@@ -54,4 +55,26 @@ test('a YAML alias bomb: 400 "excessive aliasing", as create body and as an appl
   expect(apply.code).toBe(400);
   expect(JSON.parse(apply.text)).toEqual(badRequest('error decoding YAML: error converting YAML to JSON: yaml: document contains excessive aliasing'));
   expect((await suite.call('GET', `${cms}/lol`)).code).toBe(404);
+});
+
+test('nesting at the local limit (1 000 levels) is decoded and judged on its content, one more is 400', async () => {
+  const cm = await suite.call('POST', cms, `{"metadata":{"name":"deep-ok"},"data":{"a":${nested(998)}}}`);
+  expect(cm.code).toBe(400);
+  expect(JSON.parse(cm.text).message).toContain('cannot be handled as a ConfigMap');
+  await suite.kubectl.ok(['apply', '-f', '-'], JSON.stringify({
+    apiVersion: 'apiextensions.k8s.io/v1', kind: 'CustomResourceDefinition', metadata: { name: 'trees.example.com' },
+    spec: { group: 'example.com', scope: 'Namespaced', names: { plural: 'trees', singular: 'tree', kind: 'Tree' },
+      versions: [{ name: 'v1', served: true, storage: true, schema: { openAPIV3Schema: { type: 'object', 'x-kubernetes-preserve-unknown-fields': true } } }] },
+  }));
+  await suite.kubectl.ok(['wait', '--for=condition=Established', 'crd/trees.example.com', '--timeout=10s']);
+  const trees = '/apis/example.com/v1/namespaces/default/trees';
+  const tree = await suite.call('POST', trees, `{"apiVersion":"example.com/v1","kind":"Tree","metadata":{"name":"deep"},"spec":${nested(999)}}`);
+  expect(tree.code).toBe(201);
+  const patched = await suite.call('PATCH', `${trees}/deep`, `{"spec":${nested(999)}}`, { 'Content-Type': 'application/merge-patch+json' });
+  expect(patched.code).toBe(200);
+  expect((await suite.call('GET', `${trees}/deep`)).code).toBe(200);
+  expect((await suite.kubectl.ok(['get', 'tree', 'deep', '-o', 'name'])).trim()).toBe('tree.example.com/deep');
+  const over = await suite.call('POST', trees, `{"apiVersion":"example.com/v1","kind":"Tree","metadata":{"name":"deeper"},"spec":${nested(1_000)}}`);
+  expect(over.code).toBe(400);
+  expect(JSON.parse(over.text).message).toBe('the object provided is unrecognized (must be of type Tree): couldn\'t get version/kind; json parse error: exceeded max depth ({"apiVersion":"example.com/v1" ...)');
 });
