@@ -64,3 +64,9 @@ test('kubectl refuses such names before sending anything', async () => {
   expect(r.code).toBe(1);
   expect(r.stderr).toContain('invalid resource name ".."');
 });
+
+test('a path with a broken percent escape is a plain 400 (Go\'s server refuses the request line), not a 500', async () => {
+  const r = await rawCall('GET', `${ns}/configmaps/%zz`);
+  expect(r.code).toBe(400);
+  expect(r.text).toBe('400 Bad Request');
+});

@@ -123,8 +123,15 @@ export class ApiServer {
 
   private async serve(req: IncomingMessage, res: ServerResponse): Promise<void> {
     this.inFlight++;
-    const url = new URL(req.url ?? '/', 'https://localhost');
+    const url = requestUrl(req.url);
     const method = req.method ?? 'GET';
+    if (!decodablePath(url.pathname)) {
+      // Go's server refuses a request line whose path does not parse, before any handler
+      this.inFlight--;
+      res.writeHead(400, { 'Content-Type': 'text/plain; charset=utf-8', Connection: 'close' });
+      res.end('400 Bad Request');
+      return;
+    }
     const info = parseRequestInfo(method, url.pathname, url.searchParams);
     let user: UserInfo = this.parts.anonymous ?? anonymousUser;
     const entry: RequestLogEntry = { time: new Date().toISOString(), user: user.username, groups: user.groups, method, path: url.pathname, verb: info.verb, code: 0 };
@@ -208,7 +215,7 @@ export class ApiServer {
     return false;
   }
 
-  private serveNonResource(url: URL, req: IncomingMessage, res: ServerResponse): void {
+  private serveNonResource(url: RequestTarget, req: IncomingMessage, res: ServerResponse): void {
     const path = url.pathname.replace(/\/+$/, '') || '/';
     const { catalog, openapi } = this.parts;
     const accept = req.headers.accept;
@@ -265,6 +272,31 @@ export class ApiServer {
     }
     throw pathNotFound();
   }
+}
+
+/**
+ * The request's path and query. The path is taken as sent: a WHATWG URL would resolve `.` and `..`
+ * segments (encoded ones too) into another resource, where Go's server hands them on as they are.
+ */
+function requestUrl(raw = '/'): RequestTarget {
+  const query = raw.indexOf('?');
+  const path = query === -1 ? raw : raw.slice(0, query);
+  return { pathname: path.startsWith('/') ? path : `/${path}`, searchParams: new URLSearchParams(query === -1 ? '' : raw.slice(query + 1)) };
+}
+
+function decodablePath(path: string): boolean {
+  try {
+    decodeURIComponent(path);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** A request's path (as sent) and query. */
+interface RequestTarget {
+  pathname: string;
+  searchParams: URLSearchParams;
 }
 
 /** kubernetes_build_info's labels. */

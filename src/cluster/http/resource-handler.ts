@@ -87,6 +87,7 @@ export class ResourceHandler {
   async handle(ctx: ResourceRequestContext): Promise<HandlerResult | undefined> {
     const { info } = ctx;
     const rt = this.resolve(info);
+    if (info.name !== undefined) checkPathSegmentName(info.name);
     if (info.subresource) return this.handleSubresource(rt, ctx);
     if (rt.namespaced && info.namespace === undefined && info.name !== undefined) throw pathNotFound();
     if (!rt.verbs.includes(info.verb)) throw methodNotAllowed(info.verb, { group: rt.group, resource: rt.resource });
@@ -554,6 +555,15 @@ function checkScaleReplicas(name: string, replicas: unknown): asserts replicas i
     throw new ApiError(422, 'Invalid', `Scale.autoscaling "${name}" is invalid: spec.replicas: Invalid value: ${JSON.stringify(replicas ?? null)}: must be a number`);
   }
   if (replicas < 0) throw invalidObject('Scale', 'autoscaling', name, [invalid('spec.replicas', replicas, 'must be greater than or equal to 0')]);
+}
+
+/**
+ * The registry's key function refuses a name that is not a valid path segment (path.IsValidPathSegmentName):
+ * `.` and `..`, and names holding `/` or `%`, are a 400 before any storage is read.
+ */
+function checkPathSegmentName(name: string): void {
+  const why = name === '.' || name === '..' ? [`may not be '${name}'`] : ['/', '%'].filter((c) => name.includes(c)).map((c) => `may not contain '${c}'`);
+  if (why.length) throw badRequest(`Name parameter invalid: ${JSON.stringify(name)}: ${why.join(';')}`);
 }
 
 function isApply(ctx: ResourceRequestContext): boolean {
