@@ -39,3 +39,30 @@ test('20 000 creates with generateName: every one succeeds, every name is distin
   expect(Object.fromEntries(codes)).toEqual({ 201: total });
   expect(names.size).toBe(total);
 }, 300_000);
+
+test('a taken generated name is generated again; after 8 taken names the 409 is answered', async () => {
+  const cms = '/api/v1/namespaces/default/configmaps';
+  expect((await suite.call('POST', cms, { metadata: { name: 'fixed-zzzzz' } })).code).toBe(201);
+  const random = suite.cluster.internals.random;
+  const original = random.nameSuffix.bind(random);
+  const draws: string[] = [];
+  try {
+    const suffixes = ['zzzzz', 'zzzzz', 'bcdfg'];
+    random.nameSuffix = () => {
+      const s = suffixes.shift() ?? 'zzzzz';
+      draws.push(s);
+      return s;
+    };
+    const retried = await suite.call('POST', cms, { metadata: { generateName: 'fixed-' } });
+    expect(retried.code).toBe(201);
+    expect(JSON.parse(retried.text).metadata.name).toBe('fixed-bcdfg');
+    expect(draws).toEqual(['zzzzz', 'zzzzz', 'bcdfg']);
+    draws.length = 0;
+    const exhausted = await suite.call('POST', cms, { metadata: { generateName: 'fixed-' } });
+    expect(exhausted.code).toBe(409);
+    expect(JSON.parse(exhausted.text)).toMatchObject({ reason: 'AlreadyExists', message: 'configmaps "fixed-zzzzz" already exists' });
+    expect(draws).toHaveLength(8);
+  } finally {
+    random.nameSuffix = original;
+  }
+});
