@@ -148,6 +148,13 @@ export interface LocalClusterOptions {
    * report does not read them: it stays exact however many entries the ring dropped.
    */
   requestLogSize?: number;
+  /**
+   * Deadline of a non-long-running request on the cluster's clock (default 60 s, kube-apiserver's
+   * `--request-timeout`): then a 504 Timeout. Watches, logs, exec and proxies have none.
+   */
+  requestTimeoutSeconds?: number;
+  /** Wall-clock seconds a connection has to send its request headers and finish its TLS handshake (default 32, Go's ReadHeaderTimeout as kube-apiserver sets it). */
+  readHeaderTimeoutSeconds?: number;
   /** Watch history length (default 10 000 events). */
   watchHistory?: number;
   /**
@@ -266,6 +273,9 @@ export async function startLocalCluster(options: LocalClusterOptions = {}): Prom
     store,
     parkedRequests: () => readFreshness.waiting,
     ...(options.requestLogSize !== undefined ? { requestLogSize: options.requestLogSize } : {}),
+    clock,
+    ...(options.requestTimeoutSeconds !== undefined ? { requestTimeoutSeconds: options.requestTimeoutSeconds } : {}),
+    ...(options.readHeaderTimeoutSeconds !== undefined ? { readHeaderTimeoutSeconds: options.readHeaderTimeoutSeconds } : {}),
     ...(tlsOn ? {} : { anonymous: { username: 'kubeforge-admin', groups: ['system:masters', 'system:authenticated'] } }),
     ...(certs ? { tls: { cert: certs.serverCertPem, key: certs.serverKeyPem, clientCa: certs.caCertPem } } : {}),
   });

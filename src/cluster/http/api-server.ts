@@ -6,6 +6,7 @@
 import { createServer as createHttpServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { createServer as createHttpsServer } from 'node:https';
 import type { AddressInfo, Socket } from 'node:net';
+import type { Duplex } from 'node:stream';
 import { ApiError, pathNotFound, unauthorized } from '../errors/status-errors.js';
 import type { ResourceCatalog } from '../registry/resource-catalog.js';
 import { type UserInfo, type TokenAuthenticator, anonymousUser } from './authentication.js';
@@ -22,6 +23,8 @@ import { impersonate } from './impersonation.js';
 import { authenticateClientCertificate, combineAuthentication } from './client-certificate-authentication.js';
 import { healthChecks, healthPath, healthReport } from './health-checks.js';
 import { RequestMetrics, metricsContentType } from './request-metrics.js';
+import type { Clock } from '../../runtime/clock.js';
+import { RequestDeadlines, defaultReadHeaderTimeoutSeconds, defaultRequestTimeoutSeconds, isLongRunning, requestDeadlineMs, requestTimedOut } from './request-deadline.js';
 
 export const kubernetesVersion = {
   major: '1',
@@ -56,6 +59,12 @@ export interface ApiServerParts {
   parkedRequests?: () => number;
   /** Request log entries kept (default 10 000; 0 keeps none). */
   requestLogSize?: number;
+  /** The clock request deadlines run on (the cluster's; wall time when absent). */
+  clock?: Clock;
+  /** Deadline of a non-long-running request, on `clock` (default 60 s). */
+  requestTimeoutSeconds?: number;
+  /** Wall-clock time a connection has to send its request headers / finish its TLS handshake (default 32 s). */
+  readHeaderTimeoutSeconds?: number;
 }
 
 const publicPaths = new Set(['/healthz', '/livez', '/readyz', '/version', '/version/']);
@@ -65,24 +74,34 @@ export class ApiServer {
   private readonly sockets = new Set<Socket>();
   readonly history: RequestHistory;
   private inFlight = 0;
+  /** Requests still waiting for their body: the client's wait, not work settle() waits for. */
+  private awaitingBody = 0;
+  private readonly deadlines: RequestDeadlines;
   private readonly metrics = new RequestMetrics();
 
   constructor(private readonly parts: ApiServerParts) {
     this.history = new RequestHistory(parts.requestLogSize);
+    this.deadlines = new RequestDeadlines(parts.clock);
   }
 
   /** Requests being handled right now (settle() waits for zero). */
   get busy(): boolean {
-    return this.inFlight > (this.parts.parkedRequests?.() ?? 0);
+    return this.inFlight - this.awaitingBody > (this.parts.parkedRequests?.() ?? 0);
   }
 
   async listen(port = 0): Promise<number> {
     const handler = (req: IncomingMessage, res: ServerResponse): void => void this.serve(req, res);
     const tls = this.parts.tls;
+    const readHeaderMs = (this.parts.readHeaderTimeoutSeconds ?? defaultReadHeaderTimeoutSeconds) * 1000;
+    // Go's http.Server: 1 MiB of headers, ReadHeaderTimeout (also bounding the TLS handshake), no whole-request timeout
+    const httpOptions = { maxHeaderSize: 1 << 20, headersTimeout: readHeaderMs, requestTimeout: 0, connectionsCheckingInterval: Math.min(1000, Math.max(50, readHeaderMs / 4)) };
     this.server = tls
-      ? createHttpsServer({ cert: tls.cert, key: tls.key, ...(tls.clientCa ? { requestCert: true, rejectUnauthorized: false, ca: tls.clientCa } : {}) }, handler)
-      : createHttpServer(handler);
+      ? createHttpsServer({ ...httpOptions, handshakeTimeout: readHeaderMs, cert: tls.cert, key: tls.key, ...(tls.clientCa ? { requestCert: true, rejectUnauthorized: false, ca: tls.clientCa } : {}) }, handler)
+      : createHttpServer(httpOptions, handler);
     this.server.keepAliveTimeout = 5000;
+    this.server.on('clientError', answerClientError);
+    // a handshake that failed or timed out ends the connection (Go closes it; Node would leave it open)
+    this.server.on('tlsClientError', (_err: Error, socket: Duplex) => socket.destroy());
     this.server.on('connection', (socket: Socket) => {
       this.sockets.add(socket);
       socket.on('close', () => this.sockets.delete(socket));
@@ -151,8 +170,26 @@ export class ApiServer {
       const seconds = (performance.now() - started) / 1000;
       if (info.kind === 'resource') this.metrics.record(info, method, url.searchParams, String(req.headers['content-type'] ?? ''), res.statusCode, seconds);
     });
+    let timedOut = false;
+    let cancelDeadline: (() => void) | undefined;
     try {
-      const body = await readBody(req);
+      if (!isLongRunning(info)) {
+        const ms = requestDeadlineMs(url.searchParams, this.parts.requestTimeoutSeconds ?? defaultRequestTimeoutSeconds);
+        cancelDeadline = this.deadlines.add(ms, () => {
+          if (res.headersSent) return;
+          timedOut = true;
+          // Connection: close ends the connection after the Status, whatever of the body is still unread
+          writeJson(res, 504, requestTimedOut().status, [], { Connection: 'close' });
+        });
+      }
+      this.awaitingBody++;
+      let body: Buffer;
+      try {
+        body = await readBody(req);
+      } finally {
+        this.awaitingBody--;
+      }
+      if (timedOut) return;
       const authn = combineAuthentication(authenticateClientCertificate(req.socket), this.parts.auth.authenticate(req.headers.authorization));
       if (authn === null) throw unauthorized();
       if (authn) {
@@ -175,10 +212,11 @@ export class ApiServer {
         return;
       }
       const result = await this.parts.handler.handle({ info, query: url.searchParams, headers: req.headers, body, res, user });
-      if (!result) return;
+      if (!result || timedOut) return;
       if (result.warnings?.length) entry.warnings = result.warnings;
       writeJson(res, result.code, result.body, result.warnings);
     } catch (err) {
+      if (err instanceof ClientGone || timedOut) return;
       const apiError = err instanceof ApiError ? err : new ApiError(500, 'InternalError', `Internal error occurred: ${(err as Error)?.message ?? String(err)}`);
       if (!(err instanceof ApiError)) console.error('kubeforge cluster: internal error', err);
       const retryAfter = apiError.status.details?.retryAfterSeconds;
@@ -186,6 +224,7 @@ export class ApiServer {
       if (!res.headersSent) writeJson(res, apiError.code, apiError.status);
       else if (!res.writableEnded) res.end();
     } finally {
+      cancelDeadline?.();
       this.inFlight--;
       endInflight();
     }
@@ -308,6 +347,22 @@ function buildInfoLabels(): Record<string, string> {
   };
 }
 
+/** The client went away before its request was read whole: nothing to answer. */
+class ClientGone extends Error {}
+
+/**
+ * A request the HTTP parser refused, answered as Go's server answers: a header read that timed out (or
+ * a reset) closes the connection without a word; headers over 1 MiB get 431; anything else 400.
+ */
+function answerClientError(err: NodeJS.ErrnoException, socket: Duplex): void {
+  if (err.code === 'ERR_HTTP_REQUEST_TIMEOUT' || err.code === 'ECONNRESET' || !socket.writable) {
+    socket.destroy();
+    return;
+  }
+  const [status, text] = err.code === 'HPE_HEADER_OVERFLOW' ? ['431', 'Request Header Fields Too Large'] : ['400', 'Bad Request'];
+  socket.end(`HTTP/1.1 ${status} ${text}\r\nContent-Type: text/plain; charset=utf-8\r\nConnection: close\r\n\r\n${status} ${text}`);
+}
+
 /**
  * kube-apiserver's request body limit (`--max-request-body-bytes`, 3 MiB: twice etcd's 1.5 MiB request
  * limit, room for JSON over the stored protobuf).
@@ -335,7 +390,10 @@ function readBody(req: IncomingMessage): Promise<Buffer> {
       }
     });
     req.on('end', () => (size > maxRequestBodyBytes ? reject(tooLarge()) : resolve(Buffer.concat(chunks))));
-    req.on('error', reject);
+    req.on('close', () => {
+      if (!req.complete) reject(new ClientGone());
+    });
+    req.on('error', () => reject(new ClientGone()));
   });
 }
 
@@ -345,9 +403,9 @@ export function encodeJson(body: unknown): string {
 }
 
 /** An API object (or Status) as the runtime serializer writes it. */
-export function writeJson(res: ServerResponse, code: number, body: unknown, warnings: string[] = []): void {
+export function writeJson(res: ServerResponse, code: number, body: unknown, warnings: string[] = [], extraHeaders: Record<string, string> = {}): void {
   const text = encodeJson(body);
-  const headers: Record<string, string | string[]> = { 'Content-Type': 'application/json', 'Cache-Control': 'no-cache, private' };
+  const headers: Record<string, string | string[]> = { 'Content-Type': 'application/json', 'Cache-Control': 'no-cache, private', ...extraHeaders };
   if (warnings.length) headers.Warning = warnings.map((w) => `299 - ${JSON.stringify(w)}`);
   res.writeHead(code, headers);
   res.end(text);
