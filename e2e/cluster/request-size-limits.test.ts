@@ -80,3 +80,29 @@ test('kubectl: a 2 MiB custom resource is over etcd\'s 1.5 MiB request limit: 50
   expect(grown.code).toBe(500);
   expect(JSON.parse(grown.text).message).toBe('etcdserver: request is too large');
 });
+
+test('a 100 MiB body streamed in pieces gets its 413 too, and the next request is served', async () => {
+  const chunk = Buffer.alloc(MiB, 0x61);
+  const { request: httpsRequest } = await import('node:https');
+  const reply = await new Promise<{ code: number; text: string }>((resolve, reject) => {
+    const req = httpsRequest(suite.adminRequestOptions(cms, 'POST', { 'Content-Type': 'application/json' }), (res) => {
+      let text = '';
+      res.setEncoding('utf8');
+      res.on('data', (c: string) => (text += c));
+      res.on('end', () => resolve({ code: res.statusCode ?? 0, text }));
+    });
+    req.on('error', (err) => ((err as NodeJS.ErrnoException).code === 'EPIPE' || (err as NodeJS.ErrnoException).code === 'ECONNRESET' ? undefined : reject(err)));
+    let sent = 0;
+    const pump = (): void => {
+      while (sent < 100) {
+        sent++;
+        if (!req.write(chunk)) return void req.once('drain', pump);
+      }
+      req.end();
+    };
+    pump();
+  });
+  expect(reply.code).toBe(413);
+  expect(JSON.parse(reply.text)).toEqual(tooLarge);
+  expect((await suite.call('GET', cms)).code).toBe(200);
+});

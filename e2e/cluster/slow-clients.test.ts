@@ -80,8 +80,10 @@ test('watches are long-running: no 504 after 60 s', async () => {
   await suite.cluster.clock.advance(120_000);
   await suite.call('POST', cms, { metadata: { name: 'after-two-minutes' } });
   await suite.cluster.settle();
-  await new Promise((r) => setTimeout(r, 50));
-  expect(watch.events.map((e) => e.object?.metadata?.name)).toContain('after-two-minutes');
+  const names = () => watch.events.map((e) => e.object?.metadata?.name);
+  for (let i = 0; i < 400 && !names().includes('after-two-minutes'); i++) await new Promise((r) => setTimeout(r, 5));
+  expect(names()).toContain('after-two-minutes');
+  expect(watch.res.complete).toBe(false);
   watch.close();
 });
 

@@ -221,7 +221,8 @@ export class ApiServer {
       if (!(err instanceof ApiError)) console.error('kubeforge cluster: internal error', err);
       const retryAfter = apiError.status.details?.retryAfterSeconds;
       if (retryAfter && !res.headersSent) res.setHeader('Retry-After', String(retryAfter));
-      if (!res.headersSent) writeJson(res, apiError.code, apiError.status);
+      // a body left unread (one far over the limit) ends the connection after the Status
+      if (!res.headersSent) writeJson(res, apiError.code, apiError.status, [], req.complete ? {} : { Connection: 'close' });
       else if (!res.writableEnded) res.end();
     } finally {
       cancelDeadline?.();
