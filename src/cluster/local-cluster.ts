@@ -150,6 +150,18 @@ export interface LocalClusterOptions {
    * LimitRanger, ServiceAccount, PodSecurity, Priority, ValidatingAdmissionPolicy, ResourceQuota (src/cluster/admission/admission-chain.ts).
    */
   disabledAdmissionPlugins?: string[];
+  /**
+   * Request log entries kept, newest first out (default 10 000; 0 keeps none). The least-privilege
+   * report does not read them: it stays exact however many entries the ring dropped.
+   */
+  requestLogSize?: number;
+  /**
+   * Deadline of a non-long-running request on the cluster's clock (default 60 s, kube-apiserver's
+   * `--request-timeout`): then a 504 Timeout. Watches, logs, exec and proxies have none.
+   */
+  requestTimeoutSeconds?: number;
+  /** Wall-clock seconds a connection has to send its request headers and finish its TLS handshake (default 32, Go's ReadHeaderTimeout as kube-apiserver sets it). */
+  readHeaderTimeoutSeconds?: number;
   /** Watch history length (default 10 000 events). */
   watchHistory?: number;
   /**
@@ -215,6 +227,7 @@ export interface LocalCluster {
   clock: ClusterClock;
   /** Resolves once no request is in flight, no timer is due and every controller queue is empty. */
   settle(): Promise<void>;
+  /** The newest requests (up to `requestLogSize`), oldest first. */
   requestLog(): RequestLogEntry[];
   /** For one identity: what it did, which granted RBAC rules it never used, and what it was refused. */
   leastPrivilegeReport(identity: { user: string; groups?: string[] }): LeastPrivilegeReport;
@@ -284,13 +297,17 @@ export async function startLocalCluster(options: LocalClusterOptions = {}): Prom
     authorize: createAuthorizer(options.authz ?? 'rbac', store),
     store,
     parkedRequests: () => readFreshness.waiting,
+    ...(options.requestLogSize !== undefined ? { requestLogSize: options.requestLogSize } : {}),
+    clock,
+    ...(options.requestTimeoutSeconds !== undefined ? { requestTimeoutSeconds: options.requestTimeoutSeconds } : {}),
+    ...(options.readHeaderTimeoutSeconds !== undefined ? { readHeaderTimeoutSeconds: options.readHeaderTimeoutSeconds } : {}),
     ...(tlsOn ? {} : { anonymous: { username: 'kubeforge-admin', groups: ['system:masters', 'system:authenticated'] } }),
     ...(certs ? { tls: { cert: certs.serverCertPem, key: certs.serverKeyPem, clientCa: certs.caCertPem } } : {}),
   });
   internals.recordRequest = (entry) => {
     const warnings = controllerAdmission.takeWarnings();
     if (warnings.length) entry.warnings = [...(entry.warnings ?? []), ...warnings];
-    server.log.push(entry);
+    server.history.add(entry);
   };
   const port = await server.listen(options.port ?? 0);
   const url = `${tlsOn ? 'https' : 'http'}://127.0.0.1:${port}`;
@@ -346,9 +363,9 @@ export async function startLocalCluster(options: LocalClusterOptions = {}): Prom
     },
     clock,
     settle,
-    requestLog: () => server.log.map((e) => ({ ...e })),
+    requestLog: () => server.history.entries().map((e) => ({ ...e })),
     leastPrivilegeReport: (identity) =>
-      leastPrivilegeReport(store, server.log, { username: identity.user, groups: [...(identity.groups ?? []), 'system:authenticated'] }),
+      leastPrivilegeReport(store, server.history.activitiesOf(identity.user), { username: identity.user, groups: [...(identity.groups ?? []), 'system:authenticated'] }),
     injectFault: (f) => faults.add(f),
     compactHistory: () => store.compactHistory(),
     closeWatches: () => watches.closeAll(),
