@@ -2,12 +2,54 @@
  * HTTP to the API server over a client-node KubeConfig: its TLS material, bearer tokens and exec plugins
  * (applied per request, so refreshed tokens are used), on one keep-alive agent. JSON requests and
  * streaming (watch) responses; counts requests in flight so tests can tell when the client is quiet.
+ * Every request has a deadline (`requestTimeoutMs`, default 60 s — the API server's own request timeout —
+ * overridable per request and per client); a watch's deadline covers only its opening, the informer's
+ * stall detection watches it after. A request past its deadline, aborted by its signal or by
+ * `abortInFlight()` is reset (RST), so a path that holds its bytes cannot deliver them later; while
+ * `fenceWrites()` is on, writes fail at once (a manager that lost its lease writes nothing more).
  */
 import http from 'node:http';
 import https from 'node:https';
+import net from 'node:net';
+import tls from 'node:tls';
 import type { KubeConfig } from '@kubernetes/client-node';
 import type { Status } from 'kubernetes-types/meta/v1.js';
+import { realClock, type Clock } from '../clock.js';
 import { ApiError } from './api-error.js';
+
+/** The default deadline of one request: the API server's own default request timeout (1 min). */
+export const DEFAULT_REQUEST_TIMEOUT_MS = 60_000;
+
+export interface TransportOptions {
+  /** Deadline of each non-watch request (and of opening a watch), in ms; 0 = none. Default 60 s. */
+  requestTimeoutMs?: number;
+  /** The clock deadlines are measured on (default real time). */
+  timeoutClock?: Clock;
+}
+
+/** A request that did not answer within its deadline (as client-go's "context deadline exceeded"). */
+export class RequestTimeoutError extends Error {
+  constructor(
+    readonly request: string,
+    readonly timeoutMs: number,
+  ) {
+    super(`${request}: no answer within ${timeoutMs} ms (context deadline exceeded)`);
+    this.name = 'RequestTimeoutError';
+  }
+}
+
+/** A request abandoned by its caller (an aborted signal, `abortInFlight()`) or refused by a write fence. */
+export class RequestAbortedError extends Error {
+  constructor(
+    readonly request: string,
+    readonly reason: string,
+  ) {
+    super(`${request}: ${reason}`);
+    this.name = 'RequestAbortedError';
+  }
+}
+
+const writeVerbs = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 
 export interface RequestOptions {
   query?: Record<string, string | number | boolean | undefined>;
@@ -15,6 +57,12 @@ export interface RequestOptions {
   contentType?: string;
   /** Accept header (default application/json); e.g. PartialObjectMetadata for metadata-only reads. */
   accept?: string;
+  /** This request's deadline in ms (0 = none); default the transport's requestTimeoutMs. */
+  timeoutMs?: number;
+  /** Aborts the request (reset) when it fires. */
+  signal?: AbortSignal;
+  /** Passes a write fence (the lease's own requests). */
+  ignoreFence?: boolean;
 }
 
 export interface StreamHandle {
@@ -27,11 +75,32 @@ export class Transport {
   private readonly server: URL;
   private inFlight = 0;
   private readonly listeners = new Set<() => void>();
+  private readonly abortables = new Set<(reason: string) => void>();
+  private fence: string | undefined;
+  readonly requestTimeoutMs: number;
+  private readonly timeoutClock: Clock;
 
-  constructor(private readonly kubeConfig: KubeConfig) {
+  constructor(
+    private readonly kubeConfig: KubeConfig,
+    options: TransportOptions = {},
+  ) {
     const cluster = kubeConfig.getCurrentCluster();
     if (!cluster) throw new Error('kubeconfig has no current cluster: set current-context or pass a context');
     this.server = new URL(cluster.server);
+    this.requestTimeoutMs = options.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS;
+    this.timeoutClock = options.timeoutClock ?? realClock;
+  }
+
+  /** Resets every non-watch request in flight; each rejects with RequestAbortedError(reason). */
+  abortInFlight(reason: string): number {
+    const aborts = [...this.abortables];
+    for (const abort of aborts) abort(reason);
+    return aborts.length;
+  }
+
+  /** While on (a reason given), writes fail at once unless they pass `ignoreFence`; `undefined` lifts it. */
+  fenceWrites(reason: string | undefined): void {
+    this.fence = reason;
   }
 
   /** Requests not yet answered. */
@@ -47,6 +116,7 @@ export class Transport {
 
   /** A JSON request; resolves with the parsed body, rejects with ApiError on any non-2xx answer. */
   async request<T>(method: string, path: string, options: RequestOptions = {}): Promise<T> {
+    if (this.fence !== undefined && !options.ignoreFence && writeVerbs.has(method)) throw new RequestAbortedError(`${method} ${path}`, this.fence);
     this.track(+1);
     try {
       const { status, text } = await this.send(method, path, options);
@@ -63,6 +133,7 @@ export class Transport {
     const options = await this.requestOptions('GET', path, query, undefined, accept);
     return new Promise((resolve, reject) => {
       const req = this.module().request(options, (res) => {
+        deadline.cancel();
         if (res.statusCode !== 200) {
           collect(res).then(
             (text) => reject(new ApiError(res.statusCode ?? 0, asStatus(safeParse(text), text), `GET ${path} (watch)`)),
@@ -72,6 +143,8 @@ export class Transport {
         }
         resolve({ response: res, abort: () => req.destroy() });
       });
+      // Only opening the watch has a deadline; once open, the informer's stall detection takes over.
+      const deadline = this.deadline(req, `GET ${path} (watch)`, this.requestTimeoutMs, reject);
       req.on('error', reject);
       req.end();
     });
@@ -86,20 +159,50 @@ export class Transport {
     const body = options.body === undefined ? undefined : typeof options.body === 'string' ? options.body : JSON.stringify(options.body);
     const reqOptions = await this.requestOptions(method, path, options.query, body === undefined ? undefined : options.contentType ?? 'application/json', options.accept);
     if (body !== undefined) (reqOptions.headers as Record<string, string>)['Content-Length'] = String(Buffer.byteLength(body));
+    const what = `${method} ${path}`;
+    if (options.signal?.aborted) throw new RequestAbortedError(what, abortReason(options.signal));
     return new Promise((resolve, reject) => {
+      let settled = false;
+      const finish = (fn: () => void): void => {
+        if (settled) return;
+        settled = true;
+        deadline.cancel();
+        this.abortables.delete(abortNow);
+        options.signal?.removeEventListener('abort', onSignal);
+        fn();
+      };
+      const fail = (err: unknown): void => finish(() => reject(err));
       const req = this.module().request(reqOptions, (res) => {
         collect(res).then((text) => {
           // The error listener's closure reaches this promise and so the answer: a request object a
           // keep-alive socket still references would hold a whole list's text until its next request.
-          req.removeListener('error', reject);
+          req.removeListener('error', fail);
           req.on('error', ignoreLateError);
-          resolve({ status: res.statusCode ?? 0, text });
-        }, reject);
+          finish(() => resolve({ status: res.statusCode ?? 0, text }));
+        }, fail);
       });
-      req.on('error', reject);
+      const abortNow = (reason: string): void => {
+        resetRequest(req);
+        fail(new RequestAbortedError(what, reason));
+      };
+      const onSignal = (): void => abortNow(abortReason(options.signal!));
+      const deadline = this.deadline(req, what, options.timeoutMs ?? this.requestTimeoutMs, fail);
+      this.abortables.add(abortNow);
+      options.signal?.addEventListener('abort', onSignal, { once: true });
+      req.on('error', fail);
       if (body !== undefined) req.write(body);
       req.end();
     });
+  }
+
+  /** Resets `req` and rejects with RequestTimeoutError when `timeoutMs` (> 0) passes on the timeout clock. */
+  private deadline(req: http.ClientRequest, what: string, timeoutMs: number, reject: (err: unknown) => void): { cancel(): void } {
+    if (!(timeoutMs > 0)) return { cancel() {} };
+    const timer = this.timeoutClock.schedule(this.timeoutClock.now() + timeoutMs, () => {
+      resetRequest(req);
+      reject(new RequestTimeoutError(what, timeoutMs));
+    });
+    return timer;
   }
 
   private async requestOptions(method: string, path: string, query: RequestOptions['query'], contentType: string | undefined, accept = 'application/json'): Promise<https.RequestOptions> {
@@ -128,7 +231,7 @@ export class Transport {
     if (this.agent) return this.agent;
     this.agent =
       this.server.protocol === 'https:'
-        ? new https.Agent({ keepAlive: true, maxSockets: 64, ca: opts.ca, cert: opts.cert, key: opts.key, pfx: opts.pfx, passphrase: opts.passphrase, rejectUnauthorized: opts.rejectUnauthorized, servername: opts.servername })
+        ? new ResettableHttpsAgent({ keepAlive: true, maxSockets: 64, ca: opts.ca, cert: opts.cert, key: opts.key, pfx: opts.pfx, passphrase: opts.passphrase, rejectUnauthorized: opts.rejectUnauthorized, servername: opts.servername })
         : new http.Agent({ keepAlive: true, maxSockets: 64 });
     return this.agent;
   }
@@ -161,6 +264,40 @@ function collect(res: http.IncomingMessage): Promise<string> {
     res.on('end', onEnd);
     res.on('error', reject);
   });
+}
+
+/**
+ * Abandons a request with a TCP reset: the kernel drops bytes not yet acknowledged instead of sending them
+ * (and the request) once a stalled path heals, and the socket never returns to the keep-alive pool.
+ */
+function resetRequest(req: http.ClientRequest): void {
+  req.on('error', ignoreLateError);
+  const socket = req.socket;
+  const tcp = socket ? (tcpUnder.get(socket) ?? socket) : undefined;
+  if (tcp && !tcp.destroyed && !(tcp instanceof tls.TLSSocket)) {
+    tcp.on('error', ignoreLateError);
+    tcp.resetAndDestroy();
+  }
+  req.destroy();
+}
+
+/** The TCP socket under each TLS socket the agent made (a TLS socket itself cannot send a reset). */
+const tcpUnder = new WeakMap<net.Socket, net.Socket>();
+
+/** An https.Agent whose TLS sockets run over a TCP socket it keeps, so a request can be reset. */
+class ResettableHttpsAgent extends https.Agent {
+  // The agent hands the returned socket to the request itself (its callback is for sockets made later).
+  override createConnection(options: tls.ConnectionOptions & { host?: string; port?: number }): net.Socket {
+    const tcp = net.connect({ host: options.host ?? 'localhost', port: options.port ?? 443 });
+    const socket = tls.connect({ ...options, socket: tcp });
+    tcpUnder.set(socket, tcp);
+    return socket;
+  }
+}
+
+function abortReason(signal: AbortSignal): string {
+  const reason: unknown = signal.reason;
+  return reason instanceof Error ? reason.message : typeof reason === 'string' ? reason : 'request aborted';
 }
 
 /** An error on a request or response after its answer was read has no one left to tell. */

@@ -40,6 +40,7 @@ interface Outcome {
   stale: string[];
   writtenByStandby: number;
   leaderAfter: string[];
+  proxy: { heldBytesDropped: number; heldBytesDelivered: number };
 }
 
 async function partitionRun(): Promise<Outcome> {
@@ -139,7 +140,7 @@ async function partitionRun(): Promise<Outcome> {
       if (dst.data?.v !== src.data?.v) stale.push(`dst-${i}: ${dst.data?.v} by ${dst.data?.by}, source ${src.data?.v}`);
       if (dst.data?.by === 'standby') writtenByStandby++;
     }
-    return { leaderDuringStall, overlaps, bothLeading, stale, writtenByStandby, leaderAfter: managers.filter((m) => m.isLeader()).map((m) => (m === leader ? 'stalled' : 'standby')) };
+    return { leaderDuringStall, overlaps, bothLeading, stale, writtenByStandby, leaderAfter: managers.filter((m) => m.isLeader()).map((m) => (m === leader ? 'stalled' : 'standby')), proxy: { heldBytesDropped: proxy.bytesDropped(), heldBytesDelivered: proxy.heldBytesDelivered() } };
   } finally {
     proxy.heal();
     for (const m of managers) {
