@@ -130,10 +130,11 @@ export class Transport {
 
   /** Opens a streaming GET (a watch); rejects with ApiError when the answer is not 200. */
   async stream(path: string, query: RequestOptions['query'], accept?: string): Promise<StreamHandle> {
+    const openedBy = this.requestTimeoutMs > 0 ? this.timeoutClock.now() + this.requestTimeoutMs : undefined;
     const options = await this.requestOptions('GET', path, query, undefined, accept);
     return new Promise((resolve, reject) => {
       const req = this.module().request(options, (res) => {
-        deadline.cancel();
+        deadline?.cancel();
         if (res.statusCode !== 200) {
           collect(res).then(
             (text) => reject(new ApiError(res.statusCode ?? 0, asStatus(safeParse(text), text), `GET ${path} (watch)`)),
@@ -144,7 +145,13 @@ export class Transport {
         resolve({ response: res, abort: () => req.destroy() });
       });
       // Only opening the watch has a deadline; once open, the informer's stall detection takes over.
-      const deadline = this.deadline(req, `GET ${path} (watch)`, this.requestTimeoutMs, reject);
+      const deadline =
+        openedBy === undefined
+          ? undefined
+          : this.timeoutClock.schedule(openedBy, () => {
+              reject(new RequestTimeoutError(`GET ${path} (watch)`, this.requestTimeoutMs));
+              resetRequest(req);
+            });
       req.on('error', reject);
       req.end();
     });
@@ -155,54 +162,53 @@ export class Transport {
     this.agent = undefined;
   }
 
-  private async send(method: string, path: string, options: RequestOptions): Promise<{ status: number; text: string }> {
+  private send(method: string, path: string, options: RequestOptions): Promise<{ status: number; text: string }> {
     const body = options.body === undefined ? undefined : typeof options.body === 'string' ? options.body : JSON.stringify(options.body);
-    const reqOptions = await this.requestOptions(method, path, options.query, body === undefined ? undefined : options.contentType ?? 'application/json', options.accept);
-    if (body !== undefined) (reqOptions.headers as Record<string, string>)['Content-Length'] = String(Buffer.byteLength(body));
     const what = `${method} ${path}`;
-    if (options.signal?.aborted) throw new RequestAbortedError(what, abortReason(options.signal));
     return new Promise((resolve, reject) => {
+      let req: http.ClientRequest | undefined;
       let settled = false;
       const finish = (fn: () => void): void => {
         if (settled) return;
         settled = true;
-        deadline.cancel();
+        deadline?.cancel();
         this.abortables.delete(abortNow);
         options.signal?.removeEventListener('abort', onSignal);
         fn();
       };
       const fail = (err: unknown): void => finish(() => reject(err));
-      const req = this.module().request(reqOptions, (res) => {
-        collect(res).then((text) => {
-          // The error listener's closure reaches this promise and so the answer: a request object a
-          // keep-alive socket still references would hold a whole list's text until its next request.
-          req.removeListener('error', fail);
-          req.on('error', ignoreLateError);
-          finish(() => resolve({ status: res.statusCode ?? 0, text }));
-        }, fail);
-      });
-      const abortNow = (reason: string): void => {
-        resetRequest(req);
-        fail(new RequestAbortedError(what, reason));
+      // Abandoned (deadline, signal, abortInFlight): the caller hears why first, then the request is reset.
+      const abandon = (err: Error): void => {
+        if (settled) return;
+        fail(err);
+        if (req) resetRequest(req);
       };
+      const abortNow = (reason: string): void => abandon(new RequestAbortedError(what, reason));
       const onSignal = (): void => abortNow(abortReason(options.signal!));
-      const deadline = this.deadline(req, what, options.timeoutMs ?? this.requestTimeoutMs, fail);
+      const timeoutMs = options.timeoutMs ?? this.requestTimeoutMs;
+      // The deadline runs from the call, credentials and connection set-up included.
+      const deadline = timeoutMs > 0 ? this.timeoutClock.schedule(this.timeoutClock.now() + timeoutMs, () => abandon(new RequestTimeoutError(what, timeoutMs))) : undefined;
       this.abortables.add(abortNow);
+      if (options.signal?.aborted) return onSignal();
       options.signal?.addEventListener('abort', onSignal, { once: true });
-      req.on('error', fail);
-      if (body !== undefined) req.write(body);
-      req.end();
+      this.requestOptions(method, path, options.query, body === undefined ? undefined : options.contentType ?? 'application/json', options.accept).then((reqOptions) => {
+        if (settled) return;
+        if (body !== undefined) (reqOptions.headers as Record<string, string>)['Content-Length'] = String(Buffer.byteLength(body));
+        const sent = this.module().request(reqOptions, (res) => {
+          collect(res).then((text) => {
+            // The error listener's closure reaches this promise and so the answer: a request object a
+            // keep-alive socket still references would hold a whole list's text until its next request.
+            sent.removeListener('error', fail);
+            sent.on('error', ignoreLateError);
+            finish(() => resolve({ status: res.statusCode ?? 0, text }));
+          }, fail);
+        });
+        req = sent;
+        sent.on('error', fail);
+        if (body !== undefined) sent.write(body);
+        sent.end();
+      }, fail);
     });
-  }
-
-  /** Resets `req` and rejects with RequestTimeoutError when `timeoutMs` (> 0) passes on the timeout clock. */
-  private deadline(req: http.ClientRequest, what: string, timeoutMs: number, reject: (err: unknown) => void): { cancel(): void } {
-    if (!(timeoutMs > 0)) return { cancel() {} };
-    const timer = this.timeoutClock.schedule(this.timeoutClock.now() + timeoutMs, () => {
-      resetRequest(req);
-      reject(new RequestTimeoutError(what, timeoutMs));
-    });
-    return timer;
   }
 
   private async requestOptions(method: string, path: string, query: RequestOptions['query'], contentType: string | undefined, accept = 'application/json'): Promise<https.RequestOptions> {

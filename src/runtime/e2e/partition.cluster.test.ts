@@ -107,6 +107,7 @@ async function partitionRun(): Promise<Outcome> {
     await cluster.settle();
     await cluster.clock.advance(0);
     await standby.start();
+    await cluster.clock.advance(0); // settle: its first campaign is on the wire when start() resolves
     await cluster.clock.advance(4_000);
     expect([leader.isLeader(), standby.isLeader()]).toEqual([true, false]);
 

@@ -132,7 +132,7 @@ export class LeaderElector {
   private lose(reason: string): void {
     if (!this.leader) return;
     this.leader = false;
-    this.logger?.error({ lease: this.leaseName, identity: this.identity, reason }, 'leader election lost');
+    this.logger?.info({ lease: this.leaseName, identity: this.identity }, reason);
     this.callbacks.onStoppedLeading({ lost: true, reason });
   }
 

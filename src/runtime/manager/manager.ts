@@ -217,11 +217,11 @@ export class Manager implements ControllerHost {
           this.metrics.setLeader(this.options.leaderElection!.id, true);
           this.leaderWork = this.leaderWork.then(() => this.startLeaderWork());
         },
-        onStoppedLeading: ({ lost }) => {
+        onStoppedLeading: ({ lost, reason }) => {
           this.metrics.setLeader(this.options.leaderElection!.id, false);
           if (!this.leading) return;
           this.leading = false;
-          if (lost) this.leaderElectionLost();
+          if (lost) this.leaderElectionLost(reason);
           else this.leaderWork = this.leaderWork.then(() => this.stopLeaderWork());
         },
       }, this.logger);
@@ -291,10 +291,10 @@ export class Manager implements ControllerHost {
    * the process exits 1 (default) or, with onLeaderElectionLost 'campaign', the fence lifts once the
    * leader's work has stopped and the manager stays a standby.
    */
-  private leaderElectionLost(): void {
+  private leaderElectionLost(reason: string | undefined): void {
     this.transport.fenceWrites('leader election lost');
     const aborted = this.transport.abortInFlight('leader election lost');
-    this.logger.error({ lease: `${this.options.leaderElection!.namespace}/${this.options.leaderElection!.id}`, abortedRequests: aborted }, 'leader election lost');
+    this.logger.error({ lease: `${this.options.leaderElection!.namespace}/${this.options.leaderElection!.id}`, reason, abortedRequests: aborted }, 'leader election lost');
     this.leaderWork = this.leaderWork
       .then(() => this.stopLeaderWork())
       .catch((err: unknown) => this.logger.error({ err: String(err) }, 'stopping the leader work failed'))
