@@ -37,7 +37,10 @@ interface Outcome {
   leaderDuringStall: boolean[];
   overlaps: number;
   bothLeading: number;
+  /** Targets whose value differs from their source's. */
   stale: string[];
+  /** Targets last written by the deposed leader: the standby rewrote every one, so these landed after. */
+  lateWrites: string[];
   writtenByStandby: number;
   leaderAfter: string[];
   proxy: { heldBytesDropped: number; heldBytesDelivered: number };
@@ -134,14 +137,16 @@ async function partitionRun(): Promise<Outcome> {
     await cluster.clock.advance(4_000);
 
     const stale: string[] = [];
+    const lateWrites: string[] = [];
     let writtenByStandby = 0;
     for (let i = 0; i < KEYS; i++) {
       const src = await admin.get<ConfigMap>(BuiltinKinds.ConfigMap, { namespace: NS, name: `src-${i}` });
       const dst = await admin.get<ConfigMap>(BuiltinKinds.ConfigMap, { namespace: NS, name: `dst-${i}` });
       if (dst.data?.v !== src.data?.v) stale.push(`dst-${i}: ${dst.data?.v} by ${dst.data?.by}, source ${src.data?.v}`);
       if (dst.data?.by === 'standby') writtenByStandby++;
+      else lateWrites.push(`dst-${i}: ${dst.data?.v} by ${dst.data?.by}`);
     }
-    return { leaderDuringStall, overlaps, bothLeading, stale, writtenByStandby, leaderAfter: managers.filter((m) => m.isLeader()).map((m) => (m === leader ? 'stalled' : 'standby')), proxy: { heldBytesDropped: proxy.bytesDropped(), heldBytesDelivered: proxy.heldBytesDelivered() } };
+    return { leaderDuringStall, overlaps, bothLeading, stale, lateWrites, writtenByStandby, leaderAfter: managers.filter((m) => m.isLeader()).map((m) => (m === leader ? 'stalled' : 'standby')), proxy: { heldBytesDropped: proxy.bytesDropped(), heldBytesDelivered: proxy.heldBytesDelivered() } };
   } finally {
     proxy.heal();
     for (const m of managers) {
@@ -159,6 +164,7 @@ describe('a leader whose network stalls', () => {
     if (process.env.PARTITION_REPORT) console.log(JSON.stringify(outcome));
     expect(outcome.leaderDuringStall).toEqual([false, true]);
     expect(outcome.stale).toEqual([]);
+    expect(outcome.lateWrites).toEqual([]);
     expect(outcome.overlaps).toBe(0);
     expect(outcome.bothLeading).toBe(0);
     expect(outcome.writtenByStandby).toBe(KEYS);
