@@ -126,6 +126,8 @@ test('abortInFlight resets every request; a write fence refuses writes but not r
   transport.fenceWrites('leader election lost');
   await expect(client.create(cm('fenced'))).rejects.toThrow('POST /api/v1/namespaces/default/configmaps: leader election lost');
   await expect(client.get(BuiltinKinds.Namespace, { name: 'default' })).resolves.toMatchObject({ metadata: { name: 'default' } });
+  // A review stores nothing: the metrics filter's TokenReviews pass the fence.
+  await expect(transport.request('POST', '/apis/authentication.k8s.io/v1/tokenreviews', { body: { apiVersion: 'authentication.k8s.io/v1', kind: 'TokenReview', spec: { token: 'x' } } })).resolves.toMatchObject({ kind: 'TokenReview' });
   await expect(client.withRequestOptions({ ignoreFence: true }).create(cm('exempt'))).resolves.toMatchObject({ metadata: { name: 'exempt' } });
   transport.fenceWrites(undefined);
   await expect(client.create(cm('after'))).resolves.toMatchObject({ metadata: { name: 'after' } });

@@ -50,6 +50,12 @@ export class RequestAbortedError extends Error {
 }
 
 const writeVerbs = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
+/** Reviews are answered, never stored: a fence has nothing to protect from them (the metrics filter sends them). */
+const reviewPath = /\/(tokenreviews|subjectaccessreviews|localsubjectaccessreviews|selfsubjectaccessreviews|selfsubjectrulesreviews|selfsubjectreviews)$/;
+
+function changesState(method: string, path: string): boolean {
+  return writeVerbs.has(method) && !reviewPath.test(path);
+}
 
 export interface RequestOptions {
   query?: Record<string, string | number | boolean | undefined>;
@@ -116,7 +122,7 @@ export class Transport {
 
   /** A JSON request; resolves with the parsed body, rejects with ApiError on any non-2xx answer. */
   async request<T>(method: string, path: string, options: RequestOptions = {}): Promise<T> {
-    if (this.fence !== undefined && !options.ignoreFence && writeVerbs.has(method)) throw new RequestAbortedError(`${method} ${path}`, this.fence);
+    if (this.fence !== undefined && !options.ignoreFence && changesState(method, path)) throw new RequestAbortedError(`${method} ${path}`, this.fence);
     this.track(+1);
     try {
       const { status, text } = await this.send(method, path, options);
