@@ -26,6 +26,8 @@ What the local cluster does not do (yet):
     False); CSRs are signed only for the kube-apiserver-client and kube-apiserver-client-kubelet signers
   - Deployments' pod-template-hash is 1.32's, except for templates with quantities beyond int64 or finer
     than 1n; refused pod creations are retried after 1 s, doubling (kube-controller-manager: 5 ms)
+  - a pod created before its namespace's default ServiceAccount exists is admitted as default (kube-apiserver
+    retries for a second, then refuses)
   - built-in admission keeps no audit log: PodSecurity's audit mode and ValidatingAdmissionPolicy's Audit
     action and auditAnnotations are recorded nowhere
   - no conversion webhooks (CRDs with conversion.strategy Webhook are rejected)

@@ -10,6 +10,9 @@ import { bootstrapObjects } from './bootstrap.js';
 import { type ClusterClock, RealClusterClock, VirtualClock } from './clock/virtual-clock.js';
 import { ApiServer } from './http/api-server.js';
 import { TokenAuthenticator } from './http/authentication.js';
+import { installTokenRequest } from './http/token-request.js';
+import type { ServiceAccountTokenIssuer } from './http/service-account-issuer.js';
+import { markLegacyTokenUsed } from './controllers/legacy-token-tracking.js';
 import { OpenAPIDocuments } from './http/openapi.js';
 import { FaultInjector, type FaultSpec, type RequestLogEntry } from './http/request-log.js';
 import { ResourceHandler } from './http/resource-handler.js';
@@ -44,7 +47,9 @@ import { createAuthorizer } from './http/rbac-authorizer.js';
 import { installReviewApis, reviewKinds } from './http/review-apis.js';
 import { installPodEviction } from './http/pod-eviction.js';
 import { type LeastPrivilegeReport, leastPrivilegeReport } from './http/least-privilege.js';
-import { startBuiltinControllers } from './controllers/install.js';
+import { controllerIdentities, startBuiltinControllers } from './controllers/install.js';
+import { ControllerClient } from './controllers/controller-client.js';
+import type { KubeObject } from './store/object-store.js';
 import { checkRbacEscalation } from './rbac/escalation.js';
 import { ControllerAdmission } from './admission/controller-admission.js';
 import { AdmissionChain } from './admission/admission-chain.js';
@@ -62,6 +67,8 @@ export interface ControllerSwitches {
   garbageCollector?: boolean;
   namespace?: boolean;
   serviceAccount?: boolean;
+  /** kube-controller-manager's token controller: fills `kubernetes.io/service-account-token` Secrets (default on). */
+  serviceAccountToken?: boolean;
   job?: boolean;
   cronJob?: boolean;
   ttl?: boolean;
@@ -140,9 +147,21 @@ export interface LocalClusterOptions {
   controllers?: ControllerSwitches;
   /**
    * Built-in admission plugins to switch off by name (kube-apiserver's `--disable-admission-plugins`):
-   * LimitRanger, PodSecurity, ValidatingAdmissionPolicy, ResourceQuota (src/cluster/admission/admission-chain.ts).
+   * LimitRanger, ServiceAccount, PodSecurity, Priority, ValidatingAdmissionPolicy, ResourceQuota (src/cluster/admission/admission-chain.ts).
    */
   disabledAdmissionPlugins?: string[];
+  /**
+   * Request log entries kept, newest first out (default 10 000; 0 keeps none). The least-privilege
+   * report does not read them: it stays exact however many entries the ring dropped.
+   */
+  requestLogSize?: number;
+  /**
+   * Deadline of a non-long-running request on the cluster's clock (default 60 s, kube-apiserver's
+   * `--request-timeout`): then a 504 Timeout. Watches, logs, exec and proxies have none.
+   */
+  requestTimeoutSeconds?: number;
+  /** Wall-clock seconds a connection has to send its request headers and finish its TLS handshake (default 32, Go's ReadHeaderTimeout as kube-apiserver sets it). */
+  readHeaderTimeoutSeconds?: number;
   /** Watch history length (default 10 000 events). */
   watchHistory?: number;
   /**
@@ -150,6 +169,16 @@ export interface LocalClusterOptions {
    * gets a user entry and a context `kubeforge-<user>` in the admin kubeconfig (needs tls).
    */
   certificateUsers?: Array<{ user: string; groups?: string[]; namespace?: string }>;
+  /**
+   * kube-apiserver's --service-account-max-token-expiration in seconds: longer TokenRequests are shortened
+   * to it, with a warning. Unset (as in kind): no cap.
+   */
+  serviceAccountMaxTokenExpirationSeconds?: number;
+  /**
+   * Serve with an earlier run's CA and accept its admin token (what a kept data directory gives a restart),
+   * so clients configured for that run keep trusting and reaching the new one; everything else starts empty.
+   */
+  credentialsOf?: Pick<LocalCluster, 'certificateAuthority' | 'adminToken'>;
 }
 
 /** Something that must be quiet before settle() returns (built-in controllers register one). */
@@ -175,6 +204,8 @@ export interface ClusterInternals {
   recordRequest?(entry: RequestLogEntry): void;
   /** The cluster CA (absent with tls: false): the CSR signer signs with it. */
   certificateAuthority?: CertificateAuthority;
+  /** Signs service-account tokens (the token controller writes legacy ones into Secrets). */
+  serviceAccountTokenIssuer?: ServiceAccountTokenIssuer;
 }
 
 export interface LocalCluster {
@@ -184,6 +215,8 @@ export interface LocalCluster {
   kubeconfigPath: string;
   /** PEM of the cluster CA (empty with tls: false). */
   caCertPem: string;
+  /** The cluster CA (absent with tls: false). */
+  certificateAuthority?: CertificateAuthority;
   adminToken: string;
   /** Writes a kubeconfig for a user with the given groups (a fresh token); returns the path. */
   writeKubeconfig(path: string, identity: { user: string; groups?: string[]; namespace?: string }): string;
@@ -194,6 +227,7 @@ export interface LocalCluster {
   clock: ClusterClock;
   /** Resolves once no request is in flight, no timer is due and every controller queue is empty. */
   settle(): Promise<void>;
+  /** The newest requests (up to `requestLogSize`), oldest first. */
   requestLog(): RequestLogEntry[];
   /** For one identity: what it did, which granted RBAC rules it never used, and what it was refused. */
   leastPrivilegeReport(identity: { user: string; groups?: string[] }): LeastPrivilegeReport;
@@ -217,14 +251,17 @@ export async function startLocalCluster(options: LocalClusterOptions = {}): Prom
   const catalog = new ResourceCatalog(composeBuiltinKinds(specificKinds, genericKinds()));
   const operations = new ObjectOperations(store, clock, random);
   const authorize = (options.authz ?? 'rbac') === 'rbac' ? (user: UserInfo, info: RequestInfo) => isAllowed(store, user, info) : () => true;
-  operations.admission = new AdmissionChain({ store, catalog, clock, authorize }, options.disabledAdmissionPlugins);
+  operations.admission = new AdmissionChain({ store, catalog, clock, authorize, random: new SeededRandom(seed + 1) }, options.disabledAdmissionPlugins);
   const watches = new WatchHub(store, operations, () => clock.now());
   const admission = new WebhookAdmission(store);
   const handler = new ResourceHandler(catalog, store, operations, watches, () => clock.now(), admission);
   const readFreshness = new FreshnessWaiter(store, clock);
   handler.freshness = readFreshness;
   watches.freshness = new FreshnessWaiter(store, clock);
-  const auth = new TokenAuthenticator();
+  const lookup = (bucket: string, namespace: string | undefined, name: string) => store.peek(bucket, namespace, name);
+  // a legacy Secret-based token in use: the server labels its Secret with the day (markLegacyTokenUsed)
+  let legacyTokenUsed: (secret: Readonly<KubeObject>) => void = () => {};
+  const auth = new TokenAuthenticator({ lookup, now: () => clock.now(), legacyTokenUsed: (secret) => legacyTokenUsed(secret) }, options.credentialsOf?.adminToken);
   const faults = new FaultInjector();
   const idleChecks = new Set<IdleCheck>();
   const stopHooks: Array<() => void | Promise<void>> = [];
@@ -238,7 +275,8 @@ export async function startLocalCluster(options: LocalClusterOptions = {}): Prom
     onStop: (fn) => void stopHooks.push(fn),
   };
   installCustomResourceSupport(internals);
-  installReviewApis(handler, store, auth, () => clock.now());
+  installReviewApis(handler, store, auth);
+  installTokenRequest(handler, auth, { lookup, now: () => clock.now(), ...(options.serviceAccountMaxTokenExpirationSeconds ? { maxTokenExpirationSeconds: options.serviceAccountMaxTokenExpirationSeconds } : {}) });
   installPodEviction(handler, catalog, store, operations, () => clock.now());
   installCertificateApis(handler, operations, () => clock.now());
   installComponentStatuses(handler);
@@ -248,7 +286,7 @@ export async function startLocalCluster(options: LocalClusterOptions = {}): Prom
   // kind's default StorageClass, installed with the cluster as kind's storage manifest does
   operations.create(catalog.find('storage.k8s.io', 'v1', 'storageclasses')!, undefined, standardStorageClass(), { fieldManager: 'kubectl-client-side-apply' });
   const tlsOn = options.tls !== false;
-  const certs = tlsOn ? await generateServingCertificates(new Date()) : undefined;
+  const certs = tlsOn ? await generateServingCertificates(new Date(), options.credentialsOf?.certificateAuthority) : undefined;
   const server = new ApiServer({
     catalog,
     handler,
@@ -259,13 +297,17 @@ export async function startLocalCluster(options: LocalClusterOptions = {}): Prom
     authorize: createAuthorizer(options.authz ?? 'rbac', store),
     store,
     parkedRequests: () => readFreshness.waiting,
+    ...(options.requestLogSize !== undefined ? { requestLogSize: options.requestLogSize } : {}),
+    clock,
+    ...(options.requestTimeoutSeconds !== undefined ? { requestTimeoutSeconds: options.requestTimeoutSeconds } : {}),
+    ...(options.readHeaderTimeoutSeconds !== undefined ? { readHeaderTimeoutSeconds: options.readHeaderTimeoutSeconds } : {}),
     ...(tlsOn ? {} : { anonymous: { username: 'kubeforge-admin', groups: ['system:masters', 'system:authenticated'] } }),
     ...(certs ? { tls: { cert: certs.serverCertPem, key: certs.serverKeyPem, clientCa: certs.caCertPem } } : {}),
   });
   internals.recordRequest = (entry) => {
     const warnings = controllerAdmission.takeWarnings();
     if (warnings.length) entry.warnings = [...(entry.warnings ?? []), ...warnings];
-    server.log.push(entry);
+    server.history.add(entry);
   };
   const port = await server.listen(options.port ?? 0);
   const url = `${tlsOn ? 'https' : 'http'}://127.0.0.1:${port}`;
@@ -281,7 +323,10 @@ export async function startLocalCluster(options: LocalClusterOptions = {}): Prom
   writeKubeconfigFile(kubeconfigPath, kubeconfigText(url, certs?.caCertPem, { user: 'kubeforge-admin', token: auth.adminToken }, certificateUsers));
 
   if (certs) internals.certificateAuthority = certs.authority;
+  internals.serviceAccountTokenIssuer = auth.serviceAccountIssuer;
   startBuiltinControllers(internals, certs?.caCertPem);
+  const apiserverClient = new ControllerClient(internals, controllerIdentities.apiserver);
+  legacyTokenUsed = (secret) => markLegacyTokenUsed(apiserverClient, secret, clock.now());
   const isIdle = (): boolean => !server.busy && !clock.hasDueTimers() && [...idleChecks].every((c) => c.idle());
   const settle = async (): Promise<void> => {
     for (let round = 0; round < 10_000; round++) {
@@ -303,6 +348,7 @@ export async function startLocalCluster(options: LocalClusterOptions = {}): Prom
     url,
     kubeconfigPath,
     caCertPem: certs?.caCertPem ?? '',
+    ...(certs ? { certificateAuthority: certs.authority } : {}),
     adminToken: auth.adminToken,
     writeKubeconfig(path, identity) {
       const token = auth.issue({ username: identity.user, groups: identity.groups ?? [] });
@@ -317,9 +363,9 @@ export async function startLocalCluster(options: LocalClusterOptions = {}): Prom
     },
     clock,
     settle,
-    requestLog: () => server.log.map((e) => ({ ...e })),
+    requestLog: () => server.history.entries().map((e) => ({ ...e })),
     leastPrivilegeReport: (identity) =>
-      leastPrivilegeReport(store, server.log, { username: identity.user, groups: [...(identity.groups ?? []), 'system:authenticated'] }),
+      leastPrivilegeReport(store, server.history.activitiesOf(identity.user), { username: identity.user, groups: [...(identity.groups ?? []), 'system:authenticated'] }),
     injectFault: (f) => faults.add(f),
     compactHistory: () => store.compactHistory(),
     closeWatches: () => watches.closeAll(),

@@ -7,8 +7,8 @@ export { realClock, after, type Clock, type Timer } from './clock.js';
 export type { KubeObject, Request } from './client/object.js';
 export { keyOf, objectKey, parseKey, requestOf, splitApiVersion } from './client/object.js';
 export { KindRegistry, defaultKindRegistry, defineKind, BuiltinKinds, apiVersionOf, groupKindOf, type KindInfo, type KindRef } from './client/kinds.js';
-export { Client, type ObjectKey, type ListOptions, type PatchType, type WriteOptions, type ApplyOptions, type DeleteOptions, type PropagationPolicy, type CacheReader } from './client/client.js';
-export { Transport } from './client/transport.js';
+export { Client, type ObjectKey, type ListOptions, type PatchType, type WriteOptions, type ApplyOptions, type DeleteOptions, type PropagationPolicy, type CacheReader, type ClientRequestOptions } from './client/client.js';
+export { Transport, RequestTimeoutError, RequestAbortedError, DEFAULT_REQUEST_TIMEOUT_MS, type TransportOptions, type RequestOptions } from './client/transport.js';
 export { inClusterKubeConfig, SERVICE_ACCOUNT_DIR, type InClusterOptions } from './client/in-cluster.js';
 export { ApiError, ignoreNotFound, isNotFound, isConflict, isAlreadyExists, isGone, isInvalid, isForbidden, isTransient } from './client/api-error.js';
 export { retryOnConflict } from './client/retry.js';
@@ -37,7 +37,7 @@ export { TerminalError, isTerminalError, type Result, type Reconciler, type Reco
 export { ControllerBuilder, type ControllerHost } from './builder/builder.js';
 
 export { DEFAULT_GRACEFUL_SHUTDOWN_TIMEOUT_MS, Manager, type ManagerOptions, type Runnable } from './manager/manager.js';
-export { LeaderElector, microTime, type LeaderElectionOptions } from './manager/leader-election.js';
+export { LeaderElector, microTime, type LeaderElectionOptions, type LeaderCallbacks } from './manager/leader-election.js';
 export { ManagerMetrics } from './manager/metrics.js';
 export { MetricsServer, type MetricsServerOptions } from './manager/metrics-server.js';
 export { parseBindAddress } from './manager/bind-address.js';

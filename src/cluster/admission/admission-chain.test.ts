@@ -7,11 +7,11 @@ import { VirtualClock } from '../clock/virtual-clock.js';
 const services = () => ({ store: new ObjectStore({ initialResourceVersion: 1, historyLimit: 10 }), catalog: new ResourceCatalog([]), clock: new VirtualClock(0) });
 
 test('the plugins run in kube-apiserver 1.32 order: ResourceQuota last', () => {
-  expect(new AdmissionChain(services()).names()).toEqual(['LimitRanger', 'PodSecurity', 'ValidatingAdmissionPolicy', 'ResourceQuota']);
+  expect(new AdmissionChain(services()).names()).toEqual(['LimitRanger', 'ServiceAccount', 'PodSecurity', 'Priority', 'ValidatingAdmissionPolicy', 'ResourceQuota']);
 });
 
 test('plugins can be switched off by name', () => {
-  expect(new AdmissionChain(services(), ['PodSecurity', 'ResourceQuota']).names()).toEqual(['LimitRanger', 'ValidatingAdmissionPolicy']);
+  expect(new AdmissionChain(services(), ['PodSecurity', 'ResourceQuota', 'ServiceAccount']).names()).toEqual(['LimitRanger', 'Priority', 'ValidatingAdmissionPolicy']);
 });
 
 test('a plugin added as one entry mutates and validates in its place', () => {
@@ -27,7 +27,7 @@ test('a plugin added as one entry mutates and validates in its place', () => {
     }),
   };
   const definitions = [...builtinAdmissionPlugins.slice(0, 1), defaultToleration, ...builtinAdmissionPlugins.slice(1)];
-  const chain = new AdmissionChain(services(), [], definitions);
+  const chain = new AdmissionChain(services(), ['ServiceAccount', 'Priority'], definitions);
   expect(chain.names()[1]).toBe('DefaultTolerationSeconds');
   const request: AdmissionRequest = {
     operation: 'CREATE', rt: { group: '', version: 'v1', resource: 'pods', kind: 'Pod', namespaced: true } as never, namespace: 'default', name: 'p', subresource: undefined,

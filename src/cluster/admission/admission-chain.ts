@@ -5,22 +5,25 @@
  * create and update — HTTP requests and built-in controllers alike; the admission webhooks, which are
  * asynchronous, run around it (webhook-admission.ts) at their places in the order:
  *
- *   mutating:   NamespaceLifecycle (in the write path) · LimitRanger · … · MutatingAdmissionWebhook
- *   validating: PodSecurity · ValidatingAdmissionPolicy · ValidatingAdmissionWebhook · ResourceQuota
+ *   mutating:   NamespaceLifecycle (in the write path) · LimitRanger · ServiceAccount · Priority · … · MutatingAdmissionWebhook
+ *   validating: ServiceAccount · PodSecurity · Priority · ValidatingAdmissionPolicy · ValidatingAdmissionWebhook · ResourceQuota
  *
- * A new plugin is one entry in `builtinAdmissionPlugins` (e.g. DefaultStorageClass, DefaultTolerationSeconds
- * after LimitRanger); `startLocalCluster({ disabledAdmissionPlugins })` switches plugins off by name, as
+ * A new plugin is one entry in `builtinAdmissionPlugins` (e.g. DefaultTolerationSeconds after Priority,
+ * DefaultStorageClass after it); `startLocalCluster({ disabledAdmissionPlugins })` switches plugins off by name, as
  * kube-apiserver's `--disable-admission-plugins`.
  */
 import type { ClusterClock } from '../clock/virtual-clock.js';
 import type { UserInfo } from '../http/authentication.js';
 import type { ResourceCatalog } from '../registry/resource-catalog.js';
 import type { ResourceType } from '../registry/resource-type.js';
+import type { SeededRandom } from '../registry/system-metadata.js';
 import type { KubeObject, ObjectStore } from '../store/object-store.js';
 import type { AuthorizeFunction } from './authorizer-library.js';
 import { LimitRanger } from './plugins/limit-ranger.js';
 import { PodSecurityAdmission } from './plugins/pod-security-admission.js';
+import { PriorityAdmission } from './plugins/priority-admission.js';
 import { ResourceQuotaAdmission } from './plugins/resource-quota-admission.js';
+import { ServiceAccountAdmission } from './plugins/service-account-admission.js';
 import { ValidatingAdmissionPolicyPlugin } from './plugins/validating-admission-policy.js';
 
 export type AdmissionVerb = 'CREATE' | 'UPDATE' | 'DELETE';
@@ -47,6 +50,8 @@ export interface AdmissionServices {
   clock: ClusterClock;
   /** Whether a user may do something (ValidatingAdmissionPolicy's `authorizer`); absent: everything is allowed. */
   authorize?: AuthorizeFunction;
+  /** Random names plugins generate (ServiceAccount's kube-api-access-<5 chars> volume); absent: a fixed seed. */
+  random?: SeededRandom;
 }
 
 export interface AdmissionPlugin {
@@ -65,7 +70,9 @@ export interface AdmissionPluginDefinition {
 /** The built-in plugins in kube-apiserver 1.32's order (pkg/kubeapiserver/options/plugins.go). */
 export const builtinAdmissionPlugins: AdmissionPluginDefinition[] = [
   { name: 'LimitRanger', create: (s) => new LimitRanger(s) },
+  { name: 'ServiceAccount', create: (s) => new ServiceAccountAdmission(s) },
   { name: 'PodSecurity', create: (s) => new PodSecurityAdmission(s) },
+  { name: 'Priority', create: (s) => new PriorityAdmission(s) },
   { name: 'ValidatingAdmissionPolicy', create: (s) => new ValidatingAdmissionPolicyPlugin(s) },
   { name: 'ResourceQuota', create: (s) => new ResourceQuotaAdmission(s) },
 ];

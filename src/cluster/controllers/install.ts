@@ -9,6 +9,7 @@ import { GarbageCollector } from './garbage-collector.js';
 import { OwnerIndex } from './owner-index.js';
 import { NamespaceController } from './namespace-controller.js';
 import { ServiceAccountController } from './service-account-controller.js';
+import { ServiceAccountTokenController } from './service-account-token-controller.js';
 import { EventRecorder, EventsV1Recorder } from './event-recorder.js';
 import { JobController } from './job-controller.js';
 import { type KubeletPodGate, KubeletSimulator } from './kubelet-simulator.js';
@@ -73,6 +74,8 @@ export const controllerIdentities = {
   replicaSet: kubeSystem('replicaset-controller'),
   replicationController: kubeSystem('replication-controller'),
   nodeLifecycle: kubeSystem('node-controller'),
+  /** The token controller runs with kube-controller-manager's own credentials. */
+  serviceAccountToken: { user: 'system:kube-controller-manager', groups: ['system:authenticated'], fieldManager: 'kube-controller-manager' },
 } satisfies Record<string, ControllerIdentity>;
 
 /** The identity of one node's kubelet (the Node authorizer's `system:node:<name>`). */
@@ -159,6 +162,9 @@ export function startBuiltinControllers(cluster: ClusterInternals, caCertPem?: s
   if (on('namespace')) scheduler.add(new NamespaceController(client(controllerIdentities.namespace), cluster.catalog, cluster.clock));
   if (on('serviceAccount')) {
     scheduler.add(new ServiceAccountController(client(controllerIdentities.serviceAccount), caCertPem, client(controllerIdentities.rootCaPublisher)));
+  }
+  if (on('serviceAccountToken') && cluster.serviceAccountTokenIssuer) {
+    scheduler.add(new ServiceAccountTokenController(client(controllerIdentities.serviceAccountToken), cluster.serviceAccountTokenIssuer, caCertPem));
   }
   if (on('job')) {
     const jobClient = client(controllerIdentities.job);

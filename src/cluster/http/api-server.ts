@@ -6,6 +6,7 @@
 import { createServer as createHttpServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { createServer as createHttpsServer } from 'node:https';
 import type { AddressInfo, Socket } from 'node:net';
+import type { Duplex } from 'node:stream';
 import { ApiError, pathNotFound, unauthorized } from '../errors/status-errors.js';
 import type { ResourceCatalog } from '../registry/resource-catalog.js';
 import { type UserInfo, type TokenAuthenticator, anonymousUser } from './authentication.js';
@@ -14,6 +15,7 @@ import { wantsAggregatedDiscovery } from './negotiation.js';
 import { type OpenAPIDocuments, openAPIV2ContentType } from './openapi.js';
 import { type RequestInfo, parseRequestInfo } from './request-info.js';
 import { type FaultInjector, type RequestLogEntry, faultStatus } from './request-log.js';
+import { RequestHistory } from './request-history.js';
 import type { ResourceHandler } from './resource-handler.js';
 import type { WatchHub } from './watch.js';
 import type { ObjectStore } from '../store/object-store.js';
@@ -21,6 +23,8 @@ import { impersonate } from './impersonation.js';
 import { authenticateClientCertificate, combineAuthentication } from './client-certificate-authentication.js';
 import { healthChecks, healthPath, healthReport } from './health-checks.js';
 import { RequestMetrics, metricsContentType } from './request-metrics.js';
+import type { Clock } from '../../runtime/clock.js';
+import { RequestDeadlines, defaultReadHeaderTimeoutSeconds, defaultRequestTimeoutSeconds, isLongRunning, requestDeadlineMs, requestTimedOut } from './request-deadline.js';
 
 export const kubernetesVersion = {
   major: '1',
@@ -53,32 +57,51 @@ export interface ApiServerParts {
   tls?: { cert: string; key: string; clientCa?: string };
   /** Requests parked waiting for the store to reach their resourceVersion (not work settle() waits for). */
   parkedRequests?: () => number;
+  /** Request log entries kept (default 10 000; 0 keeps none). */
+  requestLogSize?: number;
+  /** The clock request deadlines run on (the cluster's; wall time when absent). */
+  clock?: Clock;
+  /** Deadline of a non-long-running request, on `clock` (default 60 s). */
+  requestTimeoutSeconds?: number;
+  /** Wall-clock time a connection has to send its request headers / finish its TLS handshake (default 32 s). */
+  readHeaderTimeoutSeconds?: number;
 }
 
 const publicPaths = new Set(['/healthz', '/livez', '/readyz', '/version', '/version/']);
-const maxBody = 10 * 1024 * 1024;
 
 export class ApiServer {
   private server: Server | undefined;
   private readonly sockets = new Set<Socket>();
-  readonly log: RequestLogEntry[] = [];
+  readonly history: RequestHistory;
   private inFlight = 0;
+  /** Requests still waiting for their body: the client's wait, not work settle() waits for. */
+  private awaitingBody = 0;
+  private readonly deadlines: RequestDeadlines;
   private readonly metrics = new RequestMetrics();
 
-  constructor(private readonly parts: ApiServerParts) {}
+  constructor(private readonly parts: ApiServerParts) {
+    this.history = new RequestHistory(parts.requestLogSize);
+    this.deadlines = new RequestDeadlines(parts.clock);
+  }
 
   /** Requests being handled right now (settle() waits for zero). */
   get busy(): boolean {
-    return this.inFlight > (this.parts.parkedRequests?.() ?? 0);
+    return this.inFlight - this.awaitingBody > (this.parts.parkedRequests?.() ?? 0);
   }
 
   async listen(port = 0): Promise<number> {
     const handler = (req: IncomingMessage, res: ServerResponse): void => void this.serve(req, res);
     const tls = this.parts.tls;
+    const readHeaderMs = (this.parts.readHeaderTimeoutSeconds ?? defaultReadHeaderTimeoutSeconds) * 1000;
+    // Go's http.Server: 1 MiB of headers, ReadHeaderTimeout (also bounding the TLS handshake), no whole-request timeout
+    const httpOptions = { maxHeaderSize: 1 << 20, headersTimeout: readHeaderMs, requestTimeout: 0, connectionsCheckingInterval: Math.min(1000, Math.max(50, readHeaderMs / 4)) };
     this.server = tls
-      ? createHttpsServer({ cert: tls.cert, key: tls.key, ...(tls.clientCa ? { requestCert: true, rejectUnauthorized: false, ca: tls.clientCa } : {}) }, handler)
-      : createHttpServer(handler);
+      ? createHttpsServer({ ...httpOptions, handshakeTimeout: readHeaderMs, cert: tls.cert, key: tls.key, ...(tls.clientCa ? { requestCert: true, rejectUnauthorized: false, ca: tls.clientCa } : {}) }, handler)
+      : createHttpServer(httpOptions, handler);
     this.server.keepAliveTimeout = 5000;
+    this.server.on('clientError', answerClientError);
+    // a handshake that failed or timed out ends the connection (Go closes it; Node would leave it open)
+    this.server.on('tlsClientError', (_err: Error, socket: Duplex) => socket.destroy());
     this.server.on('connection', (socket: Socket) => {
       this.sockets.add(socket);
       socket.on('close', () => this.sockets.delete(socket));
@@ -119,8 +142,15 @@ export class ApiServer {
 
   private async serve(req: IncomingMessage, res: ServerResponse): Promise<void> {
     this.inFlight++;
-    const url = new URL(req.url ?? '/', 'https://localhost');
+    const url = requestUrl(req.url);
     const method = req.method ?? 'GET';
+    if (!decodablePath(url.pathname)) {
+      // Go's server refuses a request line whose path does not parse, before any handler
+      this.inFlight--;
+      res.writeHead(400, { 'Content-Type': 'text/plain; charset=utf-8', Connection: 'close' });
+      res.end('400 Bad Request');
+      return;
+    }
     const info = parseRequestInfo(method, url.pathname, url.searchParams);
     let user: UserInfo = this.parts.anonymous ?? anonymousUser;
     const entry: RequestLogEntry = { time: new Date().toISOString(), user: user.username, groups: user.groups, method, path: url.pathname, verb: info.verb, code: 0 };
@@ -130,16 +160,36 @@ export class ApiServer {
       if (info.namespace) entry.namespace = info.namespace;
       if (info.name) entry.name = info.name;
     }
-    this.log.push(entry);
+    this.history.begin(entry);
     const endInflight = this.metrics.begin(method);
     const started = performance.now();
+    res.on('close', () => this.history.finish(entry));
     res.on('finish', () => {
       entry.code = res.statusCode;
+      this.history.finish(entry);
       const seconds = (performance.now() - started) / 1000;
       if (info.kind === 'resource') this.metrics.record(info, method, url.searchParams, String(req.headers['content-type'] ?? ''), res.statusCode, seconds);
     });
+    let timedOut = false;
+    let cancelDeadline: (() => void) | undefined;
     try {
-      const body = await readBody(req);
+      if (!isLongRunning(info)) {
+        const ms = requestDeadlineMs(url.searchParams, this.parts.requestTimeoutSeconds ?? defaultRequestTimeoutSeconds);
+        cancelDeadline = this.deadlines.add(ms, () => {
+          if (res.headersSent) return;
+          timedOut = true;
+          // Connection: close ends the connection after the Status, whatever of the body is still unread
+          writeJson(res, 504, requestTimedOut().status, [], { Connection: 'close' });
+        });
+      }
+      this.awaitingBody++;
+      let body: Buffer;
+      try {
+        body = await readBody(req);
+      } finally {
+        this.awaitingBody--;
+      }
+      if (timedOut) return;
       const authn = combineAuthentication(authenticateClientCertificate(req.socket), this.parts.auth.authenticate(req.headers.authorization));
       if (authn === null) throw unauthorized();
       if (authn) {
@@ -162,17 +212,20 @@ export class ApiServer {
         return;
       }
       const result = await this.parts.handler.handle({ info, query: url.searchParams, headers: req.headers, body, res, user });
-      if (!result) return;
+      if (!result || timedOut) return;
       if (result.warnings?.length) entry.warnings = result.warnings;
       writeJson(res, result.code, result.body, result.warnings);
     } catch (err) {
+      if (err instanceof ClientGone || timedOut) return;
       const apiError = err instanceof ApiError ? err : new ApiError(500, 'InternalError', `Internal error occurred: ${(err as Error)?.message ?? String(err)}`);
       if (!(err instanceof ApiError)) console.error('kubeforge cluster: internal error', err);
       const retryAfter = apiError.status.details?.retryAfterSeconds;
       if (retryAfter && !res.headersSent) res.setHeader('Retry-After', String(retryAfter));
-      if (!res.headersSent) writeJson(res, apiError.code, apiError.status);
+      // a body left unread (one far over the limit) ends the connection after the Status
+      if (!res.headersSent) writeJson(res, apiError.code, apiError.status, [], req.complete ? {} : { Connection: 'close' });
       else if (!res.writableEnded) res.end();
     } finally {
+      cancelDeadline?.();
       this.inFlight--;
       endInflight();
     }
@@ -202,7 +255,7 @@ export class ApiServer {
     return false;
   }
 
-  private serveNonResource(url: URL, req: IncomingMessage, res: ServerResponse): void {
+  private serveNonResource(url: RequestTarget, req: IncomingMessage, res: ServerResponse): void {
     const path = url.pathname.replace(/\/+$/, '') || '/';
     const { catalog, openapi } = this.parts;
     const accept = req.headers.accept;
@@ -261,6 +314,31 @@ export class ApiServer {
   }
 }
 
+/**
+ * The request's path and query. The path is taken as sent: a WHATWG URL would resolve `.` and `..`
+ * segments (encoded ones too) into another resource, where Go's server hands them on as they are.
+ */
+function requestUrl(raw = '/'): RequestTarget {
+  const query = raw.indexOf('?');
+  const path = query === -1 ? raw : raw.slice(0, query);
+  return { pathname: path.startsWith('/') ? path : `/${path}`, searchParams: new URLSearchParams(query === -1 ? '' : raw.slice(query + 1)) };
+}
+
+function decodablePath(path: string): boolean {
+  try {
+    decodeURIComponent(path);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** A request's path (as sent) and query. */
+interface RequestTarget {
+  pathname: string;
+  searchParams: URLSearchParams;
+}
+
 /** kubernetes_build_info's labels. */
 function buildInfoLabels(): Record<string, string> {
   const v = kubernetesVersion;
@@ -270,21 +348,53 @@ function buildInfoLabels(): Record<string, string> {
   };
 }
 
+/** The client went away before its request was read whole: nothing to answer. */
+class ClientGone extends Error {}
+
+/**
+ * A request the HTTP parser refused, answered as Go's server answers: a header read that timed out (or
+ * a reset) closes the connection without a word; headers over 1 MiB get 431; anything else 400.
+ */
+function answerClientError(err: NodeJS.ErrnoException, socket: Duplex): void {
+  if (err.code === 'ERR_HTTP_REQUEST_TIMEOUT' || err.code === 'ECONNRESET' || !socket.writable) {
+    socket.destroy();
+    return;
+  }
+  const [status, text] = err.code === 'HPE_HEADER_OVERFLOW' ? ['431', 'Request Header Fields Too Large'] : ['400', 'Bad Request'];
+  socket.end(`HTTP/1.1 ${status} ${text}\r\nContent-Type: text/plain; charset=utf-8\r\nConnection: close\r\n\r\n${status} ${text}`);
+}
+
+/**
+ * kube-apiserver's request body limit (`--max-request-body-bytes`, 3 MiB: twice etcd's 1.5 MiB request
+ * limit, room for JSON over the stored protobuf).
+ */
+export const maxRequestBodyBytes = 3 * 1024 * 1024;
+/** How much of an over-limit body is read and dropped so the client sees the 413 (not a reset). */
+const maxDiscardedBodyBytes = 64 * 1024 * 1024;
+
+/**
+ * The whole body, or a 413 for one over the limit. The rest of an over-limit body is read and dropped
+ * (up to 64 MiB) so the client, still writing, gets the Status instead of a reset connection.
+ */
 function readBody(req: IncomingMessage): Promise<Buffer> {
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     let size = 0;
+    const tooLarge = () => new ApiError(413, 'RequestEntityTooLarge', `Request entity too large: limit is ${maxRequestBodyBytes}`);
     req.on('data', (c: Buffer) => {
       size += c.length;
-      if (size > maxBody) {
-        reject(new ApiError(413, 'RequestEntityTooLarge', 'Request entity too large: limit is 3145728'));
-        req.destroy();
-        return;
+      if (size <= maxRequestBodyBytes) chunks.push(c);
+      else if (chunks.length) chunks.length = 0;
+      if (size > maxDiscardedBodyBytes) {
+        req.pause();
+        reject(tooLarge());
       }
-      chunks.push(c);
     });
-    req.on('end', () => resolve(Buffer.concat(chunks)));
-    req.on('error', reject);
+    req.on('end', () => (size > maxRequestBodyBytes ? reject(tooLarge()) : resolve(Buffer.concat(chunks))));
+    req.on('close', () => {
+      if (!req.complete) reject(new ClientGone());
+    });
+    req.on('error', () => reject(new ClientGone()));
   });
 }
 
@@ -294,9 +404,9 @@ export function encodeJson(body: unknown): string {
 }
 
 /** An API object (or Status) as the runtime serializer writes it. */
-export function writeJson(res: ServerResponse, code: number, body: unknown, warnings: string[] = []): void {
+export function writeJson(res: ServerResponse, code: number, body: unknown, warnings: string[] = [], extraHeaders: Record<string, string> = {}): void {
   const text = encodeJson(body);
-  const headers: Record<string, string | string[]> = { 'Content-Type': 'application/json', 'Cache-Control': 'no-cache, private' };
+  const headers: Record<string, string | string[]> = { 'Content-Type': 'application/json', 'Cache-Control': 'no-cache, private', ...extraHeaders };
   if (warnings.length) headers.Warning = warnings.map((w) => `299 - ${JSON.stringify(w)}`);
   res.writeHead(code, headers);
   res.end(text);

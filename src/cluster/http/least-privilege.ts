@@ -1,11 +1,12 @@
 /**
- * The least-privilege report of an identity, from the request log and its RBAC grants: what it did,
- * which of the rules granted to it were never needed, and what it was refused (§8.7).
+ * The least-privilege report of an identity, from its activity (the request history's per-identity
+ * counters, exact however many entries left the log's ring) and its RBAC grants: what it did, which of the
+ * rules granted to it were never needed, and what it was refused (§8.7).
  */
 import type { ObjectStore } from '../store/object-store.js';
 import type { UserInfo } from './authentication.js';
 import { rulesFor } from './rbac-authorizer.js';
-import type { RequestLogEntry } from './request-log.js';
+import type { Activity } from './request-history.js';
 
 export interface GrantedRule {
   verbs: string[];
@@ -25,24 +26,27 @@ export interface LeastPrivilegeReport {
   unusedRules: GrantedRule[];
 }
 
-const describe = (e: RequestLogEntry): string =>
+const describe = (e: Activity): string =>
   e.resource === undefined ? `${e.verb} ${e.path}` : `${e.verb} ${e.group ? `${e.group}/` : ''}${e.resource}${e.subresource ? `/${e.subresource}` : ''}`;
 
-function matches(rule: GrantedRule, verb: string, e: RequestLogEntry): boolean {
+function matches(rule: GrantedRule, verb: string, e: Activity): boolean {
   if (!rule.verbs.includes('*') && !rule.verbs.includes(verb)) return false;
-  if (e.resource === undefined) return (rule.nonResourceURLs ?? []).some((u) => u === '*' || u === e.path || (u.endsWith('*') && e.path.startsWith(u.slice(0, -1))));
+  if (e.resource === undefined) {
+    const path = e.path ?? '';
+    return (rule.nonResourceURLs ?? []).some((u) => u === '*' || u === path || (u.endsWith('*') && path.startsWith(u.slice(0, -1))));
+  }
   const groups = rule.apiGroups ?? [];
   if (!groups.includes('*') && !groups.includes(e.group ?? '')) return false;
   const target = e.subresource ? `${e.resource}/${e.subresource}` : e.resource;
   if (!(rule.resources ?? []).some((r) => r === '*' || r === target || (e.subresource !== undefined && r === `*/${e.subresource}`))) return false;
   const names = rule.resourceNames ?? [];
-  return names.length === 0 || (e.name !== undefined && names.includes(e.name));
+  // past the kept names the activity may have touched any of them: the rule counts as used
+  return names.length === 0 || (e.names.size > 0 && e.namesOverflow) || names.some((n) => e.names.has(n));
 }
 
-export function leastPrivilegeReport(store: ObjectStore, log: RequestLogEntry[], user: UserInfo): LeastPrivilegeReport {
-  const mine = log.filter((e) => e.user === user.username);
-  const allowed = mine.filter((e) => e.code !== 403 && e.code !== 401);
-  const denied = [...new Set(mine.filter((e) => e.code === 403).map(describe))].sort();
+export function leastPrivilegeReport(store: ObjectStore, mine: Activity[], user: UserInfo): LeastPrivilegeReport {
+  const allowed = mine.filter((e) => e.outcome === 'allowed');
+  const denied = [...new Set(mine.filter((e) => e.outcome === 'denied').map(describe))].sort();
   const used = [...new Set(allowed.map(describe))].sort();
   const unusedRules: GrantedRule[] = [];
   const namespaces = [...new Set(allowed.map((e) => e.namespace).filter((n): n is string => Boolean(n)))];

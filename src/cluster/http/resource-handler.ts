@@ -4,7 +4,6 @@
  * shapes responses (object, list, Table, Scale, Status).
  */
 import type { IncomingHttpHeaders } from 'node:http';
-import { parse as parseYaml } from 'yaml';
 import { ApiError, badRequest, invalidObject, methodNotAllowed, notFound, pathNotFound, unsupportedMediaType } from '../errors/status-errors.js';
 import { forbidden, invalid } from '../errors/field-errors.js';
 import type { DeleteOptions, FieldValidation, ObjectOperations, WriteOptions } from '../registry/object-operations.js';
@@ -27,6 +26,7 @@ import { duplicateFields, strictDecodingReasons } from './json-duplicate-fields.
 import { applyMergePatch } from '../patch/merge-patch.js';
 import { applyStrategicMergePatch } from '../patch/strategic-merge-patch.js';
 import { TypeDecodeError } from '../schemas/typed-decoding.js';
+import { BodyDecodeError, decodeJsonText, decodeYamlText, unrecognizedObjectMessage } from './body-decoding.js';
 
 /** What a DELETE's body holds (in any group version, meta/v1's message). */
 const deleteOptionsKind = { group: 'meta.k8s.io', version: 'v1', kind: 'DeleteOptions', custom: false };
@@ -87,6 +87,7 @@ export class ResourceHandler {
   async handle(ctx: ResourceRequestContext): Promise<HandlerResult | undefined> {
     const { info } = ctx;
     const rt = this.resolve(info);
+    if (info.name !== undefined) checkPathSegmentName(info.name);
     if (info.subresource) return this.handleSubresource(rt, ctx);
     if (rt.namespaced && info.namespace === undefined && info.name !== undefined) throw pathNotFound();
     if (!rt.verbs.includes(info.verb)) throw methodNotAllowed(info.verb, { group: rt.group, resource: rt.resource });
@@ -245,11 +246,23 @@ export class ResourceHandler {
     return String(ctx.headers['content-type'] ?? 'application/json').split(';')[0]!.trim().toLowerCase();
   }
 
+  /** A patch or scale body as JSON; a body that does not decode is a 400. */
   private decodeJson(body: Buffer): unknown {
     try {
-      return JSON.parse(body.toString('utf8'));
+      return decodeJsonText(body.toString('utf8'));
     } catch (err) {
-      throw badRequest(`couldn't get version/kind; json parse error: ${(err as Error).message}`);
+      if (err instanceof BodyDecodeError) throw badRequest(err.message);
+      throw err;
+    }
+  }
+
+  /** An apply patch (YAML or JSON); a body that does not decode is a 400 "error decoding YAML: …". */
+  private decodeApplyPatch(body: Buffer): unknown {
+    try {
+      return decodeYamlText(body.toString('utf8'), { uniqueKeys: true });
+    } catch (err) {
+      if (err instanceof BodyDecodeError) throw badRequest(`error decoding YAML: ${err.message}`);
+      throw err;
     }
   }
 
@@ -304,8 +317,14 @@ export class ResourceHandler {
    */
   decodeBody(ctx: ResourceRequestContext, expected?: Pick<ResourceType, 'group' | 'version' | 'kind' | 'custom'>): unknown {
     const type = this.contentType(ctx);
-    if (type === 'application/json' || type === '') return this.decodeJson(ctx.body);
-    if (type === 'application/yaml') return parseYaml(ctx.body.toString('utf8'));
+    if (type === 'application/json' || type === '' || type === 'application/yaml') {
+      try {
+        return type === 'application/yaml' ? decodeYamlText(ctx.body.toString('utf8')) : decodeJsonText(ctx.body.toString('utf8'));
+      } catch (err) {
+        if (!(err instanceof BodyDecodeError)) throw err;
+        throw badRequest(expected ? unrecognizedObjectMessage(expected.kind, err.message, ctx.body) : err.message);
+      }
+    }
     const endpoint = expected && { apiVersion: expected.group ? `${expected.group}/${expected.version}` : expected.version, kind: expected.kind };
     const takesProtobuf = !expected || (!expected.custom && decodesKind(endpoint!));
     if (type === 'application/vnd.kubernetes.protobuf' && takesProtobuf) {
@@ -322,13 +341,8 @@ export class ResourceHandler {
   private async patch(rt: ResourceType, ctx: ResourceRequestContext, opts: WriteOptions): Promise<HandlerResult> {
     const type = this.contentType(ctx);
     let body: unknown;
-    if (type === 'application/apply-patch+yaml') {
-      try {
-        body = parseYaml(ctx.body.toString('utf8'), { uniqueKeys: true });
-      } catch (err) {
-        throw badRequest(`error decoding YAML: ${(err as Error).message}`);
-      }
-    } else body = this.decodeJson(ctx.body);
+    if (type === 'application/apply-patch+yaml') body = this.decodeApplyPatch(ctx.body);
+    else body = this.decodeJson(ctx.body);
     const duplicates = this.patchDuplicateWarnings(rt, ctx, type, body, opts);
     const { info } = ctx;
     const c = this.admissionContext(rt, ctx, opts);
@@ -514,12 +528,7 @@ export class ResourceHandler {
    */
   private applyScale(rt: ResourceType, ctx: ResourceRequestContext, toScale: (o: KubeObject) => Record<string, unknown>): HandlerResult {
     const { info } = ctx;
-    let body: any;
-    try {
-      body = parseYaml(ctx.body.toString('utf8'), { uniqueKeys: true });
-    } catch (err) {
-      throw badRequest(`error decoding YAML: ${(err as Error).message}`);
-    }
+    const body = this.decodeApplyPatch(ctx.body) as any;
     if (body === null || typeof body !== 'object' || Array.isArray(body)) throw badRequest('error decoding YAML: the applied configuration must be an object');
     if (body.apiVersion !== 'autoscaling/v1') {
       throw badRequest(`Incorrect version specified in apply patch. Specified patch version: ${body.apiVersion ?? ''}, expected: autoscaling/v1`);
@@ -546,6 +555,15 @@ function checkScaleReplicas(name: string, replicas: unknown): asserts replicas i
     throw new ApiError(422, 'Invalid', `Scale.autoscaling "${name}" is invalid: spec.replicas: Invalid value: ${JSON.stringify(replicas ?? null)}: must be a number`);
   }
   if (replicas < 0) throw invalidObject('Scale', 'autoscaling', name, [invalid('spec.replicas', replicas, 'must be greater than or equal to 0')]);
+}
+
+/**
+ * The registry's key function refuses a name that is not a valid path segment (path.IsValidPathSegmentName):
+ * `.` and `..`, and names holding `/` or `%`, are a 400 before any storage is read.
+ */
+function checkPathSegmentName(name: string): void {
+  const why = name === '.' || name === '..' ? [`may not be '${name}'`] : ['/', '%'].filter((c) => name.includes(c)).map((c) => `may not contain '${c}'`);
+  if (why.length) throw badRequest(`Name parameter invalid: ${JSON.stringify(name)}: ${why.join(';')}`);
 }
 
 function isApply(ctx: ResourceRequestContext): boolean {

@@ -1,21 +1,17 @@
 /**
- * The create-only review APIs and ServiceAccount tokens: SubjectAccessReview,
- * LocalSubjectAccessReview, SelfSubjectAccessReview, SelfSubjectRulesReview (authorization.k8s.io),
- * SelfSubjectReview and TokenReview (authentication.k8s.io), and POST serviceaccounts/<n>/token
- * (TokenRequest) — §8.3/§8.4.
+ * The create-only review APIs: SubjectAccessReview, LocalSubjectAccessReview, SelfSubjectAccessReview,
+ * SelfSubjectRulesReview (authorization.k8s.io), SelfSubjectReview and TokenReview
+ * (authentication.k8s.io) — §8.3/§8.4. TokenRequest is in token-request.ts.
  */
-import { randomUUID } from 'node:crypto';
 import { invalid } from '../errors/field-errors.js';
-import { invalidObject, notFound } from '../errors/status-errors.js';
+import { badRequest, invalidObject } from '../errors/status-errors.js';
 import { defineKind } from '../registry/define-kind.js';
 import type { ResourceType } from '../registry/resource-type.js';
-import { rfc3339 } from '../registry/system-metadata.js';
 import type { ObjectStore } from '../store/object-store.js';
 import type { TokenAuthenticator, UserInfo } from './authentication.js';
 import { isAllowed, rulesFor } from './rbac-authorizer.js';
 import type { RequestInfo } from './request-info.js';
 import type { ResourceHandler, ResourceRequestContext } from './resource-handler.js';
-import { serviceAccountIssuer } from './service-account-issuer.js';
 
 const createOnly = ['create'];
 const review = (group: string, resource: string, kind: string, namespaced = false): ResourceType =>
@@ -50,10 +46,7 @@ function answer(rt: ResourceType, body: any, status: Record<string, unknown>) {
   return { code: 201, body: { kind: rt.kind, apiVersion: `${rt.group}/${rt.version}`, metadata: { creationTimestamp: null }, spec: body?.spec ?? {}, status } };
 }
 
-/** The type kubectl create token sends to serviceaccounts/token. */
-const tokenRequestKind = { group: 'authentication.k8s.io', version: 'v1', kind: 'TokenRequest', custom: false };
-
-export function installReviewApis(handler: ResourceHandler, store: ObjectStore, auth: TokenAuthenticator, now: () => number): void {
+export function installReviewApis(handler: ResourceHandler, store: ObjectStore, auth: TokenAuthenticator): void {
   const access = (user: UserInfo, spec: any): Record<string, unknown> => {
     const allowed = isAllowed(store, user, attributesToInfo(spec));
     return allowed ? { allowed: true } : { allowed: false };
@@ -92,41 +85,11 @@ export function installReviewApis(handler: ResourceHandler, store: ObjectStore, 
   });
   handler.createHandlers.set('authentication.k8s.io/tokenreviews', (rt, ctx) => {
     const body = handler.decodeBody(ctx, rt) as any;
-    const user = auth.authenticate(`Bearer ${body?.spec?.token ?? ''}`);
-    // every token here is good for the API server's audience (audience-agnostic tokens get the implicit one)
-    return answer(rt, body, user ? { authenticated: true, user: userInfoOf(user), audiences: [serviceAccountIssuer] } : { authenticated: false });
-  });
-  handler.subresourceHandlers.set('/serviceaccounts/token', (rt, ctx) => {
-    if (ctx.info.verb !== 'create') throw notFound({ group: '', resource: 'serviceaccounts' }, ctx.info.name ?? '');
-    const ns = ctx.info.namespace!;
-    const name = ctx.info.name!;
-    const sa = store.get(rt.bucket, ns, name);
-    if (!sa) throw notFound({ group: '', resource: 'serviceaccounts' }, name);
-    const body = (handler.decodeBody(ctx, tokenRequestKind) as any) ?? {};
-    const seconds = body.spec?.expirationSeconds ?? 3600;
-    if (seconds < 600) {
-      throw invalidObject('TokenRequest', 'authentication.k8s.io', name, [invalid('spec.expirationSeconds', seconds, 'may not specify a duration less than 10 minutes')]);
-    }
-    const audiences: string[] = body.spec?.audiences?.length ? body.spec.audiences : [serviceAccountIssuer];
-    const issuedAt = Math.floor(now() / 1000);
-    const id = randomUUID();
-    const jwt = auth.serviceAccountIssuer.sign({ namespace: ns, name, uid: sa.metadata.uid, audiences, issuedAt, expirationSeconds: seconds, id });
-    const token = auth.register(jwt, {
-      username: `system:serviceaccount:${ns}:${name}`,
-      uid: sa.metadata.uid,
-      groups: ['system:serviceaccounts', `system:serviceaccounts:${ns}`],
-      extra: { 'authentication.kubernetes.io/credential-id': [`JTI=${id}`] },
-    });
-    return {
-      code: 201,
-      body: {
-        kind: 'TokenRequest',
-        apiVersion: 'authentication.k8s.io/v1',
-        metadata: { name, namespace: ns, creationTimestamp: null },
-        spec: { audiences, expirationSeconds: seconds, boundObjectRef: null },
-        status: { token, expirationTimestamp: rfc3339((issuedAt + seconds) * 1000) },
-      },
-    };
+    const token: string = body?.spec?.token ?? '';
+    if (!token) throw badRequest('token is required for TokenReview in authentication');
+    const verdict = auth.check(token, body?.spec?.audiences);
+    // TokenReviewStatus: authenticated and audiences omitempty, user always there (empty when refused)
+    return answer(rt, body, 'user' in verdict ? { authenticated: true, user: userInfoOf(verdict.user), audiences: verdict.audiences } : { user: {}, error: verdict.error });
   });
 }
 

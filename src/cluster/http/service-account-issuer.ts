@@ -1,14 +1,23 @@
 /**
  * The service-account token issuer (kube-apiserver's --service-account-issuer and signing key): signs
- * TokenRequest tokens as JWTs with the claims 1.32 writes, and serves the OIDC discovery document
- * (`/.well-known/openid-configuration`) and the key set (`/openid/v1/jwks`) that let a relying party
- * verify them. The key is an ECDSA P-256 pair made at start (ES256: quick to make, unlike RSA — a
- * kind cluster's key is RSA, so its documents say RS256 where these say ES256).
+ * TokenRequest tokens as JWTs with the claims 1.32 writes (and legacy Secret-based tokens under the
+ * `kubernetes/serviceaccount` issuer), checks a presented token's signature and issuer, and serves the
+ * OIDC discovery document (`/.well-known/openid-configuration`) and the key set (`/openid/v1/jwks`)
+ * that let a relying party verify them. The key is an ECDSA P-256 pair made at start (ES256: quick to
+ * make, unlike RSA — a kind cluster's key is RSA, so its documents say RS256 where these say ES256).
  */
-import { type KeyObject, createHash, generateKeyPairSync, sign } from 'node:crypto';
+import { type KeyObject, createHash, createPrivateKey, createPublicKey, generateKeyPairSync, sign, verify } from 'node:crypto';
 
 export const serviceAccountIssuer = 'https://kubernetes.default.svc.cluster.local';
+/** The issuer of the long-lived tokens the token controller writes into Secrets. */
+export const legacyServiceAccountIssuer = 'kubernetes/serviceaccount';
 const algorithm = 'ES256';
+
+/** A name and uid an issued token is bound to (the `kubernetes.io` claim's serviceaccount/pod/secret/node). */
+export interface ObjectRef {
+  name: string;
+  uid: string;
+}
 
 export interface ServiceAccountClaims {
   namespace: string;
@@ -20,7 +29,19 @@ export interface ServiceAccountClaims {
   expirationSeconds: number;
   /** The token's id (jti). */
   id: string;
+  pod?: ObjectRef;
+  secret?: ObjectRef;
+  /** The node a bound pod runs on, or the node a token is bound to; uid may be empty when the Node is gone. */
+  node?: { name: string; uid?: string };
+  /** Unix seconds after which an extended projected token is reported stale (`warnafter`). */
+  warnAfter?: number;
 }
+
+/** What a verified token says, as the JSON payload (both the bound and the legacy claim shapes). */
+export type TokenPayload = Record<string, any>;
+
+/** Outcome of checking a presented token: not one of ours, ours but badly signed, or verified. */
+export type VerifiedToken = { kind: 'foreign' } | { kind: 'bad-signature' } | { kind: 'bound' | 'legacy'; payload: TokenPayload };
 
 const base64url = (data: Buffer | string): string => Buffer.from(data).toString('base64url');
 
@@ -31,36 +52,88 @@ function sortedJson(value: unknown): string {
   return `{${entries.join(',')}}`;
 }
 
+function parseJson(part: string): any {
+  try {
+    return JSON.parse(Buffer.from(part, 'base64url').toString('utf8'));
+  } catch {
+    return undefined;
+  }
+}
+
 export class ServiceAccountTokenIssuer {
   private readonly privateKey: KeyObject;
   private readonly publicKey: KeyObject;
   /** keyIDFromPublicKey: base64url(SHA-256(DER of the PKIX public key)). */
   readonly keyId: string;
 
-  constructor() {
-    const pair = generateKeyPairSync('ec', { namedCurve: 'P-256' });
-    this.privateKey = pair.privateKey;
-    this.publicKey = pair.publicKey;
+  /** `signingKeyPem` (PKCS#8, from signingKeyPem() of an earlier run) keeps issued tokens valid across restarts. */
+  constructor(signingKeyPem?: string) {
+    this.privateKey = signingKeyPem ? createPrivateKey(signingKeyPem) : generateKeyPairSync('ec', { namedCurve: 'P-256' }).privateKey;
+    this.publicKey = createPublicKey(this.privateKey);
     this.keyId = base64url(createHash('sha256').update(this.publicKey.export({ type: 'spki', format: 'der' })).digest());
+  }
+
+  /** The signing key as PKCS#8 PEM, for a cluster that keeps its credentials across restarts. */
+  signingKeyPem(): string {
+    return this.privateKey.export({ type: 'pkcs8', format: 'pem' }).toString();
   }
 
   /** A compact JWS of the 1.32 service-account claims. */
   sign(claims: ServiceAccountClaims): string {
+    const node = claims.node ? { name: claims.node.name, ...(claims.node.uid ? { uid: claims.node.uid } : {}) } : undefined;
+    return this.signPayload({
+      aud: claims.audiences,
+      exp: claims.issuedAt + claims.expirationSeconds,
+      iat: claims.issuedAt,
+      iss: serviceAccountIssuer,
+      jti: claims.id,
+      'kubernetes.io': {
+        namespace: claims.namespace,
+        serviceaccount: { name: claims.name, uid: claims.uid },
+        ...(claims.pod ? { pod: claims.pod } : {}),
+        ...(claims.secret ? { secret: claims.secret } : {}),
+        ...(node ? { node } : {}),
+        ...(claims.warnAfter ? { warnafter: claims.warnAfter } : {}),
+      },
+      nbf: claims.issuedAt,
+      sub: `system:serviceaccount:${claims.namespace}:${claims.name}`,
+    });
+  }
+
+  /** The never-expiring token the token controller writes into a `kubernetes.io/service-account-token` Secret. */
+  signLegacy(namespace: string, serviceAccount: ObjectRef, secretName: string): string {
+    return this.signPayload({
+      iss: legacyServiceAccountIssuer,
+      'kubernetes.io/serviceaccount/namespace': namespace,
+      'kubernetes.io/serviceaccount/secret.name': secretName,
+      'kubernetes.io/serviceaccount/service-account.name': serviceAccount.name,
+      'kubernetes.io/serviceaccount/service-account.uid': serviceAccount.uid,
+      sub: `system:serviceaccount:${namespace}:${serviceAccount.name}`,
+    });
+  }
+
+  /**
+   * Whether `token` is a JWS this issuer signed: a token of another shape or issuer is `foreign` (the JWT
+   * authenticators pass it on), one of ours whose signature does not check is `bad-signature`.
+   */
+  verify(token: string): VerifiedToken {
+    const parts = token.split('.');
+    if (parts.length !== 3) return { kind: 'foreign' };
+    const payload = parseJson(parts[1]!);
+    const header = parseJson(parts[0]!);
+    if (!payload || typeof payload !== 'object' || !header || typeof header !== 'object') return { kind: 'foreign' };
+    const kind = payload.iss === serviceAccountIssuer ? 'bound' : payload.iss === legacyServiceAccountIssuer ? 'legacy' : undefined;
+    if (!kind) return { kind: 'foreign' };
+    const signature = Buffer.from(parts[2]!, 'base64url');
+    const good = header.alg === algorithm && verify('sha256', Buffer.from(`${parts[0]}.${parts[1]}`), { key: this.publicKey, dsaEncoding: 'ieee-p1363' }, signature);
+    return good ? { kind, payload } : { kind: 'bad-signature' };
+  }
+
+  private signPayload(payload: Record<string, unknown>): string {
     const header = base64url(JSON.stringify({ alg: algorithm, kid: this.keyId }));
-    const payload = base64url(
-      sortedJson({
-        aud: claims.audiences,
-        exp: claims.issuedAt + claims.expirationSeconds,
-        iat: claims.issuedAt,
-        iss: serviceAccountIssuer,
-        jti: claims.id,
-        'kubernetes.io': { namespace: claims.namespace, serviceaccount: { name: claims.name, uid: claims.uid } },
-        nbf: claims.issuedAt,
-        sub: `system:serviceaccount:${claims.namespace}:${claims.name}`,
-      }),
-    );
-    const signature = sign('sha256', Buffer.from(`${header}.${payload}`), { key: this.privateKey, dsaEncoding: 'ieee-p1363' });
-    return `${header}.${payload}.${base64url(signature)}`;
+    const body = base64url(sortedJson(payload));
+    const signature = sign('sha256', Buffer.from(`${header}.${body}`), { key: this.privateKey, dsaEncoding: 'ieee-p1363' });
+    return `${header}.${body}.${base64url(signature)}`;
   }
 
   /** The OIDC discovery document (openIDMetadata, fields in its order); `externalAddress` is host:port. */

@@ -59,6 +59,9 @@ export const patchContentTypes: Record<string, PatchType> = {
 /** Per-kind list semantics for apply (CRD kinds provide theirs through the strategy hook). */
 export type ListSemanticsFor = (rt: ResourceType) => ListSemanticsResolver;
 
+/** Creates with a generated name tried before a taken name is answered with 409 (the generic store's). */
+const maxNameGenerationCreateAttempts = 8;
+
 export class ObjectOperations {
   listSemanticsFor: ListSemanticsFor = () => builtinListSemantics;
   /** The built-in admission plugins (LimitRanger, PodSecurity, …) every create and update runs through. */
@@ -174,7 +177,25 @@ export class ObjectOperations {
     if (errs.length) throw invalidObject(rt.kind, rt.group, object.metadata.name ?? '', errs);
   }
 
+  /**
+   * Creates an object. A name generated from generateName that is already taken is generated again and
+   * the create retried, up to 8 attempts in all (1.32's RetryGenerateName, the store's
+   * maxNameGenerationCreateAttempts); the last attempt's 409 is the answer.
+   */
   create(rt: ResourceType, namespace: string | undefined, body: unknown, opts: WriteOptions = {}): WriteResult {
+    const metadata = (body as Partial<KubeObject> | null)?.metadata;
+    if (metadata?.name || !metadata?.generateName) return this.createOnce(rt, namespace, body, opts);
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return this.createOnce(rt, namespace, structuredClone(body), opts);
+      } catch (err) {
+        const taken = err instanceof ApiError && err.status.reason === 'AlreadyExists';
+        if (!taken || attempt >= maxNameGenerationCreateAttempts) throw err;
+      }
+    }
+  }
+
+  private createOnce(rt: ResourceType, namespace: string | undefined, body: unknown, opts: WriteOptions): WriteResult {
     if (rt.terminating) {
       throw new ApiError(405, 'MethodNotAllowed', 'create not allowed while custom resource definition is terminating', { group: rt.group, kind: rt.resource });
     }

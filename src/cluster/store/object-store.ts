@@ -4,6 +4,7 @@
  * reads), and synchronous commit listeners (watch streams, built-in controllers).
  */
 import { expired } from '../errors/status-errors.js';
+import { checkEtcdRequestSize } from './etcd-request-limit.js';
 
 /** A stored Kubernetes object; the store only relies on metadata.name/namespace/resourceVersion. */
 export type KubeObject = Record<string, any> & { metadata: Record<string, any> };
@@ -133,6 +134,7 @@ export class ObjectStore {
 
   /** Commits a new object; the caller has checked it does not exist. Returns the stored copy. */
   create(bucket: string, object: KubeObject): KubeObject {
+    checkEtcdRequestSize(bucket, object);
     const stored = this.stamp(object);
     this.bucket(bucket).set(keyOf(stored.metadata.namespace, stored.metadata.name), stored);
     this.commit({ type: 'ADDED', bucket, rv: this.rv, object: stored });
@@ -141,6 +143,7 @@ export class ObjectStore {
 
   /** Commits a changed object; the caller has checked it exists and differs. */
   update(bucket: string, object: KubeObject): KubeObject {
+    checkEtcdRequestSize(bucket, object);
     const key = keyOf(object.metadata.namespace, object.metadata.name);
     const old = this.bucket(bucket).get(key);
     const stored = this.stamp(object);

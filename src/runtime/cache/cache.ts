@@ -38,6 +38,8 @@ export interface CacheOptions {
   stallTimeoutMs?: number;
   /** Measure stallTimeoutMs on this clock instead of real time. */
   stallClock?: Clock;
+  /** Informers also compare the cluster identity (kube-system uid) before re-watching (needs get on namespaces). */
+  checkClusterIdentity?: boolean;
   backoffInitialMs?: number;
   backoffMaxMs?: number;
   watchTimeoutSeconds?: number;
@@ -74,6 +76,7 @@ export class Cache implements CacheReader {
         fieldSelector: scope.fieldSelector,
         stallTimeoutMs: this.options.stallTimeoutMs,
         stallClock: this.options.stallClock,
+        checkClusterIdentity: this.options.checkClusterIdentity,
         backoffInitialMs: this.options.backoffInitialMs,
         backoffMaxMs: this.options.backoffMaxMs,
         watchTimeoutSeconds: this.options.watchTimeoutSeconds,

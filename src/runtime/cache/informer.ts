@@ -2,7 +2,10 @@
  * An informer that never goes quiet: a paginated list, then a watch from the list's resourceVersion with
  * bookmarks; a relist on 410 Gone; a re-watch after the server ends the stream; a reconnect with
  * exponential backoff and jitter after any error; and stall detection (no event or bookmark for too long
- * → the watch is dropped and re-opened, counted in a metric). Handlers see adds, updates and deletes in order.
+ * → the watch is dropped and re-opened, counted in a metric). Before re-watching after a lost connection it
+ * checks the server did not go back in time (server-timeline.ts: a restart that lost its storage) and, if
+ * it did, relists from the latest, sending deletes for what vanished. Failures are warned once per state
+ * (watch-failure-log.ts). Handlers see adds, updates and deletes in order.
  */
 import type { Logger } from 'pino';
 import { isGone, ApiError } from '../client/api-error.js';
@@ -14,7 +17,9 @@ import { acceptFor } from '../client/partial-metadata.js';
 import type { Transport } from '../client/transport.js';
 import type { Clock } from '../clock.js';
 import { ObjectStore } from './object-store.js';
+import { clusterIdentity, currentResourceVersion, ServerWentBackError, wentBackInTime } from './server-timeline.js';
 import { stallTimer } from './stall-timer.js';
+import { WatchFailureLog } from './watch-failure-log.js';
 
 export interface InformerHandler<T extends KubeObject = KubeObject> {
   onAdd?(obj: T, isInitialList: boolean): void;
@@ -38,8 +43,13 @@ export interface InformerOptions {
   pageSize?: number;
   /** No event or bookmark for this long (ms, real unless stallClock) → re-watch, not ready until it opens. Default 90 s (the server bookmarks every minute). */
   stallTimeoutMs?: number;
-  /** Measure stallTimeoutMs on this clock instead of real time (tests on a virtual clock). */
+  /** Measure stallTimeoutMs and readiness's grace for a lost watch on this clock instead of real time (tests on a virtual clock). */
   stallClock?: Clock;
+  /**
+   * Also compare the cluster's identity (the kube-system namespace's uid) before re-watching, to notice a
+   * replaced cluster whose resourceVersions already passed ours; needs `get` on namespaces (default false).
+   */
+  checkClusterIdentity?: boolean;
   /** Real ms a freshly opened, silent watch counts as busy for settle() (default 50). */
   watchSettleGraceMs?: number;
   /** Server-side watch timeout; default random 300–600 s so reconnects spread out. */
@@ -57,7 +67,9 @@ export interface InformerOptions {
 
 type WatchEvent = { type: 'ADDED' | 'MODIFIED' | 'DELETED' | 'BOOKMARK' | 'ERROR'; object: KubeObject & { code?: number } };
 
-class WatchEndedError extends Error {}
+class WatchEndedError extends Error {
+  override name = 'WatchEndedError';
+}
 
 /** The 504 a server answers for a resourceVersion it has not reached (cause ResourceVersionTooLarge). */
 function isTooLargeResourceVersion(err: unknown): boolean {
@@ -88,7 +100,12 @@ export class Informer<T extends KubeObject = KubeObject> {
   private sleepTimer: NodeJS.Timeout | undefined;
   private wakeSleep: (() => void) | undefined;
   private failures = 0;
-  private disconnectedSince = Date.now();
+  private readonly failureLog: WatchFailureLog;
+  /** The connection failed: before the next watch, check the server did not go back in time. */
+  private verifyServer = false;
+  /** The cluster identity seen at the last list (checkClusterIdentity only). */
+  private identity: string | undefined;
+  private disconnectedSince = 0;
   private connectedAt = 0;
   private receivedSinceConnect = false;
   private loop: Promise<void> | undefined;
@@ -101,6 +118,8 @@ export class Informer<T extends KubeObject = KubeObject> {
   constructor(private readonly options: InformerOptions) {
     this.apiVersion = options.kind.group ? `${options.kind.group}/${options.kind.version}` : options.kind.version;
     this.metadataOnly = options.kind.metadataOnly === true;
+    this.failureLog = new WatchFailureLog(options.kind.kind, options.logger);
+    this.disconnectedSince = this.now();
   }
 
   get kind(): KindInfo {
@@ -136,9 +155,9 @@ export class Informer<T extends KubeObject = KubeObject> {
     return new Promise((resolve) => this.syncWaiters.push(resolve));
   }
 
-  /** Synced, not stalled, and its watch is up or was lost less than `graceMs` ago. */
-  healthy(graceMs = 60_000): boolean {
-    return this.synced && !this.stalled && (this.connected || Date.now() - this.disconnectedSince < graceMs);
+  /** Synced, not stalled, and its watch is up or was lost less than `graceMs` ago (on stallClock when given). */
+  healthy(graceMs = 15_000): boolean {
+    return this.synced && !this.stalled && (this.connected || this.now() - this.disconnectedSince < graceMs);
   }
 
   /**
@@ -160,12 +179,22 @@ export class Informer<T extends KubeObject = KubeObject> {
     while (!this.stopped) {
       try {
         if (this.needsList) await this.relist();
+        else if (this.verifyServer) await this.checkServerTimeline();
         const lasted = await this.watchOnce();
         this.failures = lasted ? 0 : this.failures + 1;
-        if (this.failures > 0) await this.backoff();
+        // One watch ending at once is a server going away (the error, if any, comes with the next try);
+        // watches that keep ending at once are a failure state of their own.
+        if (this.failures > 0) await this.backoff(this.failures > 1 ? new WatchEndedError('watches keep ending as soon as they open') : undefined);
       } catch (err) {
         this.setConnected(false);
         if (this.stopped) break;
+        if (err instanceof ServerWentBackError) {
+          this.options.logger?.warn({ kind: this.kind.kind, resourceVersion: err.seen, lastResourceVersion: err.last }, `${err.message}; relisting from the latest`);
+          this.needsList = true;
+          this.lastSyncUnavailable = true;
+          this.options.metrics?.relisted?.(this.kind.kind);
+          continue;
+        }
         if (isGone(err)) {
           this.options.logger?.debug({ kind: this.kind.kind }, 'watch expired (410), relisting');
           // as client-go's reflector: list "not older than" the last seen version first; only if that is
@@ -175,10 +204,13 @@ export class Informer<T extends KubeObject = KubeObject> {
           continue;
         }
         this.failures++;
+        // The connection itself failed (refused, reset, TLS): the server may have been replaced. (One that
+        // answers with a status is the same server; a watch the server ended or that stalled is re-opened, and
+        // a server that restarted in between is caught by the re-watch's first bookmark, older than ours.)
+        if (!(err instanceof ApiError) && !(err instanceof WatchEndedError)) this.verifyServer = true;
         const reason = err instanceof ApiError ? String(err.code) : err instanceof WatchEndedError ? 'stall' : 'error';
         this.options.metrics?.watchRestarted?.(this.kind.kind, reason);
-        this.options.logger?.debug({ kind: this.kind.kind, err: String(err) }, 'informer error, reconnecting with backoff');
-        await this.backoff();
+        await this.backoff(err);
       }
     }
     this.setConnected(false);
@@ -212,6 +244,8 @@ export class Informer<T extends KubeObject = KubeObject> {
       this.resourceVersion = rv;
       this.lastSyncUnavailable = false;
       this.needsList = false;
+      this.verifyServer = false;
+      if (this.options.checkClusterIdentity) this.identity = await clusterIdentity(this.options.transport);
       this.options.logger?.debug({ kind: this.kind.kind, objects: fresh.size, resourceVersion: rv }, 'informer listed');
       if (!this.synced) {
         this.synced = true;
@@ -221,6 +255,21 @@ export class Informer<T extends KubeObject = KubeObject> {
       this.listing = false;
       this.activity();
     }
+  }
+
+  /**
+   * After a lost watch, before resuming from our resourceVersion: a server whose latest resourceVersion is
+   * below it (or whose identity changed) is not the one we listed — resuming would show nothing below our
+   * version and keep vanished objects forever.
+   */
+  private async checkServerTimeline(): Promise<void> {
+    const latest = await currentResourceVersion(this.options.client, this.kind, { namespace: this.options.namespace, labelSelector: this.options.labelSelector, fieldSelector: this.options.fieldSelector });
+    if (wentBackInTime(latest, this.resourceVersion)) throw new ServerWentBackError(latest, this.resourceVersion, 'its latest resourceVersion is lower than the last one seen');
+    if (this.options.checkClusterIdentity && this.identity !== undefined) {
+      const identity = await clusterIdentity(this.options.transport);
+      if (identity !== undefined && identity !== this.identity) throw new ServerWentBackError(latest, this.resourceVersion, `the cluster identity changed (kube-system uid ${this.identity} → ${identity})`);
+    }
+    this.verifyServer = false;
   }
 
   private async listAll(resourceVersion: string): Promise<{ fresh: Map<string, T>; rv: string }> {
@@ -337,6 +386,7 @@ export class Informer<T extends KubeObject = KubeObject> {
       throw new ApiError(status.code ?? 500, status as never, `watch ${this.kind.kind}`);
     }
     const rv = event.object.metadata?.resourceVersion;
+    if (wentBackInTime(rv, this.resourceVersion)) throw new ServerWentBackError(rv!, this.resourceVersion, `a ${event.type} event is older than the last one seen`);
     if (event.type !== 'BOOKMARK') {
       const obj = this.prepare(event.object as unknown as T);
       const key = objectKey(obj);
@@ -362,12 +412,14 @@ export class Informer<T extends KubeObject = KubeObject> {
     return (this.options.transform ? this.options.transform(obj) : obj) as T;
   }
 
-  private async backoff(): Promise<void> {
+  /** Waits before the next try after `err` (warned once per failure state, with this delay; none: not warned). */
+  private async backoff(err?: unknown): Promise<void> {
     if (this.stopped) return;
     const initial = this.options.backoffInitialMs ?? 200;
     const max = this.options.backoffMaxMs ?? 30_000;
     const base = Math.min(initial * 2 ** Math.max(0, this.failures - 1), max);
     const delay = base * (0.75 + Math.random() * 0.5);
+    if (err !== undefined) this.failureLog.failed(err, delay);
     await new Promise<void>((resolve) => {
       this.wakeSleep = resolve;
       this.sleepTimer = setTimeout(resolve, delay);
@@ -376,9 +428,14 @@ export class Informer<T extends KubeObject = KubeObject> {
     this.sleepTimer = undefined;
   }
 
+  private now(): number {
+    return this.options.stallClock?.now() ?? Date.now();
+  }
+
   private setConnected(connected: boolean): void {
-    if (this.connected && !connected) this.disconnectedSince = Date.now();
+    if (this.connected && !connected) this.disconnectedSince = this.now();
     if (connected && !this.connected) {
+      this.failureLog.recovered();
       this.stalled = false; // the re-watch is open
       this.connectedAt = Date.now();
       this.receivedSinceConnect = false;

@@ -8,7 +8,10 @@ import { ApiError } from './api-error.js';
 import { apiVersionOf, type KindInfo, type KindRef, type KindRegistry } from './kinds.js';
 import { acceptFor, asDescribedKind } from './partial-metadata.js';
 import { resourcePath, selectorString } from './paths.js';
-import type { Transport } from './transport.js';
+import type { RequestOptions, Transport } from './transport.js';
+
+/** Per-client request settings: a deadline for each request (ms, 0 = none), a signal that aborts them. */
+export type ClientRequestOptions = Pick<RequestOptions, 'timeoutMs' | 'signal' | 'ignoreFence'>;
 
 export interface ObjectKey {
   namespace?: string;
@@ -68,15 +71,21 @@ export class Client {
     readonly kinds: KindRegistry,
     private readonly cache?: CacheReader,
     private readonly defaultFieldManager = 'kubeforge',
+    private readonly requestDefaults: ClientRequestOptions = {},
   ) {}
 
   /** The same client without the cache: every read goes to the API server (controller-runtime's APIReader). */
   apiReader(): Client {
-    return new Client(this.transport, this.kinds, undefined, this.defaultFieldManager);
+    return new Client(this.transport, this.kinds, undefined, this.defaultFieldManager, this.requestDefaults);
   }
 
   withCache(cache: CacheReader): Client {
-    return new Client(this.transport, this.kinds, cache, this.defaultFieldManager);
+    return new Client(this.transport, this.kinds, cache, this.defaultFieldManager, this.requestDefaults);
+  }
+
+  /** The same client whose requests get these settings, e.g. `{ timeoutMs: 5000 }` or an abort signal. */
+  withRequestOptions(options: ClientRequestOptions): Client {
+    return new Client(this.transport, this.kinds, this.cache, this.defaultFieldManager, { ...this.requestDefaults, ...options });
   }
 
   /** Reads one object; throws ApiError 404 (see isNotFound) when it does not exist. */
@@ -87,7 +96,7 @@ export class Client {
       if (!found) throw notFound(info, key);
       return found;
     }
-    const obj = await this.transport.request<T>('GET', resourcePath(info, key.namespace, key.name), { accept: acceptFor(info, false) });
+    const obj = await this.transport.request<T>('GET', resourcePath(info, key.namespace, key.name), { ...this.requestDefaults, accept: acceptFor(info, false) });
     return withTypeMeta(obj, info);
   }
 
@@ -109,6 +118,7 @@ export class Client {
   /** One page of a server list, with the list's resourceVersion (informers start their watch from it). */
   async listPage<T extends KubeObject>(info: KindInfo<T>, options: ListOptions & { limit?: number; resourceVersion?: string }, continueToken?: string): Promise<{ items: T[]; resourceVersion: string; continue?: string }> {
     const body = await this.transport.request<ListBody<T>>('GET', resourcePath(info, options.namespace), {
+      ...this.requestDefaults,
       query: { labelSelector: selectorString(options.labelSelector), fieldSelector: options.fieldSelector, limit: options.limit, continue: continueToken, resourceVersion: continueToken ? undefined : options.resourceVersion },
       accept: acceptFor(info, true),
     });
@@ -121,7 +131,7 @@ export class Client {
 
   async create<T extends KubeObject>(obj: T, options: WriteOptions = {}): Promise<T> {
     const info = this.kinds.resolve<T>(obj);
-    const created = await this.transport.request<T>('POST', resourcePath(info, obj.metadata?.namespace), { body: obj, query: this.writeQuery(options) });
+    const created = await this.transport.request<T>('POST', resourcePath(info, obj.metadata?.namespace), { ...this.requestDefaults, body: obj, query: this.writeQuery(options) });
     return withTypeMeta(created, info);
   }
 
@@ -160,19 +170,19 @@ export class Client {
     if (options.propagationPolicy) body.propagationPolicy = options.propagationPolicy;
     if (options.gracePeriodSeconds !== undefined) body.gracePeriodSeconds = options.gracePeriodSeconds;
     if (options.preconditions) body.preconditions = options.preconditions;
-    await this.transport.request('DELETE', resourcePath(info, obj.metadata?.namespace, obj.metadata?.name), { body });
+    await this.transport.request('DELETE', resourcePath(info, obj.metadata?.namespace, obj.metadata?.name), { ...this.requestDefaults, body });
   }
 
   private async put<T extends KubeObject>(obj: T, subresource: string | undefined, options: WriteOptions): Promise<T> {
     const info = this.kinds.resolve<T>(obj);
     const path = resourcePath(info, obj.metadata?.namespace, obj.metadata?.name, subresource);
-    return withTypeMeta(await this.transport.request<T>('PUT', path, { body: obj, query: this.writeQuery(options) }), info);
+    return withTypeMeta(await this.transport.request<T>('PUT', path, { ...this.requestDefaults, body: obj, query: this.writeQuery(options) }), info);
   }
 
   private async sendPatch<T extends KubeObject>(target: T, patch: unknown, type: PatchType, subresource: string | undefined, options: WriteOptions): Promise<T> {
     const info = this.kinds.resolve<T>(target);
     const path = resourcePath(info, target.metadata?.namespace, target.metadata?.name, subresource);
-    const result = await this.transport.request<T>('PATCH', path, { body: patch, contentType: contentTypes[type], query: this.writeQuery(options) });
+    const result = await this.transport.request<T>('PATCH', path, { ...this.requestDefaults, body: patch, contentType: contentTypes[type], query: this.writeQuery(options) });
     return withTypeMeta(result, info);
   }
 
@@ -180,7 +190,7 @@ export class Client {
     const info = this.kinds.resolve<T>(obj);
     const path = resourcePath(info, obj.metadata?.namespace, obj.metadata?.name, subresource);
     const query = { fieldManager: options.fieldManager ?? this.defaultFieldManager, force: options.force ? 'true' : undefined };
-    const result = await this.transport.request<T>('PATCH', path, { body: obj, contentType: contentTypes.apply, query });
+    const result = await this.transport.request<T>('PATCH', path, { ...this.requestDefaults, body: obj, contentType: contentTypes.apply, query });
     return withTypeMeta(result, info);
   }
 

@@ -2,12 +2,60 @@
  * HTTP to the API server over a client-node KubeConfig: its TLS material, bearer tokens and exec plugins
  * (applied per request, so refreshed tokens are used), on one keep-alive agent. JSON requests and
  * streaming (watch) responses; counts requests in flight so tests can tell when the client is quiet.
+ * Every request has a deadline (`requestTimeoutMs`, default 60 s — the API server's own request timeout —
+ * overridable per request and per client); a watch's deadline covers only its opening, the informer's
+ * stall detection watches it after. A request past its deadline, aborted by its signal or by
+ * `abortInFlight()` is reset (RST), so a path that holds its bytes cannot deliver them later; while
+ * `fenceWrites()` is on, writes fail at once (a manager that lost its lease writes nothing more).
  */
 import http from 'node:http';
 import https from 'node:https';
+import net from 'node:net';
+import tls from 'node:tls';
 import type { KubeConfig } from '@kubernetes/client-node';
 import type { Status } from 'kubernetes-types/meta/v1.js';
+import { realClock, type Clock } from '../clock.js';
 import { ApiError } from './api-error.js';
+
+/** The default deadline of one request: the API server's own default request timeout (1 min). */
+export const DEFAULT_REQUEST_TIMEOUT_MS = 60_000;
+
+export interface TransportOptions {
+  /** Deadline of each non-watch request (and of opening a watch), in ms; 0 = none. Default 60 s. */
+  requestTimeoutMs?: number;
+  /** The clock deadlines are measured on (default real time). */
+  timeoutClock?: Clock;
+}
+
+/** A request that did not answer within its deadline (as client-go's "context deadline exceeded"). */
+export class RequestTimeoutError extends Error {
+  constructor(
+    readonly request: string,
+    readonly timeoutMs: number,
+  ) {
+    super(`${request}: no answer within ${timeoutMs} ms (context deadline exceeded)`);
+    this.name = 'RequestTimeoutError';
+  }
+}
+
+/** A request abandoned by its caller (an aborted signal, `abortInFlight()`) or refused by a write fence. */
+export class RequestAbortedError extends Error {
+  constructor(
+    readonly request: string,
+    readonly reason: string,
+  ) {
+    super(`${request}: ${reason}`);
+    this.name = 'RequestAbortedError';
+  }
+}
+
+const writeVerbs = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
+/** Reviews are answered, never stored: a fence has nothing to protect from them (the metrics filter sends them). */
+const reviewPath = /\/(tokenreviews|subjectaccessreviews|localsubjectaccessreviews|selfsubjectaccessreviews|selfsubjectrulesreviews|selfsubjectreviews)$/;
+
+function changesState(method: string, path: string): boolean {
+  return writeVerbs.has(method) && !reviewPath.test(path);
+}
 
 export interface RequestOptions {
   query?: Record<string, string | number | boolean | undefined>;
@@ -15,6 +63,12 @@ export interface RequestOptions {
   contentType?: string;
   /** Accept header (default application/json); e.g. PartialObjectMetadata for metadata-only reads. */
   accept?: string;
+  /** This request's deadline in ms (0 = none); default the transport's requestTimeoutMs. */
+  timeoutMs?: number;
+  /** Aborts the request (reset) when it fires. */
+  signal?: AbortSignal;
+  /** Passes a write fence (the lease's own requests). */
+  ignoreFence?: boolean;
 }
 
 export interface StreamHandle {
@@ -27,11 +81,32 @@ export class Transport {
   private readonly server: URL;
   private inFlight = 0;
   private readonly listeners = new Set<() => void>();
+  private readonly abortables = new Set<(reason: string) => void>();
+  private fence: string | undefined;
+  readonly requestTimeoutMs: number;
+  private readonly timeoutClock: Clock;
 
-  constructor(private readonly kubeConfig: KubeConfig) {
+  constructor(
+    private readonly kubeConfig: KubeConfig,
+    options: TransportOptions = {},
+  ) {
     const cluster = kubeConfig.getCurrentCluster();
     if (!cluster) throw new Error('kubeconfig has no current cluster: set current-context or pass a context');
     this.server = new URL(cluster.server);
+    this.requestTimeoutMs = options.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS;
+    this.timeoutClock = options.timeoutClock ?? realClock;
+  }
+
+  /** Resets every non-watch request in flight; each rejects with RequestAbortedError(reason). */
+  abortInFlight(reason: string): number {
+    const aborts = [...this.abortables];
+    for (const abort of aborts) abort(reason);
+    return aborts.length;
+  }
+
+  /** While on (a reason given), writes fail at once unless they pass `ignoreFence`; `undefined` lifts it. */
+  fenceWrites(reason: string | undefined): void {
+    this.fence = reason;
   }
 
   /** Requests not yet answered. */
@@ -47,6 +122,7 @@ export class Transport {
 
   /** A JSON request; resolves with the parsed body, rejects with ApiError on any non-2xx answer. */
   async request<T>(method: string, path: string, options: RequestOptions = {}): Promise<T> {
+    if (this.fence !== undefined && !options.ignoreFence && changesState(method, path)) throw new RequestAbortedError(`${method} ${path}`, this.fence);
     this.track(+1);
     try {
       const { status, text } = await this.send(method, path, options);
@@ -60,9 +136,11 @@ export class Transport {
 
   /** Opens a streaming GET (a watch); rejects with ApiError when the answer is not 200. */
   async stream(path: string, query: RequestOptions['query'], accept?: string): Promise<StreamHandle> {
+    const openedBy = this.requestTimeoutMs > 0 ? this.timeoutClock.now() + this.requestTimeoutMs : undefined;
     const options = await this.requestOptions('GET', path, query, undefined, accept);
     return new Promise((resolve, reject) => {
       const req = this.module().request(options, (res) => {
+        deadline?.cancel();
         if (res.statusCode !== 200) {
           collect(res).then(
             (text) => reject(new ApiError(res.statusCode ?? 0, asStatus(safeParse(text), text), `GET ${path} (watch)`)),
@@ -72,6 +150,14 @@ export class Transport {
         }
         resolve({ response: res, abort: () => req.destroy() });
       });
+      // Only opening the watch has a deadline; once open, the informer's stall detection takes over.
+      const deadline =
+        openedBy === undefined
+          ? undefined
+          : this.timeoutClock.schedule(openedBy, () => {
+              reject(new RequestTimeoutError(`GET ${path} (watch)`, this.requestTimeoutMs));
+              resetRequest(req);
+            });
       req.on('error', reject);
       req.end();
     });
@@ -82,23 +168,52 @@ export class Transport {
     this.agent = undefined;
   }
 
-  private async send(method: string, path: string, options: RequestOptions): Promise<{ status: number; text: string }> {
+  private send(method: string, path: string, options: RequestOptions): Promise<{ status: number; text: string }> {
     const body = options.body === undefined ? undefined : typeof options.body === 'string' ? options.body : JSON.stringify(options.body);
-    const reqOptions = await this.requestOptions(method, path, options.query, body === undefined ? undefined : options.contentType ?? 'application/json', options.accept);
-    if (body !== undefined) (reqOptions.headers as Record<string, string>)['Content-Length'] = String(Buffer.byteLength(body));
+    const what = `${method} ${path}`;
     return new Promise((resolve, reject) => {
-      const req = this.module().request(reqOptions, (res) => {
-        collect(res).then((text) => {
-          // The error listener's closure reaches this promise and so the answer: a request object a
-          // keep-alive socket still references would hold a whole list's text until its next request.
-          req.removeListener('error', reject);
-          req.on('error', ignoreLateError);
-          resolve({ status: res.statusCode ?? 0, text });
-        }, reject);
-      });
-      req.on('error', reject);
-      if (body !== undefined) req.write(body);
-      req.end();
+      let req: http.ClientRequest | undefined;
+      let settled = false;
+      const finish = (fn: () => void): void => {
+        if (settled) return;
+        settled = true;
+        deadline?.cancel();
+        this.abortables.delete(abortNow);
+        options.signal?.removeEventListener('abort', onSignal);
+        fn();
+      };
+      const fail = (err: unknown): void => finish(() => reject(err));
+      // Abandoned (deadline, signal, abortInFlight): the caller hears why first, then the request is reset.
+      const abandon = (err: Error): void => {
+        if (settled) return;
+        fail(err);
+        if (req) resetRequest(req);
+      };
+      const abortNow = (reason: string): void => abandon(new RequestAbortedError(what, reason));
+      const onSignal = (): void => abortNow(abortReason(options.signal!));
+      const timeoutMs = options.timeoutMs ?? this.requestTimeoutMs;
+      // The deadline runs from the call, credentials and connection set-up included.
+      const deadline = timeoutMs > 0 ? this.timeoutClock.schedule(this.timeoutClock.now() + timeoutMs, () => abandon(new RequestTimeoutError(what, timeoutMs))) : undefined;
+      this.abortables.add(abortNow);
+      if (options.signal?.aborted) return onSignal();
+      options.signal?.addEventListener('abort', onSignal, { once: true });
+      this.requestOptions(method, path, options.query, body === undefined ? undefined : options.contentType ?? 'application/json', options.accept).then((reqOptions) => {
+        if (settled) return;
+        if (body !== undefined) (reqOptions.headers as Record<string, string>)['Content-Length'] = String(Buffer.byteLength(body));
+        const sent = this.module().request(reqOptions, (res) => {
+          collect(res).then((text) => {
+            // The error listener's closure reaches this promise and so the answer: a request object a
+            // keep-alive socket still references would hold a whole list's text until its next request.
+            sent.removeListener('error', fail);
+            sent.on('error', ignoreLateError);
+            finish(() => resolve({ status: res.statusCode ?? 0, text }));
+          }, fail);
+        });
+        req = sent;
+        sent.on('error', fail);
+        if (body !== undefined) sent.write(body);
+        sent.end();
+      }, fail);
     });
   }
 
@@ -128,7 +243,7 @@ export class Transport {
     if (this.agent) return this.agent;
     this.agent =
       this.server.protocol === 'https:'
-        ? new https.Agent({ keepAlive: true, maxSockets: 64, ca: opts.ca, cert: opts.cert, key: opts.key, pfx: opts.pfx, passphrase: opts.passphrase, rejectUnauthorized: opts.rejectUnauthorized, servername: opts.servername })
+        ? new ResettableHttpsAgent({ keepAlive: true, maxSockets: 64, ca: opts.ca, cert: opts.cert, key: opts.key, pfx: opts.pfx, passphrase: opts.passphrase, rejectUnauthorized: opts.rejectUnauthorized, servername: opts.servername })
         : new http.Agent({ keepAlive: true, maxSockets: 64 });
     return this.agent;
   }
@@ -161,6 +276,40 @@ function collect(res: http.IncomingMessage): Promise<string> {
     res.on('end', onEnd);
     res.on('error', reject);
   });
+}
+
+/**
+ * Abandons a request with a TCP reset: the kernel drops bytes not yet acknowledged instead of sending them
+ * (and the request) once a stalled path heals, and the socket never returns to the keep-alive pool.
+ */
+function resetRequest(req: http.ClientRequest): void {
+  req.on('error', ignoreLateError);
+  const socket = req.socket;
+  const tcp = socket ? (tcpUnder.get(socket) ?? socket) : undefined;
+  if (tcp && !tcp.destroyed && !(tcp instanceof tls.TLSSocket)) {
+    tcp.on('error', ignoreLateError);
+    tcp.resetAndDestroy();
+  }
+  req.destroy();
+}
+
+/** The TCP socket under each TLS socket the agent made (a TLS socket itself cannot send a reset). */
+const tcpUnder = new WeakMap<net.Socket, net.Socket>();
+
+/** An https.Agent whose TLS sockets run over a TCP socket it keeps, so a request can be reset. */
+class ResettableHttpsAgent extends https.Agent {
+  // The agent hands the returned socket to the request itself (its callback is for sockets made later).
+  override createConnection(options: tls.ConnectionOptions & { host?: string; port?: number }): net.Socket {
+    const tcp = net.connect({ host: options.host ?? 'localhost', port: options.port ?? 443 });
+    const socket = tls.connect({ ...options, socket: tcp });
+    tcpUnder.set(socket, tcp);
+    return socket;
+  }
+}
+
+function abortReason(signal: AbortSignal): string {
+  const reason: unknown = signal.reason;
+  return reason instanceof Error ? reason.message : typeof reason === 'string' ? reason : 'request aborted';
 }
 
 /** An error on a request or response after its answer was read has no one left to tell. */

@@ -2,7 +2,7 @@
  * What a reconciler is: a function from a Request to a Result (`requeueAfter` in ms of clock time), given
  * a context with the controller's logger, the manager's clock, a reconcile ID and an AbortSignal (aborted when
  * the controller's `reconciliationTimeoutMs` runs out or the manager's grace period ends; pass it on to
- * anything that can stop early). Throwing retries with backoff (a thrown error wins: there is no result to
+ * anything that can stop early, e.g. `client.withRequestOptions({ signal: ctx.signal })`). Throwing retries with backoff (a thrown error wins: there is no result to
  * honour), except `TerminalError`, which is only logged.
  */
 import type { Logger } from 'pino';

@@ -2,8 +2,11 @@
  * Leader election on a coordination.k8s.io/v1 Lease with controller-runtime's timings (lease 15 s, renew
  * deadline 10 s, retry 2 s), all on the manager's clock. A candidate takes the lease when it is free or its
  * holder has not renewed for a lease duration (measured from when this candidate last saw it change, as
- * client-go does); the leader renews every retry period and steps down when renewals fail for the renew
- * deadline; `stop()` releases the lease so a successor takes over at its next retry.
+ * client-go does); the leader renews every retry period. As client-go's, every attempt is bounded: a
+ * leader that has not renewed within the renew deadline (counted from its last successful renewal's
+ * start) stops leading at that instant — its pending request is reset, `onStoppedLeading({ lost: true })`
+ * runs — even while the request still hangs; a leader that sees another holder steps down at once.
+ * `stop()` releases the lease (releaseOnCancel) so a successor takes over at its next retry.
  */
 import type { Lease } from 'kubernetes-types/coordination/v1.js';
 import type { Logger } from 'pino';
@@ -21,11 +24,14 @@ export interface LeaderElectionOptions {
   leaseDurationMs?: number;
   renewDeadlineMs?: number;
   retryPeriodMs?: number;
+  /** Release the lease on a clean stop so a successor need not wait out the lease (default true). */
+  releaseOnCancel?: boolean;
 }
 
 export interface LeaderCallbacks {
   onStartedLeading(): void;
-  onStoppedLeading(): void;
+  /** `lost`: the lease could not be renewed in time or was taken (not a stop()). */
+  onStoppedLeading(event: { lost: boolean; reason?: string }): void;
 }
 
 export class LeaderElector {
@@ -41,6 +47,8 @@ export class LeaderElector {
   private observedHolder: string | undefined;
   private observedAt = 0;
   private attempt: Promise<void> = Promise.resolve();
+  private inFlight: AbortController | undefined;
+  private deadlineTimer: Timer | undefined;
 
   constructor(
     private readonly client: Client,
@@ -71,66 +79,94 @@ export class LeaderElector {
   async stop(options: { release?: boolean } = {}): Promise<void> {
     this.stopped = true;
     this.timer?.cancel();
+    this.inFlight?.abort(new Error('leader election stopped'));
     await this.attempt;
+    this.deadlineTimer?.cancel();
     if (!this.leader) return;
-    if (options.release === false) {
-      this.leader = false;
-      this.callbacks.onStoppedLeading();
+    this.leader = false;
+    if (options.release === false || this.options.releaseOnCancel === false) {
+      this.callbacks.onStoppedLeading({ lost: false });
       return;
     }
-    this.leader = false;
+    const client = this.client.withRequestOptions({ timeoutMs: this.renewDeadlineMs, ignoreFence: true });
     try {
-      const lease = await this.client.get(BuiltinKinds.Lease, { namespace: this.options.namespace, name: this.options.id });
+      const lease = await client.get(BuiltinKinds.Lease, { namespace: this.options.namespace, name: this.options.id });
       if (lease.spec?.holderIdentity === this.identity) {
         const now = microTime(this.clock.now());
         lease.spec = { ...lease.spec, holderIdentity: '', leaseDurationSeconds: 1, renewTime: now, acquireTime: now };
-        await this.client.update(lease);
+        await client.update(lease);
       }
     } catch (err) {
       this.logger?.warn({ err: String(err) }, 'failed to release the leader-election lease');
     }
-    this.callbacks.onStoppedLeading();
+    this.callbacks.onStoppedLeading({ lost: false });
+  }
+
+  private get leaseName(): string {
+    return `${this.options.namespace}/${this.options.id}`;
   }
 
   private tick(): void {
     if (this.stopped) return;
-    this.attempt = this.tryAcquireOrRenew().then(
-      (ok) => this.afterAttempt(ok),
+    const started = this.clock.now();
+    // A leader's attempt may last until its renew deadline; a candidate's, one renew deadline.
+    const deadlineAt = this.leader ? this.lastRenew + this.renewDeadlineMs : started + this.renewDeadlineMs;
+    const abort = new AbortController();
+    this.inFlight = abort;
+    this.deadlineTimer?.cancel();
+    this.deadlineTimer = this.clock.schedule(deadlineAt, () => {
+      if (this.inFlight !== abort) return;
+      abort.abort(new Error('renew deadline exceeded'));
+      if (this.leader) this.lose(`failed to renew lease ${this.leaseName}: timed out waiting for the condition (no renewal within ${this.renewDeadlineMs} ms)`);
+    });
+    this.attempt = this.tryAcquireOrRenew(started, abort.signal).then(
+      (ok) => this.afterAttempt(ok && !abort.signal.aborted, started, abort),
       (err: unknown) => {
         this.logger?.debug({ err: String(err) }, 'leader election attempt failed');
-        this.afterAttempt(false);
+        this.afterAttempt(false, started, abort);
       },
     );
   }
 
-  private afterAttempt(ok: boolean): void {
+  /** Stops leading now: the lease was not renewed in time, or another holder has it. */
+  private lose(reason: string): void {
+    if (!this.leader) return;
+    this.leader = false;
+    this.logger?.info({ lease: this.leaseName, identity: this.identity }, reason);
+    this.callbacks.onStoppedLeading({ lost: true, reason });
+  }
+
+  private afterAttempt(ok: boolean, started: number, abort: AbortController): void {
+    if (this.inFlight === abort) {
+      this.inFlight = undefined;
+      this.deadlineTimer?.cancel();
+    }
     if (this.stopped) return;
     const now = this.clock.now();
     if (ok) {
-      this.lastRenew = now;
+      this.lastRenew = started;
       if (!this.leader) {
         this.leader = true;
-        this.logger?.info({ lease: `${this.options.namespace}/${this.options.id}`, identity: this.identity }, 'successfully acquired lease');
+        this.logger?.info({ lease: this.leaseName, identity: this.identity }, `successfully acquired lease ${this.leaseName}`);
         this.callbacks.onStartedLeading();
       }
     } else if (this.leader && now - this.lastRenew >= this.renewDeadlineMs) {
-      this.leader = false;
-      this.logger?.error({ lease: `${this.options.namespace}/${this.options.id}` }, 'leader election lost: could not renew within the renew deadline');
-      this.callbacks.onStoppedLeading();
+      this.lose(`failed to renew lease ${this.leaseName}: no renewal within ${this.renewDeadlineMs} ms`);
     }
     if (this.stopped) return;
     this.timer = this.clock.schedule(now + this.retryPeriodMs, () => this.tick());
   }
 
-  private async tryAcquireOrRenew(): Promise<boolean> {
-    const now = this.clock.now();
+  private async tryAcquireOrRenew(nowMs: number, signal: AbortSignal): Promise<boolean> {
+    const now = nowMs;
     const stamp = microTime(now);
+    const client = this.client.withRequestOptions({ signal, ignoreFence: true });
     let lease: Lease;
     try {
-      lease = await this.client.get(BuiltinKinds.Lease, { namespace: this.options.namespace, name: this.options.id });
+      lease = await client.get(BuiltinKinds.Lease, { namespace: this.options.namespace, name: this.options.id });
     } catch (err) {
       if (!isNotFound(err)) throw err;
-      await this.client.create<Lease>({
+      await client.create<Lease>({
         apiVersion: 'coordination.k8s.io/v1',
         kind: 'Lease',
         metadata: { namespace: this.options.namespace, name: this.options.id },
@@ -143,7 +179,10 @@ export class LeaderElector {
     if (spec.holderIdentity !== this.observedHolder || spec.renewTime !== this.observedRenewTime) this.observe(spec.holderIdentity, spec.renewTime, now);
     const holder = spec.holderIdentity ?? '';
     const heldByOther = holder !== '' && holder !== this.identity;
-    if (heldByOther && this.observedAt + (spec.leaseDurationSeconds ?? 15) * 1000 > now) return false;
+    if (heldByOther && this.observedAt + (spec.leaseDurationSeconds ?? 15) * 1000 > now) {
+      if (this.leader) this.lose(`lease ${this.leaseName} is held by ${holder}`);
+      return false;
+    }
     const takingOver = holder !== this.identity;
     lease.spec = {
       ...spec,
@@ -152,7 +191,7 @@ export class LeaderElector {
       renewTime: stamp,
       ...(takingOver ? { acquireTime: stamp, leaseTransitions: (spec.leaseTransitions ?? 0) + (holder === '' && !spec.leaseTransitions ? 0 : 1) } : {}),
     };
-    await this.client.update(lease);
+    await client.update(lease);
     this.observe(this.identity, stamp, now);
     return true;
   }

@@ -5,7 +5,9 @@
  * SubjectAccessReview when asked, as in controller-runtime), pino logs, and graceful shutdown (stop taking
  * work, finish in-flight reconciles, release the lease) bounded by `gracefulShutdownTimeoutMs`: past it the
  * in-flight reconciles are abandoned and `stop()` rejects, so SIGTERM always ends the process in time.
- * `stop()` then `start()` begins again from a fresh cache (every object re-listed).
+ * `stop()` then `start()` begins again from a fresh cache (every object re-listed). A leader that loses its
+ * lease stops at once: writes are fenced, requests in flight are reset, controllers stop taking keys, and
+ * (by default, as controller-runtime) the process exits with status 1 after logging "leader election lost".
  */
 import { KubeConfig } from '@kubernetes/client-node';
 import pino, { type Logger } from 'pino';
@@ -50,13 +52,28 @@ export interface ManagerOptions {
     frozen?: boolean;
     keepManagedFields?: boolean;
     stallTimeoutMs?: number;
-    /** Measure stallTimeoutMs on the manager's clock instead of real time (default false). */
+    /** Measure stallTimeoutMs and readiness's 15 s grace for a lost watch on the manager's clock instead of real time (default false). */
     stallOnManagerClock?: boolean;
+    /** Informers also compare the cluster identity (kube-system uid) before re-watching; needs get on namespaces (default false). */
+    checkClusterIdentity?: boolean;
     backoffInitialMs?: number;
     backoffMaxMs?: number;
     watchTimeoutSeconds?: number;
   };
   leaderElection?: LeaderElectionOptions;
+  /**
+   * When the lease is lost (not renewed within renewDeadline, or taken): 'exit' (default, controller-runtime's
+   * behaviour) logs "leader election lost" and exits the process with status 1; 'campaign' stops the
+   * leader's work the same way and stays up as a standby that campaigns again.
+   */
+  onLeaderElectionLost?: 'exit' | 'campaign';
+  /** The client's requests (watches excepted: their opening only; the informer's stall detection after). */
+  client?: {
+    /** Deadline of each request in ms (default 60 s, the API server's own request timeout; 0 = none). */
+    requestTimeoutMs?: number;
+    /** Measure request deadlines on the manager's clock instead of real time (tests on a virtual clock). */
+    timeoutOnManagerClock?: boolean;
+  };
   /** Serve /healthz and /readyz on this port of 127.0.0.1 (0 = any free port); off when undefined. */
   probePort?: number;
   /**
@@ -123,7 +140,10 @@ export class Manager implements ControllerHost {
     this.probeAddress = probeAddressOf(options);
     if (options.metrics) parseBindAddress(options.metrics.bindAddress); // a bad address fails here, not at start()
     this.kubeConfig = loadKubeConfig(options.kubeConfig);
-    this.transport = new Transport(this.kubeConfig);
+    this.transport = new Transport(this.kubeConfig, {
+      requestTimeoutMs: options.client?.requestTimeoutMs,
+      ...(options.client?.timeoutOnManagerClock ? { timeoutClock: this.clock } : {}),
+    });
     this.transport.onActivity(() => this.activity());
     const reader: CacheReader = {
       serves: (info: KindInfo) => this.cache.serves(info),
@@ -210,14 +230,14 @@ export class Manager implements ControllerHost {
         onStartedLeading: () => {
           this.leading = true;
           this.metrics.setLeader(this.options.leaderElection!.id, true);
-          this.leaderWork = this.startLeaderWork().catch(() => {}); // each failure was reported by startReported
+          this.leaderWork = this.leaderWork.then(() => this.startLeaderWork()).catch(() => {}); // each failure was reported by startReported
         },
-        onStoppedLeading: () => {
+        onStoppedLeading: ({ lost, reason }) => {
           this.metrics.setLeader(this.options.leaderElection!.id, false);
-          if (this.leading) {
-            this.leading = false;
-            this.leaderWork = this.leaderWork.then(() => this.stopLeaderWork());
-          }
+          if (!this.leading) return;
+          this.leading = false;
+          if (lost) this.leaderElectionLost(reason);
+          else this.leaderWork = this.leaderWork.then(() => this.stopLeaderWork());
         },
       }, this.logger);
       this.elector.start();
@@ -230,7 +250,8 @@ export class Manager implements ControllerHost {
   /**
    * Graceful shutdown: controllers finish in-flight reconciles, the lease is released, watches close — within
    * `gracefulShutdownTimeoutMs`; past it the in-flight reconciles are abandoned (their signals abort), the
-   * failure is logged and stop() rejects with controller-runtime's message (the rest of the shutdown goes on).
+   * client's requests in flight are reset, the failure is logged and stop() rejects with controller-runtime's
+   * message (the rest of the shutdown goes on).
    */
   async stop(): Promise<void> {
     if (!this.running) return;
@@ -247,8 +268,9 @@ export class Manager implements ControllerHost {
     }
     const message = `failed waiting for all runnables to end within grace period of ${graceMs / 1000}s: context deadline exceeded`;
     for (const c of this.controllers) c.abandonInFlight(message);
+    const abortedRequests = this.transport.abortInFlight('shutdown grace period ended'); // a hung request holds no socket open
     stopping.catch((err: unknown) => this.logger.error({ err: err instanceof Error ? err.message : String(err) }, 'shutdown after the grace period failed'));
-    this.logger.error(message);
+    this.logger.error({ abortedRequests }, message);
     throw new Error(message);
   }
 
@@ -316,6 +338,25 @@ export class Manager implements ControllerHost {
   /** A counter that moves whenever anything happens (requests, events, queue changes). */
   progress(): number {
     return this.activityCount + this.cache.eventsReceived();
+  }
+
+  /**
+   * The lease is gone: from this instant no write of this manager may land. Writes are fenced, requests in
+   * flight are reset (a stalled path then cannot deliver them later), controllers stop taking keys; then
+   * the process exits 1 (default) or, with onLeaderElectionLost 'campaign', the fence lifts once the
+   * leader's work has stopped and the manager stays a standby.
+   */
+  private leaderElectionLost(reason: string | undefined): void {
+    this.transport.fenceWrites('leader election lost');
+    const aborted = this.transport.abortInFlight('leader election lost');
+    this.logger.error({ lease: `${this.options.leaderElection!.namespace}/${this.options.leaderElection!.id}`, reason, abortedRequests: aborted }, 'leader election lost');
+    this.leaderWork = this.leaderWork
+      .then(() => this.stopLeaderWork())
+      .catch((err: unknown) => this.logger.error({ err: String(err) }, 'stopping the leader work failed'))
+      .finally(() => {
+        if (this.options.onLeaderElectionLost === 'campaign') this.transport.fenceWrites(undefined);
+      });
+    if ((this.options.onLeaderElectionLost ?? 'exit') === 'exit') process.exit(1);
   }
 
   private async startLeaderWork(): Promise<void> {

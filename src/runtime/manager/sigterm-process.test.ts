@@ -19,7 +19,10 @@ let tmp: string;
 beforeAll(async () => {
   if (!existsSync(runtimeDist)) throw new Error(`${runtimeDist} is not built: run \`npx tsc -p tsconfig.build.json\` (npm test does) first`);
   tmp = mkdtempSync(path.join(os.tmpdir(), 'kubeforge-sigterm-'));
-  silentServer = createServer((socket) => void sockets.push(socket)); // accepts, never answers
+  silentServer = createServer((socket) => {
+    socket.on('error', () => {}); // the operator resets its requests when the grace period ends
+    sockets.push(socket);
+  }); // accepts, never answers
   await new Promise<void>((resolve) => silentServer.listen(0, '127.0.0.1', resolve));
 });
 

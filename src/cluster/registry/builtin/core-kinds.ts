@@ -2,7 +2,7 @@
  * Built-in kinds of the core group (v1): Namespace, ConfigMap, Secret, ServiceAccount, Pod, Event,
  * Node — their defaults, validation and table columns as kube-apiserver 1.32 has them.
  */
-import { type FieldError, forbidden, invalid, notSupported, required } from '../../errors/field-errors.js';
+import { type FieldError, forbidden, invalid, notSupported, required, tooLong } from '../../errors/field-errors.js';
 import { badRequest } from '../../errors/status-errors.js';
 import type { KubeObject } from '../../store/object-store.js';
 import { defineKind } from '../define-kind.js';
@@ -34,6 +34,22 @@ function validateImmutableData(object: KubeObject, old: KubeObject): FieldError[
   if (JSON.stringify(object.binaryData ?? null) !== JSON.stringify(old.binaryData ?? null)) errs.push(forbidden('binaryData', 'field is immutable when `immutable` is set'));
   if (object.immutable !== true) errs.push(forbidden('immutable', 'field is immutable when `immutable` is set'));
   return errs;
+}
+
+/** core.MaxSecretSize: the most bytes a ConfigMap's or a Secret's values may hold together (1 MiB). */
+const maxDataBytes = 1024 * 1024;
+
+const byteLength = (values: Record<string, unknown> | undefined, encoding: 'utf8' | 'base64'): number =>
+  Object.values(values ?? {}).reduce<number>((sum, v) => sum + (typeof v === 'string' ? Buffer.byteLength(v, encoding) : 0), 0);
+
+/** ConfigMap data and binaryData (decoded) over 1 MiB: the whole object is too long (field path "", written `[]`). */
+function validateConfigMapSize(o: KubeObject): FieldError[] {
+  return byteLength(o.data, 'utf8') + byteLength(o.binaryData, 'base64') > maxDataBytes ? [tooLong('[]', maxDataBytes)] : [];
+}
+
+/** Secret data (decoded; stringData is folded in by then) over 1 MiB. */
+function validateSecretSize(o: KubeObject): FieldError[] {
+  return byteLength(o.data, 'base64') > maxDataBytes ? [tooLong('data', maxDataBytes)] : [];
 }
 
 const countOf = (o: KubeObject): number => Object.keys(o.data ?? {}).length + Object.keys(o.binaryData ?? {}).length;
@@ -78,8 +94,8 @@ export const configMaps = defineKind({
     cells: (o, now) => [o.metadata.name, countOf(o), age(o.metadata.creationTimestamp, now)],
   },
   strategy: {
-    validateCreate: validateDataKeys,
-    validateUpdate: (o, old) => [...validateDataKeys(o), ...validateImmutableData(o, old)],
+    validateCreate: (o) => [...validateDataKeys(o), ...validateConfigMapSize(o)],
+    validateUpdate: (o, old) => [...validateDataKeys(o), ...validateConfigMapSize(o), ...validateImmutableData(o, old)],
   },
 });
 
@@ -120,13 +136,17 @@ function normaliseSecret(o: KubeObject): void {
 }
 
 function validateSecret(o: KubeObject): FieldError[] {
-  const errs = validateDataKeys(o);
+  const errs = [...validateDataKeys(o), ...validateSecretSize(o)];
   const data = o.data ?? {};
   if (o.type === 'kubernetes.io/tls') {
     if (!('tls.crt' in data)) errs.push(required('data[tls.crt]'));
     if (!('tls.key' in data)) errs.push(required('data[tls.key]'));
   }
   if (o.type === 'kubernetes.io/dockerconfigjson' && !('.dockerconfigjson' in data)) errs.push(required('data[.dockerconfigjson]'));
+  // the token controller fills in the token; only the ServiceAccount's name is required
+  if (o.type === 'kubernetes.io/service-account-token' && !o.metadata.annotations?.['kubernetes.io/service-account.name']) {
+    errs.push(required('metadata.annotations[kubernetes.io/service-account.name]'));
+  }
   return errs;
 }
 
@@ -144,13 +164,14 @@ export const serviceAccounts = defineKind({
   },
 });
 
-/** What SetDefaults_Pod and the admission plugins (ServiceAccount, Priority) add to pods only, never to templates. */
+/**
+ * What SetDefaults_Pod and v1 conversion add to pods only, never to templates (the `default` account, the
+ * token volume, priority and preemptionPolicy come from the ServiceAccount and Priority admission plugins).
+ */
 function defaultPodOnly(spec: Record<string, any>): void {
-  spec.serviceAccountName ??= spec.serviceAccount ?? 'default';
-  spec.serviceAccount ??= spec.serviceAccountName;
+  if (!spec.serviceAccountName && spec.serviceAccount) spec.serviceAccountName = spec.serviceAccount;
+  if (spec.serviceAccountName) spec.serviceAccount = spec.serviceAccountName;
   spec.enableServiceLinks ??= true;
-  spec.priority ??= 0;
-  spec.preemptionPolicy ??= 'PreemptLowerPriority';
   defaultPodSpecFields(spec);
 }
 
