@@ -16,14 +16,32 @@ export interface UserInfo {
 
 export const anonymousUser: UserInfo = { username: 'system:anonymous', groups: ['system:unauthenticated'] };
 
+/** Credentials a restarted cluster keeps (from its data directory). */
+export interface PersistedCredentials {
+  adminToken: string;
+  /** PKCS#8 PEM of the service-account signing key. */
+  serviceAccountKeyPem: string;
+  /** Every other accepted token with its user. */
+  tokens: Array<{ token: string; user: UserInfo }>;
+}
+
+/** Told of every token accepted or revoked (the data directory keeps them). */
+export interface TokenListener {
+  saved(token: string, user: UserInfo): void;
+  removed(token: string): void;
+}
+
 export class TokenAuthenticator {
   private readonly tokens = new Map<string, UserInfo>();
   readonly adminToken: string;
   /** Signs service-account tokens and publishes their key (OIDC discovery). */
-  readonly serviceAccountIssuer = new ServiceAccountTokenIssuer();
+  readonly serviceAccountIssuer: ServiceAccountTokenIssuer;
+  listener: TokenListener | undefined;
 
-  constructor() {
-    this.adminToken = this.issue({ username: 'kubeforge-admin', groups: ['system:masters'] });
+  constructor(persisted?: PersistedCredentials) {
+    this.serviceAccountIssuer = new ServiceAccountTokenIssuer(persisted?.serviceAccountKeyPem);
+    for (const { token, user } of persisted?.tokens ?? []) this.tokens.set(token, user);
+    this.adminToken = persisted ? this.register(persisted.adminToken, { username: 'kubeforge-admin', groups: ['system:masters'] }) : this.issue({ username: 'kubeforge-admin', groups: ['system:masters'] });
   }
 
   /** Issues a token for a user; `system:authenticated` is always added. */
@@ -35,11 +53,16 @@ export class TokenAuthenticator {
   register(token: string, user: UserInfo): string {
     const groups = user.groups.includes('system:authenticated') ? user.groups : [...user.groups, 'system:authenticated'];
     this.tokens.set(token, { ...user, groups });
+    this.listener?.saved(token, { ...user, groups });
     return token;
   }
 
   revokeWhere(pred: (user: UserInfo) => boolean): void {
-    for (const [t, u] of this.tokens) if (pred(u)) this.tokens.delete(t);
+    for (const [t, u] of this.tokens) {
+      if (!pred(u)) continue;
+      this.tokens.delete(t);
+      this.listener?.removed(t);
+    }
   }
 
   /** undefined = no credentials; null = credentials that are not valid (401). */

@@ -5,7 +5,7 @@
  * verify them. The key is an ECDSA P-256 pair made at start (ES256: quick to make, unlike RSA — a
  * kind cluster's key is RSA, so its documents say RS256 where these say ES256).
  */
-import { type KeyObject, createHash, generateKeyPairSync, sign } from 'node:crypto';
+import { type KeyObject, createHash, createPrivateKey, createPublicKey, generateKeyPairSync, sign } from 'node:crypto';
 
 export const serviceAccountIssuer = 'https://kubernetes.default.svc.cluster.local';
 const algorithm = 'ES256';
@@ -37,11 +37,17 @@ export class ServiceAccountTokenIssuer {
   /** keyIDFromPublicKey: base64url(SHA-256(DER of the PKIX public key)). */
   readonly keyId: string;
 
-  constructor() {
-    const pair = generateKeyPairSync('ec', { namedCurve: 'P-256' });
+  /** A fresh key, or the one a restarted cluster kept (PKCS#8 PEM). */
+  constructor(privateKeyPem?: string) {
+    const pair = privateKeyPem ? { privateKey: createPrivateKey(privateKeyPem) } : generateKeyPairSync('ec', { namedCurve: 'P-256' });
     this.privateKey = pair.privateKey;
-    this.publicKey = pair.publicKey;
+    this.publicKey = createPublicKey(this.privateKey);
     this.keyId = base64url(createHash('sha256').update(this.publicKey.export({ type: 'spki', format: 'der' })).digest());
+  }
+
+  /** PKCS#8 PEM of the signing key (the data directory keeps it). */
+  privateKeyPem(): string {
+    return this.privateKey.export({ type: 'pkcs8', format: 'pem' }).toString();
   }
 
   /** A compact JWS of the 1.32 service-account claims. */

@@ -13,9 +13,9 @@ export interface ServingCertificates {
   authority: CertificateAuthority;
 }
 
-/** A fresh CA (valid 10 years) and a serving certificate it signed (valid 1 year). */
-export async function generateServingCertificates(now: Date = new Date()): Promise<ServingCertificates> {
-  const authority = await createCertificateAuthority('kubeforge-ca', { now });
+/** A fresh CA (valid 10 years), or the one a restarted cluster kept, and a serving certificate it signed (valid 1 year). */
+export async function generateServingCertificates(now: Date = new Date(), kept?: CertificateAuthority): Promise<ServingCertificates> {
+  const authority = kept ?? (await createCertificateAuthority('kubeforge-ca', { now }));
   const server = await issueServingCertificate(authority, 'kubeforge-apiserver', ['127.0.0.1', '::1', 'localhost'], { now });
   return { caCertPem: authority.certPem, serverCertPem: server.certPem, serverKeyPem: server.keyPem, authority };
 }
