@@ -190,6 +190,29 @@ describe('a made project', () => {
     expect(await exited).toBe(0);
   }, 120_000);
 
+  it('run-local again: the cluster kept in .kubeforge/cluster still has the sample applied in the last run; --fresh starts empty', async () => {
+    const sampleAfter = async (args: string[]): Promise<string> => {
+      const child = spawn(process.execPath, ['dist/cmd/run-local.js', '--health-probe-bind-address=:0', '--metrics-bind-address=0', ...args], { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] });
+      let stdout = '';
+      let stderr = '';
+      child.stdout.on('data', (c: Buffer) => (stdout += c.toString()));
+      child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
+      const exited = new Promise<number | null>((done) => child.on('exit', (code) => done(code)));
+      const local = new Kubectl(join(root, '.kubeforge/kubeconfig'));
+      try {
+        await waitFor(() => /export KUBECONFIG=(\S+)\n/.exec(stdout), () => `run-local did not start: ${stdout}${stderr}`);
+        const got = await local.run(['get', '-n', 'default', '-f', join(root, 'config/samples/batch_v1_cronjob.yaml'), '-o', 'name']);
+        return `${got.stdout}${got.stderr}`;
+      } finally {
+        local.cleanup();
+        child.kill('SIGTERM');
+        expect(await exited).toBe(0);
+      }
+    };
+    expect(await sampleAfter([])).toMatch(/^cronjob\.batch\.example\.com\/\S+\n$/);
+    expect(await sampleAfter(['--fresh'])).toContain('NotFound');
+  }, 120_000);
+
   // `npm test` and `npm run test-e2e` in one jest run: the controller and webhook tests and test/e2e.
   it('passes its own tests (controllers against the local cluster, webhooks, test/e2e)', async () => {
     const jest = join(root, 'node_modules/jest/bin/jest.js');

@@ -83,6 +83,14 @@ export async function createCertificateAuthority(commonName: string, options: Va
   return { certPem: cert.toString('pem'), keyPem: await exportKeyPem(keys.privateKey), subject: cert.subject, signingKey: keys.privateKey, publicKey: keys.publicKey };
 }
 
+/** A CA kept from before (its certificate and PKCS#8 key, both PEM), able to sign again. */
+export async function loadCertificateAuthority(certPem: string, keyPem: string): Promise<CertificateAuthority> {
+  const cert = new x509.X509Certificate(certPem);
+  const signingKey = await webcrypto.subtle.importKey('pkcs8', x509.PemConverter.decode(keyPem)[0]!, ecdsa, true, ['sign']);
+  const publicKey = await cert.publicKey.export(ecdsa, ['verify'], webcrypto as never);
+  return { certPem, keyPem, subject: cert.subject, signingKey, publicKey: publicKey as unknown as webcrypto.CryptoKey };
+}
+
 async function issue(ca: CertificateAuthority, subject: string, usage: x509.ExtendedKeyUsage, extra: x509.Extension[], options: ValidityOptions): Promise<IssuedCertificate> {
   const keys = await newKeys();
   const cert = await x509.X509CertificateGenerator.create({

@@ -1,6 +1,7 @@
 /**
  * `kubeforge cluster start`: runs the local cluster in the foreground on the real clock, writes a
- * kubeconfig, prints the `export KUBECONFIG=…` line, and stops cleanly on Ctrl-C.
+ * kubeconfig, prints the `export KUBECONFIG=…` line, and stops cleanly on Ctrl-C; with `--data-dir` it
+ * keeps the cluster (objects, CA, tokens, port) in that directory across restarts.
  */
 import { copyFileSync } from 'node:fs';
 import { resolve } from 'node:path';
@@ -64,21 +65,33 @@ export function register(program: Command): void {
       (value: string, previous: string[]) => [...previous, value],
       [] as string[],
     )
+    .option('--data-dir <dir>', 'keep the cluster in this directory (SQLite): objects, CA, tokens and port survive a restart; every write is on disk before it is answered (default: memory only)')
+    .option('--fresh', 'with --data-dir: start empty, deleting what the directory held')
     .addHelpText('after', limits)
-    .action(async (opts: { port: string; kubeconfig?: string; now?: string; nodes: string; certUser: string[] }) => {
+    .action(async (opts: { port: string; kubeconfig?: string; now?: string; nodes: string; certUser: string[]; dataDir?: string; fresh?: boolean }) => {
       const port = Number(opts.port);
       const nodes = Number(opts.nodes);
       if (!Number.isInteger(nodes) || nodes < 1 || nodes > 100) throw new Error(`--nodes: expected a number of nodes from 1 to 100, got ${JSON.stringify(opts.nodes)}`);
       if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`--port: expected a port number, got ${JSON.stringify(opts.port)}`);
       if (opts.now !== undefined && Number.isNaN(Date.parse(opts.now))) throw new Error(`--now: expected an RFC 3339 time, got ${JSON.stringify(opts.now)}`);
       const certificateUsers = opts.certUser.map(parseCertificateUser);
-      const started = await startLocalCluster({ clock: 'real', port, nodes, ...(opts.now ? { now: opts.now } : {}), ...(certificateUsers.length ? { certificateUsers } : {}) });
+      if (opts.fresh && !opts.dataDir) throw new Error('--fresh: only meaningful with --data-dir');
+      const started = await startLocalCluster({
+        clock: 'real',
+        port,
+        nodes,
+        ...(opts.now ? { now: opts.now } : {}),
+        ...(certificateUsers.length ? { certificateUsers } : {}),
+        ...(opts.dataDir ? { dataDir: resolve(opts.dataDir), fresh: opts.fresh ?? false } : {}),
+      });
       let kubeconfig = started.kubeconfigPath;
       if (opts.kubeconfig) {
         kubeconfig = resolve(opts.kubeconfig);
         copyFileSync(started.kubeconfigPath, kubeconfig);
       }
-      process.stdout.write(`kubeforge local cluster (Kubernetes v1.32) serving at ${started.url}\nexport KUBECONFIG=${kubeconfig}\n`);
+      process.stdout.write(`kubeforge local cluster (Kubernetes v1.32) serving at ${started.url}\n`);
+      if (opts.dataDir) process.stdout.write(`data kept in ${resolve(opts.dataDir)} (resourceVersion ${started.internals.store.resourceVersion})\n`);
+      process.stdout.write(`export KUBECONFIG=${kubeconfig}\n`);
       for (const u of certificateUsers) process.stdout.write(`client-certificate user ${u.user} (groups: ${u.groups.join(',') || 'none'}): kubectl --context ${contextNameFor(u.user)}\n`);
       await new Promise<void>((done) => {
         const stop = (): void => {

@@ -62,6 +62,7 @@ import { admissionPolicyKinds } from './registry/builtin/admission-policy-kinds.
 import { bindings } from './registry/builtin/binding-kinds.js';
 import { installPodSubresources } from './http/pod-subresources.js';
 import { containerLogsOf } from './controllers/install.js';
+import { type CertificateUser, ClusterDataDirectory } from './data-directory.js';
 
 export interface ControllerSwitches {
   garbageCollector?: boolean;
@@ -179,6 +180,15 @@ export interface LocalClusterOptions {
    * so clients configured for that run keep trusting and reaching the new one; everything else starts empty.
    */
   credentialsOf?: Pick<LocalCluster, 'certificateAuthority' | 'adminToken'>;
+  /**
+   * Keep the cluster in this directory (SQLite, `cluster.db`): every object, the resourceVersion counter,
+   * the CA, tokens and signing key, client-certificate users and the port survive a restart; each write
+   * is durable before it is answered. The admin kubeconfig is written to `<dataDir>/kubeconfig`.
+   * Default: memory only.
+   */
+  dataDir?: string;
+  /** With `dataDir`: start empty, deleting what the directory held. */
+  fresh?: boolean;
 }
 
 /** Something that must be quiet before settle() returns (built-in controllers register one). */
@@ -245,8 +255,12 @@ export interface LocalCluster {
 export async function startLocalCluster(options: LocalClusterOptions = {}): Promise<LocalCluster> {
   const clock: ClusterClock = options.clock === 'real' ? new RealClusterClock() : new VirtualClock(options.now ?? Math.floor(Date.now() / 1000) * 1000);
   const seed = options.seed ?? 1;
-  const random = new SeededRandom(seed);
-  const store = new ObjectStore({ initialResourceVersion: 1000 + (seed % 1000), historyLimit: options.watchHistory ?? 10_000 });
+  const dataDirectory = options.dataDir ? new ClusterDataDirectory(options.dataDir, { fresh: options.fresh ?? false }) : undefined;
+  const restored = dataDirectory?.restored;
+  // a restarted cluster draws other uids and generated names than the run that wrote its objects
+  const random = new SeededRandom(restored ? seed + restored.resourceVersion : seed);
+  const store = new ObjectStore({ initialResourceVersion: 1000 + (seed % 1000), historyLimit: options.watchHistory ?? 10_000, ...(dataDirectory ? { persistence: dataDirectory.data } : {}) });
+  if (restored) store.restore(restored);
   const specificKinds = [...coreKinds, coreEvents, ...batchKinds, newEvents, ...otherKinds, ...admissionKinds, ...reviewKinds, ...hpaKinds, ...csrKinds, ...serviceKinds, ...workloadKinds, ...storageKinds(store), ...replicaKinds, limitRanges, resourceQuotas, ...admissionPolicyKinds, bindings];
   const catalog = new ResourceCatalog(composeBuiltinKinds(specificKinds, genericKinds()));
   const operations = new ObjectOperations(store, clock, random);
@@ -261,7 +275,9 @@ export async function startLocalCluster(options: LocalClusterOptions = {}): Prom
   const lookup = (bucket: string, namespace: string | undefined, name: string) => store.peek(bucket, namespace, name);
   // a legacy Secret-based token in use: the server labels its Secret with the day (markLegacyTokenUsed)
   let legacyTokenUsed: (secret: Readonly<KubeObject>) => void = () => {};
-  const auth = new TokenAuthenticator({ lookup, now: () => clock.now(), legacyTokenUsed: (secret) => legacyTokenUsed(secret) }, options.credentialsOf?.adminToken);
+  const keptCredentials = dataDirectory?.credentials() ?? (options.credentialsOf ? { adminToken: options.credentialsOf.adminToken } : undefined);
+  const auth = new TokenAuthenticator({ lookup, now: () => clock.now(), legacyTokenUsed: (secret) => legacyTokenUsed(secret) }, keptCredentials);
+  dataDirectory?.keepCredentials(auth);
   const faults = new FaultInjector();
   const idleChecks = new Set<IdleCheck>();
   const stopHooks: Array<() => void | Promise<void>> = [];
@@ -282,11 +298,14 @@ export async function startLocalCluster(options: LocalClusterOptions = {}): Prom
   installComponentStatuses(handler);
   installPodSubresources(handler, { catalog, store, operations, now: () => clock.now(), logs: () => containerLogsOf(internals) });
   if ((options.authz ?? 'rbac') === 'rbac') handler.rbacWriteGuard = (user, rt, object, old) => checkRbacEscalation(store, user, rt, object, old);
-  bootstrapObjects(catalog, operations);
-  // kind's default StorageClass, installed with the cluster as kind's storage manifest does
-  operations.create(catalog.find('storage.k8s.io', 'v1', 'storageclasses')!, undefined, standardStorageClass(), { fieldManager: 'kubectl-client-side-apply' });
+  if (!restored) {
+    bootstrapObjects(catalog, operations);
+    // kind's default StorageClass, installed with the cluster as kind's storage manifest does
+    operations.create(catalog.find('storage.k8s.io', 'v1', 'storageclasses')!, undefined, standardStorageClass(), { fieldManager: 'kubectl-client-side-apply' });
+  }
   const tlsOn = options.tls !== false;
-  const certs = tlsOn ? await generateServingCertificates(new Date(), options.credentialsOf?.certificateAuthority) : undefined;
+  const certs = tlsOn ? await generateServingCertificates(new Date(), (await dataDirectory?.certificateAuthority()) ?? options.credentialsOf?.certificateAuthority) : undefined;
+  if (certs) dataDirectory?.keepCertificateAuthority(certs.authority);
   const server = new ApiServer({
     catalog,
     handler,
@@ -309,17 +328,17 @@ export async function startLocalCluster(options: LocalClusterOptions = {}): Prom
     if (warnings.length) entry.warnings = [...(entry.warnings ?? []), ...warnings];
     server.history.add(entry);
   };
-  const port = await server.listen(options.port ?? 0);
+  const port = await listenOn(server, options.port, dataDirectory?.port());
+  dataDirectory?.keepPort(port);
   const url = `${tlsOn ? 'https' : 'http'}://127.0.0.1:${port}`;
   const dir = mkdtempSync(join(tmpdir(), 'kubeforge-cluster-'));
-  const kubeconfigPath = join(dir, 'kubeconfig');
+  const kubeconfigPath = dataDirectory?.kubeconfigPath ?? join(dir, 'kubeconfig');
   const issueClientCertificate = async (user: string, groups: string[] = []): Promise<{ certPem: string; keyPem: string }> => {
     if (!certs) throw new Error('issueClientCertificate: the cluster serves plain HTTP (tls: false), so it has no CA to sign client certificates');
     return issueClientCertificateFrom(certs.authority, user, groups, { now: new Date() });
   };
-  const certificateUsers = await Promise.all(
-    (options.certificateUsers ?? []).map(async (u) => ({ user: u.user, clientCertificate: await issueClientCertificate(u.user, u.groups ?? []), ...(u.namespace ? { namespace: u.namespace } : {}) })),
-  );
+  const certificateUsers = await certificateUsersOf(options.certificateUsers ?? [], dataDirectory?.certificateUsers() ?? [], issueClientCertificate);
+  dataDirectory?.keepCertificateUsers(certificateUsers);
   writeKubeconfigFile(kubeconfigPath, kubeconfigText(url, certs?.caCertPem, { user: 'kubeforge-admin', token: auth.adminToken }, certificateUsers));
 
   if (certs) internals.certificateAuthority = certs.authority;
@@ -327,6 +346,8 @@ export async function startLocalCluster(options: LocalClusterOptions = {}): Prom
   startBuiltinControllers(internals, certs?.caCertPem);
   const apiserverClient = new ControllerClient(internals, controllerIdentities.apiserver);
   legacyTokenUsed = (secret) => markLegacyTokenUsed(apiserverClient, secret, clock.now());
+  // controllers, indexes and the CRD controller learn what a restarted cluster holds, as after a list
+  if (restored) store.announceExisting();
   const isIdle = (): boolean => !server.busy && !clock.hasDueTimers() && [...idleChecks].every((c) => c.idle());
   const settle = async (): Promise<void> => {
     for (let round = 0; round < 10_000; round++) {
@@ -377,7 +398,39 @@ export async function startLocalCluster(options: LocalClusterOptions = {}): Prom
       clock.setSettleHook(undefined);
       clock.dispose();
       await server.close();
+      dataDirectory?.close();
       rmSync(dir, { recursive: true, force: true });
     },
   };
+}
+
+/** Listens on the asked port; else on the one a data directory remembers (any free port if it is taken). */
+async function listenOn(server: ApiServer, asked: number | undefined, remembered: number | undefined): Promise<number> {
+  if (asked || !remembered) return server.listen(asked ?? 0);
+  try {
+    return await server.listen(remembered);
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code !== 'EADDRINUSE') throw err;
+    return server.listen(0);
+  }
+}
+
+/**
+ * Client-certificate users: those asked for now, reusing a kept certificate for the same user and groups
+ * (an old kubeconfig's certificate stays valid anyway: the CA is kept), plus the kept ones not asked for.
+ */
+async function certificateUsersOf(
+  asked: Array<{ user: string; groups?: string[]; namespace?: string }>,
+  kept: CertificateUser[],
+  issue: (user: string, groups: string[]) => Promise<{ certPem: string; keyPem: string }>,
+): Promise<CertificateUser[]> {
+  const sameGroups = (a: string[], b: string[]): boolean => a.length === b.length && a.every((g, i) => g === b[i]);
+  const users = await Promise.all(
+    asked.map(async (u) => {
+      const groups = u.groups ?? [];
+      const found = kept.find((k) => k.user === u.user && sameGroups(k.groups, groups));
+      return { user: u.user, groups, clientCertificate: found?.clientCertificate ?? (await issue(u.user, groups)), ...(u.namespace ? { namespace: u.namespace } : {}) };
+    }),
+  );
+  return [...users, ...kept.filter((k) => !users.some((u) => u.user === k.user))];
 }

@@ -20,8 +20,9 @@ limitations under the License.
  * registers the webhook configurations of config/webhook/manifests.yaml pointing at the manager's webhook
  * server (so the cluster calls the webhooks as a real one does), and prints the `export KUBECONFIG=…` line
  * for kubectl in another terminal. Ctrl-C stops both. The manager gets the `env` of its container in
- * config/manager/manager.yaml (for variables not set in this shell).
- * Takes the manager's flags (cmd/flags.ts); --kubeconfig is the local cluster's.
+ * config/manager/manager.yaml (for variables not set in this shell). The cluster keeps its objects, CA
+ * and tokens in .kubeforge/cluster across runs (SQLite; git-ignored); `--fresh` starts it empty.
+ * Takes the manager's flags (cmd/flags.ts) and `--fresh`; --kubeconfig is the local cluster's.
  */
 import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
@@ -36,6 +37,7 @@ import { setupWebhooks } from '../internal/webhook/index.js';
 
 const crdFolder = resolve('config/crd/bases');
 const kubeconfigPath = resolve('.kubeforge/kubeconfig');
+const clusterDataDir = resolve('.kubeforge/cluster');
 const webhookManifests = resolve('config/webhook/manifests.yaml');
 const managerManifest = resolve('config/manager/manager.yaml');
 
@@ -62,12 +64,14 @@ function readCrds(): KubeObject[] {
 }
 
 async function main(): Promise<void> {
-  const flags = parseFlags(process.argv.slice(2));
+  const args = process.argv.slice(2);
+  const fresh = args.includes('--fresh');
+  const flags = parseFlags(args.filter((a) => a !== '--fresh'));
   if (flags === 'help') {
     process.stdout.write(`${usage.replace('main.js', 'run-local.js')}\n`);
     return;
   }
-  const cluster = await startLocalCluster({ clock: 'real' });
+  const cluster = await startLocalCluster({ clock: 'real', dataDir: clusterDataDir, fresh });
   mkdirSync('.kubeforge', { recursive: true });
   copyFileSync(cluster.kubeconfigPath, kubeconfigPath);
   // Webhooks on any free port of the loopback interface, with the self-signed certificate made at start
@@ -78,6 +82,9 @@ async function main(): Promise<void> {
       await mgr.client.create(crd);
     } catch (err) {
       if (!isAlreadyExists(err)) throw err;
+      // kept from the last run: replace it with the current definition
+      const kept = await mgr.client.get({ apiVersion: 'apiextensions.k8s.io/v1', kind: 'CustomResourceDefinition' }, { name: crd.metadata!.name! });
+      await mgr.client.update({ ...crd, metadata: { ...crd.metadata, resourceVersion: kept.metadata?.resourceVersion } });
     }
     mgr.logger.info({ crd: crd.metadata?.name }, 'installed CRD');
   }

@@ -47,18 +47,38 @@ export interface ClusterAccess {
   signingKeyPem?: string;
 }
 
+/** Credentials a restarted cluster keeps (from its data directory). */
+export interface PersistedCredentials {
+  adminToken: string;
+  /** PKCS#8 PEM of the service-account signing key. */
+  serviceAccountKeyPem: string;
+  /** Every other accepted token with its user. */
+  tokens: Array<{ token: string; user: UserInfo }>;
+}
+
+/** Told of every token accepted or revoked (the data directory keeps them). */
+export interface TokenListener {
+  saved(token: string, user: UserInfo): void;
+  removed(token: string): void;
+}
+
 export class TokenAuthenticator {
   private readonly tokens = new Map<string, UserInfo>();
   readonly adminToken: string;
   /** Signs service-account tokens and publishes their key (OIDC discovery). */
   readonly serviceAccountIssuer: ServiceAccountTokenIssuer;
   private readonly validator: ServiceAccountTokenValidator | undefined;
+  listener: TokenListener | undefined;
 
-  /** `adminToken`: keep an earlier run's admin token (a restart with kept credentials); a fresh one otherwise. */
-  constructor(private readonly cluster?: ClusterAccess, adminToken?: string) {
-    this.serviceAccountIssuer = new ServiceAccountTokenIssuer(cluster?.signingKeyPem);
+  /**
+   * `kept`: credentials of an earlier run (a restart with a data directory, or `credentialsOf`): its admin
+   * token, service-account signing key and accepted tokens; fresh ones otherwise.
+   */
+  constructor(private readonly cluster?: ClusterAccess, kept?: Partial<PersistedCredentials>) {
+    this.serviceAccountIssuer = new ServiceAccountTokenIssuer(kept?.serviceAccountKeyPem ?? cluster?.signingKeyPem);
+    for (const { token, user } of kept?.tokens ?? []) this.tokens.set(token, user);
     const admin = { username: 'kubeforge-admin', groups: ['system:masters'] };
-    this.adminToken = adminToken ? this.register(adminToken, admin) : this.issue(admin);
+    this.adminToken = kept?.adminToken ? this.register(kept.adminToken, admin) : this.issue(admin);
     this.validator = cluster && new ServiceAccountTokenValidator(cluster.lookup, cluster.now, apiAudiences);
   }
 
@@ -69,12 +89,18 @@ export class TokenAuthenticator {
 
   /** Accepts `token` (one minted elsewhere) as `user`; returns it. */
   register(token: string, user: UserInfo): string {
-    this.tokens.set(token, { ...user, groups: withAuthenticated(user.groups) });
+    const groups = withAuthenticated(user.groups);
+    this.tokens.set(token, { ...user, groups });
+    this.listener?.saved(token, { ...user, groups });
     return token;
   }
 
   revokeWhere(pred: (user: UserInfo) => boolean): void {
-    for (const [t, u] of this.tokens) if (pred(u)) this.tokens.delete(t);
+    for (const [t, u] of this.tokens) {
+      if (!pred(u)) continue;
+      this.tokens.delete(t);
+      this.listener?.removed(t);
+    }
   }
 
   /**

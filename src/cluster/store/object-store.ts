@@ -1,10 +1,13 @@
 /**
  * The local cluster's MVCC object store: every object of every kind under one increasing
  * resourceVersion, a bounded history of committed changes (for watches, paginated lists and exact
- * reads), and synchronous commit listeners (watch streams, built-in controllers).
+ * reads), and synchronous commit listeners (watch streams, built-in controllers). In memory by default;
+ * with a `persistence` adapter (sqlite-persistence.ts) each change is written through, durably, before
+ * it is applied and announced, and a restart restores the objects and the counter (not the history).
  */
 import { expired } from '../errors/status-errors.js';
 import { checkEtcdRequestSize } from './etcd-request-limit.js';
+import type { PersistedState, StorePersistence } from './sqlite-persistence.js';
 
 /** A stored Kubernetes object; the store only relies on metadata.name/namespace/resourceVersion. */
 export type KubeObject = Record<string, any> & { metadata: Record<string, any> };
@@ -30,6 +33,8 @@ export interface ObjectStoreOptions {
   initialResourceVersion?: number;
   /** How many changes stay replayable. */
   historyLimit?: number;
+  /** Makes every change durable before it is applied (default: none, memory only). */
+  persistence?: StorePersistence;
 }
 
 const keyOf = (namespace: string | undefined, name: string): string => `${namespace ?? ''}/${name}`;
@@ -51,6 +56,7 @@ export class ObjectStore {
   private readonly history: StoreEvent[] = [];
   private readonly listeners = new Set<CommitListener>();
   private readonly historyLimit: number;
+  private readonly persistence: StorePersistence | undefined;
   private rv: number;
   /** Oldest resourceVersion from which history can replay (events with rv > this are kept). */
   private compactedThrough: number;
@@ -59,6 +65,29 @@ export class ObjectStore {
     this.rv = options.initialResourceVersion ?? 1000;
     this.compactedThrough = this.rv;
     this.historyLimit = options.historyLimit ?? 10_000;
+    this.persistence = options.persistence;
+  }
+
+  /**
+   * Loads what a data directory held (before anything subscribes): the objects and the counter, with no
+   * history, so resourceVersions older than the restored one answer 410 Expired as after a compaction.
+   */
+  restore(state: PersistedState): void {
+    this.buckets.clear();
+    this.history.length = 0;
+    for (const { bucket, object } of state.objects) this.bucket(bucket).set(keyOf(object.metadata.namespace, object.metadata.name), Object.freeze(object) as KubeObject);
+    this.rv = Math.max(this.rv, state.resourceVersion);
+    this.compactedThrough = this.rv;
+  }
+
+  /**
+   * Tells commit listeners (controllers, indexes) about every object, as ADDED at its own
+   * resourceVersion, the way a restarted controller manager lists everything; nothing enters the history.
+   */
+  announceExisting(): void {
+    for (const [bucket, objects] of this.buckets) {
+      for (const object of [...objects.values()]) this.notify({ type: 'ADDED', bucket, rv: Number(object.metadata.resourceVersion), object });
+    }
   }
 
   /** The current (latest committed) resourceVersion. */
@@ -136,6 +165,7 @@ export class ObjectStore {
   create(bucket: string, object: KubeObject): KubeObject {
     checkEtcdRequestSize(bucket, object);
     const stored = this.stamp(object);
+    this.makeDurable('ADDED', bucket, stored);
     this.bucket(bucket).set(keyOf(stored.metadata.namespace, stored.metadata.name), stored);
     this.commit({ type: 'ADDED', bucket, rv: this.rv, object: stored });
     return structuredClone(stored);
@@ -147,6 +177,7 @@ export class ObjectStore {
     const key = keyOf(object.metadata.namespace, object.metadata.name);
     const old = this.bucket(bucket).get(key);
     const stored = this.stamp(object);
+    this.makeDurable('MODIFIED', bucket, stored);
     this.bucket(bucket).set(key, stored);
     this.commit({ type: 'MODIFIED', bucket, rv: this.rv, object: stored, ...(old ? { oldObject: old } : {}) });
     return structuredClone(stored);
@@ -157,8 +188,9 @@ export class ObjectStore {
     const key = keyOf(namespace, name);
     const old = this.bucket(bucket).get(key);
     if (!old) return undefined;
-    this.bucket(bucket).delete(key);
     const last = this.stamp(old);
+    this.makeDurable('DELETED', bucket, last);
+    this.bucket(bucket).delete(key);
     this.commit({ type: 'DELETED', bucket, rv: this.rv, object: last, oldObject: old });
     return structuredClone(last);
   }
@@ -180,11 +212,17 @@ export class ObjectStore {
     return b;
   }
 
+  /** A frozen copy carrying the next resourceVersion (taken by makeDurable once the change is stored). */
   private stamp(object: KubeObject): KubeObject {
-    this.rv += 1;
     const copy = structuredClone(object);
-    copy.metadata.resourceVersion = String(this.rv);
+    copy.metadata.resourceVersion = String(this.rv + 1);
     return Object.freeze(copy) as KubeObject;
+  }
+
+  /** Writes the change through to the persistence adapter (throws, changing nothing, if it cannot), then takes its resourceVersion. */
+  private makeDurable(type: ChangeType, bucket: string, stamped: KubeObject): void {
+    this.persistence?.write({ type, bucket, rv: this.rv + 1, object: stamped });
+    this.rv += 1;
   }
 
   private commit(event: StoreEvent): void {
@@ -193,6 +231,10 @@ export class ObjectStore {
       const dropped = this.history.splice(0, this.history.length - this.historyLimit);
       this.compactedThrough = dropped[dropped.length - 1]!.rv;
     }
+    this.notify(event);
+  }
+
+  private notify(event: StoreEvent): void {
     for (const listener of [...this.listeners]) {
       try {
         listener(event);
