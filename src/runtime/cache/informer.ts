@@ -244,6 +244,10 @@ export class Informer<T extends KubeObject = KubeObject> {
       this.resourceVersion = rv;
       this.lastSyncUnavailable = false;
       this.needsList = false;
+      // The server answered a whole list: whatever failed before is over, so the next failure backs off from
+      // the start. (Kept, the count only grew across 410 → relist cycles; at the maximum delay every retry met
+      // the next short fault and the informer stayed out for good.)
+      this.failures = 0;
       this.verifyServer = false;
       if (this.options.checkClusterIdentity) this.identity = await clusterIdentity(this.options.transport);
       this.options.logger?.debug({ kind: this.kind.kind, objects: fresh.size, resourceVersion: rv }, 'informer listed');
