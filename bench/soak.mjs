@@ -13,7 +13,8 @@
 // operation rate. Exits 1 if last/baseline of heapUsed exceeds 1 + SOAK_TOLERANCE (default 0.10).
 //
 // SOAK_MINUTES (default 30), SOAK_OPS, SOAK_SAMPLE_SECONDS, SOAK_POOL (names churned, default 200),
-// SOAK_SNAPSHOTS=1 writes a heap snapshot at the baseline and at the end (for a diff in DevTools).
+// SOAK_SNAPSHOTS=1 writes a heap snapshot at the baseline and at the end (for a diff in DevTools; writing
+// one raises RSS by some 400 MiB that is not given back, so RSS figures of such a run are not comparable).
 // Needs --expose-gc.
 import { Agent, request } from 'node:https';
 import { writeHeapSnapshot } from 'node:v8';
