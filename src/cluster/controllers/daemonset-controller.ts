@@ -15,6 +15,7 @@ import { claimDependents } from './controller-adoption.js';
 import type { EventRecorder } from './event-recorder.js';
 import type { OwnerIndex, OwnerReference } from './owner-index.js';
 import { isRunningAndReady } from './statefulset-controller.js';
+import { nodeSelectorTermMatches, tolerates } from './scheduler-plugins.js';
 
 const dsKind = { apiVersion: 'apps/v1', kind: 'DaemonSet', hashLabel: 'controller-revision-hash' };
 const templateGenerationLabel = 'pod-template-generation';
@@ -33,41 +34,13 @@ export function daemonPodTolerations(hostNetwork: boolean): Array<Record<string,
   ];
 }
 
-function tolerates(tolerations: any[], taint: any): boolean {
-  return tolerations.some((t) => {
-    if (t.effect && t.effect !== taint.effect) return false;
-    if (t.operator === 'Exists') return !t.key || t.key === taint.key;
-    return t.key === taint.key && (t.value ?? '') === (taint.value ?? '');
-  });
-}
-
-function requirementHolds(req: any, value: string | undefined): boolean {
-  switch (req.operator) {
-    case 'In': return value !== undefined && (req.values ?? []).includes(value);
-    case 'NotIn': return value === undefined || !(req.values ?? []).includes(value);
-    case 'Exists': return value !== undefined;
-    case 'DoesNotExist': return value === undefined;
-    case 'Gt': return value !== undefined && Number(value) > Number(req.values?.[0]);
-    case 'Lt': return value !== undefined && Number(value) < Number(req.values?.[0]);
-    default: return false;
-  }
-}
-
-/** Whether a node selector term holds for `node` (labels for matchExpressions, metadata.name for matchFields). */
-export function termMatches(term: any, node: KubeObject): boolean {
-  const labels: Record<string, string> = node.metadata.labels ?? {};
-  const exprs = (term.matchExpressions ?? []).every((r: any) => requirementHolds(r, labels[r.key]));
-  const fields = (term.matchFields ?? []).every((r: any) => requirementHolds(r, r.key === 'metadata.name' ? node.metadata.name : undefined));
-  return exprs && fields && ((term.matchExpressions ?? []).length + (term.matchFields ?? []).length > 0);
-}
-
 /** Whether the daemon pod template may run on `node` (NodeShouldRunDaemonPod's predicates). */
 export function shouldRunOn(template: any, node: KubeObject): boolean {
   const spec = template?.spec ?? {};
   const labels: Record<string, string> = node.metadata.labels ?? {};
   if (!Object.entries(spec.nodeSelector ?? {}).every(([k, v]) => labels[k] === v)) return false;
   const terms: any[] = spec.affinity?.nodeAffinity?.requiredDuringSchedulingIgnoredDuringExecution?.nodeSelectorTerms ?? [];
-  if (terms.length > 0 && !terms.some((t) => termMatches(t, node))) return false;
+  if (terms.length > 0 && !terms.some((t) => nodeSelectorTermMatches(t, node))) return false;
   const tolerations = [...(spec.tolerations ?? []), ...daemonPodTolerations(spec.hostNetwork === true)];
   return (node.spec?.taints ?? []).filter((t: any) => t.effect === 'NoSchedule' || t.effect === 'NoExecute').every((t: any) => tolerates(tolerations, t));
 }

@@ -15,7 +15,7 @@ import { type ControllerClient, isApiError } from './controller-client.js';
 import type { BuiltinController, ReconcileResult } from './controller-scheduler.js';
 import type { EventRecorder } from './event-recorder.js';
 import type { ContainerLogs } from './container-logs.js';
-import { healthyNodeConditions, nodeLeaseNamespace, nodeLeaseObject, nodeObject } from './cluster-nodes.js';
+import { healthyNodeConditions, nodeInternalIP, nodeLeaseNamespace, nodeLeaseObject, nodeObject } from './cluster-nodes.js';
 import type { PodBehaviour } from './pod-behaviour.js';
 import { readCommand } from './pod-behaviour.js';
 import type { PodScripts } from './pod-scripts.js';
@@ -235,7 +235,7 @@ export class KubeletSimulator implements BuiltinController {
   }
 
   private hostIP(): string {
-    return `172.18.0.${this.node.index + 2}`;
+    return nodeInternalIP(this.node.index);
   }
 
   /** A freshly bound pod: sandbox, image pulls, every container waiting. */

@@ -169,7 +169,7 @@ function requirementMatches(r: SelectorRequirement, value: string | undefined): 
 }
 
 /** A NodeSelectorTerm: every expression and field requirement holds; an empty term matches nothing. */
-function nodeSelectorTermMatches(term: KubeObject, node: KubeObject): boolean {
+export function nodeSelectorTermMatches(term: KubeObject, node: KubeObject): boolean {
   const expressions: SelectorRequirement[] = term.matchExpressions ?? [];
   const fields: SelectorRequirement[] = term.matchFields ?? [];
   if (expressions.length === 0 && fields.length === 0) return false;

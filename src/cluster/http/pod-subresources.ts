@@ -28,10 +28,8 @@ export interface PodSubresourceParts {
 
 /** What the API server answers when it cannot dial the kubelet (no container or network exists here). */
 export function kubeletUnreachable(hostIP: string): ApiError {
-  const error = new ApiError(500, '', `error dialing backend: dial tcp ${hostIP}:${kubeletPort}: connect: connection refused`);
-  // not a typed API error on the real server either: StatusReasonUnknown, which JSON leaves out
-  delete (error.status as { reason?: string }).reason;
-  return error;
+  // not a typed API error on the real server either: StatusReasonUnknown (''), which ApiError leaves out
+  return new ApiError(500, '', `error dialing backend: dial tcp ${hostIP}:${kubeletPort}: connect: connection refused`);
 }
 
 export function installPodSubresources(handler: ResourceHandler, parts: PodSubresourceParts): void {
