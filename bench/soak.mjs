@@ -1,31 +1,25 @@
-// Soak test (run: npm run bench:soak): is the heap flat under sustained churn? One process runs a local
-// cluster and a manager with a ConfigMap controller (informer cache, 4 workers, each reconcile reads its
-// object from the cache). A churn loop creates, updates (3 times) and deletes ConfigMaps over a pool of names
-// at a steady rate (SOAK_OPS writes/s, default 150), and two kubectl-like clients run beside it: a lister
-// (a full LIST of the namespace every second) and a watcher (WATCH with timeoutSeconds=30, re-listed and
-// re-watched when the server ends it, as a reflector does).
+// Soak test (run: npm run bench:soak): are the heaps flat under sustained churn? Three processes: the API
+// server (bench/soak-server.mjs: a local cluster alone), the manager (bench/soak-manager.mjs: a ConfigMap
+// controller over an informer cache, 4 workers, each reconcile reads its object from the cache), and this
+// driver. A churn loop creates, updates (3 times) and deletes ConfigMaps over a pool of names at a steady
+// rate (SOAK_OPS writes/s, default 150), and two kubectl-like clients run beside it: a lister (a full LIST of
+// the namespace every second) and a watcher (WATCH with timeoutSeconds=30, re-listed and re-watched when the
+// server ends it, as a reflector does).
 //
-// Every SOAK_SAMPLE_SECONDS (default 15) the heap is sampled after two forced GCs (heapUsed and RSS).
-// Warm-up: the baseline is the first sample taken once (a) 10 % of the run or 1 minute has passed,
-// whichever is longer, and (b) both bounded rings are full — the server's request log (10,000 entries by
-// default) and the store's watch history (10,000 events) — so their fill is not counted as growth.
-// Reported: every sample, baseline, last, max, last/baseline and max/baseline of heapUsed, and the
-// operation rate. Exits 1 if last/baseline of heapUsed exceeds 1 + SOAK_TOLERANCE (default 0.10).
+// Every SOAK_SAMPLE_SECONDS (default 15) the server and the manager each report their heap after two forced
+// GCs (heapUsed and RSS). Warm-up: the baseline is the first sample taken once (a) 10 % of the run or 1
+// minute has passed, whichever is longer, and (b) both of the server's bounded rings are full — the request
+// log (10,000 entries by default) and the store's watch history (10,000 events) — so their fill is not
+// counted as growth. Reported per process: every sample, baseline, last, max, last/baseline and max/baseline
+// of heapUsed and RSS, and the operation rate. Exits 1 if last/baseline of either heapUsed exceeds
+// 1 + SOAK_TOLERANCE (default 0.10).
 //
 // SOAK_MINUTES (default 30), SOAK_OPS, SOAK_SAMPLE_SECONDS, SOAK_POOL (names churned, default 200),
-// SOAK_SNAPSHOTS=1 writes a heap snapshot at the baseline and at the end (for a diff in DevTools; writing
-// one raises RSS by some 400 MiB that is not given back, so RSS figures of such a run are not comparable).
-// Needs --expose-gc.
+// SOAK_SNAPSHOTS=1 makes both processes write a heap snapshot at the baseline and at the end (for a diff in
+// DevTools; writing one raises RSS by some 400 MiB that is not given back, so RSS figures of such a run are
+// not comparable).
+import { fork } from 'node:child_process';
 import { Agent, request } from 'node:https';
-import { writeHeapSnapshot } from 'node:v8';
-import pino from 'pino';
-import { startLocalCluster } from '../dist/cluster/index.js';
-import { BuiltinKinds, Manager } from '../dist/runtime/index.js';
-
-if (typeof globalThis.gc !== 'function') {
-  console.error('run with node --expose-gc');
-  process.exit(2);
-}
 const minutes = Number(process.env.SOAK_MINUTES ?? 30);
 const opsPerSecond = Number(process.env.SOAK_OPS ?? 150);
 const sampleSeconds = Number(process.env.SOAK_SAMPLE_SECONDS ?? 15);
@@ -38,7 +32,24 @@ const ns = 'soak';
 const MiB = 1024 * 1024;
 const fmt = (b) => `${(b / MiB).toFixed(1)} MiB`;
 
-const cluster = await startLocalCluster();
+/** A child process speaking the soak's IPC protocol: `ready` once, then one `sample` answer per request. */
+function child(script, args) {
+  const proc = fork(new URL(script, import.meta.url), args, { execArgv: ['--expose-gc'] });
+  const waiting = [];
+  let ready;
+  const started = new Promise((resolve, reject) => {
+    ready = resolve;
+    proc.once('exit', (code) => reject(new Error(`${script} exited with ${code} before it was ready`)));
+  });
+  proc.on('message', (m) => (m.type === 'ready' ? ready(m) : waiting.shift()?.(m)));
+  return {
+    started,
+    ask: (type) => new Promise((resolve) => { waiting.push(resolve); proc.send({ type }); }),
+    stop: () => new Promise((resolve) => { proc.once('exit', resolve); proc.send({ type: 'stop' }); }),
+  };
+}
+const server = child('./soak-server.mjs', []);
+const cluster = await server.started;
 const agent = new Agent({ keepAlive: true, maxSockets: 16 });
 const requestLogSize = 10_000;
 
@@ -60,18 +71,8 @@ function call(method, path, body) {
 
 await call('POST', '/api/v1/namespaces', { apiVersion: 'v1', kind: 'Namespace', metadata: { name: ns } });
 
-// The manager: a ConfigMap controller over an informer cache.
-const mgr = new Manager({ kubeConfig: cluster.kubeconfigPath, logger: pino({ level: 'silent' }), cache: { namespace: ns } });
-let reconciles = 0;
-mgr.controllerFor(BuiltinKinds.ConfigMap).complete(async (req) => {
-  try {
-    await mgr.client.get(BuiltinKinds.ConfigMap, req);
-  } catch {
-    // deleted since the event: the usual not-found
-  }
-  reconciles++;
-});
-await mgr.start();
+const manager = child('./soak-manager.mjs', [cluster.kubeconfigPath, ns]);
+await manager.started;
 
 let running = true;
 const counts = { create: 0, update: 0, delete: 0, list: 0, watchEvents: 0, watchRestarts: 0, errors: 0 };
@@ -168,36 +169,30 @@ const watcher = (async () => {
 })();
 
 // Sampling.
-function sample() {
-  globalThis.gc();
-  globalThis.gc();
-  const m = process.memoryUsage();
-  return { heapUsed: m.heapUsed, rss: m.rss };
-}
 const t0 = performance.now();
-const samples = [];
+const samples = { server: [], manager: [] };
 let baselineIndex = -1;
-const history = () => cluster.internals.store.history?.length;
 const historyLimit = 10_000;
 console.log(`soak: ${minutes} min, ${opsPerSecond} writes/s over ${pool} names, sample every ${sampleSeconds} s, warm-up ≥ ${(warmupMs / 1000).toFixed(0)} s and until the request log (${requestLogSize}) and watch history (${historyLimit}) are full`);
-console.log('t(s)\theapUsed\tRSS\twrites\treconciles\treqLog\twatchHist');
+console.log('t(s)\tserver heap\tserver RSS\tmanager heap\tmanager RSS\twrites\treconciles\treqLog\twatchHist');
+let reconciles = 0;
 while (performance.now() - t0 < durationMs) {
   await new Promise((r) => setTimeout(r, sampleSeconds * 1000));
-  const s = sample();
+  const [s, m] = await Promise.all([server.ask('sample'), manager.ask('sample')]);
   const t = (performance.now() - t0) / 1000;
-  const reqLog = cluster.requestLog().length;
-  const hist = history();
+  reconciles = m.reconciles;
   const writes = counts.create + counts.update + counts.delete;
-  samples.push({ t, ...s, writes });
+  samples.server.push({ t, heapUsed: s.heapUsed, rss: s.rss });
+  samples.manager.push({ t, heapUsed: m.heapUsed, rss: m.rss });
   let mark = '';
-  if (baselineIndex < 0 && t * 1000 >= warmupMs && reqLog >= requestLogSize && (hist === undefined || hist >= historyLimit)) {
-    baselineIndex = samples.length - 1;
+  if (baselineIndex < 0 && t * 1000 >= warmupMs && s.requestLog >= requestLogSize && (s.watchHistory === undefined || s.watchHistory >= historyLimit)) {
+    baselineIndex = samples.server.length - 1;
     mark = '\t<- baseline';
-    if (snapshots) console.log(`snapshot: ${writeHeapSnapshot()}`);
+    if (snapshots) for (const snap of await Promise.all([server.ask('snapshot'), manager.ask('snapshot')])) console.log(`snapshot: ${snap.path}`);
   }
-  console.log(`${t.toFixed(0)}\t${fmt(s.heapUsed)}\t${fmt(s.rss)}\t${writes}\t${reconciles}\t${reqLog}\t${hist ?? '?'}${mark}`);
+  console.log(`${t.toFixed(0)}\t${fmt(s.heapUsed)}\t${fmt(s.rss)}\t${fmt(m.heapUsed)}\t${fmt(m.rss)}\t${writes}\t${reconciles}\t${s.requestLog}\t${s.watchHistory ?? '?'}${mark}`);
 }
-if (snapshots) console.log(`snapshot: ${writeHeapSnapshot()}`);
+if (snapshots) for (const snap of await Promise.all([server.ask('snapshot'), manager.ask('snapshot')])) console.log(`snapshot: ${snap.path}`);
 
 running = false;
 watchReq?.destroy();
@@ -210,21 +205,22 @@ if (baselineIndex < 0) {
   console.log('no baseline: the run ended before warm-up did (raise SOAK_MINUTES)');
   failed = true;
 } else {
-  const after = samples.slice(baselineIndex);
-  const base = after[0];
-  const last = after[after.length - 1];
-  for (const key of ['heapUsed', 'rss']) {
-    const max = Math.max(...after.map((s) => s[key]));
-    console.log(`${key}: baseline ${fmt(base[key])} (t=${base.t.toFixed(0)} s), last ${fmt(last[key])}, max ${fmt(max)}; last/baseline ${(last[key] / base[key]).toFixed(3)}, max/baseline ${(max / base[key]).toFixed(3)}`);
+  for (const [process, all] of Object.entries(samples)) {
+    const after = all.slice(baselineIndex);
+    const base = after[0];
+    const last = after[after.length - 1];
+    for (const key of ['heapUsed', 'rss']) {
+      const max = Math.max(...after.map((s) => s[key]));
+      console.log(`${process} ${key}: baseline ${fmt(base[key])} (t=${base.t.toFixed(0)} s), last ${fmt(last[key])}, max ${fmt(max)}; last/baseline ${(last[key] / base[key]).toFixed(3)}, max/baseline ${(max / base[key]).toFixed(3)}`);
+    }
+    const ratio = last.heapUsed / base.heapUsed;
+    if (ratio > 1 + tolerance) {
+      console.log(`FAIL: the ${process}'s heapUsed grew ${((ratio - 1) * 100).toFixed(1)} % (> ${(tolerance * 100).toFixed(0)} %)`);
+      failed = true;
+    } else console.log(`OK: the ${process}'s heapUsed is within ${(tolerance * 100).toFixed(0)} % of the baseline`);
   }
-  const ratio = last.heapUsed / base.heapUsed;
-  if (ratio > 1 + tolerance) {
-    console.log(`FAIL: heapUsed grew ${((ratio - 1) * 100).toFixed(1)} % (> ${(tolerance * 100).toFixed(0)} %)`);
-    failed = true;
-  } else console.log(`OK: heapUsed within ${(tolerance * 100).toFixed(0)} % of the baseline`);
 }
 agent.destroy();
-await mgr.stop();
-mgr.close();
-await cluster.stop();
+await manager.stop();
+await server.stop();
 process.exit(failed ? 1 : 0);
