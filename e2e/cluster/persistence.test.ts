@@ -3,10 +3,12 @@
  * resourceVersion counter, its CA, tokens and port — kubectl with the old kubeconfig just works — and
  * custom resources stay served; history is not kept, so a watch from before the restart gets 410.
  */
+import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { request } from 'node:https';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { startLocalCluster, type LocalCluster } from '../../src/cluster/index.js';
 import { Kubectl } from './kubectl-runner.js';
 
@@ -100,4 +102,27 @@ test('objects, counter, CA, tokens, port and custom resources survive a restart;
   expect(c.caCertPem).not.toBe(firstCa);
   expect((await kubectl.run(['get', 'configmap', 'kept'])).stderr).toContain('configmaps "kept" not found');
   expect(readFileSync(join(dataDir, 'kubeconfig'), 'utf8')).toContain(c.adminToken);
+}, 60_000);
+
+test('one cluster per data directory: a second start, in this process or another, is refused and changes nothing', async () => {
+  await cluster?.stop(); // the previous test's last cluster
+  const c = await start();
+  await kubectl.ok(['create', 'configmap', 'owner-data', '--from-literal=k=v']);
+  // In this process: the directory's database is locked by the running cluster.
+  await expect(startLocalCluster({ dataDir, fresh: true })).rejects.toThrow(`data directory ${dataDir} is in use by another local cluster`);
+  // In another process (an OS file lock, not a flag in memory): `kubeforge cluster start --data-dir … --fresh`.
+  const repoRoot = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
+  const second = spawnSync(process.execPath, [join(repoRoot, 'bin/kubeforge.js'), 'cluster', 'start', '--data-dir', dataDir, '--fresh', '--port', '0'], { encoding: 'utf8', timeout: 30_000 });
+  expect(second.status).toBe(1);
+  expect(second.stderr).toContain(`data directory ${dataDir} is in use by another local cluster`);
+  expect(second.stderr).not.toMatch(/\n\s+at /); // one message, no stack trace
+  // The running cluster was not disturbed (--fresh did not empty it) and keeps writing.
+  expect(JSON.parse(await kubectl.ok(['get', 'configmap', 'owner-data', '-o', 'json'])).data).toEqual({ k: 'v' });
+  await kubectl.ok(['create', 'configmap', 'still-writing', '--from-literal=k=v']);
+  await c.stop();
+  // Once stopped, the directory is free again and kept everything.
+  const again = await start();
+  expect(JSON.parse(await kubectl.ok(['get', 'configmap', 'still-writing', '-o', 'json'])).data).toEqual({ k: 'v' });
+  await again.stop();
+  cluster = undefined;
 }, 60_000);

@@ -8,7 +8,7 @@
  * loss (NORMAL would survive kill -9 only). History is not kept: after a restart, watches and exact
  * lists from an older resourceVersion get 410 Expired, as after a compaction.
  */
-import { mkdirSync, rmSync } from 'node:fs';
+import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import type { KubeObject } from './object-store.js';
@@ -36,6 +36,14 @@ export type DurabilityMode = 'FULL' | 'NORMAL';
 
 export const databaseFileName = 'cluster.db';
 
+/** Another process (or another cluster of this one) holds the data directory. */
+export class DataDirectoryInUseError extends Error {
+  constructor(readonly dir: string) {
+    super(`data directory ${dir} is in use by another local cluster (its database is locked): stop that cluster or choose another --data-dir`);
+    this.name = 'DataDirectoryInUseError';
+  }
+}
+
 export class SqliteClusterData implements StorePersistence {
   private readonly db: Database.Database;
   private readonly upsert: Database.Statement;
@@ -47,15 +55,29 @@ export class SqliteClusterData implements StorePersistence {
   constructor(readonly dir: string, options: { fresh?: boolean; synchronous?: DurabilityMode } = {}) {
     mkdirSync(dir, { recursive: true });
     const file = join(dir, databaseFileName);
-    if (options.fresh) for (const suffix of ['', '-wal', '-shm', '-journal']) rmSync(file + suffix, { force: true });
-    this.db = new Database(file);
-    this.db.pragma('journal_mode = WAL');
+    this.db = new Database(file, { timeout: 0 });
+    // One cluster per directory: EXCLUSIVE locking mode keeps the lock SQLite takes on the first write for as
+    // long as the connection lives — an OS file lock, so it goes with the process even on kill -9, and a
+    // second cluster on the same directory fails at once instead of writing beside the first. (Set before
+    // WAL is first used, so WAL needs no shared-memory file.)
+    this.db.pragma('locking_mode = EXCLUSIVE');
+    try {
+      this.db.pragma('journal_mode = WAL');
+      this.db.exec('BEGIN IMMEDIATE; COMMIT');
+    } catch (err) {
+      this.db.close();
+      if ((err as { code?: string }).code === 'SQLITE_BUSY') throw new DataDirectoryInUseError(dir);
+      throw err;
+    }
     this.db.pragma(`synchronous = ${options.synchronous ?? 'FULL'}`);
     this.db.exec(`
       CREATE TABLE IF NOT EXISTS objects (bucket TEXT NOT NULL, namespace TEXT NOT NULL, name TEXT NOT NULL, rv INTEGER NOT NULL, body TEXT NOT NULL, PRIMARY KEY (bucket, namespace, name)) WITHOUT ROWID;
       CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL) WITHOUT ROWID;
       CREATE TABLE IF NOT EXISTS tokens (token TEXT PRIMARY KEY, user TEXT NOT NULL) WITHOUT ROWID;
     `);
+    // --fresh empties the directory's database under the lock (removing the files could pull them from under
+    // a cluster that still runs on them).
+    if (options.fresh) this.db.exec('DELETE FROM objects; DELETE FROM meta; DELETE FROM tokens;');
     this.upsert = this.db.prepare('INSERT INTO objects (bucket, namespace, name, rv, body) VALUES (?, ?, ?, ?, ?) ON CONFLICT (bucket, namespace, name) DO UPDATE SET rv = excluded.rv, body = excluded.body');
     this.remove = this.db.prepare('DELETE FROM objects WHERE bucket = ? AND namespace = ? AND name = ?');
     this.setMetaStatement = this.db.prepare('INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value');

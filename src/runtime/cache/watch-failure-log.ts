@@ -7,11 +7,18 @@
 import type { Logger } from 'pino';
 import { ApiError } from '../client/api-error.js';
 
+/**
+ * Socket-level codes that all mean "the server cannot be reached": a server going away shows first as a
+ * reset or hung-up watch, then as refused connections — one state, one line.
+ */
+const UNREACHABLE = new Set(['ECONNREFUSED', 'ECONNRESET', 'ECONNABORTED', 'EPIPE', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENETUNREACH', 'EHOSTDOWN', 'ENOTFOUND', 'EAI_AGAIN', 'UND_ERR_SOCKET', 'UND_ERR_CONNECT_TIMEOUT']);
+
 /** The state a failure puts the informer in: the same state on a retry is not logged again. */
 export function failureState(err: unknown): string {
   if (err instanceof ApiError) return `status ${err.code}`;
   const code = (err as { code?: unknown } | undefined)?.code;
-  if (typeof code === 'string') return code; // ECONNREFUSED, ECONNRESET, ETIMEDOUT, CERT_HAS_EXPIRED …
+  if (typeof code === 'string') return UNREACHABLE.has(code) ? 'unreachable' : code; // CERT_HAS_EXPIRED, ERR_TLS_… stay apart
+  if (err instanceof Error && /socket hang up/.test(err.message)) return 'unreachable';
   return err instanceof Error ? err.name : 'error';
 }
 
