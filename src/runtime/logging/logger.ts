@@ -5,8 +5,12 @@
  * output is a terminal or FORCE_COLOR asks) at debug with stack traces from warn up. An entry below the
  * stack-trace level keeps only the error's message, so a routine failure stays one line.
  */
+import { createRequire } from 'node:module';
 import pino, { type Level, type Logger } from 'pino';
-import pretty from 'pino-pretty';
+import type PinoPretty from 'pino-pretty';
+
+/** pino-pretty is loaded only for the console encoder: a production manager starts without it. */
+const loadPretty = (): typeof PinoPretty => createRequire(import.meta.url)('pino-pretty') as typeof PinoPretty;
 
 export type LogEncoder = 'json' | 'console';
 /** zap's level names ("panic" is pino's fatal); trace is pino's extra verbosity. */
@@ -93,7 +97,7 @@ function colorWanted(destination: { isTTY?: boolean }): boolean {
  * a stack trace, when the entry carries one, on the lines below it.
  */
 function consoleStream(destination: NodeJS.WritableStream, colorize: boolean): NodeJS.WritableStream {
-  return pretty({
+  return loadPretty()({
     colorize,
     sync: true,
     ...(destination === process.stdout ? {} : { destination }),
