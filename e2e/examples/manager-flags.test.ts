@@ -2,7 +2,8 @@
  * The scaffold's manager flags (templates/init/flags.ts.hbs, as made into examples/cronjob/cmd/flags.ts,
  * which drift.test.ts keeps identical to the template) and their effect on the servers they configure:
  * --metrics-cert-path with --metrics-cert-name/--metrics-cert-key (the served certificate is the one in the
- * named files), the same for the webhook server, and --enable-http2 (HTTP/1.1 only unless given).
+ * named files), the same for the webhook server, --enable-http2 (HTTP/1.1 only unless given), --webhook-port,
+ * controller-runtime's zap flags, and the one line a bind failure prints, naming the flag and the port.
  */
 import { X509Certificate } from 'node:crypto';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -14,7 +15,8 @@ import { createCertificateAuthority, issueServingCertificate } from '../../src/c
 import { MetricsServer } from '../../src/runtime/manager/metrics-server.js';
 import { KindRegistry } from '../../src/runtime/client/kinds.js';
 import { WebhookServer } from '../../src/runtime/webhook/server.js';
-import { parseFlags, usage, type ManagerFlags } from '../../examples/cronjob/cmd/flags.js';
+import { BindError } from '../../src/runtime/manager/bind-address.js';
+import { parseFlags, startFailureMessage, usage, type ManagerFlags } from '../../examples/cronjob/cmd/flags.js';
 
 const WidgetKind = new KindRegistry().register({ group: 'example.com', version: 'v1', kind: 'Widget', plural: 'widgets', namespaced: true });
 
@@ -117,4 +119,35 @@ test('HTTP/2 is off by default on both servers and --enable-http2 turns it on fo
 
 test('the webhook server listens on every interface (a pod is called at its IP) on kubebuilder port 9443', () => {
   expect(flags([]).options.webhook).toMatchObject({ host: '', port: 9443 });
+});
+
+test('--webhook-port moves the webhook server; a port that is not a number names the flag', () => {
+  expect(flags(['--webhook-port', '10250']).options.webhook).toMatchObject({ host: '', port: 10250 });
+  expect(flags(['--webhook-port=0']).options.webhook!.port).toBe(0);
+  expect(() => flags(['--webhook-port', 'http'])).toThrow('--webhook-port: expected a port number (0–65535), got "http"');
+  expect(() => flags(['--webhook-port', '70000'])).toThrow('--webhook-port: expected a port number (0–65535), got "70000"');
+  expect(usage).toContain('--webhook-port <port>');
+});
+
+test('the zap flags: --zap-devel is debug, --zap-log-level and --zap-stacktrace-level and --zap-encoder are checked by name', () => {
+  for (const flag of ['--zap-devel', '--zap-encoder', '--zap-log-level', '--zap-stacktrace-level']) expect(usage).toContain(flag);
+  expect(flags([]).options.logger!.level).toBe('info');
+  expect(flags(['--zap-devel']).options.logger!.level).toBe('debug');
+  expect(flags(['--zap-devel=false']).options.logger!.level).toBe('info');
+  expect(flags(['--zap-devel', '--zap-log-level=error']).options.logger!.level).toBe('error');
+  expect(flags(['--zap-log-level=2']).options.logger!.level).toBe('trace');
+  expect(() => flags(['--zap-encoder=yaml'])).toThrow('--zap-encoder: expected json or console, got "yaml"');
+  expect(() => flags(['--zap-log-level=loud'])).toThrow('--zap-log-level: unknown log level "loud"');
+  expect(() => flags(['--zap-stacktrace-level=never'])).toThrow('--zap-stacktrace-level: expected info, warn, error or panic, got "never"');
+});
+
+test('a server that cannot listen is one line naming its flag, the address given and the port', () => {
+  expect(startFailureMessage(new BindError('health probe', ':8081', 8081, 'EADDRINUSE', 'port 8081 is already in use'))).toBe('--health-probe-bind-address :8081: port 8081 is already in use');
+  expect(startFailureMessage(new BindError('metrics', ':8443', 8443, 'EADDRINUSE', 'port 8443 is already in use'))).toBe('--metrics-bind-address :8443: port 8443 is already in use');
+  expect(startFailureMessage(new BindError('webhook', '443', 443, 'EACCES', 'permission denied to listen on port 443 (ports below 1024 need privileges)'))).toBe(
+    '--webhook-port 443: permission denied to listen on port 443 (ports below 1024 need privileges)',
+  );
+  const other = new Error('cannot load kubeconfig');
+  expect(startFailureMessage(other)).toBe('cannot load kubeconfig');
+  expect(startFailureMessage(other, true)).toBe(other.stack);
 });

@@ -40,7 +40,8 @@ export { DEFAULT_GRACEFUL_SHUTDOWN_TIMEOUT_MS, Manager, type ManagerOptions, typ
 export { LeaderElector, microTime, type LeaderElectionOptions, type LeaderCallbacks } from './manager/leader-election.js';
 export { ManagerMetrics } from './manager/metrics.js';
 export { MetricsServer, type MetricsServerOptions } from './manager/metrics-server.js';
-export { parseBindAddress } from './manager/bind-address.js';
+export { parseBindAddress, BindError, type ServerName } from './manager/bind-address.js';
+export { newLogger, pinoLevel, type LoggerOptions, type LogEncoder, type StacktraceLevel } from './logging/logger.js';
 export { MetricsAuthFilter, type AuthVerdict } from './manager/metrics-auth.js';
 
 export { EventRecorder, type EventType, type EventRecorderOptions } from './helpers/recorder.js';

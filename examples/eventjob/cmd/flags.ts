@@ -15,14 +15,14 @@ limitations under the License.
 */
 
 /**
- * The manager's command-line flags, kubebuilder's names: bind addresses, secure metrics, leader election,
- * kubeconfig, log options, the certificate folders and files, and HTTP/2. Shared by cmd/main.ts and cmd/run-local.ts.
+ * The manager's command-line flags, kubebuilder's names: bind addresses, the webhook port, secure metrics,
+ * leader election, kubeconfig, controller-runtime's zap log options, the certificate folders and files, and
+ * HTTP/2. Shared by cmd/main.ts and cmd/run-local.ts, with the one-line message for a server that cannot listen.
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import pino from 'pino';
-import type { ManagerOptions } from 'kubeforge/runtime';
+import { BindError, newLogger, pinoLevel, type LogEncoder, type ManagerOptions, type ServerName, type StacktraceLevel } from 'kubeforge/runtime';
 
 export const usage = `Usage: node dist/cmd/main.js [flags]
   --metrics-bind-address <addr>       address the metric endpoint binds to, e.g. :8443 (HTTPS) or :8080 (HTTP);
@@ -38,8 +38,15 @@ export const usage = `Usage: node dist/cmd/main.js [flags]
   --health-probe-bind-address <addr>  address the /healthz and /readyz probes bind to (default ":8081")
   --leader-elect                      enable leader election, so only one manager is active at a time
   --kubeconfig <path>                 kubeconfig to use (default: $KUBECONFIG, ~/.kube/config, or in-cluster)
-  --zap-devel                         development logging: debug level, human-friendly output
-  --zap-log-level <level>             log level: debug, info, warn, error (default info)
+  --zap-devel[=false]                 development logging: console encoder (human-readable, coloured on a
+                                      terminal or with FORCE_COLOR), debug level, stack traces from warn; production
+                                      (the default): JSON, info, stack traces from error
+  --zap-encoder <json|console>        log encoding (default json; console with --zap-devel)
+  --zap-log-level <level>             debug, info, warn, error, panic, or an integer verbosity (1 is debug)
+                                      (default info; debug with --zap-devel)
+  --zap-stacktrace-level <level>      level from which log entries carry their error's stack trace: info, warn,
+                                      error or panic (default error; warn with --zap-devel)
+  --webhook-port <port>               port the webhook server listens on (default 9443)
   --webhook-cert-path <dir>           folder with the webhook server's certificate, key and ca.crt
                                       (default: a self-signed certificate made at start, for local runs)
   --webhook-cert-name <file>          the certificate's file name in --webhook-cert-path (default "tls.crt")
@@ -97,7 +104,10 @@ export function parseFlags(argv: string[]): ManagerFlags | 'help' {
       'leader-elect': { type: 'boolean', default: false },
       kubeconfig: { type: 'string' },
       'zap-devel': { type: 'boolean', default: false },
+      'zap-encoder': { type: 'string' },
       'zap-log-level': { type: 'string' },
+      'zap-stacktrace-level': { type: 'string' },
+      'webhook-port': { type: 'string', default: '9443' },
       'webhook-cert-path': { type: 'string' },
       'webhook-cert-name': { type: 'string' },
       'webhook-cert-key': { type: 'string' },
@@ -107,9 +117,10 @@ export function parseFlags(argv: string[]): ManagerFlags | 'help' {
   });
   Object.assign(values, explicit);
   if (values.help) return 'help';
-  const level = values['zap-log-level'] ?? (values['zap-devel'] ? 'debug' : 'info');
-  if (!['trace', 'debug', 'info', 'warn', 'error', 'fatal'].includes(level)) throw new Error(`--zap-log-level: unknown level "${level}"`);
+  const logger = newLogger(logOptions(values['zap-devel'], values['zap-encoder'], values['zap-log-level'], values['zap-stacktrace-level']));
   portOf('--health-probe-bind-address', values['health-probe-bind-address']);
+  const webhookPort = Number(values['webhook-port']);
+  if (!/^\d+$/.test(values['webhook-port']) || webhookPort > 65535) throw new Error(`--webhook-port: expected a port number (0–65535), got "${values['webhook-port']}"`);
   portOf('--metrics-bind-address', values['metrics-bind-address']);
   const metricsCertPath = values['metrics-cert-path'];
   const webhookCertPath = values['webhook-cert-path'];
@@ -118,7 +129,7 @@ export function parseFlags(argv: string[]): ManagerFlags | 'help' {
   // kubebuilder's main.go: HTTP/2 stays off unless asked for (HTTP/1.1 only in ALPN), on both servers.
   const enableHttp2 = values['enable-http2'];
   const options: ManagerOptions = {
-    logger: pino({ level }),
+    logger,
     // As kubebuilder's main.go: HTTPS with authentication and authorization (TokenReview and
     // SubjectAccessReview, config/rbac/metrics_auth_role.yaml) unless --metrics-secure=false.
     metrics: {
@@ -129,13 +140,48 @@ export function parseFlags(argv: string[]): ManagerFlags | 'help' {
     },
     // Served only when webhooks are registered; kubebuilder's port 9443 (config/default/manager_webhook_patch.yaml)
     // on every interface: the API server reaches it through the webhook Service at the pod's IP.
-    webhook: { host: '', port: 9443, enableHttp2, ...(webhookCertPath ? { certificates: readCertificates('--webhook-cert-path', webhookCertPath, webhookFiles) } : {}) },
+    webhook: { host: '', port: webhookPort, enableHttp2, ...(webhookCertPath ? { certificates: readCertificates('--webhook-cert-path', webhookCertPath, webhookFiles) } : {}) },
     ...(values.kubeconfig ? { kubeConfig: values.kubeconfig } : {}),
     // ":8081" listens on every interface: the kubelet probes the pod's IP (config/manager/manager.yaml).
     probeBindAddress: values['health-probe-bind-address'],
     ...(values['leader-elect'] ? { leaderElection: { id: 'eventjob-leader.kitagry.github.io', namespace: podNamespace() } } : {}),
   };
   return { options, ...(webhookCertPath ? { webhookCertPath } : {}) };
+}
+
+/** controller-runtime's zap flags as logger options; a bad value names its flag. */
+function logOptions(development: boolean, encoder: string | undefined, level: string | undefined, stacktraceLevel: string | undefined): Parameters<typeof newLogger>[0] {
+  if (encoder !== undefined && encoder !== 'json' && encoder !== 'console') throw new Error(`--zap-encoder: expected json or console, got "${encoder}"`);
+  if (level !== undefined) {
+    try {
+      pinoLevel(level);
+    } catch (err) {
+      throw new Error(`--zap-log-level: ${(err as Error).message}`);
+    }
+  }
+  if (stacktraceLevel !== undefined && !['debug', 'info', 'warn', 'error', 'panic'].includes(stacktraceLevel)) {
+    throw new Error(`--zap-stacktrace-level: expected info, warn, error or panic, got "${stacktraceLevel}"`);
+  }
+  return {
+    development,
+    ...(encoder ? { encoder: encoder as LogEncoder } : {}),
+    ...(level ? { level } : {}),
+    ...(stacktraceLevel ? { stacktraceLevel: stacktraceLevel as StacktraceLevel } : {}),
+  };
+}
+
+/** The flag that sets each server's address. */
+const BIND_FLAGS: Record<ServerName, string> = { 'health probe': '--health-probe-bind-address', metrics: '--metrics-bind-address', webhook: '--webhook-port' };
+
+/**
+ * What to print when the manager cannot start: for a server that cannot listen, one line naming the flag and
+ * the port ("--health-probe-bind-address :8081: port 8081 is already in use"); otherwise the error itself
+ * (its stack when `withStack`).
+ */
+export function startFailureMessage(err: unknown, withStack = false): string {
+  if (err instanceof BindError) return `${BIND_FLAGS[err.server]} ${err.address}: ${err.reason}`;
+  if (!(err instanceof Error)) return String(err);
+  return withStack ? (err.stack ?? err.message) : err.message;
 }
 
 /** The certificate and key file names (--<server>-cert-name, --<server>-cert-key), which need --<server>-cert-path. */

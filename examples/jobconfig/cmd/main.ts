@@ -20,7 +20,7 @@ limitations under the License.
  * of this project. `node dist/cmd/main.js --help` lists the flags.
  */
 import { Manager } from 'kubeforge/runtime';
-import { parseFlags, usage } from './flags.js';
+import { parseFlags, startFailureMessage, usage } from './flags.js';
 import { setupControllers } from '../internal/controller/index.js';
 import { setupWebhooks } from '../internal/webhook/index.js';
 // +kubebuilder:scaffold:imports
@@ -47,6 +47,7 @@ async function main(): Promise<void> {
 }
 
 main().catch((err: unknown) => {
-  process.stderr.write(`${err instanceof Error ? err.message : String(err)}\n`);
+  // One line for a bad flag or a port another process holds ("--webhook-port 9443: port 9443 is already in use").
+  process.stderr.write(`${startFailureMessage(err)}\n`);
   process.exit(1);
 });

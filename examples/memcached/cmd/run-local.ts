@@ -30,7 +30,7 @@ import { parseAllDocuments } from 'yaml';
 import { startLocalCluster } from 'kubeforge/cluster';
 import { Manager, isAlreadyExists, type KubeObject } from 'kubeforge/runtime';
 import { registerWebhooks } from 'kubeforge/testing';
-import { parseFlags, usage } from './flags.js';
+import { parseFlags, startFailureMessage, usage } from './flags.js';
 import { setupControllers } from '../internal/controller/index.js';
 // +kubebuilder:scaffold:imports
 
@@ -114,6 +114,6 @@ async function main(): Promise<void> {
 }
 
 main().catch((err: unknown) => {
-  process.stderr.write(`${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);
+  process.stderr.write(`${startFailureMessage(err, true)}\n`);
   process.exit(1);
 });

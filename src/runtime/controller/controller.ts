@@ -3,7 +3,8 @@
  * and handlers; `maxConcurrentReconciles` workers (default 4) take keys, highest priority first, and the
  * queue guarantees one key is never reconciled twice at once. Outcomes: success → forget; `requeueAfter` →
  * forget + delayed add; `requeue` or a thrown error → rate-limited add (requeues keep the key's priority
- * unless the result names one); `TerminalError` → logged, not retried. A throwing reconciler never stops
+ * unless the result names one); `TerminalError` → logged, not retried; a 409 Conflict from a write → requeued
+ * with backoff and logged once at info, without a stack (routine when another writer got there first). A throwing reconciler never stops
  * the controller. With `reconciliationTimeoutMs` (controller-runtime 0.22's ReconciliationTimeout) a reconcile
  * still running after that much clock time is abandoned: its signal aborts, its worker takes the next key,
  * and the key is retried with backoff (counted and logged). Whatever the abandoned promise does later is
@@ -12,6 +13,7 @@
 import { randomUUID } from 'node:crypto';
 import pino, { type Logger } from 'pino';
 import type { Cache } from '../cache/cache.js';
+import { isConflict } from '../client/api-error.js';
 import { after, type Clock } from '../clock.js';
 import { keyOf, parseKey, type KubeObject, type Request } from '../client/object.js';
 import type { RequestQueue } from '../handler/events.js';
@@ -246,14 +248,21 @@ export class Controller {
       queue.forget(key);
       context.metrics?.reconcileError?.(this.name, 'terminal');
       context.metrics?.reconciled?.(this.name, 'error', seconds);
-      reconcileContext.log.error({ err: errorText(err) }, 'Reconciler error (terminal, not retried)');
+      reconcileContext.log.error(errorFields(err), 'Reconciler error (terminal, not retried)');
       return;
     }
     queue.addRateLimited(key, priority);
+    if (isConflict(err)) {
+      // Someone wrote the object since it was read: routine under concurrency, so a requeue and one info line
+      // (as `if apierrors.IsConflict(err) { return ctrl.Result{Requeue: true}, nil }`), no error and no stack.
+      context.metrics?.reconciled?.(this.name, 'requeue', seconds);
+      reconcileContext.log.info({ err: (err as Error).message }, 'Reconcile conflict: the object changed since it was read; requeued');
+      return;
+    }
     const panic = err instanceof TypeError || err instanceof ReferenceError || err instanceof RangeError;
     context.metrics?.reconcileError?.(this.name, panic ? 'panic' : 'error');
     context.metrics?.reconciled?.(this.name, 'error', seconds);
-    reconcileContext.log.error({ err: errorText(err) }, 'Reconciler error');
+    reconcileContext.log.error(errorFields(err), 'Reconciler error');
   }
 }
 
@@ -307,6 +316,8 @@ const silentLogger = pino({ level: 'silent' });
 /** What withTimeout() resolves to when the timer won the race. */
 const TIMED_OUT = Symbol('timed out');
 
-function errorText(err: unknown): string {
-  return err instanceof Error ? (err.stack ?? err.message) : String(err);
+/** An error as log fields: its message, and its stack in `stacktrace` (which the logger keeps only at its stack-trace level). */
+function errorFields(err: unknown): { err: string; stacktrace?: string } {
+  if (!(err instanceof Error)) return { err: String(err) };
+  return err.stack ? { err: err.message, stacktrace: err.stack } : { err: err.message };
 }

@@ -10,7 +10,8 @@
  * (by default, as controller-runtime) the process exits with status 1 after logging "leader election lost".
  */
 import { KubeConfig } from '@kubernetes/client-node';
-import pino, { type Logger } from 'pino';
+import type { Logger } from 'pino';
+import { newLogger } from '../logging/logger.js';
 import { ControllerBuilder, type ControllerHost } from '../builder/builder.js';
 import { Cache, type KindScope } from '../cache/cache.js';
 import type { IndexFunc } from '../cache/object-store.js';
@@ -24,7 +25,7 @@ import { EventRecorder, type EventRecorderOptions } from '../helpers/recorder.js
 import type { RateLimiter } from '../queue/rate-limiter.js';
 import { LeaderElector, type LeaderElectionOptions } from './leader-election.js';
 import { ManagerMetrics } from './metrics.js';
-import { parseBindAddress } from './bind-address.js';
+import { bindFailure, parseBindAddress, type ServerName } from './bind-address.js';
 import { MetricsAuthFilter } from './metrics-auth.js';
 import { MetricsServer, type MetricsServerOptions } from './metrics-server.js';
 import { ProbeServer, type Check } from './probes.js';
@@ -136,7 +137,7 @@ export class Manager implements ControllerHost {
   constructor(private readonly options: ManagerOptions = {}) {
     this.kinds = options.kinds ?? defaultKindRegistry;
     this.clock = options.clock ?? realClock;
-    this.logger = options.logger ?? pino({ level: process.env.KUBEFORGE_LOG_LEVEL ?? 'info' });
+    this.logger = options.logger ?? newLogger({ level: process.env.KUBEFORGE_LOG_LEVEL ?? 'info' });
     this.probeAddress = probeAddressOf(options);
     if (options.metrics) parseBindAddress(options.metrics.bindAddress); // a bad address fails here, not at start()
     this.kubeConfig = loadKubeConfig(options.kubeConfig);
@@ -214,16 +215,13 @@ export class Manager implements ControllerHost {
     if (this.running) throw new Error('manager is already running');
     this.running = true;
     this.cache.start();
-    if (this.probeAddress) {
-      this.probes = new ProbeServer({ ...this.probeAddress, healthChecks: { ping: () => true }, readyChecks: this.readyChecks });
-      this.probePort = await this.probes.start();
+    try {
+      await this.startServers();
+    } catch (err) {
+      // A port taken or forbidden: nothing keeps running, and the caller gets a BindError naming the server and port.
+      await this.stop().catch(() => {});
+      throw err;
     }
-    if (this.options.metrics) {
-      const filter = MetricsServer.wantsFilter(this.options.metrics) ? new MetricsAuthFilter({ transport: this.transport, clock: this.clock }) : undefined;
-      this.metricsServer = new MetricsServer(this.options.metrics, this.metrics.registry, filter, this.logger);
-      this.metricsPort = await this.metricsServer.start();
-    }
-    if (this.webhookServer.hasHandlers()) await this.webhookServer.start();
     for (const r of this.runnables) if (r.needLeaderElection === false) await this.startReported(runnableName(r), () => r.start(this));
     if (this.options.leaderElection) {
       this.elector = new LeaderElector(this.apiReader(), this.clock, this.options.leaderElection, {
@@ -245,6 +243,29 @@ export class Manager implements ControllerHost {
     }
     this.leading = true;
     await this.startLeaderWork();
+  }
+
+  /** The probe, metrics and webhook servers; a listen failure becomes a BindError (bind-address.ts). */
+  private async startServers(): Promise<void> {
+    const listen = async <T>(server: ServerName, address: string | number, start: () => Promise<T>): Promise<T> => {
+      try {
+        return await start();
+      } catch (err) {
+        throw bindFailure(server, address, err);
+      }
+    };
+    if (this.probeAddress) {
+      const probes = new ProbeServer({ ...this.probeAddress, healthChecks: { ping: () => true }, readyChecks: this.readyChecks });
+      this.probes = probes;
+      this.probePort = await listen('health probe', this.options.probeBindAddress ?? this.probeAddress.port, () => probes.start());
+    }
+    if (this.options.metrics) {
+      const filter = MetricsServer.wantsFilter(this.options.metrics) ? new MetricsAuthFilter({ transport: this.transport, clock: this.clock }) : undefined;
+      const metricsServer = new MetricsServer(this.options.metrics, this.metrics.registry, filter, this.logger);
+      this.metricsServer = metricsServer;
+      this.metricsPort = await listen('metrics', this.options.metrics.bindAddress, () => metricsServer.start());
+    }
+    if (this.webhookServer.hasHandlers()) await listen('webhook', this.options.webhook?.port ?? 0, () => this.webhookServer.start());
   }
 
   /**
