@@ -5,7 +5,7 @@
  * the manager patches, and the edits of config/default, cmd/main.ts, cmd/run-local.ts and PROJECT.
  */
 import { resolve } from 'node:path';
-import { checkGroup, checkKind, checkVersion, ScaffoldInputError } from './names.js';
+import { checkAll, checkGroup, checkKind, checkVersion, ScaffoldInputError } from './names.js';
 import { ScaffoldPlan } from './plan.js';
 import { findResource, PROJECT_PATH, renderProjectFile } from './project-file.js';
 import { render, renderBundle } from './render.js';
@@ -31,9 +31,7 @@ export function webhookPath(verb: 'mutate' | 'validate', names: ResourceNames): 
 }
 
 export function planCreateWebhook(options: CreateWebhookOptions): ScaffoldPlan {
-  checkGroup(options.group);
-  checkVersion(options.version);
-  checkKind(options.kind);
+  checkAll([() => checkGroup(options.group), () => checkVersion(options.version), () => checkKind(options.kind)]);
   const defaulting = options.defaulting ?? false;
   const validation = options.programmaticValidation ?? false;
   const conversion = options.conversion ?? false;
