@@ -60,7 +60,8 @@ function parseWith(definition: MarkerDefinition, text: string, rawStrings: boole
   }
   if (scanner.errors.length === 0) {
     const missing = definition.args.find((arg) => !arg.optional && !seen.has(arg.name));
-    if (missing) scanner.error(`missing argument ${goQuote(missing.name)}`);
+    // At the marker itself: the argument is nowhere in the text.
+    if (missing) scanner.errors.push({ message: `missing argument ${goQuote(missing.name)}` });
   }
   if (definition.shape === 'flag' && text === '') args[''] = true;
   // An optional single string value written bare (`+groupName`) means the empty string.
