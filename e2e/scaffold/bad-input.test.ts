@@ -88,7 +88,7 @@ describe('bad input changes nothing', () => {
     try {
       const result = await createApi(empty.root, { group: 'batch', version: 'v1', kind: 'Widget' });
       expect(result.code).toBe(1);
-      expect(result.err).toBe(`kubeforge create api: ${empty.root}: no PROJECT file; run \`kubeforge init\` first (or pass the project folder)`);
+      expect(result.err).toBe(`kubeforge create api: no PROJECT found in ${empty.root} or its parents; run \`kubeforge init\` first, or pass --root <project folder>`);
     } finally {
       empty.remove();
     }
@@ -105,8 +105,8 @@ describe('bad input changes nothing', () => {
   it.each([
     ['a domain with "_"', { domain: 'my_domain.com' }, '--domain "my_domain.com": must be a DNS-1123 subdomain such as my.domain or example.com'],
     ['an empty domain', { domain: '' }, '--domain "": must be a DNS-1123 subdomain such as my.domain or example.com'],
-    ['a repo with spaces', { repo: 'my operator' }, '--repo "my operator": must be a valid npm package name: lower-case, no spaces, optionally @scope/name'],
-    ['an upper-case repo', { repo: 'MyOperator' }, '--repo "MyOperator": must be a valid npm package name: lower-case, no spaces, optionally @scope/name'],
+    ['a repo with spaces', { repo: 'my operator' }, '--repo "my operator": must be a valid npm package name (lower-case, no spaces, optionally @scope/name) or a module path such as github.com/org/project'],
+    ['an upper-case repo', { repo: 'MyOperator' }, '--repo "MyOperator": must be a valid npm package name (lower-case, no spaces, optionally @scope/name) or a module path such as github.com/org/project'],
     ['a project name with dots', { projectName: 'my.project' }, '--project-name "my.project": must be a DNS-1123 label: lower-case letters, digits and "-" (it names the namespace and resources)'],
     ['an unknown license', { license: 'mit' }, '--license "mit": must be "none" or "apache2"'],
   ])('init refuses %s', async (_name, flags, message) => {
