@@ -42,8 +42,8 @@ describe('bad input changes nothing', () => {
     ['a built-in type name as kind', { kind: 'Promise' }, '--kind "Promise": is a reserved word in TypeScript or Go; choose another name'],
     ['a kind ending in List', { kind: 'WidgetList' }, '--kind "WidgetList": must not end in "List" (the List type is made for every kind)'],
     ['an upper-case plural', { plural: 'Widgets' }, '--plural "Widgets": must be a lower-case DNS-1123 label (letters, digits and "-")'],
-    ['a second group in a single-group project', { group: 'ship' }, '--group "ship": this single-group project already has the group "batch"; a second group needs the multigroup layout (kubeforge init --multigroup, or --multigroup before the first create api)'],
-    ['--multigroup after the first API', { multigroup: true }, '--multigroup "true": the project already has APIs in the single-group layout (api/<version>); move them to api/<group>/<version> and set multigroup: true in PROJECT first'],
+    ['a second group in a single-group project', { group: 'ship' }, '--group "ship": this single-group project already has the group "batch"; a second group needs the multigroup layout (`kubeforge edit --multigroup`)'],
+    ['--multigroup after the first API', { multigroup: true }, '--multigroup "true": the project already has APIs in the single-group layout (api/<version>); run `kubeforge edit --multigroup` first (existing APIs stay where they are)'],
     ['--resource=false --controller=false', { resource: false, controller: false }, '--resource "false": with --controller=false there is nothing to create'],
   ])('create api refuses %s', async (_name, flags, message) => {
     await expectRefused(api(flags), `kubeforge create api: ${message}`);

@@ -178,6 +178,11 @@ describe('kubeforge edit', () => {
     expect(existsSync(join(root, 'api/ship/v1beta1/frigate_types.ts'))).toBe(true);
     expect(existsSync(join(root, 'internal/controller/ship/frigate_controller.ts'))).toBe(true);
     expect(readProject(root).resources.map((r) => r.path)).toEqual(['editable/api/v1', 'editable/api/ship/v1beta1']);
+
+    // An API made before the switch keeps its layout: its webhook imports its types from api/v1.
+    const webhook = kubeforge(['create', 'webhook', '--group', 'batch', '--version', 'v1', '--kind', 'CronJob', '--defaulting', '--make=false'], root);
+    expect(webhook.stderr).toBe('');
+    expect(readFileSync(join(root, 'internal/webhook/v1/cronjob_webhook.ts'), 'utf8')).toContain("from '../../../api/v1/cronjob_types.js'");
   });
 
   it('with the same setting changes nothing; back to single-group is refused with two groups; --plugins takes only what edits', () => {

@@ -10,7 +10,7 @@ import { ScaffoldPlan } from './plan.js';
 import { findResource, parseProjectFile, PROJECT_PATH, renderProjectFile, type ProjectConfig, type ProjectResource } from './project-file.js';
 import { render, renderBundle } from './render.js';
 import { planInsertion } from './insert.js';
-import { importPath, resourceNames, type ResourceNames } from './resource-layout.js';
+import { importPath, inMultigroupLayout, resourceNames, type ResourceNames } from './resource-layout.js';
 import { noProjectMessage } from './project-root.js';
 import { BOILERPLATE_PATH, projectBoilerplate } from './boilerplate.js';
 import { DEPLOY_IMAGE_PLUGIN, resolvePlugins, type DeployImageFlags } from './plugins.js';
@@ -56,13 +56,13 @@ function checkLayout(config: ProjectConfig, options: CreateApiOptions): boolean 
   let multigroup = config.multigroup ?? false;
   if (options.multigroup && !multigroup) {
     if (resources.length > 0) {
-      throw new ScaffoldInputError('--multigroup', 'true', 'the project already has APIs in the single-group layout (api/<version>); move them to api/<group>/<version> and set multigroup: true in PROJECT first');
+      throw new ScaffoldInputError('--multigroup', 'true', 'the project already has APIs in the single-group layout (api/<version>); run `kubeforge edit --multigroup` first (existing APIs stay where they are)');
     }
     multigroup = true;
   }
   const otherGroup = resources.find((r) => r.group !== options.group);
   if (!multigroup && otherGroup) {
-    throw new ScaffoldInputError('--group', options.group, `this single-group project already has the group "${otherGroup.group}"; a second group needs the multigroup layout (kubeforge init --multigroup, or --multigroup before the first create api)`);
+    throw new ScaffoldInputError('--group', options.group, `this single-group project already has the group "${otherGroup.group}"; a second group needs the multigroup layout (\`kubeforge edit --multigroup\`)`);
   }
   return multigroup;
 }
@@ -88,7 +88,7 @@ export function planCreateApi(options: CreateApiOptions): { plan: ScaffoldPlan; 
     throw new ScaffoldInputError('--kind', options.kind, `the API ${options.group}/${options.version} ${options.kind} already exists in ${PROJECT_PATH} (use --force to scaffold it again)`);
   }
   // Re-scaffolding (--force, e.g. --resource=false to add a controller) keeps what PROJECT recorded.
-  const names = resourceNames({ ...options, plural: options.plural ?? existing?.plural, domain: config.domain, multigroup });
+  const names = resourceNames({ ...options, plural: options.plural ?? existing?.plural, domain: config.domain, multigroup: inMultigroupLayout(existing, multigroup) });
   const namespaced = options.namespaced ?? existing?.api?.namespaced ?? true;
   const values = {
     ...names,
