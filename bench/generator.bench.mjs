@@ -49,6 +49,8 @@ function generatorBenchmark() {
   const dir = mkdtempSync(join(tmpdir(), 'kubeforge-bench-'));
   try {
     writeSyntheticProject(dir, KINDS);
+    // The generator commands run only inside a project (a folder with PROJECT).
+    writeFileSync(join(dir, 'PROJECT'), 'domain: example.com\nlayout:\n  - kubeforge.io/ts/v1\nprojectName: bench\nrepo: bench\nversion: "3"\n');
     writeFileSync(
       join(dir, 'tsconfig.json'),
       JSON.stringify({

@@ -42,7 +42,9 @@ const cases: Record<string, BadCase> = {
     file: 'api/v1/widget_types.ts',
     text: edit(widgetTypes, '+kubebuilder:validation:Minimum=1', '+kubebuilder:validation:Minimum=one'),
     at: '+kubebuilder:validation:Minimum=one',
-    message: 'marker "+kubebuilder:validation:Minimum=one": expected integer or float, got "one" (at <input>:1:1)',
+    // At the value, after "+kubebuilder:validation:Minimum=".
+    offset: '+kubebuilder:validation:Minimum='.length,
+    message: 'marker "+kubebuilder:validation:Minimum=one": expected integer or float, got "one"',
   },
   'conflicting types (a field marker against its named type)': {
     file: 'api/v1/widget_types.ts',
@@ -78,7 +80,7 @@ const cases: Record<string, BadCase> = {
     file: 'internal/controller/widget_controller.ts',
     text: '// +kubebuilder:rbac:groups=batch.example.com,resources=widgets\n\nexport const unused = 1;\n',
     at: '+kubebuilder:rbac',
-    message: 'marker "+kubebuilder:rbac:groups=batch.example.com,resources=widgets": missing argument "verbs" (at <input>:1:43)',
+    message: 'marker "+kubebuilder:rbac:groups=batch.example.com,resources=widgets": missing argument "verbs"',
   },
 };
 
@@ -93,6 +95,30 @@ describe('kubeforge manifests on bad input', () => {
     expect(result.code).toBe(1);
     expect(result.stdout).toBe('');
     expect(treeFingerprint(project)).toEqual(before);
+  });
+
+  it('reports one mistyped rbac argument once, at the argument, without parser positions', async () => {
+    const text = '// +kubebuilder:rbac:groups=batch.example.com,resourcs=widgets,verbs=get;list\n\nexport const unused = 1;\n';
+    const project = makeProject('good', { 'internal/controller/widget_controller.ts': text });
+    const result = await runCli(['manifests', '--root', project]);
+    expect(result.code).toBe(1);
+    expect(result.stderr).toBe(
+      'internal/controller/widget_controller.ts:1:47: marker "+kubebuilder:rbac:groups=batch.example.com,resourcs=widgets,verbs=get;list": unknown argument "resourcs" (did you mean "resources"?)\n' +
+        'kubeforge manifests: 1 error; no file was written\n',
+    );
+  });
+
+  it('reports a recursive type at the field that recurses, once, with the word "recursive"', async () => {
+    const types = edit(widgetTypes, 'export interface WidgetPart', 'export interface Assembly {\n  name?: string;\n  parts?: Assembly[];\n}\n\nexport interface WidgetPart');
+    const withUse = edit(types, '  /** Colour of the widget. */', '  assembly?: Assembly;\n  /** Colour of the widget. */');
+    const project = makeProject('good', { 'api/v1/widget_types.ts': withUse });
+    const result = await runCli(['manifests', '--root', project]);
+    const at = positionOf(withUse, 'parts?: Assembly[]');
+    expect(result.code).toBe(1);
+    const lines = result.stderr.trim().split('\n');
+    expect(lines).toHaveLength(2);
+    expect(lines[0]).toMatch(new RegExp(`^api/v1/widget_types\\.ts:${at.line}:${at.column}: field "parts" of Assembly: recursive type: spec\\.assembly\\.parts \\(Assembly\\.parts\\) refers back to Assembly`));
+    expect(lines[1]).toBe('kubeforge manifests: 1 error; no file was written');
   });
 
   it('reports a missing +groupName at every kind of the folder', async () => {

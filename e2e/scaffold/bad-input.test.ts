@@ -42,8 +42,8 @@ describe('bad input changes nothing', () => {
     ['a built-in type name as kind', { kind: 'Promise' }, '--kind "Promise": is a reserved word in TypeScript or Go; choose another name'],
     ['a kind ending in List', { kind: 'WidgetList' }, '--kind "WidgetList": must not end in "List" (the List type is made for every kind)'],
     ['an upper-case plural', { plural: 'Widgets' }, '--plural "Widgets": must be a lower-case DNS-1123 label (letters, digits and "-")'],
-    ['a second group in a single-group project', { group: 'ship' }, '--group "ship": this single-group project already has the group "batch"; a second group needs the multigroup layout (kubeforge init --multigroup, or --multigroup before the first create api)'],
-    ['--multigroup after the first API', { multigroup: true }, '--multigroup "true": the project already has APIs in the single-group layout (api/<version>); move them to api/<group>/<version> and set multigroup: true in PROJECT first'],
+    ['a second group in a single-group project', { group: 'ship' }, '--group "ship": this single-group project already has the group "batch"; a second group needs the multigroup layout (`kubeforge edit --multigroup`)'],
+    ['--multigroup after the first API', { multigroup: true }, '--multigroup "true": the project already has APIs in the single-group layout (api/<version>); run `kubeforge edit --multigroup` first (existing APIs stay where they are)'],
     ['--resource=false --controller=false', { resource: false, controller: false }, '--resource "false": with --controller=false there is nothing to create'],
   ])('create api refuses %s', async (_name, flags, message) => {
     await expectRefused(api(flags), `kubeforge create api: ${message}`);
@@ -88,7 +88,7 @@ describe('bad input changes nothing', () => {
     try {
       const result = await createApi(empty.root, { group: 'batch', version: 'v1', kind: 'Widget' });
       expect(result.code).toBe(1);
-      expect(result.err).toBe(`kubeforge create api: ${empty.root}: no PROJECT file; run \`kubeforge init\` first (or pass the project folder)`);
+      expect(result.err).toBe(`kubeforge create api: no PROJECT found in ${empty.root} or its parents; run \`kubeforge init\` first, or pass --root <project folder>`);
     } finally {
       empty.remove();
     }
@@ -105,8 +105,8 @@ describe('bad input changes nothing', () => {
   it.each([
     ['a domain with "_"', { domain: 'my_domain.com' }, '--domain "my_domain.com": must be a DNS-1123 subdomain such as my.domain or example.com'],
     ['an empty domain', { domain: '' }, '--domain "": must be a DNS-1123 subdomain such as my.domain or example.com'],
-    ['a repo with spaces', { repo: 'my operator' }, '--repo "my operator": must be a valid npm package name: lower-case, no spaces, optionally @scope/name'],
-    ['an upper-case repo', { repo: 'MyOperator' }, '--repo "MyOperator": must be a valid npm package name: lower-case, no spaces, optionally @scope/name'],
+    ['a repo with spaces', { repo: 'my operator' }, '--repo "my operator": must be a valid npm package name (lower-case, no spaces, optionally @scope/name) or a module path such as github.com/org/project'],
+    ['an upper-case repo', { repo: 'MyOperator' }, '--repo "MyOperator": must be a valid npm package name (lower-case, no spaces, optionally @scope/name) or a module path such as github.com/org/project'],
     ['a project name with dots', { projectName: 'my.project' }, '--project-name "my.project": must be a DNS-1123 label: lower-case letters, digits and "-" (it names the namespace and resources)'],
     ['an unknown license', { license: 'mit' }, '--license "mit": must be "none" or "apache2"'],
   ])('init refuses %s', async (_name, flags, message) => {

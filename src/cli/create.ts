@@ -3,22 +3,17 @@
  * roles) or its webhooks to a project made by `kubeforge init`, then run `manifests` and `generate` as
  * kubebuilder does. See src/scaffold/create-api-plan.ts and create-webhook-plan.ts for what is made.
  */
-import { InvalidArgumentError, type Command } from 'commander';
+import type { Command } from 'commander';
 import { planCreateApi } from '../scaffold/create-api-plan.js';
 import { planCreateWebhook } from '../scaffold/create-webhook-plan.js';
 import { runPlan } from '../scaffold/run-plan.js';
 import { finishGeneratorRun, processOutput, type RunOutput } from './generator-run.js';
 import { planManifests } from './manifests.js';
 import { planGenerate } from './generate.js';
-
-/** `--flag`, `--flag=true` or `--flag=false`, as kubebuilder's boolean flags take them. */
-function parseBool(flag: string): (value: string) => boolean {
-  return (value) => {
-    if (value === 'true') return true;
-    if (value === 'false') return false;
-    throw new InvalidArgumentError(`${flag}: expected true or false, got "${value}"`);
-  };
-}
+import { parseBool } from './boolean-flag.js';
+import { missingRequiredOptions, requiredOption } from './required-options.js';
+import { checkGroup, checkKind, checkVersion, inputErrorsOf } from '../scaffold/names.js';
+import { findProjectRoot } from '../scaffold/project-root.js';
 
 export interface CreateApiFlags {
   root: string;
@@ -78,19 +73,42 @@ export async function runCreateWebhook(flags: CreateWebhookFlags, output: RunOut
 }
 
 function gvkOptions(command: Command): Command {
+  requiredOption(command, '--group <group>', 'API group, without the domain (e.g. batch)', 'batch');
+  requiredOption(command, '--version <version>', 'API version (v1, v1alpha1, v2beta3…)', 'v1');
+  requiredOption(command, '--kind <Kind>', 'kind, PascalCase (e.g. CronJob)', 'CronJob');
   return command
-    .requiredOption('--group <group>', 'API group, without the domain (e.g. batch)')
-    .requiredOption('--version <version>', 'API version (v1, v1alpha1, v2beta3…)')
-    .requiredOption('--kind <Kind>', 'kind, PascalCase (e.g. CronJob)')
     .option('--root <dir>', 'project folder', '.')
     .option('--force', 'overwrite files that exist')
     .option('--dry-run', 'print the files that would be written or changed, write nothing')
     .option('--make [bool]', 'run manifests and generate afterwards (default true)', parseBool('--make'));
 }
 
+type GvkFlags = { root: string; group?: string; version?: string; kind?: string };
+
+/**
+ * Before a create command runs: every missing required option and every bad group/version/kind, all in one
+ * report (true when something was reported); and --root moved up to the folder with PROJECT, as git finds .git.
+ */
+function refuseIncomplete(command: Command, name: string, flags: GvkFlags): boolean {
+  const missing = missingRequiredOptions(command);
+  if (missing.length > 0) {
+    const bad = inputErrorsOf([
+      () => flags.group !== undefined && checkGroup(flags.group),
+      () => flags.version !== undefined && checkVersion(flags.version),
+      () => flags.kind !== undefined && checkKind(flags.kind),
+    ]);
+    for (const message of [...missing, ...bad.map((e) => e.message)]) process.stderr.write(`kubeforge ${name}: ${message}\n`);
+    process.exitCode = 1;
+    return true;
+  }
+  flags.root = findProjectRoot(flags.root) ?? flags.root;
+  return false;
+}
+
 export function register(program: Command): void {
   const create = program.command('create').description('add an API (kind, controller) or webhooks to the project');
-  gvkOptions(create.command('api').description('add a kind: types, controller and its test, sample, RBAC roles'))
+  const api = create.command('api').description('add a kind: types, controller and its test, sample, RBAC roles');
+  gvkOptions(api)
     .option('--resource [bool]', 'scaffold the API types (default true)', parseBool('--resource'))
     .option('--controller [bool]', 'scaffold the controller (default true)', parseBool('--controller'))
     .option('--namespaced [bool]', 'namespaced kind (default true; false = cluster-scoped)', parseBool('--namespaced'))
@@ -103,13 +121,16 @@ export function register(program: Command): void {
     .option('--image-container-port <port>', 'deploy-image: the container port; adds spec.containerPort to the API (e.g. 11211)')
     .option('--run-as-user <uid>', 'deploy-image: the user ID the container runs as (securityContext.runAsUser)')
     .action(async (flags: CreateApiFlags) => {
+      if (refuseIncomplete(api, 'create api', flags)) return;
       process.exitCode = await runCreateApi(flags);
     });
-  gvkOptions(create.command('webhook').description('add admission (defaulting, validating) or conversion webhooks for a kind'))
+  const webhook = create.command('webhook').description('add admission (defaulting, validating) or conversion webhooks for a kind');
+  gvkOptions(webhook)
     .option('--defaulting', 'a mutating webhook that sets defaults')
     .option('--programmatic-validation', 'a validating webhook for create, update and delete')
     .option('--conversion', 'a conversion webhook (the kind is served in several versions)')
     .action(async (flags: CreateWebhookFlags) => {
+      if (refuseIncomplete(webhook, 'create webhook', flags)) return;
       process.exitCode = await runCreateWebhook(flags);
     });
 }

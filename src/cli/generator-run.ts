@@ -8,6 +8,7 @@ import { formatDiagnostic, type Diagnostic } from '../markers/types.js';
 import { importInTurn } from '../reader/import-in-turn.js';
 import { checkPlannedFiles, writePlannedFiles, type PlannedFile } from './output-files.js';
 import { projectRootProblem } from './project-paths.js';
+import { findProjectRoot, noProjectMessage } from '../scaffold/project-root.js';
 
 /** The generator's parts (reader, CRD, RBAC, webhook and deep-copy generators). */
 export type GeneratorModules = typeof import('./generator-modules.js');
@@ -72,14 +73,17 @@ export interface GeneratorRunResult {
   check: boolean;
 }
 
-/** Runs a planned generator command for the CLI: refuses a bad --root, then prints, writes or checks. */
+/**
+ * Runs a planned generator command for the CLI: refuses a bad --root or a folder outside any project (no
+ * PROJECT in it or its parents), then prints, writes or checks.
+ */
 export async function runGeneratorCommand(
   command: string,
   root: string,
   plan: () => Promise<GeneratorRunResult>,
   output: RunOutput = processOutput,
 ): Promise<number> {
-  const problem = projectRootProblem(root);
+  const problem = projectRootProblem(root) ?? (findProjectRoot(root) === undefined ? noProjectMessage(root) : undefined);
   if (problem !== undefined) {
     output.err(`kubeforge ${command}: ${problem}`);
     return 1;

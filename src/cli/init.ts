@@ -4,8 +4,10 @@
  */
 import type { Command } from 'commander';
 import { planInit, type License } from '../scaffold/init-plan.js';
+import { checkDomain, checkRepo, inputErrorsOf, packageNameOf } from '../scaffold/names.js';
 import { runPlan } from '../scaffold/run-plan.js';
 import { processOutput, type RunOutput } from './generator-run.js';
+import { missingRequiredOptions, requiredOption } from './required-options.js';
 
 export interface InitFlags {
   root: string;
@@ -36,18 +38,20 @@ export function runInit(flags: InitFlags, output: RunOutput = processOutput): nu
     flags.dryRun ?? false,
     output,
   );
-  if (code === 0 && !flags.dryRun) {
-    output.out('Next: npm install, then `kubeforge create api --group <group> --version v1 --kind <Kind>`');
+  if (code !== 0) return code;
+  const packageName = packageNameOf(flags.repo);
+  if (packageName !== flags.repo) {
+    output.out(`--repo ${flags.repo} is a module path: the npm package is named "${packageName}" (package.json); PROJECT keeps repo: ${flags.repo}`);
   }
+  if (!flags.dryRun) output.out('Next: npm install, then `kubeforge create api --group <group> --version v1 --kind <Kind>`');
   return code;
 }
 
 export function register(program: Command): void {
-  program
-    .command('init')
-    .description('make a new operator project in the current folder (kubebuilder go/v4 layout, in TypeScript)')
-    .requiredOption('--domain <domain>', 'domain of the API groups, e.g. example.com (groups become <group>.<domain>)')
-    .requiredOption('--repo <name>', 'npm package name of the project (kubebuilder: the Go module path)')
+  const init = program.command('init').description('make a new operator project in the current folder (kubebuilder go/v4 layout, in TypeScript)');
+  requiredOption(init, '--domain <domain>', 'domain of the API groups, e.g. example.com (groups become <group>.<domain>)', 'my.domain');
+  requiredOption(init, '--repo <name>', 'npm package name of the project, or a module path as kubebuilder takes it (github.com/org/project → @org/project)', 'github.com/org/project');
+  init
     .option('--project-name <name>', 'project name: namespace <name>-system and resource prefix (default: the folder name)')
     .option('--owner <owner>', 'copyright owner in the license header')
     .option('--license <license>', 'license header of made files: apache2 or none', 'apache2')
@@ -56,6 +60,14 @@ export function register(program: Command): void {
     .option('--force', 'overwrite files that exist')
     .option('--dry-run', 'print the files that would be written, write nothing')
     .action((flags: InitFlags) => {
+      const missing = missingRequiredOptions(init);
+      if (missing.length > 0) {
+        // With the bad values of the options that were given, so one run shows every problem.
+        const bad = inputErrorsOf([() => flags.domain !== undefined && checkDomain(flags.domain), () => flags.repo !== undefined && checkRepo(flags.repo)]);
+        for (const message of [...missing, ...bad.map((e) => e.message)]) process.stderr.write(`kubeforge init: ${message}\n`);
+        process.exitCode = 1;
+        return;
+      }
       process.exitCode = runInit(flags);
     });
 }

@@ -72,13 +72,20 @@ describe('collectMarkers', () => {
 
   it('reports bad arguments with controller-gen messages, quoting the marker', () => {
     expect(collect('field', '+kubebuilder:validation:Enum=Phone,Address,Name').errors).toEqual([
-      'api/v1/cronjob_types.ts:10:4: marker "+kubebuilder:validation:Enum=Phone,Address,Name": extra arguments provided: ",Address,Name" (at <input>:1:6)',
+      'api/v1/cronjob_types.ts:10:38: marker "+kubebuilder:validation:Enum=Phone,Address,Name": extra arguments provided: ",Address,Name"',
     ]);
-    expect(collect('type', '+kubebuilder:object:root').errors).toEqual(['api/v1/cronjob_types.ts:10:4: marker "+kubebuilder:object:root": missing argument "" (at <input>)']);
+    expect(collect('type', '+kubebuilder:object:root').errors).toEqual(['api/v1/cronjob_types.ts:10:4: marker "+kubebuilder:object:root": missing argument ""']);
+  });
+
+  it('reports one bad argument of an rbac marker once, at the argument, the same from the cache as the first time', () => {
+    const marker = '+kubebuilder:rbac:groups=apps,resourcs=deployments,verbs=get;list';
+    const expected = 'api/v1/cronjob_types.ts:10:34: marker "+kubebuilder:rbac:groups=apps,resourcs=deployments,verbs=get;list": unknown argument "resourcs" (did you mean "resources"?)';
+    expect(collect('package', marker).errors).toEqual([expected]);
+    expect(collect('package', marker).errors).toEqual([expected]);
   });
 
   it('suggests the closest argument name for an unknown argument', () => {
-    expect(collect('type', '+kubebuilder:printcolumn:name=Age,type=date,JSONpath=.x').errors[0]).toContain('unknown argument "JSONpath" (at <input>:1:28) (did you mean "JSONPath"?)');
+    expect(collect('type', '+kubebuilder:printcolumn:name=Age,type=date,JSONpath=.x').errors[0]).toContain('unknown argument "JSONpath" (did you mean "JSONPath"?)');
   });
 
   it('drops +default=ref(...) as controller-gen does', () => {

@@ -57,7 +57,8 @@ export interface MarkerReading {
 /** A reading without its position: the same text on the same kind of node always reads the same. */
 interface ReadingAnywhere {
   marker: { name: string; args: Record<string, MarkerValue> } | undefined;
-  messages: string[];
+  /** Each message with its column relative to the marker's `+` (0 = at the `+`). */
+  messages: Array<{ message: string; columnOffset: number }>;
 }
 
 /**
@@ -78,11 +79,12 @@ export function readMarker(text: string, target: MarkerTarget, position: SourceP
     const found = readMarkerAt(text, target, position, options);
     reading = {
       marker: found.marker ? { name: found.marker.name, args: found.marker.args } : undefined,
-      messages: found.diagnostics.map((d) => d.message),
+      messages: found.diagnostics.map((d) => ({ message: d.message, columnOffset: d.position.column - position.column })),
     };
     known.set(text, reading);
   }
-  const diagnostics = reading.messages.length === 0 ? [] : reading.messages.map((message) => ({ position, message }));
+  const diagnostics =
+    reading.messages.length === 0 ? [] : reading.messages.map(({ message, columnOffset }) => ({ position: { ...position, column: position.column + columnOffset }, message }));
   if (reading.marker === undefined) return { diagnostics };
   return { marker: { name: reading.marker.name, args: reading.marker.args, text, position }, diagnostics };
 }
@@ -116,10 +118,14 @@ function readMarkerAt(text: string, target: MarkerTarget, position: SourcePositi
     return unknownMarker(text, fullName, prefixName, position);
   }
 
-  const argumentText = !exactDefinition && definition.shape === 'args' ? `${fullName.slice(lastColon + 1)}=${rest}` : rest;
+  const viaLastSegment = !exactDefinition && definition.shape === 'args';
+  const argumentText = viaLastSegment ? `${fullName.slice(lastColon + 1)}=${rest}` : rest;
   const parsed = parseMarkerArguments(definition, argumentText);
   if (parsed.errors.length > 0) {
-    return { diagnostics: parsed.errors.map((e) => ({ position, message: `marker ${JSON.stringify(text)}: ${withArgumentSuggestion(e, definition)}` })) };
+    // The argument text starts after the `+`, at the last name segment or after the `=`; errors point into it.
+    const argumentsAt = 1 + (viaLastSegment ? lastColon + 1 : equals + 1);
+    const at = parsed.errorColumn === undefined ? position : { ...position, column: position.column + argumentsAt + parsed.errorColumn - 1 };
+    return { diagnostics: parsed.errors.map((e) => ({ position: at, message: `marker ${JSON.stringify(text)}: ${withArgumentSuggestion(e, definition)}` })) };
   }
   if (definition.args.some((a) => a.type === 'json') && !('' in parsed.args)) return { diagnostics: [] }; // `+default=ref(...)`
   return { marker: { name: definition.name, args: parsed.args, text, position }, diagnostics: [] };

@@ -2,16 +2,20 @@
  * The marker-argument grammar (controller-gen §2.4–§2.5): turns the text after a marker's name into
  * typed values by the catalogue's declared argument types — Go-style quoted, raw and bare strings,
  * ints, floats, bools, `{a,b}` and legacy `a;b` lists, `{k: v}` maps and type-guessed `any` values —
- * and reports controller-gen's messages (`expected integer, got "x" (at <input>:1:5)`).
+ * and reports controller-gen's messages (`expected integer, got "x"`) — only the first problem of a marker
+ * (what follows from it would only repeat it), with the argument it is in and its column, not the parser's
+ * `(at <input>:1:5)`.
  */
-import { ArgumentScanner, goQuote, unquoteGoString, type ArgumentError } from './argument-scanner.js';
+import { ArgumentScanner, goQuote, unquoteGoString } from './argument-scanner.js';
 import type { ArgumentType, MarkerDefinition } from './catalogue.js';
 import type { MarkerValue } from './types.js';
 
-/** The parsed arguments of one marker, or the errors that stopped parsing. */
+/** The parsed arguments of one marker, or the error that stopped parsing (at most one). */
 export interface ParsedArguments {
   args: Record<string, MarkerValue>;
   errors: string[];
+  /** 1-based column of the error in the argument text, when it has one. */
+  errorColumn?: number;
 }
 
 /** A value type as the parser sees it (declared, or guessed for `any`). */
@@ -49,46 +53,54 @@ function parseWith(definition: MarkerDefinition, text: string, rawStrings: boole
   } else if (definition.shape === 'args' && scanner.peek() !== '') {
     parseNamedArguments(scanner, definition, args, seen);
   }
-  const trailing = scanner.scan();
-  if (trailing.kind !== 'eof') scanner.error(`extra arguments provided: ${goQuote(text.slice(trailing.start))}`);
-  for (const arg of definition.args) {
-    if (!arg.optional && !seen.has(arg.name)) scanner.error(`missing argument ${goQuote(arg.name)}`);
+  // After a first error the rest would only echo it ("extra arguments", "missing argument" of the same text).
+  if (scanner.errors.length === 0) {
+    const trailing = scanner.scan();
+    if (trailing.kind !== 'eof') scanner.error(`extra arguments provided: ${goQuote(text.slice(trailing.start))}`);
+  }
+  if (scanner.errors.length === 0) {
+    const missing = definition.args.find((arg) => !arg.optional && !seen.has(arg.name));
+    // At the marker itself: the argument is nowhere in the text.
+    if (missing) scanner.errors.push({ message: `missing argument ${goQuote(missing.name)}` });
   }
   if (definition.shape === 'flag' && text === '') args[''] = true;
   // An optional single string value written bare (`+groupName`) means the empty string.
   if (definition.shape === 'value' && !seen.has('') && definition.args[0].type === 'string') args[''] = '';
-  return { args, errors: scanner.errors.map(formatArgumentError) };
+  const first = scanner.errors[0];
+  if (first === undefined) return { args, errors: [] };
+  return { args, errors: [first.message], ...(first.column === undefined ? {} : { errorColumn: first.column }) };
 }
 
 function parseNamedArguments(scanner: ArgumentScanner, definition: MarkerDefinition, args: Record<string, MarkerValue>, seen: Set<string>): void {
   for (;;) {
     if (!expect(scanner, 'ident', 'argument name')) return;
-    const name = scanner.token.text;
+    const nameToken = scanner.token;
+    const name = nameToken.text;
     if (!expect(scanner, '=', 'equals')) return;
     const arg = definition.args.find((a) => a.name === name);
     if (!arg) {
-      scanner.error(`unknown argument ${goQuote(name)}`);
+      // At the name, not at the "=" after it.
+      scanner.errors.push({ message: `unknown argument ${goQuote(name)}`, column: nameToken.start + 1 });
       return;
     }
     seen.add(name);
     const value = parseValue(scanner, valueTypeOf(arg.type), false);
-    if (scanner.errors.length > 0) return;
+    if (scanner.errors.length > 0) {
+      // Say which argument the bad value belongs to.
+      scanner.errors[0] = { ...scanner.errors[0]!, message: `argument ${goQuote(name)}: ${scanner.errors[0]!.message}` };
+      return;
+    }
     if (value !== undefined) args[name] = value;
     if (scanner.peek() === '') return;
     if (!expect(scanner, ',', 'comma')) return;
   }
 }
 
-/** Formats like controller-gen's scanner errors: `<message> (at <input>:1:<col>)`. */
-function formatArgumentError(e: ArgumentError): string {
-  return e.column === undefined ? `${e.message} (at <input>)` : `${e.message} (at <input>:1:${e.column})`;
-}
-
 /** Scans one token and checks it; `expected` is a token kind or a single character. */
 function expect(scanner: ArgumentScanner, expected: string, description: string): boolean {
   const token = scanner.scan();
   const ok = expected.length === 1 ? token.kind === 'char' && token.text === expected : token.kind === expected;
-  if (!ok) scanner.error(`expected ${description}, got ${goQuote(token.text)}`);
+  if (!ok) scanner.error(`expected ${description}, got ${token.kind === 'eof' ? 'the end of the marker' : goQuote(token.text)}`);
   return ok;
 }
 

@@ -5,12 +5,13 @@
  * With `--plugins deploy-image/v1-alpha` the kind's files come from that plugin (deploy-image-plan.ts).
  */
 import { resolve } from 'node:path';
-import { checkGroup, checkKind, checkPlural, checkVersion, ScaffoldInputError } from './names.js';
+import { checkAll, checkGroup, checkKind, checkPlural, checkVersion, ScaffoldInputError } from './names.js';
 import { ScaffoldPlan } from './plan.js';
 import { findResource, parseProjectFile, PROJECT_PATH, renderProjectFile, type ProjectConfig, type ProjectResource } from './project-file.js';
 import { render, renderBundle } from './render.js';
 import { planInsertion } from './insert.js';
-import { importPath, resourceNames, type ResourceNames } from './resource-layout.js';
+import { importPath, inMultigroupLayout, resourceNames, type ResourceNames } from './resource-layout.js';
+import { noProjectMessage } from './project-root.js';
 import { BOILERPLATE_PATH, projectBoilerplate } from './boilerplate.js';
 import { DEPLOY_IMAGE_PLUGIN, resolvePlugins, type DeployImageFlags } from './plugins.js';
 import { checkDeployImageFlags, DEPLOY_IMAGE_TEMPLATES, deployImageValues, planDeployImageFiles, withDeployImageConfig, type DeployImageSettings } from './deploy-image-plan.js';
@@ -46,7 +47,7 @@ export interface CreateApiOptions extends DeployImageFlags {
 /** Reads PROJECT, with an error that tells the user to run init first. */
 export function readProject(plan: ScaffoldPlan): ProjectConfig {
   const text = plan.read(PROJECT_PATH);
-  if (text === undefined) throw new Error(`${plan.root}: no ${PROJECT_PATH} file; run \`kubeforge init\` first (or pass the project folder)`);
+  if (text === undefined) throw new Error(noProjectMessage(plan.root));
   return parseProjectFile(text);
 }
 
@@ -55,22 +56,24 @@ function checkLayout(config: ProjectConfig, options: CreateApiOptions): boolean 
   let multigroup = config.multigroup ?? false;
   if (options.multigroup && !multigroup) {
     if (resources.length > 0) {
-      throw new ScaffoldInputError('--multigroup', 'true', 'the project already has APIs in the single-group layout (api/<version>); move them to api/<group>/<version> and set multigroup: true in PROJECT first');
+      throw new ScaffoldInputError('--multigroup', 'true', 'the project already has APIs in the single-group layout (api/<version>); run `kubeforge edit --multigroup` first (existing APIs stay where they are)');
     }
     multigroup = true;
   }
   const otherGroup = resources.find((r) => r.group !== options.group);
   if (!multigroup && otherGroup) {
-    throw new ScaffoldInputError('--group', options.group, `this single-group project already has the group "${otherGroup.group}"; a second group needs the multigroup layout (kubeforge init --multigroup, or --multigroup before the first create api)`);
+    throw new ScaffoldInputError('--group', options.group, `this single-group project already has the group "${otherGroup.group}"; a second group needs the multigroup layout (\`kubeforge edit --multigroup\`)`);
   }
   return multigroup;
 }
 
 export function planCreateApi(options: CreateApiOptions): { plan: ScaffoldPlan; names: ResourceNames } {
-  checkGroup(options.group);
-  checkVersion(options.version);
-  checkKind(options.kind);
-  if (options.plural !== undefined) checkPlural(options.plural);
+  checkAll([
+    () => checkGroup(options.group),
+    () => checkVersion(options.version),
+    () => checkKind(options.kind),
+    () => options.plural !== undefined && checkPlural(options.plural),
+  ]);
   const plugins = resolvePlugins(options.plugins, options);
   const deployImage: DeployImageSettings | undefined = plugins.includes(DEPLOY_IMAGE_PLUGIN) ? checkDeployImageFlags(options, options) : undefined;
   const withResource = options.resource ?? true;
@@ -85,7 +88,7 @@ export function planCreateApi(options: CreateApiOptions): { plan: ScaffoldPlan; 
     throw new ScaffoldInputError('--kind', options.kind, `the API ${options.group}/${options.version} ${options.kind} already exists in ${PROJECT_PATH} (use --force to scaffold it again)`);
   }
   // Re-scaffolding (--force, e.g. --resource=false to add a controller) keeps what PROJECT recorded.
-  const names = resourceNames({ ...options, plural: options.plural ?? existing?.plural, domain: config.domain, multigroup });
+  const names = resourceNames({ ...options, plural: options.plural ?? existing?.plural, domain: config.domain, multigroup: inMultigroupLayout(existing, multigroup) });
   const namespaced = options.namespaced ?? existing?.api?.namespaced ?? true;
   const values = {
     ...names,

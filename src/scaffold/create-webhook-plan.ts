@@ -5,12 +5,12 @@
  * the manager patches, and the edits of config/default, cmd/main.ts, cmd/run-local.ts and PROJECT.
  */
 import { resolve } from 'node:path';
-import { checkGroup, checkKind, checkVersion, ScaffoldInputError } from './names.js';
+import { checkAll, checkGroup, checkKind, checkVersion, ScaffoldInputError } from './names.js';
 import { ScaffoldPlan } from './plan.js';
 import { findResource, PROJECT_PATH, renderProjectFile } from './project-file.js';
 import { render, renderBundle } from './render.js';
 import { planInsertion, planUncomment } from './insert.js';
-import { importPath, pascalCase, resourceNames, type ResourceNames } from './resource-layout.js';
+import { importPath, inMultigroupLayout, pascalCase, resourceNames, type ResourceNames } from './resource-layout.js';
 import { BOILERPLATE_PATH, projectBoilerplate } from './boilerplate.js';
 import { readProject } from './create-api-plan.js';
 
@@ -31,9 +31,7 @@ export function webhookPath(verb: 'mutate' | 'validate', names: ResourceNames): 
 }
 
 export function planCreateWebhook(options: CreateWebhookOptions): ScaffoldPlan {
-  checkGroup(options.group);
-  checkVersion(options.version);
-  checkKind(options.kind);
+  checkAll([() => checkGroup(options.group), () => checkVersion(options.version), () => checkKind(options.kind)]);
   const defaulting = options.defaulting ?? false;
   const validation = options.programmaticValidation ?? false;
   const conversion = options.conversion ?? false;
@@ -52,7 +50,8 @@ export function planCreateWebhook(options: CreateWebhookOptions): ScaffoldPlan {
     throw new ScaffoldInputError(String(repeated[0]), 'true', `${options.kind} already has this webhook (see ${PROJECT_PATH}); use --force to scaffold it again`);
   }
 
-  const names = resourceNames({ ...options, plural: resource.plural, domain: config.domain, multigroup: config.multigroup ?? false });
+  const multigroup = inMultigroupLayout(resource, config.multigroup ?? false);
+  const names = resourceNames({ ...options, plural: resource.plural, domain: config.domain, multigroup });
   const mutatePath = webhookPath('mutate', names);
   const validatePath = webhookPath('validate', names);
   const values = {
@@ -79,12 +78,12 @@ export function planCreateWebhook(options: CreateWebhookOptions): ScaffoldPlan {
     const handler = `${names.webhookDir}/${names.fileStem}_webhook.ts`;
     plan.create(handler, render('webhook/webhook.ts', handlerValues));
     plan.create(`${names.webhookDir}/${names.fileStem}_webhook.test.ts`, render('webhook/webhook.test.ts', handlerValues));
-    planRegistration(plan, names, config.multigroup ?? false, 'Webhook', handler);
+    planRegistration(plan, names, multigroup, 'Webhook', handler);
   }
   if (conversion) {
     const file = `${names.webhookDir}/${names.fileStem}_conversion.ts`;
     plan.create(file, render('webhook/conversion.ts', values));
-    planRegistration(plan, names, config.multigroup ?? false, 'Conversion', file);
+    planRegistration(plan, names, multigroup, 'Conversion', file);
     planConversionPatch(plan, names, values);
   }
 

@@ -3,8 +3,9 @@
  * package and compiler settings, the manager entry point, the Makefile and Dockerfile, config/ for
  * kustomize, and a test/e2e skeleton. Names are checked first; nothing is written here.
  */
-import { basename, resolve } from 'node:path';
-import { checkDomain, checkProjectName, checkRepo, projectNameFrom, ScaffoldInputError } from './names.js';
+import { existsSync } from 'node:fs';
+import { basename, join, resolve } from 'node:path';
+import { checkAll, checkDomain, checkProjectName, checkRepo, packageNameOf, projectNameFrom, ScaffoldInputError } from './names.js';
 import { ScaffoldPlan } from './plan.js';
 import { PROJECT_LAYOUT, PROJECT_PATH, renderProjectFile, type ProjectConfig } from './project-file.js';
 import { render, renderBundle } from './render.js';
@@ -26,26 +27,38 @@ export interface InitOptions {
   year?: number;
 }
 
-/** Checks every flag, then plans every file of a new project. */
+/** A folder that already holds a project: init refuses it in one line, before looking at anything else. */
+export class ProjectExistsError extends Error {
+  constructor(root: string) {
+    super(`${root} already holds a project (its ${PROJECT_PATH} exists); nothing was written (use --force to scaffold over it)`);
+    this.name = 'ProjectExistsError';
+  }
+}
+
+/** Checks every flag (all failures at once), then plans every file of a new project. */
 export function planInit(options: InitOptions): ScaffoldPlan {
   const root = resolve(options.root);
-  checkDomain(options.domain);
-  checkRepo(options.repo);
+  if (!options.force && existsSync(join(root, PROJECT_PATH))) throw new ProjectExistsError(root);
   const projectName = options.projectName ?? projectNameFrom(basename(root));
-  checkProjectName(projectName);
   const license = options.license ?? 'apache2';
-  if (license !== 'none' && license !== 'apache2') throw new ScaffoldInputError('--license', license, 'must be "none" or "apache2"');
+  checkAll([
+    () => checkDomain(options.domain),
+    () => checkRepo(options.repo),
+    () => checkProjectName(projectName),
+    () => {
+      if (license !== 'none' && license !== 'apache2') throw new ScaffoldInputError('--license', license, 'must be "none" or "apache2"');
+    },
+  ]);
+  const packageName = packageNameOf(options.repo);
 
   const plan = new ScaffoldPlan(root, options.force ?? false);
-  if (plan.existsOnDisk(PROJECT_PATH) && !options.force) {
-    plan.conflict(`${PROJECT_PATH} already exists: this folder already holds a project (use --force to scaffold over it)`);
-  }
   const owner = options.owner ?? 'The ' + projectName + ' Authors';
   const boilerplate = boilerplateOf(license, owner, options.year ?? new Date().getUTCFullYear());
   const values = {
     projectName,
     domain: options.domain,
-    repo: options.repo,
+    // The templates' `repo` is the npm package name (package.json); PROJECT keeps --repo as given below.
+    repo: packageName,
     boilerplate,
     packageLicense: license === 'apache2' ? 'Apache-2.0' : 'UNLICENSED',
     kubeforgeDependency: kubeforgeDependency(root),

@@ -1,4 +1,4 @@
-import { checkKind, checkVersion, isDns1123Subdomain, pluralOf, projectNameFrom, qualifiedGroup } from './names.js';
+import { checkAll, checkGroup, checkKind, checkVersion, isDns1123Subdomain, packageNameOf, pluralOf, projectNameFrom, qualifiedGroup, ScaffoldInputErrors } from './names.js';
 
 describe('scaffold names', () => {
   it('accepts kubebuilder-style versions and refuses others', () => {
@@ -26,5 +26,37 @@ describe('scaffold names', () => {
   it('derives a project name from a folder and qualifies groups with the domain', () => {
     expect(projectNameFrom('/home/me/My_Operator')).toBe('my-operator');
     expect(qualifiedGroup('batch', 'tutorial.kubebuilder.io')).toBe('batch.tutorial.kubebuilder.io');
+  });
+});
+
+describe('--repo: npm package names and module paths', () => {
+  it.each([
+    ['my-operator', 'my-operator'],
+    ['@acme/my-operator', '@acme/my-operator'],
+    ['my.domain/guestbook', 'guestbook'],
+    ['github.com/org/project', '@org/project'],
+    ['github.com/Org/Project_X', '@org/project_x'],
+    ['gitlab.example.com/group/sub/project', '@group/sub-project'],
+    ['org/project', '@org/project'],
+  ])('%s → %s', (repo, name) => {
+    expect(packageNameOf(repo)).toBe(name);
+  });
+
+  it('refuses what is neither', () => {
+    expect(() => packageNameOf('my operator')).toThrow('--repo "my operator": must be a valid npm package name');
+    expect(() => packageNameOf('/abs/path')).toThrow('--repo "/abs/path"');
+  });
+});
+
+describe('checkAll', () => {
+  it('reports every failing check, each with its own message', () => {
+    let thrown: unknown;
+    try {
+      checkAll([() => checkGroup('Batch'), () => checkVersion('v1'), () => checkKind('cronJob')]);
+    } catch (err) {
+      thrown = err;
+    }
+    expect(thrown).toBeInstanceOf(ScaffoldInputErrors);
+    expect((thrown as ScaffoldInputErrors).errors.map((e) => e.flag)).toEqual(['--group', '--kind']);
   });
 });

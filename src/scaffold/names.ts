@@ -1,7 +1,8 @@
 /**
  * Checks every name a scaffold command takes (group, version, kind, domain, repo, project name, plural)
  * before anything is planned, and derives the names the templates use (plural, file stem, DNS group).
- * Every failure is a ScaffoldInputError naming the flag.
+ * Every failure is a ScaffoldInputError naming the flag; `checkAll` runs several checks and reports every
+ * failure at once (ScaffoldInputErrors), so a user fixes all their flags in one go.
  */
 import { pluralize } from '../generate/crd/pluralize.js';
 
@@ -15,6 +16,35 @@ export class ScaffoldInputError extends Error {
     super(`${flag} ${JSON.stringify(value)}: ${problem}`);
     this.name = 'ScaffoldInputError';
   }
+}
+
+/** Several bad flag values, reported together; `errors` keeps each one's own message. */
+export class ScaffoldInputErrors extends Error {
+  constructor(readonly errors: ScaffoldInputError[]) {
+    super(errors.map((e) => e.message).join('\n'));
+    this.name = 'ScaffoldInputErrors';
+  }
+}
+
+/** The ScaffoldInputErrors of `checks` (each a check that throws one); other errors pass through. */
+export function inputErrorsOf(checks: Array<() => void>): ScaffoldInputError[] {
+  const errors: ScaffoldInputError[] = [];
+  for (const check of checks) {
+    try {
+      check();
+    } catch (err) {
+      if (!(err instanceof ScaffoldInputError)) throw err;
+      errors.push(err);
+    }
+  }
+  return errors;
+}
+
+/** Runs every check; throws the one failure, or ScaffoldInputErrors with all of them. */
+export function checkAll(checks: Array<() => void>): void {
+  const errors = inputErrorsOf(checks);
+  if (errors.length === 1) throw errors[0];
+  if (errors.length > 1) throw new ScaffoldInputErrors(errors);
 }
 
 const DNS1123_LABEL = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/;
@@ -73,10 +103,38 @@ export function checkDomain(domain: string): void {
   }
 }
 
-/** The repo is the npm package name of the made project (kubebuilder's Go module path). */
+const NPM_PACKAGE_NAME = /^(@[a-z0-9][a-z0-9._~-]*\/)?[a-z0-9][a-z0-9._~-]*$/;
+/** A Go module path as the kubebuilder book writes `--repo`: `my.domain/guestbook`, `github.com/org/project`. */
+const MODULE_PATH = /^[A-Za-z0-9][A-Za-z0-9._~-]*(\/[A-Za-z0-9._~-]+)+$/;
+
+function isNpmPackageName(name: string): boolean {
+  return NPM_PACKAGE_NAME.test(name) && name.length <= 214;
+}
+
+/**
+ * The npm package name of the made project from `--repo`: an npm name is kept; a Go module path (kubebuilder's
+ * `--repo`) loses its host and keeps its owner as the scope — `github.com/org/project` → `@org/project`,
+ * `my.domain/guestbook` → `guestbook` — lower-cased, other characters as "-". PROJECT keeps `--repo` as given.
+ */
+export function packageNameOf(repo: string): string {
+  if (isNpmPackageName(repo) || !MODULE_PATH.test(repo)) {
+    checkRepo(repo);
+    return repo;
+  }
+  const clean = (part: string) => part.toLowerCase().replace(/[^a-z0-9._~-]+/g, '-').replace(/^[._~-]+|[._~-]+$/g, '');
+  const parts = repo.split('/');
+  const path = parts[0]!.includes('.') ? parts.slice(1) : parts;
+  const name = path.length === 1 ? clean(path[0]!) : `@${clean(path[0]!)}/${path.slice(1).map(clean).join('-')}`;
+  if (!isNpmPackageName(name)) {
+    throw new ScaffoldInputError('--repo', repo, `maps to "${name}", which is no valid npm package name; pass an npm package name (lower-case, optionally @scope/name)`);
+  }
+  return name;
+}
+
+/** The repo is the npm package name of the made project, or a Go module path mapped to one (packageNameOf). */
 export function checkRepo(repo: string): void {
-  if (!/^(@[a-z0-9][a-z0-9._~-]*\/)?[a-z0-9][a-z0-9._~-]*$/.test(repo) || repo.length > 214) {
-    throw new ScaffoldInputError('--repo', repo, 'must be a valid npm package name: lower-case, no spaces, optionally @scope/name');
+  if (!isNpmPackageName(repo) && !MODULE_PATH.test(repo)) {
+    throw new ScaffoldInputError('--repo', repo, 'must be a valid npm package name (lower-case, no spaces, optionally @scope/name) or a module path such as github.com/org/project');
   }
 }
 

@@ -36,6 +36,18 @@ export function pascalCase(text: string): string {
     .join('');
 }
 
+/**
+ * Whether an API PROJECT records lives in the multigroup layout: told by its path (an API made before
+ * `kubeforge edit --multigroup` stays in api/<version>, as kubebuilder moves nothing), else the project's setting.
+ */
+export function inMultigroupLayout(resource: { path?: string; group: string; version: string } | undefined, projectMultigroup: boolean): boolean {
+  const path = resource?.path;
+  if (path === undefined) return projectMultigroup;
+  if (path === `api/${resource!.group}/${resource!.version}` || path.endsWith(`/api/${resource!.group}/${resource!.version}`)) return true;
+  if (path === `api/${resource!.version}` || path.endsWith(`/api/${resource!.version}`)) return false;
+  return projectMultigroup;
+}
+
 export function resourceNames(input: { group: string; version: string; kind: string; plural?: string; domain: string; multigroup: boolean }): ResourceNames {
   const { group, version, kind, multigroup } = input;
   const defaultPlural = pluralOf(kind);

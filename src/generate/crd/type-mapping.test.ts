@@ -95,12 +95,18 @@ describe('type mapping (§4)', () => {
     expect(Object.keys(embedded?.properties ?? {})).toEqual(['annotations', 'finalizers', 'labels', 'name', 'namespace']);
   });
 
-  it('turns a self-referencing type into {} at the recursion, which the structural check then rejects', async () => {
+  it('reports a self-referencing type at the field that recurses, with its path and the word "recursive", and nothing more', async () => {
     const built = await buildProject({ 'api/v1/toy_types.ts': toyTypes('tree: Tree', 'export interface Tree {\n  children?: Tree[];\n}\n') });
-    expect(built.result.crds).toEqual([]);
     expect(built.messages).toEqual([
-      'api/v1/toy_types.ts:11:18: CRD for kind Toy (toys.example.com): not a valid structural CRD: spec.versions[v1].schema.openAPIV3Schema.properties.spec.properties.tree.properties.children.items.type: Required value: must not be empty for specified array items',
+      'api/v1/toy_types.ts:7:3: field "children" of Tree: recursive type: spec.tree.children (Tree.children) refers back to Tree, and a CRD schema cannot be recursive; break the cycle (e.g. separate types for a fixed depth), or type the field JSONValue from kubeforge/api (any JSON, kept as written)',
     ]);
+  });
+
+  it('reports a cycle through two types at the field that closes it, listing the cycle', async () => {
+    const extra = 'export interface Team {\n  lead?: Person;\n}\nexport interface Person {\n  name?: string;\n  team?: Team;\n}\n';
+    const built = await buildProject({ 'api/v1/toy_types.ts': toyTypes('team: Team', extra) });
+    expect(built.messages).toHaveLength(1);
+    expect(built.messages[0]).toMatch(/^api\/v1\/toy_types\.ts:11:3: field "team" of Person: recursive type: spec\.team\.lead\.team \(Team\.lead → Person\.team\) refers back to Team/);
   });
 });
 

@@ -46,6 +46,8 @@ function enumType(values: readonly (string | number | boolean)[]): string | unde
 export class SchemaBuilder {
   private readonly flattened = new Map<string, Schema>();
   private readonly building = new Set<string>();
+  /** The types being built, outermost first, each with the field being built: the path to a recursion. */
+  private readonly buildStack: Array<{ id: string; name: string; field?: string }> = [];
   private readonly packageOptional = new Set<string>();
   private readonly kindIds = new Set<string>();
 
@@ -133,7 +135,11 @@ export class SchemaBuilder {
     if (!link) return node;
     delete node.$link;
     let base: Schema;
-    if (link.kind === 'named') base = this.typeSchema(link.id);
+    if (link.kind === 'named' && this.building.has(link.id)) {
+      this.reportRecursion(link.id, site);
+      // A permissive placeholder, so the recursion is the only error (no structural-schema follow-ups).
+      base = { type: 'object', 'x-kubernetes-preserve-unknown-fields': true };
+    } else if (link.kind === 'named') base = this.typeSchema(link.id);
     else if (link.key === 'meta/v1.TypeMeta') base = typeMetaSchema();
     else if (link.key === 'meta/v1.ObjectMeta' && this.options.generateEmbeddedObjectMeta) base = embeddedObjectMetaSchema();
     else {
@@ -149,6 +155,23 @@ export class SchemaBuilder {
   }
 
   /**
+   * A field whose type leads back to a type still being built: an OpenAPI schema cannot be recursive (the
+   * API server would need an infinite schema), so it is refused at the field that closes the cycle, with the
+   * field path from the kind and the cycle itself.
+   */
+  private reportRecursion(id: string, site: UseSite): void {
+    const start = this.buildStack.findIndex((frame) => frame.id === id);
+    const name = this.buildStack[start]?.name ?? id;
+    const cycle = this.buildStack.slice(start).map((frame) => `${frame.name}.${frame.field ?? '(embedded)'}`);
+    const fromKind = this.buildStack.map((frame) => frame.field).filter((field) => field !== undefined);
+    this.error(
+      site.position,
+      `${site.owner}: recursive type: ${fromKind.join('.')} (${cycle.join(' → ')}) refers back to ${name}, and a CRD schema cannot be recursive; ` +
+        'break the cycle (e.g. separate types for a fixed depth), or type the field JSONValue from kubeforge/api (any JSON, kept as written)',
+    );
+  }
+
+  /**
    * The flattened schema of a named type: structure + doc + type-level markers. Built once per type; each
    * call returns a shallow copy whose top level is the caller's to change, while every nested schema is
    * shared between all uses and frozen (see freezeDeep).
@@ -159,6 +182,7 @@ export class SchemaBuilder {
     const type = this.model.types[id];
     if (!type || this.building.has(id)) return {};
     this.building.add(id);
+    this.buildStack.push({ id, name: type.name });
     const site: UseSite = { owner: `type ${type.name}`, position: type.position, dir: path.posix.dirname(type.file) };
     let schema: Schema;
     if (type.definition.kind === 'struct') schema = this.structSchema(type, type.definition);
@@ -169,6 +193,7 @@ export class SchemaBuilder {
     if (type.definition.kind === 'struct') this.applyOneOf(type, type.definition, schema);
     if (type.definition.kind === 'alias') schema = this.flatten(schema, site);
     this.building.delete(id);
+    this.buildStack.pop();
     this.flattened.set(id, freezeDeep(schema));
     return { ...schema };
   }
@@ -206,7 +231,9 @@ export class SchemaBuilder {
       for (const k of DOC_KEYWORDS) delete embedded[k];
       mergeSchemas(schema, embedded, (a, b) => this.error(type.position, `type ${type.name}: conflicting types in allOf branches in schema: ${a} vs ${b}`));
     }
+    const frame = this.buildStack[this.buildStack.length - 1];
     for (const field of def.fields) {
+      if (frame?.id === type.id) frame.field = field.name;
       const owner = `field "${field.name}" of ${type.name}`;
       if (isKind && (field.name === 'apiVersion' || field.name === 'kind')) {
         schema.properties![field.name] = { description: TYPE_META_DESCRIPTIONS[field.name], type: 'string' };
