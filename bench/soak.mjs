@@ -118,7 +118,7 @@ const churn = (async () => {
       batch.push(churnOne(next));
       next = (next + 1) % pool;
     }
-    await Promise.all(batch.map((p) => p.catch(() => counts.errors++)));
+    await Promise.all(batch.map((p) => p.catch((err) => ++counts.errors <= 5 && console.error(`churn: ${err}`))));
     tick++;
     const wait = started + tick * tickMs - performance.now();
     if (wait > 0) await new Promise((r) => setTimeout(r, wait));
@@ -128,9 +128,9 @@ const churn = (async () => {
 // kubectl-like lister.
 const lister = (async () => {
   while (running) {
-    const r = await call('GET', `${path}?limit=500`).catch(() => ({ code: 0 }));
+    const r = await call('GET', `${path}?limit=500`).catch((err) => ({ code: 0, body: String(err) }));
     if (r.code === 200) counts.list++;
-    else counts.errors++;
+    else if (++counts.errors <= 5) console.error(`list: ${r.code} ${r.body.slice(0, 200)}`);
     await new Promise((r) => setTimeout(r, 1000));
   }
 })();
@@ -139,9 +139,9 @@ const lister = (async () => {
 let watchReq;
 const watcher = (async () => {
   while (running) {
-    const list = await call('GET', path).catch(() => ({ code: 0 }));
+    const list = await call('GET', path).catch((err) => ({ code: 0, body: String(err) }));
     if (list.code !== 200) {
-      counts.errors++;
+      if (++counts.errors <= 5) console.error(`watcher's list: ${list.code} ${list.body.slice(0, 200)}`);
       await new Promise((r) => setTimeout(r, 1000));
       continue;
     }
