@@ -1,0 +1,233 @@
+/**
+ * The TypeScript language-service plugin (`"plugins": [{ "name": "kubeforge/ts-plugin" }]` in a made project's
+ * tsconfig.json): markers in the editor. In files the generator reads (api/**, internal/** of a kubeforge
+ * project — a folder with a PROJECT file) it adds the diagnostics `kubeforge manifests` would give, completion of
+ * marker names and arguments inside `// +` comments, and hover help from the marker catalogue. Everything else
+ * is TypeScript's own answer. Work is cached per file version, so a keystroke costs one parse of that file;
+ * an error in the plugin is logged through tsserver's logger and TypeScript's answer is returned unchanged.
+ */
+import { existsSync } from 'node:fs';
+import * as path from 'node:path';
+import type * as ts from 'typescript';
+import type { Diagnostic } from '../markers/types.js';
+import { fileCommentRanges } from '../reader/file-markers.js';
+import { commentTarget } from './comment-target.js';
+import { markerAtOffset, type CommentSpan } from './marker-at-offset.js';
+import { markerCompletions } from './marker-completions.js';
+import { fileMarkerDiagnostics, generatorInputOf, type GeneratorInput } from './marker-diagnostics.js';
+import { markerHover } from './marker-hover.js';
+
+/** The code kubeforge's diagnostics carry (shown as `ts(91400)`); their source is "kubeforge". */
+export const KUBEFORGE_DIAGNOSTIC_CODE = 91400;
+
+interface FileState {
+  version: string;
+  text: string;
+  diagnostics?: ts.Diagnostic[];
+  comments?: CommentSpan[];
+}
+
+/** A project file the generator reads: its project root, root-relative path and what kind of input it is. */
+interface GeneratorFile {
+  root: string;
+  input: Exclude<GeneratorInput, undefined>;
+}
+
+/** The plugin module tsserver loads: `require('kubeforge/ts-plugin')(modules).create(info)`. */
+export function kubeforgeTsPlugin(modules: { typescript: typeof ts }): ts.server.PluginModule {
+  return { create: (info) => decorate(modules.typescript, info) };
+}
+
+function decorate(typescript: typeof ts, info: ts.server.PluginCreateInfo): ts.LanguageService {
+  const service = info.languageService;
+  const host = info.languageServiceHost;
+  const log = (message: string): void => info.project.projectService.logger.info(`[kubeforge] ${message}`);
+  const files = new Map<string, FileState>();
+  const roots = new Map<string, string | undefined>();
+  log(`plugin enabled for ${info.project.getProjectName()}`);
+
+  /** The folder holding PROJECT at or above `dir` (cached per folder). */
+  const projectRoot = (dir: string): string | undefined => {
+    if (roots.has(dir)) return roots.get(dir);
+    const parent = path.dirname(dir);
+    const root = existsSync(path.join(dir, 'PROJECT')) ? dir : parent === dir ? undefined : projectRoot(parent);
+    roots.set(dir, root);
+    return root;
+  };
+
+  const generatorFile = (fileName: string): GeneratorFile | undefined => {
+    const root = projectRoot(path.dirname(fileName));
+    if (root === undefined) return undefined;
+    const input = generatorInputOf(path.relative(root, fileName).split(path.sep).join('/'));
+    return input === undefined ? undefined : { root, input };
+  };
+
+  const textOf = (fileName: string): string | undefined => {
+    const snapshot = host.getScriptSnapshot(fileName);
+    return snapshot?.getText(0, snapshot.getLength());
+  };
+
+  /** The file's state for its current version (a new version drops what was computed for the old one). */
+  const stateOf = (fileName: string): FileState | undefined => {
+    const version = host.getScriptVersion(fileName);
+    const known = files.get(fileName);
+    if (known?.version === version) return known;
+    const text = textOf(fileName);
+    if (text === undefined) return undefined;
+    const state: FileState = { version, text };
+    files.set(fileName, state);
+    return state;
+  };
+
+  const commentsOf = (fileName: string, state: FileState): CommentSpan[] => {
+    state.comments ??= fileCommentRanges(fileName, state.text).map((c) => ({
+      pos: c.pos,
+      end: c.end,
+      singleLine: c.kind === typescript.SyntaxKind.SingleLineCommentTrivia,
+    }));
+    return state.comments;
+  };
+
+  const markerDiagnostics = (fileName: string): ts.Diagnostic[] => {
+    const file = generatorFile(fileName);
+    const state = file && stateOf(fileName);
+    if (!file || !state) return [];
+    if (state.diagnostics === undefined) {
+      const readText = (abs: string): string => textOf(abs) ?? typescript.sys.readFile(abs) ?? '';
+      const found = fileMarkerDiagnostics(file.root, fileName, readText);
+      const sourceFile = service.getProgram()?.getSourceFile(fileName);
+      state.diagnostics = found.map((d) => toTsDiagnostic(typescript, state.text, d, sourceFile));
+    }
+    return state.diagnostics;
+  };
+
+  /** Runs `work`; on an error logs it and gives TypeScript's own answer instead. */
+  const guarded = <T>(what: string, fallback: () => T, work: () => T): T => {
+    try {
+      return work();
+    } catch (err) {
+      log(`${what} failed: ${(err as Error).stack ?? String(err)}`);
+      return fallback();
+    }
+  };
+
+  const proxy = Object.create(null) as ts.LanguageService;
+  for (const key of Object.keys(service) as (keyof ts.LanguageService)[]) {
+    const member = service[key];
+    (proxy as unknown as Record<string, unknown>)[key] = typeof member === 'function' ? (...args: unknown[]) => (member as (...a: unknown[]) => unknown).apply(service, args) : member;
+  }
+
+  proxy.getSemanticDiagnostics = (fileName) => {
+    const own = service.getSemanticDiagnostics(fileName);
+    return guarded('diagnostics', () => own, () => {
+      const started = performance.now();
+      const extra = markerDiagnostics(fileName);
+      const elapsed = performance.now() - started;
+      if (elapsed > 50) log(`diagnostics of ${fileName} took ${elapsed.toFixed(0)} ms`);
+      return extra.length === 0 ? own : [...own, ...extra];
+    });
+  };
+
+  proxy.getCompletionsAtPosition = (fileName, position, options, formatting) => {
+    const own = (): ts.WithMetadata<ts.CompletionInfo> | undefined => service.getCompletionsAtPosition(fileName, position, options, formatting);
+    return guarded('completion', own, () => {
+      const file = generatorFile(fileName);
+      const state = file && stateOf(fileName);
+      if (!file || !state) return own();
+      const marker = markerAtOffset(state.text, commentsOf(fileName, state), position);
+      if (!marker || position <= marker.start) return own();
+      const source = service.getProgram()?.getSourceFile(fileName);
+      const target = source ? commentTarget(typescript, source, position, file.input) : undefined;
+      const found = markerCompletions(state.text.slice(marker.start + 1, position), target);
+      const replacementSpan = { start: position - found.replaceLength, length: found.replaceLength };
+      return {
+        isGlobalCompletion: false,
+        isMemberCompletion: false,
+        isNewIdentifierLocation: true,
+        entries: found.entries.map((e) => ({
+          name: e.name,
+          insertText: e.insertText,
+          kind: e.kind === 'value' ? typescript.ScriptElementKind.keyword : typescript.ScriptElementKind.string,
+          kindModifiers: e.deprecated ? typescript.ScriptElementKindModifier.deprecatedModifier : '',
+          sortText: '0',
+          replacementSpan,
+          labelDetails: { description: e.summary },
+        })),
+      };
+    });
+  };
+
+  proxy.getCompletionEntryDetails = (fileName, position, entryName, formatOptions, source, preferences, data) => {
+    const own = (): ts.CompletionEntryDetails | undefined =>
+      service.getCompletionEntryDetails(fileName, position, entryName, formatOptions, source, preferences, data);
+    return guarded('completion details', own, () => {
+      const state = generatorFile(fileName) && stateOf(fileName);
+      const marker = state && markerAtOffset(state.text, commentsOf(fileName, state), position);
+      const help = marker && markerHover(`+${entryName}`);
+      if (!help) return own();
+      return {
+        name: entryName,
+        kind: typescript.ScriptElementKind.string,
+        kindModifiers: '',
+        displayParts: [{ text: help.syntax, kind: 'text' }],
+        documentation: [{ text: help.documentation, kind: 'markdown' }],
+      };
+    });
+  };
+
+  proxy.getQuickInfoAtPosition = (fileName, position, maximumLength) => {
+    const own = (): ts.QuickInfo | undefined => service.getQuickInfoAtPosition(fileName, position, maximumLength);
+    return guarded('hover', own, () => {
+      const state = generatorFile(fileName) && stateOf(fileName);
+      const marker = state && markerAtOffset(state.text, commentsOf(fileName, state), position);
+      const help = marker && markerHover(marker.text);
+      if (!marker || !help) return own();
+      return {
+        kind: typescript.ScriptElementKind.string,
+        kindModifiers: '',
+        textSpan: { start: marker.start, length: help.nameLength },
+        displayParts: [{ text: help.syntax, kind: 'text' }],
+        documentation: [{ text: help.documentation, kind: 'markdown' }],
+      };
+    });
+  };
+
+  return proxy;
+}
+
+/** A kubeforge diagnostic as TypeScript's: an error spanning the marker (to the end of its line) or the name it names. */
+function toTsDiagnostic(typescript: typeof ts, text: string, d: Diagnostic, file: ts.SourceFile | undefined): ts.Diagnostic {
+  const start = offsetOf(text, d.position.line, d.position.column);
+  return {
+    file,
+    start,
+    length: spanLength(text, start),
+    messageText: d.message,
+    category: typescript.DiagnosticCategory.Error,
+    code: KUBEFORGE_DIAGNOSTIC_CODE,
+    source: 'kubeforge',
+  };
+}
+
+function offsetOf(text: string, line: number, column: number): number {
+  let offset = 0;
+  for (let l = 1; l < line; l++) {
+    const newline = text.indexOf('\n', offset);
+    if (newline < 0) return text.length;
+    offset = newline + 1;
+  }
+  return Math.min(offset + column - 1, text.length);
+}
+
+/** A marker (`+…`) spans to the end of its comment line; anything else spans the word at `start` (at least one character). */
+function spanLength(text: string, start: number): number {
+  if (text[start] === '+') {
+    const newline = text.indexOf('\n', start);
+    let line = text.slice(start, newline < 0 ? text.length : newline);
+    const close = line.indexOf('*/');
+    if (close >= 0) line = line.slice(0, close);
+    return Math.max(1, line.trimEnd().length);
+  }
+  const word = /^[\w$]+/.exec(text.slice(start, start + 200));
+  return word ? word[0].length : Math.min(1, text.length - start);
+}
