@@ -20,6 +20,7 @@ let logFile: string;
 
 const MISSPELLED = '// +kubebuilder:validation:Minimun=0';
 const BAD_ARGUMENT = '// +kubebuilder:validation:MaxLength=ten';
+const WRONG_FIELD_TYPE = '// +kubebuilder:validation:Minimum=1';
 const BAD_RBAC = '// +kubebuilder:rbac:groups=apps,resources=deployments,verbs=get,namspace=default';
 
 /** 1-based line and offset of `index` in `text`, as tsserver counts them. */
@@ -49,7 +50,7 @@ beforeAll(async () => {
   const types = readFileSync(typesFile, 'utf8');
   const field = '  foo?: string;\n';
   expect(types).toContain(field);
-  writeFileSync(typesFile, types.replace(field, `${field}\n  ${MISSPELLED}\n  schedule?: string;\n\n  ${BAD_ARGUMENT}\n  suffix?: string;\n`));
+  writeFileSync(typesFile, types.replace(field, `${field}\n  ${MISSPELLED}\n  schedule?: string;\n\n  ${BAD_ARGUMENT}\n  suffix?: string;\n\n  ${WRONG_FIELD_TYPE}\n  name?: string;\n`));
   const controller = readFileSync(controllerFile, 'utf8');
   const rbac = /^\/\/ \+kubebuilder:rbac:.*\n/m.exec(controller)!;
   writeFileSync(controllerFile, controller.replace(rbac[0], `${rbac[0]}${BAD_RBAC}\n`));
@@ -69,12 +70,12 @@ describe('kubeforge/ts-plugin in tsserver', () => {
     expect(tsconfig.compilerOptions.plugins).toEqual([{ name: 'kubeforge/ts-plugin' }]);
   });
 
-  it('reports the misspelled and the bad marker in api/ as manifests does, on the marker', async () => {
+  it('reports the misspelled, the bad and the misplaced marker in api/ as manifests does, on the marker', async () => {
     const { semantic, suggestion } = await server.geterr(typesFile);
     const ours = kubeforgeOnly(semantic);
     const text = readFileSync(typesFile, 'utf8');
     const expected = await manifestsDiagnostics('api/v1/cronjob_types.ts');
-    expect(expected.length).toBe(2);
+    expect(expected.length).toBe(3);
     expect(ours.map((d) => `${d.start.line}:${d.start.offset}: ${d.text}`)).toEqual(expected);
 
     const misspelled = ours.find((d) => d.text.includes('Minimun'))!;
@@ -87,6 +88,11 @@ describe('kubeforge/ts-plugin in tsserver', () => {
     const bad = ours.find((d) => d.text.includes('MaxLength'))!;
     expect(bad.text).toMatch(/^marker "\+kubebuilder:validation:MaxLength=ten": /);
     expect(bad.start).toEqual(lineOffset(text, text.indexOf(BAD_ARGUMENT) + 3));
+
+    // Found by the CRD stage, which needs the field's schema: Minimum on a string.
+    const misplaced = ours.find((d) => d.text.includes('must apply minimum to a numeric value'))!;
+    expect(misplaced.text).toContain(`(${WRONG_FIELD_TYPE.slice(3)})`);
+    expect(misplaced.start).toEqual(lineOffset(text, text.indexOf(WRONG_FIELD_TYPE) + 3));
     expect(kubeforgeOnly(suggestion)).toEqual([]);
   });
 
@@ -98,16 +104,19 @@ describe('kubeforge/ts-plugin in tsserver', () => {
     expect(ours.some((d) => d.text.includes('unknown argument "namspace"') && d.text.includes('(did you mean "namespace"?)'))).toBe(true);
   });
 
-  it('follows the text as it is typed: a fixed marker is no longer reported', async () => {
+  it('follows the text as it is typed: a corrected name is no longer reported, and what follows from it is', async () => {
     const text = readFileSync(typesFile, 'utf8');
     const typo = text.indexOf('Minimun') + 'Minimu'.length;
     const start = lineOffset(text, typo);
     server.notify('change', { file: typesFile, ...start, endLine: start.line, endOffset: start.offset + 1, insertString: 'm' });
     const messages = kubeforgeOnly((await server.geterr(typesFile)).semantic).map((d) => d.text);
-    expect(messages).toHaveLength(1);
-    expect(messages[0]).toContain('MaxLength=ten');
+    expect(messages.filter((m) => m.includes('Minimun'))).toEqual([]);
+    // The corrected marker is now read, and the CRD stage finds that it does not fit the string field.
+    expect(messages).toContain('field "schedule" of CronJobSpec: must apply minimum to a numeric value, found string (+kubebuilder:validation:Minimum=0)');
     server.notify('change', { file: typesFile, ...start, endLine: start.line, endOffset: start.offset + 1, insertString: 'n' });
-    expect(kubeforgeOnly((await server.geterr(typesFile)).semantic)).toHaveLength(2);
+    const again = kubeforgeOnly((await server.geterr(typesFile)).semantic).map((d) => d.text);
+    expect(again.filter((m) => m.includes('Minimun'))).toHaveLength(1);
+    expect(again.filter((m) => m.includes('"schedule"'))).toEqual([]);
   });
 
   it('completes marker names after `// +kubebuilder:validation:` on a field, from the catalogue', async () => {

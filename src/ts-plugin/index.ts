@@ -5,4 +5,4 @@
 export { kubeforgeTsPlugin, KUBEFORGE_DIAGNOSTIC_CODE } from './plugin.js';
 export { markerCompletions, type MarkerCompletion, type MarkerCompletions } from './marker-completions.js';
 export { markerHover, type MarkerHover } from './marker-hover.js';
-export { fileMarkerDiagnostics } from './marker-diagnostics.js';
+export { apiDiagnostics, controllerDiagnostics } from './marker-diagnostics.js';

@@ -14,7 +14,7 @@ import { fileCommentRanges } from '../reader/file-markers.js';
 import { commentTarget } from './comment-target.js';
 import { markerAtOffset, type CommentSpan } from './marker-at-offset.js';
 import { markerCompletions } from './marker-completions.js';
-import { fileMarkerDiagnostics, generatorInputOf, type GeneratorInput } from './marker-diagnostics.js';
+import { apiDiagnostics, controllerDiagnostics, generatorInputOf, projectApiFiles, type GeneratorInput } from './marker-diagnostics.js';
 import { markerHover } from './marker-hover.js';
 
 /** The code kubeforge's diagnostics carry (shown as `ts(91400)`); their source is "kubeforge". */
@@ -24,12 +24,21 @@ interface FileState {
   version: string;
   text: string;
   diagnostics?: ts.Diagnostic[];
+  /** For an API file: the versions of the API files its diagnostics were computed from. */
+  diagnosticsKey?: string;
   comments?: CommentSpan[];
+}
+
+/** The diagnostics of a project's API files, for one version of each of them. */
+interface ApiState {
+  key: string;
+  byFile: Map<string, Diagnostic[]>;
 }
 
 /** A project file the generator reads: its project root, root-relative path and what kind of input it is. */
 interface GeneratorFile {
   root: string;
+  rel: string;
   input: Exclude<GeneratorInput, undefined>;
 }
 
@@ -43,6 +52,7 @@ function decorate(typescript: typeof ts, info: ts.server.PluginCreateInfo): ts.L
   const host = info.languageServiceHost;
   const log = (message: string): void => info.project.projectService.logger.info(`[kubeforge] ${message}`);
   const files = new Map<string, FileState>();
+  const apiProjects = new Map<string, ApiState>();
   const roots = new Map<string, string | undefined>();
   log(`plugin enabled for ${info.project.getProjectName()}`);
 
@@ -58,8 +68,9 @@ function decorate(typescript: typeof ts, info: ts.server.PluginCreateInfo): ts.L
   const generatorFile = (fileName: string): GeneratorFile | undefined => {
     const root = projectRoot(path.dirname(fileName));
     if (root === undefined) return undefined;
-    const input = generatorInputOf(path.relative(root, fileName).split(path.sep).join('/'));
-    return input === undefined ? undefined : { root, input };
+    const rel = path.relative(root, fileName).split(path.sep).join('/');
+    const input = generatorInputOf(rel);
+    return input === undefined ? undefined : { root, rel, input };
   };
 
   const textOf = (fileName: string): string | undefined => {
@@ -88,17 +99,38 @@ function decorate(typescript: typeof ts, info: ts.server.PluginCreateInfo): ts.L
     return state.comments;
   };
 
+  /** The API diagnostics of the project at `root` for the current versions of its API files (cached per versions). */
+  const apiStateOf = (root: string): ApiState => {
+    const apiFiles = projectApiFiles(root);
+    const key = apiFiles.map((f) => `${f}@${host.getScriptVersion(f)}`).join('\n');
+    const known = apiProjects.get(root);
+    if (known?.key === key) return known;
+    const started = performance.now();
+    const byFile = new Map<string, Diagnostic[]>();
+    for (const d of apiDiagnostics(root, apiFiles, (abs) => textOf(abs) ?? typescript.sys.readFile(abs) ?? '')) {
+      byFile.set(d.position.file, [...(byFile.get(d.position.file) ?? []), d]);
+    }
+    log(`read ${apiFiles.length} API files of ${root} in ${(performance.now() - started).toFixed(1)} ms`);
+    const state = { key, byFile };
+    apiProjects.set(root, state);
+    return state;
+  };
+
   const markerDiagnostics = (fileName: string): ts.Diagnostic[] => {
     const file = generatorFile(fileName);
     const state = file && stateOf(fileName);
     if (!file || !state) return [];
-    if (state.diagnostics === undefined) {
-      const readText = (abs: string): string => textOf(abs) ?? typescript.sys.readFile(abs) ?? '';
-      const found = fileMarkerDiagnostics(file.root, fileName, readText);
-      const sourceFile = service.getProgram()?.getSourceFile(fileName);
-      state.diagnostics = found.map((d) => toTsDiagnostic(typescript, state.text, d, sourceFile));
+    const sourceFile = (): ts.SourceFile | undefined => service.getProgram()?.getSourceFile(fileName);
+    if (file.input === 'api') {
+      const api = apiStateOf(file.root);
+      if (state.diagnosticsKey !== api.key) {
+        state.diagnostics = (api.byFile.get(file.rel) ?? []).map((d) => toTsDiagnostic(typescript, state.text, d, sourceFile()));
+        state.diagnosticsKey = api.key;
+      }
+    } else {
+      state.diagnostics ??= controllerDiagnostics(file.rel, state.text).map((d) => toTsDiagnostic(typescript, state.text, d, sourceFile()));
     }
-    return state.diagnostics;
+    return state.diagnostics ?? [];
   };
 
   /** Runs `work`; on an error logs it and gives TypeScript's own answer instead. */
