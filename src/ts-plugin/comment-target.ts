@@ -5,7 +5,7 @@
  * a controller file is read file-wide at package level (`+kubebuilder:rbac`). Completion offers only the markers
  * that may stand there.
  */
-import type * as ts from 'typescript';
+import type ts from 'typescript';
 import type { MarkerTarget } from '../markers/types.js';
 import type { GeneratorInput } from './marker-diagnostics.js';
 

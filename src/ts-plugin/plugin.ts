@@ -8,7 +8,7 @@
  */
 import { existsSync } from 'node:fs';
 import * as path from 'node:path';
-import type * as ts from 'typescript';
+import type ts from 'typescript';
 import type { Diagnostic } from '../markers/types.js';
 import { fileCommentRanges } from '../reader/file-markers.js';
 import { commentTarget } from './comment-target.js';
