@@ -6,6 +6,7 @@
  * hover. Dependencies are linked from this checkout; dist/ must be built (the plugin loads dist/ts-plugin).
  */
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { findMarker } from '../../src/markers/catalogue.js';
 import { planManifests } from '../../src/cli/manifests.js';
@@ -65,9 +66,14 @@ afterAll(async () => {
 });
 
 describe('kubeforge/ts-plugin in tsserver', () => {
-  it('is enabled in the scaffolded tsconfig.json', () => {
+  it("is enabled in the scaffolded tsconfig.json and loaded by the project's tsserver", async () => {
     const tsconfig = JSON.parse(readFileSync(join(project.root, 'tsconfig.json'), 'utf8')) as { compilerOptions: { plugins?: { name: string }[] } };
     expect(tsconfig.compilerOptions.plugins).toEqual([{ name: 'kubeforge/ts-plugin' }]);
+    // Node resolves the name through the package's "exports"; tsserver by path (ts-plugin/index.js).
+    expect(createRequire(join(project.root, 'package.json')).resolve('kubeforge/ts-plugin')).toBe(join(CHECKOUT, 'ts-plugin/index.js'));
+    const info = await server.request<{ configFileName: string }>('projectInfo', { file: typesFile, needFileNameList: false });
+    expect(info.configFileName).toBe(join(project.root, 'tsconfig.json'));
+    expect(readFileSync(logFile, 'utf8')).toContain(`[kubeforge] plugin enabled for ${join(project.root, 'tsconfig.json')}`);
   });
 
   it('reports the misspelled, the bad and the misplaced marker in api/ as manifests does, on the marker', async () => {
@@ -172,6 +178,5 @@ describe('kubeforge/ts-plugin in tsserver', () => {
     const text = readFileSync(typesFile, 'utf8');
     const info = await server.request<{ displayString: string }>('quickinfo', { file: typesFile, ...lineOffset(text, text.indexOf('CronJobSpec {') + 2) });
     expect(info.displayString).toBe('interface CronJobSpec');
-    expect(readFileSync(logFile, 'utf8')).toContain('[kubeforge] plugin enabled');
   });
 });
