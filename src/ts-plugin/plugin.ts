@@ -44,7 +44,16 @@ interface GeneratorFile {
 
 /** The plugin module tsserver loads: `require('kubeforge/ts-plugin')(modules).create(info)`. */
 export function kubeforgeTsPlugin(modules: { typescript: typeof ts }): ts.server.PluginModule {
-  return { create: (info) => decorate(modules.typescript, info) };
+  return {
+    create: (info) => {
+      try {
+        return decorate(modules.typescript, info);
+      } catch (err) {
+        info.project.projectService.logger.info(`[kubeforge] plugin not enabled: ${(err as Error).stack ?? String(err)}`);
+        return info.languageService;
+      }
+    },
+  };
 }
 
 function decorate(typescript: typeof ts, info: ts.server.PluginCreateInfo): ts.LanguageService {
