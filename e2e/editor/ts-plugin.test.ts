@@ -180,3 +180,20 @@ describe('kubeforge/ts-plugin in tsserver', () => {
     expect(info.displayString).toBe('interface CronJobSpec');
   });
 });
+
+describe('kubeforge/ts-plugin in a tsserver on a Node without require(esm)', () => {
+  let older: TsServer;
+  afterAll(async () => {
+    await older?.stop();
+  });
+
+  it('is imported asynchronously, then takes over and has the editor refresh its diagnostics', async () => {
+    older = new TsServer(project.root, join(project.root, '..', 'tsserver-older.log'), ['--no-experimental-require-module']);
+    const refreshed = older.event('projectsUpdatedInBackground');
+    older.notify('open', { file: controllerFile, projectRootPath: project.root });
+    await refreshed;
+    const ours = kubeforgeOnly((await older.geterr(controllerFile)).semantic);
+    expect(ours.map((d) => `${d.start.line}:${d.start.offset}: ${d.text}`)).toEqual(await manifestsDiagnostics('internal/controller/cronjob_controller.ts'));
+    expect(ours.length).toBeGreaterThan(0);
+  });
+});

@@ -41,9 +41,9 @@ export class TsServer {
    * linked paths (`--preserve-symlinks`) and tsserver finds kubeforge in the project's node_modules, as it does
    * after a real `npm install`.
    */
-  constructor(projectRoot: string, logFile: string) {
+  constructor(projectRoot: string, logFile: string, nodeOptions: string[] = []) {
     const tsserver = join(projectRoot, 'node_modules/typescript/lib/tsserver.js');
-    const args = ['--preserve-symlinks', '--preserve-symlinks-main', tsserver, '--disableAutomaticTypingAcquisition', '--logVerbosity', 'verbose', '--logFile', logFile];
+    const args = [...nodeOptions, '--preserve-symlinks', '--preserve-symlinks-main', tsserver, '--disableAutomaticTypingAcquisition', '--logVerbosity', 'verbose', '--logFile', logFile];
     this.child = spawn(process.execPath, args, { cwd: projectRoot, env: { ...process.env, NODE_OPTIONS: '' } });
     this.child.stdout.on('data', (chunk: Buffer) => this.receive(chunk));
     this.child.stderr.on('data', (chunk: Buffer) => (this.stderr += chunk.toString()));
@@ -104,6 +104,18 @@ export class TsServer {
           this.listeners.splice(this.listeners.indexOf(listener), 1);
           resolve(found);
         }
+      };
+      this.listeners.push(listener);
+    });
+  }
+
+  /** Resolves when tsserver sends the event `name` (from now on). */
+  event(name: string): Promise<unknown> {
+    return new Promise((resolve) => {
+      const listener = (message: Message): void => {
+        if (message.type !== 'event' || message.event !== name) return;
+        this.listeners.splice(this.listeners.indexOf(listener), 1);
+        resolve(message.body);
       };
       this.listeners.push(listener);
     });
