@@ -5,7 +5,7 @@
  * text changes, completes marker names and arguments inside `// +` comments, and shows the catalogue's help on
  * hover. Dependencies are linked from this checkout; dist/ must be built (the plugin loads dist/ts-plugin).
  */
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { findMarker } from '../../src/markers/catalogue.js';
@@ -182,18 +182,36 @@ describe('kubeforge/ts-plugin in tsserver', () => {
 });
 
 describe('kubeforge/ts-plugin in a tsserver on a Node without require(esm)', () => {
+  // A minimal kubeforge project (PROJECT, tsconfig.json with the plugin, API types importing nothing), so that
+  // this second tsserver loads a small program.
+  const small = tempProject('small');
   let older: TsServer;
   afterAll(async () => {
     await older?.stop();
+    small.remove();
   });
 
   it('is imported asynchronously, then takes over and has the editor refresh its diagnostics', async () => {
-    older = new TsServer(project.root, join(project.root, '..', 'tsserver-older.log'), ['--no-experimental-require-module']);
+    const root = small.root;
+    mkdirSync(join(root, 'api/v1'), { recursive: true });
+    mkdirSync(join(root, 'node_modules'));
+    symlinkSync(join(CHECKOUT, 'node_modules/typescript'), join(root, 'node_modules/typescript'));
+    symlinkSync(CHECKOUT, join(root, 'node_modules/kubeforge'));
+    writeFileSync(join(root, 'PROJECT'), 'domain: example.com\n');
+    const compilerOptions = { strict: true, target: 'ES2022', lib: ['ES2022'], module: 'NodeNext', types: [], plugins: [{ name: 'kubeforge/ts-plugin' }] };
+    writeFileSync(join(root, 'tsconfig.json'), JSON.stringify({ compilerOptions, include: ['api/**/*.ts'] }));
+    writeFileSync(join(root, 'api/v1/groupversion_info.ts'), '// +groupName=example.com\nexport const group = \'example.com\';\n');
+    const types = join(root, 'api/v1/thing_types.ts');
+    writeFileSync(types, `export interface ThingSpec {\n  ${MISSPELLED}\n  size?: string;\n}\n`);
+
+    older = new TsServer(root, join(root, '..', 'tsserver.log'), ['--no-experimental-require-module']);
     const refreshed = older.event('projectsUpdatedInBackground');
-    older.notify('open', { file: controllerFile, projectRootPath: project.root });
+    older.notify('open', { file: types, projectRootPath: root });
     await refreshed;
-    const ours = kubeforgeOnly((await older.geterr(controllerFile)).semantic);
-    expect(ours.map((d) => `${d.start.line}:${d.start.offset}: ${d.text}`)).toEqual(await manifestsDiagnostics('internal/controller/cronjob_controller.ts'));
-    expect(ours.length).toBeGreaterThan(0);
+    const ours = kubeforgeOnly((await older.geterr(types)).semantic);
+    const planned = await planManifests({ root });
+    const expected = planned.diagnostics.map((d) => `${d.position.line}:${d.position.column}: ${d.message}`);
+    expect(expected).toEqual(['2:6: unknown marker "+kubebuilder:validation:Minimun" (did you mean "+kubebuilder:validation:Minimum"?)']);
+    expect(ours.map((d) => `${d.start.line}:${d.start.offset}: ${d.text}`)).toEqual(expected);
   });
 });
