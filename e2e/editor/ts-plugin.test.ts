@@ -161,6 +161,35 @@ describe('kubeforge/ts-plugin in tsserver', () => {
     server.notify('change', { file: controllerFile, ...where, endLine: where.line + 1, endOffset: 1, insertString: '' });
   });
 
+  it('offers the "did you mean" correction as a code fix and as a quick-fix refactoring', async () => {
+    const text = readFileSync(typesFile, 'utf8');
+    const plus = text.indexOf(MISSPELLED) + 3;
+    const start = lineOffset(text, plus);
+    const end = lineOffset(text, plus + MISSPELLED.length - 3);
+    type Edit = { fileName: string; textChanges: { start: { line: number; offset: number }; end: { line: number; offset: number }; newText: string }[] };
+    const expectedEdit: Edit[] = [
+      { fileName: typesFile, textChanges: [{ start, end: lineOffset(text, plus + '+kubebuilder:validation:Minimun'.length), newText: '+kubebuilder:validation:Minimum' }] },
+    ];
+
+    const supported = await server.request<string[]>('getSupportedCodeFixes', { file: typesFile });
+    expect(supported).toContain('91400');
+    const fixes = await server.request<{ description: string; changes: Edit[] }[]>('getCodeFixes', {
+      file: typesFile,
+      startLine: start.line,
+      startOffset: start.offset,
+      endLine: end.line,
+      endOffset: end.offset,
+      errorCodes: [91400],
+    });
+    expect(fixes.map((f) => [f.description, f.changes])).toEqual([['Change to "+kubebuilder:validation:Minimum"', expectedEdit]]);
+
+    const refactors = await server.request<{ name: string; actions: { name: string; kind?: string }[] }[]>('getApplicableRefactors', { file: typesFile, ...start });
+    const ours = refactors.find((r) => r.name === 'kubeforgeMarkerSpelling')!;
+    expect(ours.actions.map((a) => [a.name, a.kind])).toEqual([['correct', 'quickfix']]);
+    const edits = await server.request<{ edits: Edit[] }>('getEditsForRefactor', { file: typesFile, ...start, refactor: ours.name, action: 'correct' });
+    expect(edits.edits).toEqual(expectedEdit);
+  });
+
   it("shows a marker's catalogue help on hover", async () => {
     const text = readFileSync(typesFile, 'utf8');
     const marker = text.indexOf('+kubebuilder:validation:MinLength=1');

@@ -16,10 +16,19 @@ import { commentTarget } from './comment-target.js';
 import { markerAtOffset, type CommentSpan } from './marker-at-offset.js';
 import { markerCompletions } from './marker-completions.js';
 import { apiDiagnostics, controllerDiagnostics, generatorInputOf, projectApiFiles, type GeneratorInput } from './marker-diagnostics.js';
+import { suggestedFix, type MarkerFix } from './marker-fixes.js';
 import { markerHover } from './marker-hover.js';
 
 /** The code kubeforge's diagnostics carry (shown as `ts(91400)`); their source is "kubeforge". */
 export const KUBEFORGE_DIAGNOSTIC_CODE = 91400;
+
+/**
+ * The "did you mean" fix, offered twice: as a code fix of the diagnostic, and as a refactoring of kind `quickfix` at
+ * the marker — VS Code asks code fixes only for the codes TypeScript itself knows, but shows such a refactoring
+ * among the quick fixes.
+ */
+const FIX_NAME = 'kubeforgeMarkerSpelling';
+const FIX_ACTION = 'correct';
 
 interface FileState {
   version: string;
@@ -143,6 +152,20 @@ function decorate(typescript: typeof ts, info: ts.server.PluginCreateInfo): ts.L
     return state.diagnostics ?? [];
   };
 
+  /** The fixes suggested by the file's kubeforge diagnostics that overlap [start, end]. */
+  const fixesAt = (fileName: string, start: number, end: number): MarkerFix[] => {
+    const state = generatorFile(fileName) && stateOf(fileName);
+    if (!state) return [];
+    return markerDiagnostics(fileName)
+      .filter((d) => d.start !== undefined && d.start <= end && start <= d.start + (d.length ?? 0))
+      .map((d) => suggestedFix(state.text, d.start!, typescript.flattenDiagnosticMessageText(d.messageText, '\n')))
+      .filter((fix): fix is MarkerFix => fix !== undefined);
+  };
+
+  const textChangesOf = (fileName: string, fix: MarkerFix): ts.FileTextChanges[] => [
+    { fileName, textChanges: [{ span: { start: fix.start, length: fix.length }, newText: fix.newText }] },
+  ];
+
   /** Runs `work`; on an error logs it and gives TypeScript's own answer instead. */
   const guarded = <T>(what: string, fallback: () => T, work: () => T): T => {
     try {
@@ -231,6 +254,39 @@ function decorate(typescript: typeof ts, info: ts.server.PluginCreateInfo): ts.L
         displayParts: [{ text: help.syntax, kind: 'text' }],
         documentation: [{ text: help.documentation, kind: 'markdown' }],
       };
+    });
+  };
+
+  proxy.getCodeFixesAtPosition = (fileName, start, end, errorCodes, formatOptions, preferences) => {
+    if (!errorCodes.includes(KUBEFORGE_DIAGNOSTIC_CODE)) return service.getCodeFixesAtPosition(fileName, start, end, errorCodes, formatOptions, preferences);
+    const others = errorCodes.filter((code) => code !== KUBEFORGE_DIAGNOSTIC_CODE);
+    const own = others.length === 0 ? [] : service.getCodeFixesAtPosition(fileName, start, end, others, formatOptions, preferences);
+    return guarded('code fixes', () => own, () => [
+      ...own,
+      ...fixesAt(fileName, start, end).map((fix) => ({ fixName: FIX_NAME, description: fix.description, changes: textChangesOf(fileName, fix) })),
+    ]);
+  };
+
+  proxy.getSupportedCodeFixes = (fileName) => [...service.getSupportedCodeFixes(fileName), String(KUBEFORGE_DIAGNOSTIC_CODE)];
+
+  proxy.getApplicableRefactors = (fileName, positionOrRange, preferences, triggerReason, kind, includeInteractive) => {
+    const own = service.getApplicableRefactors(fileName, positionOrRange, preferences, triggerReason, kind, includeInteractive);
+    return guarded('refactors', () => own, () => {
+      const [start, end] = typeof positionOrRange === 'number' ? [positionOrRange, positionOrRange] : [positionOrRange.pos, positionOrRange.end];
+      const fix = fixesAt(fileName, start, end)[0];
+      if (!fix) return own;
+      return [...own, { name: FIX_NAME, description: fix.description, actions: [{ name: FIX_ACTION, description: fix.description, kind: 'quickfix' }] }];
+    });
+  };
+
+  proxy.getEditsForRefactor = (fileName, formatOptions, positionOrRange, refactorName, actionName, preferences, interactive) => {
+    const own = (): ts.RefactorEditInfo | undefined =>
+      service.getEditsForRefactor(fileName, formatOptions, positionOrRange, refactorName, actionName, preferences, interactive);
+    if (refactorName !== FIX_NAME) return own();
+    return guarded('refactor edits', own, () => {
+      const [start, end] = typeof positionOrRange === 'number' ? [positionOrRange, positionOrRange] : [positionOrRange.pos, positionOrRange.end];
+      const fix = fixesAt(fileName, start, end)[0];
+      return fix ? { edits: textChangesOf(fileName, fix) } : undefined;
     });
   };
 
