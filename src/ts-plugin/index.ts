@@ -6,3 +6,4 @@ export { kubeforgeTsPlugin, KUBEFORGE_DIAGNOSTIC_CODE } from './plugin.js';
 export { markerCompletions, type MarkerCompletion, type MarkerCompletions } from './marker-completions.js';
 export { markerHover, type MarkerHover } from './marker-hover.js';
 export { apiDiagnostics, controllerDiagnostics } from './marker-diagnostics.js';
+export { suggestedFix, type MarkerFix } from './marker-fixes.js';

@@ -1,8 +1,9 @@
 /**
  * The TypeScript language-service plugin (`"plugins": [{ "name": "kubeforge/ts-plugin" }]` in a made project's
  * tsconfig.json): markers in the editor. In files the generator reads (api/**, internal/** of a kubeforge
- * project — a folder with a PROJECT file) it adds the diagnostics `kubeforge manifests` would give, completion of
- * marker names and arguments inside `// +` comments, and hover help from the marker catalogue. Everything else
+ * project — a folder with a PROJECT file) it adds the diagnostics `kubeforge manifests` would give (with their
+ * "did you mean" as a quick fix), completion of marker names and arguments inside `// +` comments, and hover help
+ * from the marker catalogue. Everything else
  * is TypeScript's own answer. Work is cached per file version: after an edit the next diagnostics request reads
  * the API folder again (or the one controller file), completion and hover parse only the file's comments. An
  * error in the plugin is logged through tsserver's logger and TypeScript's answer is returned unchanged.
