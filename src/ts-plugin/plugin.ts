@@ -19,9 +19,9 @@ import { markerCompletions } from './marker-completions.js';
 import { apiDiagnostics, controllerDiagnostics, generatorInputOf, projectApiFiles, type GeneratorInput } from './marker-diagnostics.js';
 import { suggestedFix, type MarkerFix } from './marker-fixes.js';
 import { markerHover } from './marker-hover.js';
+import { KUBEFORGE_DIAGNOSTIC_CODE, toTsDiagnostic } from './ts-diagnostic.js';
 
-/** The code kubeforge's diagnostics carry (shown as `ts(91400)`); their source is "kubeforge". */
-export const KUBEFORGE_DIAGNOSTIC_CODE = 91400;
+export { KUBEFORGE_DIAGNOSTIC_CODE };
 
 /**
  * The "did you mean" fix, offered twice: as a code fix of the diagnostic, and as a refactoring of kind `quickfix` at
@@ -292,41 +292,4 @@ function decorate(typescript: typeof ts, info: ts.server.PluginCreateInfo): ts.L
   };
 
   return proxy;
-}
-
-/** A kubeforge diagnostic as TypeScript's: an error spanning the marker (to the end of its line) or the name it names. */
-function toTsDiagnostic(typescript: typeof ts, text: string, d: Diagnostic, file: ts.SourceFile | undefined): ts.Diagnostic {
-  const start = offsetOf(text, d.position.line, d.position.column);
-  return {
-    file,
-    start,
-    length: spanLength(text, start),
-    messageText: d.message,
-    category: typescript.DiagnosticCategory.Error,
-    code: KUBEFORGE_DIAGNOSTIC_CODE,
-    source: 'kubeforge',
-  };
-}
-
-function offsetOf(text: string, line: number, column: number): number {
-  let offset = 0;
-  for (let l = 1; l < line; l++) {
-    const newline = text.indexOf('\n', offset);
-    if (newline < 0) return text.length;
-    offset = newline + 1;
-  }
-  return Math.min(offset + column - 1, text.length);
-}
-
-/** A marker (`+…`) spans to the end of its comment line; anything else spans the word at `start` (at least one character). */
-function spanLength(text: string, start: number): number {
-  if (text[start] === '+') {
-    const newline = text.indexOf('\n', start);
-    let line = text.slice(start, newline < 0 ? text.length : newline);
-    const close = line.indexOf('*/');
-    if (close >= 0) line = line.slice(0, close);
-    return Math.max(1, line.trimEnd().length);
-  }
-  const word = /^[\w$]+/.exec(text.slice(start, start + 200));
-  return word ? word[0].length : Math.min(1, text.length - start);
 }
