@@ -57,7 +57,14 @@ export class ApiReader {
   /** What each (file, module specifier) resolved to: a name used by many fields resolves its module once. */
   private readonly moduleTargets = new Map<string, ModuleTarget>();
 
-  constructor(readonly root: string) {}
+  /**
+   * `readText` gives a file's text (default: from disk); the editor plugin (src/ts-plugin) passes the text being
+   * edited, not yet saved.
+   */
+  constructor(
+    readonly root: string,
+    private readonly readText: (abs: string) => string = (abs) => fs.readFileSync(abs, 'utf8'),
+  ) {}
 
   /** Every file read so far, with the text it was read with. */
   inputTexts(): Map<string, string> {
@@ -73,7 +80,7 @@ export class ApiReader {
   load(abs: string): LoadedFile {
     const existing = this.files.get(abs);
     if (existing) return existing;
-    const text = fs.readFileSync(abs, 'utf8');
+    const text = this.readText(abs);
     // Comments are read from the text (comments.ts), so JSDoc is not parsed into nodes and no parent links are set.
     const sourceFile = ts.createSourceFile(
       abs,

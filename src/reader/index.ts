@@ -35,7 +35,7 @@ export interface LoadApiProjectResult {
 }
 
 /** Lists the .ts files under the given paths, sorted, skipping tests, declarations and generated deep-copy files. */
-function listApiFiles(root: string, apiPaths: string[]): string[] {
+export function listApiFiles(root: string, apiPaths: string[]): string[] {
   const files: string[] = [];
   const visit = (abs: string): void => {
     if (!fs.existsSync(abs)) return;
@@ -86,6 +86,17 @@ export async function loadApiProject(options: LoadApiProjectOptions): Promise<Lo
   if (saved !== undefined) return saved;
   const { ApiReader } = await loadParser();
   const reader = new ApiReader(root);
+  const result = readApiModel(reader, apiFiles);
+  cache?.save(result, reader.inputTexts());
+  return result;
+}
+
+/**
+ * Reads `apiFiles` (absolute) with `reader` and groups their types into the API model; synchronous, without the
+ * model cache (the editor plugin, src/ts-plugin, reads the texts being edited this way).
+ */
+export function readApiModel(reader: ApiReader, apiFiles: string[]): LoadApiProjectResult {
+  const root = reader.root;
   for (const file of apiFiles) reader.load(file);
   reader.convertPending();
   reader.findHandWrittenDeepCopies();
@@ -130,9 +141,7 @@ export async function loadApiProject(options: LoadApiProjectOptions): Promise<Lo
       })),
     types: reader.types,
   };
-  const result = { model, diagnostics: reader.diagnostics };
-  cache?.save(result, reader.inputTexts());
-  return result;
+  return { model, diagnostics: reader.diagnostics };
 }
 
 /** A kind's `apiVersion: 'g/v'` / `kind: 'K'` literals, when written, must match its folder's group, version and name. */
