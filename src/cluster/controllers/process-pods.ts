@@ -360,6 +360,8 @@ export class ProcessPods {
     status.podIP = sandbox.ip;
     status.podIPs = [{ ip: sandbox.ip }];
     setCondition(status, condition('PodReadyToStartContainers', 'True', at));
+    // the downward API (status.podIP, …) sees the sandbox's address
+    const seen: KubeObject = { ...pod, status };
 
     const inits: KubeObject[] = pod.spec.initContainers ?? [];
     let initsDone = true;
@@ -369,7 +371,7 @@ export class ProcessPods {
       initsDone = false;
       // an init container that is not mapped completes at once
       const mapped = this.config.images.find(inits[i]!.image) !== undefined;
-      let next = this.sync(pod, inits[i]!, current, sandbox, policy === 'Never' ? 'Never' : 'OnFailure', now, due);
+      let next = this.sync(seen, inits[i]!, current, sandbox, policy === 'Never' ? 'Never' : 'OnFailure', now, due);
       if (!mapped && next.state?.running) {
         sandbox.instances.delete(inits[i]!.name);
         next = { ...next, state: { terminated: { exitCode: 0, reason: 'Completed', startedAt: next.state.running.startedAt, finishedAt: at, containerID: next.containerID } }, ready: false, started: false };
@@ -387,7 +389,7 @@ export class ProcessPods {
     }
     if (initsDone && inits.length) setCondition(status, condition('Initialized', 'True', at));
     if (initsDone && status.phase !== 'Failed') {
-      status.containerStatuses = (pod.spec.containers ?? []).map((c: KubeObject, i: number) => this.sync(pod, c, status.containerStatuses?.[i], sandbox, policy, now, due));
+      status.containerStatuses = (pod.spec.containers ?? []).map((c: KubeObject, i: number) => this.sync(seen, c, status.containerStatuses?.[i], sandbox, policy, now, due));
       if (status.containerStatuses.some((cs: Status) => cs.state?.running || cs.state?.waiting?.reason === 'CrashLoopBackOff')) status.phase = 'Running';
       finishIfDone(status, at);
     }
