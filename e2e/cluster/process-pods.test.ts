@@ -149,6 +149,29 @@ test('a readiness probe that really calls the process drives the Ready condition
   await kubectl.ok(['delete', 'pod', 'probed', '--wait=false']);
 });
 
+test('a failing liveness probe gets the process stopped (SIGTERM, its grace period) and restarted', async () => {
+  const marker = join(scratch, 'liveness');
+  await apply(
+    pod('unhealthy', [{ name: 'MODE', value: 'serve' }, { name: 'MARKER', value: marker }], {
+      container: { livenessProbe: { tcpSocket: { port: 8081 }, initialDelaySeconds: 2, periodSeconds: 3, failureThreshold: 2 } },
+    }),
+  );
+  await until('unhealthy listening', logsContain('unhealthy', 'listening on'));
+  await advance(2_000);
+  expect((await getPod('unhealthy')).status.containerStatuses[0].state.running).toBeDefined();
+  await advance(3_000);
+  const restarted = await until('the restart', async () => {
+    const cs = (await getPod('unhealthy')).status.containerStatuses[0];
+    return cs.restartCount === 1 ? cs : undefined;
+  });
+  expect(restarted.lastState.terminated).toMatchObject({ exitCode: 0, reason: 'Completed' });
+  expect(readFileSync(marker, 'utf8')).toBe('SIGTERM unhealthy\n');
+  const described = await kubectl.ok(['describe', 'pod', 'unhealthy']);
+  expect(described).toMatch(/Warning\s+Unhealthy\s+.*kubelet\s+Liveness probe failed: dial tcp 127\.244\.0\.\d+:8081: connect: connection refused/);
+  expect(described).toMatch(/Normal\s+Killing\s+.*kubelet\s+Container app failed liveness probe, will be restarted/);
+  await kubectl.ok(['delete', 'pod', 'unhealthy', '--wait=false']);
+});
+
 test('deletion sends SIGTERM, and SIGKILL once the grace period runs out on the cluster clock', async () => {
   const marker = join(scratch, 'sigterm');
   const env = (mode: string) => [{ name: 'MODE', value: mode }, { name: 'MARKER', value: marker }];

@@ -5,6 +5,7 @@
  * with `$(VAR)` references expanded. A reference that cannot be resolved is the kubelet's
  * CreateContainerConfigError, with the kubelet's message.
  */
+import type { ConfigMapKeySelector, Container, ResourceFieldSelector, SecretKeySelector } from 'kubernetes-types/core/v1.js';
 import type { KubeObject } from '../store/object-store.js';
 import { milli } from './scheduler-plugins.js';
 import type { LocalImage } from './local-images.js';
@@ -13,8 +14,8 @@ import type { LocalImage } from './local-images.js';
 export class ContainerConfigError extends Error {}
 
 export interface EnvSources {
-  secret(namespace: string, name: string): KubeObject | undefined;
-  configMap(namespace: string, name: string): KubeObject | undefined;
+  secret(namespace: string, name: string | undefined): KubeObject | undefined;
+  configMap(namespace: string, name: string | undefined): KubeObject | undefined;
 }
 
 /** `metadata.labels['app']` and the other downward-API field paths an env var may read. */
@@ -46,15 +47,16 @@ function fieldValue(pod: KubeObject, fieldPath: string): string {
 }
 
 /** limits.cpu etc.: the container's value (requests fall back to limits; 0 when neither is set), divided by divisor (default 1), rounded up. */
-function resourceValue(container: KubeObject, ref: KubeObject): string {
-  const [kind, resource] = String(ref.resource ?? '').split('.') as [string, string];
-  const value = container.resources?.[kind]?.[resource] ?? (kind === 'requests' ? container.resources?.limits?.[resource] : undefined);
+function resourceValue(container: Container, ref: ResourceFieldSelector): string {
+  const [kind, resource] = ref.resource.split('.') as [string, string];
+  const lists: Record<string, Record<string, string> | undefined> = { limits: container.resources?.limits, requests: container.resources?.requests };
+  const value = lists[kind]?.[resource] ?? (kind === 'requests' ? container.resources?.limits?.[resource] : undefined);
   if (value === undefined) return '0';
   const divisor = ref.divisor ? milli(String(ref.divisor)) : 1000;
   return String(Math.ceil(milli(String(value)) / divisor));
 }
 
-function secretValue(sources: EnvSources, namespace: string, ref: KubeObject): string | undefined {
+function secretValue(sources: EnvSources, namespace: string, ref: SecretKeySelector): string | undefined {
   const secret = sources.secret(namespace, ref.name);
   if (!secret) {
     if (ref.optional) return undefined;
@@ -68,7 +70,7 @@ function secretValue(sources: EnvSources, namespace: string, ref: KubeObject): s
   return Buffer.from(String(encoded), 'base64').toString('utf8');
 }
 
-function configMapValue(sources: EnvSources, namespace: string, ref: KubeObject): string | undefined {
+function configMapValue(sources: EnvSources, namespace: string, ref: ConfigMapKeySelector): string | undefined {
   const configMap = sources.configMap(namespace, ref.name);
   if (!configMap) {
     if (ref.optional) return undefined;
@@ -91,7 +93,7 @@ export function expandReferences(text: string, env: Record<string, string>): str
 }
 
 /** The container's declared environment: envFrom first, then env in order (later entries see earlier ones in `$(VAR)`). */
-export function containerEnvironment(pod: KubeObject, container: KubeObject, sources: EnvSources): Record<string, string> {
+export function containerEnvironment(pod: KubeObject, container: Container, sources: EnvSources): Record<string, string> {
   const namespace: string = pod.metadata.namespace;
   const env: Record<string, string> = {};
   for (const from of container.envFrom ?? []) {
@@ -124,7 +126,7 @@ export function containerEnvironment(pod: KubeObject, container: KubeObject, sou
  * The argv of the container: `command` replaces the image's ENTRYPOINT (and drops its CMD), `args`
  * replace CMD; `$(VAR)` expanded from the container's environment.
  */
-export function containerArgv(container: KubeObject, image: LocalImage, env: Record<string, string>): string[] {
+export function containerArgv(container: Pick<Container, 'command' | 'args'>, image: LocalImage, env: Record<string, string>): string[] {
   const command: string[] | undefined = container.command?.length ? container.command : undefined;
   const args: string[] | undefined = container.args?.length ? container.args : undefined;
   const argv = command ? [...command, ...(args ?? [])] : [...image.entrypoint, ...(args ?? image.cmd)];

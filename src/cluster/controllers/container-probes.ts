@@ -9,7 +9,7 @@ import { request as httpRequest } from 'node:http';
 import { request as httpsRequest } from 'node:https';
 import { connect } from 'node:net';
 import type { Clock, Timer } from '../../runtime/clock.js';
-import type { KubeObject } from '../store/object-store.js';
+import type { Container, HTTPGetAction, Probe } from 'kubernetes-types/core/v1.js';
 
 export type ProbeKind = 'startup' | 'readiness' | 'liveness';
 
@@ -20,10 +20,10 @@ export interface ProbeOutcome {
 }
 
 /** A probe's port: a number, or the name of one of the container's ports. */
-function probePort(port: number | string, container: KubeObject): number | undefined {
+function probePort(port: number | string, container: Container): number | undefined {
   if (typeof port === 'number') return port;
   if (/^\d+$/.test(port)) return Number(port);
-  return (container.ports ?? []).find((p: KubeObject) => p.name === port)?.containerPort;
+  return (container.ports ?? []).find((p) => p.name === port)?.containerPort;
 }
 
 function dialError(address: string, err: NodeJS.ErrnoException): string {
@@ -32,7 +32,7 @@ function dialError(address: string, err: NodeJS.ErrnoException): string {
   return `dial tcp ${address}: ${err.message}`;
 }
 
-function httpProbe(get: KubeObject, host: string, port: number, timeoutMs: number): Promise<ProbeOutcome> {
+function httpProbe(get: HTTPGetAction, host: string, port: number, timeoutMs: number): Promise<ProbeOutcome> {
   const scheme = String(get.scheme ?? 'HTTP').toLowerCase();
   const path = get.path ?? '/';
   const url = `${scheme}://${get.host ?? host}:${port}${path.startsWith('/') ? path : `/${path}`}`;
@@ -67,7 +67,7 @@ function tcpProbe(host: string, port: number, timeoutMs: number): Promise<ProbeO
 }
 
 /** One probe of `container` at `podIP`. */
-export function runProbe(probe: KubeObject, container: KubeObject, podIP: string): Promise<ProbeOutcome> {
+export function runProbe(probe: Probe, container: Container, podIP: string): Promise<ProbeOutcome> {
   const timeoutMs = (probe.timeoutSeconds ?? 1) * 1000;
   const handler = probe.httpGet ?? probe.tcpSocket;
   if (!handler) return Promise.resolve({ ok: true, message: '' });
@@ -92,8 +92,8 @@ export class ProbeWorker {
 
   constructor(
     readonly kind: ProbeKind,
-    private readonly probe: KubeObject,
-    private readonly container: KubeObject,
+    private readonly probe: Probe,
+    private readonly container: Container,
     private readonly podIP: string,
     private readonly clock: Clock,
     private readonly onChange: () => void,

@@ -17,6 +17,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
+import type { Container, Probe } from 'kubernetes-types/core/v1.js';
 import type { Clock } from '../../runtime/clock.js';
 import { apiAudiences } from '../http/authentication.js';
 import type { ServiceAccountTokenIssuer } from '../http/service-account-issuer.js';
@@ -70,6 +71,8 @@ interface Sandbox {
   stopping: boolean;
 }
 
+const probeOf = (container: Container, kind: 'startup' | 'readiness' | 'liveness'): Probe | undefined =>
+  kind === 'startup' ? container.startupProbe : kind === 'readiness' ? container.readinessProbe : container.livenessProbe;
 const time = (text: string | undefined): number => (text ? Date.parse(text) : 0);
 const podKey = (pod: KubeObject): string => `${pod.metadata.namespace}/${pod.metadata.name}`;
 
@@ -94,7 +97,7 @@ export class ProcessPods {
 
   /** Whether any of the pod's containers has a mapped image. */
   runs(pod: KubeObject): boolean {
-    const all: KubeObject[] = [...(pod.spec?.initContainers ?? []), ...(pod.spec?.containers ?? [])];
+    const all: Container[] = [...(pod.spec?.initContainers ?? []), ...(pod.spec?.containers ?? [])];
     return all.some((c) => this.config.images.find(c.image) !== undefined);
   }
 
@@ -106,8 +109,10 @@ export class ProcessPods {
 
   // ---- sandbox -------------------------------------------------------------------------------
 
-  private allocateIP(): string {
-    const taken = new Set([...this.sandboxes.values()].map((s) => s.ip));
+  /** The first free address of the node's block: not held by a sandbox nor recorded by a pod not yet seen again (after a restart). */
+  private allocateIP(nodeName: string): string {
+    const recorded = this.client.list('pods').filter((p) => p.spec?.nodeName === nodeName && p.status?.podIP?.startsWith('127.')).map((p) => p.status.podIP as string);
+    const taken = new Set([...[...this.sandboxes.values()].map((s) => s.ip), ...recorded]);
     for (let host = 2; host < 255; host++) {
       const ip = podLoopbackAddress(this.nodeIndex, host);
       if (!taken.has(ip)) return ip;
@@ -122,7 +127,7 @@ export class ProcessPods {
     const dir = join(this.config.root, `${pod.metadata.namespace}_${pod.metadata.name}_${uid}`);
     mkdirSync(join(dir, 'home'), { recursive: true });
     writeFileSync(join(dir, 'pod-network.mjs'), podNetworkModule);
-    const ip = pod.status?.podIP && pod.status.podIP.startsWith('127.') ? pod.status.podIP : this.allocateIP();
+    const ip = pod.status?.podIP && pod.status.podIP.startsWith('127.') ? pod.status.podIP : this.allocateIP(pod.spec.nodeName);
     sandbox = { dir, ip, serviceAccountDir: join(dir, serviceAccountMountPath), instances: new Map(), stopping: false };
     this.sandboxes.set(uid, sandbox);
     return sandbox;
@@ -190,7 +195,7 @@ export class ProcessPods {
   // ---- containers ----------------------------------------------------------------------------
 
   /** The runAsNonRoot check the kubelet makes before creating a container. */
-  private checkUser(pod: KubeObject, container: KubeObject, image: LocalImage | undefined): void {
+  private checkUser(pod: KubeObject, container: Container, image: LocalImage | undefined): void {
     const podContext = pod.spec?.securityContext ?? {};
     const ctx = container.securityContext ?? {};
     const nonRoot = ctx.runAsNonRoot ?? podContext.runAsNonRoot;
@@ -206,12 +211,12 @@ export class ProcessPods {
     if (!/^\d+$/.test(user)) throw new ContainerConfigError(`container has runAsNonRoot and image has non-numeric user (${user}), cannot verify user is non-root ${where}`);
   }
 
-  private environment(pod: KubeObject, container: KubeObject, sandbox: Sandbox): Record<string, string> {
+  private environment(pod: KubeObject, container: Container, sandbox: Sandbox): Record<string, string> {
     const api = new URL(this.config.apiServerUrl);
     const port = api.port || '443';
     const declared = containerEnvironment(pod, container, {
-      secret: (ns, name) => this.client.get('secrets', ns, name),
-      configMap: (ns, name) => this.client.get('configmaps', ns, name),
+      secret: (ns, name) => (name ? this.client.get('secrets', ns, name) : undefined),
+      configMap: (ns, name) => (name ? this.client.get('configmaps', ns, name) : undefined),
     });
     const preload = `--import="${pathToFileURL(join(sandbox.dir, 'pod-network.mjs')).href}"`;
     return {
@@ -230,7 +235,7 @@ export class ProcessPods {
   }
 
   /** Creates and starts one container instance; a status `running`, or `waiting` with the kubelet's config error. */
-  private start(pod: KubeObject, container: KubeObject, cs: Status, sandbox: Sandbox, now: number): Status {
+  private start(pod: KubeObject, container: Container, cs: Status, sandbox: Sandbox, now: number): Status {
     const image = this.config.images.find(container.image);
     try {
       this.checkUser(pod, container, image);
@@ -265,8 +270,8 @@ export class ProcessPods {
     }
   }
 
-  private probe(pod: KubeObject, container: KubeObject, instance: Instance, kind: 'startup' | 'readiness' | 'liveness', ip: string, startedAt: number): void {
-    const spec: KubeObject = container[`${kind}Probe`];
+  private probe(pod: KubeObject, container: Container, instance: Instance, kind: 'startup' | 'readiness' | 'liveness', ip: string, startedAt: number): void {
+    const spec = probeOf(container, kind)!;
     const label = kind[0]!.toUpperCase() + kind.slice(1);
     const onFailure = (o: ProbeOutcome): void => this.events.record(pod, 'Warning', 'Unhealthy', `${label} probe failed: ${o.message}`, container.name);
     const worker = new ProbeWorker(kind, spec, container, ip, this.clock, () => this.requeue(podKey(pod)), onFailure);
@@ -275,13 +280,13 @@ export class ProcessPods {
   }
 
   /** Readiness and liveness probes run once the container has started (its startup probe passed). */
-  private startRunningProbes(pod: KubeObject, container: KubeObject, instance: Instance, ip: string, startedAt: number): void {
+  private startRunningProbes(pod: KubeObject, container: Container, instance: Instance, ip: string, startedAt: number): void {
     if (container.readinessProbe) this.probe(pod, container, instance, 'readiness', ip, startedAt);
     if (container.livenessProbe) this.probe(pod, container, instance, 'liveness', ip, startedAt);
   }
 
   /** The grace period the kubelet gives a container it kills for a failed probe. */
-  private probeKillGraceMs(pod: KubeObject, probe: KubeObject): number {
+  private probeKillGraceMs(pod: KubeObject, probe: Probe): number {
     return (probe.terminationGracePeriodSeconds ?? pod.spec?.terminationGracePeriodSeconds ?? 30) * 1000;
   }
 
@@ -289,7 +294,7 @@ export class ProcessPods {
    * One container's next status: started when waiting (and not backing off), its exit recorded and
    * restarted per `policy`, probe results applied. `due` collects when to look again.
    */
-  private sync(pod: KubeObject, container: KubeObject, previous: Status | undefined, sandbox: Sandbox, policy: string, now: number, due: (t: number) => void): Status {
+  private sync(pod: KubeObject, container: Container, previous: Status | undefined, sandbox: Sandbox, policy: string, now: number, due: (t: number) => void): Status {
     let cs: Status = previous ?? { name: container.name, state: { waiting: { reason: 'ContainerCreating' } }, lastState: {}, ready: false, restartCount: 0, image: container.image, imageID: '', started: false };
     if (cs.state?.waiting?.reason === 'CrashLoopBackOff') {
       const retry = time(cs.lastState?.terminated?.finishedAt) + backoffMs(cs.restartCount);
@@ -343,7 +348,7 @@ export class ProcessPods {
     if (failed && !instance.killedByProbe) {
       instance.killedByProbe = true;
       this.events.record(pod, 'Normal', 'Killing', `Container ${container.name} failed ${failed} probe, will be restarted`, container.name);
-      instance.process.terminate(this.probeKillGraceMs(pod, container[`${failed}Probe`]));
+      instance.process.terminate(this.probeKillGraceMs(pod, probeOf(container, failed)!));
     }
     const ready = Boolean(cs.started) && (readiness ? readiness.result === 'success' : true);
     return { ...cs, ready };
@@ -363,7 +368,7 @@ export class ProcessPods {
     // the downward API (status.podIP, …) sees the sandbox's address
     const seen: KubeObject = { ...pod, status };
 
-    const inits: KubeObject[] = pod.spec.initContainers ?? [];
+    const inits: Container[] = pod.spec.initContainers ?? [];
     let initsDone = true;
     for (let i = 0; i < inits.length; i++) {
       const current: Status | undefined = status.initContainerStatuses?.[i];
@@ -389,7 +394,7 @@ export class ProcessPods {
     }
     if (initsDone && inits.length) setCondition(status, condition('Initialized', 'True', at));
     if (initsDone && status.phase !== 'Failed') {
-      status.containerStatuses = (pod.spec.containers ?? []).map((c: KubeObject, i: number) => this.sync(seen, c, status.containerStatuses?.[i], sandbox, policy, now, due));
+      status.containerStatuses = (pod.spec.containers ?? []).map((c: Container, i: number) => this.sync(seen, c, status.containerStatuses?.[i], sandbox, policy, now, due));
       if (status.containerStatuses.some((cs: Status) => cs.state?.running || cs.state?.waiting?.reason === 'CrashLoopBackOff')) status.phase = 'Running';
       finishIfDone(status, at);
     }
