@@ -149,6 +149,31 @@ test('a readiness probe that really calls the process drives the Ready condition
   await kubectl.ok(['delete', 'pod', 'probed', '--wait=false']);
 });
 
+test('init containers run first, one after another; a startup probe holds started (and readiness) until it passes', async () => {
+  await apply(
+    pod('staged', [{ name: 'MODE', value: 'serve' }], {
+      spec: {
+        initContainers: [
+          { name: 'prepare', image: 'example.com/hello:v1', env: [{ name: 'MODE', value: 'exit' }, { name: 'EXIT_CODE', value: '0' }] },
+          { name: 'idle-tool', image: 'busybox:1.36', command: ['true'] },
+        ],
+      },
+      container: { startupProbe: { httpGet: { path: '/healthz', port: 8080 }, initialDelaySeconds: 3, periodSeconds: 1 } },
+    }),
+  );
+  const started = await until('the app container running', running('staged'));
+  expect(started.status.initContainerStatuses.map((s: any) => [s.name, s.state.terminated?.reason, s.state.terminated?.exitCode])).toEqual([
+    ['prepare', 'Completed', 0],
+    ['idle-tool', 'Completed', 0],
+  ]);
+  expect(await kubectl.ok(['logs', 'staged', '-c', 'prepare'])).toContain('exiting with 0');
+  expect(started.status.containerStatuses[0]).toMatchObject({ started: false, ready: false });
+  await until('staged listening', logsContain('staged', 'listening on'));
+  await advance(3_000);
+  expect((await getPod('staged')).status.containerStatuses[0]).toMatchObject({ started: true, ready: true });
+  await kubectl.ok(['delete', 'pod', 'staged', '--wait=false']);
+});
+
 test('a failing liveness probe gets the process stopped (SIGTERM, its grace period) and restarted', async () => {
   const marker = join(scratch, 'liveness');
   await apply(

@@ -8,7 +8,8 @@
  * loopback is reachable only inside its network namespace. Here that is done by a small module
  * every Node.js process of the pod loads first (`NODE_OPTIONS=--import`): it makes such listens
  * bind the pod IP instead. Nothing in the program has to change, and listens on another address
- * are left alone.
+ * are left alone. The same module gives the process the pod's host name (`os.hostname()` is the pod
+ * name in a pod's UTS namespace; pino logs it).
  */
 
 /** The first octets of process pods' addresses: `127.244.<node index>.<host>`. */
@@ -24,9 +25,17 @@ export function isProcessPodAddress(ip: string | undefined): boolean {
   return ip !== undefined && ip.startsWith('127.') && ip !== '127.0.0.1';
 }
 
-/** The module loaded into a pod's Node.js processes; it reads the pod IP from KUBEFORGE_POD_IP. */
-export const podNetworkModule = `// kubeforge: binds listens on every interface or on loopback to this pod's IP (the pod's network namespace)
+/** The module loaded into a pod's Node.js processes; it reads the pod IP from KUBEFORGE_POD_IP and the host name from HOSTNAME. */
+export const podNetworkModule = `// kubeforge: binds listens on every interface or on loopback to this pod's IP (the pod's network
+// namespace), and answers os.hostname() with the pod's host name (its UTS namespace)
 import net from 'node:net';
+import os from 'node:os';
+import { syncBuiltinESMExports } from 'node:module';
+const hostname = process.env.HOSTNAME;
+if (hostname) {
+  os.hostname = () => hostname;
+  syncBuiltinESMExports();
+}
 const podIP = process.env.KUBEFORGE_POD_IP;
 const inPod = new Set([undefined, null, '', '0.0.0.0', '::', '127.0.0.1', '::1', 'localhost']);
 const listen = net.Server.prototype.listen;
