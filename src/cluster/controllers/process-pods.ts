@@ -6,14 +6,15 @@
  * `loadFromCluster(<pod folder>)` reads it too), `KUBERNETES_SERVICE_HOST`/`PORT` at the local API
  * server, stdout/stderr as its log, probes that really call it, exits restarted per restartPolicy
  * with CrashLoopBackOff back-off, and SIGTERM → grace period → SIGKILL on deletion. Containers of
- * such a pod whose image is not mapped run as an idle container (running, ready, printing nothing);
- * init containers run the same way, one after another.
+ * such a pod whose image is not mapped run as an idle container (running, ready, printing nothing;
+ * an unmapped init container completes at once); init containers run one after another. The working
+ * directory is the project folder (the image's WORKDIR), or a container's workingDir found inside it.
  *
  * The process runs as the user running the cluster (switching users needs root and a project
  * readable by that user); the pod's user is checked as the kubelet checks it: runAsNonRoot refuses a
  * container whose runAsUser, else the Dockerfile's USER, is root or not numeric.
  */
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -73,6 +74,12 @@ interface Sandbox {
 
 const probeOf = (container: Container, kind: 'startup' | 'readiness' | 'liveness'): Probe | undefined =>
   kind === 'startup' ? container.startupProbe : kind === 'readiness' ? container.readinessProbe : container.livenessProbe;
+/** The project folder stands for the image's WORKDIR; a container's workingDir is looked up inside it (else the folder itself). */
+function workingDirectory(container: Container, image: LocalImage): string {
+  if (!container.workingDir) return image.projectDir;
+  const inside = join(image.projectDir, container.workingDir);
+  return existsSync(inside) && statSync(inside).isDirectory() ? inside : image.projectDir;
+}
 const time = (text: string | undefined): number => (text ? Date.parse(text) : 0);
 const podKey = (pod: KubeObject): string => `${pod.metadata.namespace}/${pod.metadata.name}`;
 
@@ -246,7 +253,7 @@ export class ProcessPods {
       this.events.record(pod, 'Normal', 'Created', `Created container: ${container.name}`, container.name);
       this.events.record(pod, 'Normal', 'Started', `Started container ${container.name}`, container.name);
       const key = podKey(pod);
-      const proc = image ? new ContainerProcess({ argv: containerArgv(container, image, env), cwd: image.projectDir, env }, pod.metadata.uid, `containerd://${containerId}`, this.clock, this.logs, () => this.requeue(key)) : undefined;
+      const proc = image ? new ContainerProcess({ argv: containerArgv(container, image, env), cwd: workingDirectory(container, image), env }, pod.metadata.uid, `containerd://${containerId}`, this.clock, this.logs, () => this.requeue(key)) : undefined;
       const instance: Instance = { process: proc, containerId: `containerd://${containerId}`, probes: {}, killedByProbe: false };
       sandbox.instances.set(container.name, instance);
       const startedAt = now;
