@@ -41,7 +41,8 @@ import { ReplicaSetController, replicationControllerKind } from './replica-set-c
 import { DeploymentController } from './deployment-controller.js';
 import { ResourceQuotaController } from './resource-quota-controller.js';
 import { AdmissionPolicyStatusController } from './admission-policy-status-controller.js';
-import { type ProcessPodsConfig, processPodsRoot } from './process-pods.js';
+import type { ProcessPodsConfig } from './process-pods.js';
+import { podSandboxesRoot } from './pod-sandboxes.js';
 import { rmSync } from 'node:fs';
 
 const kubeSystem = (name: string): ControllerIdentity => ({ user: `system:serviceaccount:kube-system:${name}`, fieldManager: 'kube-controller-manager' });
@@ -219,7 +220,7 @@ export function startBuiltinControllers(cluster: ClusterInternals, caCertPem?: s
     const names = nodeNames(cluster.options.nodes ?? 1);
     const processConfig: ProcessPodsConfig | undefined =
       cluster.localImages && cluster.apiServerUrl
-        ? { images: cluster.localImages, apiServerUrl: cluster.apiServerUrl, caCertPem: caCertPem ?? '', root: processPodsRoot(), ...(cluster.serviceAccountTokenIssuer ? { tokenIssuer: cluster.serviceAccountTokenIssuer } : {}) }
+        ? { images: cluster.localImages, apiServerUrl: cluster.apiServerUrl, caCertPem: caCertPem ?? '', root: podSandboxesRoot(), ...(cluster.serviceAccountTokenIssuer ? { tokenIssuer: cluster.serviceAccountTokenIssuer } : {}) }
         : undefined;
     names.forEach((name, index) => {
       const kubeletClient = client(kubeletIdentity(name));

@@ -102,7 +102,7 @@ export class KubeletSimulator implements BuiltinController {
     this.name = `kubelet/${node.name}`;
     this.random = new SeededRandom((seed ^ 0x6b75626c) + node.index * 7919);
     this.processes = processConfig
-      ? new ProcessPods(processConfig, node.index, client, clock, events, logs, () => this.containerId(), (key) => this.requeue(key))
+      ? new ProcessPods(processConfig, node, client, clock, events, logs, () => this.containerId(), (key) => this.requeue(key))
       : undefined;
     this.register();
   }

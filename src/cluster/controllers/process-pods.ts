@@ -1,10 +1,8 @@
 /**
  * The kubelet's real-process path: pods with a container whose image is mapped to a local build
- * (`LocalImages`) run that container as a Node.js process — its own loopback pod IP, the
- * ServiceAccount token, cluster CA and namespace in a per-pod folder (`KUBEFORGE_SERVICEACCOUNT_DIR`,
- * laid out as `<pod folder>/var/run/secrets/kubernetes.io/serviceaccount` so client-node's
- * `loadFromCluster(<pod folder>)` reads it too), `KUBERNETES_SERVICE_HOST`/`PORT` at the local API
- * server, stdout/stderr as its log, probes that really call it, exits restarted per restartPolicy
+ * (`LocalImages`) run that container as a Node.js process in the pod's sandbox (`PodSandboxes`: its
+ * loopback pod IP; its ServiceAccount token, cluster CA and namespace at `KUBEFORGE_SERVICEACCOUNT_DIR`),
+ * with `KUBERNETES_SERVICE_HOST`/`PORT` at the local API server, stdout/stderr as its log, probes that really call it, exits restarted per restartPolicy
  * with CrashLoopBackOff back-off, and SIGTERM → grace period → SIGKILL on deletion. Containers of
  * such a pod whose image is not mapped run as an idle container (running, ready, printing nothing;
  * an unmapped init container completes at once); init containers run one after another. The working
@@ -14,15 +12,11 @@
  * readable by that user); the pod's user is checked as the kubelet checks it: runAsNonRoot refuses a
  * container whose runAsUser, else the Dockerfile's USER, is root or not numeric.
  */
-import { existsSync, mkdirSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { Container, Probe } from 'kubernetes-types/core/v1.js';
 import type { Clock } from '../../runtime/clock.js';
-import { apiAudiences } from '../http/authentication.js';
-import type { ServiceAccountTokenIssuer } from '../http/service-account-issuer.js';
-import { extendedExpirationSeconds, warnOnlyExpirationSeconds } from '../http/token-request.js';
 import { rfc3339 } from '../registry/system-metadata.js';
 import type { KubeObject } from '../store/object-store.js';
 import { ContainerConfigError, containerArgv, containerEnvironment } from './container-env.js';
@@ -33,26 +27,19 @@ import type { ControllerClient } from './controller-client.js';
 import type { ReconcileResult } from './controller-scheduler.js';
 import type { EventRecorder } from './event-recorder.js';
 import type { LocalImage, LocalImages } from './local-images.js';
-import { podLoopbackAddress, podNetworkModule } from './pod-network.js';
+import { type PodSandbox, PodSandboxes, type SandboxSettings } from './pod-sandboxes.js';
 import { type Status, backoffMs, condition, finishIfDone, orderConditions, setCondition } from './pod-status.js';
 
-/** The path in a container where the ServiceAccount token, CA and namespace are mounted. */
-const serviceAccountMountPath = '/var/run/secrets/kubernetes.io/serviceaccount';
-/** The env var naming the folder that stands for serviceAccountMountPath (read by kubeforge/runtime). */
+/** The env var naming the ServiceAccount folder (kubeforge/runtime's SERVICE_ACCOUNT_DIR_ENV reads it). */
 export const serviceAccountDirEnv = 'KUBEFORGE_SERVICEACCOUNT_DIR';
 /** How often a container the kubelet could not create is tried again. */
 const configRetryMs = 10_000;
 
 /** What every node's process runner shares. */
-export interface ProcessPodsConfig {
+export interface ProcessPodsConfig extends SandboxSettings {
   images: LocalImages;
   /** `https://127.0.0.1:<port>` of the local API server. */
   apiServerUrl: string;
-  caCertPem: string;
-  /** Signs the pods' ServiceAccount tokens (absent: no token is written). */
-  tokenIssuer?: ServiceAccountTokenIssuer;
-  /** Where the per-pod folders go. */
-  root: string;
 }
 
 interface Instance {
@@ -63,10 +50,8 @@ interface Instance {
   killedByProbe: boolean;
 }
 
-interface Sandbox {
-  dir: string;
-  ip: string;
-  serviceAccountDir: string;
+/** A pod's sandbox and its container instances. */
+interface Sandbox extends PodSandbox {
   instances: Map<string, Instance>;
   /** The Killing events of a deletion were recorded. */
   stopping: boolean;
@@ -83,24 +68,22 @@ function workingDirectory(container: Container, image: LocalImage): string {
 const time = (text: string | undefined): number => (text ? Date.parse(text) : 0);
 const podKey = (pod: KubeObject): string => `${pod.metadata.namespace}/${pod.metadata.name}`;
 
-/** A folder for the per-pod folders, removed when the cluster stops. */
-export function processPodsRoot(): string {
-  return mkdtempSync(join(tmpdir(), 'kubeforge-pods-'));
-}
-
 export class ProcessPods {
   private readonly sandboxes = new Map<string, Sandbox>();
+  private readonly made: PodSandboxes;
 
   constructor(
     private readonly config: ProcessPodsConfig,
-    private readonly nodeIndex: number,
+    node: { name: string; index: number },
     private readonly client: ControllerClient,
     private readonly clock: Clock,
     private readonly events: EventRecorder,
     private readonly logs: ContainerLogs,
     private readonly newContainerId: () => string,
     private readonly requeue: (key: string) => void,
-  ) {}
+  ) {
+    this.made = new PodSandboxes(config, node, client, clock, newContainerId);
+  }
 
   /** Whether any of the pod's containers has a mapped image. */
   runs(pod: KubeObject): boolean {
@@ -116,57 +99,10 @@ export class ProcessPods {
 
   // ---- sandbox -------------------------------------------------------------------------------
 
-  /** The first free address of the node's block: not held by a sandbox nor recorded by a pod not yet seen again (after a restart). */
-  private allocateIP(nodeName: string): string {
-    const recorded = this.client.list('pods').filter((p) => p.spec?.nodeName === nodeName && p.status?.podIP?.startsWith('127.')).map((p) => p.status.podIP as string);
-    const taken = new Set([...[...this.sandboxes.values()].map((s) => s.ip), ...recorded]);
-    for (let host = 2; host < 255; host++) {
-      const ip = podLoopbackAddress(this.nodeIndex, host);
-      if (!taken.has(ip)) return ip;
-    }
-    throw new Error(`no process pod address left in ${podLoopbackAddress(this.nodeIndex, 0)}/24`);
-  }
-
   private sandbox(pod: KubeObject): Sandbox {
-    const uid: string = pod.metadata.uid;
-    let sandbox = this.sandboxes.get(uid);
-    if (sandbox) return sandbox;
-    const dir = join(this.config.root, `${pod.metadata.namespace}_${pod.metadata.name}_${uid}`);
-    mkdirSync(join(dir, 'home'), { recursive: true });
-    writeFileSync(join(dir, 'pod-network.mjs'), podNetworkModule);
-    const ip = pod.status?.podIP && pod.status.podIP.startsWith('127.') ? pod.status.podIP : this.allocateIP(pod.spec.nodeName);
-    sandbox = { dir, ip, serviceAccountDir: join(dir, serviceAccountMountPath), instances: new Map(), stopping: false };
-    this.sandboxes.set(uid, sandbox);
+    let sandbox = this.sandboxes.get(pod.metadata.uid);
+    if (!sandbox) this.sandboxes.set(pod.metadata.uid, (sandbox = { ...this.made.create(pod), instances: new Map(), stopping: false }));
     return sandbox;
-  }
-
-  /** The token (bound to the pod, as the kubelet's projected one), CA and namespace files. */
-  private writeServiceAccount(pod: KubeObject, sandbox: Sandbox): void {
-    if (pod.spec?.automountServiceAccountToken === false) return;
-    mkdirSync(sandbox.serviceAccountDir, { recursive: true });
-    const namespace: string = pod.metadata.namespace;
-    const accountName: string = pod.spec?.serviceAccountName ?? 'default';
-    writeFileSync(join(sandbox.serviceAccountDir, 'ca.crt'), this.config.caCertPem);
-    writeFileSync(join(sandbox.serviceAccountDir, 'namespace'), namespace);
-    if (!this.config.tokenIssuer) return;
-    const account = this.client.get('serviceaccounts', namespace, accountName);
-    if (!account) throw new ContainerConfigError(`serviceaccounts "${accountName}" not found`);
-    const node = pod.spec?.nodeName ? this.client.get('nodes', undefined, pod.spec.nodeName) : undefined;
-    const issuedAt = Math.floor(this.clock.now() / 1000);
-    const token = this.config.tokenIssuer.sign({
-      namespace,
-      name: accountName,
-      uid: account.metadata.uid ?? '',
-      audiences: apiAudiences,
-      issuedAt,
-      // what the kubelet asks for (an hour and 7 s) is extended to a year, reported stale after the hour
-      expirationSeconds: extendedExpirationSeconds,
-      warnAfter: issuedAt + warnOnlyExpirationSeconds,
-      id: this.newContainerId().slice(0, 32),
-      pod: { name: pod.metadata.name, uid: pod.metadata.uid },
-      ...(pod.spec?.nodeName ? { node: { name: pod.spec.nodeName, ...(node?.metadata.uid ? { uid: node.metadata.uid } : {}) } } : {}),
-    });
-    writeFileSync(join(sandbox.serviceAccountDir, 'token'), token);
   }
 
   /** The pod is gone: its processes are killed, its probes stopped, its folder removed. */
@@ -175,7 +111,7 @@ export class ProcessPods {
     if (!sandbox) return;
     this.sandboxes.delete(podUid);
     for (const instance of sandbox.instances.values()) this.discard(instance);
-    rmSync(sandbox.dir, { recursive: true, force: true });
+    this.made.remove(podUid, sandbox);
   }
 
   /** Every process of this node, killed (the cluster stops); resolves once they ended. */
@@ -225,11 +161,11 @@ export class ProcessPods {
       secret: (ns, name) => (name ? this.client.get('secrets', ns, name) : undefined),
       configMap: (ns, name) => (name ? this.client.get('configmaps', ns, name) : undefined),
     });
-    const preload = `--import="${pathToFileURL(join(sandbox.dir, 'pod-network.mjs')).href}"`;
+    const preload = `--import="${pathToFileURL(sandbox.networkModule).href}"`;
     return {
       PATH: process.env.PATH ?? '/usr/local/bin:/usr/bin:/bin',
       HOSTNAME: pod.spec?.hostname ?? pod.metadata.name,
-      HOME: join(sandbox.dir, 'home'),
+      HOME: sandbox.homeDir,
       KUBERNETES_SERVICE_HOST: api.hostname,
       KUBERNETES_SERVICE_PORT: port,
       KUBERNETES_SERVICE_PORT_HTTPS: port,
@@ -246,7 +182,7 @@ export class ProcessPods {
     const image = this.config.images.find(container.image);
     try {
       this.checkUser(pod, container, image);
-      if (!sandbox.instances.size) this.writeServiceAccount(pod, sandbox);
+      if (!sandbox.instances.size) this.made.writeServiceAccount(pod, sandbox);
       const env = image ? this.environment(pod, container, sandbox) : {};
       const containerId = this.newContainerId();
       this.events.record(pod, 'Normal', 'Pulled', `Container image "${container.image}" already present on machine`, container.name);
