@@ -246,6 +246,12 @@ export class ProcessPods {
         return cs;
       }
     }
+    if (cs.state?.running && !sandbox.instances.has(container.name)) {
+      // a running status with no process behind it: the cluster (the node) restarted and the container is
+      // gone; as a kubelet after a reboot, it is started again at once, its last state unknown
+      const terminated = { exitCode: 255, reason: 'Unknown', startedAt: cs.state.running.startedAt, finishedAt: rfc3339(now), containerID: cs.containerID };
+      cs = { ...cs, state: { waiting: { reason: 'ContainerCreating' } }, lastState: { terminated }, ready: false, started: false, restartCount: (cs.restartCount ?? 0) + 1 };
+    }
     if (cs.state?.waiting) {
       cs = this.start(pod, container, cs, sandbox, now);
       if (cs.state?.waiting) {
@@ -254,18 +260,15 @@ export class ProcessPods {
       }
     }
     if (!cs.state?.running) return cs;
-    const instance = sandbox.instances.get(container.name);
-    // a running status with no process behind it (the cluster restarted): the container is gone
-    const exit = instance ? instance.process?.exit : { exitCode: 255, reason: 'Unknown' as const, at: now };
+    const instance = sandbox.instances.get(container.name)!;
+    const exit = instance.process?.exit;
     if (exit) {
-      if (instance) {
-        this.discard(instance);
-        sandbox.instances.delete(container.name);
-      }
+      this.discard(instance);
+      sandbox.instances.delete(container.name);
       const terminated = {
         exitCode: exit.exitCode,
         reason: exit.reason,
-        ...('message' in exit && exit.message ? { message: exit.message } : {}),
+        ...(exit.message ? { message: exit.message } : {}),
         startedAt: cs.state.running.startedAt,
         finishedAt: rfc3339(exit.at),
         containerID: cs.containerID,
@@ -279,7 +282,7 @@ export class ProcessPods {
       const message = `back-off ${backoffMs(restartCount) / 1000}s restarting failed container=${container.name} pod=${pod.metadata.name}_${pod.metadata.namespace}(${pod.metadata.uid})`;
       return { ...done, state: { waiting: { reason: 'CrashLoopBackOff', message } }, lastState: { terminated }, restartCount };
     }
-    if (!instance?.process) return { ...cs, started: true, ready: true };
+    if (!instance.process) return { ...cs, started: true, ready: true };
     const { startup, readiness, liveness } = instance.probes;
     const startedAt = time(cs.state.running.startedAt);
     if (!cs.started && startup?.result === 'success') {
