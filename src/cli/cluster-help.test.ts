@@ -20,8 +20,8 @@ function helpLimits(): string[] {
 test('cluster start --help lists what the local cluster does not do, and the README lists the same', () => {
   const limits = helpLimits();
   expect(limits.length).toBeGreaterThanOrEqual(10);
-  expect(limits[0]).toMatch(/^no containers and no networking/);
-  expect(limits.some((l) => l.startsWith('exec, attach, port-forward and proxy'))).toBe(true);
+  expect(limits[0]).toMatch(/^no container runtime and no pod network/);
+  expect(limits.some((l) => l.startsWith('exec, attach and port-forward, and proxy to pods not run with --image'))).toBe(true);
   const readme = readFileSync(join(root, 'README.md'), 'utf8');
   const section = readme.slice(readme.indexOf('What it does not do (the list `kubeforge cluster start --help` prints):'));
   expect(section.length).toBeGreaterThan(0);

@@ -65,3 +65,39 @@ test('cluster start --cert-user adds a client-certificate user and context to th
 test('cluster start refuses a malformed --cert-user', async () => {
   await expect(main(['node', 'kubeforge', 'cluster', 'start', '--cert-user', 'alice:'])).rejects.toThrow('--cert-user: expected <user> or <user>:<group>,<group>, got "alice:"');
 });
+
+test('cluster start --image runs a pod of that image as a process of the mapped project (real clock)', async () => {
+  const { dir, kubeconfig, write, output } = captureStart();
+  const project = join(process.cwd(), 'e2e', 'cluster', 'fixtures', 'process-image');
+  const home = join(dir, 'home');
+  const kubectl = (args: string[], input?: string) =>
+    new Promise<string>((resolve, reject) => {
+      const child = execFile('kubectl', ['--kubeconfig', kubeconfig, ...args], { encoding: 'utf8', env: { PATH: process.env.PATH ?? '', HOME: home, KUBECACHEDIR: join(home, 'cache') } }, (err, stdout, stderr) =>
+        err ? reject(new Error(`${err.message}: ${stderr}`)) : resolve(stdout),
+      );
+      child.stdin?.end(input ?? '');
+    });
+  try {
+    const running = main(['node', 'kubeforge', 'cluster', 'start', '--kubeconfig', kubeconfig, '--image', `hello=${project}`]);
+    for (let i = 0; i < 500 && !output().includes('export KUBECONFIG='); i++) await new Promise((r) => setTimeout(r, 10));
+    expect(output()).toContain(`image hello runs from ${project}\n`);
+    const pod = { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'hello' }, spec: { containers: [{ name: 'app', image: 'docker.io/library/hello:latest', env: [{ name: 'MODE', value: 'serve' }] }] } };
+    await kubectl(['apply', '-f', '-'], JSON.stringify(pod));
+    let logs = '';
+    for (let i = 0; i < 200 && !logs.includes('listening on'); i++) {
+      await new Promise((r) => setTimeout(r, 50));
+      logs = await kubectl(['logs', 'hello']).catch(() => '');
+    }
+    expect(logs).toMatch(/^hello from hello: pod IP undefined, .*\na line on stderr\nlistening on 127\.244\.0\.\d+:8080\n$/);
+    process.emit('SIGINT');
+    expect(await running).toBe(0);
+  } finally {
+    write.mockRestore();
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test('cluster start refuses a malformed --image or a missing project folder', async () => {
+  await expect(main(['node', 'kubeforge', 'cluster', 'start', '--image', 'controller'])).rejects.toThrow('--image: expected <image>=<project dir>, got "controller"');
+  await expect(main(['node', 'kubeforge', 'cluster', 'start', '--image', 'controller=/nowhere/at/all'])).rejects.toThrow('--image controller=/nowhere/at/all: project folder /nowhere/at/all does not exist');
+});

@@ -3,22 +3,26 @@
  * kubeconfig, prints the `export KUBECONFIG=…` line, and stops cleanly on Ctrl-C; with `--data-dir` it
  * keeps the cluster (objects, CA, tokens, port) in that directory across restarts.
  */
-import { copyFileSync } from 'node:fs';
+import { copyFileSync, existsSync, statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { Command } from 'commander';
 import { startLocalCluster } from '../cluster/index.js';
 import { contextNameFor } from '../cluster/kubeconfig.js';
+import { parseImageMapping } from '../cluster/controllers/local-images.js';
 
 const limits = `
 What the local cluster does not do (yet):
-  - no containers and no networking: a scheduler binds pods to simulated nodes (--nodes) and a simulated
-    kubelet per node runs them by rule (sim.kubeforge.io/* annotations, the container command), writing
-    status, events and log lines (kubectl logs works); the scheduler never preempts
-  - exec, attach, port-forward and proxy (pods, services, nodes) need a container or the network: they answer
-    as a real API server does when the kubelet cannot be reached ("error dialing backend: dial tcp
-    172.18.0.2:10250: connect: connection refused", 500; proxies 503)
+  - no container runtime and no pod network: a scheduler binds pods to simulated nodes (--nodes) and a
+    simulated kubelet per node runs them by rule (sim.kubeforge.io/* annotations, the container command),
+    writing status, events and log lines (kubectl logs works); the scheduler never preempts. Only an image
+    mapped with --image runs for real, as a Node.js process of this machine (as the cluster's user) on its
+    own loopback pod IP 127.244.<node>.<n> (Linux routes 127.0.0.0/8; on macOS add the aliases)
+  - exec, attach and port-forward, and proxy to pods not run with --image (pods, services, nodes), need a
+    container or the network: they answer as a real API server does when the kubelet cannot be reached
+    ("error dialing backend: dial tcp 172.18.0.2:10250: connect: connection refused", 500; proxies 503)
   - Services get cluster IPs (10.96.0.0/16), node ports (30000-32767), Endpoints and EndpointSlices, but
-    nothing proxies their traffic and no cluster DNS runs; LoadBalancer Services stay <pending> (no cloud)
+    only the API server routes through them (webhooks, services/proxy) to pods run with --image; nothing
+    else proxies their traffic and no cluster DNS runs; LoadBalancer Services stay <pending> (no cloud)
   - storage is simulated: the default StorageClass \`standard\` (rancher.io/local-path, WaitForFirstConsumer)
     provisions PersistentVolumes on the node the scheduler picks but writes no files; claims are never
     expanded; claims of other provisioners wait at ExternalProvisioning unless a matching volume exists
@@ -50,6 +54,19 @@ export function parseCertificateUser(value: string): { user: string; groups: str
   return { user: user.trim(), groups };
 }
 
+/** `--image` values → image → absolute project folder; the folder must exist. */
+export function imageMappings(values: string[]): Record<string, string> {
+  const images: Record<string, string> = {};
+  for (const value of values) {
+    const { image, projectDir } = parseImageMapping(value);
+    const dir = resolve(projectDir);
+    if (!existsSync(dir) || !statSync(dir).isDirectory()) throw new Error(`--image ${value}: project folder ${dir} does not exist`);
+    if (images[image] !== undefined) throw new Error(`--image ${value}: image ${image} is already mapped to ${images[image]}`);
+    images[image] = dir;
+  }
+  return images;
+}
+
 export function register(program: Command): void {
   const cluster = program.command('cluster').description('run the local Kubernetes 1.32 API server (no downloads, no Docker)');
   cluster
@@ -67,8 +84,14 @@ export function register(program: Command): void {
     )
     .option('--data-dir <dir>', 'keep the cluster in this directory (SQLite): objects, CA, tokens and port survive a restart; every write is on disk before it is answered (default: memory only)')
     .option('--fresh', 'with --data-dir: start empty, deleting what the directory held')
+    .option(
+      '--image <name=project dir>',
+      'run containers with this image as a real Node.js process from a local build (the project folder: its Dockerfile ENTRYPOINT/CMD, else node --enable-source-maps dist/cmd/main.js); a missing tag is :latest, a digest must match; repeatable',
+      (value: string, previous: string[]) => [...previous, value],
+      [] as string[],
+    )
     .addHelpText('after', limits)
-    .action(async (opts: { port: string; kubeconfig?: string; now?: string; nodes: string; certUser: string[]; dataDir?: string; fresh?: boolean }) => {
+    .action(async (opts: { port: string; kubeconfig?: string; now?: string; nodes: string; certUser: string[]; dataDir?: string; fresh?: boolean; image: string[] }) => {
       const port = Number(opts.port);
       const nodes = Number(opts.nodes);
       if (!Number.isInteger(nodes) || nodes < 1 || nodes > 100) throw new Error(`--nodes: expected a number of nodes from 1 to 100, got ${JSON.stringify(opts.nodes)}`);
@@ -76,7 +99,9 @@ export function register(program: Command): void {
       if (opts.now !== undefined && Number.isNaN(Date.parse(opts.now))) throw new Error(`--now: expected an RFC 3339 time, got ${JSON.stringify(opts.now)}`);
       const certificateUsers = opts.certUser.map(parseCertificateUser);
       if (opts.fresh && !opts.dataDir) throw new Error('--fresh: only meaningful with --data-dir');
+      const images = imageMappings(opts.image);
       const started = await startLocalCluster({
+        ...(Object.keys(images).length ? { images } : {}),
         clock: 'real',
         port,
         nodes,
@@ -92,6 +117,7 @@ export function register(program: Command): void {
       process.stdout.write(`kubeforge local cluster (Kubernetes v1.32) serving at ${started.url}\n`);
       if (opts.dataDir) process.stdout.write(`data kept in ${resolve(opts.dataDir)} (resourceVersion ${started.internals.store.resourceVersion})\n`);
       process.stdout.write(`export KUBECONFIG=${kubeconfig}\n`);
+      for (const [image, dir] of Object.entries(images)) process.stdout.write(`image ${image} runs from ${dir}\n`);
       for (const u of certificateUsers) process.stdout.write(`client-certificate user ${u.user} (groups: ${u.groups.join(',') || 'none'}): kubectl --context ${contextNameFor(u.user)}\n`);
       await new Promise<void>((done) => {
         const stop = (): void => {

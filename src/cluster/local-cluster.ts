@@ -63,6 +63,7 @@ import { bindings } from './registry/builtin/binding-kinds.js';
 import { installPodSubresources } from './http/pod-subresources.js';
 import { containerLogsOf } from './controllers/install.js';
 import { type CertificateUser, ClusterDataDirectory } from './data-directory.js';
+import { LocalImages } from './controllers/local-images.js';
 
 export interface ControllerSwitches {
   garbageCollector?: boolean;
@@ -189,6 +190,12 @@ export interface LocalClusterOptions {
   dataDir?: string;
   /** With `dataDir`: start empty, deleting what the directory held. */
   fresh?: boolean;
+  /**
+   * Images mapped to local builds: image reference → project folder. The kubelet runs a container with
+   * such an image as a real Node.js process with in-cluster credentials (src/cluster/controllers/process-pods.ts;
+   * the matching rule is in local-images.ts). Needs `pods: 'simulate'` and tls.
+   */
+  images?: Record<string, string>;
 }
 
 /** Something that must be quiet before settle() returns (built-in controllers register one). */
@@ -216,6 +223,10 @@ export interface ClusterInternals {
   certificateAuthority?: CertificateAuthority;
   /** Signs service-account tokens (the token controller writes legacy ones into Secrets). */
   serviceAccountTokenIssuer?: ServiceAccountTokenIssuer;
+  /** `https://127.0.0.1:<port>`: where processes run by the kubelet reach the API server. */
+  apiServerUrl?: string;
+  /** The images mapped to local builds (`images`), checked at start. */
+  localImages?: LocalImages;
 }
 
 export interface LocalCluster {
@@ -253,6 +264,10 @@ export interface LocalCluster {
 }
 
 export async function startLocalCluster(options: LocalClusterOptions = {}): Promise<LocalCluster> {
+  // a bad image mapping fails before anything starts
+  const localImages = options.images && Object.keys(options.images).length ? new LocalImages(options.images) : undefined;
+  if (localImages && options.tls === false) throw new Error('images: processes get in-cluster credentials over TLS; start the cluster with tls on');
+  if (localImages && options.pods === 'inert') throw new Error('images: pods are inert, so no kubelet runs them; start the cluster with pods: "simulate"');
   const clock: ClusterClock = options.clock === 'real' ? new RealClusterClock() : new VirtualClock(options.now ?? Math.floor(Date.now() / 1000) * 1000);
   const seed = options.seed ?? 1;
   const dataDirectory = options.dataDir ? new ClusterDataDirectory(options.dataDir, { fresh: options.fresh ?? false }) : undefined;
@@ -343,6 +358,8 @@ export async function startLocalCluster(options: LocalClusterOptions = {}): Prom
 
   if (certs) internals.certificateAuthority = certs.authority;
   internals.serviceAccountTokenIssuer = auth.serviceAccountIssuer;
+  internals.apiServerUrl = url;
+  if (localImages) internals.localImages = localImages;
   startBuiltinControllers(internals, certs?.caCertPem);
   const apiserverClient = new ControllerClient(internals, controllerIdentities.apiserver);
   legacyTokenUsed = (secret) => markLegacyTokenUsed(apiserverClient, secret, clock.now());

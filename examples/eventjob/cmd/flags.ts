@@ -73,11 +73,14 @@ function booleanValues(argv: string[], names: string[]): { rest: string[]; expli
   return { rest, explicit };
 }
 
-/** The namespace this pod runs in (for the leader-election Lease); "default" outside a cluster. */
+/**
+ * The namespace this pod runs in (for the leader-election Lease); "default" outside a cluster. The
+ * ServiceAccount folder is KUBEFORGE_SERVICEACCOUNT_DIR when set (pods of the local cluster run as processes).
+ */
 function podNamespace(): string {
   if (process.env.POD_NAMESPACE) return process.env.POD_NAMESPACE;
   try {
-    return readFileSync('/var/run/secrets/kubernetes.io/serviceaccount/namespace', 'utf8').trim();
+    return readFileSync(join(process.env.KUBEFORGE_SERVICEACCOUNT_DIR || '/var/run/secrets/kubernetes.io/serviceaccount', 'namespace'), 'utf8').trim();
   } catch {
     return 'default';
   }

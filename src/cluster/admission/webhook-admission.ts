@@ -13,6 +13,7 @@ import type { ResourceType } from '../registry/resource-type.js';
 import { deepEqual } from '../registry/system-metadata.js';
 import type { KubeObject, ObjectStore } from '../store/object-store.js';
 import { type ServiceResolver, callWebhook, deniedError } from './webhook-caller.js';
+import { processBackend } from '../controllers/service-backends.js';
 import { type AdmissionAttributes, type AdmissionOperation, matchingWebhooks } from './webhook-matching.js';
 
 export interface AdmissionRequestContext {
@@ -28,10 +29,14 @@ const optionsKind: Record<AdmissionOperation, string> = { CREATE: 'CreateOptions
 
 export class WebhookAdmission {
   /**
-   * Where `clientConfig.service` points: by default the Service's matching port's targetPort on
-   * 127.0.0.1 (a manager run locally listens there, e.g. kubebuilder's 9443).
+   * Where `clientConfig.service` points: a ready pod the Service selects that runs as a process (its
+   * pod IP and targetPort, the certificate verified for `<service>.<namespace>.svc` as kube-apiserver
+   * does); else the Service's matching port's targetPort on 127.0.0.1 (a manager run locally listens
+   * there, e.g. kubebuilder's 9443).
    */
   resolveService: ServiceResolver = (namespace, name, port) => {
+    const backend = processBackend(this.store, namespace, name, port);
+    if (backend) return { url: `https://${backend.ip}:${backend.port}`, serverName: backend.serverName };
     const svc = this.store.peek('services', namespace, name);
     const entry = (svc?.spec?.ports ?? []).find((p: { port?: number }) => p.port === port);
     const target = entry?.targetPort ?? entry?.port;

@@ -15,25 +15,31 @@ export interface AdmissionResponse {
   warnings?: string[];
 }
 
-/** Resolves `clientConfig.service` references to local addresses (namespace/name → base URL). */
-export type ServiceResolver = (namespace: string, name: string, port: number) => string | undefined;
+/**
+ * Resolves `clientConfig.service` references to local addresses (namespace/name → base URL), with the
+ * name the serving certificate is verified for when it is not the URL's host (`<service>.<namespace>.svc`).
+ */
+export type ServiceResolver = (namespace: string, name: string, port: number) => string | { url: string; serverName?: string } | undefined;
 
-function webhookUrl(webhook: Record<string, any>, resolve: ServiceResolver | undefined): string | undefined {
+function webhookTarget(webhook: Record<string, any>, resolve: ServiceResolver | undefined): { url: string; serverName?: string } | undefined {
   const cc = webhook.clientConfig ?? {};
-  if (cc.url) return cc.url;
+  if (cc.url) return { url: cc.url };
   if (cc.service) {
-    const base = resolve?.(cc.service.namespace, cc.service.name, cc.service.port ?? 443);
-    return base ? `${base.replace(/\/$/, '')}${cc.service.path ?? ''}` : undefined;
+    const resolved = resolve?.(cc.service.namespace, cc.service.name, cc.service.port ?? 443);
+    if (!resolved) return undefined;
+    const base = typeof resolved === 'string' ? { url: resolved } : resolved;
+    return { ...base, url: `${base.url.replace(/\/$/, '')}${cc.service.path ?? ''}` };
   }
   return undefined;
 }
 
-function post(url: string, caBundle: string | undefined, body: string, timeoutMs: number): Promise<string> {
+function post(url: string, caBundle: string | undefined, body: string, timeoutMs: number, serverName?: string): Promise<string> {
   return new Promise((resolve, reject) => {
     const u = new URL(url);
     const req = request(
       {
         host: u.hostname,
+        ...(serverName ? { servername: serverName } : {}),
         port: u.port || 443,
         path: `${u.pathname}${u.search ? `${u.search}&` : '?'}timeout=${Math.round(timeoutMs / 1000)}s`,
         method: 'POST',
@@ -60,7 +66,8 @@ function post(url: string, caBundle: string | undefined, body: string, timeoutMs
 /** Calls the webhook; undefined means "ignored" (failurePolicy Ignore after a failure). */
 export async function callWebhook(m: MatchedWebhook, review: Record<string, any>, resolve: ServiceResolver | undefined): Promise<AdmissionResponse | undefined> {
   const { webhook } = m;
-  const url = webhookUrl(webhook, resolve);
+  const target = webhookTarget(webhook, resolve);
+  const url = target?.url;
   const fail = (why: string): undefined => {
     if (webhook.failurePolicy === 'Ignore') return undefined;
     throw new ApiError(500, 'InternalError', `Internal error occurred: failed calling webhook "${webhook.name}": ${why}`);
@@ -68,7 +75,7 @@ export async function callWebhook(m: MatchedWebhook, review: Record<string, any>
   if (!url) return fail(`failed to call webhook: service ${webhook.clientConfig?.service?.namespace}/${webhook.clientConfig?.service?.name} has no local address`);
   let text: string;
   try {
-    text = await post(url, webhook.clientConfig?.caBundle, JSON.stringify(review), (webhook.timeoutSeconds ?? 10) * 1000);
+    text = await post(url, webhook.clientConfig?.caBundle, JSON.stringify(review), (webhook.timeoutSeconds ?? 10) * 1000, target?.serverName);
   } catch (err) {
     return fail(`failed to call webhook: Post "${url}": ${(err as Error).message}`);
   }

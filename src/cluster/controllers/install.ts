@@ -41,6 +41,9 @@ import { ReplicaSetController, replicationControllerKind } from './replica-set-c
 import { DeploymentController } from './deployment-controller.js';
 import { ResourceQuotaController } from './resource-quota-controller.js';
 import { AdmissionPolicyStatusController } from './admission-policy-status-controller.js';
+import type { ProcessPodsConfig } from './process-pods.js';
+import { podSandboxesRoot } from './pod-sandboxes.js';
+import { rmSync } from 'node:fs';
 
 const kubeSystem = (name: string): ControllerIdentity => ({ user: `system:serviceaccount:kube-system:${name}`, fieldManager: 'kube-controller-manager' });
 
@@ -215,9 +218,13 @@ export function startBuiltinControllers(cluster: ClusterInternals, caCertPem?: s
       seed,
     );
     const names = nodeNames(cluster.options.nodes ?? 1);
+    const processConfig: ProcessPodsConfig | undefined =
+      cluster.localImages && cluster.apiServerUrl
+        ? { images: cluster.localImages, apiServerUrl: cluster.apiServerUrl, caCertPem: caCertPem ?? '', root: podSandboxesRoot(), ...(cluster.serviceAccountTokenIssuer ? { tokenIssuer: cluster.serviceAccountTokenIssuer } : {}) }
+        : undefined;
     names.forEach((name, index) => {
       const kubeletClient = client(kubeletIdentity(name));
-      const kubelet = new KubeletSimulator({ name, index, count: names.length }, kubeletClient, cluster.clock, new EventRecorder(kubeletClient, cluster.clock, 'kubelet', name), logs, scripts, seed);
+      const kubelet = new KubeletSimulator({ name, index, count: names.length }, kubeletClient, cluster.clock, new EventRecorder(kubeletClient, cluster.clock, 'kubelet', name), logs, scripts, seed, processConfig);
       kubelet.gates.push(volumeMountGate(volumes));
       kubelets.push(kubelet);
     });
@@ -233,6 +240,14 @@ export function startBuiltinControllers(cluster: ClusterInternals, caCertPem?: s
     for (const kubelet of kubelets) {
       scheduler.add(kubelet);
       kubelet.requeue = (key) => scheduler.enqueue(kubelet.name, key);
+    }
+    if (processConfig) {
+      // probes under way keep settle() waiting; the processes end with the cluster
+      extraIdleChecks.push(cluster.addIdleCheck({ idle: () => kubelets.every((k) => k.processes?.idle() ?? true) }));
+      cluster.onStop(async () => {
+        await Promise.all(kubelets.map((k) => k.processes?.stopAll()));
+        rmSync(processConfig.root, { recursive: true, force: true });
+      });
     }
     scripts.onChange = () => {
       if (defaultScheduler) theScheduler.retryAll();

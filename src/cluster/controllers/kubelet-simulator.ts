@@ -5,7 +5,9 @@
  * initial delays, exits and restarts per restartPolicy with CrashLoopBackOff back-off, graceful
  * termination (143 when SIGTERM is honoured in time, 137 after terminationGracePeriodSeconds) and
  * the final delete — writing status and events as a real kubelet does, and container log lines.
- * What a pod does comes from `podBehaviour()` (annotations, then its command) and test scripts.
+ * What a pod does comes from `podBehaviour()` (annotations, then its command) and test scripts —
+ * except pods with a container whose image is mapped to a local build, which `ProcessPods` runs as
+ * real processes (admission and the final delete stay here).
  */
 import { createHash } from 'node:crypto';
 import type { ClusterClock } from '../clock/virtual-clock.js';
@@ -21,6 +23,7 @@ import { readCommand } from './pod-behaviour.js';
 import type { PodScripts } from './pod-scripts.js';
 import { matchesNodeSelection, milli, podRequests } from './scheduler-plugins.js';
 import { type Status, backoffMs, condition, finishIfDone, goDuration, imageReference, orderConditions, setCondition } from './pod-status.js';
+import { ProcessPods, type ProcessPodsConfig } from './process-pods.js';
 
 export type { BehaviourOverride, PodSelector } from './pod-scripts.js';
 export { backoffMs, imageReference } from './pod-status.js';
@@ -83,6 +86,8 @@ export class KubeletSimulator implements BuiltinController {
   private readonly gateRecorded = new Map<string, string>();
   /** Set by the wiring: enqueues a key of this kubelet (after scripts change, or when restarted). */
   requeue: (key: string) => void = () => {};
+  /** Runs pods whose images are mapped to local builds as processes (absent: no image is mapped). */
+  readonly processes: ProcessPods | undefined;
 
   constructor(
     readonly node: KubeletNode,
@@ -92,9 +97,13 @@ export class KubeletSimulator implements BuiltinController {
     private readonly logs: ContainerLogs,
     private readonly scripts: PodScripts,
     seed: number,
+    processConfig?: ProcessPodsConfig,
   ) {
     this.name = `kubelet/${node.name}`;
     this.random = new SeededRandom((seed ^ 0x6b75626c) + node.index * 7919);
+    this.processes = processConfig
+      ? new ProcessPods(processConfig, node, client, clock, events, logs, () => this.containerId(), (key) => this.requeue(key))
+      : undefined;
     this.register();
   }
 
@@ -124,6 +133,7 @@ export class KubeletSimulator implements BuiltinController {
     const pod = event.object;
     if (pod.spec?.nodeName !== this.node.name) return [];
     if (event.type === 'DELETED') {
+      this.processes?.forget(pod.metadata.uid);
       this.logs.forgetPod(pod.metadata.uid);
       this.usedIPs.delete(pod.metadata.uid);
       this.killing.delete(pod.metadata.uid);
@@ -148,10 +158,43 @@ export class KubeletSimulator implements BuiltinController {
       return;
     }
     const now = this.clock.now();
+    if (this.processes?.runs(pod)) return this.reconcileProcessPod(pod, behaviour, now);
     if (pod.metadata.deletionTimestamp) return this.stop(pod, behaviour, now);
     if (isTerminal(pod)) return;
     if (!pod.status?.startTime) return this.admit(pod, behaviour, now);
     return this.advance(pod, behaviour, now);
+  }
+
+  /** A pod with a container mapped to a local build: admitted here, then run by ProcessPods. */
+  private reconcileProcessPod(pod: KubeObject, behaviour: PodBehaviour, now: number): ReconcileResult | void {
+    const processes = this.processes!;
+    if (pod.metadata.deletionTimestamp) {
+      if (!processes.stop(pod, now)) return;
+      const status: Status = structuredClone(pod.status ?? {});
+      const finish = (cs: Status): Status => {
+        if (!cs.state?.running) return cs;
+        const exit = processes.exitOf(pod, cs.name) ?? { exitCode: 137, at: now };
+        const terminated = { exitCode: exit.exitCode, reason: exit.exitCode === 0 ? 'Completed' : 'Error', startedAt: cs.state.running.startedAt, finishedAt: rfc3339(exit.at), containerID: cs.containerID };
+        return { ...cs, state: { terminated }, ready: false, started: false };
+      };
+      if (status.initContainerStatuses) status.initContainerStatuses = status.initContainerStatuses.map(finish);
+      status.containerStatuses = (status.containerStatuses ?? []).map(finish);
+      return this.finishDeletion(pod, status, now);
+    }
+    if (isTerminal(pod)) return;
+    if (!pod.status?.startTime) return this.admit(pod, behaviour, now);
+    if (!pod.status?.containerStatuses?.some((cs: Status) => cs.containerID || cs.lastState?.terminated)) {
+      for (const gate of this.gates) {
+        const reason = gate(pod, this.node.name);
+        if (reason === undefined) continue;
+        if (this.gateRecorded.get(pod.metadata.uid) !== reason) {
+          this.gateRecorded.set(pod.metadata.uid, reason);
+          this.events.record(pod, 'Warning', 'FailedMount', reason);
+        }
+        return { requeueAfterMs: gateRetryMs };
+      }
+    }
+    return processes.advance(pod, now);
   }
 
   // ---- node ---------------------------------------------------------------------------------
@@ -525,17 +568,28 @@ export class KubeletSimulator implements BuiltinController {
     const sigtermHonouredAt = requestedAt + behaviour.stopDelayMs;
     const stopAt = Math.min(sigtermHonouredAt, requestedAt + graceMs);
     if (all.some(running) && stopAt > now) return { requeueAfterMs: stopAt - now };
-    const at = rfc3339(now);
     const exitCode = behaviour.stopDelayMs <= graceMs ? 143 : 137;
-    const kill = (cs: Status): Status => {
-      if (running(cs)) return this.terminate(pod, cs, exitCode, now, exitCode === 143 ? `kubeforge: container ${cs.name} received SIGTERM, exiting` : '');
+    const kill = (cs: Status): Status =>
+      running(cs) ? this.terminate(pod, cs, exitCode, now, exitCode === 143 ? `kubeforge: container ${cs.name} received SIGTERM, exiting` : '') : cs;
+    if (status.initContainerStatuses) status.initContainerStatuses = status.initContainerStatuses.map(kill);
+    status.containerStatuses = (status.containerStatuses ?? []).map(kill);
+    this.finishDeletion(pod, status, now);
+  }
+
+  /**
+   * The end of a deletion once every container stopped: containers that never ran end as the runtime
+   * reports them, the final status is written and the pod is removed (grace period 0).
+   */
+  private finishDeletion(pod: KubeObject, status: Status, now: number): void {
+    const at = rfc3339(now);
+    const unknown = (cs: Status): Status => {
       if (!cs.state?.waiting) return cs;
       // a container between runs ends with its last termination; one that never ran is unknown to the runtime
       const terminated = cs.lastState?.terminated ?? { exitCode: 137, reason: 'ContainerStatusUnknown', message: 'The container could not be located when the pod was terminated', startedAt: null, finishedAt: null };
       return { ...cs, state: { terminated }, ready: false, started: false };
     };
-    if (status.initContainerStatuses) status.initContainerStatuses = status.initContainerStatuses.map(kill);
-    status.containerStatuses = (status.containerStatuses ?? []).map(kill);
+    if (status.initContainerStatuses) status.initContainerStatuses = status.initContainerStatuses.map(unknown);
+    status.containerStatuses = (status.containerStatuses ?? []).map(unknown);
     if (status.containerStatuses.length && status.containerStatuses.every((cs: Status) => cs.state?.terminated)) finishIfDone(status, at);
     try {
       this.client.updateStatus('pods', { ...pod, status });

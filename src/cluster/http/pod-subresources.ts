@@ -16,6 +16,9 @@ import type { ContainerLogs, LogLine } from '../controllers/container-logs.js';
 import { internalIPOf, kubeletPort } from '../controllers/cluster-nodes.js';
 import type { ResourceHandler, ResourceRequestContext } from './resource-handler.js';
 import { queryBool } from './request-info.js';
+import { proxyToProcess } from './process-proxy.js';
+import { isProcessPodAddress } from '../controllers/pod-network.js';
+import { processBackend } from '../controllers/service-backends.js';
 
 export interface PodSubresourceParts {
   catalog: ResourceCatalog;
@@ -69,10 +72,13 @@ export function installPodSubresources(handler: ResourceHandler, parts: PodSubre
     });
   }
   handler.subresourceHandlers.set('/pods/proxy', (_rt, ctx) => {
-    const pod = readPod(ctx.info.namespace!, ctx.info.name!);
+    const { scheme, name, port: named } = proxyTarget(ctx.info.name!);
+    const pod = readPod(ctx.info.namespace!, name);
     const ip = pod.status?.podIP;
     if (!ip) throw badRequest('address not allowed');
-    const port = ctx.info.name!.includes(':') ? ctx.info.name!.split(':').pop() : '80';
+    const port = named ?? '80';
+    // a pod run as a process (its image mapped to a local build) is really there
+    if (isProcessPodAddress(ip) && /^\d+$/.test(port)) return proxyToProcess(ctx, scheme, ip, Number(port)) as Promise<never>;
     throw unreachable(`${ip}:${port}`);
   });
   handler.subresourceHandlers.set('/nodes/proxy', (_rt, ctx) => {
@@ -82,11 +88,21 @@ export function installPodSubresources(handler: ResourceHandler, parts: PodSubre
     throw unreachable(`${internalIPOf(node)}:${kubeletPort}`);
   });
   handler.subresourceHandlers.set('/services/proxy', (_rt, ctx) => {
-    const name = ctx.info.name!.replace(/^https?:/, '').split(':')[0]!;
+    const { scheme, name, port } = proxyTarget(ctx.info.name!);
     const service = parts.store.get('services', ctx.info.namespace, name);
     if (!service) throw notFound({ group: '', resource: 'services' }, name);
+    const backend = processBackend(parts.store, ctx.info.namespace!, name, port);
+    if (backend) return proxyToProcess(ctx, scheme, backend.ip, backend.port) as Promise<never>;
     throw new ApiError(503, 'ServiceUnavailable', `no endpoints available for service "${name}"`);
   });
+}
+
+/** `[https:]name[:port]` of a proxy path (the port a number or a port name). */
+function proxyTarget(text: string): { scheme: 'http' | 'https'; name: string; port?: string } {
+  const parts = text.split(':');
+  const scheme = parts[0] === 'https' || parts[0] === 'http' ? (parts.shift() as 'http' | 'https') : 'http';
+  const [name = '', port] = parts;
+  return { scheme, name, ...(port ? { port } : {}) };
 }
 
 function unreachable(address: string): ApiError {

@@ -21,9 +21,9 @@ const defaultExpirationSeconds = 3600;
 const minExpirationSeconds = 10 * 60;
 const maxExpirationSeconds = 2 ** 32;
 /** serviceaccount.WarnOnlyBoundTokenExpirationSeconds: what the kubelet asks for a projected token. */
-const warnOnlyExpirationSeconds = 60 * 60 + 7;
+export const warnOnlyExpirationSeconds = 60 * 60 + 7;
 /** serviceaccount.ExpirationExtensionSeconds. */
-const extendedExpirationSeconds = 24 * 365 * 60 * 60;
+export const extendedExpirationSeconds = 24 * 365 * 60 * 60;
 
 export interface TokenRequestOptions {
   lookup: ObjectLookup;

@@ -13,7 +13,8 @@ import { createCertificateAuthority } from '../../certificates/self-signed.js';
 import { isForbidden } from './api-error.js';
 import { Client } from './client.js';
 import { BuiltinKinds, defaultKindRegistry } from './kinds.js';
-import { inClusterKubeConfig, SERVICE_ACCOUNT_DIR } from './in-cluster.js';
+import { inClusterKubeConfig, SERVICE_ACCOUNT_DIR, SERVICE_ACCOUNT_DIR_ENV } from './in-cluster.js';
+import { Manager } from '../manager/manager.js';
 import { Transport } from './transport.js';
 
 let cluster: LocalCluster;
@@ -154,6 +155,32 @@ describe('in-cluster configuration', () => {
     const stranger = await createCertificateAuthority('some-other-ca');
     const root = await podRoot('suspicious', stranger.certPem);
     await expect(whoAmI(clientFor(inClusterKubeConfig({ root })))).rejects.toThrow(/certificate/);
+  });
+
+  test('KUBEFORGE_SERVICEACCOUNT_DIR names the folder (any layout); the Manager loads it by default when KUBECONFIG is unset', async () => {
+    const root = await podRoot('local-pod');
+    const folder = path.join(tmp, 'flat-local-pod');
+    mkdirSync(folder, { recursive: true });
+    for (const f of ['token', 'ca.crt', 'namespace']) writeFileSync(path.join(folder, f), readFileSync(path.join(root, SERVICE_ACCOUNT_DIR, f)));
+    const env = { ...process.env, [SERVICE_ACCOUNT_DIR_ENV]: folder };
+    const kc = inClusterKubeConfig({ env });
+    expect(kc.getContextObject(kc.getCurrentContext())?.namespace).toBe('default');
+    expect(await whoAmI(clientFor(kc))).toBe('system:serviceaccount:default:local-pod');
+    expect(() => inClusterKubeConfig({ env: { ...env, [SERVICE_ACCOUNT_DIR_ENV]: path.join(tmp, 'nowhere') } })).toThrow(
+      `in-cluster configuration: ${path.join(tmp, 'nowhere')}/token (from KUBEFORGE_SERVICEACCOUNT_DIR) does not exist`,
+    );
+    const saved = { kubeconfig: process.env.KUBECONFIG, dir: process.env[SERVICE_ACCOUNT_DIR_ENV] };
+    delete process.env.KUBECONFIG;
+    process.env[SERVICE_ACCOUNT_DIR_ENV] = path.join(root, SERVICE_ACCOUNT_DIR);
+    try {
+      const mgr = new Manager({});
+      expect(mgr.kubeConfig.getCurrentCluster()?.server).toBe(cluster.url);
+      expect(mgr.kubeConfig.getCurrentUser()?.authProvider?.config?.tokenFile).toBe(path.join(root, SERVICE_ACCOUNT_DIR, 'token'));
+    } finally {
+      if (saved.kubeconfig !== undefined) process.env.KUBECONFIG = saved.kubeconfig;
+      if (saved.dir === undefined) delete process.env[SERVICE_ACCOUNT_DIR_ENV];
+      else process.env[SERVICE_ACCOUNT_DIR_ENV] = saved.dir;
+    }
   });
 
   test('outside a pod: a clear error for missing service variables or a missing token', () => {

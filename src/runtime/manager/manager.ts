@@ -20,6 +20,7 @@ import { Client, type CacheReader } from '../client/client.js';
 import { defaultKindRegistry, type KindInfo, type KindRef, type KindRegistry } from '../client/kinds.js';
 import type { KubeObject } from '../client/object.js';
 import { Transport } from '../client/transport.js';
+import { inClusterKubeConfig, SERVICE_ACCOUNT_DIR_ENV } from '../client/in-cluster.js';
 import type { Controller } from '../controller/controller.js';
 import { EventRecorder, type EventRecorderOptions } from '../helpers/recorder.js';
 import type { RateLimiter } from '../queue/rate-limiter.js';
@@ -42,7 +43,7 @@ export interface Runnable {
 export const DEFAULT_GRACEFUL_SHUTDOWN_TIMEOUT_MS = 30_000;
 
 export interface ManagerOptions {
-  /** Default: KubeConfig.loadFromDefault() (KUBECONFIG, ~/.kube/config, in-cluster). */
+  /** Default: $KUBECONFIG, else in-cluster from $KUBEFORGE_SERVICEACCOUNT_DIR when set, else KubeConfig.loadFromDefault() (~/.kube/config, in-cluster). */
   kubeConfig?: KubeConfig | string;
   clock?: Clock;
   kinds?: KindRegistry;
@@ -456,6 +457,8 @@ function loadKubeConfig(source: KubeConfig | string | undefined): KubeConfig {
   if (source instanceof KubeConfig) return source;
   const kc = new KubeConfig();
   if (typeof source === 'string') kc.loadFromFile(source);
+  // in a pod of the local cluster (no KUBECONFIG there): the token, CA and namespace the kubelet wrote
+  else if (!process.env.KUBECONFIG && process.env[SERVICE_ACCOUNT_DIR_ENV]) return inClusterKubeConfig();
   else kc.loadFromDefault();
   return kc;
 }
