@@ -67,6 +67,7 @@ export function planCreateWebhook(options: CreateWebhookOptions): ScaffoldPlan {
     validatePath,
     typesImport: importPath(names.webhookDir, `${names.apiDir}/${names.fileStem}_types.ts`),
     admissionImport: importPath(names.webhookDir, 'internal/webhook/admission.ts'),
+    crdFolderFromTest: importPath(names.webhookDir, 'config/crd/bases'),
   };
 
   planProjectWebhookFiles(plan, values);
