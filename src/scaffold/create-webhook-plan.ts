@@ -77,7 +77,7 @@ export function planCreateWebhook(options: CreateWebhookOptions): ScaffoldPlan {
     const withDefaulting = defaulting || (existing.defaulting ?? false);
     const withValidation = validation || (existing.validation ?? false);
     const paths = [...(withDefaulting ? [mutatePath] : []), ...(withValidation ? [validatePath] : [])];
-    const handlerValues = { ...values, defaulting: withDefaulting, validation: withValidation, pathsJson: JSON.stringify(paths).replace(/"/g, "'") };
+    const handlerValues = { ...values, defaulting: withDefaulting, validation: withValidation, pathsJson: `[${paths.map((p) => `'${p}'`).join(', ')}]` };
     const handler = `${names.webhookDir}/${names.fileStem}_webhook.ts`;
     plan.create(handler, render('webhook/webhook.ts', handlerValues));
     plan.create(`${names.webhookDir}/${names.fileStem}_webhook.test.ts`, render('webhook/webhook.test.ts', handlerValues));
