@@ -130,6 +130,15 @@ describe('a made project at kubebuilder v4 parity', () => {
     expect(alive).toBe(false);
   }, 120_000);
 
+  it('make test-e2e starts the local cluster, runs test/e2e and stops the cluster', async () => {
+    const result = await run('make', ['test-e2e'], root);
+    expect({ code: result.code, output: result.code === 0 ? '' : result.output }).toEqual({ code: 0, output: '' });
+    expect(result.output).toContain('Started the e2e cluster');
+    expect(result.output).toContain('PASS test/e2e/e2e.test.ts');
+    expect(result.output).toContain('Stopped the e2e cluster.');
+    expect(existsSync(join(root, '.kubeforge/e2e-cluster'))).toBe(false);
+  }, 180_000);
+
   it('make docker-buildx builds and pushes for several platforms with buildx', async () => {
     const dry = await run('make', ['-n', 'docker-buildx', 'IMG=example.com/parity:v1'], root);
     expect(dry.code).toBe(0);
