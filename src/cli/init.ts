@@ -2,10 +2,12 @@
  * `kubeforge init`: makes a new TypeScript operator project in the current folder (kubebuilder's go/v4
  * layout; see src/scaffold/init-plan.ts for what is made).
  */
+import { resolve } from 'node:path';
 import type { Command } from 'commander';
 import { planInit, type License } from '../scaffold/init-plan.js';
 import { runPlan } from '../scaffold/run-plan.js';
 import { processOutput, type RunOutput } from './generator-run.js';
+import { runNpmInstall } from './npm-install.js';
 
 export interface InitFlags {
   root: string;
@@ -17,6 +19,8 @@ export interface InitFlags {
   multigroup?: boolean;
   force?: boolean;
   dryRun?: boolean;
+  /** Run `npm install` in the made project afterwards, showing npm's progress. */
+  install?: boolean;
 }
 
 export function runInit(flags: InitFlags, output: RunOutput = processOutput): number {
@@ -36,10 +40,19 @@ export function runInit(flags: InitFlags, output: RunOutput = processOutput): nu
     flags.dryRun ?? false,
     output,
   );
-  if (code === 0 && !flags.dryRun) {
+  if (code === 0 && !flags.dryRun && !flags.install) {
     output.out('Next: npm install, then `kubeforge create api --group <group> --version v1 --kind <Kind>`');
   }
   return code;
+}
+
+/** `init`, then with --install (and not --dry-run) `npm install` in the made project. */
+export async function runInitAndInstall(flags: InitFlags, output: RunOutput = processOutput): Promise<number> {
+  const code = runInit(flags, output);
+  if (code !== 0 || !flags.install || flags.dryRun) return code;
+  const installed = await runNpmInstall(resolve(flags.root), output);
+  if (installed === 0) output.out('Next: `npx kubeforge create api --group <group> --version v1 --kind <Kind>`');
+  return installed;
 }
 
 export function register(program: Command): void {
@@ -55,7 +68,8 @@ export function register(program: Command): void {
     .option('--root <dir>', 'project folder', '.')
     .option('--force', 'overwrite files that exist')
     .option('--dry-run', 'print the files that would be written, write nothing')
-    .action((flags: InitFlags) => {
-      process.exitCode = runInit(flags);
+    .option('--install', "run npm install in the new project afterwards, showing npm's progress")
+    .action(async (flags: InitFlags) => {
+      process.exitCode = await runInitAndInstall(flags);
     });
 }
