@@ -6,7 +6,7 @@
  * stopping a local cluster, and `make docker-buildx`.
  */
 import { execFile } from 'node:child_process';
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parse } from 'yaml';
 import { CHECKOUT, createApi, createWebhook, init, linkDependencies, read, tempProject } from './scaffold-harness.js';
@@ -114,6 +114,31 @@ describe('a made project at kubebuilder v4 parity', () => {
     expect(namespaces.output).toContain('namespace/default');
     // A second setup finds it running.
     expect((await run('make', ['setup-test-e2e'], root)).output).toContain(`The e2e cluster is running already (pid ${pid})`);
+
+    // test/utils against it, from the project's own jest, as a kubebuilder e2e suite uses utils.Run.
+    writeFileSync(
+      join(root, 'test/utils/probe.test.ts'),
+      [
+        "import { writeFileSync, readFileSync } from 'node:fs';",
+        "import { join } from 'node:path';",
+        "import { getNonEmptyLines, getProjectDir, run, uncommentCode } from './utils.js';",
+        "it('runs kubectl against the e2e cluster and edits files', async () => {",
+        "  expect(getProjectDir()).toBe(process.cwd());",
+        "  const namespaces = getNonEmptyLines(await run('kubectl', ['get', 'namespaces', '-o', 'name']));",
+        "  expect(namespaces).toContain('namespace/kube-system');",
+        "  await expect(run('kubectl', ['get', 'nosuchkind'])).rejects.toThrow('kubectl get nosuchkind\\\" failed with error');",
+        "  const file = join(getProjectDir(), '.kubeforge', 'uncomment.yaml');",
+        "  writeFileSync(file, 'a: 1\\n#b: 2\\n#c: 3\\n');",
+        "  uncommentCode(file, '#b: 2\\n#c: 3', '#');",
+        "  expect(readFileSync(file, 'utf8')).toBe('a: 1\\nb: 2\\nc: 3\\n');",
+        "});",
+        '',
+      ].join('\n'),
+    );
+    const probe = await run('env', [`KUBECONFIG=${join(root, '.kubeforge/e2e-cluster/kubeconfig')}`, 'node', '--experimental-vm-modules', 'node_modules/jest/bin/jest.js', 'test/utils'], root);
+    expect({ code: probe.code, output: probe.code === 0 ? '' : probe.output }).toEqual({ code: 0, output: '' });
+    expect(probe.output).toContain('PASS test/utils/probe.test.ts');
+    rmSync(join(root, 'test/utils/probe.test.ts'));
 
     const cleanup = await run('make', ['cleanup-test-e2e'], root);
     expect(cleanup).toMatchObject({ code: 0 });
