@@ -4,7 +4,7 @@
  * registration in cmd/main.ts and internal/webhook/index.ts.
  */
 import { execFileSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parse, parseAllDocuments } from 'yaml';
 import { createApi, createWebhook, init, read, tempProject, treeHash } from './scaffold-harness.js';
@@ -135,5 +135,25 @@ describe('kubeforge create webhook', () => {
     // Scaffolding v2 again (--force) keeps one import and one registration.
     expect(await createWebhook(project.root, { group: 'batch', version: 'v2', kind: 'CronJob', defaulting: true, force: true, make: false })).toMatchObject({ code: 0 });
     expect(read(project.root, 'internal/webhook/index.ts')).toBe(index);
+  });
+});
+
+describe('kubeforge create webhook in a project made before config/default had the cert-manager replacements', () => {
+  const project = tempProject('older');
+  afterAll(() => project.remove());
+
+  it('enables the webhook and leaves cert-manager to the user', async () => {
+    init(project.root, { domain: 'example.com' });
+    await createApi(project.root, { group: 'ship', version: 'v1', kind: 'Frigate', make: false });
+    const path = join(project.root, 'config/default/kustomization.yaml');
+    const current = read(project.root, 'config/default/kustomization.yaml');
+    const older = current.slice(0, current.indexOf('# [CERTMANAGER] To enable cert-manager, uncomment ../certmanager above and the replacements'));
+    expect(older).toContain('#- path: manager_webhook_patch.yaml');
+    writeFileSync(path, older);
+    expect(await createWebhook(project.root, { group: 'ship', version: 'v1', kind: 'Frigate', defaulting: true, make: false })).toMatchObject({ code: 0, err: '' });
+    const defaults = parse(read(project.root, 'config/default/kustomization.yaml'));
+    expect(defaults.resources).toContain('../webhook');
+    expect(defaults.resources).not.toContain('../certmanager');
+    expect(defaults.replacements).toBeUndefined();
   });
 });

@@ -143,6 +143,8 @@ function planProjectWebhookFiles(plan: ScaffoldPlan, values: { boilerplate: stri
  */
 function planCertManager(plan: ScaffoldPlan, kinds: { defaulting: boolean; validation: boolean; conversion: boolean }): void {
   const file = 'config/default/kustomization.yaml';
+  // A config/default made before these sections existed is left for the user (its own [CERTMANAGER] lines).
+  if (!(plan.read(file) ?? '').includes('# [CERTMANAGER] replacements')) return;
   planUncomment(plan, file, ['#- ../certmanager']);
   const sections = ['replacements', 'any webhook', ...(kinds.validation ? ['a validating webhook'] : []), ...(kinds.defaulting ? ['a defaulting webhook'] : []), ...(kinds.conversion ? ['a conversion webhook'] : [])];
   for (const section of sections) planUncommentSection(plan, file, `# [CERTMANAGER] ${section}`);
