@@ -3,7 +3,8 @@
  * webhook manifests, config/webhook and config/certmanager, the config/default edits, and the
  * registration in cmd/main.ts and internal/webhook/index.ts.
  */
-import { existsSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { existsSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parse, parseAllDocuments } from 'yaml';
 import { createApi, createWebhook, init, read, tempProject, treeHash } from './scaffold-harness.js';
@@ -46,9 +47,24 @@ describe('kubeforge create webhook', () => {
     expect(read(project.root, 'config/certmanager/certificate-webhook.yaml')).toContain('tutorial-webhook-service.tutorial-system.svc');
     const defaults = parse(read(project.root, 'config/default/kustomization.yaml'));
     expect(defaults.resources).toContain('../webhook');
-    expect(defaults.resources).not.toContain('../certmanager');
+    expect(defaults.resources).toContain('../certmanager');
     expect(defaults.patches).toContainEqual({ path: 'manager_webhook_patch.yaml', target: { kind: 'Deployment' } });
     expect(read(project.root, 'config/default/manager_webhook_patch.yaml')).toContain('secretName: webhook-server-cert');
+  });
+
+  it('enables cert-manager and CA injection in config/default, as kubebuilder 4 does (kubectl kustomize)', () => {
+    const defaults = parse(read(project.root, 'config/default/kustomization.yaml'));
+    // The certificate's DNS names and both configurations' annotations; the conversion block stays off.
+    const targets = (defaults.replacements as Array<{ targets: Array<{ select: { kind: string } }> }>).map((r) => r.targets[0]!.select.kind);
+    expect(targets).toEqual(['Certificate', 'Certificate', 'ValidatingWebhookConfiguration', 'ValidatingWebhookConfiguration', 'MutatingWebhookConfiguration', 'MutatingWebhookConfiguration']);
+    const rendered = parseAllDocuments(execFileSync('kubectl', ['kustomize', join(project.root, 'config/default')], { encoding: 'utf8' })).map((d) => d.toJS() as { kind: string; metadata: { name: string; annotations?: Record<string, string> }; spec?: { dnsNames?: string[] } });
+    const byKind = (kind: string) => rendered.find((o) => o.kind === kind);
+    expect(byKind('Certificate')?.spec?.dnsNames).toEqual(['tutorial-webhook-service.tutorial-system.svc', 'tutorial-webhook-service.tutorial-system.svc.cluster.local']);
+    expect(byKind('Issuer')?.metadata.name).toBe('tutorial-selfsigned-issuer');
+    for (const kind of ['MutatingWebhookConfiguration', 'ValidatingWebhookConfiguration']) {
+      expect({ kind, annotations: byKind(kind)?.metadata.annotations }).toEqual({ kind, annotations: { 'cert-manager.io/inject-ca-from': 'tutorial-system/tutorial-serving-cert' } });
+    }
+    expect(byKind('CustomResourceDefinition')?.metadata.annotations?.['cert-manager.io/inject-ca-from']).toBeUndefined();
   });
 
   it('registers the webhooks in cmd/main.ts and internal/webhook/index.ts', () => {
@@ -85,6 +101,9 @@ describe('kubeforge create webhook', () => {
     expect(read(project.root, 'internal/webhook/index.ts')).toContain('paths.push(...setupCronJobConversionWithManager(mgr));');
     expect(read(project.root, 'config/crd/kustomization.yaml')).toContain('#- path: patches/webhook_in_cronjobs.yaml');
     expect(read(project.root, 'config/crd/patches/webhook_in_cronjobs.yaml')).toContain('strategy: Webhook');
+    // CA injection into the CRDs too, now that a conversion webhook serves them.
+    const targets = (parse(read(project.root, 'config/default/kustomization.yaml')).replacements as Array<{ targets: Array<{ select: { kind: string } }> }>).map((r) => r.targets[0]!.select.kind);
+    expect(targets.filter((k) => k === 'CustomResourceDefinition')).toHaveLength(2);
     // Enabling the webhook again is idempotent: main.ts keeps one registration.
     expect(read(project.root, 'cmd/main.ts').match(/setupWebhooks\(mgr\)/g)).toHaveLength(1);
   });
@@ -103,5 +122,38 @@ describe('kubeforge create webhook', () => {
     expect(handler).toContain('export class ScheduleCustomDefaulter');
     expect(handler).toContain('export class ScheduleCustomValidator');
     expect(read(project.root, 'internal/webhook/index.ts').match(/setupScheduleWebhookWithManager\(mgr\)/g)).toHaveLength(1);
+  });
+
+  it('registers a second version of a kind under its own name (kubebuilder imports each version package by name)', async () => {
+    expect(await createApi(project.root, { group: 'batch', version: 'v2', kind: 'CronJob', controller: false, make: false })).toMatchObject({ code: 0 });
+    expect(await createWebhook(project.root, { group: 'batch', version: 'v2', kind: 'CronJob', defaulting: true, make: false })).toMatchObject({ code: 0, err: '' });
+    const index = read(project.root, 'internal/webhook/index.ts');
+    expect(index).toContain("import { setupCronJobWebhookWithManager } from './v1/cronjob_webhook.js';");
+    expect(index).toContain("import { setupCronJobWebhookWithManager as setupCronJobV2WebhookWithManager } from './v2/cronjob_webhook.js';");
+    expect(index).toContain('paths.push(...setupCronJobV2WebhookWithManager(mgr));');
+    expect(index.match(/paths\.push\(\.\.\.setupCronJobWebhookWithManager\(mgr\)\);/g)).toHaveLength(1);
+    // Scaffolding v2 again (--force) keeps one import and one registration.
+    expect(await createWebhook(project.root, { group: 'batch', version: 'v2', kind: 'CronJob', defaulting: true, force: true, make: false })).toMatchObject({ code: 0 });
+    expect(read(project.root, 'internal/webhook/index.ts')).toBe(index);
+  });
+});
+
+describe('kubeforge create webhook in a project made before config/default had the cert-manager replacements', () => {
+  const project = tempProject('older');
+  afterAll(() => project.remove());
+
+  it('enables the webhook and leaves cert-manager to the user', async () => {
+    init(project.root, { domain: 'example.com' });
+    await createApi(project.root, { group: 'ship', version: 'v1', kind: 'Frigate', make: false });
+    const path = join(project.root, 'config/default/kustomization.yaml');
+    const current = read(project.root, 'config/default/kustomization.yaml');
+    const older = current.slice(0, current.indexOf('# [CERTMANAGER] To enable cert-manager, uncomment ../certmanager above and the replacements'));
+    expect(older).toContain('#- path: manager_webhook_patch.yaml');
+    writeFileSync(path, older);
+    expect(await createWebhook(project.root, { group: 'ship', version: 'v1', kind: 'Frigate', defaulting: true, make: false })).toMatchObject({ code: 0, err: '' });
+    const defaults = parse(read(project.root, 'config/default/kustomization.yaml'));
+    expect(defaults.resources).toContain('../webhook');
+    expect(defaults.resources).not.toContain('../certmanager');
+    expect(defaults.replacements).toBeUndefined();
   });
 });

@@ -70,6 +70,8 @@ export interface GeneratorRunResult {
   command: string;
   files: PlannedFile[];
   diagnostics: Diagnostic[];
+  /** Printed first, as `file:line:col: warning: …`; they change neither the exit status nor what is written. */
+  warnings?: Diagnostic[];
   check: boolean;
 }
 
@@ -93,6 +95,7 @@ export async function runGeneratorCommand(
 
 /** Prints, writes or checks; resolves to the exit status (0 or 1). */
 export async function finishGeneratorRun(run: GeneratorRunResult, output: RunOutput = processOutput): Promise<number> {
+  for (const line of orderedDiagnosticLines(run.root, run.warnings ?? [])) output.err(line);
   if (run.diagnostics.length > 0) {
     const lines = orderedDiagnosticLines(run.root, run.diagnostics);
     for (const line of lines) output.err(line);

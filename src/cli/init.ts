@@ -2,11 +2,13 @@
  * `kubeforge init`: makes a new TypeScript operator project in the current folder (kubebuilder's go/v4
  * layout; see src/scaffold/init-plan.ts for what is made).
  */
+import { resolve } from 'node:path';
 import type { Command } from 'commander';
 import { planInit, type License } from '../scaffold/init-plan.js';
 import { checkDomain, checkRepo, inputErrorsOf, packageNameOf } from '../scaffold/names.js';
 import { runPlan } from '../scaffold/run-plan.js';
 import { processOutput, type RunOutput } from './generator-run.js';
+import { runNpmInstall } from './npm-install.js';
 import { missingRequiredOptions, requiredOption } from './required-options.js';
 
 export interface InitFlags {
@@ -19,6 +21,8 @@ export interface InitFlags {
   multigroup?: boolean;
   force?: boolean;
   dryRun?: boolean;
+  /** Run `npm install` in the made project afterwards, showing npm's progress. */
+  install?: boolean;
 }
 
 export function runInit(flags: InitFlags, output: RunOutput = processOutput): number {
@@ -43,8 +47,17 @@ export function runInit(flags: InitFlags, output: RunOutput = processOutput): nu
   if (packageName !== flags.repo) {
     output.out(`--repo ${flags.repo} is a module path: the npm package is named "${packageName}" (package.json); PROJECT keeps repo: ${flags.repo}`);
   }
-  if (!flags.dryRun) output.out('Next: npm install, then `kubeforge create api --group <group> --version v1 --kind <Kind>`');
+  if (!flags.dryRun && !flags.install) output.out('Next: npm install, then `kubeforge create api --group <group> --version v1 --kind <Kind>`');
   return code;
+}
+
+/** `init`, then with --install (and not --dry-run) `npm install` in the made project. */
+export async function runInitAndInstall(flags: InitFlags, output: RunOutput = processOutput): Promise<number> {
+  const code = runInit(flags, output);
+  if (code !== 0 || !flags.install || flags.dryRun) return code;
+  const installed = await runNpmInstall(resolve(flags.root), output);
+  if (installed === 0) output.out('Next: `npx kubeforge create api --group <group> --version v1 --kind <Kind>`');
+  return installed;
 }
 
 export function register(program: Command): void {
@@ -59,7 +72,8 @@ export function register(program: Command): void {
     .option('--root <dir>', 'project folder', '.')
     .option('--force', 'overwrite files that exist')
     .option('--dry-run', 'print the files that would be written, write nothing')
-    .action((flags: InitFlags) => {
+    .option('--install', "run npm install in the new project afterwards, showing npm's progress")
+    .action(async (flags: InitFlags) => {
       const missing = missingRequiredOptions(init);
       if (missing.length > 0) {
         // With the bad values of the options that were given, so one run shows every problem.
@@ -68,6 +82,6 @@ export function register(program: Command): void {
         process.exitCode = 1;
         return;
       }
-      process.exitCode = runInit(flags);
+      process.exitCode = await runInitAndInstall(flags);
     });
 }

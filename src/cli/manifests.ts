@@ -11,6 +11,7 @@ import type { Diagnostic, Marker } from '../markers/types.js';
 import { loadGeneratorModules, runGeneratorCommand, type GeneratorRunResult } from './generator-run.js';
 import { plannedFileWithBytes, type PlannedFile } from './output-files.js';
 import { listTypeScriptSources, projectPaths } from './project-paths.js';
+import { apiImportSpellingWarnings } from '../reader/import-spellings.js';
 
 export interface ManifestsOptions {
   root: string;
@@ -51,7 +52,10 @@ export async function planManifests(options: ManifestsOptions): Promise<Generato
   const check = options.check ?? false;
 
   // Every stage runs, so one run reports every error; YAML is emitted only when there is none.
-  const loaded = await loadApiProject({ root, apiPaths: projectPaths(options.paths, 'api') });
+  const apiPaths = projectPaths(options.paths, 'api');
+  const loaded = await loadApiProject({ root, apiPaths });
+  // Spellings the reader accepts and tsc rejects (make build would fail): warned, never an error.
+  const warnings = apiImportSpellingWarnings(root, apiPaths);
   const crds = buildCrds(loaded.model, {
     maxDescLen: options.maxDescLen,
     allowDangerousTypes: options.allowDangerousTypes ?? false,
@@ -61,7 +65,7 @@ export async function planManifests(options: ManifestsOptions): Promise<Generato
   const roles = buildRbac(scanned.markers.filter(isRbacMarker), { roleName: DEFAULT_ROLE_NAME });
   const webhooks = buildWebhooks(scanned.markers.filter(isWebhookMarker));
   const diagnostics = [...loaded.diagnostics, ...crds.diagnostics, ...scanned.diagnostics, ...webhooks.diagnostics];
-  if (diagnostics.length > 0) return { root, command: 'manifests', files: [], diagnostics, check };
+  if (diagnostics.length > 0) return { root, command: 'manifests', files: [], diagnostics, warnings, check };
 
   // Each CRD as pieces: the text shared between CRDs (an embedded PodTemplateSpec's) is encoded once, not per file.
   const files: PlannedFile[] = crds.crds
@@ -74,7 +78,7 @@ export async function planManifests(options: ManifestsOptions): Promise<Generato
   if (webhooks.configurations.length > 0) {
     files.push({ path: 'config/webhook/manifests.yaml', content: emitWebhookManifestsYaml(webhooks.configurations) });
   }
-  return { root, command: 'manifests', files, diagnostics, check };
+  return { root, command: 'manifests', files, diagnostics, warnings, check };
 }
 
 function parseMaxDescLen(value: string): number {

@@ -9,7 +9,7 @@ import { checkAll, checkGroup, checkKind, checkVersion, ScaffoldInputError } fro
 import { ScaffoldPlan } from './plan.js';
 import { findResource, PROJECT_PATH, renderProjectFile } from './project-file.js';
 import { render, renderBundle } from './render.js';
-import { planInsertion, planUncomment } from './insert.js';
+import { planInsertion, planUncomment, planUncommentSection } from './insert.js';
 import { importPath, inMultigroupLayout, pascalCase, resourceNames, type ResourceNames } from './resource-layout.js';
 import { BOILERPLATE_PATH, projectBoilerplate } from './boilerplate.js';
 import { readProject } from './create-api-plan.js';
@@ -66,15 +66,17 @@ export function planCreateWebhook(options: CreateWebhookOptions): ScaffoldPlan {
     validatePath,
     typesImport: importPath(names.webhookDir, `${names.apiDir}/${names.fileStem}_types.ts`),
     admissionImport: importPath(names.webhookDir, 'internal/webhook/admission.ts'),
+    crdFolderFromTest: importPath(names.webhookDir, 'config/crd/bases'),
   };
 
   planProjectWebhookFiles(plan, values);
+  planCertManager(plan, { defaulting, validation, conversion });
   if (defaulting || validation) {
     // The handler file is the user's: a second run (with --force) renders every webhook the kind has.
     const withDefaulting = defaulting || (existing.defaulting ?? false);
     const withValidation = validation || (existing.validation ?? false);
     const paths = [...(withDefaulting ? [mutatePath] : []), ...(withValidation ? [validatePath] : [])];
-    const handlerValues = { ...values, defaulting: withDefaulting, validation: withValidation, pathsJson: JSON.stringify(paths).replace(/"/g, "'") };
+    const handlerValues = { ...values, defaulting: withDefaulting, validation: withValidation, pathsJson: `[${paths.map((p) => `'${p}'`).join(', ')}]` };
     const handler = `${names.webhookDir}/${names.fileStem}_webhook.ts`;
     plan.create(handler, render('webhook/webhook.ts', handlerValues));
     plan.create(`${names.webhookDir}/${names.fileStem}_webhook.test.ts`, render('webhook/webhook.test.ts', handlerValues));
@@ -93,13 +95,30 @@ export function planCreateWebhook(options: CreateWebhookOptions): ScaffoldPlan {
   return plan;
 }
 
-/** Imports `setup<Kind><What>WithManager` into internal/webhook/index.ts and adds its registrations. */
+/**
+ * Imports `setup<Kind><What>WithManager` into internal/webhook/index.ts and adds its registrations. A
+ * second version of a kind exports the same name from its own folder, so it is imported under an alias
+ * with the version (`setupCronJobV2WebhookWithManager`), as kubebuilder imports each version's package
+ * under its own name.
+ */
 function planRegistration(plan: ScaffoldPlan, names: ResourceNames, multigroup: boolean, what: 'Webhook' | 'Conversion', file: string): void {
   const exported = `setup${names.kind}${what}WithManager`;
-  const alias = multigroup ? `setup${pascalCase(names.group)}${names.kind}${what}WithManager` : exported;
+  const from = importPath('internal/webhook', file);
+  const group = multigroup ? pascalCase(names.group) : '';
+  let alias = `setup${group}${names.kind}${what}WithManager`;
+  if (importedFromElsewhere(plan.read('internal/webhook/index.ts') ?? '', alias, from)) alias = `setup${group}${names.kind}${pascalCase(names.version)}${what}WithManager`;
   const imported = alias === exported ? alias : `${exported} as ${alias}`;
-  planInsertion(plan, 'internal/webhook/index.ts', 'imports', `import { ${imported} } from '${importPath('internal/webhook', file)}';`);
+  planInsertion(plan, 'internal/webhook/index.ts', 'imports', `import { ${imported} } from '${from}';`);
   planInsertion(plan, 'internal/webhook/index.ts', 'webhooks', `paths.push(...${alias}(mgr));`);
+}
+
+/** True when `name` is already imported into the index from a module other than `from`. */
+function importedFromElsewhere(index: string, name: string, from: string): boolean {
+  return index.split('\n').some((line) => {
+    const match = /^import \{([^}]*)\} from '([^']+)';/.exec(line.trim());
+    if (!match || match[2] === from) return false;
+    return match[1]!.split(',').some((spec) => spec.trim().split(/\s+as\s+/).pop() === name);
+  });
 }
 
 /** What every project with webhooks needs once: the index, handler shapes, config and wiring. */
@@ -114,6 +133,20 @@ function planProjectWebhookFiles(plan: ScaffoldPlan, values: { boilerplate: stri
     planInsertion(plan, entry, 'imports', "import { setupWebhooks } from '../internal/webhook/index.js';");
     planInsertion(plan, entry, 'webhooks', "if (process.env.ENABLE_WEBHOOKS !== 'false') setupWebhooks(mgr);");
   }
+}
+
+/**
+ * cert-manager in config/default, as kubebuilder 4's `create webhook` enables it: ../certmanager, and the
+ * replacements that put the webhook Service into the certificate's DNS names and the certificate into the
+ * inject-ca-from annotation of the configurations this webhook has (CRDs for conversion).
+ */
+function planCertManager(plan: ScaffoldPlan, kinds: { defaulting: boolean; validation: boolean; conversion: boolean }): void {
+  const file = 'config/default/kustomization.yaml';
+  // A config/default made before these sections existed is left for the user (its own [CERTMANAGER] lines).
+  if (!(plan.read(file) ?? '').includes('# [CERTMANAGER] replacements')) return;
+  planUncomment(plan, file, ['#- ../certmanager']);
+  const sections = ['replacements', 'any webhook', ...(kinds.validation ? ['a validating webhook'] : []), ...(kinds.defaulting ? ['a defaulting webhook'] : []), ...(kinds.conversion ? ['a conversion webhook'] : [])];
+  for (const section of sections) planUncommentSection(plan, file, `# [CERTMANAGER] ${section}`);
 }
 
 /** The CRD patch that routes conversion to the webhook (enable it in config/crd/kustomization.yaml). */

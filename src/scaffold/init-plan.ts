@@ -1,7 +1,8 @@
 /**
  * `kubeforge init`: plans a new operator project in kubebuilder's go/v4 layout, for TypeScript — PROJECT,
  * package and compiler settings, the manager entry point, the Makefile and Dockerfile, config/ for
- * kustomize, and a test/e2e skeleton. Names are checked first; nothing is written here.
+ * kustomize, a test/e2e skeleton with test/utils, and kubebuilder v4's tooling: GitHub workflows (test, lint,
+ * e2e), a devcontainer, eslint and prettier configs. Names are checked first; nothing is written here.
  */
 import { existsSync } from 'node:fs';
 import { basename, join, resolve } from 'node:path';
@@ -92,6 +93,10 @@ export function planInit(options: InitOptions): ScaffoldPlan {
     ['cmd/run-local.ts', 'init/run-local.ts'],
     ['internal/controller/index.ts', 'init/controller-index.ts'],
     ['test/e2e/e2e.test.ts', 'init/e2e.test.ts'],
+    ['test/utils/utils.ts', 'init/test-utils.ts'],
+    ['eslint.config.mjs', 'init/eslint.config.mjs'],
+    ['.prettierrc.json', 'init/prettierrc.json'],
+    ['.prettierignore', 'init/prettierignore'],
     ['config/crd/kustomization.yaml', 'init/config/crd-kustomization.yaml'],
     ['config/rbac/kustomization.yaml', 'init/config/rbac-kustomization.yaml'],
     ['config/samples/kustomization.yaml', 'init/config/samples-kustomization.yaml'],
@@ -104,6 +109,8 @@ export function planInit(options: InitOptions): ScaffoldPlan {
     ['config/default', 'init/config/default.yaml'],
     ['config/prometheus', 'init/config/prometheus.yaml'],
     ['config/network-policy', 'init/config/network-policy.yaml'],
+    ['.github', 'init/github.yaml'],
+    ['.devcontainer', 'init/devcontainer.yaml'],
   ];
   for (const [folder, template] of bundles) {
     for (const [name, content] of renderBundle(template, values)) plan.create(`${folder}/${name}`, content);

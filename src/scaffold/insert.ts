@@ -76,3 +76,24 @@ function findBlock(lines: string[], block: string[]): number {
   for (let i = 0; i + block.length <= lines.length; i++) if (block.every((b, j) => lines[i + j]!.trimEnd() === b)) return i;
   return -1;
 }
+
+/**
+ * Uncomments the section under a label comment of a kustomization (kubeforge's `# [CERTMANAGER] …`
+ * labels in config/default): the `#`-commented lines after the label, up to a blank line or the next
+ * `# [` label. No change when the section is active already; a conflict when the label is gone.
+ */
+export function planUncommentSection(plan: ScaffoldPlan, path: string, label: string): void {
+  const current = plan.read(path);
+  if (current === undefined) {
+    plan.conflict(`${path} is missing (it should have been made by \`kubeforge init\`)`);
+    return;
+  }
+  const lines = current.split('\n');
+  const at = lines.findIndex((line) => line.startsWith(label));
+  if (at < 0) {
+    plan.conflict(`${path}: expected the comment line "${label}…" above the lines to enable; restore it or enable them by hand`);
+    return;
+  }
+  for (let i = at + 1; i < lines.length && lines[i]!.startsWith('#') && !lines[i]!.startsWith('# ['); i++) lines[i] = lines[i]!.slice(1);
+  plan.update(path, lines.join('\n'));
+}

@@ -48,6 +48,11 @@ export interface ToolVersions {
   swcJest: string;
   typesJest: string;
   typesNode: string;
+  /** The made project's lint and format tools (make lint, lint-fix, fmt). */
+  eslint: string;
+  eslintJs: string;
+  typescriptEslint: string;
+  prettier: string;
   kubeforgeVersion: string;
 }
 
@@ -69,6 +74,10 @@ export function toolVersions(): ToolVersions {
     swcJest: pick('@swc/jest'),
     typesJest: pick('@types/jest'),
     typesNode: pick('@types/node'),
+    eslint: pick('eslint'),
+    eslintJs: pick('@eslint/js'),
+    typescriptEslint: pick('typescript-eslint'),
+    prettier: pick('prettier'),
     kubeforgeVersion: pkg.version,
   };
 }

@@ -2,10 +2,12 @@
  * kubeforge/testing — `startTestEnv()` (a local cluster and a manager on one virtual clock, with settle)
  * and `ManualClock` for unit tests that need no cluster; `registerWebhooks()` (also used by a made project's
  * `make run-local`) points the project's webhook configurations at a manager's webhook server;
- * `StallingProxy` stalls and heals one client's path to the server for partition tests.
+ * `StallingProxy` stalls and heals one client's path to the server for partition tests; `minimalObject()`
+ * builds an object of a custom kind with every required field of its CRD filled (scaffolded tests use it).
  */
 export { startTestEnv, type TestEnv, type TestEnvOptions, type KubectlResult, type LocalClusterHandle } from './test-env.js';
 export { settle, type SettleTarget, type SettleLimits } from './settle.js';
 export { ManualClock, flushAsyncWork } from './manual-clock.js';
 export { registerWebhooks } from './webhook-registration.js';
 export { StallingProxy } from './stalling-proxy.js';
+export { minimalObject, type MinimalObjectOptions } from './minimal-object.js';

@@ -201,7 +201,7 @@ function readCertificates(flag: string, dir: string, files: { cert: string; key:
     try {
       return readFileSync(join(dir, name), 'utf8');
     } catch (err) {
-      throw new Error(`${flag}: cannot read ${join(dir, name)}: ${(err as Error).message}`);
+      throw new Error(`${flag}: cannot read ${join(dir, name)}: ${(err as Error).message}`, { cause: err });
     }
   };
   const certPem = read(files.cert);

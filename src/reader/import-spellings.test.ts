@@ -1,0 +1,38 @@
+/** importSpellingWarnings: the spellings tsc rejects under NodeNext, each with the one that compiles. */
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { importSpellingWarnings } from './import-spellings.js';
+
+test('warns for extensionless kubernetes-types, relative and folder imports and kubeforge/api/index.js, nothing else', () => {
+  const root = mkdtempSync(join(tmpdir(), 'kubeforge-spellings-'));
+  try {
+    mkdirSync(join(root, 'api/v1/shared'), { recursive: true });
+    writeFileSync(join(root, 'api/v1/other.ts'), 'export type A = string;\n');
+    writeFileSync(join(root, 'api/v1/shared/index.ts'), 'export type B = string;\n');
+    const text = [
+      "import type {",
+      "  JobSpec,",
+      "} from 'kubernetes-types/batch/v1';",
+      "import type { A } from './other';",
+      "import type { B } from './shared';",
+      "import type { ObjectMeta } from 'kubeforge/api/index.js';",
+      "import type { PodSpec } from 'kubernetes-types/core/v1.js';",
+      "import type { A as A2 } from './other.js';",
+      "export type { A } from \"./other\";",
+      "export interface Kind { mode: './other' | 'kubernetes-types/x' }",
+      "// import nothing from './other'",
+      '',
+    ].join('\n');
+    const messages = importSpellingWarnings(root, 'api/v1/kind.ts', text).map((d) => `${d.position.line}:${d.position.column} ${d.message.replace(/.*; write /, 'write ')}`);
+    expect(messages).toEqual([
+      "3:8 write 'kubernetes-types/batch/v1.js'",
+      "4:24 write './other.js'",
+      "5:24 write './shared/index.js'",
+      "6:33 write 'kubeforge/api'",
+      "9:24 write './other.js'",
+    ]);
+  } finally {
+    rmSync(root, { recursive: true, force: true });
+  }
+});
