@@ -85,6 +85,7 @@ export function planInit(options: InitOptions): ScaffoldPlan {
     ['jest.config.js', 'init/jest.config.js'],
     ['.gitignore', 'init/gitignore'],
     ['.dockerignore', 'init/dockerignore'],
+    ['.npmrc', 'init/npmrc'],
     ['README.md', 'init/README.md'],
     ['Makefile', 'init/Makefile'],
     ['Dockerfile', 'init/Dockerfile'],
