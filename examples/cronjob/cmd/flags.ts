@@ -159,7 +159,7 @@ function logOptions(development: boolean, encoder: string | undefined, level: st
     try {
       pinoLevel(level);
     } catch (err) {
-      throw new Error(`--zap-log-level: ${(err as Error).message}`);
+      throw new Error(`--zap-log-level: ${(err as Error).message}`, { cause: err });
     }
   }
   if (stacktraceLevel !== undefined && !['debug', 'info', 'warn', 'error', 'panic'].includes(stacktraceLevel)) {
