@@ -19,7 +19,7 @@ const GENERATOR_COMMANDS = new Set(['manifests', 'generate']);
 /** Command modules, in the order `kubeforge --help` lists them (only the generator's for a generator command). */
 async function commandModules(command?: string): Promise<CommandModule[]> {
   if (command !== undefined && GENERATOR_COMMANDS.has(command)) return [await import('./manifests.js'), await import('./generate.js')];
-  return [await import('./manifests.js'), await import('./generate.js'), await import('./markers.js'), await import('./cluster.js'), await import('./init.js'), await import('./create.js')];
+  return [await import('./manifests.js'), await import('./generate.js'), await import('./markers.js'), await import('./cluster.js'), await import('./init.js'), await import('./create.js'), await import('./dev.js')];
 }
 
 /** Builds the program; exported for tests that drive the CLI in-process. */
