@@ -75,7 +75,7 @@ export class IncrementalCompiler {
       this.configStale = false;
     }
     const config = this.config;
-    const options = { ...config.options, noEmitOnError: true };
+    const options = config.options;
     const host = ts.createIncrementalCompilerHost(options, ts.sys);
     const readSourceFile = host.getSourceFile.bind(host);
     // Unchanged files keep their SourceFile (and so their place in the builder's state): only what changed is parsed.
