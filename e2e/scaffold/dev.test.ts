@@ -37,7 +37,7 @@ function edit(root: string, path: string, ...replacements: Array<[string | RegEx
   writeFileSync(file, text);
 }
 
-const restarted = (path: string): RegExp => new RegExp(`manager restarted (\\d+) ms after the change \\(${path.replace(/[.]/g, '\\.')} changed\\)`);
+const restarted = (path: string): RegExp => new RegExp(`manager restarted (\\d+) ms after the change \\(${path.replace(/[.]/g, '\\.')} changed;`);
 
 describe('kubeforge dev in a made project', () => {
   const project = tempProject('widgets');

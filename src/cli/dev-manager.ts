@@ -21,8 +21,8 @@ export interface ManagerOutput {
   stderr(chunk: Buffer): void;
 }
 
-/** How a start ended: the manager said it runs, or its process ended first (with this code). */
-export type StartResult = { running: true } | { running: false; code: number | null };
+/** How a start ended: the manager said it runs, or its process ended first (with this code); and how long stopping the last one took. */
+export type StartResult = ({ running: true } | { running: false; code: number | null }) & { stopMs: number };
 
 interface WaitingHost {
   child: ChildProcess;
@@ -68,7 +68,14 @@ export class ManagerProcess {
 
   /** Stops the running manager (if any) and starts the last build; resolves when it runs or has ended. */
   async restart(): Promise<StartResult> {
+    const stopStart = performance.now();
     await this.stop();
+    const stopMs = Math.round(performance.now() - stopStart);
+    const started = await this.startWaiting();
+    return { ...started, stopMs };
+  }
+
+  private async startWaiting(): Promise<{ running: true } | { running: false; code: number | null }> {
     this.prepare();
     const host = this.waiting!;
     this.waiting = undefined;
@@ -83,10 +90,10 @@ export class ManagerProcess {
     return this.run(host.child);
   }
 
-  private run(child: ChildProcess): Promise<StartResult> {
+  private run(child: ChildProcess): Promise<{ running: true } | { running: false; code: number | null }> {
     this.current = child;
     const start: ManagerStart = { entry: join(this.root, 'dist/cmd/run-local.js'), args: this.args };
-    const result = new Promise<StartResult>((resolve) => {
+    const result = new Promise<{ running: true } | { running: false; code: number | null }>((resolve) => {
       let seen = '';
       const watchReady = (chunk: Buffer): void => {
         seen = (seen + chunk.toString()).slice(-4096);

@@ -101,30 +101,44 @@ class DevLoop {
   private async cycle(kind: ChangeKind, paths: string[]): Promise<void> {
     const startedAt = this.firstChangeAt;
     const what = paths.length === 0 ? 'start' : paths.length === 1 ? `${paths[0]} changed` : `${paths.length} files changed`;
+    let mark = performance.now();
+    const phases: string[] = [];
+    const phase = (name: string): number => {
+      const now = performance.now();
+      const took = Math.round(now - mark);
+      phases.push(`${name} ${took} ms`);
+      mark = now;
+      return took;
+    };
     try {
       if (kind === 'api') {
         if (!(await runGenerators(this.root, this.manifestsFlags, output))) return this.waitAfterErrors();
+        phase('generate');
         this.compiler.invalidateFolder('api');
         const names = await this.crds!.apply(this.root);
         if (names.length > 0) say(`applied ${names.length === 1 ? 'CRD' : 'CRDs'} ${names.join(', ')}`);
+        phase('apply CRDs');
       } else if (kind === 'code' && paths.filter((p) => classifyChange(p) === 'code').some((p) => this.markers.changed(p))) {
         if (!(await runGenerators(this.root, this.manifestsFlags, output, true))) return this.waitAfterErrors();
+        phase('manifests');
       }
       this.compiler.invalidate(paths);
       if (kind !== 'restart') {
-        const buildStart = performance.now();
         const build = this.compiler.build();
+        const buildMs = phase('build');
         if (!build.ok) {
           process.stderr.write(build.errorText.endsWith('\n') ? build.errorText : `${build.errorText}\n`);
           say(`${build.errorCount} error${build.errorCount === 1 ? '' : 's'} (${what}); nothing was built, the manager ${this.manager.isRunning() ? 'keeps running the last good build' : 'is not running'}; waiting for a change`);
           return;
         }
-        say(`built in ${Math.round(performance.now() - buildStart)} ms (${build.emitted.length} file${build.emitted.length === 1 ? '' : 's'} written)`);
+        if (paths.length === 0) say(`built in ${buildMs} ms (${build.emitted.length} file${build.emitted.length === 1 ? '' : 's'} written)`);
       }
       if (this.closed) return;
       const started = await this.manager.restart();
+      const restartMs = phase('stop and start');
+      phases.splice(-1, 1, `stop ${started.stopMs} ms`, `start ${restartMs - started.stopMs} ms`);
       const ms = Math.round(performance.now() - startedAt);
-      if (started.running) say(`manager ${paths.length === 0 ? 'running' : 'restarted'} ${ms} ms after the ${paths.length === 0 ? 'start' : 'change'} (${what})`);
+      if (started.running) say(`manager ${paths.length === 0 ? 'running' : 'restarted'} ${ms} ms after the ${paths.length === 0 ? 'start' : 'change'} (${what}; ${phases.join(', ')})`);
       else say(`the manager exited with code ${String(started.code)} before it ran (${what}); waiting for a change`);
     } catch (err) {
       process.stderr.write(`${err instanceof Error ? err.message : String(err)}\n`);
