@@ -11,7 +11,9 @@
  *    - now: the Makefile's stamp (manifests and generate skipped) and `tsc -b` (up to date);
  *    - naive: what the Makefile did before: manifests, generate and `tsc -p` every time, then run-local.
  *
- * Wall-clock figures; the load average is printed with them (the machine may be shared).
+ * Wall-clock figures; the load average is printed with them (the machine may be shared). Between two
+ * saves the bench waits DEV_BENCH_PAUSE_MS (default 3000), a developer's pause, in which dev's next
+ * manager host loads.
  * Usage: npm run bench:dev  (DEV_BENCH_RUNS=N, default 5)
  */
 import { execFileSync, spawn } from 'node:child_process';
@@ -25,6 +27,7 @@ const RUNS = Number(process.env.DEV_BENCH_RUNS ?? 5);
 const CLI = join(CHECKOUT, 'bin/kubeforge.js');
 const CONTROLLER = 'internal/controller/widget_controller.ts';
 const MANAGER_FLAGS = ['--health-probe-bind-address=:0'];
+const PAUSE_MS = Number(process.env.DEV_BENCH_PAUSE_MS ?? 3000);
 
 const median = (values) => {
   const sorted = [...values].sort((a, b) => a - b);
@@ -113,10 +116,13 @@ async function devRestarts(root) {
   const figures = [];
   try {
     for (let i = 0; i < RUNS + 1; i++) {
+      // A developer's pause between saves: the next manager host loads while the current manager runs.
+      await new Promise((r) => setTimeout(r, PAUSE_MS));
       const from = dev.mark();
       const t0 = performance.now();
       editController(root);
-      await dev.waitFor(/manager restarted \d+ ms after the change/, from);
+      const line = await dev.waitFor(/manager restarted \d+ ms after the change \(([^)]*)\)/, from);
+      process.stdout.write(`  dev: ${line[1]}\n`);
       // The first edit after the start also computes the signatures the builder keeps: reported apart.
       figures.push(performance.now() - t0);
     }

@@ -93,12 +93,14 @@ export class ManagerProcess {
   private run(child: ChildProcess): Promise<{ running: true } | { running: false; code: number | null }> {
     this.current = child;
     const start: ManagerStart = { entry: join(this.root, 'dist/cmd/run-local.js'), args: this.args };
+    let ran = false;
     const result = new Promise<{ running: true } | { running: false; code: number | null }>((resolve) => {
       let seen = '';
       const watchReady = (chunk: Buffer): void => {
         seen = (seen + chunk.toString()).slice(-4096);
         if (READY_LINE.test(seen)) {
           child.stdout!.off('data', watchReady);
+          ran = true;
           resolve({ running: true });
         }
       };
@@ -107,7 +109,8 @@ export class ManagerProcess {
     });
     child.once('exit', (code) => {
       if (this.current === child) this.current = undefined;
-      if (!this.stopping.has(child)) this.onUnexpectedExit(code);
+      // A manager that ends before it ran is reported by the start; one that ends later, here.
+      if (ran && !this.stopping.has(child)) this.onUnexpectedExit(code);
     });
     child.send(start);
     // The next host loads while this manager runs.
