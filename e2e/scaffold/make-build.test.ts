@@ -1,8 +1,8 @@
 /**
  * `make build` (and so `make run-local`) in a made project does only what changed (issue 14: run-local
  * rebuilt everything with tsc each time): with nothing changed it runs neither `kubeforge manifests` nor
- * `generate` and `tsc -b` writes nothing; after an edit under api/ the generators run again and the
- * project is rebuilt. The run-local start itself (with a cluster) is measured by bench/dev-loop.mjs.
+ * `generate` nor tsc, and nothing is written; a type error fails the build every time until it is fixed;
+ * after an edit under api/ the generators run again and the project is rebuilt. The run-local start itself (with a cluster) is measured by bench/dev-loop.mjs.
  */
 import { execFile } from 'node:child_process';
 import { readFileSync, statSync, writeFileSync } from 'node:fs';
@@ -28,7 +28,7 @@ describe('make build in a made project', () => {
   }, 60_000);
   afterAll(() => project.remove());
 
-  it('the first build generates and compiles; a second with nothing changed only asks tsc -b, which writes nothing', async () => {
+  it('the first build generates and compiles; a second with nothing changed runs nothing and writes nothing', async () => {
     const first = await make('build', project.root);
     expect({ code: first.code, output: first.code === 0 ? '' : first.output }).toEqual({ code: 0, output: '' });
     expect(first.output).toContain('kubeforge manifests');
@@ -37,8 +37,23 @@ describe('make build in a made project', () => {
     const before = statSync(built).mtimeMs;
 
     const second = await make('build', project.root);
-    expect({ code: second.code, output: second.output }).toEqual({ code: 0, output: 'node_modules/.bin/tsc -b tsconfig.build.json\n' });
+    expect({ code: second.code, output: second.output }).toEqual({ code: 0, output: "make: Nothing to be done for 'build'.\n" });
     expect(statSync(built).mtimeMs).toBe(before);
+  }, 240_000);
+
+  it('a type error fails make build, again on the next make, until it is fixed', async () => {
+    const controller = join(project.root, 'internal/controller/widget_controller.ts');
+    const good = readFileSync(controller, 'utf8');
+    writeFileSync(controller, `${good}\nexport const wrong: number = 'one';\n`);
+    for (let i = 0; i < 2; i++) {
+      const failed = await make('build', project.root);
+      expect(failed.code).not.toBe(0);
+      expect(failed.output).toContain("internal/controller/widget_controller.ts(");
+      expect(failed.output).toContain("error TS2322: Type 'string' is not assignable to type 'number'.");
+    }
+    writeFileSync(controller, good);
+    const fixed = await make('build', project.root);
+    expect({ code: fixed.code, output: fixed.code === 0 ? '' : fixed.output }).toEqual({ code: 0, output: '' });
   }, 240_000);
 
   it('after an edit under api/ the generators run again and the new field reaches the CRD', async () => {
@@ -47,6 +62,7 @@ describe('make build in a made project', () => {
     const again = await make('build', project.root);
     expect({ code: again.code, output: again.code === 0 ? '' : again.output }).toEqual({ code: 0, output: '' });
     expect(again.output).toContain('kubeforge manifests');
+    expect(again.output).toContain('tsc -b tsconfig.build.json');
     expect(readFileSync(join(project.root, 'config/crd/bases/batch.example.com_widgets.yaml'), 'utf8')).toContain('description: bar is a second field.');
   }, 240_000);
 });
