@@ -2,7 +2,8 @@
  * `kubeforge dev` (issue 14, the inner loop) in a made project, started as a child process: the manager
  * runs against the local cluster dev keeps; editing the controller restarts the manager and the new
  * behaviour shows through the cluster; editing a type under api/ puts the new field into the CRD in the
- * cluster; a syntax error is printed once and the loop waits, then the fix is built and run; Ctrl-C ends
+ * cluster; a syntax error is printed once and the loop waits, then the fix is built and run; so is a
+ * manager that fails at start; Ctrl-C ends
  * dev, the manager and the waiting host. Every wait is on a line dev prints (its readiness signals); the
  * kubectl checks after a restart poll with a bound (the manager reconciles on the real clock).
  */
@@ -119,6 +120,23 @@ describe('kubeforge dev in a made project', () => {
       return value === 'v3' ? value : '';
     });
     expect(seen).toBe('v3');
+  }, 120_000);
+
+  it('a manager that fails at start is reported once with its error; the loop waits and the fix runs', async () => {
+    const good = readFileSync(join(project.root, CONTROLLER), 'utf8');
+    const from = dev.mark();
+    edit(project.root, CONTROLLER, ['export function setupWidgetController(mgr: Manager): void {', "export function setupWidgetController(mgr: Manager): void {\n  if (process.env.WIDGET_SETUP !== 'fine') throw new Error('widget setup broke');"]);
+    await dev.waitFor(/the manager exited with code 1 before it ran \(internal\/controller\/widget_controller\.ts changed\); waiting for a change/, from);
+    const printed = dev.output.slice(from);
+    expect(printed.match(/Error: widget setup broke/g)).toHaveLength(1);
+    expect(printed.match(/the manager exited/g)).toHaveLength(1);
+    // Source-mapped: the stack names the TypeScript file.
+    expect(printed).toMatch(/internal\/controller\/widget_controller\.ts:\d+:\d+/);
+    expect(dev.exit).toBeUndefined();
+
+    const fixed = dev.mark();
+    writeFileSync(join(project.root, CONTROLLER), good);
+    await dev.waitFor(restarted(CONTROLLER), fixed);
   }, 120_000);
 
   it('Ctrl-C stops the manager, the watcher and the cluster, and dev exits 0', async () => {
