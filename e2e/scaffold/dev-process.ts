@@ -56,11 +56,11 @@ export class DevProcess {
     });
   }
 
-  /** Ctrl-C (SIGINT to dev alone) and its exit; SIGKILL to the group if it outlives `limitMs`. */
+  /** Ctrl-C as a terminal sends it (SIGINT to the whole process group) and dev's exit; SIGKILL to the group if it outlives `limitMs`. */
   async interrupt(limitMs = 20_000): Promise<{ code: number | null; signal: NodeJS.Signals | null }> {
     if (this.exit === undefined) {
       const exited = new Promise<void>((resolve) => this.child.once('exit', () => resolve()));
-      this.child.kill('SIGINT');
+      process.kill(-this.child.pid!, 'SIGINT');
       const timer = setTimeout(() => this.killGroup(), limitMs);
       await exited;
       clearTimeout(timer);

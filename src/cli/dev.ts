@@ -166,9 +166,15 @@ export async function runDev(flags: DevFlags): Promise<number> {
   }
   const kubeconfigPath = join(root, '.kubeforge/kubeconfig');
   const env = { ...process.env, ...(process.stdout.isTTY ? { FORCE_COLOR: process.env.FORCE_COLOR ?? '1' } : {}) };
-  const manager = new ManagerProcess(root, [`--attach=${kubeconfigPath}`, ...flags.managerArgs], { stdout: (c) => process.stdout.write(c), stderr: (c) => process.stderr.write(c) }, env, (code) =>
-    say(`the manager exited with code ${String(code)}; waiting for a change`),
-  );
+  let stopping = false;
+  // Ctrl-C in a terminal reaches the manager too (one process group): its exit then is no news. The
+  // report waits a moment for dev's own SIGINT to say so.
+  const reportExit = (code: number | null): void => {
+    setTimeout(() => {
+      if (!stopping) say(`the manager exited with code ${String(code)}; waiting for a change`);
+    }, 200);
+  };
+  const manager = new ManagerProcess(root, [`--attach=${kubeconfigPath}`, ...flags.managerArgs], { stdout: (c) => process.stdout.write(c), stderr: (c) => process.stderr.write(c) }, env, reportExit);
   // The host of the first manager loads while the cluster starts and the project builds.
   manager.prepare();
   const loop = new DevLoop(root, manager);
@@ -194,6 +200,7 @@ export async function runDev(flags: DevFlags): Promise<number> {
 
   const stopped = new Promise<void>((done) => {
     const stop = (): void => {
+      stopping = true;
       process.off('SIGINT', stop);
       process.off('SIGTERM', stop);
       done();
