@@ -23,13 +23,13 @@ limitations under the License.
  * config/manager/manager.yaml (for variables not set in this shell). The cluster keeps its objects, CA
  * and tokens in .kubeforge/cluster across runs (SQLite; git-ignored); `--fresh` starts it empty.
  * Takes the manager's flags (cmd/flags.ts) and `--fresh`; --kubeconfig is the local cluster's.
+ * `--attach=<kubeconfig>` runs only the manager, against a local cluster that is already running (as
+ * `make dev` does: it keeps the cluster up and applies the CRDs itself, restarting just this process).
  */
 import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { parseAllDocuments } from 'yaml';
-import { startLocalCluster } from 'kubeforge/cluster';
 import { Manager, isAlreadyExists, type KubeObject } from 'kubeforge/runtime';
-import { registerWebhooks } from 'kubeforge/testing';
 import { parseFlags, startFailureMessage, usage } from './flags.js';
 import { setupControllers } from '../internal/controller/index.js';
 // +kubebuilder:scaffold:imports
@@ -53,6 +53,20 @@ function managerEnv(): Record<string, string> {
   return env;
 }
 
+/** `--attach=<kubeconfig>` (or `--attach <kubeconfig>`) and the other arguments. */
+function attachFlag(args: string[]): { attach?: string; rest: string[] } {
+  const rest: string[] = [];
+  let attach: string | undefined;
+  for (let i = 0; i < args.length; i++) {
+    const arg = args[i]!;
+    if (arg.startsWith('--attach=')) attach = arg.slice('--attach='.length);
+    else if (arg === '--attach') attach = args[++i] ?? '';
+    else rest.push(arg);
+  }
+  if (attach === '') throw new Error('--attach: expected the kubeconfig of a running local cluster, e.g. --attach=.kubeforge/kubeconfig');
+  return { attach: attach === undefined ? undefined : resolve(attach), rest };
+}
+
 function readCrds(): KubeObject[] {
   if (!existsSync(crdFolder)) return [];
   return readdirSync(crdFolder)
@@ -63,20 +77,25 @@ function readCrds(): KubeObject[] {
 }
 
 async function main(): Promise<void> {
-  const args = process.argv.slice(2);
+  const { attach, rest: args } = attachFlag(process.argv.slice(2));
   const fresh = args.includes('--fresh');
   const flags = parseFlags(args.filter((a) => a !== '--fresh'));
   if (flags === 'help') {
-    process.stdout.write(`${usage.replace('main.js', 'run-local.js')}\n`);
+    process.stdout.write(`${usage.replace('main.js', 'run-local.js')}\n  --fresh                             start the local cluster empty\n  --attach <kubeconfig>               run only the manager, against a local cluster already running\n`);
     return;
   }
-  const cluster = await startLocalCluster({ clock: 'real', dataDir: clusterDataDir, fresh });
-  mkdirSync('.kubeforge', { recursive: true });
-  copyFileSync(cluster.kubeconfigPath, kubeconfigPath);
+  if (attach !== undefined && !existsSync(attach)) throw new Error(`--attach: no kubeconfig at ${attach}`);
+  // Loaded only here: attached (make dev), the manager starts without the cluster's modules.
+  const cluster = attach === undefined ? await (await import('kubeforge/cluster')).startLocalCluster({ clock: 'real', dataDir: clusterDataDir, fresh }) : undefined;
+  if (cluster !== undefined) {
+    mkdirSync('.kubeforge', { recursive: true });
+    copyFileSync(cluster.kubeconfigPath, kubeconfigPath);
+  }
   // Webhooks on any free port of the loopback interface, with the self-signed certificate made at start
   // unless --webhook-cert-path names one.
-  const mgr = new Manager({ ...flags.options, kubeConfig: kubeconfigPath, webhook: { ...flags.options.webhook, host: '127.0.0.1', port: 0 } });
-  for (const crd of readCrds()) {
+  const mgr = new Manager({ ...flags.options, kubeConfig: attach ?? kubeconfigPath, webhook: { ...flags.options.webhook, host: '127.0.0.1', port: 0 } });
+  // Attached, the CRDs are the attaching process's (make dev applies them server-side).
+  for (const crd of cluster === undefined ? [] : readCrds()) {
     try {
       await mgr.client.create(crd);
     } catch (err) {
@@ -96,6 +115,8 @@ async function main(): Promise<void> {
   // The webhook server runs once handlers are registered (not with ENABLE_WEBHOOKS=false): the cluster
   // then calls them at https://127.0.0.1:<port><path>, trusting the server's CA, as a cluster calls the Service.
   if (mgr.webhookServer.port !== undefined && existsSync(webhookManifests)) {
+    // Loaded only here: a project without webhooks starts without it.
+    const { registerWebhooks } = await import('kubeforge/testing');
     for (const config of await registerWebhooks(mgr.client, mgr.webhookServer, webhookManifests)) {
       mgr.logger.info({ kind: config.kind, name: config.metadata?.name }, 'registered webhook configuration');
     }
@@ -103,14 +124,15 @@ async function main(): Promise<void> {
   const probes = mgr.probePort === undefined ? '' : `; probes at http://127.0.0.1:${mgr.probePort}/readyz`;
   const metrics = mgr.metricsUrl() === undefined ? '' : `; metrics at ${mgr.metricsUrl()}`;
   const webhooks = mgr.webhookServer.port === undefined ? '' : `; webhooks at https://127.0.0.1:${mgr.webhookServer.port}`;
-  process.stdout.write(`local cluster (Kubernetes v1.32) at ${cluster.url}; manager running${probes}${metrics}${webhooks}\nexport KUBECONFIG=${kubeconfigPath}\n`);
+  if (cluster === undefined) process.stdout.write(`manager running against the local cluster of ${attach}${probes}${metrics}${webhooks}\n`);
+  else process.stdout.write(`local cluster (Kubernetes v1.32) at ${cluster.url}; manager running${probes}${metrics}${webhooks}\nexport KUBECONFIG=${kubeconfigPath}\n`);
   await new Promise<void>((done) => {
     process.once('SIGINT', () => done());
     process.once('SIGTERM', () => done());
   });
   await mgr.stop();
   mgr.close();
-  await cluster.stop();
+  await cluster?.stop();
 }
 
 main().catch((err: unknown) => {
