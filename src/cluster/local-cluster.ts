@@ -64,6 +64,7 @@ import { installPodSubresources } from './http/pod-subresources.js';
 import { containerLogsOf } from './controllers/install.js';
 import { type CertificateUser, ClusterDataDirectory } from './data-directory.js';
 import { LocalImages } from './controllers/local-images.js';
+import { claimPodNetwork, type PodNetworkClaim } from './controllers/pod-network.js';
 
 export interface ControllerSwitches {
   garbageCollector?: boolean;
@@ -227,6 +228,8 @@ export interface ClusterInternals {
   apiServerUrl?: string;
   /** The images mapped to local builds (`images`), checked at start. */
   localImages?: LocalImages;
+  /** With images: this cluster's block of pod addresses, claimed at start and given back at stop. */
+  podNetwork?: PodNetworkClaim;
 }
 
 export interface LocalCluster {
@@ -359,7 +362,10 @@ export async function startLocalCluster(options: LocalClusterOptions = {}): Prom
   if (certs) internals.certificateAuthority = certs.authority;
   internals.serviceAccountTokenIssuer = auth.serviceAccountIssuer;
   internals.apiServerUrl = url;
-  if (localImages) internals.localImages = localImages;
+  if (localImages) {
+    internals.localImages = localImages;
+    internals.podNetwork = await claimPodNetwork();
+  }
   startBuiltinControllers(internals, certs?.caCertPem);
   const apiserverClient = new ControllerClient(internals, controllerIdentities.apiserver);
   legacyTokenUsed = (secret) => markLegacyTokenUsed(apiserverClient, secret, clock.now());
@@ -416,6 +422,7 @@ export async function startLocalCluster(options: LocalClusterOptions = {}): Prom
       clock.dispose();
       await server.close();
       dataDirectory?.close();
+      internals.podNetwork?.release();
       rmSync(dir, { recursive: true, force: true });
     },
   };

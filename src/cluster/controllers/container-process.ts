@@ -64,7 +64,10 @@ export class ContainerProcess {
     onExit: () => void,
   ) {
     const [command = '', ...args] = spec.argv;
-    this.child = spawn(resolveExecutable(command, spec.cwd), args, { cwd: spec.cwd, env: spec.env, stdio: ['ignore', 'pipe', 'pipe'] });
+    // fd 3 is the kubelet's link: the pod's network module (pod-network.ts) ends a Node.js process when it
+    // closes, so a process never outlives a cluster that died without its exit hook (kill -9, a killed worker).
+    this.child = spawn(resolveExecutable(command, spec.cwd), args, { cwd: spec.cwd, env: { ...spec.env, KUBEFORGE_KUBELET_FD: '3' }, stdio: ['ignore', 'pipe', 'pipe', 'pipe'] });
+    (this.child.stdio[3] as { unref?: () => void } | null)?.unref?.();
     track(this.child);
     const flushers = [this.lines(this.child.stdout!), this.lines(this.child.stderr!)];
     this.exited = new Promise((done) => {

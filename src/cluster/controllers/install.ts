@@ -219,8 +219,8 @@ export function startBuiltinControllers(cluster: ClusterInternals, caCertPem?: s
     );
     const names = nodeNames(cluster.options.nodes ?? 1);
     const processConfig: ProcessPodsConfig | undefined =
-      cluster.localImages && cluster.apiServerUrl
-        ? { images: cluster.localImages, apiServerUrl: cluster.apiServerUrl, caCertPem: caCertPem ?? '', root: podSandboxesRoot(), ...(cluster.serviceAccountTokenIssuer ? { tokenIssuer: cluster.serviceAccountTokenIssuer } : {}) }
+      cluster.localImages && cluster.apiServerUrl && cluster.podNetwork
+        ? { images: cluster.localImages, apiServerUrl: cluster.apiServerUrl, caCertPem: caCertPem ?? '', root: podSandboxesRoot(), podNetworkOctet: cluster.podNetwork.octet, ...(cluster.serviceAccountTokenIssuer ? { tokenIssuer: cluster.serviceAccountTokenIssuer } : {}) }
         : undefined;
     names.forEach((name, index) => {
       const kubeletClient = client(kubeletIdentity(name));

@@ -3,6 +3,10 @@
  * IP — `127.244.<node>.<n>`, mirroring kind's pod CIDR 10.244.<node>.0/24 (Linux routes all of
  * 127.0.0.0/8 to `lo` with no setup) — so two replicas listening on the same container port do not
  * clash, and a Service or a probe reaches each at `<pod IP>:<containerPort>` as in a cluster.
+ * Several clusters on one machine (parallel test files, two projects) each claim a second octet of their
+ * own — 244 first, then 245 … 254, then 200 … 243 — by holding a listening socket on
+ * `127.<octet>.255.254:10250` (no node index reaches 255): the OS gives it back when the process ends,
+ * even on kill -9, so a crashed cluster never leaves its block taken.
  *
  * A process in a real pod that listens on every interface (`:8081`, `0.0.0.0`, `::`) or on its
  * loopback is reachable only inside its network namespace. Here that is done by a small module
@@ -12,12 +16,37 @@
  * name in a pod's UTS namespace; pino logs it).
  */
 
-/** The first octets of process pods' addresses: `127.244.<node index>.<host>`. */
-export const podLoopbackPrefix = '127.244';
+import { createServer, type Server } from 'node:net';
+
+/** The second octets a cluster's pod network may take, in the order they are tried. */
+const podNetworkOctets = [...Array.from({ length: 11 }, (_, i) => 244 + i), ...Array.from({ length: 44 }, (_, i) => 200 + i)];
+const claimPort = 10250;
+
+/** A cluster's pod network block `127.<octet>.0.0/16`, held while `release` is not called. */
+export interface PodNetworkClaim {
+  octet: number;
+  release(): void;
+}
+
+/** Claims the first free block: one listening socket per cluster marks it taken on this machine. */
+export async function claimPodNetwork(): Promise<PodNetworkClaim> {
+  for (const octet of podNetworkOctets) {
+    const server: Server = createServer();
+    const claimed = await new Promise<boolean>((resolve) => {
+      server.once('error', () => resolve(false));
+      server.listen({ host: `127.${octet}.255.254`, port: claimPort, exclusive: true }, () => resolve(true));
+    });
+    if (claimed) {
+      server.unref();
+      return { octet, release: () => server.close() };
+    }
+  }
+  throw new Error(`no free pod network: 127.{${podNetworkOctets[0]}…}.0.0/16 are all held by other local clusters on this machine`);
+}
 
 /** Hosts of a node's block handed out in order, as host-local IPAM does from .2. */
-export function podLoopbackAddress(nodeIndex: number, host: number): string {
-  return `${podLoopbackPrefix}.${nodeIndex}.${host}`;
+export function podLoopbackAddress(octet: number, nodeIndex: number, host: number): string {
+  return `127.${octet}.${nodeIndex}.${host}`;
 }
 
 /** Whether `ip` is a process pod's address (or any loopback address but 127.0.0.1, which is the host's). */
@@ -25,7 +54,10 @@ export function isProcessPodAddress(ip: string | undefined): boolean {
   return ip !== undefined && ip.startsWith('127.') && ip !== '127.0.0.1';
 }
 
-/** The module loaded into a pod's Node.js processes; it reads the pod IP from KUBEFORGE_POD_IP and the host name from HOSTNAME. */
+/**
+ * The module loaded into a pod's Node.js processes; it reads the pod IP from KUBEFORGE_POD_IP, the host name
+ * from HOSTNAME, and the kubelet's link from KUBEFORGE_KUBELET_FD.
+ */
 export const podNetworkModule = `// kubeforge: binds listens on every interface or on loopback to this pod's IP (the pod's network
 // namespace), and answers os.hostname() with the pod's host name (its UTS namespace)
 import net from 'node:net';
@@ -35,6 +67,20 @@ const hostname = process.env.HOSTNAME;
 if (hostname) {
   os.hostname = () => hostname;
   syncBuiltinESMExports();
+}
+// The kubelet's link (fd 3): when the process that runs the cluster is gone, so is this container.
+const kubeletFd = Number(process.env.KUBEFORGE_KUBELET_FD);
+delete process.env.KUBEFORGE_KUBELET_FD;
+if (Number.isInteger(kubeletFd) && kubeletFd > 2) {
+  try {
+    const link = new net.Socket({ fd: kubeletFd, readable: true, writable: false });
+    link.on('error', () => {});
+    link.on('close', () => process.kill(process.pid, 'SIGKILL'));
+    link.resume();
+    link.unref();
+  } catch {
+    // not a pipe (started by hand with the variable set): nothing to watch
+  }
 }
 const podIP = process.env.KUBEFORGE_POD_IP;
 const inPod = new Set([undefined, null, '', '0.0.0.0', '::', '127.0.0.1', '::1', 'localhost']);

@@ -36,6 +36,8 @@ export interface SandboxSettings {
   caCertPem: string;
   /** Signs the pods' ServiceAccount tokens (absent: no token is written). */
   tokenIssuer?: ServiceAccountTokenIssuer;
+  /** The second octet of this cluster's pod addresses (claimPodNetwork). */
+  podNetworkOctet: number;
 }
 
 /** A folder for the per-pod folders (removed when the cluster stops). */
@@ -60,10 +62,10 @@ export class PodSandboxes {
     const recorded = this.client.list('pods').filter((p) => p.spec?.nodeName === this.node.name && p.status?.podIP?.startsWith('127.')).map((p) => p.status.podIP as string);
     const taken = new Set([...this.ips.values(), ...recorded]);
     for (let host = 2; host < 255; host++) {
-      const ip = podLoopbackAddress(this.node.index, host);
+      const ip = podLoopbackAddress(this.settings.podNetworkOctet, this.node.index, host);
       if (!taken.has(ip)) return ip;
     }
-    throw new Error(`node ${this.node.name}: no process pod address left in ${podLoopbackAddress(this.node.index, 0)}/24`);
+    throw new Error(`node ${this.node.name}: no process pod address left in ${podLoopbackAddress(this.settings.podNetworkOctet, this.node.index, 0)}/24`);
   }
 
   /** Makes the pod's sandbox: its address (the one its status records, after a restart) and folder. */

@@ -107,9 +107,13 @@ export class Controller {
     const rateLimiter = (this.options.rateLimiter ?? context.defaultRateLimiter)?.();
     const queue = new WorkQueue({ clock: context.clock, rateLimiter, usePriority: this.options.usePriorityQueue ?? true, metrics: context.metrics?.queue?.(this.name), onActivity: context.onActivity });
     this.queue = queue;
+    // controller-runtime's start-up lines, the ones a newcomer looks for to know the controller runs.
+    const log = context.logger?.child({ controller: this.name });
+    log?.info('Starting Controller');
     for (const w of this.watchList) this.startWatch(w, context, queue);
     await this.waitForSources();
     if (!this.running) return;
+    log?.info({ 'worker count': workers }, 'Starting workers');
     context.metrics?.maxConcurrent?.(this.name, workers);
     for (let i = 0; i < workers; i++) this.workers.push(this.work(queue, context));
   }
