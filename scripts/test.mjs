@@ -9,9 +9,9 @@ const tsc = join(checkout, 'node_modules/typescript/bin/tsc');
 const jest = join(checkout, 'node_modules/jest/bin/jest.js');
 
 /** Runs node with `args` in the checkout; resolves to its exit status and output, or streams it when `inherit`. */
-function runNode(args, { inherit = false } = {}) {
+function runNode(args, { inherit = false, env = process.env } = {}) {
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, args, { cwd: checkout, stdio: inherit ? 'inherit' : ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, args, { cwd: checkout, env, stdio: inherit ? 'inherit' : ['ignore', 'pipe', 'pipe'] });
     let output = '';
     child.stdout?.on('data', (chunk) => (output += chunk));
     child.stderr?.on('data', (chunk) => (output += chunk));
@@ -42,6 +42,8 @@ const listed = await runNode(['--experimental-vm-modules', jest, '--listTests', 
 const files = listed.output.split('\n').filter((line) => line.startsWith('/')).length;
 console.log(`jest: ${files} files${workersChosen ? '' : ', 2 workers'} …`);
 const jestStart = performance.now();
-const tests = await runNode(['--experimental-vm-modules', jest, ...workerArgs, ...jestArgs], { inherit: true });
+// The kubectl the tests start (a Go program, short-lived) collects garbage less often: less CPU, same output.
+const jestEnv = { ...process.env, GOGC: process.env.GOGC ?? '400' };
+const tests = await runNode(['--experimental-vm-modules', jest, ...workerArgs, ...jestArgs], { inherit: true, env: jestEnv });
 console.log(`jest: ${files} files ${tests.code === 0 ? 'passed' : 'FAILED'} in ${seconds(jestStart)} (whole npm test ${seconds(compileStart)})`);
 process.exit(tests.code);
