@@ -38,7 +38,9 @@ console.log(`build + type-check: dist/ built, src, e2e and examples checked in $
 const jestArgs = process.argv.slice(2);
 const workersChosen = jestArgs.some((a) => /^(-w|--maxWorkers|-i|--runInBand)(=|$)/.test(a));
 const workerArgs = workersChosen ? [] : ['--maxWorkers=2'];
-const listed = await runNode(['--experimental-vm-modules', jest, '--listTests', ...jestArgs]);
+// the same selection, listed (without report options such as --json that would change the listing's form)
+const listArgs = jestArgs.filter((a, i) => !/^--(json|outputFile)(=|$)/.test(a) && !(jestArgs[i - 1] === '--outputFile' && !a.startsWith('-')));
+const listed = await runNode(['--experimental-vm-modules', jest, '--listTests', ...listArgs]);
 const files = listed.output.split('\n').filter((line) => line.startsWith('/')).length;
 console.log(`jest: ${files} files${workersChosen ? '' : ', 2 workers'} …`);
 const jestStart = performance.now();
