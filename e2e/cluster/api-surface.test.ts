@@ -6,7 +6,7 @@
  * bootstraps (APIServices, FlowSchemas, PriorityClasses, componentstatuses) are there.
  */
 import 'reflect-metadata';
-import { X509Certificate } from 'node:crypto';
+import { X509Certificate, type webcrypto } from 'node:crypto';
 import { writeFileSync } from 'node:fs';
 import * as x509 from '@peculiar/x509';
 import '../../src/certificates/self-signed.js';
@@ -314,9 +314,9 @@ describe('HorizontalPodAutoscalers', () => {
 });
 
 describe('CertificateSigningRequests', () => {
-  async function certificateRequest(commonName: string, organizations: string[]): Promise<{ pem: string; keys: CryptoKeyPair }> {
+  async function certificateRequest(commonName: string, organizations: string[]): Promise<{ pem: string; keys: webcrypto.CryptoKeyPair }> {
     const alg = { name: 'ECDSA', namedCurve: 'P-256', hash: 'SHA-256' } as const;
-    const keys = (await crypto.subtle.generateKey(alg, true, ['sign', 'verify'])) as CryptoKeyPair;
+    const keys = (await crypto.subtle.generateKey(alg, true, ['sign', 'verify'])) as webcrypto.CryptoKeyPair;
     const name = [...organizations.map((o) => `O=${o}`), `CN=${commonName}`].join(', ');
     const csr = await x509.Pkcs10CertificateRequestGenerator.create({ name, keys: keys as never, signingAlgorithm: alg });
     return { pem: csr.toString('pem'), keys };
