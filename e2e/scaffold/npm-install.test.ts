@@ -1,13 +1,13 @@
 /**
  * A freshly made project installs for real: `init` + `create api`, then `npm install` (the npm registry and
  * this checkout only), its type-check and its own `npm test` (jest against the local cluster), each exiting
- * 0. Slow (over a minute on a loaded machine); KUBEFORGE_SKIP_NPM_INSTALL=1 skips it, CI runs it.
+ * 0. Slow (over a minute on a loaded machine); KUBEFORGE_SKIP_NPM_INSTALL=1 skips it, CI runs it. The project
+ * takes kubeforge with the development spelling `--kubeforge-dependency file:<this checkout>` (the default,
+ * `^<version>`, needs kubeforge on the registry; e2e/ship/publish.test.ts installs the packed tarball).
  *
- * `--ignore-scripts`: npm 11 runs the `prepare` script of a `file:` (linked) dependency, i.e. a full
- * `tsc -p tsconfig.build.json` of this checkout (~38 s here), rewriting the dist/ that other tests are
- * reading at the same time. The test uses the dist/ this checkout's own install and `npm test` build
- * instead; the only other install script in the tree is @swc/core's check of its native binding, which
- * the type-check and jest run below exercise anyway.
+ * `--ignore-scripts`: the dist/ of this checkout is the one its `npm test` built (kubeforge has no
+ * `prepare` script any more, only `prepack`); the only other install script in the tree is @swc/core's
+ * check of its native binding, which the type-check and jest run below exercise anyway.
  */
 import { spawn } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
