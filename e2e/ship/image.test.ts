@@ -88,7 +88,7 @@ function asUser(user: string, argv: string[]): string[] {
 
     // Only production dependencies, kubeforge from the tarball (a real folder, not a link out of the image).
     const modules = inStage(image, 'node_modules');
-    for (const dev of ['typescript', 'jest', '@swc/core', '@types/node']) expect({ dev, present: existsSync(join(modules, dev)) }).toEqual({ dev, present: false });
+    for (const dev of ['typescript', 'jest', '@swc/core', '@swc/jest', '@types/jest']) expect({ dev, present: existsSync(join(modules, dev)) }).toEqual({ dev, present: false });
     expect(lstatSync(join(modules, 'kubeforge')).isDirectory()).toBe(true);
     expect(existsSync(inStage(image, 'dist/cmd/main.js'))).toBe(true);
     expect(existsSync(inStage(image, 'api'))).toBe(false);
