@@ -15,6 +15,7 @@ import { chmodSync, existsSync, lstatSync, mkdtempSync, readdirSync, readFileSyn
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startLocalCluster, type LocalCluster } from '../../src/cluster/index.js';
+import { Kubectl } from '../cluster/kubectl-runner.js';
 import { createApi, init } from '../scaffold/scaffold-harness.js';
 import { copyContext, inStage, performDockerfile, shellRunner } from './dockerfile-steps.js';
 import { expectSuccess, packKubeforge, plainEnv, runCommand, SKIP_NPM_INSTALL } from './ship-harness.js';
@@ -44,7 +45,9 @@ function asUser(user: string, argv: string[]): string[] {
   });
   afterAll(async () => {
     await cluster?.stop();
-    rmSync(parent, { recursive: true, force: true });
+    // KUBEFORGE_KEEP_SCAFFOLD=1 keeps the project, the context and the stages for a look after the run.
+    if (process.env.KUBEFORGE_KEEP_SCAFFOLD === '1') process.stderr.write(`kept: ${parent}\n`);
+    else rmSync(parent, { recursive: true, force: true });
   });
 
   it('builds from its context alone and starts as the ENTRYPOINT, non-root, read-only, production dependencies only', async () => {
@@ -100,8 +103,15 @@ function asUser(user: string, argv: string[]): string[] {
     const help = await runCommand(command, args, cwd);
     expect({ code: help.code, usage: help.stdout.startsWith('Usage: node dist/cmd/main.js') }).toEqual({ code: 0, usage: true });
 
-    // Against a local cluster: the manager takes the leader lease, then stops on SIGTERM.
+    // Against a local cluster with the CRDs installed (make install): the manager takes the leader lease,
+    // then stops on SIGTERM with exit 0.
     cluster = await startLocalCluster({ clock: 'real' });
+    const kubectl = new Kubectl(cluster.kubeconfigPath);
+    try {
+      await kubectl.ok(['apply', '--server-side', '-f', join(project, 'config/crd/bases')]);
+    } finally {
+      kubectl.cleanup();
+    }
     const kubeconfig = join(parent, 'kubeconfig');
     writeFileSync(kubeconfig, readFileSync(cluster.kubeconfigPath));
     chmodSync(kubeconfig, 0o644);
@@ -117,6 +127,7 @@ function asUser(user: string, argv: string[]): string[] {
     } finally {
       manager.kill('SIGTERM');
     }
-    expect(await exited).toBe(0);
+    const code = await exited;
+    expect({ code, output: code === 0 ? '' : output }).toEqual({ code: 0, output: '' });
   }, 900_000);
 });
