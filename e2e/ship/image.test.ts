@@ -11,7 +11,7 @@
  * KUBEFORGE_SKIP_NPM_INSTALL=1 skips it.
  */
 import { spawn } from 'node:child_process';
-import { chmodSync, existsSync, lstatSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, lstatSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startLocalCluster, type LocalCluster } from '../../src/cluster/index.js';
@@ -73,6 +73,8 @@ function asUser(user: string, argv: string[]): string[] {
     const context = join(parent, 'context');
     copyContext(project, context);
     expect(existsSync(join(context, '.kubeforge/image', tarball.split('/').pop()!))).toBe(true);
+    // Nothing outside the context: the tarball the project's package.json names is moved away for the build.
+    renameSync(tarball, `${tarball}.away`);
     const log: string[] = [];
     const dockerfile = readFileSync(join(context, 'Dockerfile'), 'utf8');
     let stages;
