@@ -109,6 +109,7 @@ describe('bad input changes nothing', () => {
     ['an upper-case repo', { repo: 'MyOperator' }, '--repo "MyOperator": must be a valid npm package name (lower-case, no spaces, optionally @scope/name) or a module path such as github.com/org/project'],
     ['a project name with dots', { projectName: 'my.project' }, '--project-name "my.project": must be a DNS-1123 label: lower-case letters, digits and "-" (it names the namespace and resources)'],
     ['an unknown license', { license: 'mit' }, '--license "mit": must be "none" or "apache2"'],
+    ['a kubeforge dependency with a space', { kubeforgeDependency: 'file:../my kubeforge' }, '--kubeforge-dependency "file:../my kubeforge": must be an npm dependency spec such as ^0.1.0, file:<folder> or file:<tarball>.tgz (no spaces or quotes)'],
   ])('init refuses %s', async (_name, flags, message) => {
     const fresh = tempProject('fresh');
     try {

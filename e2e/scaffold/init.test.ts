@@ -35,8 +35,17 @@ describe('kubeforge init', () => {
     expect(config).toMatchObject({ domain: 'example.com', layout: ['kubeforge.io/ts/v1'], projectName: 'guestbook', repo: 'my-operator', resources: [], version: '3' });
   });
 
-  it('depends on kubeforge from this checkout and pins the tools it is tested with', () => {
-    init(project.root);
+  it('depends on kubeforge by semver (or --kubeforge-dependency) and pins the tools it is tested with', () => {
+    const saved = process.env.KUBEFORGE_DEPENDENCY;
+    delete process.env.KUBEFORGE_DEPENDENCY;
+    try {
+      init(project.root);
+    } finally {
+      if (saved !== undefined) process.env.KUBEFORGE_DEPENDENCY = saved;
+    }
+    const version = (JSON.parse(read(CHECKOUT, 'package.json')) as { version: string }).version;
+    expect(JSON.parse(read(project.root, 'package.json')).dependencies.kubeforge).toBe(`^${version}`);
+    expect(init(project.root, { force: true, kubeforgeDependency: `file:${CHECKOUT}` })).toMatchObject({ code: 0, err: '' });
     const pkg = JSON.parse(read(project.root, 'package.json'));
     expect(pkg.dependencies.kubeforge).toBe(`file:${CHECKOUT}`);
     expect(pkg.type).toBe('module');

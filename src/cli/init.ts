@@ -23,6 +23,7 @@ export interface InitFlags {
   dryRun?: boolean;
   /** Run `npm install` in the made project afterwards, showing npm's progress. */
   install?: boolean;
+  kubeforgeDependency?: string;
 }
 
 export function runInit(flags: InitFlags, output: RunOutput = processOutput): number {
@@ -38,6 +39,7 @@ export function runInit(flags: InitFlags, output: RunOutput = processOutput): nu
         license: flags.license as License | undefined,
         multigroup: flags.multigroup,
         force: flags.force,
+        kubeforgeDependency: flags.kubeforgeDependency,
       }),
     flags.dryRun ?? false,
     output,
@@ -69,6 +71,7 @@ export function register(program: Command): void {
     .option('--owner <owner>', 'copyright owner in the license header')
     .option('--license <license>', 'license header of made files: apache2 or none', 'apache2')
     .option('--multigroup', 'lay APIs out as api/<group>/<version> (several API groups)')
+    .option('--kubeforge-dependency <spec>', "package.json's kubeforge dependency, e.g. file:../kubeforge or file:kubeforge-0.1.0.tgz for development (default: ^<this version>, or $KUBEFORGE_DEPENDENCY)")
     .option('--root <dir>', 'project folder', '.')
     .option('--force', 'overwrite files that exist')
     .option('--dry-run', 'print the files that would be written, write nothing')

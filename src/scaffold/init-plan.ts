@@ -24,6 +24,8 @@ export interface InitOptions {
   license?: License;
   multigroup?: boolean;
   force?: boolean;
+  /** package.json's kubeforge dependency spec (`--kubeforge-dependency`); default: see kubeforgeDependency. */
+  kubeforgeDependency?: string;
   /** The year in the license header; default this year. */
   year?: number;
 }
@@ -62,7 +64,7 @@ export function planInit(options: InitOptions): ScaffoldPlan {
     repo: packageName,
     boilerplate,
     packageLicense: license === 'apache2' ? 'Apache-2.0' : 'UNLICENSED',
-    kubeforgeDependency: kubeforgeDependency(root),
+    kubeforgeDependency: kubeforgeDependency(root, options.kubeforgeDependency),
     versions: toolVersions(),
     leaderElectionId: `${projectName}-leader.${options.domain}`,
   };

@@ -1,11 +1,14 @@
 /**
- * How a made project depends on kubeforge and its tools: `file:<this checkout>` when the CLI runs from a
- * git checkout (nothing on the registry to install), else the registry version; the versions of
- * typescript, jest, swc and the types packages are the ones this package itself is built and tested with.
+ * How a made project depends on kubeforge and its tools: `^<version>` (what a registry install gives) by
+ * default; `--kubeforge-dependency <spec>` or `KUBEFORGE_DEPENDENCY` for a file:/tarball spelling during
+ * development; `file:<relative path>` for a project inside a kubeforge checkout (the reference operators in
+ * examples/). The versions of typescript, jest, swc and the types packages are the ones this package itself
+ * is built and tested with.
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { isAbsolute, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { ScaffoldInputError } from './names.js';
 
 /** This package's root folder (the folder with its package.json). */
 export const KUBEFORGE_ROOT = fileURLToPath(new URL('../../', import.meta.url)).replace(/\/$/, '');
@@ -20,20 +23,26 @@ function ownPackageJson(): PackageJson {
   return JSON.parse(readFileSync(`${KUBEFORGE_ROOT}/package.json`, 'utf8')) as PackageJson;
 }
 
+/** A dependency spec npm can read: one word, no spaces or quotes (`^1.2.3`, `file:../kubeforge-1.2.3.tgz`). */
+function checkSpec(source: string, spec: string): string {
+  if (!/^[^\s"'\\]+$/.test(spec)) throw new ScaffoldInputError(source, spec, 'must be an npm dependency spec such as ^0.1.0, file:<folder> or file:<tarball>.tgz (no spaces or quotes)');
+  return spec;
+}
+
 /**
- * The dependency spec for kubeforge. `KUBEFORGE_DEPENDENCY` overrides it (e.g. a tarball path for a
- * release test); a checkout (a `.git` folder next to package.json) gives `file:<path of the checkout>` —
- * relative when the project lies inside the checkout (the reference operators in examples/, which must
- * install on any clone), absolute otherwise.
+ * The dependency spec for kubeforge, first of: the `--kubeforge-dependency` flag (`flag`); the
+ * `KUBEFORGE_DEPENDENCY` variable; `file:<relative path to the checkout>` when the project lies inside this
+ * package's git checkout (the reference operators in examples/, which must install on any clone);
+ * `^<this version>`.
  */
-export function kubeforgeDependency(projectRoot?: string): string {
+export function kubeforgeDependency(projectRoot?: string, flag?: string): string {
+  if (flag !== undefined) return checkSpec('--kubeforge-dependency', flag);
   const override = process.env.KUBEFORGE_DEPENDENCY;
-  if (override) return override;
-  if (existsSync(`${KUBEFORGE_ROOT}/.git`)) {
-    const fromCheckout = projectRoot === undefined ? undefined : relative(KUBEFORGE_ROOT, projectRoot);
-    const insideCheckout = fromCheckout !== undefined && !fromCheckout.startsWith('..') && !isAbsolute(fromCheckout);
-    if (insideCheckout) return `file:${relative(projectRoot!, KUBEFORGE_ROOT) || '.'}`;
-    return `file:${KUBEFORGE_ROOT}`;
+  if (override) return checkSpec('KUBEFORGE_DEPENDENCY', override);
+  if (projectRoot !== undefined && existsSync(`${KUBEFORGE_ROOT}/.git`)) {
+    const fromCheckout = relative(KUBEFORGE_ROOT, projectRoot);
+    const insideCheckout = fromCheckout !== '' && !fromCheckout.startsWith('..') && !isAbsolute(fromCheckout);
+    if (insideCheckout) return `file:${relative(projectRoot, KUBEFORGE_ROOT)}`;
   }
   return `^${ownPackageJson().version}`;
 }

@@ -1,0 +1,146 @@
+/**
+ * A publishable kubeforge (issue 15): what `npm pack` puts in the tarball, every runtime import of it a
+ * dependency (not a dev dependency), and — installed from the tarball into a clean folder with only its
+ * dependencies — `kubeforge init`, `create api`, `manifests` and the made project's own `npm test` working
+ * from that install. The install (one `npm install <tarball>`, better-sqlite3 compiled when no prebuilt
+ * binary is reachable: minutes) is skipped with KUBEFORGE_SKIP_NPM_INSTALL=1; the tarball checks are not.
+ */
+import { builtinModules } from 'node:module';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { CHECKOUT, expectSuccess, linkProjectDependencies, packKubeforge, plainEnv, runCommand, SKIP_NPM_INSTALL } from './ship-harness.js';
+
+interface PackageJson {
+  version: string;
+  bin: Record<string, string>;
+  files: string[];
+  scripts: Record<string, string>;
+  dependencies: Record<string, string>;
+  devDependencies: Record<string, string>;
+}
+
+const ownPackage = JSON.parse(readFileSync(join(CHECKOUT, 'package.json'), 'utf8')) as PackageJson;
+
+/** The files `npm pack` would put in the tarball (a dry run: nothing written, no scripts). */
+async function packedFiles(): Promise<string[]> {
+  const { code, output, stdout } = await runCommand('npm', ['pack', '--dry-run', '--ignore-scripts', '--json'], CHECKOUT);
+  expect({ code, output: code === 0 ? '' : output }).toEqual({ code: 0, output: '' });
+  const [report] = JSON.parse(stdout) as Array<{ files: Array<{ path: string }> }>;
+  return report.files.map((f) => f.path);
+}
+
+/**
+ * The packages a compiled file loads: `from '…'`, `import('…')`, `require('…')` and the calls of a
+ * `createRequire(…)` function (`requireHere('…')`, `createRequire(url)('…')`, `.resolve('…')`) with a literal
+ * that is not relative; reduced to the package name (`@scope/name` or `name`).
+ */
+function importedPackages(source: string): string[] {
+  const found = new Set<string>();
+  const pattern = /(?:\bfrom\s*|\bimport\s*\(\s*|\brequire(?:[A-Z]\w*)?\s*\(\s*|\bcreateRequire\([^()]*(?:\([^()]*\))?[^()]*\)\s*\(\s*|\.resolve\(\s*)(['"])([^'"]+)\1/g;
+  for (const match of source.matchAll(pattern)) {
+    const specifier = match[2];
+    if (specifier.startsWith('.') || specifier.startsWith('node:') || builtinModules.includes(specifier)) continue;
+    // A package name (npm's rules: lower case, no spaces); anything else is a string that only looks like a call.
+    if (!/^(@[a-z0-9][\w.-]*\/)?[a-z0-9][\w.-]*(\/\S*)?$/.test(specifier)) continue;
+    const parts = specifier.split('/');
+    found.add(specifier.startsWith('@') ? parts.slice(0, 2).join('/') : parts[0]);
+  }
+  return [...found];
+}
+
+/**
+ * Packages loaded through a require made at a dependency's own location (dist/reader/typescript.js takes
+ * ts-morph's bundled compiler from `@ts-morph/common`, next to ts-morph): a dependency of that dependency.
+ */
+const LOADED_THROUGH: Record<string, string> = { '@ts-morph/common': 'ts-morph' };
+
+function dependenciesOf(name: string): Record<string, string> {
+  return (JSON.parse(readFileSync(join(CHECKOUT, 'node_modules', name, 'package.json'), 'utf8')) as { dependencies?: Record<string, string> }).dependencies ?? {};
+}
+
+describe('the packed kubeforge', () => {
+  it('holds the command, the compiled code, the templates and the marker catalogue, and no tests or demo', async () => {
+    const files = await packedFiles();
+    for (const needed of ['package.json', 'bin/kubeforge.js', 'dist/cli/main.js', 'dist/runtime/index.js', 'dist/testing/index.d.ts', 'templates/init/Dockerfile.hbs', 'markers/crd.json']) {
+      expect({ needed, packed: files.includes(needed) }).toEqual({ needed, packed: true });
+    }
+    expect(files.filter((f) => f.startsWith('src/') || f.startsWith('e2e/') || f.startsWith('dist/demo/') || /\.test\.(js|ts)$/.test(f) || f.startsWith('examples/'))).toEqual([]);
+    expect(ownPackage.bin).toEqual({ kubeforge: 'bin/kubeforge.js' });
+  });
+
+  it('builds on pack (prepack) and runs no script at install that needs a dev dependency', () => {
+    expect(ownPackage.scripts.prepack).toContain('tsc -p tsconfig.build.json');
+    // A tarball or file: dependency runs its preinstall/install/postinstall/prepare scripts in the user's
+    // project, where typescript (a dev dependency) is not installed.
+    for (const script of ['preinstall', 'install', 'postinstall', 'prepare']) expect({ script, defined: script in ownPackage.scripts }).toEqual({ script, defined: false });
+  });
+
+  it('imports at run time only its dependencies', async () => {
+    const compiled = (await packedFiles()).filter((f) => f.endsWith('.js'));
+    expect(compiled.length).toBeGreaterThan(100);
+    const missing: string[] = [];
+    const used = new Set<string>();
+    for (const file of compiled) {
+      for (const name of importedPackages(readFileSync(join(CHECKOUT, file), 'utf8'))) {
+        used.add(name);
+        const through = LOADED_THROUGH[name];
+        const provided = name in ownPackage.dependencies || (through !== undefined && through in ownPackage.dependencies && name in dependenciesOf(through));
+        if (!provided) missing.push(`${file} imports ${name}${name in ownPackage.devDependencies ? ' (a dev dependency)' : ''}`);
+      }
+    }
+    expect(missing).toEqual([]);
+    // The scan sees the imports it must see (the static, the dynamic and the createRequire ones).
+    expect([...used]).toEqual(expect.arrayContaining(['commander', 'ts-morph', 'better-sqlite3', 'pino-pretty', '@kubernetes/client-node']));
+  });
+
+  it('recognises the import forms of the compiled code', () => {
+    const source = [
+      "import { a } from 'commander';",
+      "const x = await import('@scope/pkg/sub');",
+      "const load = () => createRequire(import.meta.url)('pino-pretty');",
+      "const main = requireHere.resolve('ts-morph');",
+      "program.requiredOption('--group <group>', 'x'); const r = require('yaml'); throw new Error(fail('spec.group'));",
+      "import { readFileSync } from 'node:fs'; import path from 'path'; import { b } from './local.js';",
+    ].join('\n');
+    expect(importedPackages(source).sort()).toEqual(['@scope/pkg', 'commander', 'pino-pretty', 'ts-morph', 'yaml']);
+  });
+});
+
+(SKIP_NPM_INSTALL ? describe.skip : describe)('kubeforge installed from its tarball into a clean folder', () => {
+  let parent: string;
+  beforeAll(() => {
+    parent = mkdtempSync(join(tmpdir(), 'kubeforge-publish-'));
+  });
+  afterAll(() => rmSync(parent, { recursive: true, force: true }));
+  if (SKIP_NPM_INSTALL) process.stderr.write('publish.test.ts: the install of the packed tarball is skipped because KUBEFORGE_SKIP_NPM_INSTALL=1\n');
+
+  it('makes a project (init, create api, manifests) whose npm test passes', async () => {
+    const tarball = await packKubeforge(parent);
+    const clean = join(parent, 'clean');
+    mkdirSync(clean);
+    await expectSuccess('publish', 'npm', ['install', '--no-audit', '--no-fund', '--prefer-offline', tarball], clean);
+    const installed = join(clean, 'node_modules/kubeforge');
+    // Only the dependencies: no dev dependency of kubeforge came along.
+    for (const dev of ['typescript', 'jest', '@swc/core', 'eslint', 'ts-json-schema-generator']) expect({ dev, installed: existsSync(join(clean, 'node_modules', dev)) }).toEqual({ dev, installed: false });
+
+    // The command through npx, from the folder the tarball was installed into.
+    expect((await expectSuccess('publish', 'npx', ['--no-install', 'kubeforge', '--version'], clean)).trim()).toBe(ownPackage.version);
+    const project = join(parent, 'shop');
+    mkdirSync(project);
+    await expectSuccess('publish', 'npx', ['--no-install', 'kubeforge', 'init', '--root', project, '--domain', 'example.com', '--repo', 'shop-operator'], clean);
+    const made = JSON.parse(readFileSync(join(project, 'package.json'), 'utf8')) as PackageJson;
+    // An installed kubeforge (no checkout) writes the registry range by default.
+    expect(made.dependencies.kubeforge).toBe(`^${ownPackage.version}`);
+
+    // The made project's tools are linked from this checkout (no second install); kubeforge is the installed one.
+    linkProjectDependencies(project, installed);
+    expect(realpathSync(join(project, 'node_modules/kubeforge'))).toBe(realpathSync(installed));
+    const kubeforge = join(project, 'node_modules/.bin/kubeforge');
+    await expectSuccess('publish', kubeforge, ['create', 'api', '--group', 'shop', '--version', 'v1', '--kind', 'Cart'], project);
+    await expectSuccess('publish', kubeforge, ['manifests'], project);
+    expect(readFileSync(join(project, 'config/crd/bases/shop.example.com_carts.yaml'), 'utf8')).toContain('kind: CustomResourceDefinition');
+    const test = await runCommand('npm', ['test'], project, plainEnv());
+    expect({ code: test.code, summary: /Tests:\s+\d+ passed, \d+ total/.test(test.output), output: test.code === 0 ? '' : test.output }).toEqual({ code: 0, summary: true, output: '' });
+  }, 600_000);
+});

@@ -1,0 +1,89 @@
+/**
+ * Helpers for the shipping tests (issue 15): `npm pack` of this checkout, commands run in a plain shell
+ * environment with their output kept for the failure message, and the made project's dependencies linked
+ * with kubeforge taken from an installed tarball instead of this checkout.
+ */
+import { spawn } from 'node:child_process';
+import { existsSync, mkdirSync, readdirSync, symlinkSync } from 'node:fs';
+import { join } from 'node:path';
+import { CHECKOUT } from '../scaffold/scaffold-harness.js';
+
+export { CHECKOUT };
+
+/** KUBEFORGE_SKIP_NPM_INSTALL=1 skips the tests that install from the registry (as e2e/scaffold/npm-install.test.ts). */
+export const SKIP_NPM_INSTALL = process.env.KUBEFORGE_SKIP_NPM_INSTALL === '1';
+
+/** The environment of a plain shell: no npm_* variables of an outer `npm test`, no NODE_OPTIONS, no jest worker id. */
+export function plainEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
+  const env = Object.fromEntries(Object.entries(process.env).filter(([k]) => !/^npm_/i.test(k) && k !== 'NODE_OPTIONS' && k !== 'JEST_WORKER_ID' && k !== 'KUBEFORGE_DEPENDENCY'));
+  return { ...env, ...extra };
+}
+
+export interface CommandOutcome {
+  code: number;
+  /** The last 20 000 characters of stdout and stderr together. */
+  output: string;
+  /** All of stdout. */
+  stdout: string;
+}
+
+/** Runs a command; resolves to its exit status and the last 20 000 characters of stdout and stderr together. */
+export function runCommand(command: string, args: string[], cwd: string, env: NodeJS.ProcessEnv = plainEnv()): Promise<CommandOutcome> {
+  return new Promise((resolve) => {
+    const child = spawn(command, args, { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
+    let output = '';
+    let stdout = '';
+    const keep = (chunk: Buffer): void => {
+      output = (output + chunk.toString()).slice(-20_000);
+    };
+    child.stdout.on('data', (chunk: Buffer) => {
+      stdout += chunk.toString();
+      keep(chunk);
+    });
+    child.stderr.on('data', keep);
+    child.on('error', (err) => resolve({ code: -1, output: `${output}\n${err.message}`, stdout }));
+    child.on('close', (code) => resolve({ code: code ?? -1, output, stdout }));
+  });
+}
+
+/** Runs a command and expects exit 0; the output is in the failure message. Resolves to its stdout. */
+export async function expectSuccess(label: string, command: string, args: string[], cwd: string, env?: NodeJS.ProcessEnv): Promise<string> {
+  const started = Date.now();
+  const { code, output, stdout } = await runCommand(command, args, cwd, env);
+  process.stderr.write(`${label}: \`${command} ${args.join(' ')}\` exited ${code} after ${((Date.now() - started) / 1000).toFixed(1)} s\n`);
+  const shown = `${command} ${args.join(' ')}`;
+  expect({ command: shown, code, output: code === 0 ? '' : output }).toEqual({ command: shown, code: 0, output: '' });
+  return stdout;
+}
+
+/**
+ * `npm pack` of this checkout into `destination`; resolves to the tarball's path. `--ignore-scripts`: the
+ * prepack build would rewrite the dist/ that other tests read at the same time, so the tarball is made from
+ * the dist/ already built (the test checks it is there).
+ */
+export async function packKubeforge(destination: string): Promise<string> {
+  if (!existsSync(join(CHECKOUT, 'dist/cli/main.js'))) throw new Error(`${CHECKOUT}/dist is not built: run \`npx tsc -p tsconfig.build.json\` first`);
+  const output = await expectSuccess('npm pack', 'npm', ['pack', '--ignore-scripts', '--silent', '--pack-destination', destination], CHECKOUT);
+  const name = output.trim().split('\n').pop()!.trim();
+  expect(name).toMatch(/^kubeforge-\d+\.\d+\.\d+.*\.tgz$/);
+  return join(destination, name);
+}
+
+/**
+ * node_modules for a made project without an install: this checkout's packages (jest, typescript, swc…)
+ * linked, but kubeforge (and its command in .bin) from `installedKubeforge`, a folder an `npm install` of the
+ * tarball made, whose own dependencies resolve from that install.
+ */
+export function linkProjectDependencies(root: string, installedKubeforge: string): void {
+  const modules = join(root, 'node_modules');
+  mkdirSync(join(modules, '.bin'), { recursive: true });
+  for (const entry of readdirSync(join(CHECKOUT, 'node_modules'))) {
+    if (entry === 'kubeforge' || entry === '.bin') continue;
+    symlinkSync(join(CHECKOUT, 'node_modules', entry), join(modules, entry));
+  }
+  for (const entry of readdirSync(join(CHECKOUT, 'node_modules/.bin'))) {
+    if (entry !== 'kubeforge') symlinkSync(join(CHECKOUT, 'node_modules/.bin', entry), join(modules, '.bin', entry));
+  }
+  symlinkSync(installedKubeforge, join(modules, 'kubeforge'));
+  symlinkSync(join(installedKubeforge, 'bin/kubeforge.js'), join(modules, '.bin/kubeforge'));
+}
