@@ -1,7 +1,7 @@
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { KUBEFORGE_ROOT, kubeforgeDependency } from './kubeforge-dependency.js';
-
-const version = (JSON.parse(readFileSync(`${KUBEFORGE_ROOT}/package.json`, 'utf8')) as { version: string }).version;
 
 describe('kubeforgeDependency', () => {
   const saved = process.env.KUBEFORGE_DEPENDENCY;
@@ -10,10 +10,21 @@ describe('kubeforgeDependency', () => {
     if (saved !== undefined) process.env.KUBEFORGE_DEPENDENCY = saved;
   });
 
-  it('is the semver range of this version for a project outside the checkout (what a registry install gives)', () => {
-    expect(kubeforgeDependency('/tmp/somewhere/else')).toBe(`^${version}`);
-    expect(kubeforgeDependency(`${KUBEFORGE_ROOT}-sibling/x`)).toBe(`^${version}`);
-    expect(kubeforgeDependency()).toBe(`^${version}`);
+  it('is the semver range of this version for an installed kubeforge (what a registry install gives)', () => {
+    const installed = mkdtempSync(join(tmpdir(), 'kubeforge-installed-')); // a package folder: no .git
+    try {
+      writeFileSync(join(installed, 'package.json'), JSON.stringify({ name: 'kubeforge', version: '3.2.1' }));
+      expect(kubeforgeDependency('/tmp/somewhere/else', undefined, installed)).toBe('^3.2.1');
+      expect(kubeforgeDependency(undefined, undefined, installed)).toBe('^3.2.1');
+    } finally {
+      rmSync(installed, { recursive: true, force: true });
+    }
+  });
+
+  it('is this checkout, by absolute path, for a project outside it when kubeforge runs from a git checkout', () => {
+    expect(kubeforgeDependency('/tmp/somewhere/else')).toBe(`file:${KUBEFORGE_ROOT}`);
+    expect(kubeforgeDependency(`${KUBEFORGE_ROOT}-sibling/x`)).toBe(`file:${KUBEFORGE_ROOT}`);
+    expect(kubeforgeDependency()).toBe(`file:${KUBEFORGE_ROOT}`);
   });
 
   it('is relative for a project inside the checkout, so the reference operators install on any clone', () => {

@@ -31,20 +31,22 @@ function checkSpec(source: string, spec: string): string {
 
 /**
  * The dependency spec for kubeforge, first of: the `--kubeforge-dependency` flag (`flag`); the
- * `KUBEFORGE_DEPENDENCY` variable; `file:<relative path to the checkout>` when the project lies inside this
- * package's git checkout (the reference operators in examples/, which must install on any clone);
- * `^<this version>`.
+ * `KUBEFORGE_DEPENDENCY` variable; when this kubeforge runs from a git checkout (not from an installed
+ * package), `file:` that checkout — relative for a project inside it (the reference operators in examples/,
+ * which must install on any clone), absolute otherwise (a newcomer's `npm install -g .` from a clone: `^<version>`
+ * would ask the registry for a version it may not have); `^<this version>` for an installed kubeforge, what a
+ * registry install gives. `root` is kubeforge's own folder (for tests).
  */
-export function kubeforgeDependency(projectRoot?: string, flag?: string): string {
+export function kubeforgeDependency(projectRoot?: string, flag?: string, root: string = KUBEFORGE_ROOT): string {
   if (flag !== undefined) return checkSpec('--kubeforge-dependency', flag);
   const override = process.env.KUBEFORGE_DEPENDENCY;
   if (override) return checkSpec('KUBEFORGE_DEPENDENCY', override);
-  if (projectRoot !== undefined && existsSync(`${KUBEFORGE_ROOT}/.git`)) {
-    const fromCheckout = relative(KUBEFORGE_ROOT, projectRoot);
+  if (existsSync(`${root}/.git`)) {
+    const fromCheckout = projectRoot === undefined ? '..' : relative(root, projectRoot);
     const insideCheckout = fromCheckout !== '' && !fromCheckout.startsWith('..') && !isAbsolute(fromCheckout);
-    if (insideCheckout) return `file:${relative(projectRoot, KUBEFORGE_ROOT)}`;
+    return insideCheckout ? `file:${relative(projectRoot!, root)}` : `file:${root}`;
   }
-  return `^${ownPackageJson().version}`;
+  return `^${(JSON.parse(readFileSync(`${root}/package.json`, 'utf8')) as PackageJson).version}`;
 }
 
 export interface ToolVersions {
