@@ -106,9 +106,14 @@ describe('Controller', () => {
     await controller.start({ cache: offlineCache(), clock, logger });
     channel.send(cm('a'));
     await flushAsyncWork();
-    expect(lines[0]).toMatchObject({ msg: 'Reconciler error', controller: 'logged', namespace: 'ns', name: 'a' });
-    expect(lines[0]!.reconcileID).toMatch(/^[0-9a-f-]{36}$/);
-    expect(String(lines[0]!.err)).toContain('nope');
+    // controller-runtime's start-up lines first, then the error.
+    expect(lines.slice(0, 2)).toMatchObject([
+      { msg: 'Starting Controller', controller: 'logged' },
+      { msg: 'Starting workers', controller: 'logged', 'worker count': expect.any(Number) },
+    ]);
+    expect(lines[2]).toMatchObject({ msg: 'Reconciler error', controller: 'logged', namespace: 'ns', name: 'a' });
+    expect(lines[2]!.reconcileID).toMatch(/^[0-9a-f-]{36}$/);
+    expect(String(lines[2]!.err)).toContain('nope');
     await controller.stop();
   });
 
@@ -129,7 +134,7 @@ describe('Controller', () => {
     expect(ids[0]).toBe(ids[1]);
     expect(ids[2]).toBe(ids[3]);
     expect(ids[0]).not.toBe(ids[2]);
-    expect(lines.map((l) => [l.name, l.reconcileID, l.controller])).toEqual([
+    expect(lines.filter((l) => !['Starting Controller', 'Starting workers'].includes(l.msg as string)).map((l) => [l.name, l.reconcileID, l.controller])).toEqual([
       ['a', ids[0], 'ids'],
       ['b', ids[2], 'ids'],
     ]);

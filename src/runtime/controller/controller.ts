@@ -74,6 +74,9 @@ export class Controller {
   private readonly watchList: Watch[] = [];
   private queue: WorkQueue | undefined;
   private workers: Promise<void>[] = [];
+  /** Ends start()'s wait for the caches when stop() comes first. */
+  private endSyncWait: (() => void) | undefined;
+  private startCancelled = false;
   private running = false;
   private reconcilesDone = 0;
   private context: ControllerRunContext | undefined;
@@ -102,6 +105,7 @@ export class Controller {
   async start(context: ControllerRunContext): Promise<void> {
     if (this.running) throw new Error(`controller ${this.name} is already running`);
     this.running = true;
+    this.startCancelled = false;
     this.context = context;
     const workers = Math.max(1, this.options.maxConcurrentReconciles ?? DEFAULT_MAX_CONCURRENT_RECONCILES);
     const rateLimiter = (this.options.rateLimiter ?? context.defaultRateLimiter)?.();
@@ -112,7 +116,7 @@ export class Controller {
     log?.info('Starting Controller');
     for (const w of this.watchList) this.startWatch(w, context, queue);
     await this.waitForSources();
-    if (!this.running) return;
+    if (!this.running || this.startCancelled) return;
     log?.info({ 'worker count': workers }, 'Starting workers');
     context.metrics?.maxConcurrent?.(this.name, workers);
     for (let i = 0; i < workers; i++) this.workers.push(this.work(queue, context));
@@ -122,11 +126,21 @@ export class Controller {
   async stop(): Promise<void> {
     if (!this.running) return;
     this.running = false;
+    this.endSyncWait?.();
     for (const w of this.watchList) w.source.stop?.();
     const abandoned = new Promise<void>((resolve) => (this.abandonWaiting = resolve));
     await Promise.race([this.queue?.shutDownWithDrain().then(() => Promise.all(this.workers)), abandoned]);
     this.abandonWaiting = undefined;
     this.workers = [];
+  }
+
+  /**
+   * A start() still waiting for its caches returns at once without starting workers (the manager is
+   * stopping; stop() follows and stops the sources).
+   */
+  cancelStart(): void {
+    this.startCancelled = true;
+    this.endSyncWait?.();
   }
 
   /**
@@ -166,12 +180,16 @@ export class Controller {
       timer.unref();
     });
     try {
-      await Promise.race([Promise.all(this.watchList.map((w) => w.source.waitForSync?.())), timedOut]);
+      // stop() ends the wait too: a manager stopped before its caches synced (a kind whose CRD is not
+      // installed never syncs) must not wait out the grace period for it.
+      const stopped = new Promise<void>((resolve) => (this.endSyncWait = resolve));
+      await Promise.race([Promise.all(this.watchList.map((w) => w.source.waitForSync?.())), timedOut, stopped]);
     } catch (err) {
       await this.stop();
       throw err;
     } finally {
       clearTimeout(timer);
+      this.endSyncWait = undefined;
     }
   }
 

@@ -296,10 +296,18 @@ export class Manager implements ControllerHost {
     throw new Error(message);
   }
 
+  /** stop() has begun: leader work that has not started its controllers yet does not start them. */
+  private stopping = false;
+
   private async stopEverything(): Promise<void> {
     const wasLeading = this.leading;
     this.leading = false;
+    // A controller still waiting for its caches (a kind whose CRD is not installed never syncs) would hold
+    // the leader work, and so this stop, until the grace period ends: it gives up its start instead.
+    this.stopping = true;
+    for (const c of this.controllers) c.cancelStart();
     await this.leaderWork;
+    this.stopping = false;
     if (wasLeading) await this.stopLeaderWork();
     await this.elector?.stop();
     this.elector = undefined;
@@ -383,6 +391,7 @@ export class Manager implements ControllerHost {
 
   private async startLeaderWork(): Promise<void> {
     for (const r of this.runnables) if (r.needLeaderElection !== false) await this.startReported(runnableName(r), () => r.start(this));
+    if (this.stopping) return;
     await Promise.all(this.controllers.map((c) => this.startReported(`controller ${c.name}`, () => this.startController(c))));
   }
 
