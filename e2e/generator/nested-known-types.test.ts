@@ -35,7 +35,7 @@ function typesFile(): string {
   const imported = [...new Set(Object.values(FIELDS).map(([type]) => type))].sort();
   const fields = Object.entries(FIELDS).map(([name, [type, list]]) => `  /** The ${name}. */\n  ${name}?: ${type}${list ? '[]' : ''};`);
   return `import type { ObjectMeta } from 'kubeforge/api';
-import type { ${imported.join(', ')} } from 'kubernetes-types/core/v1';
+import type { ${imported.join(', ')} } from 'kubernetes-types/core/v1.js';
 
 /** PlacementSpec uses Kubernetes types that live inside PodSpec. */
 export interface PlacementSpec {

@@ -47,7 +47,7 @@ describe('kubeforge init --install', () => {
 
   it('is listed in init --help', async () => {
     const help = await cli(['init', '--help']);
-    expect(help.out).toMatch(/--install\s+run npm install in the new project afterwards, showing\s+npm's progress/);
+    expect(help.out).toMatch(/--install\s+run npm install in the new project afterwards,\s+showing\s+npm's progress/);
   });
 
   it('announces the step, runs npm install in the new project and shows its output', async () => {

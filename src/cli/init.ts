@@ -71,7 +71,7 @@ export function register(program: Command): void {
     .option('--owner <owner>', 'copyright owner in the license header')
     .option('--license <license>', 'license header of made files: apache2 or none', 'apache2')
     .option('--multigroup', 'lay APIs out as api/<group>/<version> (several API groups)')
-    .option('--kubeforge-dependency <spec>', "package.json's kubeforge dependency, e.g. file:../kubeforge or file:kubeforge-0.1.0.tgz for development (default: ^<this version>, or $KUBEFORGE_DEPENDENCY)")
+    .option('--kubeforge-dependency <spec>', "package.json's kubeforge dependency, e.g. file:../kubeforge or file:kubeforge-0.1.0.tgz for development (default: $KUBEFORGE_DEPENDENCY, else file:<checkout> when this kubeforge runs from a git checkout, else ^<this version>)")
     .option('--root <dir>', 'project folder', '.')
     .option('--force', 'overwrite files that exist')
     .option('--dry-run', 'print the files that would be written, write nothing')

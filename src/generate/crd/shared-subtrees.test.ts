@@ -11,7 +11,7 @@ import type { Schema } from './schema.js';
 
 function kindTypes(kind: string): string {
   return `import type { ObjectMeta } from 'kubeforge/api';
-import type { PodTemplateSpec } from 'kubernetes-types/core/v1';
+import type { PodTemplateSpec } from 'kubernetes-types/core/v1.js';
 import type { Settings } from './settings.js';
 
 /** ${kind}Spec is what a ${kind} wants. */
