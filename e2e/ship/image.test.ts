@@ -18,7 +18,7 @@ import { startLocalCluster, type LocalCluster } from '../../src/cluster/index.js
 import { Kubectl } from '../cluster/kubectl-runner.js';
 import { createApi, init } from '../scaffold/scaffold-harness.js';
 import { copyContext, inStage, performDockerfile, shellRunner } from './dockerfile-steps.js';
-import { expectSuccess, packKubeforge, plainEnv, runCommand, SKIP_NPM_INSTALL } from './ship-harness.js';
+import { expectSuccess, packKubeforge, plainEnv, prebuiltBinaryMirror, runCommand, SKIP_NPM_INSTALL } from './ship-harness.js';
 
 /** Makes every file and folder under `path` read-only for everyone (symbolic links are left alone). */
 function makeReadOnly(path: string): void {
@@ -78,9 +78,12 @@ function asUser(user: string, argv: string[]): string[] {
     const log: string[] = [];
     const dockerfile = readFileSync(join(context, 'Dockerfile'), 'utf8');
     let stages;
+    // better-sqlite3's prebuilt binary as the image build would download it (this machine cannot reach GitHub).
+    const mirror = await prebuiltBinaryMirror(join(parent, 'mirror'));
     try {
-      stages = performDockerfile(dockerfile, context, join(parent, 'stages'), shellRunner(plainEnv(), log));
+      stages = performDockerfile(dockerfile, context, join(parent, 'stages'), shellRunner(plainEnv(mirror.env), log));
     } finally {
+      mirror.close();
       process.stderr.write(`image.test.ts:\n${log.join('\n')}\n`);
     }
     // The steps the issue asks for, in the Dockerfile's own RUN lines.

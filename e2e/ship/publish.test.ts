@@ -9,7 +9,7 @@ import { builtinModules } from 'node:module';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { CHECKOUT, expectSuccess, linkProjectDependencies, packKubeforge, plainEnv, runCommand, SKIP_NPM_INSTALL } from './ship-harness.js';
+import { CHECKOUT, expectSuccess, linkProjectDependencies, packKubeforge, plainEnv, prebuiltBinaryMirror, runCommand, SKIP_NPM_INSTALL } from './ship-harness.js';
 
 interface PackageJson {
   version: string;
@@ -133,7 +133,13 @@ describe('the packed kubeforge', () => {
     const tarball = await packKubeforge(parent);
     const clean = join(parent, 'clean');
     mkdirSync(clean);
-    await expectSuccess('publish', 'npm', ['install', '--no-audit', '--no-fund', '--prefer-offline', tarball], clean);
+    // better-sqlite3's prebuilt binary as a user's install downloads it (this machine cannot reach GitHub).
+    const mirror = await prebuiltBinaryMirror(join(parent, 'mirror'));
+    try {
+      await expectSuccess('publish', 'npm', ['install', '--no-audit', '--no-fund', '--prefer-offline', tarball], clean, plainEnv(mirror.env));
+    } finally {
+      mirror.close();
+    }
     const installed = join(clean, 'node_modules/kubeforge');
     // Only the dependencies: no dev dependency of kubeforge came along.
     for (const dev of ['typescript', 'jest', '@swc/core', 'eslint', 'ts-json-schema-generator']) expect({ dev, installed: existsSync(join(clean, 'node_modules', dev)) }).toEqual({ dev, installed: false });

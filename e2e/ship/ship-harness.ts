@@ -3,8 +3,8 @@
  * environment with their output kept for the failure message, and the made project's dependencies linked
  * with kubeforge taken from an installed tarball instead of this checkout.
  */
-import { spawn } from 'node:child_process';
-import { existsSync, mkdirSync, readdirSync, symlinkSync } from 'node:fs';
+import { execFileSync, spawn } from 'node:child_process';
+import { existsSync, mkdirSync, readdirSync, readFileSync, symlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { CHECKOUT } from '../scaffold/scaffold-harness.js';
 
@@ -86,4 +86,33 @@ export function linkProjectDependencies(root: string, installedKubeforge: string
   }
   symlinkSync(installedKubeforge, join(modules, 'kubeforge'));
   symlinkSync(join(installedKubeforge, 'bin/kubeforge.js'), join(modules, '.bin/kubeforge'));
+}
+
+/**
+ * better-sqlite3's prebuilt binary for this Node.js, served on 127.0.0.1 the way its GitHub releases serve it
+ * to prebuild-install (`<host>/v<version>/better-sqlite3-v<version>-node-v<abi>-<platform>-<arch>.tar.gz`),
+ * made from the binary this checkout's `npm ci` built. A user's `npm install` downloads that file; this
+ * machine cannot reach GitHub, and without it every install compiles the module from source (a minute or
+ * more per install on 2 cores). `env` points prebuild-install at the mirror
+ * (`npm_config_better_sqlite3_binary_host`); the server runs in a child process, so it answers while a test
+ * blocks in a synchronous step.
+ */
+export async function prebuiltBinaryMirror(dir: string): Promise<{ env: Record<string, string>; close(): void }> {
+  const moduleDir = join(CHECKOUT, 'node_modules/better-sqlite3');
+  const { version } = JSON.parse(readFileSync(join(moduleDir, 'package.json'), 'utf8')) as { version: string };
+  const name = `better-sqlite3-v${version}-node-v${process.versions.modules}-${process.platform}-${process.arch}.tar.gz`;
+  mkdirSync(dir, { recursive: true });
+  execFileSync('tar', ['czf', join(dir, name), '-C', moduleDir, 'build/Release/better_sqlite3.node']);
+  const server = spawn(
+    process.execPath,
+    ['-e', `const http = require('node:http'); const fs = require('node:fs'); const file = process.argv[1];
+http.createServer((req, res) => { if (req.url.endsWith('/' + require('node:path').basename(file))) { res.writeHead(200); fs.createReadStream(file).pipe(res); } else { res.writeHead(404); res.end(); } })
+  .listen(0, '127.0.0.1', function () { console.log(this.address().port); });`, join(dir, name)],
+    { stdio: ['ignore', 'pipe', 'inherit'] },
+  );
+  const port = await new Promise<number>((resolve, reject) => {
+    server.stdout!.once('data', (chunk: Buffer) => resolve(Number(chunk.toString().trim())));
+    server.once('exit', (code) => reject(new Error(`the binary mirror exited (${code})`)));
+  });
+  return { env: { npm_config_better_sqlite3_binary_host: `http://127.0.0.1:${port}` }, close: () => server.kill() };
 }
