@@ -2,7 +2,7 @@
  * `make deploy` of examples/cronjob on the local cluster (e2e/deploy/deploy-proof.ts), with config/default's
  * [CERTMANAGER] sections enabled: the API server calls the in-cluster manager's webhooks through
  * webhook-service with the certificate the cert-manager stand-in issued — a bad schedule is denied, unset
- * fields come back defaulted.
+ * fields come back defaulted. The sample's first Job comes on the manager's real clock (within a minute).
  */
 import { parseDocument } from 'yaml';
 import { proveDeploy } from './deploy-proof.js';
@@ -16,6 +16,12 @@ spec:
 `;
 
 proveDeploy('cronjob', {
+  // the manager schedules on its own (real) clock: the sample's every-minute run comes within a minute
+  reconciledTimeoutMs: 75_000,
+  reconciled: async ({ kubectl }) => {
+    const jobs = JSON.parse(await kubectl.ok(['get', 'jobs.batch', '-n', 'default', '-o', 'json'])).items as any[];
+    return jobs.find((j) => j.metadata.ownerReferences?.some((o: any) => o.controller && o.kind === 'CronJob' && o.name === 'cronjob-sample'))?.metadata.name;
+  },
   webhooks: async ({ kubectl, namespace, prefix }) => {
     const configuration = JSON.parse(await kubectl.ok(['get', 'validatingwebhookconfiguration', `${prefix}validating-webhook-configuration`, '-o', 'json']));
     const secret = JSON.parse(await kubectl.ok(['get', 'secret', 'webhook-server-cert', '-n', namespace, '-o', 'json']));

@@ -20,8 +20,16 @@ import { deployableExample, until, type DeployedExample } from './deploy-harness
 export interface ExampleChecks {
   /** After the samples: what the reconciles made (polled until it returns a value). */
   reconciled?: (d: DeployedExample) => Promise<string | undefined>;
+  /** How far the cluster clock steps between looks at `reconciled` (default 1 s; built-in CronJobs need minutes) and how long to look (default 30 s, real time). */
+  reconciledStepMs?: number;
+  reconciledTimeoutMs?: number;
   /** Webhook checks through the Service (examples with webhooks). */
   webhooks?: (d: DeployedExample) => Promise<void>;
+  /**
+   * Resources (`group/resource`, core ones bare) the example's RBAC markers grant although its manager never
+   * touches them — each a known finding, with its reason next to it in the example's test file.
+   */
+  grantedButUntouched?: string[];
 }
 
 const json = async (d: DeployedExample, args: string[]): Promise<any> => JSON.parse(await d.kubectl.ok([...args, '-o', 'json']));
@@ -83,7 +91,7 @@ export function proveDeploy(name: string, checks: ExampleChecks = {}): void {
     const applied = await kubectl.run(['apply', '-k', `${d.root}/config/samples`]);
     expect({ code: applied.code, stderr: applied.stderr }).toEqual({ code: 0, stderr: '' });
     if (checks.reconciled) {
-      const made = await until(cluster, 'what the samples make', () => checks.reconciled!(d!), { stepMs: 1_000 });
+      const made = await until(cluster, 'what the samples make', () => checks.reconciled!(d!), { stepMs: checks.reconciledStepMs ?? 1_000, timeoutMs: checks.reconciledTimeoutMs ?? 30_000 });
       expect(made).toBeTruthy();
     }
     let lastLogs = '';
@@ -147,6 +155,10 @@ export function proveDeploy(name: string, checks: ExampleChecks = {}): void {
     process.stderr.write(`deploy ${name}: leader handed over ${handoverMs} ms after its pod was deleted\n`);
     expect(await kubectl.ok(['logs', '-n', namespace, follower.metadata.name])).toContain('"msg":"successfully acquired lease ');
 
+    // the samples deleted while the manager runs (finalizers, if any, are its to remove)
+    await kubectl.ok(['delete', '-k', `${d.root}/config/samples`, '--ignore-not-found', '--wait=false']);
+    await until(cluster, 'the samples gone', async () => (await kubectl.ok(['get', '-k', `${d.root}/config/samples`, '--ignore-not-found', '-o', 'name'])).trim() === '', { stepMs: 1_000 });
+
     // least privilege: the manager's ServiceAccount was refused nothing and used every rule it was granted
     const report = cluster.leastPrivilegeReport({ user: serviceAccount, groups: ['system:serviceaccounts', `system:serviceaccounts:${namespace}`] });
     process.stderr.write(`deploy ${name}: least-privilege report: used ${report.used.join('; ')}\n  unused: ${report.unusedRules.map((r) => `${r.verbs.join(',')} ${(r.apiGroups ?? []).join(',')}/${(r.resources ?? r.nonResourceURLs ?? []).join(',')}`).join('; ')}\n`);
@@ -160,10 +172,9 @@ export function proveDeploy(name: string, checks: ExampleChecks = {}): void {
     const touched = new Set(report.used.map((u) => u.split(' ')[1]!.replace(/\/(status|finalizers)$/, '')));
     const inLeaderElectionRole = (rule: GrantedRule): boolean => leaderElectionRules.some((l) => (rule.apiGroups ?? []).every((g) => l.apiGroups.includes(g)) && (rule.resources ?? []).every((r) => l.resources.includes(r)));
     const grantsUntouched = report.unusedRules.filter((rule) => !inLeaderElectionRole(rule) && !(rule.resources ?? []).every((r) => (rule.apiGroups ?? []).some((g) => touched.has(resourceKey(g, r)))));
-    expect(grantsUntouched).toEqual([]);
+    expect(grantsUntouched.flatMap((rule) => (rule.resources ?? []).map((r) => resourceKey(rule.apiGroups?.[0] ?? '', r))).filter((k, i, all) => all.indexOf(k) === i).sort()).toEqual([...(checks.grantedButUntouched ?? [])].sort());
 
     // make undeploy, twice
-    await kubectl.ok(['delete', '-k', `${d.root}/config/samples`, '--ignore-not-found']);
     for (const round of [1, 2]) {
       const undeployed = await kubectl.run(['delete', '--ignore-not-found', '-k', `${d.root}/config/default`, '--wait=false']);
       expect({ round, code: undeployed.code, stderr: undeployed.stderr }).toEqual({ round, code: 0, stderr: '' });
