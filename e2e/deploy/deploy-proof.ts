@@ -170,9 +170,10 @@ export function proveDeploy(name: string, checks: ExampleChecks = {}): void {
     const leaderElectionRules = (parseAllDocuments(readFileSync(join(d.root, 'config/rbac/leader_election_role.yaml'), 'utf8'))[0]!.toJS() as { rules: Array<{ apiGroups: string[]; resources: string[] }> }).rules;
     const resourceKey = (group: string, resource: string): string => (group ? `${group}/${resource}` : resource).replace(/\/(status|finalizers)$/, '');
     const touched = new Set(report.used.map((u) => u.split(' ')[1]!.replace(/\/(status|finalizers)$/, '')));
-    const inLeaderElectionRole = (rule: GrantedRule): boolean => leaderElectionRules.some((l) => (rule.apiGroups ?? []).every((g) => l.apiGroups.includes(g)) && (rule.resources ?? []).every((r) => l.resources.includes(r)));
-    const grantsUntouched = report.unusedRules.filter((rule) => !inLeaderElectionRole(rule) && !(rule.resources ?? []).every((r) => (rule.apiGroups ?? []).some((g) => touched.has(resourceKey(g, r)))));
-    expect(grantsUntouched.flatMap((rule) => (rule.resources ?? []).map((r) => resourceKey(rule.apiGroups?.[0] ?? '', r))).filter((k, i, all) => all.indexOf(k) === i).sort()).toEqual([...(checks.grantedButUntouched ?? [])].sort());
+    const inLeaderElectionRole = (group: string, resource: string): boolean => leaderElectionRules.some((l) => l.apiGroups.includes(group) && l.resources.includes(resource));
+    const unusedResources = report.unusedRules.flatMap((rule: GrantedRule) => (rule.apiGroups ?? []).flatMap((g) => (rule.resources ?? []).map((r) => [g, r] as const)));
+    const grantsUntouched = [...new Set(unusedResources.filter(([g, r]) => !inLeaderElectionRole(g, r) && !touched.has(resourceKey(g, r))).map(([g, r]) => resourceKey(g, r)))].sort();
+    expect(grantsUntouched).toEqual([...(checks.grantedButUntouched ?? [])].sort());
 
     // make undeploy, twice
     for (const round of [1, 2]) {
