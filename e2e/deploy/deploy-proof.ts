@@ -149,11 +149,20 @@ export function proveDeploy(name: string, checks: ExampleChecks = {}): void {
     expect(followerLogs).not.toContain('"reconcileID"');
     const deletedAt = Date.now();
     await kubectl.ok(['delete', 'pod', '-n', namespace, leader.metadata.name, '--wait=false']);
-    await until(cluster, 'the follower leading', async () => (await holder()).startsWith(`${follower.metadata.name}_`), { stepMs: 1_000 });
+    // the waiting replica, or the ReplicaSet's replacement pod if it starts first, takes the released Lease
+    const successor = await until(cluster, 'a successor leading', async () => {
+      const identity = await holder();
+      const live = (await managerPods(d!)).filter((p) => p.metadata.name !== leader.metadata.name && !p.metadata.deletionTimestamp);
+      return live.find((p) => identity.startsWith(`${p.metadata.name}_`));
+    }, { stepMs: 1_000 }).catch(async (err: Error) => {
+      const state = (await managerPods(d!)).map((p) => `${p.metadata.name} ${p.status.phase} ${JSON.stringify(p.status.containerStatuses?.[0]?.state)}`).join('\n');
+      const followerLog = (await kubectl.run(['logs', '-n', namespace, follower.metadata.name])).stdout;
+      throw new Error(`${err.message}: holder ${await holder()}\n${state}\nfollower log:\n${followerLog}`);
+    });
     const handoverMs = Date.now() - deletedAt;
     expect(handoverMs).toBeLessThan((lease.spec.leaseDurationSeconds ?? 15) * 1000);
-    process.stderr.write(`deploy ${name}: leader handed over ${handoverMs} ms after its pod was deleted\n`);
-    expect(await kubectl.ok(['logs', '-n', namespace, follower.metadata.name])).toContain('"msg":"successfully acquired lease ');
+    process.stderr.write(`deploy ${name}: leader handed over to ${successor.metadata.name === follower.metadata.name ? 'the waiting replica' : 'the replacement pod'} ${handoverMs} ms after its pod was deleted\n`);
+    expect(await kubectl.ok(['logs', '-n', namespace, successor.metadata.name])).toContain('"msg":"successfully acquired lease ');
 
     // the samples deleted while the manager runs (finalizers, if any, are its to remove)
     await kubectl.ok(['delete', '-k', `${d.root}/config/samples`, '--ignore-not-found', '--wait=false']);
