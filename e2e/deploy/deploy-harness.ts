@@ -36,6 +36,8 @@ export function enableCertManager(kustomization: string): string {
 
 /** Copies `examples/<name>`, links node_modules, enables cert-manager when it has webhooks, and builds dist/. */
 export function prepareExample(name: string): { root: string; namespace: string; prefix: string; webhooks: boolean; temp: string } {
+  // the copy runs kubeforge's compiled output (dist/), which this checkout's `npm test` builds first
+  if (!existsSync(join(CHECKOUT, 'dist/runtime/index.js')) || !existsSync(join(CHECKOUT, 'dist/cli/main.js'))) throw new Error(`${CHECKOUT}/dist is not built: run \`npx tsc -p tsconfig.build.json\` (npm test does) first`);
   const temp = mkdtempSync(join(tmpdir(), `kubeforge-deploy-${name}-`));
   const root = join(temp, name);
   cpSync(join(CHECKOUT, 'examples', name), root, { recursive: true, filter: (src) => !/\/(node_modules|dist|\.kubeforge)$/.test(src) });

@@ -186,10 +186,13 @@ export function proveDeploy(name: string, checks: ExampleChecks = {}): void {
 
     // make undeploy, twice
     for (const round of [1, 2]) {
-      const undeployed = await kubectl.run(['delete', '--ignore-not-found', '-k', `${d.root}/config/default`, '--wait=false']);
+      const undeployed = await kubectl.run(['delete', '--ignore-not-found', '-k', `${d.root}/config/default`]);
       expect({ round, code: undeployed.code, stderr: undeployed.stderr }).toEqual({ round, code: 0, stderr: '' });
       await cluster.clock.advance(30_000);
       await cluster.settle();
     }
+    // everything of config/default is gone, the manager processes with it
+    await until(cluster, 'the namespace gone', async () => (await kubectl.run(['get', 'namespace', namespace])).stderr.includes('NotFound'), { stepMs: 5_000 });
+    expect((await kubectl.ok(['get', 'clusterroles', '-o', 'name'])).split('\n').filter((n) => n.startsWith(`clusterrole.rbac.authorization.k8s.io/${prefix}`))).toEqual([]);
   }, 240_000);
 }
