@@ -105,3 +105,25 @@ test('cluster start refuses a malformed --image or a missing project folder', as
   await expect(main(['node', 'kubeforge', 'cluster', 'start', '--image', 'controller'])).rejects.toThrow('--image: expected <image>=<project dir>, got "controller"');
   await expect(main(['node', 'kubeforge', 'cluster', 'start', '--image', 'controller=/nowhere/at/all'])).rejects.toThrow('--image controller=/nowhere/at/all: project folder /nowhere/at/all does not exist');
 });
+
+test('cluster start --cert-manager serves the cert-manager.io kinds', async () => {
+  const { dir, kubeconfig, write, output } = captureStart();
+  try {
+    const running = main(['node', 'kubeforge', 'cluster', 'start', '--kubeconfig', kubeconfig, '--cert-manager']);
+    for (let i = 0; i < 500 && !output().includes('export KUBECONFIG='); i++) await new Promise((r) => setTimeout(r, 10));
+    expect(output()).toContain('cert-manager.io Issuers and Certificates are served (selfSigned and ca issuers; CA injection)\n');
+    const home = join(dir, 'home');
+    const kubectl = (...args: string[]) => promisify(execFile)('kubectl', ['--kubeconfig', kubeconfig, ...args], { encoding: 'utf8', env: { PATH: process.env.PATH ?? '', HOME: home, KUBECACHEDIR: join(home, 'cache') } });
+    let served = '';
+    for (let i = 0; i < 50 && !served.includes('certificates.cert-manager.io'); i++) {
+      served = (await kubectl('api-resources', '--api-group=cert-manager.io', '-o', 'name')).stdout;
+      if (!served.includes('certificates.cert-manager.io')) await new Promise((r) => setTimeout(r, 100));
+    }
+    expect(served.split('\n').filter(Boolean).sort()).toEqual(['certificates.cert-manager.io', 'clusterissuers.cert-manager.io', 'issuers.cert-manager.io']);
+    process.emit('SIGINT');
+    expect(await running).toBe(0);
+  } finally {
+    write.mockRestore();
+    rmSync(dir, { recursive: true, force: true });
+  }
+});

@@ -90,8 +90,9 @@ export function register(program: Command): void {
       (value: string, previous: string[]) => [...previous, value],
       [] as string[],
     )
+    .option('--cert-manager', "stand in for cert-manager: serve the cert-manager.io Issuer/ClusterIssuer/Certificate CRDs, issue Certificates from selfSigned and ca issuers into their Secrets, inject CAs where cert-manager.io/inject-ca-from asks (what a project's config/certmanager needs)")
     .addHelpText('after', limits)
-    .action(async (opts: { port: string; kubeconfig?: string; now?: string; nodes: string; certUser: string[]; dataDir?: string; fresh?: boolean; image: string[] }) => {
+    .action(async (opts: { port: string; kubeconfig?: string; now?: string; nodes: string; certUser: string[]; dataDir?: string; fresh?: boolean; image: string[]; certManager?: boolean }) => {
       const port = Number(opts.port);
       const nodes = Number(opts.nodes);
       if (!Number.isInteger(nodes) || nodes < 1 || nodes > 100) throw new Error(`--nodes: expected a number of nodes from 1 to 100, got ${JSON.stringify(opts.nodes)}`);
@@ -102,6 +103,7 @@ export function register(program: Command): void {
       const images = imageMappings(opts.image);
       const started = await startLocalCluster({
         ...(Object.keys(images).length ? { images } : {}),
+        ...(opts.certManager ? { certManager: true } : {}),
         clock: 'real',
         port,
         nodes,
@@ -118,6 +120,7 @@ export function register(program: Command): void {
       if (opts.dataDir) process.stdout.write(`data kept in ${resolve(opts.dataDir)} (resourceVersion ${started.internals.store.resourceVersion})\n`);
       process.stdout.write(`export KUBECONFIG=${kubeconfig}\n`);
       for (const [image, dir] of Object.entries(images)) process.stdout.write(`image ${image} runs from ${dir}\n`);
+      if (opts.certManager) process.stdout.write('cert-manager.io Issuers and Certificates are served (selfSigned and ca issuers; CA injection)\n');
       for (const u of certificateUsers) process.stdout.write(`client-certificate user ${u.user} (groups: ${u.groups.join(',') || 'none'}): kubectl --context ${contextNameFor(u.user)}\n`);
       await new Promise<void>((done) => {
         const stop = (): void => {

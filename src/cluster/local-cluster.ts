@@ -197,6 +197,12 @@ export interface LocalClusterOptions {
    * the matching rule is in local-images.ts). Needs `pods: 'simulate'` and tls.
    */
   images?: Record<string, string>;
+  /**
+   * Stand in for cert-manager (src/cluster/cert-manager/): serve the cert-manager.io Issuer, ClusterIssuer
+   * and Certificate CRDs, issue Certificates from selfSigned and ca issuers into their Secrets, and inject
+   * CAs into webhook configurations and CRDs annotated `cert-manager.io/inject-ca-from` (default false).
+   */
+  certManager?: boolean;
 }
 
 /** Something that must be quiet before settle() returns (built-in controllers register one). */

@@ -44,6 +44,7 @@ import { AdmissionPolicyStatusController } from './admission-policy-status-contr
 import type { ProcessPodsConfig } from './process-pods.js';
 import { podSandboxesRoot } from './pod-sandboxes.js';
 import { rmSync } from 'node:fs';
+import { installCertManager } from '../cert-manager/install-cert-manager.js';
 
 const kubeSystem = (name: string): ControllerIdentity => ({ user: `system:serviceaccount:kube-system:${name}`, fieldManager: 'kube-controller-manager' });
 
@@ -301,6 +302,10 @@ export function startBuiltinControllers(cluster: ClusterInternals, caCertPem?: s
     const registration = new ApiServiceRegistrationController(client(controllerIdentities.apiserver), cluster.catalog, cluster.clock);
     scheduler.add(registration);
     extraIdleChecks.push(cluster.catalog.onChange(() => scheduler.enqueue(registration.name, '*')) as () => void);
+  }
+  if (cluster.options.certManager) {
+    const certManager = installCertManager(scheduler, cluster.clock, client);
+    extraIdleChecks.push(cluster.addIdleCheck(certManager.issuer));
   }
   const removeIdleCheck = cluster.addIdleCheck(scheduler);
   const stop = (): void => {

@@ -184,7 +184,7 @@ export class KubeletSimulator implements BuiltinController {
     if (isTerminal(pod)) return;
     if (!pod.status?.startTime) return this.admit(pod, behaviour, now);
     if (!pod.status?.containerStatuses?.some((cs: Status) => cs.containerID || cs.lastState?.terminated)) {
-      for (const gate of this.gates) {
+      for (const gate of [...this.gates, (p: KubeObject) => processes.volumesMissing(p)]) {
         const reason = gate(pod, this.node.name);
         if (reason === undefined) continue;
         if (this.gateRecorded.get(pod.metadata.uid) !== reason) {

@@ -16,9 +16,10 @@ import type { KubeObject } from '../store/object-store.js';
 import { ContainerConfigError } from './container-env.js';
 import type { ControllerClient } from './controller-client.js';
 import { podLoopbackAddress, podNetworkModule } from './pod-network.js';
+import { podVolumesModule } from './pod-volumes.js';
 
 /** The path in a container where the ServiceAccount token, CA and namespace are mounted. */
-const serviceAccountMountPath = '/var/run/secrets/kubernetes.io/serviceaccount';
+export const serviceAccountMountPath = '/var/run/secrets/kubernetes.io/serviceaccount';
 
 export interface PodSandbox {
   dir: string;
@@ -28,6 +29,8 @@ export interface PodSandbox {
   homeDir: string;
   /** The module every Node.js process of the pod loads first (pod-network.ts). */
   networkModule: string;
+  /** The module that makes reads under the container's mount paths read the pod's volumes (pod-volumes.ts). */
+  volumesModule: string;
 }
 
 export interface SandboxSettings {
@@ -76,10 +79,12 @@ export class PodSandboxes {
     mkdirSync(homeDir, { recursive: true });
     const networkModule = join(dir, 'pod-network.mjs');
     writeFileSync(networkModule, podNetworkModule);
+    const volumesModule = join(dir, 'pod-volumes.mjs');
+    writeFileSync(volumesModule, podVolumesModule);
     const recorded: string | undefined = pod.status?.podIP;
     const ip = recorded?.startsWith('127.') ? recorded : this.allocateIP();
     this.ips.set(uid, ip);
-    return { dir, ip, serviceAccountDir: join(dir, serviceAccountMountPath), homeDir, networkModule };
+    return { dir, ip, serviceAccountDir: join(dir, serviceAccountMountPath), homeDir, networkModule, volumesModule };
   }
 
   /** Frees the pod's address and removes its folder. */

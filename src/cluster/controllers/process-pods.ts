@@ -27,7 +27,8 @@ import type { ControllerClient } from './controller-client.js';
 import type { ReconcileResult } from './controller-scheduler.js';
 import type { EventRecorder } from './event-recorder.js';
 import type { LocalImage, LocalImages } from './local-images.js';
-import { type PodSandbox, PodSandboxes, type SandboxSettings } from './pod-sandboxes.js';
+import { type PodSandbox, PodSandboxes, type SandboxSettings, serviceAccountMountPath } from './pod-sandboxes.js';
+import { missingVolumeSource, podRootEnv, volumeMountsEnv, writeContainerVolumes } from './pod-volumes.js';
 import { type Status, backoffMs, condition, finishIfDone, orderConditions, setCondition } from './pod-status.js';
 
 /** The env var naming the ServiceAccount folder (kubeforge/runtime's SERVICE_ACCOUNT_DIR_ENV reads it). */
@@ -69,6 +70,17 @@ const time = (text: string | undefined): number => (text ? Date.parse(text) : 0)
 const podKey = (pod: KubeObject): string => `${pod.metadata.namespace}/${pod.metadata.name}`;
 
 export class ProcessPods {
+  /** Where the pod's Secret and ConfigMap volumes are read from. */
+  private readonly volumeSources = {
+    secret: (ns: string, name: string) => (name ? this.client.get('secrets', ns, name) : undefined),
+    configMap: (ns: string, name: string) => (name ? this.client.get('configmaps', ns, name) : undefined),
+  };
+
+  /** Why the pod's volumes cannot be set up yet (a FailedMount message), or undefined. */
+  volumesMissing(pod: KubeObject): string | undefined {
+    return missingVolumeSource(pod, this.volumeSources);
+  }
+
   private readonly sandboxes = new Map<string, Sandbox>();
   private readonly made: PodSandboxes;
 
@@ -161,7 +173,9 @@ export class ProcessPods {
       secret: (ns, name) => (name ? this.client.get('secrets', ns, name) : undefined),
       configMap: (ns, name) => (name ? this.client.get('configmaps', ns, name) : undefined),
     });
-    const preload = `--import="${pathToFileURL(sandbox.networkModule).href}"`;
+    const mounts = writeContainerVolumes(pod, container, sandbox.dir, this.volumeSources);
+    if (pod.spec?.automountServiceAccountToken !== false) mounts.push(serviceAccountMountPath);
+    const preload = `--import="${pathToFileURL(sandbox.networkModule).href}" --import="${pathToFileURL(sandbox.volumesModule).href}"`;
     return {
       PATH: process.env.PATH ?? '/usr/local/bin:/usr/bin:/bin',
       HOSTNAME: pod.spec?.hostname ?? pod.metadata.name,
@@ -172,6 +186,8 @@ export class ProcessPods {
       KUBERNETES_PORT: `tcp://${api.hostname}:${port}`,
       ...(pod.spec?.automountServiceAccountToken === false ? {} : { [serviceAccountDirEnv]: sandbox.serviceAccountDir }),
       KUBEFORGE_POD_IP: sandbox.ip,
+      [podRootEnv]: sandbox.dir,
+      [volumeMountsEnv]: mounts.join('\n'),
       ...declared,
       NODE_OPTIONS: declared.NODE_OPTIONS ? `${preload} ${declared.NODE_OPTIONS}` : preload,
     };

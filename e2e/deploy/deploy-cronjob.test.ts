@@ -1,0 +1,38 @@
+/**
+ * `make deploy` of examples/cronjob on the local cluster (e2e/deploy/deploy-proof.ts), with config/default's
+ * [CERTMANAGER] sections enabled: the API server calls the in-cluster manager's webhooks through
+ * webhook-service with the certificate the cert-manager stand-in issued — a bad schedule is denied, unset
+ * fields come back defaulted. The sample's first Job comes on the manager's real clock (within a minute).
+ */
+import { parseDocument } from 'yaml';
+import { proveDeploy } from './deploy-proof.js';
+
+const cronJob = (name: string, schedule: string): string => `apiVersion: batch.tutorial.kubebuilder.io/v1
+kind: CronJob
+metadata: {name: ${name}, namespace: default}
+spec:
+  schedule: "${schedule}"
+  jobTemplate: {spec: {template: {spec: {containers: [{name: hello, image: busybox}], restartPolicy: OnFailure}}}}
+`;
+
+proveDeploy('cronjob', {
+  // the manager schedules on its own (real) clock: the sample's every-minute run comes within a minute
+  reconciledTimeoutMs: 75_000,
+  reconciled: async ({ kubectl }) => {
+    const jobs = JSON.parse(await kubectl.ok(['get', 'jobs.batch', '-n', 'default', '-o', 'json'])).items as any[];
+    return jobs.find((j) => j.metadata.ownerReferences?.some((o: any) => o.controller && o.kind === 'CronJob' && o.name === 'cronjob-sample'))?.metadata.name;
+  },
+  webhooks: async ({ kubectl, namespace, prefix }) => {
+    const configuration = JSON.parse(await kubectl.ok(['get', 'validatingwebhookconfiguration', `${prefix}validating-webhook-configuration`, '-o', 'json']));
+    const secret = JSON.parse(await kubectl.ok(['get', 'secret', 'webhook-server-cert', '-n', namespace, '-o', 'json']));
+    expect(configuration.webhooks[0].clientConfig).toMatchObject({ service: { name: `${prefix}webhook-service`, namespace }, caBundle: secret.data['ca.crt'] });
+    const denied = await kubectl.run(['apply', '-f', '-'], cronJob('bad-schedule', 'every minute please'));
+    expect(denied.code).not.toBe(0);
+    expect(denied.stderr).toContain('admission webhook "vcronjob-v1.kb.io" denied the request');
+    expect(denied.stderr).toContain('spec.schedule: Invalid value: "every minute please"');
+    await kubectl.ok(['apply', '-f', '-'], cronJob('defaulted', '*/5 * * * *'));
+    const spec = (parseDocument(await kubectl.ok(['get', 'cronjobs.batch.tutorial.kubebuilder.io', 'defaulted', '-n', 'default', '-o', 'yaml'])).toJS() as { spec: Record<string, unknown> }).spec;
+    expect({ suspend: spec.suspend, successfulJobsHistoryLimit: spec.successfulJobsHistoryLimit, failedJobsHistoryLimit: spec.failedJobsHistoryLimit }).toEqual({ suspend: false, successfulJobsHistoryLimit: 3, failedJobsHistoryLimit: 1 });
+    await kubectl.ok(['delete', 'cronjobs.batch.tutorial.kubebuilder.io', 'defaulted', '-n', 'default']);
+  },
+});

@@ -1,0 +1,90 @@
+/**
+ * What the per-example `make deploy` proofs share: a copy of a reference operator with this checkout's
+ * node_modules linked and its manager built, the config/default [CERTMANAGER] sections enabled when it
+ * has webhooks (as `create webhook` enables them), a local cluster on a virtual clock running the
+ * project's IMG (`controller:latest`) as a real process with the cert-manager stand-in, and kubectl
+ * against it — plus small waits: processes run on the real clock, so a check is polled while the
+ * cluster's clock is stepped.
+ */
+import { execFileSync } from 'node:child_process';
+import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { parseDocument } from 'yaml';
+import { startLocalCluster, type LocalCluster } from '../../src/cluster/index.js';
+import { Kubectl } from '../cluster/kubectl-runner.js';
+import { CHECKOUT, linkDependencies } from '../scaffold/scaffold-harness.js';
+
+export interface DeployedExample {
+  root: string;
+  cluster: LocalCluster;
+  kubectl: Kubectl;
+  /** config/default's namespace and name prefix. */
+  namespace: string;
+  prefix: string;
+  /** Whether the example has webhooks (config/webhook in config/default). */
+  webhooks: boolean;
+  remove(): Promise<void>;
+}
+
+/** Uncomments the [CERTMANAGER] resource and patches of config/default/kustomization.yaml (idempotent). */
+export function enableCertManager(kustomization: string): string {
+  return kustomization
+    .replace(/^#- \.\.\/certmanager$/m, '- ../certmanager')
+    .replace(/^#- path: cert_manager_ca_injection_patch\.yaml\n#  target:\n#    kind: (Mutating|Validating)WebhookConfiguration$/gm, '- path: cert_manager_ca_injection_patch.yaml\n  target:\n    kind: $1WebhookConfiguration');
+}
+
+/** Copies `examples/<name>`, links node_modules, enables cert-manager when it has webhooks, and builds dist/. */
+export function prepareExample(name: string): { root: string; namespace: string; prefix: string; webhooks: boolean; temp: string } {
+  // the copy runs kubeforge's compiled output (dist/), which this checkout's `npm test` builds first
+  if (!existsSync(join(CHECKOUT, 'dist/runtime/index.js')) || !existsSync(join(CHECKOUT, 'dist/cli/main.js'))) throw new Error(`${CHECKOUT}/dist is not built: run \`npx tsc -p tsconfig.build.json\` (npm test does) first`);
+  const temp = mkdtempSync(join(tmpdir(), `kubeforge-deploy-${name}-`));
+  const root = join(temp, name);
+  cpSync(join(CHECKOUT, 'examples', name), root, { recursive: true, filter: (src) => !/\/(node_modules|dist|\.kubeforge)$/.test(src) });
+  linkDependencies(root);
+  const kustomizationPath = join(root, 'config/default/kustomization.yaml');
+  const text = readFileSync(kustomizationPath, 'utf8');
+  const webhooks = /^- \.\.\/webhook$/m.test(text);
+  if (webhooks) {
+    const enabled = enableCertManager(text);
+    if (!/^- \.\.\/certmanager$/m.test(enabled) || (enabled.match(/^- path: cert_manager_ca_injection_patch\.yaml$/gm) ?? []).length !== 2) throw new Error(`${kustomizationPath}: could not enable the [CERTMANAGER] sections`);
+    writeFileSync(kustomizationPath, enabled);
+  }
+  const parsed = parseDocument(text).toJS() as { namespace: string; namePrefix: string };
+  execFileSync(process.execPath, [join(CHECKOUT, 'node_modules/typescript/bin/tsc'), '-p', 'tsconfig.build.json'], { cwd: root, stdio: 'pipe' });
+  if (!existsSync(join(root, 'dist/cmd/main.js'))) throw new Error(`${root}: the build made no dist/cmd/main.js`);
+  return { root, namespace: parsed.namespace, prefix: parsed.namePrefix, webhooks, temp };
+}
+
+/** Starts a local cluster (virtual clock, kubelet running `controller:latest` from the copy, cert-manager stand-in). */
+export async function deployableExample(name: string): Promise<DeployedExample> {
+  const prepared = prepareExample(name);
+  const cluster = await startLocalCluster({ images: { 'controller:latest': prepared.root }, certManager: true });
+  const kubectl = new Kubectl(cluster.kubeconfigPath);
+  return {
+    ...prepared,
+    cluster,
+    kubectl,
+    async remove() {
+      kubectl.cleanup();
+      await cluster.stop();
+      rmSync(prepared.temp, { recursive: true, force: true });
+    },
+  };
+}
+
+/**
+ * Polls `check` (settling the cluster and stepping its clock by `stepMs` between looks) until it gives a
+ * value; the processes' own start and answers take real time.
+ */
+export async function until<T>(cluster: LocalCluster, what: string, check: () => Promise<T | undefined | false | null>, options: { stepMs?: number; timeoutMs?: number } = {}): Promise<T> {
+  const end = Date.now() + (options.timeoutMs ?? 30_000);
+  for (;;) {
+    await cluster.settle();
+    const value = await check();
+    if (value) return value;
+    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
+    if (options.stepMs) await cluster.clock.advance(options.stepMs);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
