@@ -83,7 +83,7 @@ export function proveDeploy(name: string, checks: ExampleChecks = {}): void {
       return pods.length === 1 ? pods : undefined;
     }, { stepMs: 5_000 });
     expect(leader.spec.serviceAccountName).toBe(`${prefix}controller-manager`);
-    expect(leader.status.podIP).toMatch(/^127\.244\.0\.\d+$/);
+    expect(leader.status.podIP).toMatch(/^127\.2\d\d\.0\.\d+$/);
 
     // the samples, reconciled by the in-cluster manager
     const samples = sampleNames(d.root);
@@ -166,7 +166,7 @@ export function proveDeploy(name: string, checks: ExampleChecks = {}): void {
 
     // the samples deleted while the manager runs (finalizers, if any, are its to remove)
     await kubectl.ok(['delete', '-k', `${d.root}/config/samples`, '--ignore-not-found', '--wait=false']);
-    await until(cluster, 'the samples gone', async () => (await kubectl.ok(['get', '-k', `${d.root}/config/samples`, '--ignore-not-found', '-o', 'name'])).trim() === '', { stepMs: 1_000 });
+    await until(cluster, 'the samples gone', async () => (await kubectl.ok(['get', '-k', `${d!.root}/config/samples`, '--ignore-not-found', '-o', 'name'])).trim() === '', { stepMs: 1_000 });
 
     // least privilege: the manager's ServiceAccount was refused nothing and used every rule it was granted
     const report = cluster.leastPrivilegeReport({ user: serviceAccount, groups: ['system:serviceaccounts', `system:serviceaccounts:${namespace}`] });

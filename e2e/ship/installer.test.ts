@@ -36,7 +36,9 @@ describe('build-installer, deploy and undeploy on the local cluster', () => {
     expect(await createApi(project, { group: 'shop', version: 'v1', kind: 'Cart' })).toMatchObject({ code: 0, err: '' });
     expect(await createWebhook(project, { group: 'shop', version: 'v1', kind: 'Cart', defaulting: true, programmaticValidation: true })).toMatchObject({ code: 0, err: '' });
     linkDependencies(project);
-    cluster = await startLocalCluster();
+    // cert-manager's kinds served (create webhook enabled config/default's cert-manager parts), as on a cluster
+    // where cert-manager is installed — kubebuilder's installer needs it too.
+    cluster = await startLocalCluster({ certManager: true });
     kubectl = new Kubectl(cluster.kubeconfigPath);
     makeEnv = plainEnv({ KUBECONFIG: cluster.kubeconfigPath, HOME: join(parent, 'home'), KUBECACHEDIR: join(parent, 'home/.kube/cache') });
   }, 120_000);
