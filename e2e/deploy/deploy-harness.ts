@@ -7,7 +7,7 @@
  * cluster's clock is stepped.
  */
 import { execFileSync } from 'node:child_process';
-import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseDocument } from 'yaml';
@@ -27,14 +27,7 @@ export interface DeployedExample {
   remove(): Promise<void>;
 }
 
-/** Uncomments the [CERTMANAGER] resource and patches of config/default/kustomization.yaml (idempotent). */
-export function enableCertManager(kustomization: string): string {
-  return kustomization
-    .replace(/^#- \.\.\/certmanager$/m, '- ../certmanager')
-    .replace(/^#- path: cert_manager_ca_injection_patch\.yaml\n#  target:\n#    kind: (Mutating|Validating)WebhookConfiguration$/gm, '- path: cert_manager_ca_injection_patch.yaml\n  target:\n    kind: $1WebhookConfiguration');
-}
-
-/** Copies `examples/<name>`, links node_modules, enables cert-manager when it has webhooks, and builds dist/. */
+/** Copies `examples/<name>`, links node_modules, checks cert-manager is enabled when it has webhooks, and builds dist/. */
 export function prepareExample(name: string): { root: string; namespace: string; prefix: string; webhooks: boolean; temp: string } {
   // the copy runs kubeforge's compiled output (dist/), which this checkout's `npm test` builds first
   if (!existsSync(join(CHECKOUT, 'dist/runtime/index.js')) || !existsSync(join(CHECKOUT, 'dist/cli/main.js'))) throw new Error(`${CHECKOUT}/dist is not built: run \`npx tsc -p tsconfig.build.json\` (npm test does) first`);
@@ -45,11 +38,8 @@ export function prepareExample(name: string): { root: string; namespace: string;
   const kustomizationPath = join(root, 'config/default/kustomization.yaml');
   const text = readFileSync(kustomizationPath, 'utf8');
   const webhooks = /^- \.\.\/webhook$/m.test(text);
-  if (webhooks) {
-    const enabled = enableCertManager(text);
-    if (!/^- \.\.\/certmanager$/m.test(enabled) || (enabled.match(/^- path: cert_manager_ca_injection_patch\.yaml$/gm) ?? []).length !== 2) throw new Error(`${kustomizationPath}: could not enable the [CERTMANAGER] sections`);
-    writeFileSync(kustomizationPath, enabled);
-  }
+  // `create webhook` enabled cert-manager and CA injection in config/default, as kubebuilder 4's does
+  if (webhooks && !(/^- \.\.\/certmanager$/m.test(text) && /^replacements:$/m.test(text))) throw new Error(`${kustomizationPath}: has webhooks but not the [CERTMANAGER] sections create webhook enables`);
   const parsed = parseDocument(text).toJS() as { namespace: string; namePrefix: string };
   execFileSync(process.execPath, [join(CHECKOUT, 'node_modules/typescript/bin/tsc'), '-p', 'tsconfig.build.json'], { cwd: root, stdio: 'pipe' });
   if (!existsSync(join(root, 'dist/cmd/main.js'))) throw new Error(`${root}: the build made no dist/cmd/main.js`);
