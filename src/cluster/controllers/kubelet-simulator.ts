@@ -124,6 +124,24 @@ export class KubeletSimulator implements BuiltinController {
     return [nodeKey, ...this.myPods().map((p) => `${p.metadata.namespace}/${p.metadata.name}`)];
   }
 
+  /**
+   * Whether a pod whose containers were never created must still wait on a gate (its volumes): the first
+   * gate that gives a reason holds it, and that reason is recorded once as a Warning `FailedMount` event.
+   */
+  private heldByMountGate(pod: KubeObject, gates: KubeletPodGate[]): boolean {
+    if (pod.status?.containerStatuses?.some((cs: Status) => cs.containerID || cs.lastState?.terminated)) return false;
+    for (const gate of gates) {
+      const reason = gate(pod, this.node.name);
+      if (reason === undefined) continue;
+      if (this.gateRecorded.get(pod.metadata.uid) !== reason) {
+        this.gateRecorded.set(pod.metadata.uid, reason);
+        this.events.record(pod, 'Warning', 'FailedMount', reason);
+      }
+      return true;
+    }
+    return false;
+  }
+
   private myPods(): KubeObject[] {
     return this.client.list('pods').filter((p) => p.spec?.nodeName === this.node.name);
   }
@@ -183,17 +201,7 @@ export class KubeletSimulator implements BuiltinController {
     }
     if (isTerminal(pod)) return;
     if (!pod.status?.startTime) return this.admit(pod, behaviour, now);
-    if (!pod.status?.containerStatuses?.some((cs: Status) => cs.containerID || cs.lastState?.terminated)) {
-      for (const gate of [...this.gates, (p: KubeObject) => processes.volumesMissing(p)]) {
-        const reason = gate(pod, this.node.name);
-        if (reason === undefined) continue;
-        if (this.gateRecorded.get(pod.metadata.uid) !== reason) {
-          this.gateRecorded.set(pod.metadata.uid, reason);
-          this.events.record(pod, 'Warning', 'FailedMount', reason);
-        }
-        return { requeueAfterMs: gateRetryMs };
-      }
-    }
+    if (this.heldByMountGate(pod, [...this.gates, (p: KubeObject) => processes.volumesMissing(p)])) return { requeueAfterMs: gateRetryMs };
     return processes.advance(pod, now);
   }
 
@@ -405,17 +413,7 @@ export class KubeletSimulator implements BuiltinController {
     let nextDue = Infinity;
     const due = (t: number): void => void (nextDue = Math.min(nextDue, t));
     if (now < startedAt + behaviour.startDelayMs) return { requeueAfterMs: startedAt + behaviour.startDelayMs - now };
-    if (!status.containerStatuses?.some((cs: Status) => cs.containerID || cs.lastState?.terminated)) {
-      for (const gate of this.gates) {
-        const reason = gate(pod, this.node.name);
-        if (reason === undefined) continue;
-        if (this.gateRecorded.get(pod.metadata.uid) !== reason) {
-          this.gateRecorded.set(pod.metadata.uid, reason);
-          this.events.record(pod, 'Warning', 'FailedMount', reason);
-        }
-        return { requeueAfterMs: gateRetryMs };
-      }
-    }
+    if (this.heldByMountGate(pod, this.gates)) return { requeueAfterMs: gateRetryMs };
 
     // init containers, one at a time
     const inits: KubeObject[] = pod.spec.initContainers ?? [];
