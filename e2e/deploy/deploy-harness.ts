@@ -46,10 +46,14 @@ export function prepareExample(name: string): { root: string; namespace: string;
   return { root, namespace: parsed.namespace, prefix: parsed.namePrefix, webhooks, temp };
 }
 
-/** Starts a local cluster (virtual clock, kubelet running `controller:latest` from the copy, cert-manager stand-in). */
-export async function deployableExample(name: string): Promise<DeployedExample> {
+/**
+ * Starts a local cluster (virtual clock, kubelet running `controller:latest` from the copy, cert-manager
+ * stand-in). `clockBehindMs` starts the cluster's clock that far behind the real one the manager processes
+ * run on, so objects are created "earlier" than the manager's now (a CronJob's missed run is due at once).
+ */
+export async function deployableExample(name: string, options: { clockBehindMs?: number } = {}): Promise<DeployedExample> {
   const prepared = prepareExample(name);
-  const cluster = await startLocalCluster({ images: { 'controller:latest': prepared.root }, certManager: true });
+  const cluster = await startLocalCluster({ images: { 'controller:latest': prepared.root }, certManager: true, ...(options.clockBehindMs ? { now: new Date(Date.now() - options.clockBehindMs) } : {}) });
   const kubectl = new Kubectl(cluster.kubeconfigPath);
   return {
     ...prepared,

@@ -23,6 +23,8 @@ export interface ExampleChecks {
   /** How far the cluster clock steps between looks at `reconciled` (default 1 s; built-in CronJobs need minutes) and how long to look (default 30 s, real time). */
   reconciledStepMs?: number;
   reconciledTimeoutMs?: number;
+  /** Start the cluster's clock this far behind the manager's real one (deployableExample). */
+  clockBehindMs?: number;
   /** Webhook checks through the Service (examples with webhooks). */
   webhooks?: (d: DeployedExample) => Promise<void>;
   /**
@@ -67,7 +69,7 @@ export function proveDeploy(name: string, checks: ExampleChecks = {}): void {
   afterAll(async () => d?.remove());
 
   test(`${name}: make deploy on the local cluster runs the manager for real — Ready, samples reconciled under its own RBAC, webhooks, logs, leader election, metrics, undeploy twice`, async () => {
-    d = await deployableExample(name);
+    d = await deployableExample(name, checks.clockBehindMs ? { clockBehindMs: checks.clockBehindMs } : {});
     const { cluster, kubectl, namespace, prefix } = d;
     const deployment = `${prefix}controller-manager`;
     const serviceAccount = `system:serviceaccount:${namespace}:${prefix}controller-manager`;
