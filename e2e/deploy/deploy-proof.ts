@@ -14,7 +14,7 @@ import { request } from 'node:https';
 import { join } from 'node:path';
 import { parseAllDocuments } from 'yaml';
 import type { GrantedRule } from '../../src/cluster/index.js';
-import { deployableExample, until, type DeployedExample } from './deploy-harness.js';
+import { deployableExample, settled, until, type DeployedExample } from './deploy-harness.js';
 
 /** What one example adds to the common proof. */
 export interface ExampleChecks {
@@ -143,7 +143,7 @@ export function proveDeploy(name: string, checks: ExampleChecks = {}): void {
       const r = await kubectl.run(['logs', '-n', namespace, follower.metadata.name]);
       return r.stdout.includes('"msg":"starting manager"') ? r.stdout : undefined;
     });
-    await cluster.clock.advance(5_000);
+    await settled(cluster.clock.advance(5_000));
     await new Promise((r) => setTimeout(r, 2_500)); // more than one retry period (2 s) of the follower's elector
     expect(await holder()).toMatch(new RegExp(`^${leader.metadata.name}_`));
     const followerLogs = waiting + (await kubectl.ok(['logs', '-n', namespace, follower.metadata.name]));
@@ -190,8 +190,8 @@ export function proveDeploy(name: string, checks: ExampleChecks = {}): void {
     for (const round of [1, 2]) {
       const undeployed = await kubectl.run(['delete', '--ignore-not-found', '-k', `${d.root}/config/default`]);
       expect({ round, code: undeployed.code, stderr: undeployed.stderr }).toEqual({ round, code: 0, stderr: '' });
-      await cluster.clock.advance(30_000);
-      await cluster.settle();
+      await settled(cluster.clock.advance(30_000));
+      await settled(cluster.settle());
     }
     // everything of config/default is gone, the manager processes with it
     await until(cluster, 'the namespace gone', async () => (await kubectl.run(['get', 'namespace', namespace])).stderr.includes('NotFound'), { stepMs: 5_000 });
