@@ -16,16 +16,7 @@ const imageDir = join(dirname(fileURLToPath(import.meta.url)), 'fixtures', 'proc
 const suite = useClusterSuite({ images: { 'example.com/hello:v1': imageDir }, certManager: true });
 const kubectl = suite.kubectl;
 
-async function until<T>(what: string, check: () => Promise<T | undefined | false>, timeoutMs = 20_000): Promise<T> {
-  const end = Date.now() + timeoutMs;
-  for (;;) {
-    await suite.cluster.settle();
-    const value = await check();
-    if (value) return value;
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
+const until = suite.until.bind(suite);
 const getJson = async (...args: string[]): Promise<any> => JSON.parse(await kubectl.ok(['get', ...args, '-o', 'json']));
 const apply = (yaml: string): Promise<string> => kubectl.ok(['apply', '-f', '-'], yaml);
 const ready = (o: any): any => (o.status?.conditions ?? []).find((c: any) => c.type === 'Ready');

@@ -35,6 +35,21 @@ export interface WatchStream {
   close(): void;
 }
 
+/**
+ * Polls (settling the cluster between looks) until `check` returns something truthy: for what real processes
+ * run by the kubelet do, which takes real time; `timeoutMs` only bounds a loaded machine.
+ */
+export async function untilSettled<T>(cluster: LocalCluster, what: string, check: () => Promise<T | undefined | false>, timeoutMs = 20_000): Promise<T> {
+  const end = Date.now() + timeoutMs;
+  for (;;) {
+    await cluster.settle();
+    const value = await check();
+    if (value) return value;
+    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
 export class ClusterSuite {
   private started: LocalCluster | undefined;
   private readonly users: Kubectl[] = [];
@@ -45,6 +60,11 @@ export class ClusterSuite {
   get cluster(): LocalCluster {
     if (!this.started) throw new Error('the suite cluster is read before beforeAll started it (or after afterAll stopped it)');
     return this.started;
+  }
+
+  /** `untilSettled` on the suite's cluster. */
+  until<T>(what: string, check: () => Promise<T | undefined | false>, timeoutMs?: number): Promise<T> {
+    return untilSettled(this.cluster, what, check, timeoutMs);
   }
 
   /** kubectl authenticated as `user` in `groups`, with a kubeconfig of its own. */

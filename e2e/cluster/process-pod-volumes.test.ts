@@ -13,16 +13,7 @@ const imageDir = join(dirname(fileURLToPath(import.meta.url)), 'fixtures', 'proc
 const suite = useClusterSuite({ images: { 'example.com/hello:v1': imageDir } });
 const kubectl = suite.kubectl;
 
-async function until<T>(what: string, check: () => Promise<T | undefined | false>, timeoutMs = 20_000): Promise<T> {
-  const end = Date.now() + timeoutMs;
-  for (;;) {
-    await suite.cluster.settle();
-    const value = await check();
-    if (value) return value;
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
+const until = suite.until.bind(suite);
 const logsOf = (name: string) => async (): Promise<string | undefined> => {
   const r = await kubectl.run(['logs', name]);
   return r.code === 0 && r.stdout.includes('done') ? r.stdout : undefined;

@@ -10,6 +10,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { startLocalCluster, type LocalCluster } from '../../src/cluster/index.js';
 import { Kubectl } from './kubectl-runner.js';
+import { untilSettled } from './cluster-suite.js';
 
 const imageDir = join(dirname(fileURLToPath(import.meta.url)), 'fixtures', 'process-image');
 const dataDir = mkdtempSync(join(tmpdir(), 'kubeforge-process-restart-'));
@@ -23,16 +24,7 @@ afterAll(async () => {
   rmSync(dataDir, { recursive: true, force: true });
 });
 
-async function until<T>(what: string, check: () => Promise<T | undefined | false>): Promise<T> {
-  const end = Date.now() + 20_000;
-  for (;;) {
-    await cluster!.settle();
-    const value = await check();
-    if (value) return value;
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
+const until = <T>(what: string, check: () => Promise<T | undefined | false>): Promise<T> => untilSettled(cluster!, what, check);
 
 const answers = async (ip: string): Promise<string | undefined> => {
   try {

@@ -24,17 +24,7 @@ afterAll(() => rmSync(scratch, { recursive: true, force: true }));
 const suite = useClusterSuite({ images: { 'example.com/hello:v1': imageDir } });
 const kubectl = suite.kubectl;
 
-/** Polls (settling the cluster between looks) until `check` returns something truthy; processes take real time. */
-async function until<T>(what: string, check: () => Promise<T | undefined | false>, timeoutMs = 20_000): Promise<T> {
-  const end = Date.now() + timeoutMs;
-  for (;;) {
-    await suite.cluster.settle();
-    const value = await check();
-    if (value) return value;
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
+const until = suite.until.bind(suite);
 
 const advance = async (ms: number): Promise<void> => {
   await suite.cluster.clock.advance(ms);
