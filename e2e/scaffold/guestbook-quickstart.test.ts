@@ -6,21 +6,14 @@
  * cluster would be — then `kubectl apply -k config/samples/`, and the manager reconciles the sample.
  * Real CLI, real make, real kubectl; the project's dependencies are linked from this checkout.
  */
-import { type ChildProcess, execFile, spawn } from 'node:child_process';
+import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { CHECKOUT, linkDependencies, tempProject } from './scaffold-harness.js';
+import { CHECKOUT, linkDependencies, runInProject, tempProject } from './scaffold-harness.js';
 
 const KUBEFORGE = join(CHECKOUT, 'bin/kubeforge.js');
 
-function run(command: string, args: string[], cwd: string, env: NodeJS.ProcessEnv = {}): Promise<{ code: number; output: string }> {
-  return new Promise((resolve) => {
-    execFile(command, args, { cwd, timeout: 240_000, env: { ...process.env, NODE_OPTIONS: '', ...env } }, (err, stdout, stderr) => {
-      const code = err ? (typeof (err as { code?: unknown }).code === 'number' ? (err as { code: number }).code : 1) : 0;
-      resolve({ code, output: `${stdout}${stderr}` });
-    });
-  });
-}
+const run = (command: string, args: string[], cwd: string, env: NodeJS.ProcessEnv = {}): Promise<{ code: number; output: string }> => runInProject(command, args, cwd, { env });
 
 /** A long-running child whose output is collected; `waitFor` resolves when a line matches. */
 function background(command: string, args: string[], cwd: string, env: NodeJS.ProcessEnv = {}): { proc: ChildProcess; output: () => string; waitFor: (pattern: RegExp, what: string) => Promise<RegExpMatchArray> } {

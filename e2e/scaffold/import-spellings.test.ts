@@ -4,19 +4,16 @@
  * that works — exactly where tsc would fail on a spelling the generator itself accepts
  * (`kubernetes-types/batch/v1` without `.js`, a relative import without its extension), exiting 0.
  */
-import { execFile } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { finishGeneratorRun, type RunOutput } from '../../src/cli/generator-run.js';
 import { planManifests } from '../../src/cli/manifests.js';
-import { CHECKOUT, createApi, init, linkDependencies, read, tempProject } from './scaffold-harness.js';
+import { CHECKOUT, createApi, init, linkDependencies, read, runInProject, tempProject } from './scaffold-harness.js';
 
-function tsc(cwd: string): Promise<{ code: number; output: string }> {
-  return new Promise((resolve) => {
-    execFile('npx', ['--no-install', 'tsc', '-p', 'tsconfig.json', '--noEmit'], { cwd, timeout: 120_000, env: { ...process.env, NODE_OPTIONS: '' } }, (err, stdout, stderr) => {
-      resolve({ code: err ? 1 : 0, output: `${stdout}${stderr}` });
-    });
-  });
+/** The made project's type-check: code 0 when it passes, 1 when it fails (whatever tsc's own status). */
+async function tsc(cwd: string): Promise<{ code: number; output: string }> {
+  const { code, output } = await runInProject('npx', ['--no-install', 'tsc', '-p', 'tsconfig.json', '--noEmit'], cwd, { timeoutMs: 120_000 });
+  return { code: code === 0 ? 0 : 1, output };
 }
 
 async function manifests(root: string): Promise<{ code: number; err: string[] }> {

@@ -5,20 +5,14 @@
  * badly formatted file), `make lint-config`, `make setup-test-e2e` / `cleanup-test-e2e` starting and
  * stopping a local cluster, and `make docker-buildx`.
  */
-import { execFile } from 'node:child_process';
 import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parse } from 'yaml';
-import { CHECKOUT, createApi, createWebhook, init, linkDependencies, read, tempProject } from './scaffold-harness.js';
+import { CHECKOUT, createApi, createWebhook, init, linkDependencies, read, runInProject, tempProject } from './scaffold-harness.js';
 
 function run(command: string, args: string[], cwd: string): Promise<{ code: number; output: string }> {
-  return new Promise((resolve) => {
-    const home = join(cwd, '..', 'home');
-    execFile(command, args, { cwd, timeout: 120_000, env: { ...process.env, HOME: home, KUBECACHEDIR: join(home, '.kube-cache'), NODE_OPTIONS: '' } }, (err, stdout, stderr) => {
-      const code = err ? (typeof (err as { code?: unknown }).code === 'number' ? (err as { code: number }).code : 1) : 0;
-      resolve({ code, output: `${stdout}${stderr}` });
-    });
-  });
+  const home = join(cwd, '..', 'home');
+  return runInProject(command, args, cwd, { env: { HOME: home, KUBECACHEDIR: join(home, '.kube-cache') }, timeoutMs: 120_000 });
 }
 
 interface Workflow {

@@ -3,6 +3,7 @@
  * their output captured, a hash of a whole folder (to prove a failed command changed nothing), and the
  * dependencies of a made project linked from this checkout instead of a real `npm install`.
  */
+import { execFile } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -100,4 +101,17 @@ export function linkDependencies(root: string): void {
   mkdirSync(bin);
   for (const entry of readdirSync(join(CHECKOUT, 'node_modules/.bin'))) symlinkSync(join(CHECKOUT, 'node_modules/.bin', entry), join(bin, entry));
   symlinkSync(join(CHECKOUT, 'bin/kubeforge.js'), join(bin, 'kubeforge'));
+}
+
+/**
+ * Runs a command of a made project (make, tsc, kubectl, the CLI) to its end: its exit code and its stdout and
+ * stderr together. NODE_OPTIONS is cleared (jest's --experimental-vm-modules must not reach the project).
+ */
+export function runInProject(command: string, args: string[], cwd: string, options: { env?: NodeJS.ProcessEnv; timeoutMs?: number } = {}): Promise<{ code: number; output: string }> {
+  return new Promise((resolve) => {
+    execFile(command, args, { cwd, timeout: options.timeoutMs ?? 240_000, env: { ...process.env, NODE_OPTIONS: '', ...options.env } }, (err, stdout, stderr) => {
+      const code = err ? (typeof (err as { code?: unknown }).code === 'number' ? (err as { code: number }).code : 1) : 0;
+      resolve({ code, output: `${stdout}${stderr}` });
+    });
+  });
 }

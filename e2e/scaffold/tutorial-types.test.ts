@@ -5,19 +5,11 @@
  * green: the scaffolded controller and webhook tests build their objects from the CRD's required fields.
  * A second version of the kind with its own webhook is in the project too (the second-version webhook bug).
  */
-import { execFile } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { createApi, createWebhook, init, linkDependencies, tempProject } from './scaffold-harness.js';
+import { createApi, createWebhook, init, linkDependencies, runInProject, tempProject } from './scaffold-harness.js';
 
-function run(command: string, args: string[], cwd: string): Promise<{ code: number; output: string }> {
-  return new Promise((resolve) => {
-    execFile(command, args, { cwd, timeout: 240_000, env: { ...process.env, NODE_OPTIONS: '' } }, (err, stdout, stderr) => {
-      const code = err ? (typeof (err as { code?: unknown }).code === 'number' ? (err as { code: number }).code : 1) : 0;
-      resolve({ code, output: `${stdout}${stderr}` });
-    });
-  });
-}
+const run = (command: string, args: string[], cwd: string): Promise<{ code: number; output: string }> => runInProject(command, args, cwd);
 
 /** The tutorial's CronJobSpec, in place of the scaffold's. */
 const TUTORIAL_SPEC = `export interface CronJobSpec {
