@@ -46,7 +46,7 @@ test('kubectl auth can-i and auth whoami (protobuf reviews) follow RBAC', async 
   expect(report.used).toContain('get configmaps');
   expect(report.used).toContain('create authorization.k8s.io/selfsubjectaccessreviews');
   expect(report.denied).toEqual(['list secrets']);
-  expect(report.unusedRules).toEqual([
+  expect(report.unusedGrants).toEqual([
     { verbs: ['get'], apiGroups: [''], resources: ['namespaces'] },
     { verbs: ['list'], apiGroups: [''], resources: ['configmaps'] },
   ]);

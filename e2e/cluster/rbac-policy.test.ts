@@ -172,8 +172,10 @@ test('the least-privilege report lists what an identity did, its unused granted 
   expect(report.denied).toEqual(['delete secrets', 'list pods']);
   // granted but never used: delete configmaps, and the named secret get; the baseline discovery and
   // self-review rules every identity holds are not reported as grants of this identity
-  expect(report.unusedRules).toEqual([
+  expect(report.unusedGrants).toEqual([
     { verbs: ['delete'], apiGroups: [''], resources: ['configmaps'] },
     { verbs: ['get'], apiGroups: [''], resources: ['secrets'], resourceNames: ['token'] },
   ]);
+  // whole rules none of whose verbs was needed: the named-secret rule (the configmaps rule was used)
+  expect(report.unusedRules.map((r) => r.resources)).toEqual([['secrets']]);
 });

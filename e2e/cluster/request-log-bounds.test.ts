@@ -24,7 +24,7 @@ test('the least-privilege report still sees what an identity did after its entri
   const before = suite.cluster.leastPrivilegeReport({ user: 'audited' });
   expect(before.used).toContain('list configmaps');
   expect(before.denied).toEqual(['list secrets']);
-  expect(before.unusedRules).toEqual([
+  expect(before.unusedGrants).toEqual([
     { verbs: ['get'], apiGroups: [''], resources: ['configmaps'] },
     { verbs: ['delete'], apiGroups: [''], resources: ['configmaps'] },
   ]);

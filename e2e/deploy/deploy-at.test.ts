@@ -2,6 +2,9 @@
 import { proveDeploy } from './deploy-proof.js';
 
 proveDeploy('at', {
+  // The original's role grants `get jobs/status` (reference-operators.md §2.1 pins its RBAC markers); neither the
+  // original's controller nor this one reads the status subresource of a Job (they read Jobs whole).
+  unusedRulesKept: [{ apiGroups: ['batch'], resources: ['jobs/status'], verbs: ['get'] }],
   reconciled: async ({ kubectl }) => {
     const jobs = JSON.parse(await kubectl.ok(['get', 'jobs.batch', '-n', 'default', '-o', 'json'])).items as any[];
     const owned = jobs.filter((j) => j.metadata.ownerReferences?.some((o: any) => o.controller && o.kind === 'AT' && o.name === 'at-sample'));

@@ -7,8 +7,6 @@ import { proveDeploy } from './deploy-proof.js';
 
 proveDeploy('eventjob', {
   reconciledStepMs: 20_000,
-  // its markers grant CronJobs (kitagry/eventjob's RBAC); the trigger is read from Events, never from the CronJob
-  grantedButUntouched: ['batch/cronjobs'],
   reconciled: async ({ kubectl }) => {
     const jobs = JSON.parse(await kubectl.ok(['get', 'jobs.batch', '-n', 'default', '-o', 'json'])).items as any[];
     return jobs.find((j) => j.metadata.ownerReferences?.some((o: any) => o.controller && o.kind === 'EventJob' && o.name === 'eventjob-sample'))?.metadata.name;

@@ -53,7 +53,8 @@ export function prepareExample(name: string): { root: string; namespace: string;
  */
 export async function deployableExample(name: string, options: { clockBehindMs?: number } = {}): Promise<DeployedExample> {
   const prepared = prepareExample(name);
-  const cluster = await startLocalCluster({ images: { 'controller:latest': prepared.root }, certManager: true, ...(options.clockBehindMs ? { now: new Date(Date.now() - options.clockBehindMs) } : {}) });
+  // OwnerReferencesPermissionEnforcement on, as OpenShift runs it: the managers' `<kind>/finalizers` grants are put to use
+  const cluster = await startLocalCluster({ images: { 'controller:latest': prepared.root }, certManager: true, enabledAdmissionPlugins: ['OwnerReferencesPermissionEnforcement'], ...(options.clockBehindMs ? { now: new Date(Date.now() - options.clockBehindMs) } : {}) });
   const kubectl = new Kubectl(cluster.kubeconfigPath);
   return {
     ...prepared,

@@ -2,8 +2,6 @@
 import { proveDeploy } from './deploy-proof.js';
 
 proveDeploy('memcached', {
-  // the kubebuilder book's markers grant pods get/list/watch; the controller never reads Pods
-  grantedButUntouched: ['pods'],
   reconciled: async ({ kubectl }) => {
     const r = await kubectl.run(['get', 'memcached', 'memcached-sample', '-n', 'default', '-o', 'jsonpath={.status.conditions[?(@.type=="Available")].message}']);
     if (r.code !== 0 || r.stdout === '' || r.stdout === 'Starting reconciliation') return undefined;

@@ -154,6 +154,11 @@ export interface LocalClusterOptions {
    */
   disabledAdmissionPlugins?: string[];
   /**
+   * Built-in admission plugins that are off by default to switch on, by kube-apiserver's names (its
+   * `--enable-admission-plugins`): OwnerReferencesPermissionEnforcement, as OpenShift runs it.
+   */
+  enabledAdmissionPlugins?: string[];
+  /**
    * Request log entries kept, newest first out (default 10 000; 0 keeps none). The least-privilege
    * report does not read them: it stays exact however many entries the ring dropped.
    */
@@ -289,7 +294,12 @@ export async function startLocalCluster(options: LocalClusterOptions = {}): Prom
   const catalog = new ResourceCatalog(composeBuiltinKinds(specificKinds, genericKinds()));
   const operations = new ObjectOperations(store, clock, random);
   const authorize = (options.authz ?? 'rbac') === 'rbac' ? (user: UserInfo, info: RequestInfo) => isAllowed(store, user, info) : () => true;
-  operations.admission = new AdmissionChain({ store, catalog, clock, authorize, random: new SeededRandom(seed + 1) }, options.disabledAdmissionPlugins);
+  // the API server's request history (made below) learns of the grants admission checks relied on
+  let noteAuthorizationUse: ((user: UserInfo, info: RequestInfo) => void) | undefined;
+  operations.admission = new AdmissionChain(
+    { store, catalog, clock, authorize, random: new SeededRandom(seed + 1), noteAuthorizationUse: (user, info) => noteAuthorizationUse?.(user, info) },
+    { disabled: options.disabledAdmissionPlugins ?? [], enabled: options.enabledAdmissionPlugins ?? [] },
+  );
   const watches = new WatchHub(store, operations, () => clock.now());
   const admission = new WebhookAdmission(store);
   const handler = new ResourceHandler(catalog, store, operations, watches, () => clock.now(), admission);
@@ -347,6 +357,7 @@ export async function startLocalCluster(options: LocalClusterOptions = {}): Prom
     ...(tlsOn ? {} : { anonymous: { username: 'kubeforge-admin', groups: ['system:masters', 'system:authenticated'] } }),
     ...(certs ? { tls: { cert: certs.serverCertPem, key: certs.serverKeyPem, clientCa: certs.caCertPem } } : {}),
   });
+  noteAuthorizationUse = (user, info) => server.history.noteAuthorizationUse(user.username, info);
   internals.recordRequest = (entry) => {
     const warnings = controllerAdmission.takeWarnings();
     if (warnings.length) entry.warnings = [...(entry.warnings ?? []), ...warnings];

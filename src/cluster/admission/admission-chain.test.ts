@@ -11,7 +11,19 @@ test('the plugins run in kube-apiserver 1.32 order: ResourceQuota last', () => {
 });
 
 test('plugins can be switched off by name', () => {
-  expect(new AdmissionChain(services(), ['PodSecurity', 'ResourceQuota', 'ServiceAccount']).names()).toEqual(['LimitRanger', 'Priority', 'ValidatingAdmissionPolicy']);
+  expect(new AdmissionChain(services(), { disabled: ['PodSecurity', 'ResourceQuota', 'ServiceAccount'] }).names()).toEqual(['LimitRanger', 'Priority', 'ValidatingAdmissionPolicy']);
+});
+
+test('a plugin off by default is switched on by name, in its place (after Priority, as in kube-apiserver)', () => {
+  expect(new AdmissionChain(services(), { enabled: ['OwnerReferencesPermissionEnforcement'] }).names()).toEqual([
+    'LimitRanger', 'ServiceAccount', 'PodSecurity', 'Priority', 'OwnerReferencesPermissionEnforcement', 'ValidatingAdmissionPolicy', 'ResourceQuota',
+  ]);
+});
+
+test('an unknown plugin name is refused, naming the known ones', () => {
+  expect(() => new AdmissionChain(services(), { enabled: ['OwnerReferencesPermissionEnforcment'] })).toThrow(
+    /admission plugins: unknown plugin name\(s\) "OwnerReferencesPermissionEnforcment" \(known: LimitRanger, .*OwnerReferencesPermissionEnforcement/,
+  );
 });
 
 test('a plugin added as one entry mutates and validates in its place', () => {
@@ -27,7 +39,7 @@ test('a plugin added as one entry mutates and validates in its place', () => {
     }),
   };
   const definitions = [...builtinAdmissionPlugins.slice(0, 1), defaultToleration, ...builtinAdmissionPlugins.slice(1)];
-  const chain = new AdmissionChain(services(), ['ServiceAccount', 'Priority'], definitions);
+  const chain = new AdmissionChain(services(), { disabled: ['ServiceAccount', 'Priority'] }, definitions);
   expect(chain.names()[1]).toBe('DefaultTolerationSeconds');
   const request: AdmissionRequest = {
     operation: 'CREATE', rt: { group: '', version: 'v1', resource: 'pods', kind: 'Pod', namespaced: true } as never, namespace: 'default', name: 'p', subresource: undefined,

@@ -10,7 +10,8 @@
  *
  * A new plugin is one entry in `builtinAdmissionPlugins` (e.g. DefaultTolerationSeconds after Priority,
  * DefaultStorageClass after it); `startLocalCluster({ disabledAdmissionPlugins })` switches plugins off by name, as
- * kube-apiserver's `--disable-admission-plugins`.
+ * kube-apiserver's `--disable-admission-plugins`, and `enabledAdmissionPlugins` switches on the ones that are off
+ * by default (OwnerReferencesPermissionEnforcement), as `--enable-admission-plugins`.
  */
 import type { ClusterClock } from '../clock/virtual-clock.js';
 import type { UserInfo } from '../http/authentication.js';
@@ -19,7 +20,9 @@ import type { ResourceType } from '../registry/resource-type.js';
 import type { SeededRandom } from '../registry/system-metadata.js';
 import type { KubeObject, ObjectStore } from '../store/object-store.js';
 import type { AuthorizeFunction } from './authorizer-library.js';
+import type { RequestInfo } from '../http/request-info.js';
 import { LimitRanger } from './plugins/limit-ranger.js';
+import { OwnerReferencesPermissionEnforcement } from './plugins/owner-references-permission.js';
 import { PodSecurityAdmission } from './plugins/pod-security-admission.js';
 import { PriorityAdmission } from './plugins/priority-admission.js';
 import { ResourceQuotaAdmission } from './plugins/resource-quota-admission.js';
@@ -52,6 +55,8 @@ export interface AdmissionServices {
   authorize?: AuthorizeFunction;
   /** Random names plugins generate (ServiceAccount's kube-api-access-<5 chars> volume); absent: a fixed seed. */
   random?: SeededRandom;
+  /** Told of each allowed check a plugin makes that a grant exists for (the least-privilege report's uses). */
+  noteAuthorizationUse?: (user: UserInfo, info: RequestInfo) => void;
 }
 
 export interface AdmissionPlugin {
@@ -64,6 +69,8 @@ export interface AdmissionPlugin {
 export interface AdmissionPluginDefinition {
   /** kube-apiserver's plugin name. */
   name: string;
+  /** Off unless enabled by name (kube-apiserver's plugins outside its default set). */
+  offByDefault?: boolean;
   create(services: AdmissionServices): AdmissionPlugin;
 }
 
@@ -73,6 +80,7 @@ export const builtinAdmissionPlugins: AdmissionPluginDefinition[] = [
   { name: 'ServiceAccount', create: (s) => new ServiceAccountAdmission(s) },
   { name: 'PodSecurity', create: (s) => new PodSecurityAdmission(s) },
   { name: 'Priority', create: (s) => new PriorityAdmission(s) },
+  { name: 'OwnerReferencesPermissionEnforcement', offByDefault: true, create: (s) => new OwnerReferencesPermissionEnforcement(s) },
   { name: 'ValidatingAdmissionPolicy', create: (s) => new ValidatingAdmissionPolicyPlugin(s) },
   { name: 'ResourceQuota', create: (s) => new ResourceQuotaAdmission(s) },
 ];
@@ -81,8 +89,12 @@ export const builtinAdmissionPlugins: AdmissionPluginDefinition[] = [
 export class AdmissionChain {
   private readonly plugins: Array<{ name: string; plugin: AdmissionPlugin }>;
 
-  constructor(services: AdmissionServices, disabled: string[] = [], definitions: AdmissionPluginDefinition[] = builtinAdmissionPlugins) {
-    this.plugins = definitions.filter((d) => !disabled.includes(d.name)).map((d) => ({ name: d.name, plugin: d.create(services) }));
+  constructor(services: AdmissionServices, switches: { disabled?: string[]; enabled?: string[] } = {}, definitions: AdmissionPluginDefinition[] = builtinAdmissionPlugins) {
+    const { disabled = [], enabled = [] } = switches;
+    const unknown = [...disabled, ...enabled].filter((name) => !definitions.some((d) => d.name === name));
+    if (unknown.length > 0) throw new Error(`admission plugins: unknown plugin name(s) ${unknown.map((n) => `"${n}"`).join(', ')} (known: ${definitions.map((d) => d.name).join(', ')})`);
+    const on = (d: AdmissionPluginDefinition): boolean => !disabled.includes(d.name) && (!d.offByDefault || enabled.includes(d.name));
+    this.plugins = definitions.filter(on).map((d) => ({ name: d.name, plugin: d.create(services) }));
   }
 
   /** Names of the enabled plugins, in order. */

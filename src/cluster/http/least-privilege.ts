@@ -22,8 +22,10 @@ export interface LeastPrivilegeReport {
   used: string[];
   /** Distinct requests that were refused (403). */
   denied: string[];
-  /** Granted rules (per verb) that no allowed request matched. */
+  /** Granted rules (as written in the roles) of which no verb was needed: each could be deleted. */
   unusedRules: GrantedRule[];
+  /** Per verb, the grants no allowed request (nor admission check on its behalf) matched: where a rule may narrow. */
+  unusedGrants: GrantedRule[];
 }
 
 const describe = (e: Activity): string =>
@@ -49,14 +51,14 @@ export function leastPrivilegeReport(store: ObjectStore, mine: Activity[], user:
   const denied = [...new Set(mine.filter((e) => e.outcome === 'denied').map(describe))].sort();
   const used = [...new Set(allowed.map(describe))].sort();
   const unusedRules: GrantedRule[] = [];
+  const unusedGrants: GrantedRule[] = [];
   const namespaces = [...new Set(allowed.map((e) => e.namespace).filter((n): n is string => Boolean(n)))];
   const rules = new Map<string, GrantedRule>();
   for (const ns of [undefined, ...namespaces]) for (const r of rulesFor(store, user, ns, { excludeBaseline: true })) rules.set(JSON.stringify(r), r as GrantedRule);
   for (const rule of rules.values()) {
-    for (const verb of rule.verbs) {
-      const perVerb = { ...rule, verbs: [verb] };
-      if (!allowed.some((e) => matches(perVerb, e.verb, e))) unusedRules.push(perVerb);
-    }
+    const unusedVerbs = rule.verbs.filter((verb) => !allowed.some((e) => matches({ ...rule, verbs: [verb] }, e.verb, e)));
+    unusedGrants.push(...unusedVerbs.map((verb) => ({ ...rule, verbs: [verb] })));
+    if (unusedVerbs.length === rule.verbs.length) unusedRules.push(rule);
   }
-  return { user: user.username, used, denied, unusedRules };
+  return { user: user.username, used, denied, unusedRules, unusedGrants };
 }

@@ -3,6 +3,7 @@
  * request log tests read), and per identity the distinct things it did, with counts (what the
  * least-privilege report reads, exact however many requests left the ring).
  */
+import type { RequestInfo } from './request-info.js';
 import type { RequestLogEntry } from './request-log.js';
 
 /** The entries kept by default (`startLocalCluster({ requestLogSize })`). */
@@ -31,6 +32,9 @@ export interface Activity {
   namesOverflow: boolean;
   count: number;
 }
+
+/** The parts of a request an activity is counted from. */
+type ActivitySource = Pick<RequestLogEntry, 'user' | 'verb' | 'path' | 'group' | 'resource' | 'subresource' | 'namespace' | 'name' | 'code'>;
 
 const outcomeOf = (code: number): ActivityOutcome => (code === 403 ? 'denied' : code === 401 ? 'unauthenticated' : 'allowed');
 
@@ -67,6 +71,19 @@ export class RequestHistory {
     return this.ring.length < this.capacity ? [...this.ring] : [...this.ring.slice(this.next), ...this.ring.slice(0, this.next)];
   }
 
+  /**
+   * A grant `user` relied on without a request of its own: an admission plugin's check on its behalf
+   * (OwnerReferencesPermissionEnforcement's `update <owner>/finalizers`). Counted as an allowed activity,
+   * not logged as a request.
+   */
+  noteAuthorizationUse(user: string, info: RequestInfo): void {
+    const use: ActivitySource =
+      info.kind === 'nonresource'
+        ? { user, verb: info.verb, path: info.path, code: 200 }
+        : { user, verb: info.verb, path: '', group: info.group, resource: info.resource, subresource: info.subresource, namespace: info.namespace, name: info.name, code: 200 };
+    this.count(use);
+  }
+
   /** What `user` did: finished requests' activities plus its requests in flight. */
   activitiesOf(user: string): Activity[] {
     const finished = [...(this.activities.get(user)?.values() ?? [])].map((a) => ({ ...a, names: new Set(a.names) }));
@@ -87,7 +104,7 @@ export class RequestHistory {
     this.next = (this.next + 1) % this.capacity;
   }
 
-  private count(entry: RequestLogEntry): void {
+  private count(entry: ActivitySource): void {
     let mine = this.activities.get(entry.user);
     if (!mine) this.activities.set(entry.user, (mine = new Map()));
     if (!addTo(mine, entry, maxActivitiesPerIdentity)) this.overflow.set(entry.user, (this.overflow.get(entry.user) ?? 0) + 1);
@@ -95,7 +112,7 @@ export class RequestHistory {
 }
 
 /** Counts `entry` in `into`; false when it is a new activity and `into` already holds `limit`. */
-function addTo(into: Map<string, Activity>, e: RequestLogEntry, limit: number): boolean {
+function addTo(into: Map<string, Activity>, e: ActivitySource, limit: number): boolean {
   const outcome = outcomeOf(e.code);
   const resourceKey = e.resource === undefined ? { path: e.path } : { group: e.group ?? '', resource: e.resource, subresource: e.subresource, namespace: e.namespace };
   const key = JSON.stringify([outcome, e.verb, resourceKey]);

@@ -103,5 +103,12 @@ describe('two managers with leader election', () => {
     expect(handled.filter((h) => h.manager === 'm1').every((h) => h.at <= stoppedAt)).toBe(true);
     const text = await m2.metrics.registry.metrics();
     expect(text).toContain('leader_election_master_status{name="two-managers"} 1');
+    // as client-go's LeaseLock: each new leader tells it in a Normal LeaderElection Event on the Lease
+    await settleAll();
+    const events = (await m2.client.list(BuiltinKinds.Event, { namespace: 'default' })).filter((e) => e.reason === 'LeaderElection');
+    expect(events.map((e) => ({ object: `${e.involvedObject.kind}/${e.involvedObject.name}`, type: e.type, message: e.message, source: e.source?.component }))).toEqual([
+      { object: 'Lease/two-managers', type: 'Normal', message: 'm1 became leader', source: 'm1' },
+      { object: 'Lease/two-managers', type: 'Normal', message: 'm2 became leader', source: 'm2' },
+    ]);
   });
 });

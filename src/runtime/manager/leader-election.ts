@@ -7,6 +7,8 @@
  * start) stops leading at that instant — its pending request is reset, `onStoppedLeading({ lost: true })`
  * runs — even while the request still hangs; a leader that sees another holder steps down at once.
  * `stop()` releases the lease (releaseOnCancel) so a successor takes over at its next retry.
+ * As client-go's LeaseLock, becoming leader is told as a Normal `LeaderElection` Event on the Lease
+ * ("<identity> became leader"), through the recorder the manager gives (`recordEvent`).
  */
 import type { Lease } from 'kubernetes-types/coordination/v1.js';
 import type { Logger } from 'pino';
@@ -32,6 +34,8 @@ export interface LeaderCallbacks {
   onStartedLeading(): void;
   /** `lost`: the lease could not be renewed in time or was taken (not a stop()). */
   onStoppedLeading(event: { lost: boolean; reason?: string }): void;
+  /** Records a Normal `LeaderElection` Event about the Lease (client-go's LeaseLock.RecordEvent). */
+  recordEvent?(lease: Lease, message: string): void;
 }
 
 export class LeaderElector {
@@ -46,6 +50,8 @@ export class LeaderElector {
   private observedRenewTime: string | undefined;
   private observedHolder: string | undefined;
   private observedAt = 0;
+  /** The Lease as this candidate last wrote it (the subject of its LeaderElection Events). */
+  private heldLease: Lease | undefined;
   private attempt: Promise<void> = Promise.resolve();
   private inFlight: AbortController | undefined;
   private deadlineTimer: Timer | undefined;
@@ -147,6 +153,7 @@ export class LeaderElector {
       this.lastRenew = started;
       if (!this.leader) {
         this.leader = true;
+        if (this.heldLease) this.callbacks.recordEvent?.(this.heldLease, `${this.identity} became leader`);
         this.logger?.info({ lease: this.leaseName, identity: this.identity }, `successfully acquired lease ${this.leaseName}`);
         this.callbacks.onStartedLeading();
       }
@@ -166,7 +173,7 @@ export class LeaderElector {
       lease = await client.get(BuiltinKinds.Lease, { namespace: this.options.namespace, name: this.options.id });
     } catch (err) {
       if (!isNotFound(err)) throw err;
-      await client.create<Lease>({
+      this.heldLease = await client.create<Lease>({
         apiVersion: 'coordination.k8s.io/v1',
         kind: 'Lease',
         metadata: { namespace: this.options.namespace, name: this.options.id },
@@ -191,7 +198,7 @@ export class LeaderElector {
       renewTime: stamp,
       ...(takingOver ? { acquireTime: stamp, leaseTransitions: (spec.leaseTransitions ?? 0) + (holder === '' && !spec.leaseTransitions ? 0 : 1) } : {}),
     };
-    await client.update(lease);
+    this.heldLease = await client.update(lease);
     this.observe(this.identity, stamp, now);
     return true;
   }

@@ -238,6 +238,8 @@ export class Manager implements ControllerHost {
           if (lost) this.leaderElectionLost(reason);
           else this.leaderWork = this.leaderWork.then(() => this.stopLeaderWork());
         },
+        // controller-runtime gives the lock a recorder named after the candidate's identity (core/v1 Events)
+        recordEvent: (lease, message) => void this.eventRecorderFor(this.elector!.identity).event({ ...lease, apiVersion: 'coordination.k8s.io/v1', kind: 'Lease' }, 'Normal', 'LeaderElection', message),
       }, this.logger);
       this.elector.start();
       return;

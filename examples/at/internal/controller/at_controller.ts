@@ -25,6 +25,9 @@ import { childJobName, constructChildJob, scheduleMillis, statusFromChildJob } f
 
 // +kubebuilder:rbac:groups=batch.my.domain,resources=ats,verbs=get;list;watch;create;update;patch;delete
 // +kubebuilder:rbac:groups=batch.my.domain,resources=ats/status,verbs=get;update;patch
+// Not in k8s-at (a kubebuilder v2 project): the grant that lets the Jobs' controller references block the
+// AT's deletion where the API server enforces it (OwnerReferencesPermissionEnforcement, as OpenShift does).
+// +kubebuilder:rbac:groups=batch.my.domain,resources=ats/finalizers,verbs=update
 // +kubebuilder:rbac:groups=batch,resources=jobs,verbs=get;list;watch;create;update;patch;delete
 // +kubebuilder:rbac:groups=batch,resources=jobs/status,verbs=get
 
