@@ -10,39 +10,19 @@
 import type { Diagnostic, SourcePosition } from '../../markers/types.js';
 import type { ApiModel } from '../../model/index.js';
 import type { RuleFinding } from '../../cluster/crd/cel-rules.js';
+import { hasCelRules } from '../../cluster/crd/cel/rules-present.js';
 import { fieldErrorBody, fieldErrorText } from '../../cluster/errors/field-errors.js';
 import { importInTurn } from '../../reader/import-in-turn.js';
 import type { GeneratedCrd } from './build.js';
 import { ruleOrigin } from './rule-origins.js';
 import type { Schema } from './schema.js';
 
-const isObject = (v: unknown): v is Schema => v !== null && typeof v === 'object' && !Array.isArray(v);
-
-/** Whether any node of a schema carries x-kubernetes-validations (rules stand under properties, items, additionalProperties). */
-function hasRules(schema: unknown, seen = new Set<object>()): boolean {
-  if (!isObject(schema) || seen.has(schema)) return false;
-  seen.add(schema);
-  const rules = schema['x-kubernetes-validations'];
-  if (Array.isArray(rules) && rules.length > 0) return true;
-  return Object.values(schema.properties ?? {}).some((s) => hasRules(s, seen)) || hasRules(schema.items, seen) || hasRules(schema.additionalProperties, seen);
-}
-
 /** The schemas the server checks and the paths it names them by: `spec.validation…` when every version shares one. */
 function checkedSchemas(crd: GeneratedCrd): Array<{ schema: Schema; path: string }> {
   const versions = crd.document.spec.versions;
-  const first = JSON.stringify(versions[0]?.schema);
-  if (versions.length > 0 && versions.every((v, i) => i === 0 || JSON.stringify(v.schema) === first)) {
-    return [
-      {
-        schema: versions[0]!.schema.openAPIV3Schema,
-        path: 'spec.validation.openAPIV3Schema',
-      },
-    ];
-  }
-  return versions.map((v, i) => ({
-    schema: v.schema.openAPIV3Schema,
-    path: `spec.versions[${i}].schema.openAPIV3Schema`,
-  }));
+  const shared = versions.length === 1 || (versions.length > 1 && versions.every((v) => JSON.stringify(v.schema) === JSON.stringify(versions[0]!.schema)));
+  if (shared) return [{ schema: versions[0]!.schema.openAPIV3Schema, path: 'spec.validation.openAPIV3Schema' }];
+  return versions.map((v, i) => ({ schema: v.schema.openAPIV3Schema, path: `spec.versions[${i}].schema.openAPIV3Schema` }));
 }
 
 /** Where each kind's root type is declared, by `<Kind>.<group>` (for findings no marker owns). */
@@ -87,7 +67,7 @@ function message(finding: RuleFinding, kind: string, perRule: number): string {
  * places is reported once per distinct error). Empty when no CRD has a rule.
  */
 export async function celRuleDiagnostics(crds: GeneratedCrd[], model: ApiModel): Promise<Diagnostic[]> {
-  const withRules = crds.filter((crd) => crd.document.spec.versions.some((v) => hasRules(v.schema.openAPIV3Schema)));
+  const withRules = crds.filter((crd) => crd.document.spec.versions.some((v) => hasCelRules(v.schema.openAPIV3Schema)));
   if (withRules.length === 0) return [];
   const [{ celRuleFindings }, { perExpressionEstimatedLimit }] = await importInTurn(() =>
     Promise.all([import('../../cluster/crd/cel-rules.js'), import('../../cluster/crd/cel/cost-limits.js')]),

@@ -9,6 +9,7 @@ import { cardinalityFactor, estimateCost } from './cost-estimate.js';
 import { costErrorMessage, perCrdEstimatedLimit, perExpressionEstimatedLimit } from './cost-limits.js';
 import { fieldPathProblem } from './field-path.js';
 import { ruleContext, type RuleContext } from './rule-context.js';
+import { hasCelRules } from './rules-present.js';
 
 type Schema = Record<string, any>;
 const isObject = (v: unknown): v is Record<string, any> => v !== null && typeof v === 'object' && !Array.isArray(v);
@@ -110,7 +111,7 @@ function compileRule(v: any, p: string, ctx: RuleContext, cardinality: number, u
 }
 
 function visit(schema: unknown, path: string, isRoot: boolean, ancestors: Schema[], uncorrelatable: string | undefined, walk: Walk): void {
-  if (!isObject(schema)) return;
+  if (!isObject(schema) || !hasCelRules(schema)) return;
   const schemaErrsBefore = walk.schemaErrs.length;
   for (const [k, child] of Object.entries((schema.properties ?? {}) as Schema)) visit(child, `${path}.properties[${k}]`, false, ancestors, uncorrelatable, walk);
   if (isObject(schema.items)) {
