@@ -132,6 +132,21 @@ describe('kubeforge manifests checks CEL rules as the API server does when the C
     expect(lines.at(-1)).toBe('kubeforge manifests: 5 errors; no file was written');
   });
 
+  it('names a rule of one version of several by that version, as the server does when their schemas differ', async () => {
+    const v2 = widgetsWith("'batch.example.com/v1'", "'batch.example.com/v2'")
+      .replace("apiVersion: 'batch.example.com/v1';\n  kind: 'WidgetList'", "apiVersion: 'batch.example.com/v2';\n  kind: 'WidgetList'")
+      .replace('// +kubebuilder:object:root=true\n// +kubebuilder:resource', '// +kubebuilder:object:root=true\n// +kubebuilder:storageversion\n// +kubebuilder:resource')
+      .replace('  /** Colour of the widget. */\n', '  // +kubebuilder:validation:XValidation:rule="self.size() > 0"\n  part?: WidgetPart;\n  /** Colour of the widget. */\n');
+    const info = fixtureFile('good', 'api/v1/groupversion_info.ts').replace("version: 'v1'", "version: 'v2'");
+    const project = makeProject('good', { 'api/v2/widget_types.ts': v2, 'api/v2/groupversion_info.ts': info });
+    const result = await runCli(['manifests', '--root', project]);
+    const at = positionOf(v2, '+kubebuilder:validation:XValidation');
+    expect(result.code).toBe(1);
+    expect(result.stderr).toContain(
+      `api/v2/widget_types.ts:${at.line}:${at.column}: +kubebuilder:validation:XValidation rule "self.size() > 0" would be refused by the API server: spec.versions[1].schema.openAPIV3Schema.properties[spec].properties[part].x-kubernetes-validations[0].rule: Invalid value: apiextensions.ValidationRule{Rule:"self.size() > 0"`,
+    );
+  });
+
   it('reports the rule of a k8s:immutable marker at that marker', async () => {
     // a list without keys: `self == oldSelf` inside its items cannot be correlated
     const text = widgetsWith('  /** Name of the part. */\n  name: string;', '  /** Name of the part. */\n  // +k8s:immutable\n  name: string;').replace(
