@@ -6,6 +6,7 @@
  * 1.32 ratcheting, CEL rules incl. transition rules and their cost limits), as a dry run on a private in-memory
  * store. Objects go in with their keys sorted, as Go clients send them (the order field errors come in). The answer carries the field errors with the texts the API server puts in its 422 (`causes`), the
  * whole Status message, and the object as the server would store it (defaults filled in, unknown fields gone).
+ * Admission webhooks and ValidatingAdmissionPolicies are not run: test those with startTestEnv().
  */
 import { readFileSync } from 'node:fs';
 import { parseAllDocuments } from 'yaml';

@@ -46,20 +46,20 @@ function ruleText(rule: object | undefined): string {
   return typeof text === 'string' ? text : '';
 }
 
-/** `estimated cost N exceeds the per-rule limit M` / `… total of the CRD's rules …`, for cost refusals. */
-function costText(finding: RuleFinding, perRule: number): string {
+/** `estimated cost N exceeds the per-rule limit M; ` / `… of all the CRD's rules …`, for cost refusals. */
+function costText(finding: RuleFinding): string {
   if (!finding.cost) return '';
-  const { estimated, limit } = finding.cost;
-  return limit === perRule
+  const { estimated, limit, of } = finding.cost;
+  return of === 'rule'
     ? `estimated cost ${whole(estimated)} exceeds the per-rule limit ${limit}; `
     : `estimated cost of all the CRD's rules ${whole(estimated)} exceeds the per-CRD limit ${limit}; `;
 }
 
-function message(finding: RuleFinding, kind: string, perRule: number): string {
+function message(finding: RuleFinding, kind: string): string {
   const origin = finding.rule ? ruleOrigin(finding.rule) : undefined;
   const rule = finding.rule ? ` rule ${JSON.stringify(ruleText(finding.rule))}` : '';
   const who = origin ? `${origin.marker}${rule}` : `kind ${kind}${rule && `:${rule}`}`;
-  return `${who} would be refused by the API server: ${costText(finding, perRule)}${fieldErrorText(finding.error)}`;
+  return `${who} would be refused by the API server: ${costText(finding)}${fieldErrorText(finding.error)}`;
 }
 
 /**
@@ -69,18 +69,12 @@ function message(finding: RuleFinding, kind: string, perRule: number): string {
 export async function celRuleDiagnostics(crds: GeneratedCrd[], model: ApiModel): Promise<Diagnostic[]> {
   const withRules = crds.filter((crd) => crd.document.spec.versions.some((v) => hasCelRules(v.schema.openAPIV3Schema)));
   if (withRules.length === 0) return [];
-  const [{ celRuleFindings }, { perExpressionEstimatedLimit }] = await importInTurn(() =>
-    Promise.all([import('../../cluster/crd/cel-rules.js'), import('../../cluster/crd/cel/cost-limits.js')]),
-  );
+  const { celRuleFindings } = await importInTurn(() => import('../../cluster/crd/cel-rules.js'));
   const positions = kindPositions(model);
   const diagnostics: Diagnostic[] = [];
   for (const crd of withRules) {
     const { group, names } = crd.document.spec;
-    const kindPosition = positions.get(`${names.kind}.${group}`) ?? {
-      file: crd.fileName,
-      line: 1,
-      column: 1,
-    };
+    const kindPosition = positions.get(`${names.kind}.${group}`) ?? { file: crd.fileName, line: 1, column: 1 };
     const seen = new Set<string>();
     for (const { schema, path } of checkedSchemas(crd)) {
       for (const finding of celRuleFindings(schema, path)) {
@@ -90,10 +84,7 @@ export async function celRuleDiagnostics(crds: GeneratedCrd[], model: ApiModel):
         const key = `${position.file}:${position.line}:${position.column}:${expression}:${finding.error.type}:${fieldErrorBody(finding.error)}`;
         if (seen.has(key)) continue;
         seen.add(key);
-        diagnostics.push({
-          position,
-          message: message(finding, names.kind, perExpressionEstimatedLimit),
-        });
+        diagnostics.push({ position, message: message(finding, names.kind) });
       }
     }
   }

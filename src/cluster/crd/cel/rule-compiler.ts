@@ -38,7 +38,7 @@ export function validationRuleValue(v: any): GoSyntaxValue {
 export interface RuleFinding {
   error: FieldError;
   rule?: object;
-  cost?: { estimated: number; limit: number };
+  cost?: { estimated: number; limit: number; of: 'rule' | 'crd' };
 }
 
 interface CostTotal {
@@ -79,7 +79,7 @@ function ruleShapeErrors(v: any, p: string, schema: Schema): FieldError[] {
 /** Compiles a rule and its messageExpression: the CELErrors in apiextensions' order, costs into the CRD total. */
 function compileRule(v: any, p: string, ctx: RuleContext, cardinality: number, uncorrelatable: string | undefined, walk: Walk): void {
   const refuse = (error: FieldError, cost?: number): void => {
-    walk.celErrs.push({ error, rule: v, ...(cost === undefined ? {} : { cost: { estimated: cost, limit: perExpressionEstimatedLimit } }) });
+    walk.celErrs.push({ error, rule: v, ...(cost === undefined ? {} : { cost: { estimated: cost, limit: perExpressionEstimatedLimit, of: 'rule' as const } }) });
   };
   const optionalOldSelf = v.optionalOldSelf === true;
   const compiled = ctx.compile(v.rule, optionalOldSelf);
@@ -140,7 +140,7 @@ export function celRuleFindings(schema: Schema | undefined, path: string): RuleF
   visit(schema, path, true, [], undefined, walk);
   const findings = [...walk.schemaErrs, ...walk.celErrs];
   if (walk.total.sum > perCrdEstimatedLimit) {
-    const cost = { estimated: walk.total.sum, limit: perCrdEstimatedLimit };
+    const cost = { estimated: walk.total.sum, limit: perCrdEstimatedLimit, of: 'crd' as const };
     const mostExpensive = [...walk.total.contributions].sort((a, b) => b.cost - a.cost).slice(0, 4);
     for (const c of mostExpensive) {
       findings.push({ error: forbidden(c.path, 'contributed to estimated rule & messageExpression cost total exceeding cost limit for entire OpenAPIv3 schema'), rule: c.rule, cost });
