@@ -43,7 +43,7 @@ function addRules(dir) {
     for (const [at, markers] of rules) {
       const anchor = at.replace('${kind}', kind);
       if (!text.includes(anchor)) throw new Error(`${file}: "${anchor}" not found`);
-      text = text.replace(anchor, at.startsWith('/**') ? `${markers}${anchor}` : `${markers}${anchor}`);
+      text = text.replace(anchor, `${markers}${anchor}`);
     }
     writeFileSync(path, text);
   }
@@ -78,7 +78,7 @@ try {
     withCel.push(manifestsMs(celled));
   }
   const crd = readFileSync(join(celled, 'config/crd/bases', readdirSync(join(celled, 'config/crd/bases'))[0]), 'utf8');
-  const ruleCount = (crd.match(/- (message|messageExpression|rule):/g) ?? []).length > 0 ? (crd.match(/ rule: /g) ?? []).length : 0;
+  const ruleCount = (crd.match(/^\s+(- )?rule: /gm) ?? []).length;
   console.log(`kubeforge manifests, ${KINDS} kinds, cold (no code cache, no model cache), median of ${RUNS}:`);
   console.log(`  without CEL rules: ${median(without).toFixed(0)} ms`);
   console.log(`  with ${ruleCount} rules per CRD (${ruleCount * KINDS} in all), each compiled and cost-estimated: ${median(withCel).toFixed(0)} ms`);
