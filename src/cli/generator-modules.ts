@@ -7,7 +7,7 @@
 import { importInTurn } from '../reader/import-in-turn.js';
 
 export { loadApiProject } from '../reader/index.js';
-export { buildCrds, emitCrdYaml, emitCrdYamlPieces } from '../generate/crd/index.js';
+export { buildCrds, celRuleDiagnostics, emitCrdYaml, emitCrdYamlPieces } from '../generate/crd/index.js';
 export { joinYamlPieces, encodeYamlPieces } from '../generate/yaml/index.js';
 export { buildRbac, emitRoleYaml, DEFAULT_ROLE_NAME } from '../generate/rbac/index.js';
 export { buildWebhooks, emitWebhookManifestsYaml } from '../generate/webhook/index.js';

@@ -46,7 +46,7 @@ const isWebhookMarker = (m: Marker): boolean => m.name === 'kubebuilder:webhook'
 /** Reads everything and plans every manifest; writes nothing. */
 export async function planManifests(options: ManifestsOptions): Promise<GeneratorRunResult> {
   // Loaded here, not at the top, so `kubeforge --help` and other commands do not pay for the TypeScript parser.
-  const { loadApiProject, buildCrds, emitCrdYamlPieces, joinYamlPieces, encodeYamlPieces, buildRbac, emitRoleYaml, DEFAULT_ROLE_NAME, buildWebhooks, emitWebhookManifestsYaml } =
+  const { loadApiProject, buildCrds, celRuleDiagnostics, emitCrdYamlPieces, joinYamlPieces, encodeYamlPieces, buildRbac, emitRoleYaml, DEFAULT_ROLE_NAME, buildWebhooks, emitWebhookManifestsYaml } =
     await loadGeneratorModules();
   const root = resolve(options.root);
   const check = options.check ?? false;
@@ -64,7 +64,9 @@ export async function planManifests(options: ManifestsOptions): Promise<Generato
   const scanned = await scanControllerMarkers(root, projectPaths(options.controllerPaths, 'internal'));
   const roles = buildRbac(scanned.markers.filter(isRbacMarker), { roleName: DEFAULT_ROLE_NAME });
   const webhooks = buildWebhooks(scanned.markers.filter(isWebhookMarker));
-  const diagnostics = [...loaded.diagnostics, ...crds.diagnostics, ...scanned.diagnostics, ...webhooks.diagnostics];
+  // Every rule compiled and cost-estimated as the API server does when the CRD is applied.
+  const celDiagnostics = await celRuleDiagnostics(crds.crds, loaded.model);
+  const diagnostics = [...loaded.diagnostics, ...crds.diagnostics, ...celDiagnostics, ...scanned.diagnostics, ...webhooks.diagnostics];
   if (diagnostics.length > 0) return { root, command: 'manifests', files: [], diagnostics, warnings, check };
 
   // Each CRD as pieces: the text shared between CRDs (an embedded PodTemplateSpec's) is encoded once, not per file.

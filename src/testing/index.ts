@@ -3,7 +3,8 @@
  * and `ManualClock` for unit tests that need no cluster; `registerWebhooks()` (also used by a made project's
  * `make run-local`) points the project's webhook configurations at a manager's webhook server;
  * `StallingProxy` stalls and heals one client's path to the server for partition tests; `minimalObject()`
- * builds an object of a custom kind with every required field of its CRD filled (scaffolded tests use it).
+ * builds an object of a custom kind with every required field of its CRD filled (scaffolded tests use it);
+ * `crdValidator()` validates objects and updates against a CRD file as the local cluster would, without a server.
  */
 export { startTestEnv, type TestEnv, type TestEnvOptions, type KubectlResult, type LocalClusterHandle } from './test-env.js';
 export { settle, type SettleTarget, type SettleLimits } from './settle.js';
@@ -11,3 +12,4 @@ export { ManualClock, flushAsyncWork } from './manual-clock.js';
 export { registerWebhooks } from './webhook-registration.js';
 export { StallingProxy } from './stalling-proxy.js';
 export { minimalObject, type MinimalObjectOptions } from './minimal-object.js';
+export { crdValidator, type CrdValidator, type CrdValidationResult, type CrdValidationOptions, type CrdFieldError } from './crd-validator.js';

@@ -5,6 +5,7 @@
  * k8s:immutable, Schemaless, OneOf) are handled by the struct builder; markers for other generators are ignored.
  */
 import type { Diagnostic, Marker, MarkerValue } from '../../markers/types.js';
+import { withRuleOrigin } from './rule-origins.js';
 import type { Schema } from './schema.js';
 
 export interface MarkerContext {
@@ -89,7 +90,7 @@ const xValidation: Handler = (node, m, fail) => {
   if (m.args.optionalOldSelf !== undefined) rule.optionalOldSelf = m.args.optionalOldSelf;
   if (rule.reason !== undefined && !REASONS.includes(rule.reason as string))
     return fail(`invalid reason ${String(rule.reason)}, valid values are FieldValueRequired, FieldValueInvalid, FieldValueForbidden and FieldValueDuplicate`);
-  node['x-kubernetes-validations'] = [...((node['x-kubernetes-validations'] as unknown[]) ?? []), rule];
+  node['x-kubernetes-validations'] = [...((node['x-kubernetes-validations'] as unknown[]) ?? []), withRuleOrigin(rule, m)];
 };
 
 /** `+default=<JSON>` (Kubernetes style): JSON text; `ref(...)` is ignored. */

@@ -10,6 +10,7 @@ import type { Diagnostic, Marker, SourcePosition } from '../../markers/types.js'
 import type { ApiModel, Field, NamedType, StructDefinition, TypeRef } from '../../model/index.js';
 import { embeddedObjectMetaSchema, knownType, TYPE_META_DESCRIPTIONS, typeMetaSchema } from './known-types/index.js';
 import { mergeSchemas } from './merge.js';
+import { withRuleOrigin } from './rule-origins.js';
 import { applySchemaMarkers } from './schema-markers.js';
 import { byteCompare, DOC_KEYWORDS, freezeDeep, type Schema } from './schema.js';
 
@@ -251,16 +252,16 @@ export class SchemaBuilder {
       if (field.description) node.description = field.description;
       applySchemaMarkers(node, field.markers, { owner, diagnostics: this.diagnostics });
       const { required: isRequired } = this.requirement(field, dir);
-      if (has(field.markers, 'k8s:immutable')) {
+      const immutable = field.markers.find((m) => m.name === 'k8s:immutable');
+      if (immutable) {
         node['x-kubernetes-validations'] = [
           ...((node['x-kubernetes-validations'] as unknown[]) ?? []),
-          { message: 'field is immutable', rule: 'self == oldSelf' },
+          withRuleOrigin({ message: 'field is immutable', rule: 'self == oldSelf' }, immutable),
         ];
         if (!isRequired)
-          parentRules.push({
-            message: `field ${field.name} is immutable once set`,
-            rule: `!has(oldSelf.${field.name}) || has(self.${field.name})`,
-          });
+          parentRules.push(
+            withRuleOrigin({ message: `field ${field.name} is immutable once set`, rule: `!has(oldSelf.${field.name}) || has(self.${field.name})` }, immutable),
+          );
       }
       schema.properties![field.name] = this.flatten(node, site);
       if (isRequired) required.push(field.name);
@@ -305,7 +306,7 @@ export class SchemaBuilder {
         const list = names.join(' ');
         schema['x-kubernetes-validations'] = [
           ...((schema['x-kubernetes-validations'] as unknown[]) ?? []),
-          { message: kind.message(list), rule: `[${names.map((n) => `has(self.${n})`).join(',')}].filter(x,x==true).size() ${kind.op}` },
+          withRuleOrigin({ message: kind.message(list), rule: `[${names.map((n) => `has(self.${n})`).join(',')}].filter(x,x==true).size() ${kind.op}` }, marker),
         ];
       }
     }

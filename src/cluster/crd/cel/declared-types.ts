@@ -52,8 +52,13 @@ function objectClass(classes: ObjectClasses, schema: Schema, name: string): new 
   return ctor;
 }
 
-/** Declares the CEL type of `schema` (registering object types on `env` under `name`) and returns the type string. */
-export function declareType(env: Environment, schema: Schema | undefined, name: string, classes: ObjectClasses): string {
+/**
+ * Declares the CEL type of `schema` (registering object types on `env` under `name`) and returns the type string.
+ * With `selectable`, object fields whose CEL name it refuses are left out of the declared types: the expressions
+ * compiled in `env` never name them, so they can never select them (a Pod template's hundreds of nested object
+ * types are then not registered for a rule that reads one field).
+ */
+export function declareType(env: Environment, schema: Schema | undefined, name: string, classes: ObjectClasses, selectable?: (field: string) => boolean): string {
   const s = effective(schema);
   if (!isObject(s) || s['x-kubernetes-int-or-string'] === true) return 'dyn';
   switch (s.type) {
@@ -69,19 +74,19 @@ export function declareType(env: Environment, schema: Schema | undefined, name: 
       if (s.format === 'duration') return 'google.protobuf.Duration';
       return 'string';
     case 'array':
-      return `list<${declareType(env, s.items, `${name}.items`, classes)}>`;
+      return `list<${declareType(env, s.items, `${name}.items`, classes, selectable)}>`;
     case 'object': {
       if (isObject(s.properties) && Object.keys(s.properties).length > 0) {
         const fields: Record<string, string> = {};
         for (const [prop, child] of Object.entries(s.properties as Schema)) {
           const field = escapePropertyName(prop);
-          if (field) fields[field] = declareType(env, child as Schema, `${name}.${field}`, classes);
+          if (field && (selectable === undefined || selectable(field))) fields[field] = declareType(env, child as Schema, `${name}.${field}`, classes, selectable);
         }
         env.registerType(name, { ctor: objectClass(classes, schema as Schema, name), fields });
         env.registerOperator(`${name} == ${name}`, (a: unknown, b: unknown) => celEquals(a, b));
         return name;
       }
-      if (isObject(s.additionalProperties)) return `map<string, ${declareType(env, s.additionalProperties, `${name}.values`, classes)}>`;
+      if (isObject(s.additionalProperties)) return `map<string, ${declareType(env, s.additionalProperties, `${name}.values`, classes, selectable)}>`;
       if (s.additionalProperties === true || s['x-kubernetes-preserve-unknown-fields'] === true) return s.additionalProperties === true ? 'map<string, dyn>' : 'dyn';
       env.registerType(name, { ctor: objectClass(classes, schema as Schema, name), fields: {} });
       env.registerOperator(`${name} == ${name}`, (a: unknown, b: unknown) => celEquals(a, b));

@@ -9,6 +9,7 @@ import { cardinalityFactor, estimateCost } from './cost-estimate.js';
 import { costErrorMessage, perCrdEstimatedLimit, perExpressionEstimatedLimit } from './cost-limits.js';
 import { fieldPathProblem } from './field-path.js';
 import { ruleContext, type RuleContext } from './rule-context.js';
+import { hasCelRules } from './rules-present.js';
 
 type Schema = Record<string, any>;
 const isObject = (v: unknown): v is Record<string, any> => v !== null && typeof v === 'object' && !Array.isArray(v);
@@ -30,16 +31,26 @@ export function validationRuleValue(v: any): GoSyntaxValue {
   );
 }
 
+/**
+ * One refusal of a CRD's rules, with the rule it concerns (the object in the schema's
+ * x-kubernetes-validations; absent for the per-CRD total) and, for cost refusals, the estimate and limit.
+ */
+export interface RuleFinding {
+  error: FieldError;
+  rule?: object;
+  cost?: { estimated: number; limit: number; of: 'rule' | 'crd' };
+}
+
 interface CostTotal {
   sum: number;
-  contributions: Array<{ path: string; cost: number }>;
+  contributions: Array<{ path: string; cost: number; rule: object }>;
 }
 
 interface Walk {
   /** apiextensions' SchemaErrors: rule field shapes; any at a node or below skips compiling that node's rules. */
-  schemaErrs: FieldError[];
+  schemaErrs: RuleFinding[];
   /** apiextensions' CELErrors: compile, result type, cost, oldSelf use. */
-  celErrs: FieldError[];
+  celErrs: RuleFinding[];
   total: CostTotal;
 }
 
@@ -67,36 +78,40 @@ function ruleShapeErrors(v: any, p: string, schema: Schema): FieldError[] {
 
 /** Compiles a rule and its messageExpression: the CELErrors in apiextensions' order, costs into the CRD total. */
 function compileRule(v: any, p: string, ctx: RuleContext, cardinality: number, uncorrelatable: string | undefined, walk: Walk): void {
-  const errs = walk.celErrs;
+  const refuse = (error: FieldError, cost?: number): void => {
+    walk.celErrs.push({ error, rule: v, ...(cost === undefined ? {} : { cost: { estimated: cost, limit: perExpressionEstimatedLimit, of: 'rule' as const } }) });
+  };
   const optionalOldSelf = v.optionalOldSelf === true;
   const compiled = ctx.compile(v.rule, optionalOldSelf);
   if (compiled.ok && (compiled.type === 'bool' || compiled.type === 'dyn')) {
     const cost = estimateCost(compiled.program.ast, ctx.selfSchema).max * cardinality;
-    if (cost > perExpressionEstimatedLimit) errs.push(forbidden(`${p}.rule`, costErrorMessage('estimated rule cost', cost, perExpressionEstimatedLimit)));
+    if (cost > perExpressionEstimatedLimit) refuse(forbidden(`${p}.rule`, costErrorMessage('estimated rule cost', cost, perExpressionEstimatedLimit)), cost);
     walk.total.sum += cost;
-    walk.total.contributions.push({ path: `${p}.rule`, cost });
-  } else if (!compiled.ok) errs.push(invalid(`${p}.rule`, validationRuleValue(v), `compilation failed: ${compiled.issue}`));
-  else errs.push(invalid(`${p}.rule`, validationRuleValue(v), 'cel expression must evaluate to a bool'));
+    walk.total.contributions.push({ path: `${p}.rule`, cost, rule: v });
+  } else if (!compiled.ok) refuse(invalid(`${p}.rule`, validationRuleValue(v), `compilation failed: ${compiled.issue}`));
+  else refuse(invalid(`${p}.rule`, validationRuleValue(v), 'cel expression must evaluate to a bool'));
   if (typeof v.messageExpression === 'string' && v.messageExpression.trim() !== '') {
     const message = ctx.compile(v.messageExpression, optionalOldSelf);
-    if (!message.ok) errs.push(invalid(`${p}.messageExpression`, validationRuleValue(v), `messageExpression compilation failed: ${message.issue}`));
-    else if (message.type !== 'string' && message.type !== 'dyn') errs.push(invalid(`${p}.messageExpression`, validationRuleValue(v), 'messageExpression must evaluate to a string'));
+    if (!message.ok) refuse(invalid(`${p}.messageExpression`, validationRuleValue(v), `messageExpression compilation failed: ${message.issue}`));
+    else if (message.type !== 'string' && message.type !== 'dyn') refuse(invalid(`${p}.messageExpression`, validationRuleValue(v), 'messageExpression must evaluate to a string'));
     else {
       const cost = estimateCost(message.program.ast, ctx.selfSchema).max * cardinality;
-      if (cost > perExpressionEstimatedLimit) errs.push(forbidden(`${p}.messageExpression`, costErrorMessage('estimated messageExpression cost', cost, perExpressionEstimatedLimit)));
+      if (cost > perExpressionEstimatedLimit) {
+        refuse(forbidden(`${p}.messageExpression`, costErrorMessage('estimated messageExpression cost', cost, perExpressionEstimatedLimit)), cost);
+      }
       walk.total.sum += cost;
-      walk.total.contributions.push({ path: `${p}.messageExpression`, cost });
+      walk.total.contributions.push({ path: `${p}.messageExpression`, cost, rule: v });
     }
   }
   if (usesOldSelf(v.rule)) {
-    if (uncorrelatable !== undefined) errs.push(invalid(`${p}.rule`, v.rule, `oldSelf cannot be used on the uncorrelatable portion of the schema within ${uncorrelatable}`));
+    if (uncorrelatable !== undefined) refuse(invalid(`${p}.rule`, v.rule, `oldSelf cannot be used on the uncorrelatable portion of the schema within ${uncorrelatable}`));
   } else if (v.optionalOldSelf !== undefined && v.optionalOldSelf !== null) {
-    errs.push(invalid(`${p}.optionalOldSelf`, v.optionalOldSelf, 'may not be set if oldSelf is not used in rule'));
+    refuse(invalid(`${p}.optionalOldSelf`, v.optionalOldSelf, 'may not be set if oldSelf is not used in rule'));
   }
 }
 
 function visit(schema: unknown, path: string, isRoot: boolean, ancestors: Schema[], uncorrelatable: string | undefined, walk: Walk): void {
-  if (!isObject(schema)) return;
+  if (!isObject(schema) || !hasCelRules(schema)) return;
   const schemaErrsBefore = walk.schemaErrs.length;
   for (const [k, child] of Object.entries((schema.properties ?? {}) as Schema)) visit(child, `${path}.properties[${k}]`, false, ancestors, uncorrelatable, walk);
   if (isObject(schema.items)) {
@@ -106,7 +121,9 @@ function visit(schema: unknown, path: string, isRoot: boolean, ancestors: Schema
   if (isObject(schema.additionalProperties)) visit(schema.additionalProperties, `${path}.additionalProperties`, false, [...ancestors, schema], uncorrelatable, walk);
   const rules = Array.isArray(schema['x-kubernetes-validations']) ? (schema['x-kubernetes-validations'] as unknown[]) : [];
   if (rules.length === 0) return;
-  rules.forEach((v, i) => walk.schemaErrs.push(...ruleShapeErrors(v, `${path}.x-kubernetes-validations[${i}]`, schema)));
+  rules.forEach((v, i) => {
+    for (const error of ruleShapeErrors(v, `${path}.x-kubernetes-validations[${i}]`, schema)) walk.schemaErrs.push({ error, ...(isObject(v) ? { rule: v } : {}) });
+  });
   // a schema error at this node or below leaves its rules uncompiled, as apiextensions does
   if (walk.schemaErrs.length > schemaErrsBefore) return;
   const ctx = ruleContext(schema, isRoot);
@@ -114,15 +131,26 @@ function visit(schema: unknown, path: string, isRoot: boolean, ancestors: Schema
   rules.forEach((v, i) => compileRule(v, `${path}.x-kubernetes-validations[${i}]`, ctx, cardinality, uncorrelatable, walk));
 }
 
-/** Every CEL error of a CRD version's schema, as field errors under `path` (the openAPIV3Schema path). */
-export function celCompileErrors(schema: Schema | undefined, path: string): FieldError[] {
+/**
+ * Every refusal of a CRD version's rules, as the API server finds them when the CRD is written: field
+ * errors under `path` (the openAPIV3Schema path), each with its rule and, for cost, the estimate and limit.
+ */
+export function celRuleFindings(schema: Schema | undefined, path: string): RuleFinding[] {
   const walk: Walk = { schemaErrs: [], celErrs: [], total: { sum: 0, contributions: [] } };
   visit(schema, path, true, [], undefined, walk);
-  const errs = [...walk.schemaErrs, ...walk.celErrs];
+  const findings = [...walk.schemaErrs, ...walk.celErrs];
   if (walk.total.sum > perCrdEstimatedLimit) {
+    const cost = { estimated: walk.total.sum, limit: perCrdEstimatedLimit, of: 'crd' as const };
     const mostExpensive = [...walk.total.contributions].sort((a, b) => b.cost - a.cost).slice(0, 4);
-    for (const c of mostExpensive) errs.push(forbidden(c.path, 'contributed to estimated rule & messageExpression cost total exceeding cost limit for entire OpenAPIv3 schema'));
-    errs.push(forbidden(path, costErrorMessage('x-kubernetes-validations estimated rule & messageExpression cost total for entire OpenAPIv3 schema', walk.total.sum, perCrdEstimatedLimit)));
+    for (const c of mostExpensive) {
+      findings.push({ error: forbidden(c.path, 'contributed to estimated rule & messageExpression cost total exceeding cost limit for entire OpenAPIv3 schema'), rule: c.rule, cost });
+    }
+    findings.push({ error: forbidden(path, costErrorMessage('x-kubernetes-validations estimated rule & messageExpression cost total for entire OpenAPIv3 schema', walk.total.sum, perCrdEstimatedLimit)), cost });
   }
-  return errs;
+  return findings;
+}
+
+/** Every CEL error of a CRD version's schema, as field errors under `path` (the openAPIV3Schema path). */
+export function celCompileErrors(schema: Schema | undefined, path: string): FieldError[] {
+  return celRuleFindings(schema, path).map((f) => f.error);
 }

@@ -36,18 +36,37 @@ const makeDuration = (seconds: bigint, nanos: number): unknown => {
   return new durationCtor(seconds, nanos);
 };
 
+const identifiers = (text: string): string[] => text.match(/[A-Za-z_][A-Za-z0-9_]*/g) ?? [];
+
+/** Every identifier the node's rules and messageExpressions use (string literals included: a harmless superset). */
+function namesInRules(schema: Schema): Set<string> {
+  const names = new Set<string>();
+  const rules: unknown[] = Array.isArray(schema['x-kubernetes-validations']) ? schema['x-kubernetes-validations'] : [];
+  for (const v of rules as Array<Record<string, unknown> | null>) {
+    for (const key of ['rule', 'messageExpression']) {
+      const text = v?.[key];
+      if (typeof text === 'string') for (const id of identifiers(text)) names.add(id);
+    }
+  }
+  return names;
+}
+
 function newContext(schema: Schema, isRoot: boolean): RuleContext {
   const selfSchema = isRoot ? withTypeAndObjectMeta(schema) : schema;
-  const envs = new Map<boolean, Environment>();
+  const envs = new Map<string, Environment>();
   const classes: ObjectClasses = new Map();
   const cache = new Map<string, CompileResult>();
-  const envFor = (optionalOldSelf: boolean): Environment => {
-    let env = envs.get(optionalOldSelf);
+  // `self` declares only the fields the node's own expressions name; any other expression gets every field
+  const named = namesInRules(schema);
+  const envFor = (optionalOldSelf: boolean, expression?: string): Environment => {
+    const everyField = expression !== undefined && identifiers(expression).some((id) => !named.has(id));
+    const key = `${optionalOldSelf}/${everyField}`;
+    let env = envs.get(key);
     if (!env) {
       env = baseEnvironment().clone();
-      const selfType = declareType(env, selfSchema, 'Object', classes);
+      const selfType = declareType(env, selfSchema, 'Object', classes, everyField ? undefined : (field) => named.has(field));
       env.registerVariable('self', selfType).registerVariable('oldSelf', optionalOldSelf ? `optional<${selfType}>` : selfType);
-      envs.set(optionalOldSelf, env);
+      envs.set(key, env);
     }
     return env;
   };
@@ -63,7 +82,7 @@ function newContext(schema: Schema, isRoot: boolean): RuleContext {
       let result = cache.get(key);
       if (result) return result;
       known ??= knownFunctionNames();
-      const env = envFor(optionalOldSelf);
+      const env = envFor(optionalOldSelf, expression);
       try {
         const program = env.parse(expression) as unknown as Program & { check(): { valid: boolean; type?: unknown; error?: Error & { range?: { start: number; end: number } } } };
         const undeclared = [...undeclaredCalls(expression, program.ast), ...invalidLiterals(expression, program.ast)];

@@ -10,6 +10,9 @@ import { estimateCost, measuredSizes, type SizeOf } from './cost-estimate.js';
 import { perCallRuntimeLimit, perObjectRuntimeBudget } from './cost-limits.js';
 import { ruleContext } from './rule-context.js';
 import { usesOldSelf } from './rule-compiler.js';
+import { hasCelRules } from './rules-present.js';
+
+export { hasCelRules };
 
 type Schema = Record<string, any>;
 const isObject = (v: unknown): v is Record<string, any> => v !== null && typeof v === 'object' && !Array.isArray(v);
@@ -179,7 +182,7 @@ function evaluateChildren(value: unknown, old: unknown, schema: Schema, path: st
 
 function evaluateNode(value: unknown, old: unknown, schema: Schema | undefined, path: string, isRoot: boolean, run: Run): void {
   // null values are not validated: rules about them stand on the enclosing schema
-  if (!isObject(schema) || value === undefined || value === null || run.stopped) return;
+  if (!isObject(schema) || value === undefined || value === null || run.stopped || !hasCelRules(schema)) return;
   const rules: unknown[] = Array.isArray(schema['x-kubernetes-validations']) ? schema['x-kubernetes-validations'] : [];
   if (rules.length > 0) {
     const ctx = ruleContext(schema, isRoot);
@@ -197,22 +200,4 @@ export function evaluateCelRules(object: Record<string, any>, schema: Schema, ol
   const run: Run = { errs: [], remaining: perObjectRuntimeBudget, stopped: false, isUpdate: old !== undefined };
   evaluateNode(object, old, schema, '', true, run);
   return run.errs;
-}
-
-const withRules = new WeakMap<Schema, boolean>();
-
-/** Whether any node of the schema has x-kubernetes-validations (the server builds no CEL validator otherwise). */
-export function hasCelRules(schema: Schema): boolean {
-  let has = withRules.get(schema);
-  if (has === undefined) {
-    const visit = (s: unknown): boolean =>
-      isObject(s) &&
-      ((Array.isArray(s['x-kubernetes-validations']) && s['x-kubernetes-validations'].length > 0) ||
-        Object.values((s.properties ?? {}) as Schema).some(visit) ||
-        visit(s.items) ||
-        visit(s.additionalProperties));
-    has = visit(schema);
-    withRules.set(schema, has);
-  }
-  return has;
 }
