@@ -214,7 +214,7 @@ describe('the drift comparison itself', () => {
 
     // Allowed: manifests flags (Makefile and package.json), an added sample, any change to a user-edited file.
     const edit = (path: string, change: (text: string) => string): void => writeFileSync(join(committed, path), change(readFileSync(join(committed, path), 'utf8')));
-    edit('Makefile', (t) => t.replace('\t$(KUBEFORGE) manifests\n', '\t$(KUBEFORGE) manifests --max-desc-len=0\n'));
+    edit('Makefile', (t) => t.replace('\t$(KUBEFORGE) manifests --strict-markers\n', '\t$(KUBEFORGE) manifests --strict-markers --max-desc-len=0\n'));
     edit('package.json', (t) => t.replace('"kubeforge manifests"', '"kubeforge manifests --max-desc-len=0"'));
     writeFileSync(join(committed, 'config/samples/extra.yaml'), 'kind: ConfigMap\n');
     edit('config/samples/kustomization.yaml', (t) => t.replace('- batch_v1_at.yaml\n', '- batch_v1_at.yaml\n- extra.yaml\n'));

@@ -17,7 +17,7 @@ export function toTsDiagnostic(typescript: typeof ts, text: string, d: Diagnosti
     start,
     length: spanLength(text, start),
     messageText: d.message,
-    category: typescript.DiagnosticCategory.Error,
+    category: d.severity === 'warning' ? typescript.DiagnosticCategory.Warning : typescript.DiagnosticCategory.Error,
     code: KUBEFORGE_DIAGNOSTIC_CODE,
     source: 'kubeforge',
   };
