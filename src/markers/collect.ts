@@ -123,7 +123,8 @@ function readMarkerAt(text: string, target: MarkerTarget, position: SourcePositi
       const where = candidates.map((d) => d.target).join(', ');
       return { diagnostics: [{ position, message: `marker ${JSON.stringify(text)} cannot be used on a ${target} (it applies to: ${where})` }] };
     }
-    if (options.reportUnknown === false || isIgnoredMarkerName(fullName) || (prefixName && isIgnoredMarkerName(prefixName))) {
+    const firstWord = fullName.split(/\s/, 1)[0]!; // `+build linux`: Go's build constraint, named by its first word
+    if (options.reportUnknown === false || isIgnoredMarkerName(firstWord) || (prefixName && isIgnoredMarkerName(prefixName))) {
       return { diagnostics: [] };
     }
     return unknownMarker(text, fullName, prefixName, position);
