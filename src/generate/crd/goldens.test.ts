@@ -40,6 +40,9 @@ const SOURCES: Record<string, string> = {
   omitzero:
     'controller-tools (after v0.21.0) treats `omitzero` like `omitempty` for `required` and the OneOf check (spec §5.1, ' +
     '§22); kubeforge spells both `?`. v0.21.0 ignored omitzero (field required): written `?` with `+required`.',
+  'omitzero-oneof':
+    'spec §5.2: a OneOf member required by rule 6 → `field b is part of OneOf constraint and must have omitempty tag` ' +
+    '(v0.21.0 text; later `… omitempty or omitzero tag`), at the field; kubeforge adds how to spell it.',
   'markers-v0.23':
     'spec §8–§10 from pkg/crd/markers/{validation,topology,crd}.go: short +required/+optional, title on type and field, ' +
     'items:* on the items schema, OneOf rules (v0.21.0 form) after XValidation, XValidation keys, optionalOldSelf, ' +

@@ -336,7 +336,7 @@ export class SchemaBuilder {
             field.position,
             explicit
               ? `field ${name} is part of OneOf constraint and cannot be marked as required`
-              : `field ${name} is part of OneOf constraint and must have omitempty tag (make it optional with "?")`,
+              : `field ${name} is part of OneOf constraint and must have omitempty tag (make it optional with "?", the spelling of omitempty and omitzero)`,
           );
         }
         if (!ok) continue;
