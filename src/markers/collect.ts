@@ -90,12 +90,11 @@ export function readMarker(text: string, target: MarkerTarget, position: SourceP
     };
     known.set(text, reading);
   }
-  const diagnostics =
-    reading.messages.length === 0 ? [] : reading.messages.map(({ message, columnOffset, severity }) => ({
-          position: { ...position, column: position.column + columnOffset },
-          message,
-          ...(severity ? { severity } : {}),
-        }));
+  const diagnostics = reading.messages.map(({ message, columnOffset, severity }) => ({
+    position: { ...position, column: position.column + columnOffset },
+    message,
+    ...(severity ? { severity } : {}),
+  }));
   if (reading.marker === undefined) return { diagnostics };
   return { marker: { name: reading.marker.name, args: reading.marker.args, text, position }, diagnostics };
 }
@@ -148,12 +147,13 @@ function unknownMarker(text: string, fullName: string, prefixName: string | unde
   // For `+kubebuilder:rbca:groups=…` the typo may be in the prefix: quote and correct that part.
   const typoOfPrefix = prefixName ? typoOf(prefixName, names) : undefined;
   const typoOfName = typoOf(fullName, names);
-  const typo = typoOfPrefix && (!typoOfName || typoOfPrefix.distance < typoOfName.distance) ? { ...typoOfPrefix, written: prefixName! } : typoOfName && { ...typoOfName, written: fullName };
+  const inPrefix = typoOfPrefix !== undefined && (typoOfName === undefined || typoOfPrefix.distance < typoOfName.distance);
+  const typo = inPrefix ? typoOfPrefix : typoOfName;
   if (typo) {
-    const shown = typo.written === prefixName ? `+${prefixName}` : equalsPart(text);
+    const shown = inPrefix ? `+${prefixName}` : equalsPart(text);
     return { diagnostics: [{ position, message: `unknown marker ${JSON.stringify(shown)} (did you mean "+${typo.name}"?)` }] };
   }
-  const hint = ignoredMarkerHint(text, fullName, names);
+  const hint = ignoredMarkerHint(fullName, names);
   return {
     diagnostics: [
       { position, severity: 'warning', message: `unknown marker ${JSON.stringify(equalsPart(text))}${hint ? ` (did you mean "${hint}"?)` : ''}; controller-gen ignores it` },
@@ -179,7 +179,7 @@ function typoOf(name: string, names: ReadonlySet<string>): { name: string; dista
  * "Did you mean" for a marker controller-gen ignores: a known name followed by stray text (`+optional.` →
  * `+optional`; `+…:UniqueItems:true` → `+…:UniqueItems=true`), else a close or containing name.
  */
-function ignoredMarkerHint(text: string, fullName: string, names: ReadonlySet<string>): string | undefined {
+function ignoredMarkerHint(fullName: string, names: ReadonlySet<string>): string | undefined {
   const known = [...names].filter((n) => fullName.startsWith(n) && fullName.length > n.length && !/[\p{L}\p{N}_-]/u.test(fullName[n.length]!));
   const longest = known.sort((a, b) => b.length - a.length)[0];
   if (longest) {
