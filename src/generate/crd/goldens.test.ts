@@ -35,6 +35,10 @@ const SOURCES: Record<string, string> = {
     'pkg/crd/flatten.go flattenAllOfInto: XValidations = src + dst, and the embedded struct (src.AllOf) is merged ' +
     'before the struct\'s own schema, so the struct\'s own rules come first, then the embedded one; a field\'s rules ' +
     'come before its type\'s (spec §7).',
+  'kind-embeds':
+    'pkg/crd/flatten.go: a kind\'s own schema is the accumulator FlattenEmbedded merges the embedded struct into ' +
+    '(no reference wrapper at the root), so there the shadowing field keeps its own description and the embedded ' +
+    'rules come before the kind\'s own (XValidations = src + dst).',
   'import-clash': "tsc: TS2440 Import declaration conflicts with local declaration of 'Widget'.",
   'imported-twice': "tsc: TS2300 Duplicate identifier 'Part'. at each import.",
   omitzero:
