@@ -127,6 +127,8 @@ function parseFlags(flags: string, file: string): Partial<ManifestsOptions> {
       options.maxDescLen = Number(value);
     } else if (flag === '--allow-dangerous-types' && inline === undefined) {
       options.allowDangerousTypes = true;
+    } else if (flag === '--strict-markers' && inline === undefined) {
+      options.strictMarkers = true;
     } else {
       throw new Error(`${file}: the drift test does not know the flag "${tokens[i]}"; teach parseFlags in e2e/examples/drift.test.ts`);
     }
@@ -214,8 +216,8 @@ describe('the drift comparison itself', () => {
 
     // Allowed: manifests flags (Makefile and package.json), an added sample, any change to a user-edited file.
     const edit = (path: string, change: (text: string) => string): void => writeFileSync(join(committed, path), change(readFileSync(join(committed, path), 'utf8')));
-    edit('Makefile', (t) => t.replace('\t$(KUBEFORGE) manifests\n', '\t$(KUBEFORGE) manifests --max-desc-len=0\n'));
-    edit('package.json', (t) => t.replace('"kubeforge manifests"', '"kubeforge manifests --max-desc-len=0"'));
+    edit('Makefile', (t) => t.replace('\t$(KUBEFORGE) manifests --strict-markers\n', '\t$(KUBEFORGE) manifests --strict-markers --max-desc-len=0\n'));
+    edit('package.json', (t) => t.replace('"kubeforge manifests --strict-markers"', '"kubeforge manifests --strict-markers --max-desc-len=0"'));
     writeFileSync(join(committed, 'config/samples/extra.yaml'), 'kind: ConfigMap\n');
     edit('config/samples/kustomization.yaml', (t) => t.replace('- batch_v1_at.yaml\n', '- batch_v1_at.yaml\n- extra.yaml\n'));
     edit('internal/controller/at_controller.ts', (t) => `${t}// hand-written\n`);

@@ -27,7 +27,9 @@ export function makeFlags(makefile: string, pattern: RegExp, file: string): stri
 function withAllowedEdits(path: string, fresh: string, committed: string, label: string, extraSamples: string[]): { fresh: string; committed: string } {
   if (path === 'Makefile') {
     const flags = MAKE_MANIFESTS.test(committed) ? makeFlags(committed, MAKE_MANIFESTS, `${label}/Makefile`) : '';
-    return { fresh: fresh.replace(MAKE_MANIFESTS, (line) => `${line}${flags}`), committed };
+    // The scaffold's own flags (`--strict-markers`) come first; the user's are what the committed line adds after them.
+    const replay = (line: string, freshFlags: string): string => `${line}${flags.startsWith(freshFlags) ? flags.slice(freshFlags.length) : flags}`;
+    return { fresh: fresh.replace(MAKE_MANIFESTS, replay), committed };
   }
   if (path === 'package.json') {
     const flags = SCRIPT_MANIFESTS.exec(committed)?.[2] ?? '';

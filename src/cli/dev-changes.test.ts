@@ -77,8 +77,8 @@ describe('makefileManifestsFlags', () => {
   afterEach(() => rmSync(root, { recursive: true, force: true }));
 
   it("reads the flags of the Makefile's manifests recipe, as the CronJob tutorial sets them", () => {
-    writeFileSync(join(root, 'Makefile'), '.PHONY: manifests\nmanifests:\n\t$(KUBEFORGE) manifests --max-desc-len=0 --allow-dangerous-types --frobnicate\n');
-    expect(makefileManifestsFlags(root)).toEqual({ flags: { maxDescLen: 0, allowDangerousTypes: true }, ignored: ['--frobnicate'] });
+    writeFileSync(join(root, 'Makefile'), '.PHONY: manifests\nmanifests:\n\t$(KUBEFORGE) manifests --strict-markers --max-desc-len=0 --allow-dangerous-types --frobnicate\n');
+    expect(makefileManifestsFlags(root)).toEqual({ flags: { strictMarkers: true, maxDescLen: 0, allowDangerousTypes: true }, ignored: ['--frobnicate'] });
   });
 
   it('no flags, and no Makefile at all, mean the defaults', () => {

@@ -27,6 +27,7 @@ export function makefileManifestsFlags(root: string): { flags: MakefileManifests
     if (name === '--max-desc-len' && /^\d+$/.test(inline ?? words[i + 1] ?? '')) flags.maxDescLen = Number(value());
     else if (name === '--allow-dangerous-types') flags.allowDangerousTypes = true;
     else if (name === '--generate-embedded-object-meta') flags.generateEmbeddedObjectMeta = true;
+    else if (name === '--strict-markers') flags.strictMarkers = true;
     else if (name === '--paths') flags.paths = list();
     else if (name === '--controller-paths') flags.controllerPaths = list();
     else ignored.push(words[i]!);
@@ -38,5 +39,5 @@ export function makefileManifestsFlags(root: string): { flags: MakefileManifests
 export async function runGenerators(root: string, flags: MakefileManifestsFlags, output: RunOutput, manifestsOnly = false): Promise<boolean> {
   const manifests = await finishGeneratorRun(await planManifests({ root, ...flags }), output);
   if (manifests !== 0 || manifestsOnly) return manifests === 0;
-  return (await finishGeneratorRun(await planGenerate({ root, paths: flags.paths }), output)) === 0;
+  return (await finishGeneratorRun(await planGenerate({ root, paths: flags.paths, strictMarkers: flags.strictMarkers }), output)) === 0;
 }

@@ -7,12 +7,15 @@ import { resolve } from 'node:path';
 import type { Command } from 'commander';
 import { loadDeepCopyModules, runGeneratorCommand, type GeneratorRunResult } from './generator-run.js';
 import { projectPaths } from './project-paths.js';
+import { splitWarnings } from '../markers/types.js';
 
 export interface GenerateOptions {
   root: string;
   /** Folders with API types (kubebuilder `paths=` style: `api/...` or `api`); default `api`. */
   paths?: string[];
   check?: boolean;
+  /** `--strict-markers`: markers controller-gen ignores (warnings otherwise) are errors. */
+  strictMarkers?: boolean;
 }
 
 /** Reads the API types and plans every deep-copy file; writes nothing. */
@@ -20,9 +23,10 @@ export async function planGenerate(options: GenerateOptions): Promise<GeneratorR
   // Loaded here, not at the top, so `kubeforge --help` and other commands do not pay for the TypeScript parser.
   const { loadApiProject, planDeepCopyFiles } = await loadDeepCopyModules();
   const root = resolve(options.root);
-  const { model, diagnostics } = await loadApiProject({ root, apiPaths: projectPaths(options.paths, 'api') });
-  const files = diagnostics.length > 0 ? [] : planDeepCopyFiles(model);
-  return { root, command: 'generate', files, diagnostics, check: options.check ?? false };
+  const loaded = await loadApiProject({ root, apiPaths: projectPaths(options.paths, 'api') });
+  const { errors: diagnostics, warnings } = splitWarnings(loaded.diagnostics, options.strictMarkers ?? false);
+  const files = diagnostics.length > 0 ? [] : planDeepCopyFiles(loaded.model);
+  return { root, command: 'generate', files, diagnostics, warnings, check: options.check ?? false };
 }
 
 export function register(program: Command): void {
@@ -32,9 +36,10 @@ export function register(program: Command): void {
     .option('--root <dir>', 'project root', '.')
     .option('--paths <paths...>', 'folders with the API types (kubebuilder style, e.g. api/...)')
     .option('--check', 'write nothing; exit 1 when a generated file is stale or missing')
-    .action(async (flags: { root: string; paths?: string[]; check?: boolean }) => {
+    .option('--strict-markers', 'make the warnings about markers controller-gen ignores (unknown names, stray text) errors')
+    .action(async (flags: { root: string; paths?: string[]; check?: boolean; strictMarkers?: boolean }) => {
       process.exitCode = await runGeneratorCommand('generate', flags.root, () =>
-        planGenerate({ root: flags.root, paths: flags.paths, check: flags.check }),
+        planGenerate({ root: flags.root, paths: flags.paths, check: flags.check, strictMarkers: flags.strictMarkers }),
       );
     });
 }

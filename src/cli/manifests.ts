@@ -7,7 +7,7 @@
 import { readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { InvalidArgumentError, type Command } from 'commander';
-import type { Diagnostic, Marker } from '../markers/types.js';
+import { splitWarnings, type Diagnostic, type Marker } from '../markers/types.js';
 import { loadGeneratorModules, runGeneratorCommand, type GeneratorRunResult } from './generator-run.js';
 import { plannedFileWithBytes, type PlannedFile } from './output-files.js';
 import { listTypeScriptSources, projectPaths } from './project-paths.js';
@@ -25,6 +25,8 @@ export interface ManifestsOptions {
   /** controller-gen's `crd:generateEmbeddedObjectMeta`: nested ObjectMeta keeps name, namespace, labels, annotations, finalizers. */
   generateEmbeddedObjectMeta?: boolean;
   check?: boolean;
+  /** `--strict-markers`: markers controller-gen ignores (warnings otherwise) are errors. */
+  strictMarkers?: boolean;
 }
 
 /** RBAC and webhook markers of every controller source, with the scanners' diagnostics. */
@@ -55,7 +57,7 @@ export async function planManifests(options: ManifestsOptions): Promise<Generato
   const apiPaths = projectPaths(options.paths, 'api');
   const loaded = await loadApiProject({ root, apiPaths });
   // Spellings the reader accepts and tsc rejects (make build would fail): warned, never an error.
-  const warnings = apiImportSpellingWarnings(root, apiPaths);
+  const importWarnings = apiImportSpellingWarnings(root, apiPaths);
   const crds = buildCrds(loaded.model, {
     maxDescLen: options.maxDescLen,
     allowDangerousTypes: options.allowDangerousTypes ?? false,
@@ -66,7 +68,11 @@ export async function planManifests(options: ManifestsOptions): Promise<Generato
   const webhooks = buildWebhooks(scanned.markers.filter(isWebhookMarker));
   // Every rule compiled and cost-estimated as the API server does when the CRD is applied.
   const celDiagnostics = await celRuleDiagnostics(crds.crds, loaded.model);
-  const diagnostics = [...loaded.diagnostics, ...crds.diagnostics, ...celDiagnostics, ...scanned.diagnostics, ...webhooks.diagnostics];
+  const { errors: diagnostics, warnings: markerWarnings } = splitWarnings(
+    [...loaded.diagnostics, ...crds.diagnostics, ...celDiagnostics, ...scanned.diagnostics, ...webhooks.diagnostics],
+    options.strictMarkers ?? false,
+  );
+  const warnings = [...importWarnings, ...markerWarnings];
   if (diagnostics.length > 0) return { root, command: 'manifests', files: [], diagnostics, warnings, check };
 
   // Each CRD as pieces: the text shared between CRDs (an embedded PodTemplateSpec's) is encoded once, not per file.
@@ -99,6 +105,7 @@ export function register(program: Command): void {
     .option('--allow-dangerous-types', 'allow float32/float64 fields, as controller-gen allowDangerousTypes does')
     .option('--generate-embedded-object-meta', "keep name, namespace, labels, annotations and finalizers of embedded ObjectMeta (e.g. a Job template's metadata), as controller-gen's crd:generateEmbeddedObjectMeta")
     .option('--check', 'write nothing; exit 1 when a generated file is stale or missing')
+    .option('--strict-markers', 'make the warnings about markers controller-gen ignores (unknown names, stray text) errors')
     .action(
       async (flags: {
         root: string;
@@ -108,6 +115,7 @@ export function register(program: Command): void {
         allowDangerousTypes?: boolean;
         generateEmbeddedObjectMeta?: boolean;
         check?: boolean;
+        strictMarkers?: boolean;
       }) => {
         process.exitCode = await runGeneratorCommand('manifests', flags.root, () => planManifests({ ...flags }));
       },

@@ -19,7 +19,7 @@ const EXPECTED: Record<string, string[]> = {
   'kubebuilder:metadata': ['type'],
   'kubebuilder:selectablefield': ['type'],
   'kubebuilder:externalDocs': ['field', 'type'],
-  'k8s:enum': ['type'],
+  'k8s:enum': ['type', 'field'],
   'kubebuilder:validation:Optional': ['package', 'field'],
   'kubebuilder:validation:Required': ['package', 'field'],
   optional: ['field'],

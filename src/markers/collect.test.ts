@@ -49,8 +49,36 @@ describe('collectMarkers', () => {
     expect(collect('field', '+optinal').errors).toEqual(['api/v1/cronjob_types.ts:10:4: unknown marker "+optinal" (did you mean "+optional"?)']);
   });
 
-  it('reports an unknown k8s: marker without a close match, without a suggestion', () => {
-    expect(collect('field', '+k8s:zzzzzzzzzzzz').errors).toEqual(['api/v1/cronjob_types.ts:10:4: unknown marker "+k8s:zzzzzzzzzzzz"']);
+  it('warns about an unknown k8s: marker without a close match, without a suggestion', () => {
+    const result = collect('field', '+k8s:zzzzzzzzzzzz');
+    expect(result.errors).toEqual(['api/v1/cronjob_types.ts:10:4: warning: unknown marker "+k8s:zzzzzzzzzzzz"; controller-gen ignores it']);
+    expect(result.diagnostics[0]!.severity).toBe('warning');
+  });
+
+  // The real-code markers of issue 16 that controller-gen ignores: warnings (manifests still writes), with the
+  // marker the author most likely meant; none of them is a typo of a catalogue name.
+  it.each([
+    ['+kubebuilder:validation:UniqueItems:true', 'unknown marker "+kubebuilder:validation:UniqueItems:true" (did you mean "+kubebuilder:validation:UniqueItems=true"?)'],
+    ['+optional.', 'unknown marker "+optional." (did you mean "+optional"?)'],
+    ['+kubebuilder:validation:OneOf=a;b', 'unknown marker "+kubebuilder:validation:OneOf" (did you mean "+kubebuilder:validation:AtMostOneOf"?)'],
+    ['+kubebuilder:something:new', 'unknown marker "+kubebuilder:something:new"'],
+    ['+mytool:frobnicate=yes', 'unknown marker "+mytool:frobnicate"'],
+  ])('warns about %s, which controller-gen ignores', (text, message) => {
+    const result = collect('field', text);
+    expect(result.diagnostics).toEqual([{ position: { file: 'api/v1/cronjob_types.ts', line: 10, column: 4 }, severity: 'warning', message: `${message}; controller-gen ignores it` }]);
+    expect(result.markers).toEqual([]);
+    expect(result.descriptionLines).toEqual([]);
+  });
+
+  // Typos of a known marker stay errors: same prefix, last segment within 2 edits or a case change.
+  it.each([
+    ['+kubebuilder:validation:Minimun=1', '+kubebuilder:validation:Minimun', '+kubebuilder:validation:Minimum'],
+    ['+kubebuilder:validation:Maxlength=1', '+kubebuilder:validation:Maxlength', '+kubebuilder:validation:MaxLength'],
+    ['+requried', '+requried', '+required'],
+    ['+kubebuilder:defualt=1', '+kubebuilder:defualt', '+kubebuilder:default'],
+  ])('keeps the typo %s an error', (text, shown, meant) => {
+    const result = collect('field', text);
+    expect(result.diagnostics).toEqual([{ position: { file: 'api/v1/cronjob_types.ts', line: 10, column: 4 }, message: `unknown marker "${shown}" (did you mean "${meant}"?)` }]);
   });
 
   it("ignores other tools' markers and keeps them out of the description", () => {

@@ -2,11 +2,16 @@
  * Splits the comment lines attached to one node (package, type or field) into markers and description
  * lines, and checks each marker against the catalogue.
  *
- * Which `+` lines are errors: controller-gen silently ignores names it does not know; kubeforge reports
- * (a) unknown names under the `kubebuilder:` and `k8s:` prefixes, and (b) names that are near-misses of
- * a catalogue name (`+optinal`, `+listtype`), each with "did you mean". Other unknown names (`+genclient`,
- * `+k8s:openapi-gen`, names in markers/ignored.json, anything not a typo of ours) are ignored, as
- * controller-gen does. Every `+` line is kept out of the description either way (controller-gen §2.1).
+ * Unknown `+` lines (the rule, also in markers/README.md): controller-gen silently ignores names it does not
+ * know, so kubeforge reads them as *warnings* (printed with file:line:col and "did you mean" when a catalogue
+ * name is close; `manifests` still writes; `--strict-markers` makes them errors) — except a *typo of a known
+ * marker*, which stays an error: a name made only of name characters (letters, digits, `_`, `-`, `:`) whose
+ * last `:` segment is within 2 edits (or only a letter-case change) of a catalogue name with the same
+ * prefix before that segment (`+kubebuilder:validation:Minimun`, `+optinal`, `+kubebuilder:rbca:groups=…`).
+ * Not typos, so warnings: stray text after a known name (`+optional.`, `+kubebuilder:validation:UniqueItems:true`),
+ * names far from any marker (`+kubebuilder:validation:OneOf=…`), other tools' markers not listed in
+ * markers/ignored.json. Names in markers/ignored.json (`+genclient`, `+k8s:openapi-gen`, …) are accepted
+ * silently. Every `+` line is kept out of the description either way (controller-gen §2.1).
  *
  * Target rules: a known marker on the wrong target is an error, except that package-level markers
  * (`+kubebuilder:rbac`, `+groupName`, …) met on a type or field are skipped without error (they are
@@ -28,8 +33,6 @@ export interface CollectOptions {
   /** Report unknown markers (default true); turn off when another pass over the same lines reports them. */
   reportUnknown?: boolean;
 }
-
-const STRICT_PREFIXES = ['kubebuilder:', 'k8s:'];
 
 /** Splits `lines` into markers (checked for `target`) and description lines, in order. */
 export function collectMarkers(lines: CommentLine[], target: MarkerTarget, options: CollectOptions = {}): CollectedMarkers {
@@ -58,7 +61,7 @@ export interface MarkerReading {
 interface ReadingAnywhere {
   marker: { name: string; args: Record<string, MarkerValue> } | undefined;
   /** Each message with its column relative to the marker's `+` (0 = at the `+`). */
-  messages: Array<{ message: string; columnOffset: number }>;
+  messages: Array<{ message: string; columnOffset: number; severity?: 'warning' }>;
 }
 
 /**
@@ -79,12 +82,19 @@ export function readMarker(text: string, target: MarkerTarget, position: SourceP
     const found = readMarkerAt(text, target, position, options);
     reading = {
       marker: found.marker ? { name: found.marker.name, args: found.marker.args } : undefined,
-      messages: found.diagnostics.map((d) => ({ message: d.message, columnOffset: d.position.column - position.column })),
+      messages: found.diagnostics.map((d) => ({
+        message: d.message,
+        columnOffset: d.position.column - position.column,
+        ...(d.severity ? { severity: d.severity } : {}),
+      })),
     };
     known.set(text, reading);
   }
-  const diagnostics =
-    reading.messages.length === 0 ? [] : reading.messages.map(({ message, columnOffset }) => ({ position: { ...position, column: position.column + columnOffset }, message }));
+  const diagnostics = reading.messages.map(({ message, columnOffset, severity }) => ({
+    position: { ...position, column: position.column + columnOffset },
+    message,
+    ...(severity ? { severity } : {}),
+  }));
   if (reading.marker === undefined) return { diagnostics };
   return { marker: { name: reading.marker.name, args: reading.marker.args, text, position }, diagnostics };
 }
@@ -112,7 +122,8 @@ function readMarkerAt(text: string, target: MarkerTarget, position: SourcePositi
       const where = candidates.map((d) => d.target).join(', ');
       return { diagnostics: [{ position, message: `marker ${JSON.stringify(text)} cannot be used on a ${target} (it applies to: ${where})` }] };
     }
-    if (options.reportUnknown === false || isIgnoredMarkerName(fullName) || (prefixName && isIgnoredMarkerName(prefixName))) {
+    const firstWord = fullName.split(/\s/, 1)[0]!; // `+build linux`: Go's build constraint, named by its first word
+    if (options.reportUnknown === false || isIgnoredMarkerName(firstWord) || (prefixName && isIgnoredMarkerName(prefixName))) {
       return { diagnostics: [] };
     }
     return unknownMarker(text, fullName, prefixName, position);
@@ -133,17 +144,58 @@ function readMarkerAt(text: string, target: MarkerTarget, position: SourcePositi
 
 function unknownMarker(text: string, fullName: string, prefixName: string | undefined, position: SourcePosition): MarkerReading {
   const names = new Set(markerCatalogue().definitions.map((d) => d.name));
-  const byFullName = closestName(fullName, names);
-  const byPrefix = prefixName ? closestName(prefixName, names) : undefined;
-  // For `+kubebuilder:rbca:groups=…` the typo is in the prefix: quote and correct that part.
-  const viaPrefix = byPrefix !== undefined && (byFullName === undefined || byPrefix.distance < byFullName.distance);
-  const best = viaPrefix ? byPrefix : byFullName;
-  const strict = STRICT_PREFIXES.some((p) => fullName.startsWith(p));
-  const nearMiss = best !== undefined && best.distance <= 2 && fullName.length >= 5;
-  if (!strict && !nearMiss) return { diagnostics: [] };
-  const shown = viaPrefix ? `+${prefixName}` : equalsPart(text);
-  const hint = best ? ` (did you mean "+${best.name}"?)` : '';
-  return { diagnostics: [{ position, message: `unknown marker ${JSON.stringify(shown)}${hint}` }] };
+  // For `+kubebuilder:rbca:groups=…` the typo may be in the prefix: quote and correct that part.
+  const typoOfPrefix = prefixName ? typoOf(prefixName, names) : undefined;
+  const typoOfName = typoOf(fullName, names);
+  const inPrefix = typoOfPrefix !== undefined && (typoOfName === undefined || typoOfPrefix.distance < typoOfName.distance);
+  const typo = inPrefix ? typoOfPrefix : typoOfName;
+  if (typo) {
+    const shown = inPrefix ? `+${prefixName}` : equalsPart(text);
+    return { diagnostics: [{ position, message: `unknown marker ${JSON.stringify(shown)} (did you mean "+${typo.name}"?)` }] };
+  }
+  const hint = ignoredMarkerHint(fullName, names);
+  return {
+    diagnostics: [
+      { position, severity: 'warning', message: `unknown marker ${JSON.stringify(equalsPart(text))}${hint ? ` (did you mean "${hint}"?)` : ''}; controller-gen ignores it` },
+    ],
+  };
+}
+
+const NAME_CHARACTERS = /^[\p{L}\p{N}_:-]+$/u;
+
+/** The catalogue name `name` is a typo of (same prefix, last segment within 2 edits or a case change), if any. */
+function typoOf(name: string, names: ReadonlySet<string>): { name: string; distance: number } | undefined {
+  if (!NAME_CHARACTERS.test(name)) return undefined;
+  const colon = name.lastIndexOf(':');
+  const prefix = name.slice(0, colon + 1);
+  const segment = name.slice(colon + 1);
+  if (segment.length < 4) return undefined;
+  const sameScope = [...names].filter((n) => n.startsWith(prefix) && !n.slice(prefix.length).includes(':')).map((n) => n.slice(prefix.length));
+  const best = closestName(segment, sameScope, 2);
+  return best ? { name: prefix + best.name, distance: best.distance } : undefined;
+}
+
+/**
+ * "Did you mean" for a marker controller-gen ignores: a known name followed by stray text (`+optional.` →
+ * `+optional`; `+…:UniqueItems:true` → `+…:UniqueItems=true`), else a close or containing name.
+ */
+function ignoredMarkerHint(fullName: string, names: ReadonlySet<string>): string | undefined {
+  const known = [...names].filter((n) => fullName.startsWith(n) && fullName.length > n.length && !/[\p{L}\p{N}_-]/u.test(fullName[n.length]!));
+  const longest = known.sort((a, b) => b.length - a.length)[0];
+  if (longest) {
+    const rest = fullName.slice(longest.length);
+    const value = /^:([^:]+)$/.exec(rest);
+    const definition = findMarkerDefinitions(longest)[0];
+    return value && definition?.shape === 'value' ? `+${longest}=${value[1]}` : `+${longest}`;
+  }
+  const close = closestName(fullName, names);
+  if (close) return `+${close.name}`;
+  const colon = fullName.lastIndexOf(':');
+  const segment = fullName.slice(colon + 1);
+  if (segment.length < 4) return undefined;
+  const prefix = fullName.slice(0, colon + 1);
+  const containing = [...names].find((n) => n.startsWith(prefix) && n.slice(prefix.length).includes(segment));
+  return containing ? `+${containing}` : undefined;
 }
 
 /** The marker text up to (not including) its `=`: what "unknown marker" quotes. */

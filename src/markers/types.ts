@@ -40,13 +40,38 @@ export interface Marker {
   position: SourcePosition;
 }
 
-/** An error found while reading input; printed as `file:line:col: message`. */
+/**
+ * A problem found while reading input; printed as `file:line:col: message`. Without `severity` it is an
+ * error (the run writes nothing); `severity: 'warning'` marks what controller-gen silently ignores (a
+ * marker it does not know): printed, but it stops nothing unless `--strict-markers` makes it an error.
+ */
 export interface Diagnostic {
   position: SourcePosition;
   message: string;
+  severity?: 'warning';
 }
 
-/** Formats a diagnostic the way every kubeforge command prints it. */
+/** Formats a diagnostic the way every kubeforge command prints it (`warning: ` before a warning's message). */
 export function formatDiagnostic(d: Diagnostic): string {
-  return `${d.position.file}:${d.position.line}:${d.position.column}: ${d.message}`;
+  return `${d.position.file}:${d.position.line}:${d.position.column}: ${d.severity === 'warning' ? 'warning: ' : ''}${d.message}`;
+}
+
+/** True for a diagnostic that does not stop a run (unless strict). */
+export function isWarning(d: Diagnostic): boolean {
+  return d.severity === 'warning';
+}
+
+/**
+ * Splits diagnostics into errors and warnings; with `strict` (`--strict-markers`) every warning is an error
+ * too, its message saying why.
+ */
+export function splitWarnings(diagnostics: readonly Diagnostic[], strict: boolean): { errors: Diagnostic[]; warnings: Diagnostic[] } {
+  const errors: Diagnostic[] = [];
+  const warnings: Diagnostic[] = [];
+  for (const d of diagnostics) {
+    if (!isWarning(d)) errors.push(d);
+    else if (strict) errors.push({ position: d.position, message: `${d.message} (an error with --strict-markers)` });
+    else warnings.push(d);
+  }
+  return { errors, warnings };
 }

@@ -93,19 +93,43 @@ export class ApiReader {
     const file: LoadedFile = { abs, rel, sourceFile, lines: new LineMap(rel, text), declarations: new Map(), imports: new Map() };
     this.files.set(abs, file);
     this.reportSyntaxErrors(file);
+    const importedAt = new Map<string, TS.Identifier[]>();
     for (const statement of sourceFile.statements) {
-      if (ts.isInterfaceDeclaration(statement) || ts.isTypeAliasDeclaration(statement)) file.declarations.set(statement.name.text, statement);
-      else if (ts.isImportDeclaration(statement) && ts.isStringLiteral(statement.moduleSpecifier)) {
+      if (ts.isInterfaceDeclaration(statement) || ts.isTypeAliasDeclaration(statement)) {
+        const earlier = file.declarations.get(statement.name.text);
+        // Two interfaces merge (TypeScript's declaration merging); a type alias shares its name with nothing.
+        if (earlier && (ts.isTypeAliasDeclaration(earlier) || ts.isTypeAliasDeclaration(statement)))
+          for (const name of [earlier.name, statement.name]) this.duplicateName(file, name, `Duplicate identifier '${name.text}'.`);
+        file.declarations.set(statement.name.text, statement);
+      } else if (ts.isImportDeclaration(statement) && ts.isStringLiteral(statement.moduleSpecifier)) {
         const specifier = statement.moduleSpecifier.text;
         const bindings = statement.importClause?.namedBindings;
-        if (bindings && ts.isNamespaceImport(bindings)) file.imports.set(bindings.name.text, { specifier, imported: '*' });
-        else if (bindings)
-          for (const element of bindings.elements)
-            file.imports.set(element.name.text, { specifier, imported: (element.propertyName ?? element.name).text });
+        const names = !bindings ? [] : ts.isNamespaceImport(bindings) ? [{ name: bindings.name, imported: '*' }] : bindings.elements.map((e) => ({ name: e.name, imported: (e.propertyName ?? e.name).text }));
+        for (const { name, imported } of names) {
+          file.imports.set(name.text, { specifier, imported });
+          importedAt.set(name.text, [...(importedAt.get(name.text) ?? []), name]);
+        }
       }
     }
+    this.reportNameClashes(file, importedAt);
     this.pending.push(file);
     return file;
+  }
+
+  /**
+   * One name declared twice in a file is an error, with tsc's message, instead of one declaration silently
+   * winning: a name imported twice (from one module or two) is TS2300 at each import, an import clashing with a
+   * type declared in the file is TS2440 at the import.
+   */
+  private reportNameClashes(file: LoadedFile, importedAt: Map<string, TS.Identifier[]>): void {
+    for (const [name, identifiers] of importedAt) {
+      if (identifiers.length > 1) for (const id of identifiers) this.duplicateName(file, id, `Duplicate identifier '${name}'.`);
+      else if (file.declarations.has(name)) this.duplicateName(file, identifiers[0]!, `Import declaration conflicts with local declaration of '${name}'.`);
+    }
+  }
+
+  private duplicateName(file: LoadedFile, name: TS.Identifier, message: string): void {
+    this.diagnostics.push({ position: file.lines.position(name.getStart(file.sourceFile)), message });
   }
 
   private reportSyntaxErrors(file: LoadedFile): void {

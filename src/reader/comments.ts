@@ -69,12 +69,27 @@ export function splitLeadingBlocks(
   return { godoc, closest, earlier: blocks };
 }
 
+/**
+ * Directive comments are not documentation, so never part of a description (nor markers). Go's rule (go/ast
+ * `isDirective`, which controller-gen's comment text applies, spec §6.1): `//` immediately followed by
+ * `line `, `extern `, `export ` or `[a-z0-9]+:[a-z0-9]` (`//go:generate`, `//nolint:lll`, `//go:build`; with a
+ * space after `//` it is text again). TypeScript's equivalents, with or without one space after `//`:
+ * `@ts-ignore`, `@ts-expect-error`, `@ts-nocheck`, `@ts-check`, `eslint-disable…`, `eslint-enable…`,
+ * `prettier-ignore`, `istanbul ignore …`, `c8 ignore …`, and `/// <reference …/>`. (`//+build` is a `+` line:
+ * kept out as a marker of another tool.) `afterSlashes` is the comment text after `//`.
+ */
+export function isDirective(afterSlashes: string): boolean {
+  if (/^(line |extern |export )/.test(afterSlashes) || /^[a-z0-9]+:[a-z0-9]/.test(afterSlashes)) return true;
+  return /^ ?(@ts-(ignore|expect-error|nocheck|check)\b|eslint-(disable|enable)\b|prettier-ignore\b|istanbul ignore\b|c8 ignore\b)/.test(afterSlashes) || /^\/ ?<reference\b/.test(afterSlashes);
+}
+
 /** Turns comment ranges into lines with comment syntax removed (`//` plus one space; JSDoc `/**`, `*`, `*\/`). */
 export function commentLines(lines: LineMap, ranges: readonly CommentRange[]): CommentLine[] {
   const out: CommentLine[] = [];
   const text = lines.text;
   for (const range of ranges) {
     if (range.singleLine) {
+      if (isDirective(text.slice(range.pos + 2, range.end))) continue;
       let start = range.pos + 2;
       if (text[start] === ' ') start++;
       out.push({ text: text.slice(start, range.end).trimEnd(), position: lines.position(start) });

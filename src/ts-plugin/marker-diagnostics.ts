@@ -11,7 +11,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { buildCrds } from '../generate/crd/build.js';
 import { buildWebhooks, WEBHOOK_MARKER } from '../generate/webhook/build.js';
-import type { Diagnostic } from '../markers/types.js';
+import { splitWarnings, type Diagnostic } from '../markers/types.js';
 import { ApiReader } from '../reader/api-reader.js';
 import { scanFileMarkers } from '../reader/file-markers.js';
 import { listApiFiles, readApiModel } from '../reader/index.js';
@@ -48,7 +48,9 @@ export function apiDiagnostics(root: string, apiFiles: string[], readText: (abs:
     allowDangerousTypes: flags.includes('--allow-dangerous-types'),
     generateEmbeddedObjectMeta: flags.includes('--generate-embedded-object-meta'),
   });
-  return [...loaded.diagnostics, ...crds.diagnostics].filter((d) => !d.message.startsWith('syntax error:'));
+  // Warnings (markers controller-gen ignores) stay warnings in the editor unless the project runs --strict-markers.
+  const { errors, warnings } = splitWarnings([...loaded.diagnostics, ...crds.diagnostics], flags.includes('--strict-markers'));
+  return [...errors, ...warnings].filter((d) => !d.message.startsWith('syntax error:'));
 }
 
 /** The diagnostics of one controller file `rel` (root-relative) with the text `text`. */

@@ -26,4 +26,9 @@ describe('suggestedFix', () => {
     expect(suggestedFix('// +kubebuilder:validation:MaxLength=ten', 3, 'marker "+kubebuilder:validation:MaxLength=ten": expected integer, got "ten"')).toBeUndefined();
     expect(suggestedFix('// +other', 3, 'unknown marker "+kubebuilder:foo" (did you mean "+kubebuilder:skip"?)')).toBeUndefined();
   });
+  it('fixes a marker controller-gen ignores the way its warning suggests (+optional. → +optional)', () => {
+    const text = '  // +optional.\n  tags?: string[];';
+    const fix = suggestedFix(text, 5, 'unknown marker "+optional." (did you mean "+optional"?); controller-gen ignores it');
+    expect(fix).toEqual({ start: 5, length: 10, newText: '+optional', description: 'Change to "+optional"' });
+  });
 });

@@ -12,7 +12,8 @@ export interface MarkerFix {
   description: string;
 }
 
-const UNKNOWN_MARKER = /^unknown marker "([^"]+)" \(did you mean "([^"]+)"\?\)$/;
+// Errors (typos) end at the hint; warnings (markers controller-gen ignores) go on with "; controller-gen ignores it".
+const UNKNOWN_MARKER = /^unknown marker "([^"]+)" \(did you mean "([^"]+)"\?\)(; controller-gen ignores it)?( \(an error with --strict-markers\))?$/;
 const UNKNOWN_ARGUMENT = /unknown argument "([^"]+)".*\(did you mean "([^"]+)"\?\)$/;
 
 /** The fix of the diagnostic `message` reported at `start` (the marker's `+`) in `text`, if it suggests one. */

@@ -1,5 +1,6 @@
 /**
- * A kubeforge diagnostic (`file:line:col: message`) as a TypeScript diagnostic: an error with source "kubeforge"
+ * A kubeforge diagnostic (`file:line:col: message`) as a TypeScript diagnostic: an error (a warning for a marker
+ * controller-gen ignores, see markers/README.md) with source "kubeforge"
  * and code 91400, spanning the marker it is about — from its `+` to the end of its comment line — or, for other
  * diagnostics, the name at its position.
  */
@@ -17,7 +18,7 @@ export function toTsDiagnostic(typescript: typeof ts, text: string, d: Diagnosti
     start,
     length: spanLength(text, start),
     messageText: d.message,
-    category: typescript.DiagnosticCategory.Error,
+    category: d.severity === 'warning' ? typescript.DiagnosticCategory.Warning : typescript.DiagnosticCategory.Error,
     code: KUBEFORGE_DIAGNOSTIC_CODE,
     source: 'kubeforge',
   };

@@ -5,8 +5,8 @@
 //   none — every golden below is compared in full and is equal.
 // Differences in the inputs (Go-only constructs) are listed at the top of each fixture; the one that changes
 // behaviour: controller-tools' cronjob_types.go carries deliberately wrong markers (+kubebuilder:validation:nullable,
-// +kubebuilder:validation:optional) that controller-gen ignores; kubeforge reports unknown markers as errors, so
-// the fixture leaves them out.
+// +kubebuilder:validation:optional) that controller-gen ignores; kubeforge warns about the first and refuses the
+// second (a letter-case typo of +kubebuilder:validation:Optional), so the fixture leaves them out.
 // Normalisations: the enums and oneofs goldens were written by controller-tools' test harness without the
 // `controller-gen.kubebuilder.io/version` annotation and with an empty `status`; both are ignored here.
 import * as fs from 'node:fs';

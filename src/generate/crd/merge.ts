@@ -13,18 +13,31 @@ function isScalar(v: unknown): boolean {
   return v === null || typeof v !== 'object';
 }
 
+export interface MergeOptions {
+  /**
+   * Embedded structs (controller-gen's FlattenEmbedded): docs (description, title, example, externalDocs) are
+   * never merged, dst keeps its own even where it has none. Otherwise (a reference): the use site's docs win.
+   */
+  keepDestinationDocs?: boolean;
+}
+
 /**
  * Merges `src` (use site) into `dst` (type side) and returns dst. Only dst's own top level is written to:
  * nested schemas of either side may be shared (frozen) and are copied before they change, so dst may be a
  * shallow copy of a cached schema. `onTypeConflict` reports `type` disagreements (dst is kept).
  */
-export function mergeSchemas(dst: Schema, src: Schema, onTypeConflict: (dstType: string, srcType: string) => void): Schema {
+export function mergeSchemas(
+  dst: Schema,
+  src: Schema,
+  onTypeConflict: (dstType: string, srcType: string) => void,
+  options: MergeOptions = {},
+): Schema {
   const typeSide: Schema = {};
   const useSide: Schema = {};
   for (const [key, srcValue] of Object.entries(src)) {
     if (srcValue === undefined || key === '$link') continue;
     if ((DOC_KEYWORDS as readonly string[]).includes(key)) {
-      if (srcValue !== '' && srcValue !== null) dst[key] = srcValue;
+      if (!options.keepDestinationDocs && srcValue !== '' && srcValue !== null) dst[key] = srcValue;
       continue;
     }
     if (!(key in dst)) {
@@ -36,16 +49,16 @@ export function mergeSchemas(dst: Schema, src: Schema, onTypeConflict: (dstType:
       case 'properties': {
         const merged = { ...dst.properties };
         for (const [name, prop] of Object.entries(src.properties ?? {}))
-          merged[name] = merged[name] ? mergeSchemas({ ...merged[name] }, prop, onTypeConflict) : prop;
+          merged[name] = merged[name] ? mergeSchemas({ ...merged[name] }, prop, onTypeConflict, options) : prop;
         dst.properties = merged;
         break;
       }
       case 'items':
-        dst.items = mergeSchemas({ ...dst.items }, src.items!, onTypeConflict);
+        dst.items = mergeSchemas({ ...dst.items }, src.items!, onTypeConflict, options);
         break;
       case 'additionalProperties':
         if (typeof dstValue === 'object' && typeof srcValue === 'object')
-          dst.additionalProperties = mergeSchemas({ ...(dstValue as Schema) }, srcValue as Schema, onTypeConflict);
+          dst.additionalProperties = mergeSchemas({ ...(dstValue as Schema) }, srcValue as Schema, onTypeConflict, options);
         else dst.additionalProperties = srcValue as Schema | boolean;
         break;
       case 'required':

@@ -14,7 +14,7 @@ export interface MarkerContext {
   diagnostics: Diagnostic[];
 }
 
-const PRIORITY_9 = new Set(['kubebuilder:validation:Type', 'kubebuilder:validation:XIntOrString', 'listType', 'default']);
+const PRIORITY_9 = new Set(['kubebuilder:validation:Type', 'kubebuilder:validation:XIntOrString', 'listType', 'k8s:listType', 'default']);
 const PRIORITY_LATE: Record<string, number> = {
   'kubebuilder:validation:AtMostOneOf': 11,
   'kubebuilder:validation:ExactlyOneOf': 12,
@@ -188,6 +188,10 @@ const HANDLERS: Record<string, Handler> = {
     node['x-kubernetes-map-type'] = v;
   },
 };
+
+// controller-tools HEAD: `+k8s:listType` / `+k8s:listMapKey` are the same markers as `+listType` / `+listMapKey`.
+HANDLERS['k8s:listType'] = HANDLERS.listType!;
+HANDLERS['k8s:listMapKey'] = HANDLERS.listMapKey!;
 
 /** True when the marker changes a schema node (so the struct builder and this module agree on what is handled). */
 export function isSchemaMarker(name: string): boolean {

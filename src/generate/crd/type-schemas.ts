@@ -186,12 +186,18 @@ export class SchemaBuilder {
     this.buildStack.push({ id, name: type.name });
     const site: UseSite = { owner: `type ${type.name}`, position: type.position, dir: path.posix.dirname(type.file) };
     let schema: Schema;
-    if (type.definition.kind === 'struct') schema = this.structSchema(type, type.definition);
+    let embedded: Schema[] = [];
+    if (type.definition.kind === 'struct') ({ own: schema, embedded } = this.structSchema(type, type.definition));
     else schema = this.useSchema(type.definition.target, site);
     if (type.description) schema.description = type.description;
     applySchemaMarkers(schema, type.markers, { owner: site.owner, diagnostics: this.diagnostics });
     if (has(type.markers, 'k8s:enum')) this.applyK8sEnum(type, schema);
-    if (type.definition.kind === 'struct') this.applyOneOf(type, type.definition, schema);
+    if (type.definition.kind === 'struct') {
+      this.applyOneOf(type, type.definition, schema);
+      schema = this.withEmbedded(type, schema, embedded);
+      // controller-gen: a struct without properties is `type: object` alone (no `properties: {}`).
+      if (schema.properties && Object.keys(schema.properties).length === 0) delete schema.properties;
+    }
     if (type.definition.kind === 'alias') schema = this.flatten(schema, site);
     this.building.delete(id);
     this.buildStack.pop();
@@ -220,17 +226,46 @@ export class SchemaBuilder {
     return { required: !field.optional, explicit: false };
   }
 
-  private structSchema(type: NamedType, def: StructDefinition): Schema {
+  /**
+   * Merges the embedded (`extends`) structs into a struct's own schema (its fields and type-level markers), as
+   * controller-gen's FlattenEmbedded does (pkg/crd/flatten.go, flattenAllOfInto): whatever is merged first keeps
+   * its docs on a property both declare (descriptions are never merged), and the validations merged later come
+   * first. A kind's schema is the accumulator itself, so its own field keeps its description and the embedded
+   * rules come before its own; any other struct is reached through a reference whose (empty) wrapper takes the
+   * embedded structs first, then the struct's own schema — so a shadowing field shows the embedded field's
+   * description and the struct's own rules come before the embedded ones.
+   */
+  private withEmbedded(type: NamedType, own: Schema, embedded: Schema[]): Schema {
+    if (embedded.length === 0) return own;
+    const conflict = (a: string, b: string): void => this.error(type.position, `type ${type.name}: conflicting types in allOf branches in schema: ${a} vs ${b}`);
+    const keepDocs = { keepDestinationDocs: true };
+    if (this.kindIds.has(type.id)) {
+      const ownNames = Object.keys(own.properties ?? {});
+      for (const e of embedded) mergeSchemas(own, e, conflict, keepDocs);
+      // Property order as declared: the embedded ones (TypeMeta's apiVersion, kind) first.
+      const merged = own.properties ?? {};
+      const names = [...Object.keys(merged).filter((n) => !ownNames.includes(n)), ...ownNames];
+      if (own.properties) own.properties = Object.fromEntries(names.map((n) => [n, merged[n]!]));
+      return own;
+    }
+    const accumulated: Schema = {};
+    for (const e of embedded) mergeSchemas(accumulated, e, conflict, keepDocs);
+    const docs = Object.fromEntries(DOC_KEYWORDS.filter((k) => own[k] !== undefined).map((k) => [k, own[k]]));
+    return { ...mergeSchemas(accumulated, own, conflict, keepDocs), ...docs };
+  }
+
+  private structSchema(type: NamedType, def: StructDefinition): { own: Schema; embedded: Schema[] } {
     const dir = path.posix.dirname(type.file);
     const isKind = this.kindIds.has(type.id);
     const schema: Schema = { type: 'object', properties: {} };
     const required: string[] = [];
     const parentRules: unknown[] = [];
+    const embedded: Schema[] = [];
     for (const embed of def.embeds) {
       const site: UseSite = { owner: `type ${type.name}`, position: type.position, dir };
-      const embedded = this.flatten(this.useSchema(embed, site), site);
-      for (const k of DOC_KEYWORDS) delete embedded[k];
-      mergeSchemas(schema, embedded, (a, b) => this.error(type.position, `type ${type.name}: conflicting types in allOf branches in schema: ${a} vs ${b}`));
+      const flattened = this.flatten(this.useSchema(embed, site), site);
+      for (const k of DOC_KEYWORDS) delete flattened[k];
+      embedded.push(flattened);
     }
     const frame = this.buildStack[this.buildStack.length - 1];
     for (const field of def.fields) {
@@ -242,6 +277,9 @@ export class SchemaBuilder {
       }
       if (isKind && field.name === 'metadata') {
         schema.properties!.metadata = { type: 'object' };
+        // ObjectMeta is embedded with omitempty in Go: required only when a marker says so (+required, …).
+        const metadata = this.requirement(field, dir);
+        if (metadata.required && metadata.explicit) required.push('metadata');
         continue;
       }
       if (has(field.markers, 'k8s:enum')) {
@@ -269,7 +307,7 @@ export class SchemaBuilder {
     if (required.length > 0) schema.required = [...new Set([...(schema.required ?? []), ...required])].sort(byteCompare);
     if (parentRules.length > 0)
       schema['x-kubernetes-validations'] = [...((schema['x-kubernetes-validations'] as unknown[]) ?? []), ...parentRules];
-    return schema;
+    return { own: schema, embedded };
   }
 
   /** AtMostOneOf / ExactlyOneOf / AtLeastOneOf (§10.2, v0.21.0 rule form), after all other type markers. */
@@ -299,7 +337,7 @@ export class SchemaBuilder {
             field.position,
             explicit
               ? `field ${name} is part of OneOf constraint and cannot be marked as required`
-              : `field ${name} is part of OneOf constraint and must have omitempty tag (make it optional with "?")`,
+              : `field ${name} is part of OneOf constraint and must have omitempty tag (make it optional with "?", the spelling of omitempty and omitzero)`,
           );
         }
         if (!ok) continue;
