@@ -8,7 +8,7 @@
 import * as path from 'node:path';
 import type { Diagnostic, Marker, SourcePosition } from '../../markers/types.js';
 import type { ApiModel, Field, NamedType, StructDefinition, TypeRef } from '../../model/index.js';
-import { embeddedObjectMetaSchema, knownType, TYPE_META_DESCRIPTIONS, typeMetaSchema } from './known-types/index.js';
+import { embeddedObjectMetaSchema, isKnownTypeKey, knownType, TYPE_META_DESCRIPTIONS, typeMetaSchema } from './known-types/index.js';
 import { mergeSchemas } from './merge.js';
 import { applySchemaMarkers } from './schema-markers.js';
 import { byteCompare, DOC_KEYWORDS, freezeDeep, type Schema } from './schema.js';
@@ -97,7 +97,7 @@ export class SchemaBuilder {
       case 'literal':
         return { type: enumType([ref.value]), enum: [ref.value] };
       case 'known':
-        if (ref.key !== 'meta/v1.TypeMeta' && !knownType(ref.key))
+        if (ref.key !== 'meta/v1.TypeMeta' && !isKnownTypeKey(ref.key))
           this.error(
             site.position,
             `${site.owner}: no schema is known for Kubernetes type ${ref.key} (kubeforge's known-types catalogue lacks it)`,
