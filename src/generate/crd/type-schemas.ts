@@ -100,7 +100,7 @@ export class SchemaBuilder {
         if (ref.key !== 'meta/v1.TypeMeta' && !isKnownTypeKey(ref.key))
           this.error(
             site.position,
-            `${site.owner}: no schema is known for Kubernetes type ${ref.key} (kubeforge's known-types catalogue lacks it)`,
+            `${site.owner}: no schema is known for Kubernetes type ${ref.key} (kubeforge knows the Kubernetes 1.32 types of the groups its local cluster serves; write this one out in an API file)`,
           );
         return { $link: ref };
       case 'named': {
