@@ -8,6 +8,7 @@
 import type { Schema } from '../schema.js';
 import { definitionsByKey } from './definition-names.js';
 import { embeddedObjectMetaSchema, intOrStringSchema, quantitySchema, renderKubernetesType } from './from-definitions.js';
+import { GO_NAMED_MAPS, GO_NAMED_TYPES } from './go-named-types.js';
 
 export { embeddedObjectMetaSchema } from './from-definitions.js';
 
@@ -45,18 +46,24 @@ export interface KnownTypeOptions {
 export function knownType(key: string, options: KnownTypeOptions = {}): KnownType | undefined {
   const special = SPECIAL[key];
   if (special) return { description: '', schema: special() };
+  const named = GO_NAMED_TYPES.get(key);
+  if (named) return { description: named.doc, schema: named.schema() };
+  if (Object.hasOwn(GO_NAMED_MAPS, key)) {
+    const [doc, valueKey] = GO_NAMED_MAPS[key]!;
+    return { description: doc, schema: { type: 'object', additionalProperties: knownType(valueKey)!.schema } };
+  }
   const rendered = renderKubernetesType(key, { generateEmbeddedObjectMeta: options.generateEmbeddedObjectMeta ?? false });
   return rendered && { description: rendered.description, schema: { ...rendered.schema } };
 }
 
 /** Every key the catalogue can resolve (for error messages and tests). */
 export function knownTypeKeys(): string[] {
-  return [...new Set([...Object.keys(SPECIAL), ...definitionsByKey().keys()])].sort();
+  return [...new Set([...Object.keys(SPECIAL), ...GO_NAMED_TYPES.keys(), ...Object.keys(GO_NAMED_MAPS), ...definitionsByKey().keys()])].sort();
 }
 
 /** True when `key` is one the catalogue resolves, without rendering it. */
 export function isKnownTypeKey(key: string): boolean {
-  return Object.hasOwn(SPECIAL, key) || definitionsByKey().has(key);
+  return Object.hasOwn(SPECIAL, key) || GO_NAMED_TYPES.has(key) || Object.hasOwn(GO_NAMED_MAPS, key) || definitionsByKey().has(key);
 }
 
 /** Doc text of the TypeMeta fields every kind inlines (§4.3). */

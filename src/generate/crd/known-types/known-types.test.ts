@@ -134,6 +134,16 @@ describe('known types catalogue', () => {
     expect(pvc.properties!.status!.properties!.capacity!.additionalProperties).toMatchObject({ 'x-kubernetes-int-or-string': true });
   });
 
+  it('knows the named Go types OpenAPI has no definition for, with the Go type doc where there is one', () => {
+    expect(knownType('core/v1.TaintEffect')).toEqual({ description: '', schema: { type: 'string' } });
+    expect(knownType('meta/v1.ConditionStatus')).toEqual({ description: '', schema: { type: 'string' } });
+    expect(knownType('core/v1.PullPolicy')).toEqual({ description: 'PullPolicy describes a policy for if/when to pull a container image', schema: { type: 'string' } });
+    expect(knownType('core/v1.Protocol')!.schema).toEqual({ type: 'string', default: 'TCP' });
+    expect(knownType('core/v1.ResourceList')!.schema).toMatchObject({ type: 'object', additionalProperties: { 'x-kubernetes-int-or-string': true } });
+    for (const key of ['core/v1.ResourceName', 'core/v1.ConditionStatus', 'apps/v1.PersistentVolumeClaimRetentionPolicyType', 'batch/v1.ConcurrencyPolicy'])
+      expect(knownTypeKeys()).toContain(key);
+  });
+
   it('shares each rendered type between its uses', () => {
     const term = knownType('core/v1.PodAffinityTerm')!;
     const affinity = knownType('core/v1.PodAffinity')!;
