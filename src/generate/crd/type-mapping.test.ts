@@ -83,6 +83,37 @@ describe('type mapping (§4)', () => {
     ]);
   });
 
+  const WRITTEN_OUT_NODE = `
+/** NodeCopy is a written-out copy of the core/v1 Node kind. */
+export interface Node {
+  apiVersion?: 'v1';
+  kind?: 'Node';
+  metadata?: ObjectMeta;
+  /** The node's pod CIDR. */
+  podCIDR?: string;
+}
+`;
+
+  it('takes a written-out Kubernetes kind of another group under api/ as a type, not as a kind of the folder', async () => {
+    const built = await buildProject({ 'api/v1/toy_types.ts': toyTypes('  /** The template node. */\n  node?: Node;', WRITTEN_OUT_NODE) });
+    expect(built.messages).toEqual([]);
+    expect(built.result.crds.map((c) => c.fileName)).toEqual(['toys.example.com_toys.yaml']);
+    expect(specField(built, 'node')).toMatchObject({
+      description: 'The template node.',
+      type: 'object',
+      properties: { apiVersion: { type: 'string', enum: ['v1'] }, metadata: { type: 'object' }, podCIDR: { type: 'string' } },
+    });
+  });
+
+  it('keeps the literal check for a kind marked +kubebuilder:object:root whose apiVersion names another group', async () => {
+    const built = await buildProject({
+      'api/v1/toy_types.ts': toyTypes('  node?: Node;', WRITTEN_OUT_NODE.replace('export interface Node', '// +kubebuilder:object:root=true\nexport interface Node')),
+    });
+    expect(built.messages).toEqual([
+      expect.stringMatching(/^api\/v1\/toy_types.ts:\d+:3: field "apiVersion" of Node: literal "v1" does not match "toys.example.com\/v1"/),
+    ]);
+  });
+
   it('accepts a kind that extends TypeMeta instead of declaring apiVersion and kind', async () => {
     const built = await buildProject({
       'api/v1/toy_types.ts': "import type { ObjectMeta, TypeMeta } from 'kubeforge/api';\n\nexport interface Toy extends TypeMeta {\n  metadata?: ObjectMeta;\n  size?: string;\n}\n",
