@@ -16,6 +16,8 @@
  *     five fields of `generateEmbeddedObjectMeta`), a Protocol-typed field defaults to TCP
  *     (controller-gen's known-type override for corev1.Protocol), runtime.RawExtension is an object that
  *     keeps unknown fields.
+ * Fields the definitions carry without their own doc get it from missing-field-docs.generated.ts (kubernetes-types'
+ * text of the same field), and markers the definitions lack from go-markers.ts.
  * What cannot be recovered: Go's line breaks inside a paragraph (OpenAPI joins a paragraph's lines with
  * spaces, controller-gen keeps them), and the doc of a named string type used as an array item (the
  * definitions do not name the Go type of a string; the few that carry a doc are listed in ITEM_TYPE_DOCS).
@@ -23,7 +25,8 @@
 import { BUILTIN_DEFINITION_SOURCES } from '../../../cluster/schemas/builtin-definitions.generated.js';
 import { byteCompare, freezeDeep, type Schema } from '../schema.js';
 import { definitionsByKey } from './definition-names.js';
-import { FIELD_DOCS, GO_MARKERS } from './go-markers.js';
+import { GO_MARKERS } from './go-markers.js';
+import { MISSING_FIELD_DOCS } from './missing-field-docs.generated.js';
 
 /** A definition as kube-openapi wrote it (JSON). */
 type OpenApiNode = Record<string, unknown>;
@@ -197,7 +200,7 @@ function renderNode(node: OpenApiNode, where: string, options: RenderOptions, st
   }
   const markers = Object.hasOwn(GO_MARKERS, where) ? GO_MARKERS[where] : undefined;
   if (markers) Object.assign(own, structuredClone(markers));
-  if (Object.hasOwn(FIELD_DOCS, where)) own.description = FIELD_DOCS[where];
+  if (Object.hasOwn(MISSING_FIELD_DOCS, where)) own.description = MISSING_FIELD_DOCS[where];
   if (PROTOCOL_FIELDS.has(where) && own.default === undefined) own.default = 'TCP';
   const reference = goTyped ? undefined : referenceOf(node);
   if (!reference) return own;

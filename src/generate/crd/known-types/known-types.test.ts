@@ -130,6 +130,9 @@ describe('known types catalogue', () => {
     const containers = template.properties!.spec!.properties!.containers!;
     expect(containers.items!.description).toBe('A single application container that you want to run within a pod.');
     expect((knownType('core/v1.Capabilities')!.schema.properties!.add!.items as Schema).description).toBe('Capability represent POSIX capabilities type');
+    // Field docs the definitions lost come back (from kubernetes-types' text of the same field).
+    expect(knownType('core/v1.Pod')!.schema.properties!.metadata!.description).toMatch(/^Standard object's metadata\. More info/);
+    expect(knownType('core/v1.Event')!.schema.properties!.involvedObject!.description).toBe('The object that this event is about.');
     const pvc = knownType('core/v1.PersistentVolumeClaim')!.schema;
     expect(pvc.properties!.status!.properties!.capacity!.additionalProperties).toMatchObject({ 'x-kubernetes-int-or-string': true });
   });

@@ -1,4 +1,4 @@
-// The committed declaration modules behind `kubeforge/kubernetes/<group>/<version>` (kubernetes/**/*.d.ts) are
+// The committed generated files are current: the declaration modules behind `kubeforge/kubernetes/<group>/<version>` (kubernetes/**/*.d.ts) are
 // what scripts/extract-kubernetes-declarations.mjs makes from the 1.32 definitions today, and declare every
 // catalogue key (so each type an API file can import has a schema, and each schema can be imported).
 import { execFileSync } from 'node:child_process';
@@ -27,6 +27,18 @@ describe('kubeforge/kubernetes declaration modules', () => {
       expect(made.length).toBeGreaterThan(20);
       expect(filesUnder(committed).sort()).toEqual(made);
       for (const file of made) expect({ file, text: readFileSync(join(committed, file), 'utf8') }).toEqual({ file, text: readFileSync(join(out, file), 'utf8') });
+    } finally {
+      rmSync(out, { recursive: true, force: true });
+    }
+  });
+
+  it('missing-field-docs.generated.ts is current (the extraction script, run now, makes the same file)', () => {
+    const out = mkdtempSync(join(tmpdir(), 'kubeforge-field-docs-'));
+    try {
+      const file = join(out, 'docs.ts');
+      execFileSync(process.execPath, [join(repoRoot, 'scripts/extract-missing-field-docs.mjs'), file], { encoding: 'utf8' });
+      const committedFile = join(repoRoot, 'src/generate/crd/known-types/missing-field-docs.generated.ts');
+      expect(readFileSync(committedFile, 'utf8')).toBe(readFileSync(file, 'utf8'));
     } finally {
       rmSync(out, { recursive: true, force: true });
     }
