@@ -6,7 +6,8 @@
 // manifests` never reads these files: the reader maps the import to the same catalogue key
 // (`core/v1.Taint`), whose schema is rendered from the same definitions.
 //
-// Reads only Kubernetes' definitions (src/cluster/schemas/builtin-definitions.generated.ts, through dist/).
+// Reads only Kubernetes' definitions (the catalogue's: src/cluster/schemas/builtin-definitions.generated.ts and
+// known-types/meta-v1-definitions.generated.ts, through dist/).
 // Usage: npx tsc -p tsconfig.build.json && node scripts/extract-kubernetes-declarations.mjs [out-folder]   (default kubernetes/)
 import * as fs from 'node:fs';
 import * as path from 'node:path';
@@ -14,8 +15,7 @@ import { fileURLToPath } from 'node:url';
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const dist = path.join(repoRoot, 'dist');
-const { BUILTIN_DEFINITION_SOURCES } = await import(path.join(dist, 'cluster/schemas/builtin-definitions.generated.js'));
-const { keyOfDefinition } = await import(path.join(dist, 'generate/crd/known-types/definition-names.js'));
+const { keyOfDefinition, definitionNames, definitionSource } = await import(path.join(dist, 'generate/crd/known-types/definition-names.js'));
 const { GO_NAMED_TYPES, GO_NAMED_MAPS } = await import(path.join(dist, 'generate/crd/known-types/go-named-types.js'));
 const { withoutEnumValues } = await import(path.join(dist, 'generate/crd/known-types/from-definitions.js'));
 
@@ -62,9 +62,9 @@ function typeOf(node, module) {
 const wrap = (type) => (/[|{ ]/.test(type) && !type.startsWith('{') ? `(${type})` : type);
 const propertyName = (name) => (/^[A-Za-z_$][A-Za-z0-9_$]*$/.test(name) ? name : JSON.stringify(name));
 
-for (const definition of Object.keys(BUILTIN_DEFINITION_SOURCES).sort()) {
+for (const definition of definitionNames().sort()) {
   const key = keyOfDefinition(definition);
-  const node = JSON.parse(BUILTIN_DEFINITION_SOURCES[definition]);
+  const node = JSON.parse(definitionSource(definition));
   const module = moduleOf(key);
   const entry = moduleEntry(module);
   entry.lines.push('', ...jsDoc(node.description, ''));
@@ -100,14 +100,7 @@ meta.lines.push(
   '',
   '/** Fields stores a set of fields in a data structure like a Trie, in JSON format. */',
   'export type Fields = { [key: string]: unknown };',
-  '',
-  '/** ListMeta describes metadata that synthetic resources must have, including lists and various status objects. */',
-  'export interface ListMeta {',
-  '  continue?: string;',
-  '  remainingItemCount?: number;',
-  '  resourceVersion?: string;',
-  '  selfLink?: string;',
-  '}',
+
 );
 
 for (const [key, named] of GO_NAMED_TYPES) {

@@ -1,9 +1,21 @@
 /**
  * Catalogue keys (`<group>/<version>.<Type>`, the module path of kubernetes-types or kubeforge/kubernetes plus
  * the type name) ↔ kube-apiserver's OpenAPI definition names (`io.k8s.api.core.v1.Taint`), for the Kubernetes
- * 1.32 definitions the local cluster serves (src/cluster/schemas/builtin-definitions.generated.ts).
+ * 1.32 definitions the local cluster serves (src/cluster/schemas/builtin-definitions.generated.ts) and the meta/v1
+ * ones they do not reach (meta-v1-definitions.generated.ts).
  */
 import { BUILTIN_DEFINITION_SOURCES } from '../../../cluster/schemas/builtin-definitions.generated.js';
+import { META_V1_DEFINITION_SOURCES } from './meta-v1-definitions.generated.js';
+
+/** Every definition the catalogue renders: the served ones, and the meta/v1 ones they do not reach. */
+export function definitionSource(name: string): string | undefined {
+  return BUILTIN_DEFINITION_SOURCES[name] ?? META_V1_DEFINITION_SOURCES[name];
+}
+
+/** The names of every definition the catalogue renders. */
+export function definitionNames(): string[] {
+  return [...Object.keys(BUILTIN_DEFINITION_SOURCES), ...Object.keys(META_V1_DEFINITION_SOURCES)];
+}
 
 /** Definition-name prefix → catalogue module path prefix; the part after the prefix is `<version>.<Type>`. */
 const PREFIXES: [definitionPrefix: string, modulePrefix: string][] = [
@@ -34,7 +46,7 @@ let byKey: Map<string, string> | undefined;
 export function definitionsByKey(): ReadonlyMap<string, string> {
   if (!byKey) {
     byKey = new Map();
-    for (const definition of Object.keys(BUILTIN_DEFINITION_SOURCES)) {
+    for (const definition of definitionNames()) {
       const key = keyOfDefinition(definition);
       if (key) byKey.set(key, definition);
     }

@@ -22,9 +22,8 @@
  * spaces, controller-gen keeps them), and the doc of a named string type used as an array item (the
  * definitions do not name the Go type of a string; the few that carry a doc are listed in ITEM_TYPE_DOCS).
  */
-import { BUILTIN_DEFINITION_SOURCES } from '../../../cluster/schemas/builtin-definitions.generated.js';
 import { byteCompare, freezeDeep, type Schema } from '../schema.js';
-import { definitionsByKey } from './definition-names.js';
+import { definitionNames, definitionsByKey, definitionSource } from './definition-names.js';
 import { GO_MARKERS } from './go-markers.js';
 import { MISSING_FIELD_DOCS } from './missing-field-docs.generated.js';
 
@@ -130,7 +129,7 @@ const parsedDefinitions = new Map<string, OpenApiNode>();
 function definition(name: string): OpenApiNode | undefined {
   let node = parsedDefinitions.get(name);
   if (!node) {
-    const source = BUILTIN_DEFINITION_SOURCES[name];
+    const source = definitionSource(name);
     if (source === undefined) return undefined;
     node = JSON.parse(source) as OpenApiNode;
     parsedDefinitions.set(name, node);
@@ -153,7 +152,7 @@ function renderDefinition(name: string, options: RenderOptions, stack: string[])
   const cached = rendered.get(cacheKey);
   if (cached) return cached;
   const node = definition(name);
-  if (!node) throw new Error(`Kubernetes definition ${name} is not among the served definitions`);
+  if (!node) throw new Error(`Kubernetes definition ${name} is unknown`);
   const { description, ...schema } = renderNode(node, name, options, [...stack, name]);
   const result = { description: description ?? '', schema: freezeDeep(schema) };
   rendered.set(cacheKey, result);
@@ -215,6 +214,6 @@ function renderNode(node: OpenApiNode, where: string, options: RenderOptions, st
 }
 
 /** Every definition name the catalogue renders (for tests). */
-export function servedDefinitionNames(): string[] {
-  return Object.keys(BUILTIN_DEFINITION_SOURCES);
+export function renderedDefinitionNames(): string[] {
+  return definitionNames();
 }

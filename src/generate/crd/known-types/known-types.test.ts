@@ -1,6 +1,7 @@
 // The known-Kubernetes-types catalogue, rendered from Kubernetes' own 1.32 definitions: every definition the
 // local cluster serves resolves to a key and a structural schema, in controller-gen's forms (inline, int-or-string,
 // Quantity, nested ObjectMeta, list and map types, defaults) and without what controller-gen does not emit.
+import { readFileSync } from 'node:fs';
 import { BUILTIN_DEFINITION_SOURCES } from '../../../cluster/schemas/builtin-definitions.generated.js';
 import type { Schema } from '../schema.js';
 import { checkStructuralSchema } from '../structural.js';
@@ -40,6 +41,14 @@ describe('known types catalogue', () => {
     });
     expect(unresolved).toEqual([]);
     expect(knownTypeKeys().length).toBeGreaterThanOrEqual(servedDefinitions.length);
+  });
+
+  it('resolves every meta/v1 type, also those the served definitions do not reach (Status, APIResource, WatchEvent, ...)', () => {
+    const declared = [...readFileSync(new URL('../../../../node_modules/kubernetes-types/meta/v1.d.ts', import.meta.url), 'utf8').matchAll(/^export interface (\w+)/gm)].map((m) => m[1]!);
+    expect(declared.length).toBeGreaterThan(20);
+    expect(declared.filter((name) => knownType(`meta/v1.${name}`) === undefined)).toEqual([]);
+    expect(knownType('meta/v1.Status')!.schema.properties!.code).toMatchObject({ type: 'integer', format: 'int32' });
+    expect(knownType('meta/v1.WatchEvent')!.schema.properties!.object).toMatchObject({ type: 'object', 'x-kubernetes-preserve-unknown-fields': true });
   });
 
   it('covers every group the cluster serves, meta/v1, Quantity and IntOrString', () => {

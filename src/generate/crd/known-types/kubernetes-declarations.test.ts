@@ -44,6 +44,18 @@ describe('kubeforge/kubernetes declaration modules', () => {
     }
   });
 
+  it('meta-v1-definitions.generated.ts is current (the extraction script, run now, makes the same file)', () => {
+    const out = mkdtempSync(join(tmpdir(), 'kubeforge-meta-v1-'));
+    try {
+      const file = join(out, 'meta.ts');
+      execFileSync(process.execPath, [join(repoRoot, 'scripts/extract-meta-v1-definitions.mjs'), file], { encoding: 'utf8' });
+      const committedFile = join(repoRoot, 'src/generate/crd/known-types/meta-v1-definitions.generated.ts');
+      expect(readFileSync(committedFile, 'utf8')).toBe(readFileSync(file, 'utf8'));
+    } finally {
+      rmSync(out, { recursive: true, force: true });
+    }
+  });
+
   it('declare every catalogue key but the Go-only ones (runtime, unstructured, apiextensions JSON)', () => {
     const declared = new Set<string>();
     for (const file of filesUnder(committed)) {
