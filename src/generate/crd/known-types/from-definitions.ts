@@ -1,6 +1,7 @@
 /**
  * The schema controller-gen emits for a Kubernetes type, derived at run time from Kubernetes' own 1.32 OpenAPI
- * definition of it (the definitions the local cluster serves), one type at a time, on first use.
+ * definition of it (the definitions the local cluster serves, and the meta/v1 ones they do not reach), one type
+ * at a time, on first use, cached.
  *
  * controller-gen renders a k8s.io/api Go type from its Go source; kube-openapi rendered the same source into
  * the OpenAPI definition, so the two agree on names, types, int32/int64/byte/date-time formats, `required`,
@@ -23,7 +24,7 @@
  * definitions do not name the Go type of a string; the few that carry a doc are listed in ITEM_TYPE_DOCS).
  */
 import { byteCompare, freezeDeep, type Schema } from '../schema.js';
-import { definitionNames, definitionsByKey, definitionSource } from './definition-names.js';
+import { definitionsByKey, definitionSource } from './definition-names.js';
 import { GO_MARKERS } from './go-markers.js';
 import { MISSING_FIELD_DOCS } from './missing-field-docs.generated.js';
 
@@ -213,7 +214,3 @@ function renderNode(node: OpenApiNode, where: string, options: RenderOptions, st
   return { ...(description ? { description } : {}), ...target.schema, ...fieldKeywords };
 }
 
-/** Every definition name the catalogue renders (for tests). */
-export function renderedDefinitionNames(): string[] {
-  return definitionNames();
-}
