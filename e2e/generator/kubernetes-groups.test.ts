@@ -1,9 +1,9 @@
 // A project that imports Kubernetes types from several groups — through kubernetes-types (1.30 on npm) and
 // through kubeforge/kubernetes/<group>/<version> (every 1.32 type, and the named Go types kubernetes-types
-// lacks) — builds its CRD with each type's schema rendered from Kubernetes' 1.32 definitions, and tsc accepts
-// the imports.
+// lacks) — builds its CRD with each type's schema rendered from Kubernetes' 1.32 definitions, generates its
+// deep copies, and tsc accepts the imports and the generated code.
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
+import { readFileSync, symlinkSync, writeFileSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseAllDocuments } from 'yaml';
 import { knownType } from '../../src/generate/crd/known-types/index.js';
@@ -81,9 +81,11 @@ describe('Kubernetes types of several groups', () => {
   let spec: Schema;
   let status: Schema;
   let manifests: { code: number; stdout: string; stderr: string };
+  let generate: { code: number; stdout: string; stderr: string };
   beforeAll(async () => {
     project = makeProject('good', { 'api/v1/fleet_types.ts': TYPES });
     manifests = await runCli(['manifests', '--root', project]);
+    generate = await runCli(['generate', '--root', project]);
     const [crd] = parseAllDocuments(readFileSync(join(project, 'config/crd/bases/batch.example.com_fleets.yaml'), 'utf8')).map((d) => d.toJS());
     const root = crd.spec.versions[0].schema.openAPIV3Schema;
     spec = root.properties.spec;
@@ -125,18 +127,18 @@ describe('Kubernetes types of several groups', () => {
     expect(status.properties.nodesReady).toEqual({ description: 'Whether the nodes are ready.', type: 'string' });
   });
 
-  it('tsc (module NodeNext) accepts both import spellings', () => {
-    const root = join(project, 'tsc');
-    mkdirSync(join(root, 'node_modules'), { recursive: true });
-    symlinkSync(repoRoot, join(root, 'node_modules', 'kubeforge'), 'dir');
-    symlinkSync(join(repoRoot, 'node_modules', 'kubernetes-types'), join(root, 'node_modules', 'kubernetes-types'), 'dir');
-    writeFileSync(join(root, 'package.json'), '{ "type": "module" }\n');
-    writeFileSync(join(root, 'fleet_types.ts'), TYPES);
+  it('tsc (module NodeNext) accepts both import spellings and the generated deep copies', () => {
+    expect(generate).toMatchObject({ code: 0, stderr: '' });
+    expect(readFileSync(join(project, 'api/v1/zz_generated.deepcopy.ts'), 'utf8')).toContain('export function deepCopyFleetSpec(');
+    mkdirSync(join(project, 'node_modules'), { recursive: true });
+    symlinkSync(repoRoot, join(project, 'node_modules', 'kubeforge'), 'dir');
+    symlinkSync(join(repoRoot, 'node_modules', 'kubernetes-types'), join(project, 'node_modules', 'kubernetes-types'), 'dir');
+    writeFileSync(join(project, 'package.json'), '{ "type": "module" }\n');
     writeFileSync(
-      join(root, 'tsconfig.json'),
-      JSON.stringify({ compilerOptions: { module: 'NodeNext', moduleResolution: 'NodeNext', strict: true, noEmit: true, skipLibCheck: false }, files: ['fleet_types.ts'] }),
+      join(project, 'tsconfig.json'),
+      JSON.stringify({ compilerOptions: { module: 'NodeNext', moduleResolution: 'NodeNext', strict: true, noEmit: true, skipLibCheck: false }, include: ['api/**/*.ts'] }),
     );
     const tsc = join(repoRoot, 'node_modules', 'typescript', 'bin', 'tsc');
-    expect(execFileSync(process.execPath, [tsc, '-p', root], { encoding: 'utf8' })).toBe('');
+    expect(execFileSync(process.execPath, [tsc, '-p', project], { encoding: 'utf8' })).toBe('');
   });
 });
