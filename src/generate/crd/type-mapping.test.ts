@@ -105,6 +105,16 @@ export interface Node {
     });
   });
 
+  it('takes the same written-out kind from a project file outside api/', async () => {
+    const built = await buildProject({
+      'pkg/k8s/node.ts': `import type { ObjectMeta } from 'kubeforge/api';\n${WRITTEN_OUT_NODE}`,
+      'api/v1/toy_types.ts': toyTypes('  node?: Node;').replace("from 'kubeforge/api';", "from 'kubeforge/api';\nimport type { Node } from '../../pkg/k8s/node.js';"),
+    });
+    expect(built.messages).toEqual([]);
+    expect(built.result.crds.map((c) => c.fileName)).toEqual(['toys.example.com_toys.yaml']);
+    expect(specField(built, 'node')).toMatchObject({ description: 'NodeCopy is a written-out copy of the core/v1 Node kind.', type: 'object' });
+  });
+
   it('keeps the literal check for a kind marked +kubebuilder:object:root whose apiVersion names another group', async () => {
     const built = await buildProject({
       'api/v1/toy_types.ts': toyTypes('  node?: Node;', WRITTEN_OUT_NODE.replace('export interface Node', '// +kubebuilder:object:root=true\nexport interface Node')),
