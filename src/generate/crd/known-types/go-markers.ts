@@ -10,6 +10,7 @@ import type { Schema } from '../schema.js';
 
 const CORE = 'io.k8s.api.core.v1';
 const META = 'io.k8s.apimachinery.pkg.apis.meta.v1';
+const ADMISSION = 'io.k8s.api.admissionregistration.v1';
 
 export const GO_MARKERS: Readonly<Record<string, Schema>> = {
   // +structType=atomic
@@ -20,6 +21,11 @@ export const GO_MARKERS: Readonly<Record<string, Schema>> = {
   [`${CORE}.SecretProjection`]: { 'x-kubernetes-map-type': 'atomic' },
   [`${CORE}.SecretReference`]: { 'x-kubernetes-map-type': 'atomic' },
   [`${CORE}.TypedLocalObjectReference`]: { 'x-kubernetes-map-type': 'atomic' },
+  [`${ADMISSION}.MatchResources`]: { 'x-kubernetes-map-type': 'atomic' },
+  [`${ADMISSION}.NamedRuleWithOperations`]: { 'x-kubernetes-map-type': 'atomic' },
+  [`${ADMISSION}.ParamKind`]: { 'x-kubernetes-map-type': 'atomic' },
+  [`${ADMISSION}.ParamRef`]: { 'x-kubernetes-map-type': 'atomic' },
+  [`${ADMISSION}.Variable`]: { 'x-kubernetes-map-type': 'atomic' },
   // +default=
   [`${CORE}.GRPCAction.service`]: { default: '' },
   [`${CORE}.AzureDiskVolumeSource.fsType`]: { default: 'ext4' },

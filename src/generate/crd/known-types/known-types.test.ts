@@ -125,6 +125,7 @@ describe('known types catalogue', () => {
     expect(knownType('core/v1.LocalObjectReference')!.schema).toMatchObject({ 'x-kubernetes-map-type': 'atomic' });
     expect(knownType('core/v1.LocalObjectReference')!.schema.properties!.name).toMatchObject({ default: '' });
     expect(knownType('core/v1.ConfigMapEnvSource')!.schema).toMatchObject({ 'x-kubernetes-map-type': 'atomic' });
+    expect(knownType('admissionregistration/v1.MatchResources')!.schema).toMatchObject({ 'x-kubernetes-map-type': 'atomic' });
     expect(knownType('core/v1.RBDVolumeSource')!.schema.properties!.pool).toMatchObject({ default: 'rbd' });
     const condition = knownType('meta/v1.Condition')!.schema;
     expect(condition.required).toEqual(['lastTransitionTime', 'message', 'reason', 'status', 'type']);
