@@ -44,7 +44,7 @@ export interface KnownTypeOptions {
  * node to change; the nested schemas are shared between calls and frozen.
  */
 export function knownType(key: string, options: KnownTypeOptions = {}): KnownType | undefined {
-  const special = SPECIAL[key];
+  const special = Object.hasOwn(SPECIAL, key) ? SPECIAL[key] : undefined;
   if (special) return { description: '', schema: special() };
   const named = GO_NAMED_TYPES.get(key);
   if (named) return { description: named.doc, schema: named.schema() };
