@@ -77,7 +77,8 @@ describe('known types catalogue', () => {
     for (const keyword of ['$ref', 'allOf', 'oneOf', 'x-kubernetes-patch-strategy', 'x-kubernetes-patch-merge-key', 'x-kubernetes-group-version-kind'])
       expect(used).not.toContain(keyword);
     for (const key of knownTypeKeys()) expect(JSON.stringify(knownType(key)!.schema)).not.toContain('"format":"double"');
-    expect(JSON.stringify(knownType('core/v1.Taint'))).not.toContain('Possible enum values');
+    const withEnumLists = knownTypeKeys().filter((key) => JSON.stringify(knownType(key)).includes('Possible enum values'));
+    expect(withEnumLists).toEqual([]);
     expect(knownType('core/v1.Taint')!.schema.properties!.effect).toEqual({
       description: 'Required. The effect of the taint on pods that do not tolerate the taint. Valid effects are NoSchedule, PreferNoSchedule and NoExecute.',
       type: 'string',
