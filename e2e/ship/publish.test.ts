@@ -73,7 +73,7 @@ function dependenciesOf(name: string): Record<string, string> {
 describe('the packed kubeforge', () => {
   it('holds the command, the compiled code, the templates and the marker catalogue, and no tests or demo', async () => {
     const files = await packedFiles();
-    for (const needed of ['package.json', 'bin/kubeforge.js', 'dist/cli/main.js', 'dist/runtime/index.js', 'dist/testing/index.d.ts', 'templates/init/Dockerfile.hbs', 'markers/crd.json']) {
+    for (const needed of ['package.json', 'bin/kubeforge.js', 'dist/cli/main.js', 'dist/runtime/index.js', 'dist/testing/index.d.ts', 'templates/init/Dockerfile.hbs', 'markers/crd.json', 'kubernetes/core/v1.d.ts']) {
       expect({ needed, packed: files.includes(needed) }).toEqual({ needed, packed: true });
     }
     expect(files.filter((f) => f.startsWith('src/') || f.startsWith('e2e/') || f.startsWith('dist/demo/') || /\.test\.(js|ts)$/.test(f) || f.startsWith('examples/'))).toEqual([]);

@@ -36,3 +36,13 @@ test('warns for extensionless kubernetes-types, relative and folder imports and 
     rmSync(root, { recursive: true, force: true });
   }
 });
+
+test('warns for kubeforge/kubernetes/<group>/<version> with an extension (the exports map takes the bare name)', () => {
+  const text = [
+    "import type { Taint } from 'kubeforge/kubernetes/core/v1.js';",
+    "import type { TaintEffect } from 'kubeforge/kubernetes/core/v1';",
+    '',
+  ].join('\n');
+  const messages = importSpellingWarnings('/nowhere', 'api/v1/kind.ts', text).map((d) => `${d.position.line}:${d.position.column} ${d.message.replace(/.*; write /, 'write ')}`);
+  expect(messages).toEqual(["1:28 write 'kubeforge/kubernetes/core/v1'"]);
+});

@@ -1,7 +1,7 @@
 /**
  * Import spellings the reader understands but `tsc` rejects under a made project's NodeNext settings:
  * `kubernetes-types/batch/v1` (the package has no exports map, so ESM resolution needs the file's
- * `.js` name: TS2307), a relative `./x` without its extension (TS2835), and `kubeforge/api/index.js`
+ * `.js` name: TS2307), `kubeforge/kubernetes/core/v1.js` (kubeforge's exports map takes the name without it), a relative `./x` without its extension (TS2835), and `kubeforge/api/index.js`
  * (not in kubeforge's exports map: TS2307). `kubeforge manifests` warns about each, with the spelling that
  * compiles, instead of leaving the failure to `make build`.
  */
@@ -34,6 +34,8 @@ export function importSpellingWarnings(root: string, rel: string, text: string):
 /** The spelling that compiles for `specifier` imported in `fromFile`, or undefined when it compiles as is. */
 function workingSpelling(fromFile: string, specifier: string): { spelling: string; code: string } | undefined {
   if (specifier === 'kubeforge/api/index.js') return { spelling: 'kubeforge/api', code: 'TS2307' };
+  const kubeforgeKubernetes = /^(kubeforge\/kubernetes\/.+?)\.(js|d\.ts)$/.exec(specifier);
+  if (kubeforgeKubernetes) return { spelling: kubeforgeKubernetes[1]!, code: 'TS2307' };
   const k8s = /^kubernetes-types\/(.+)$/.exec(specifier);
   if (k8s) return /\.(js|d\.ts)$/.test(k8s[1]!) ? undefined : { spelling: `kubernetes-types/${k8s[1]!.replace(/\/$/, '')}.js`, code: 'TS2307' };
   if (!specifier.startsWith('./') && !specifier.startsWith('../') && specifier !== '.' && specifier !== '..') return undefined;

@@ -1,7 +1,8 @@
 /**
  * Import resolution for the reader without the type checker: maps a module specifier written in an api file
- * to what it stands for — kubeforge's own `kubeforge/api` aliases, a `kubernetes-types/<group>/<version>`
- * module (resolved through the known-types catalogue), or another project file to read.
+ * to what it stands for — kubeforge's own `kubeforge/api` aliases, a `kubernetes-types/<group>/<version>` or
+ * `kubeforge/kubernetes/<group>/<version>` module (both resolved through the known-types catalogue, by
+ * `<group>/<version>.<Type>`), or another project file to read.
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
@@ -41,6 +42,8 @@ export function resolveModule(fromFile: string, specifier: string): ModuleTarget
   if (specifier === 'kubeforge/api' || specifier === 'kubeforge/api/index.js') return { kind: 'kubeforge-api' };
   const k8s = /^kubernetes-types\/(.+?)(\.js|\.d\.ts)?$/.exec(specifier);
   if (k8s) return { kind: 'kubernetes-types', modulePath: k8s[1]! };
+  const kubeforgeKubernetes = /^kubeforge\/kubernetes\/(.+?)(\.js|\.d\.ts)?$/.exec(specifier);
+  if (kubeforgeKubernetes) return { kind: 'kubernetes-types', modulePath: kubeforgeKubernetes[1]! };
   if (specifier.startsWith('.')) {
     const file = resolveRelativeFile(fromFile, specifier);
     if (!file) return { kind: 'unsupported', reason: `cannot find module "${specifier}"` };
@@ -49,7 +52,7 @@ export function resolveModule(fromFile: string, specifier: string): ModuleTarget
   }
   return {
     kind: 'unsupported',
-    reason: `types from "${specifier}" are not supported in API types (use kubeforge/api, kubernetes-types/<group>/<version> or a project file)`,
+    reason: `types from "${specifier}" are not supported in API types (use kubeforge/api, kubeforge/kubernetes/<group>/<version>, kubernetes-types/<group>/<version> or a project file)`,
   };
 }
 

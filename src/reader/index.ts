@@ -76,6 +76,15 @@ function isKind(type: NamedType): boolean {
   return typeMeta && metadata !== undefined && metadata.type.kind === 'known' && metadata.type.key === 'meta/v1.ObjectMeta';
 }
 
+/** A kind-shaped type without +kubebuilder:object:root whose `apiVersion` literal names another API group. */
+function isForeignKind(type: NamedType, groupName: string): boolean {
+  if (type.markers.some((m) => m.name === 'kubebuilder:object:root') || type.definition.kind !== 'struct') return false;
+  const apiVersion = type.definition.fields.find((f) => f.name === 'apiVersion');
+  if (apiVersion?.type.kind !== 'literal' || typeof apiVersion.type.value !== 'string') return false;
+  const slash = apiVersion.type.value.lastIndexOf('/');
+  return (slash < 0 ? '' : apiVersion.type.value.slice(0, slash)) !== groupName;
+}
+
 /** Loads the API types of a project into the model. Never throws for bad input: problems become diagnostics. */
 export async function loadApiProject(options: LoadApiProjectOptions): Promise<LoadApiProjectResult> {
   const root = path.resolve(options.root);
@@ -126,6 +135,11 @@ export function readApiModel(reader: ApiReader, apiFiles: string[]): LoadApiProj
       }
       continue;
     }
+    // A written-out copy of a Kubernetes kind of another group (`apiVersion?: 'v1'` on a Node) is a type the
+    // folder's kinds use, not a kind of the folder: no CRD, no literal check. With +kubebuilder:object:root it
+    // is the folder's kind, and a literal of another group stays an error.
+    const ownKinds = kinds.filter((k) => !isForeignKind(reader.types[k.typeId]!, groupName));
+    kinds.splice(0, kinds.length, ...ownKinds);
     const version = markerString(markers, 'versionName') || path.posix.basename(dir);
     const apiVersion: ApiVersion = { group: groupName, version, dir, files, markers, kinds, typeIds: declared.map((t) => t.id) };
     checkApiVersionLiterals(reader, apiVersion);

@@ -110,7 +110,7 @@ describe('loadApiProject', () => {
       'api/v1/toy_types.ts': KIND.replace('  tags?: string[];', '  when: Date2;').replace("from 'kubeforge/api';", "from 'kubeforge/api';\nimport type { Date2 } from 'some-lib';"),
     });
     expect(messages).toEqual([
-      'api/v1/toy_types.ts:20:9: field "when" of ToySpec: types from "some-lib" are not supported in API types (use kubeforge/api, kubernetes-types/<group>/<version> or a project file)',
+      'api/v1/toy_types.ts:20:9: field "when" of ToySpec: types from "some-lib" are not supported in API types (use kubeforge/api, kubeforge/kubernetes/<group>/<version>, kubernetes-types/<group>/<version> or a project file)',
     ]);
   });
 

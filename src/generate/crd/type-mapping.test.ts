@@ -72,10 +72,55 @@ describe('type mapping (§4)', () => {
 
   it('reports Kubernetes types the catalogue has no schema for', async () => {
     const built = await buildProject({
-      'api/v1/toy_types.ts': toyTypes('  n?: NodeSpec;').replace("from 'kubeforge/api';", "from 'kubeforge/api';\nimport type { NodeSpec } from 'kubernetes-types/core/v1.js';"),
+      'api/v1/toy_types.ts': toyTypes('  n?: ResourceClaimSpec;').replace(
+        "from 'kubeforge/api';",
+        "from 'kubeforge/api';\nimport type { ResourceClaimSpec } from 'kubernetes-types/resource/v1alpha2.js';",
+      ),
     });
     expect(built.messages).toEqual([
-      "api/v1/toy_types.ts:5:3: field \"n\" of ToySpec: no schema is known for Kubernetes type core/v1.NodeSpec (kubeforge's known-types catalogue lacks it)",
+      'api/v1/toy_types.ts:5:3: field "n" of ToySpec: no schema is known for Kubernetes type resource/v1alpha2.ResourceClaimSpec ' +
+        "(kubeforge knows the Kubernetes 1.32 types of the groups its local cluster serves; write this one out in an API file)",
+    ]);
+  });
+
+  const WRITTEN_OUT_NODE = `
+/** NodeCopy is a written-out copy of the core/v1 Node kind. */
+export interface Node {
+  apiVersion?: 'v1';
+  kind?: 'Node';
+  metadata?: ObjectMeta;
+  /** The node's pod CIDR. */
+  podCIDR?: string;
+}
+`;
+
+  it('takes a written-out Kubernetes kind of another group under api/ as a type, not as a kind of the folder', async () => {
+    const built = await buildProject({ 'api/v1/toy_types.ts': toyTypes('  /** The template node. */\n  node?: Node;', WRITTEN_OUT_NODE) });
+    expect(built.messages).toEqual([]);
+    expect(built.result.crds.map((c) => c.fileName)).toEqual(['toys.example.com_toys.yaml']);
+    expect(specField(built, 'node')).toMatchObject({
+      description: 'The template node.',
+      type: 'object',
+      properties: { apiVersion: { type: 'string', enum: ['v1'] }, metadata: { type: 'object' }, podCIDR: { type: 'string' } },
+    });
+  });
+
+  it('takes the same written-out kind from a project file outside api/', async () => {
+    const built = await buildProject({
+      'pkg/k8s/node.ts': `import type { ObjectMeta } from 'kubeforge/api';\n${WRITTEN_OUT_NODE}`,
+      'api/v1/toy_types.ts': toyTypes('  node?: Node;').replace("from 'kubeforge/api';", "from 'kubeforge/api';\nimport type { Node } from '../../pkg/k8s/node.js';"),
+    });
+    expect(built.messages).toEqual([]);
+    expect(built.result.crds.map((c) => c.fileName)).toEqual(['toys.example.com_toys.yaml']);
+    expect(specField(built, 'node')).toMatchObject({ description: 'NodeCopy is a written-out copy of the core/v1 Node kind.', type: 'object' });
+  });
+
+  it('keeps the literal check for a kind marked +kubebuilder:object:root whose apiVersion names another group', async () => {
+    const built = await buildProject({
+      'api/v1/toy_types.ts': toyTypes('  node?: Node;', WRITTEN_OUT_NODE.replace('export interface Node', '// +kubebuilder:object:root=true\nexport interface Node')),
+    });
+    expect(built.messages).toEqual([
+      expect.stringMatching(/^api\/v1\/toy_types.ts:\d+:3: field "apiVersion" of Node: literal "v1" does not match "toys.example.com\/v1"/),
     ]);
   });
 

@@ -8,7 +8,7 @@
 import * as path from 'node:path';
 import type { Diagnostic, Marker, SourcePosition } from '../../markers/types.js';
 import type { ApiModel, Field, NamedType, StructDefinition, TypeRef } from '../../model/index.js';
-import { embeddedObjectMetaSchema, knownType, TYPE_META_DESCRIPTIONS, typeMetaSchema } from './known-types/index.js';
+import { embeddedObjectMetaSchema, isKnownTypeKey, knownType, TYPE_META_DESCRIPTIONS, typeMetaSchema } from './known-types/index.js';
 import { mergeSchemas } from './merge.js';
 import { withRuleOrigin } from './rule-origins.js';
 import { applySchemaMarkers } from './schema-markers.js';
@@ -98,10 +98,10 @@ export class SchemaBuilder {
       case 'literal':
         return { type: enumType([ref.value]), enum: [ref.value] };
       case 'known':
-        if (ref.key !== 'meta/v1.TypeMeta' && !knownType(ref.key))
+        if (ref.key !== 'meta/v1.TypeMeta' && !isKnownTypeKey(ref.key))
           this.error(
             site.position,
-            `${site.owner}: no schema is known for Kubernetes type ${ref.key} (kubeforge's known-types catalogue lacks it)`,
+            `${site.owner}: no schema is known for Kubernetes type ${ref.key} (kubeforge knows the Kubernetes 1.32 types of the groups its local cluster serves; write this one out in an API file)`,
           );
         return { $link: ref };
       case 'named': {

@@ -1,22 +1,22 @@
 /**
  * The known-Kubernetes-types catalogue: the schema controller-gen emits wherever a field uses a Kubernetes
- * type (`meta/v1.Time`, `batch/v1.JobTemplateSpec`, ...). Special-cased types (§4.3 of the spec: Time,
- * Quantity, IntOrString, RawExtension, JSON, ObjectMeta, ...) are written here; the big generated ones come
- * from catalogue.generated.ts (see scripts/extract-known-types.mjs).
+ * type (`meta/v1.Time`, `batch/v1.JobTemplateSpec`, `core/v1.Taint`, ...), keyed `<group>/<version>.<Type>`.
+ * Types controller-gen hard-codes (§4.3 of the spec: Time, Quantity, IntOrString, RawExtension, JSON,
+ * ObjectMeta, ...) are written here; every other type is rendered on first use from Kubernetes' own 1.32
+ * OpenAPI definition of it (from-definitions.ts), the source the local cluster's schemas come from.
  */
-import { freezeDeep, type Schema } from '../schema.js';
-import { KNOWN_TYPE_SOURCES } from './catalogue.generated.js';
+import type { Schema } from '../schema.js';
+import { definitionsByKey } from './definition-names.js';
+import { embeddedObjectMetaSchema, intOrStringSchema, quantitySchema, renderKubernetesType } from './from-definitions.js';
+import { GO_NAMED_MAPS, GO_NAMED_TYPES } from './go-named-types.js';
+
+export { embeddedObjectMetaSchema } from './from-definitions.js';
 
 export interface KnownType {
   /** The type's own doc (used when the referencing field has none); '' when unknown. */
   description: string;
   schema: Schema;
 }
-
-const QUANTITY_PATTERN =
-  '^(\\+|-)?(([0-9]+(\\.[0-9]*)?)|(\\.[0-9]+))(([KMGTPE]i)|[numkMGTPE]|([eE](\\+|-)?(([0-9]+(\\.[0-9]*)?)|(\\.[0-9]+))))?$';
-
-const INT_OR_STRING: Schema = { anyOf: [{ type: 'integer' }, { type: 'string' }], 'x-kubernetes-int-or-string': true };
 
 /** Types controller-gen hard-codes (known_types.go) rather than reading from Go sources. */
 const SPECIAL: Record<string, () => Schema> = {
@@ -26,82 +26,17 @@ const SPECIAL: Record<string, () => Schema> = {
   'meta/v1.Fields': () => ({ type: 'object', additionalProperties: true }),
   'meta/v1.ObjectMeta': () => ({ type: 'object' }),
   'meta/v1.ListMeta': () => ({ type: 'object' }),
-  'api/resource.Quantity': () => ({ ...structuredClone(INT_OR_STRING), pattern: QUANTITY_PATTERN }),
-  'util/intstr.IntOrString': () => structuredClone(INT_OR_STRING),
+  'api/resource.Quantity': quantitySchema,
+  'util/intstr.IntOrString': intOrStringSchema,
   'runtime.RawExtension': () => ({ type: 'object', 'x-kubernetes-preserve-unknown-fields': true }),
   'apiextensions/v1.JSON': () => ({ 'x-kubernetes-preserve-unknown-fields': true }),
   'unstructured.Unstructured': () => ({ type: 'object' }),
 };
 
-/** ObjectMeta below the root with `generateEmbeddedObjectMeta` (§4.3). */
-export function embeddedObjectMetaSchema(): Schema {
-  const stringMap = (): Schema => ({ type: 'object', additionalProperties: { type: 'string' } });
-  return {
-    type: 'object',
-    properties: {
-      annotations: stringMap(),
-      finalizers: { type: 'array', items: { type: 'string' } },
-      labels: stringMap(),
-      name: { type: 'string' },
-      namespace: { type: 'string' },
-    },
-  };
-}
-
-const parsed = new Map<string, { description?: string; schema: Schema }>();
-
-function parsedEntry(key: string): { description?: string; schema: Schema } | undefined {
-  let entry = parsed.get(key);
-  if (!entry) {
-    const source = KNOWN_TYPE_SOURCES[key];
-    if (source === undefined) return undefined;
-    entry = JSON.parse(source) as { description?: string; schema: Schema };
-    parsed.set(key, entry);
-  }
-  return entry;
-}
-
-/** How references inside catalogue schemas are expanded. */
+/** How the types nested inside a known type are rendered. */
 export interface KnownTypeOptions {
   /** Nested ObjectMeta (a JobTemplateSpec's or PodTemplateSpec's `metadata`) keeps its main fields (§4.3). */
   generateEmbeddedObjectMeta?: boolean;
-}
-
-/**
- * Expanded schemas by key and options: built once, frozen, and shared by every use (a PodTemplateSpec is
- * big). Two variants at most: with and without embedded ObjectMeta fields.
- */
-const expanded = new Map<string, Schema>();
-
-function expandedSchema(key: string, options: KnownTypeOptions): Schema | undefined {
-  const embedded = options.generateEmbeddedObjectMeta ?? false;
-  const cacheKey = `${embedded ? 'embedded' : 'plain'}:${key}`;
-  let schema = expanded.get(cacheKey);
-  if (!schema) {
-    if (key === 'meta/v1.ObjectMeta') schema = freezeDeep(embedded ? embeddedObjectMetaSchema() : SPECIAL[key]!());
-    else {
-      const entry = parsedEntry(key);
-      if (!entry) return undefined;
-      schema = freezeDeep(expand(entry.schema, options) as Schema);
-    }
-    expanded.set(cacheKey, schema);
-  }
-  return schema;
-}
-
-/** Replaces `{ $known: key, description? }` nodes by the referenced schema (description of the use site kept). */
-function expand(node: unknown, options: KnownTypeOptions): unknown {
-  if (Array.isArray(node)) return node.map((item) => expand(item, options));
-  if (node === null || typeof node !== 'object') return node;
-  const record = node as Record<string, unknown>;
-  if (typeof record.$known === 'string') {
-    const schema = expandedSchema(record.$known, options);
-    if (!schema) throw new Error(`known-types catalogue: dangling reference ${record.$known}`);
-    return record.description ? { description: record.description, ...schema } : schema;
-  }
-  const out: Record<string, unknown> = {};
-  for (const [k, v] of Object.entries(record)) out[k] = expand(v, options);
-  return out;
 }
 
 /**
@@ -109,16 +44,26 @@ function expand(node: unknown, options: KnownTypeOptions): unknown {
  * node to change; the nested schemas are shared between calls and frozen.
  */
 export function knownType(key: string, options: KnownTypeOptions = {}): KnownType | undefined {
-  const special = SPECIAL[key];
+  const special = Object.hasOwn(SPECIAL, key) ? SPECIAL[key] : undefined;
   if (special) return { description: '', schema: special() };
-  const entry = parsedEntry(key);
-  if (!entry) return undefined;
-  return { description: entry.description ?? '', schema: { ...expandedSchema(key, options)! } };
+  const named = GO_NAMED_TYPES.get(key);
+  if (named) return { description: named.doc, schema: named.schema() };
+  if (Object.hasOwn(GO_NAMED_MAPS, key)) {
+    const [doc, valueKey] = GO_NAMED_MAPS[key]!;
+    return { description: doc, schema: { type: 'object', additionalProperties: knownType(valueKey)!.schema } };
+  }
+  const rendered = renderKubernetesType(key, { generateEmbeddedObjectMeta: options.generateEmbeddedObjectMeta ?? false });
+  return rendered && { description: rendered.description, schema: { ...rendered.schema } };
 }
 
-/** Every key the catalogue can resolve (for error messages). */
+/** Every key the catalogue can resolve (for error messages and tests). */
 export function knownTypeKeys(): string[] {
-  return [...Object.keys(SPECIAL), ...Object.keys(KNOWN_TYPE_SOURCES)].sort();
+  return [...new Set([...Object.keys(SPECIAL), ...GO_NAMED_TYPES.keys(), ...Object.keys(GO_NAMED_MAPS), ...definitionsByKey().keys()])].sort();
+}
+
+/** True when `key` is one the catalogue resolves, without rendering it. */
+export function isKnownTypeKey(key: string): boolean {
+  return Object.hasOwn(SPECIAL, key) || GO_NAMED_TYPES.has(key) || Object.hasOwn(GO_NAMED_MAPS, key) || definitionsByKey().has(key);
 }
 
 /** Doc text of the TypeMeta fields every kind inlines (§4.3). */
