@@ -1,6 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { parseAllDocuments } from 'yaml';
+import { controllerDeclarationsOf, readControllerDeclarations } from '../../reader/controller-declarations.js';
 import { scanFileMarkers } from '../../reader/file-markers.js';
 import { buildRbac, emitRoleYaml } from './index.js';
 
@@ -9,15 +10,15 @@ const conformance = fileURLToPath(new URL('../../../../shared/conformance/', imp
 
 function roleYamlFor(fixtureName: string, source?: string): string {
   const path = fixture(fixtureName);
-  const { markers, diagnostics } = scanFileMarkers(path, source ?? readFileSync(path, 'utf8'));
+  const { declarations, diagnostics } = readControllerDeclarations([path], () => source ?? readFileSync(path, 'utf8'));
   expect(diagnostics).toEqual([]);
-  return emitRoleYaml(buildRbac(markers));
+  return emitRoleYaml(buildRbac(declarations.rbacRules));
 }
 
 function rbacFrom(...markerLines: string[]) {
-  const { markers, diagnostics } = scanFileMarkers('internal/controller/x.ts', markerLines.map((l) => `// ${l}\n`).join(''));
+  const { declarations, diagnostics } = readControllerDeclarations(['internal/controller/x.ts'], () => markerLines.map((l) => `// ${l}\n`).join(''));
   expect(diagnostics).toEqual([]);
-  return buildRbac(markers);
+  return buildRbac(declarations.rbacRules);
 }
 
 describe('RBAC generator', () => {
@@ -47,7 +48,7 @@ describe('RBAC generator', () => {
     ]);
     expect(buildRbac([], { roleName: 'x' })).toEqual([]);
     const { markers } = scanFileMarkers('c.ts', '// +kubebuilder:rbac:groups=apps,resources=deployments,verbs=get\n');
-    expect(buildRbac(markers, { roleName: 'my-operator' })[0].metadata.name).toBe('my-operator');
+    expect(buildRbac(controllerDeclarationsOf(markers).declarations.rbacRules, { roleName: 'my-operator' })[0].metadata.name).toBe('my-operator');
   });
 
   it('writes URL rules without apiGroups and collapses verbs containing * to ["*"]', () => {
