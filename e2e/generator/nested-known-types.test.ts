@@ -1,18 +1,18 @@
 // Kubernetes types nested inside the catalogue's big types (PodAffinityTerm, VolumeProjection, LifecycleHandler,
 // ...) can be imported from kubernetes-types by name: `kubeforge manifests` gives each the schema controller-gen
 // gives — the subtree of the controller-tools golden where that type is used.
-import { existsSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parse, parseAllDocuments } from 'yaml';
-import { makeProject, removeProjects, runCli, repoRoot } from './cli-harness.js';
+import { sharedInputPresent, sharedPath } from '../shared-inputs.js';
+import { makeProject, removeProjects, runCli } from './cli-harness.js';
 
 afterAll(removeProjects);
 
 type Schema = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
 
-const goldenFile = join(repoRoot, '../shared/conformance/controller-tools/crd__testdata.kubebuilder.io_cronjobs.yaml');
-const haveGolden = existsSync(goldenFile);
-if (!haveGolden) console.warn(`skipping nested known-type tests: ${goldenFile} is absent`);
+const goldenFile = sharedPath('conformance/controller-tools/crd__testdata.kubebuilder.io_cronjobs.yaml');
+const haveGolden = sharedInputPresent(goldenFile, 'nested known-type tests');
 
 const POD = 'spec.jobTemplate.spec.template.spec';
 const CONTAINER = `${POD}.containers[]`;

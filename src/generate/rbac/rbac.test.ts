@@ -1,12 +1,13 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { parseAllDocuments } from 'yaml';
+import { sharedInputPresent, sharedPath } from '../../../e2e/shared-inputs.js';
 import { controllerDeclarationsOf, readControllerDeclarations } from '../../reader/controller-declarations.js';
 import { scanFileMarkers } from '../../reader/file-markers.js';
 import { buildRbac, emitRoleYaml } from './index.js';
 
 const fixture = (name: string) => fileURLToPath(new URL(`./fixtures/${name}`, import.meta.url));
-const conformance = fileURLToPath(new URL('../../../../shared/conformance/', import.meta.url));
+const conformance = `${sharedPath('conformance')}/`;
 
 function roleYamlFor(fixtureName: string, source?: string): string {
   const path = fixture(fixtureName);
@@ -77,7 +78,7 @@ describe('RBAC conformance with controller-gen v0.21.0 goldens', () => {
     ['controller-tools/rbac__role.yaml', 'controller-tools-controller.fixture.ts'],
     ['kubebuilder-cronjob-tutorial/role.yaml', 'cronjob-controller.fixture.ts'],
   ];
-  if (!existsSync(conformance)) {
+  if (!sharedInputPresent(conformance, 'RBAC conformance with controller-gen goldens')) {
     it.skip(`needs ../shared/conformance (absent at ${conformance})`, () => {});
     return;
   }
