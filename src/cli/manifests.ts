@@ -1,8 +1,9 @@
 /**
  * `kubeforge manifests`: reads the API types and the controllers' `+kubebuilder:rbac` / `+kubebuilder:webhook`
- * markers into the API model and writes `config/crd/bases/<group>_<plural>.yaml`, `config/rbac/role.yaml` (when there are RBAC
- * rules) and `config/webhook/manifests.yaml` (when there are webhook markers), as kubebuilder's
- * `make manifests` does with controller-gen. `planManifests` is the same work without the printing.
+ * markers into the API model and writes, from the model alone, `config/crd/bases/<group>_<plural>.yaml`,
+ * `config/rbac/role.yaml` (when there are RBAC rules) and `config/webhook/manifests.yaml` (when there are webhook
+ * markers), as kubebuilder's `make manifests` does with controller-gen. `planManifests` is the same work without
+ * the printing.
  */
 import { resolve } from 'node:path';
 import { InvalidArgumentError, type Command } from 'commander';
