@@ -257,7 +257,7 @@ export interface ${kind}Workload {
 }
 
 /** ${kind}Spec defines the desired state of ${kind}. */
-// +kubebuilder:validation:XValidation:rule="!has(self.minReplicas) || self.minReplicas <= self.replicas",message="minReplicas must not exceed replicas"
+// +kubebuilder:validation:XValidation:rule="!has(self.minReplicas) || !has(self.replicas) || self.minReplicas <= self.replicas",message="minReplicas must not exceed replicas"
 export interface ${kind}Spec {
   /** Desired number of pods. */
   // +kubebuilder:validation:Minimum=0
