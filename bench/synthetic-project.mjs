@@ -13,8 +13,8 @@ function kindName(i) {
 function typesFile(i) {
   const kind = kindName(i);
   return `import type { int32, int64 } from 'kubeforge/api';
-import type { ObjectMeta, ListMeta, Condition, Time } from 'kubernetes-types/meta/v1';
-import type { PodTemplateSpec } from 'kubernetes-types/core/v1';
+import type { ObjectMeta, ListMeta, Condition, Time } from 'kubernetes-types/meta/v1.js';
+import type { PodTemplateSpec } from 'kubernetes-types/core/v1.js';
 
 /** ${kind}Mode says how the ${kind} rolls out. */
 // +kubebuilder:validation:Enum=Fast;Safe;Paused

@@ -3,14 +3,14 @@
  * `make install` does), becomes Established and serves objects; the tutorial's sample CronJob
  * applies. Skips with a message where ../shared is absent (a user's fresh clone).
  */
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseAllDocuments } from 'yaml';
+import { sharedInputPresent, sharedPath } from '../shared-inputs.js';
 import { useClusterSuite } from './cluster-suite.js';
 
-const conformance = join(import.meta.dirname, '../../../shared/conformance');
-const present = existsSync(conformance);
-if (!present) console.warn(`skipping conformance CRDs: ${conformance} is absent`);
+const conformance = sharedPath('conformance');
+const present = sharedInputPresent(conformance, 'conformance CRDs on the local cluster');
 const maybe = present ? describe : describe.skip;
 
 const crdFiles = present

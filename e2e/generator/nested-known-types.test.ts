@@ -3,20 +3,20 @@
 // subtree of the controller-tools golden where that type is used, compared as the conformance tests compare
 // Kubernetes parts (kubeforge renders Kubernetes' 1.32 definitions, the golden a newer k8s.io/api: exact but
 // for the listed later Kubernetes changes, descriptions word for word after folding white space).
-import { existsSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parse, parseAllDocuments } from 'yaml';
 import { compareCrd } from '../../src/generate/crd/conformance-compare.js';
 import { KUBERNETES_CHANGES_AFTER_1_32 } from '../../src/generate/crd/conformance-kubernetes-changes.js';
-import { makeProject, removeProjects, runCli, repoRoot } from './cli-harness.js';
+import { sharedInputPresent, sharedPath } from '../shared-inputs.js';
+import { makeProject, removeProjects, runCli } from './cli-harness.js';
 
 afterAll(removeProjects);
 
 type Schema = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
 
-const goldenFile = join(repoRoot, '../shared/conformance/controller-tools/crd__testdata.kubebuilder.io_cronjobs.yaml');
-const haveGolden = existsSync(goldenFile);
-if (!haveGolden) console.warn(`skipping nested known-type tests: ${goldenFile} is absent`);
+const goldenFile = sharedPath('conformance/controller-tools/crd__testdata.kubebuilder.io_cronjobs.yaml');
+const haveGolden = sharedInputPresent(goldenFile, 'nested known-type tests');
 
 const POD = 'spec.jobTemplate.spec.template.spec';
 const CONTAINER = `${POD}.containers[]`;

@@ -4,8 +4,6 @@
  * fewer (deepcopy-modules.ts). Lazy imports go one at a time (src/reader/import-in-turn.ts): jest's ESM loader
  * can fail when several dynamic imports that share modules are in flight at once.
  */
-import { importInTurn } from '../reader/import-in-turn.js';
-
 export { loadApiProject } from '../reader/index.js';
 export { buildCrds, celRuleDiagnostics, emitCrdYaml, emitCrdYamlPieces } from '../generate/crd/index.js';
 export { joinYamlPieces, encodeYamlPieces } from '../generate/yaml/index.js';
@@ -13,10 +11,3 @@ export { buildRbac, emitRoleYaml, DEFAULT_ROLE_NAME } from '../generate/rbac/ind
 export { buildWebhooks, emitWebhookManifestsYaml } from '../generate/webhook/index.js';
 export { planDeepCopyFiles } from '../generate/deepcopy/index.js';
 
-/**
- * The controllers' marker scanner. It parses with the TypeScript compiler, so it is imported only when
- * `manifests` asks for it: `generate` with a saved model (src/reader/model-cache.ts) never loads the compiler.
- */
-export async function loadFileMarkerScanner(): Promise<typeof import('../reader/file-markers.js').scanFileMarkers> {
-  return (await importInTurn(() => import('../reader/file-markers.js'))).scanFileMarkers;
-}

@@ -1,11 +1,11 @@
 /**
  * `kubeforge manifests`: reads the API types and the controllers' `+kubebuilder:rbac` / `+kubebuilder:webhook`
- * markers and writes `config/crd/bases/<group>_<plural>.yaml`, `config/rbac/role.yaml` (when there are RBAC
- * rules) and `config/webhook/manifests.yaml` (when there are webhook markers), as kubebuilder's
- * `make manifests` does with controller-gen. `planManifests` is the same work without the printing.
+ * markers into the API model and writes, from the model alone, `config/crd/bases/<group>_<plural>.yaml`,
+ * `config/rbac/role.yaml` (when there are RBAC rules) and `config/webhook/manifests.yaml` (when there are webhook
+ * markers), as kubebuilder's `make manifests` does with controller-gen. `planManifests` is the same work without
+ * the printing.
  */
-import { readFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { resolve } from 'node:path';
 import { InvalidArgumentError, type Command } from 'commander';
 import { splitWarnings, type Diagnostic, type Marker } from '../markers/types.js';
 import { loadGeneratorModules, runGeneratorCommand, type GeneratorRunResult } from './generator-run.js';
@@ -29,22 +29,6 @@ export interface ManifestsOptions {
   strictMarkers?: boolean;
 }
 
-/** RBAC and webhook markers of every controller source, with the scanners' diagnostics. */
-async function scanControllerMarkers(root: string, folders: string[]): Promise<{ markers: Marker[]; diagnostics: Diagnostic[] }> {
-  const scanFileMarkers = await (await loadGeneratorModules()).loadFileMarkerScanner();
-  const markers: Marker[] = [];
-  const diagnostics: Diagnostic[] = [];
-  for (const file of listTypeScriptSources(root, folders)) {
-    const result = scanFileMarkers(file, readFileSync(join(root, file), 'utf8'));
-    markers.push(...result.markers);
-    diagnostics.push(...result.diagnostics);
-  }
-  return { markers, diagnostics };
-}
-
-const isRbacMarker = (m: Marker): boolean => m.name === 'kubebuilder:rbac';
-const isWebhookMarker = (m: Marker): boolean => m.name === 'kubebuilder:webhook' || m.name === 'kubebuilder:webhookconfiguration';
-
 /** Reads everything and plans every manifest; writes nothing. */
 export async function planManifests(options: ManifestsOptions): Promise<GeneratorRunResult> {
   // Loaded here, not at the top, so `kubeforge --help` and other commands do not pay for the TypeScript parser.
@@ -55,7 +39,8 @@ export async function planManifests(options: ManifestsOptions): Promise<Generato
 
   // Every stage runs, so one run reports every error; YAML is emitted only when there is none.
   const apiPaths = projectPaths(options.paths, 'api');
-  const loaded = await loadApiProject({ root, apiPaths });
+  const controllerFiles = listTypeScriptSources(root, projectPaths(options.controllerPaths, 'internal'));
+  const loaded = await loadApiProject({ root, apiPaths, controllerFiles });
   // Spellings the reader accepts and tsc rejects (make build would fail): warned, never an error.
   const importWarnings = apiImportSpellingWarnings(root, apiPaths);
   const crds = buildCrds(loaded.model, {
@@ -63,13 +48,13 @@ export async function planManifests(options: ManifestsOptions): Promise<Generato
     allowDangerousTypes: options.allowDangerousTypes ?? false,
     generateEmbeddedObjectMeta: options.generateEmbeddedObjectMeta ?? false,
   });
-  const scanned = await scanControllerMarkers(root, projectPaths(options.controllerPaths, 'internal'));
-  const roles = buildRbac(scanned.markers.filter(isRbacMarker), { roleName: DEFAULT_ROLE_NAME });
-  const webhooks = buildWebhooks(scanned.markers.filter(isWebhookMarker));
+  const controllers = loaded.model.controllers ?? { rbacRules: [], webhooks: [], webhookConfigurations: [] };
+  const roles = buildRbac(controllers.rbacRules, { roleName: DEFAULT_ROLE_NAME });
+  const webhooks = buildWebhooks(controllers.webhooks, controllers.webhookConfigurations);
   // Every rule compiled and cost-estimated as the API server does when the CRD is applied.
   const celDiagnostics = await celRuleDiagnostics(crds.crds, loaded.model);
   const { errors: diagnostics, warnings: markerWarnings } = splitWarnings(
-    [...loaded.diagnostics, ...crds.diagnostics, ...celDiagnostics, ...scanned.diagnostics, ...webhooks.diagnostics],
+    [...loaded.diagnostics, ...crds.diagnostics, ...celDiagnostics, ...webhooks.diagnostics],
     options.strictMarkers ?? false,
   );
   const warnings = [...importWarnings, ...markerWarnings];

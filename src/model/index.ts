@@ -23,6 +23,75 @@ export interface ApiModel {
   groups: ApiGroup[];
   /** Every named type reachable from the api folders, by `TypeId`. */
   types: Record<TypeId, NamedType>;
+  /**
+   * What the controllers' markers declare (`+kubebuilder:rbac`, `+kubebuilder:webhook`,
+   * `+kubebuilder:webhookconfiguration`), when the reader was given controller files (`kubeforge manifests`);
+   * absent otherwise (`kubeforge generate` needs only the types).
+   */
+  controllers?: ControllerDeclarations;
+}
+
+/** The RBAC rules and webhooks the controller sources declare, in file order, then source order. */
+export interface ControllerDeclarations {
+  rbacRules: RbacRuleDeclaration[];
+  webhooks: WebhookDeclaration[];
+  webhookConfigurations: WebhookConfigurationDeclaration[];
+}
+
+/** One `+kubebuilder:rbac` marker: lists as written (`core` not yet mapped to ''), not deduplicated. */
+export interface RbacRuleDeclaration {
+  groups: string[];
+  resources: string[];
+  resourceNames: string[];
+  urls: string[];
+  verbs: string[];
+  /** '' for the ClusterRole; else the namespace of a Role. */
+  namespace: string;
+  /** '' when the marker names no role (the generator's default name is used). */
+  roleName: string;
+  position: SourcePosition;
+}
+
+/** A label selector of a webhook (metav1.LabelSelector). */
+export interface LabelSelector {
+  matchExpressions?: { key: string; operator: string; values?: string[] }[];
+  matchLabels?: Record<string, string>;
+}
+
+/**
+ * One `+kubebuilder:webhook` marker, its values as written (policies and verbs are normalised and checked by
+ * the webhook generator, which quotes `source` in its errors); the Service defaults of the catalogue applied.
+ */
+export interface WebhookDeclaration {
+  /** The marker exactly as written, with its leading `+`. */
+  source: string;
+  position: SourcePosition;
+  mutating: boolean;
+  name?: string;
+  path?: string;
+  url?: string;
+  failurePolicy?: string;
+  matchPolicy?: string;
+  sideEffects?: string;
+  reinvocationPolicy?: string;
+  timeoutSeconds?: number;
+  groups: string[];
+  resources: string[];
+  verbs: string[];
+  versions: string[];
+  admissionReviewVersions: string[];
+  webhookVersions: string[];
+  /** The Service the API server calls when there is no `url` (name and namespace defaulted). */
+  service: { name: string; namespace: string; port?: number };
+  namespaceSelector?: LabelSelector;
+  objectSelector?: LabelSelector;
+}
+
+/** One `+kubebuilder:webhookconfiguration` marker: a name for the mutating or the validating configuration. */
+export interface WebhookConfigurationDeclaration {
+  mutating: boolean;
+  name?: string;
+  position: SourcePosition;
 }
 
 /**

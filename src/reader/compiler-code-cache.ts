@@ -14,11 +14,12 @@ import { dirname, join } from 'node:path';
 import { Script } from 'node:vm';
 import { cacheFolderHolding, writeCacheFile } from './cache-files.js';
 
-function cacheFileFor(file: string): string | undefined {
+/** The cache file of `file` (or of its part `part`, see requirePartWithCodeCache). */
+function cacheFileFor(file: string, part = ''): string | undefined {
   const folder = cacheFolderHolding(file);
   if (folder === undefined) return undefined;
   const { size, mtimeMs } = statSync(file);
-  const key = createHash('sha256').update(`${file}\0${size}\0${mtimeMs}\0${process.version}\0${process.arch}`).digest('hex').slice(0, 16);
+  const key = createHash('sha256').update(`${file}\0${size}\0${mtimeMs}\0${process.version}\0${process.arch}\0${part}`).digest('hex').slice(0, 16);
   return join(folder, `${key}.v8-code-cache`);
 }
 
@@ -61,7 +62,7 @@ export function codeCacheWanted(env: NodeJS.ProcessEnv = process.env): boolean {
   return env.KUBEFORGE_NO_CODE_CACHE !== '1' && env.JEST_WORKER_ID === undefined;
 }
 
-/** Drops what requireWithCodeCache holds for `file` (tests: the next call loads it as a new process would). */
+/** Drops what requireWithCodeCache holds for `file` (or requirePartWithCodeCache for `file#part`): the next call loads it as a new process would (tests). */
 export function forgetLoadedModule(file: string): void {
   loadedModules.delete(file);
 }
@@ -78,20 +79,50 @@ export function requireWithCodeCache(file: string): unknown {
     cacheFile = undefined;
   }
   if (cacheFile === undefined) return plainRequire(file);
-  const cachedData = readIfPresent(cacheFile);
-  const script = new Script(Module.wrap(readSourceText(file)), { filename: file, cachedData });
+  const loaded = runModule(file, readSourceText(file), cacheFile);
+  plainRequire.cache[file] = loaded;
+  loadedModules.set(file, loaded.exports);
+  return loaded.exports;
+}
+
+/**
+ * Runs `select(text of file)` — a part of a CommonJS file, itself a complete module (the parser-only part of the
+ * TypeScript compiler, see parser-only-compiler.ts) — as a module of its own, with its own code cache when the file
+ * lies in a node_modules and `useCache` (compiled afresh otherwise). It is not registered in `require.cache`: a `require` of the
+ * file still gets the whole module. Undefined when `select` gives undefined. Loaded once per process and part.
+ */
+export function requirePartWithCodeCache(file: string, part: string, select: (text: string) => string | undefined, useCache = true): unknown {
+  const key = `${file}#${part}`;
+  const known = loadedModules.get(key);
+  if (known !== undefined) return known;
+  const source = select(readSourceText(file));
+  if (source === undefined) return undefined;
+  let cacheFile: string | undefined;
+  try {
+    cacheFile = useCache ? cacheFileFor(file, part) : undefined;
+  } catch {
+    cacheFile = undefined;
+  }
+  const exports = runModule(file, source, cacheFile).exports;
+  loadedModules.set(key, exports);
+  return exports;
+}
+
+/** Compiles `source` as the CommonJS module `file` (from the code cache in `cacheFile` when it has one) and runs it. */
+function runModule(file: string, source: string, cacheFile: string | undefined): Module {
+  const cachedData = cacheFile === undefined ? undefined : readIfPresent(cacheFile);
+  const script = new Script(Module.wrap(source), { filename: file, cachedData });
+  const plainRequire = createRequire(file);
   const loaded = new Module(file);
   loaded.filename = file;
   loaded.paths = plainRequire.resolve.paths(file) ?? [];
   const body = script.runInThisContext() as (...args: unknown[]) => void;
   body.call(loaded.exports, loaded.exports, plainRequire, loaded, file, dirname(file));
   loaded.loaded = true;
-  plainRequire.cache[file] = loaded;
-  loadedModules.set(file, loaded.exports);
-  if (cachedData === undefined || script.cachedDataRejected) {
+  if (cacheFile !== undefined && (cachedData === undefined || script.cachedDataRejected)) {
     // Saved at exit, so the cache also holds the functions this run compiled lazily (the parser's).
     if (pendingSaves.size === 0) process.once('exit', writePendingCodeCaches);
     pendingSaves.set(cacheFile, script);
   }
-  return loaded.exports;
+  return loaded;
 }

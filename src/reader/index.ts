@@ -13,6 +13,8 @@
  *   top-level comment of the folder's files (normally `groupversion_info.ts`).
  * - A folder is an API version when one of its files has `+groupName`; the version is `+versionName` or the
  *   folder name. Folders without `+groupName` (shared types) are read but give no kinds.
+ * - Given controller files, their `+kubebuilder:rbac` / `+kubebuilder:webhook` markers become the model's
+ *   `controllers` declarations (controller-declarations.ts); they are read afresh on every call, never cached.
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
@@ -27,6 +29,8 @@ export interface LoadApiProjectOptions {
   root: string;
   /** Folders or files (relative to root) holding the API types; default `['api']`. */
   apiPaths?: string[];
+  /** Controller sources (root-relative) whose RBAC and webhook markers fill `model.controllers`; none by default. */
+  controllerFiles?: string[];
 }
 
 export interface LoadApiProjectResult {
@@ -85,19 +89,31 @@ function isForeignKind(type: NamedType, groupName: string): boolean {
   return (slash < 0 ? '' : apiVersion.type.value.slice(0, slash)) !== groupName;
 }
 
+let controllerReader: Promise<typeof import('./controller-declarations.js')> | undefined;
+
+/** The controllers' marker reader (it parses with the TypeScript compiler), loaded when controller files are given. */
+function loadControllerReader(): Promise<typeof import('./controller-declarations.js')> {
+  controllerReader ??= importInTurn(() => import('./controller-declarations.js'));
+  return controllerReader;
+}
+
 /** Loads the API types of a project into the model. Never throws for bad input: problems become diagnostics. */
 export async function loadApiProject(options: LoadApiProjectOptions): Promise<LoadApiProjectResult> {
   const root = path.resolve(options.root);
   const apiPaths = options.apiPaths ?? ['api'];
   const apiFiles = listApiFiles(root, apiPaths);
   const cache = ModelCache.for(root, apiPaths, apiFiles);
-  const saved = cache?.read();
-  if (saved !== undefined) return saved;
-  const { ApiReader } = await loadParser();
-  const reader = new ApiReader(root);
-  const result = readApiModel(reader, apiFiles);
-  cache?.save(result, reader.inputTexts());
-  return result;
+  let result = cache?.read();
+  if (result === undefined) {
+    const { ApiReader } = await loadParser();
+    const reader = new ApiReader(root);
+    result = readApiModel(reader, apiFiles);
+    cache?.save(result, reader.inputTexts());
+  }
+  if (options.controllerFiles === undefined) return result;
+  const { readControllerDeclarations } = await loadControllerReader();
+  const controllers = readControllerDeclarations(options.controllerFiles, (file) => fs.readFileSync(path.join(root, file), 'utf8'));
+  return { model: { ...result.model, controllers: controllers.declarations }, diagnostics: [...result.diagnostics, ...controllers.diagnostics] };
 }
 
 /**

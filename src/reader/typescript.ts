@@ -1,16 +1,30 @@
 /**
- * The one TypeScript compiler the generator uses: the copy ts-morph bundles (the very object ts-morph exports
+ * The one TypeScript compiler the generator uses: the copy ts-morph bundles (the very file ts-morph exports
  * as `ts`), loaded with `require` rather than an ESM import. Loading it alone — not the rest of ts-morph, and
  * not through the ESM loader, which scans the 9 MB CommonJS file for export names and module syntax first —
- * saves most of a second of every `manifests` and `generate` run. Compiling those 9 MB is most of what is
- * left, so V8's code for it is kept in `node_modules/.cache/kubeforge` (see compiler-code-cache.ts).
+ * saves most of a second of every `manifests` and `generate` run. Of those 9 MB only the parser's first 2 MB are
+ * compiled (parser-only-compiler.ts; the rest is loaded if an export from it is used), and V8's code for them is
+ * kept in `node_modules/.cache/kubeforge` (see compiler-code-cache.ts). Under jest, whose tests run in a VM
+ * context of their own, the whole compiler is required as usual.
  * Types come from `import type { ts } from 'ts-morph'` (the same declarations).
  */
 import { createRequire } from 'node:module';
 import { existsSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import type { ts as TypeScript } from 'ts-morph';
-import { codeCacheWanted, requireWithCodeCache } from './compiler-code-cache.js';
+import { codeCacheWanted, requirePartWithCodeCache, requireWithCodeCache } from './compiler-code-cache.js';
+import { compilerFromPart, parserOnlySource } from './parser-only-compiler.js';
+
+/** The parser-only part of `compiler`, its other exports taken from the whole one; the whole one when that fails. */
+function parserFirst(compiler: string, requireWhole: () => typeof TypeScript): typeof TypeScript {
+  let part: unknown;
+  try {
+    part = requirePartWithCodeCache(compiler, 'parser', parserOnlySource, codeCacheWanted());
+  } catch {
+    part = undefined;
+  }
+  return (typeof part === 'object' && part !== null ? compilerFromPart(part, requireWhole) : undefined) ?? requireWhole();
+}
 
 function loadBundledTypeScript(): typeof TypeScript {
   const requireHere = createRequire(import.meta.url);
@@ -19,7 +33,10 @@ function loadBundledTypeScript(): typeof TypeScript {
   const requireFromTsMorph = createRequire(tsMorphMain);
   try {
     const compiler = join(dirname(requireFromTsMorph.resolve('@ts-morph/common')), 'typescript.js');
-    if (existsSync(compiler)) return (codeCacheWanted() ? requireWithCodeCache(compiler) : requireFromTsMorph(compiler)) as typeof TypeScript;
+    if (existsSync(compiler)) {
+      const requireWhole = () => (codeCacheWanted() ? requireWithCodeCache(compiler) : requireFromTsMorph(compiler)) as typeof TypeScript;
+      return process.env.JEST_WORKER_ID === undefined ? parserFirst(compiler, requireWhole) : requireWhole();
+    }
   } catch {
     // A different ts-morph layout: fall back to its public export below.
   }

@@ -10,10 +10,10 @@
 import { existsSync, readFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { buildCrds } from '../generate/crd/build.js';
-import { buildWebhooks, WEBHOOK_MARKER } from '../generate/webhook/build.js';
+import { buildWebhooks } from '../generate/webhook/build.js';
 import { splitWarnings, type Diagnostic } from '../markers/types.js';
 import { ApiReader } from '../reader/api-reader.js';
-import { scanFileMarkers } from '../reader/file-markers.js';
+import { readControllerDeclarations } from '../reader/controller-declarations.js';
 import { listApiFiles, readApiModel } from '../reader/index.js';
 
 /** Which generator input a project file is, by its folder (the defaults of `kubeforge manifests`). */
@@ -55,8 +55,8 @@ export function apiDiagnostics(root: string, apiFiles: string[], readText: (abs:
 
 /** The diagnostics of one controller file `rel` (root-relative) with the text `text`. */
 export function controllerDiagnostics(rel: string, text: string): Diagnostic[] {
-  const scanned = scanFileMarkers(rel, text);
-  return [...scanned.diagnostics, ...buildWebhooks(scanned.markers.filter((m) => m.name === WEBHOOK_MARKER)).diagnostics];
+  const read = readControllerDeclarations([rel], () => text);
+  return [...read.diagnostics, ...buildWebhooks(read.declarations.webhooks).diagnostics];
 }
 
 /** The text of the project's Makefile and package.json, where the flags of `kubeforge manifests` are written. */

@@ -18,15 +18,15 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import YAML from 'yaml';
+import { sharedInputPresent, sharedPath } from '../../../e2e/shared-inputs.js';
 import { loadApiProject } from '../../reader/index.js';
 import { buildCrds, type BuildCrdsResult } from './build.js';
 import { compareCrd } from './conformance-compare.js';
 import { KUBERNETES_CHANGES_AFTER_1_32 } from './conformance-kubernetes-changes.js';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
-const goldenDir = path.resolve(here, '../../../../shared/conformance/controller-tools');
-const haveShared = fs.existsSync(goldenDir);
-if (!haveShared) console.warn(`skipping controller-tools conformance: ${goldenDir} is absent (needs ../shared next to the repo)`);
+const goldenDir = sharedPath('conformance/controller-tools');
+const haveShared = sharedInputPresent(goldenDir, 'controller-tools conformance');
 const describeShared = haveShared ? describe : describe.skip;
 
 /** Golden file → the CRD file name kubeforge writes for it, and the schema paths typed by Kubernetes types. */

@@ -9,15 +9,15 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import YAML from 'yaml';
+import { sharedInputPresent, sharedPath } from '../../../e2e/shared-inputs.js';
 import { loadApiProject } from '../../reader/index.js';
 import { buildCrds } from './build.js';
 import { compareCrd } from './conformance-compare.js';
 import { KUBERNETES_CHANGES_AFTER_1_32 } from './conformance-kubernetes-changes.js';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
-const golden = path.resolve(here, '../../../../shared/conformance/kubebuilder-cronjob-tutorial/batch.tutorial.kubebuilder.io_cronjobs.yaml');
-const haveShared = fs.existsSync(golden);
-if (!haveShared) console.warn(`skipping tutorial conformance: ${golden} is absent (needs ../shared next to the repo)`);
+const golden = sharedPath('conformance/kubebuilder-cronjob-tutorial/batch.tutorial.kubebuilder.io_cronjobs.yaml');
+const haveShared = sharedInputPresent(golden, 'tutorial conformance');
 const describeShared = haveShared ? describe : describe.skip;
 
 describeShared('kubebuilder CronJob tutorial CRD', () => {

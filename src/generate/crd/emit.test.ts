@@ -5,6 +5,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { sharedInputPresent, sharedPath } from '../../../e2e/shared-inputs.js';
 import { loadApiProject } from '../../reader/index.js';
 import { buildCrds } from './build.js';
 import { emitCrdYaml } from './emit.js';
@@ -43,9 +44,8 @@ function withGoldenKubernetesParts(document: object, goldenText: string, paths: 
 }
 
 const here = path.dirname(fileURLToPath(import.meta.url));
-const shared = path.resolve(here, '../../../../shared/conformance');
-const haveShared = fs.existsSync(shared);
-if (!haveShared) console.warn(`skipping byte comparison: ${shared} is absent`);
+const shared = sharedPath('conformance');
+const haveShared = sharedInputPresent(shared, 'the byte comparisons of emitCrdYaml with the controller-gen goldens');
 
 describe('emitCrdYaml', () => {
   it('starts with the document marker and ends with one newline', async () => {

@@ -1,13 +1,13 @@
 /**
- * The RBAC generator (controller-gen §13): turns `+kubebuilder:rbac` markers into the manager's
- * ClusterRole and, for markers with `namespace=`, namespaced Roles — rules split per resource,
+ * The RBAC generator (controller-gen §13): turns the model's RBAC rule declarations (the controllers'
+ * `+kubebuilder:rbac` markers, read by src/reader/controller-declarations.ts) into the manager's
+ * ClusterRole and, for rules with a namespace, namespaced Roles — rules split per resource,
  * normalised, merged (verbs, then resources, then groups, then URLs) and sorted exactly as
  * controller-gen v0.21.0 does, so role.yaml is byte-identical.
  */
 import { toYaml } from '../yaml/index.js';
-import type { Marker, MarkerValue } from '../../markers/types.js';
+import type { RbacRuleDeclaration } from '../../model/index.js';
 
-export const RBAC_MARKER = 'kubebuilder:rbac';
 export const DEFAULT_ROLE_NAME = 'manager-role';
 
 /** One policy rule as written to role.yaml (empty lists are left out). */
@@ -41,17 +41,16 @@ export interface RbacOptions {
   roleName?: string;
 }
 
-/** Builds the roles from every `+kubebuilder:rbac` marker in `markers` (other markers are ignored). */
-export function buildRbac(markers: Marker[], options: RbacOptions = {}): RoleObject[] {
+/** Builds the roles from the model's RBAC rule declarations (`model.controllers.rbacRules`). */
+export function buildRbac(declarations: readonly RbacRuleDeclaration[], options: RbacOptions = {}): RoleObject[] {
   const defaultRoleName = options.roleName ?? DEFAULT_ROLE_NAME;
   const byRole = new Map<string, { namespace: string; roleName: string; rules: NormalRule[] }>();
-  for (const marker of markers) {
-    if (marker.name !== RBAC_MARKER) continue;
-    const namespace = stringArg(marker.args.namespace);
-    const roleName = stringArg(marker.args.roleName) || defaultRoleName;
+  for (const declaration of declarations) {
+    const namespace = declaration.namespace;
+    const roleName = declaration.roleName || defaultRoleName;
     const key = `${namespace}\u0000${roleName}`;
     const role = byRole.get(key) ?? { namespace, roleName, rules: [] };
-    role.rules.push(...rulesOf(marker));
+    role.rules.push(...rulesOf(declaration));
     byRole.set(key, role);
   }
   return [...byRole.values()]
@@ -72,15 +71,15 @@ export function emitRoleYaml(roles: RoleObject[], header = ''): string {
   return header + roles.map((role) => `---\n${toYaml(role)}`).join('');
 }
 
-/** One rule per resource (a marker without resources stays one rule). */
-function rulesOf(marker: Marker): NormalRule[] {
+/** One rule per resource (a declaration without resources stays one rule). */
+function rulesOf(declaration: RbacRuleDeclaration): NormalRule[] {
   const base = {
-    groups: normalise(listArg(marker.args.groups).map((g) => (g === 'core' ? '' : g))),
-    resourceNames: normalise(listArg(marker.args.resourceNames)),
-    urls: normalise(listArg(marker.args.urls)),
-    verbs: normalise(listArg(marker.args.verbs)),
+    groups: normalise(declaration.groups.map((g) => (g === 'core' ? '' : g))),
+    resourceNames: normalise(declaration.resourceNames),
+    urls: normalise(declaration.urls),
+    verbs: normalise(declaration.verbs),
   };
-  const resources = listArg(marker.args.resources);
+  const resources = declaration.resources;
   if (resources.length === 0) return [{ ...base, resources: [] }];
   return resources.map((resource) => ({ ...base, resources: [resource] }));
 }
@@ -130,13 +129,4 @@ function normalise(values: string[]): string[] {
 /** Byte-order comparison (Go's string <), not locale order. */
 function compareStrings(a: string, b: string): number {
   return a < b ? -1 : a > b ? 1 : 0;
-}
-
-function listArg(value: MarkerValue | undefined): string[] {
-  if (value === undefined || value === null) return [];
-  return (Array.isArray(value) ? value : [value]).map((v) => String(v));
-}
-
-function stringArg(value: MarkerValue | undefined): string {
-  return typeof value === 'string' ? value : '';
 }

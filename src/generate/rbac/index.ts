@@ -1,2 +1,2 @@
-/** The RBAC generator: `+kubebuilder:rbac` markers → config/rbac/role.yaml. */
-export { buildRbac, emitRoleYaml, DEFAULT_ROLE_NAME, RBAC_MARKER, type PolicyRule, type RoleObject, type RbacOptions } from './build.js';
+/** The RBAC generator: the model's RBAC rule declarations → config/rbac/role.yaml. */
+export { buildRbac, emitRoleYaml, DEFAULT_ROLE_NAME, type PolicyRule, type RoleObject, type RbacOptions } from './build.js';

@@ -1,23 +1,25 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { parseAllDocuments } from 'yaml';
+import { sharedInputPresent, sharedPath } from '../../../e2e/shared-inputs.js';
+import { controllerDeclarationsOf, readControllerDeclarations } from '../../reader/controller-declarations.js';
 import { scanFileMarkers } from '../../reader/file-markers.js';
 import { buildRbac, emitRoleYaml } from './index.js';
 
 const fixture = (name: string) => fileURLToPath(new URL(`./fixtures/${name}`, import.meta.url));
-const conformance = fileURLToPath(new URL('../../../../shared/conformance/', import.meta.url));
+const conformance = `${sharedPath('conformance')}/`;
 
 function roleYamlFor(fixtureName: string, source?: string): string {
   const path = fixture(fixtureName);
-  const { markers, diagnostics } = scanFileMarkers(path, source ?? readFileSync(path, 'utf8'));
+  const { declarations, diagnostics } = readControllerDeclarations([path], () => source ?? readFileSync(path, 'utf8'));
   expect(diagnostics).toEqual([]);
-  return emitRoleYaml(buildRbac(markers));
+  return emitRoleYaml(buildRbac(declarations.rbacRules));
 }
 
 function rbacFrom(...markerLines: string[]) {
-  const { markers, diagnostics } = scanFileMarkers('internal/controller/x.ts', markerLines.map((l) => `// ${l}\n`).join(''));
+  const { declarations, diagnostics } = readControllerDeclarations(['internal/controller/x.ts'], () => markerLines.map((l) => `// ${l}\n`).join(''));
   expect(diagnostics).toEqual([]);
-  return buildRbac(markers);
+  return buildRbac(declarations.rbacRules);
 }
 
 describe('RBAC generator', () => {
@@ -47,7 +49,7 @@ describe('RBAC generator', () => {
     ]);
     expect(buildRbac([], { roleName: 'x' })).toEqual([]);
     const { markers } = scanFileMarkers('c.ts', '// +kubebuilder:rbac:groups=apps,resources=deployments,verbs=get\n');
-    expect(buildRbac(markers, { roleName: 'my-operator' })[0].metadata.name).toBe('my-operator');
+    expect(buildRbac(controllerDeclarationsOf(markers).declarations.rbacRules, { roleName: 'my-operator' })[0].metadata.name).toBe('my-operator');
   });
 
   it('writes URL rules without apiGroups and collapses verbs containing * to ["*"]', () => {
@@ -76,7 +78,7 @@ describe('RBAC conformance with controller-gen v0.21.0 goldens', () => {
     ['controller-tools/rbac__role.yaml', 'controller-tools-controller.fixture.ts'],
     ['kubebuilder-cronjob-tutorial/role.yaml', 'cronjob-controller.fixture.ts'],
   ];
-  if (!existsSync(conformance)) {
+  if (!sharedInputPresent(conformance, 'RBAC conformance with controller-gen goldens')) {
     it.skip(`needs ../shared/conformance (absent at ${conformance})`, () => {});
     return;
   }

@@ -1,27 +1,30 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { parseAllDocuments } from 'yaml';
+import { sharedInputPresent, sharedPath } from '../../../e2e/shared-inputs.js';
 import { formatDiagnostic } from '../../markers/types.js';
+import { parseLabelSelector } from '../../markers/label-selector.js';
+import { readControllerDeclarations } from '../../reader/controller-declarations.js';
 import { scanFileMarkers } from '../../reader/file-markers.js';
-import { buildWebhooks, emitWebhookManifestsYaml, parseLabelSelector } from './index.js';
+import { buildWebhooks, emitWebhookManifestsYaml } from './index.js';
 
 const fixture = (name: string) => fileURLToPath(new URL(`./fixtures/${name}`, import.meta.url));
-const conformance = fileURLToPath(new URL('../../../../shared/conformance/', import.meta.url));
+const conformance = `${sharedPath('conformance')}/`;
 
 const BASE = 'groups=batch,resources=jobs,verbs=create;Update,versions=v1,admissionReviewVersions=v1,failurePolicy=fail';
 
 function build(...markerLines: string[]) {
-  const { markers, diagnostics } = scanFileMarkers('internal/webhook/v1/w.ts', markerLines.map((l) => `// ${l}\n`).join(''));
+  const { declarations, diagnostics } = readControllerDeclarations(['internal/webhook/v1/w.ts'], () => markerLines.map((l) => `// ${l}\n`).join(''));
   expect(diagnostics.map(formatDiagnostic)).toEqual([]);
-  const result = buildWebhooks(markers);
+  const result = buildWebhooks(declarations.webhooks, declarations.webhookConfigurations);
   return { ...result, errors: result.diagnostics.map((d) => d.message) };
 }
 
 function manifestsFor(fixtureName: string): string {
   const path = fixture(fixtureName);
-  const { markers, diagnostics } = scanFileMarkers(path, readFileSync(path, 'utf8'));
+  const { declarations, diagnostics } = readControllerDeclarations([path], () => readFileSync(path, 'utf8'));
   expect(diagnostics).toEqual([]);
-  const result = buildWebhooks(markers);
+  const result = buildWebhooks(declarations.webhooks, declarations.webhookConfigurations);
   expect(result.diagnostics).toEqual([]);
   return emitWebhookManifestsYaml(result.configurations);
 }
@@ -110,7 +113,7 @@ describe('webhook conformance with controller-gen v0.21.0 goldens', () => {
     ['controller-tools/webhook__manifests.yaml', 'controller-tools-webhook.fixture.ts'],
     ['kubebuilder-cronjob-tutorial/webhook-manifests.yaml', 'cronjob-webhook.fixture.ts'],
   ];
-  if (!existsSync(conformance)) {
+  if (!sharedInputPresent(conformance, 'webhook conformance with controller-gen goldens')) {
     it.skip(`needs ../shared/conformance (absent at ${conformance})`, () => {});
     return;
   }

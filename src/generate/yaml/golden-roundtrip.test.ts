@@ -1,11 +1,11 @@
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { parseAllDocuments } from 'yaml';
+import { sharedInputPresent, sharedPath } from '../../../e2e/shared-inputs.js';
 import { toYaml } from './emit.js';
 
-const conformance = fileURLToPath(new URL('../../../../shared/conformance/', import.meta.url));
-const available = existsSync(conformance);
+const conformance = sharedPath('conformance');
+const available = sharedInputPresent(conformance, 'the YAML round trip of the controller-gen goldens');
 const goldenFiles = available
   ? ['controller-tools', 'kubebuilder-cronjob-tutorial'].flatMap((dir) =>
       readdirSync(join(conformance, dir))

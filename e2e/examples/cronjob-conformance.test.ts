@@ -1,20 +1,21 @@
 /**
- * `kubeforge manifests --max-desc-len=0` in this example equals the kubebuilder CronJob tutorial's
+ * `kubeforge manifests --max-desc-len=0` in examples/cronjob equals the kubebuilder CronJob tutorial's
  * controller-gen output (../shared/conformance/kubebuilder-cronjob-tutorial), compared as parsed YAML:
- * the committed files are checked, and a fresh generation into a temporary copy is checked too.
+ * the committed files are checked, and a fresh generation into a temporary copy is checked too. (It lived in the
+ * example's test/ folder; it needs this checkout's CLI and ../shared, so it is a test of the checkout.)
  */
 import { execFile } from 'node:child_process';
 import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { parseAllDocuments } from 'yaml';
+import { CHECKOUT } from '../scaffold/scaffold-harness.js';
+import { sharedInputPresent, sharedPath } from '../shared-inputs.js';
 
-const exampleRoot = fileURLToPath(new URL('..', import.meta.url));
-const repoRoot = path.resolve(exampleRoot, '../..');
-const conformance = path.resolve(repoRoot, '../shared/conformance/kubebuilder-cronjob-tutorial');
-const cli = path.join(repoRoot, 'bin/kubeforge.js');
+const exampleRoot = path.join(CHECKOUT, 'examples/cronjob');
+const conformance = sharedPath('conformance/kubebuilder-cronjob-tutorial');
+const cli = path.join(CHECKOUT, 'bin/kubeforge.js');
 
 const pairs: Array<[string, string]> = [
   ['batch.tutorial.kubebuilder.io_cronjobs.yaml', 'config/crd/bases/batch.tutorial.kubebuilder.io_cronjobs.yaml'],
@@ -29,8 +30,7 @@ function documents(file: string): unknown[] {
     .filter((d) => d !== null);
 }
 
-const haveConformance = existsSync(conformance);
-if (!haveConformance) console.warn(`skipping the CronJob manifests conformance test: ${conformance} is absent`);
+const haveConformance = sharedInputPresent(conformance, 'the CronJob manifests conformance test');
 const describeIfShared = haveConformance ? describe : describe.skip;
 
 describeIfShared('CronJob manifests match the kubebuilder tutorial (controller-gen v0.21.0)', () => {
@@ -38,7 +38,7 @@ describeIfShared('CronJob manifests match the kubebuilder tutorial (controller-g
     expect(documents(path.join(exampleRoot, actual))).toEqual(documents(path.join(conformance, expected)));
   });
 
-  const built = existsSync(path.join(repoRoot, 'dist/cli/main.js'));
+  const built = existsSync(path.join(CHECKOUT, 'dist/cli/main.js'));
   (built ? it : it.skip)('a fresh `kubeforge manifests --max-desc-len=0` run makes the same files', async () => {
     const tmp = mkdtempSync(path.join(os.tmpdir(), 'cronjob-manifests-'));
     try {

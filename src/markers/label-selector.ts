@@ -1,12 +1,11 @@
 /**
  * The label-selector syntax of the webhook marker's namespaceSelector= and objectSelector= arguments:
  * `matchLabels~key=value.key2=value2` and `matchExpressions~key=k.operator=In.values=a|b`, joined by `&`.
+ * The reader turns it into the model's LabelSelector (src/reader/controller-declarations.ts).
  */
+import type { LabelSelector } from '../model/index.js';
 
-export interface LabelSelector {
-  matchExpressions?: { key: string; operator: string; values?: string[] }[];
-  matchLabels?: Record<string, string>;
-}
+export type { LabelSelector } from '../model/index.js';
 
 /** Parses the selector text; throws an Error with a message naming the bad part. */
 export function parseLabelSelector(text: string): LabelSelector | undefined {
