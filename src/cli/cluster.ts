@@ -6,7 +6,6 @@
 import { copyFileSync, existsSync, statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { Command } from 'commander';
-import { startLocalCluster } from '../cluster/index.js';
 import { contextNameFor } from '../cluster/kubeconfig.js';
 import { parseImageMapping } from '../cluster/controllers/local-images.js';
 
@@ -101,6 +100,8 @@ export function register(program: Command): void {
       const certificateUsers = opts.certUser.map(parseCertificateUser);
       if (opts.fresh && !opts.dataDir) throw new Error('--fresh: only meaningful with --data-dir');
       const images = imageMappings(opts.image);
+      // the cluster (and everything it serves) loads only for this command
+      const { startLocalCluster } = await import('../cluster/index.js');
       const started = await startLocalCluster({
         ...(Object.keys(images).length ? { images } : {}),
         ...(opts.certManager ? { certManager: true } : {}),

@@ -5,7 +5,7 @@ import { jest } from '@jest/globals';
 import { mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { runDev } from './dev.js';
+import { runDev } from './dev-loop.js';
 
 describe('kubeforge dev outside a runnable project', () => {
   let root = '';
