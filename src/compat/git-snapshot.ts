@@ -27,10 +27,12 @@ function git(cwd: string, args: string[], binary = false) {
 
 /** Writes the project folder `root` as it was at `ref` into a temporary folder. */
 export function snapshotAt(root: string, ref: string): GitSnapshotResult {
-  const top = git(root, ['rev-parse', '--show-prefix']);
+  const top = git(root, ['rev-parse', '--show-toplevel', '--show-prefix']);
   if (top.error) return { ok: false, error: `git is not available here (${top.error.message}): the check reads the API at a git ref` };
   if (top.status !== 0) return { ok: false, error: `${root} is not in a git repository: the check reads the API at a git ref (git init, commit, then compare)` };
-  const prefix = String(top.stdout).trim().replace(/\/$/, '');
+  // git archive of `<commit>:<folder>` works from the top of the work tree only.
+  const [topLevel = root, shownPrefix = ''] = String(top.stdout).split('\n');
+  const prefix = shownPrefix.trim().replace(/\/$/, '');
   if (ref.startsWith('-')) return { ok: false, error: `"${ref}" is not a commit, branch or tag of the git repository at ${root}` };
   const resolved = git(root, ['rev-parse', '--verify', '--quiet', '--end-of-options', `${ref}^{commit}`]);
   if (resolved.status !== 0) return { ok: false, error: `"${ref}" is not a commit, branch or tag of the git repository at ${root}` };
@@ -38,9 +40,9 @@ export function snapshotAt(root: string, ref: string): GitSnapshotResult {
   const tree = prefix === '' ? commit : `${commit}:${prefix}`;
   const dir = mkdtempSync(join(tmpdir(), 'kubeforge-compat-'));
   const remove = (): void => rmSync(dir, { recursive: true, force: true });
-  const existed = prefix === '' || git(root, ['cat-file', '-e', `${tree}^{tree}`]).status === 0;
+  const existed = prefix === '' || String(git(root, ['cat-file', '-t', tree]).stdout).trim() === 'tree';
   if (existed) {
-    const archive = git(root, ['archive', '--format=tar', tree], true);
+    const archive = git(topLevel, ['archive', '--format=tar', tree], true);
     if (archive.status !== 0) {
       remove();
       return { ok: false, error: `git archive ${tree} failed: ${String(archive.stderr).trim().split('\n')[0]}` };
