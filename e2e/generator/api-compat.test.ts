@@ -104,6 +104,17 @@ export interface WidgetList {
 `;
 
 const V1 = 'api/v1/widget_types.ts';
+const SPROCKET = 'api/v1/sprocket_types.ts';
+const SPROCKET_TYPES = `import type { ObjectMeta } from 'kubeforge/api';
+
+/** Sprocket is a kind that goes away. */
+// +kubebuilder:object:root=true
+export interface Sprocket {
+  apiVersion: 'batch.example.com/v1';
+  kind: 'Sprocket';
+  metadata?: ObjectMeta;
+}
+`;
 const CRD = 'widgets.batch.example.com';
 
 let repo: string;
@@ -191,6 +202,7 @@ beforeAll(() => {
   write(V1, TYPES_V1);
   write('api/v1beta1/groupversion_info.ts', GROUP_INFO('v1beta1'));
   write('api/v1beta1/widget_types.ts', typesOf('v1beta1'));
+  write(SPROCKET, SPROCKET_TYPES);
   commit('base');
 
   // Compatible: a new optional field, looser bounds, a wider enum, a new version.
@@ -233,6 +245,9 @@ beforeAll(() => {
 
   edit(V1, 'resource:shortName=wg;wdg', 'resource:shortName=wg,scope=Cluster,path=gadgets');
   commit('names');
+
+  rmSync(join(repo, SPROCKET));
+  commit('kind-removed');
 });
 
 afterAll(() => {
@@ -347,6 +362,16 @@ describe('kubeforge manifests --compat <ref>', () => {
       expect(f.status).toBe('breaking');
       expect(where(f)).toEqual(resource);
     }
+  });
+
+  it('fails on a removed kind, pointing at its type in the API at the ref', () => {
+    const result = compare('names', 'kind-removed');
+    expect(result.status).toBe(1);
+    expect(result.findings).toHaveLength(1);
+    const gone = finding(result.findings, 'sprockets.batch.example.com:crd-removed');
+    expect(gone.status).toBe('breaking');
+    expect(gone.text).toContain('storedVersions');
+    expect(where(gone)).toEqual({ ...positionOf(SPROCKET_TYPES, 'Sprocket {'), file: `${commits.get('names')}:${SPROCKET}` });
   });
 
   it('passes once every breaking change is acknowledged in api-compat.yaml, and reports them as acknowledged', () => {
