@@ -432,6 +432,37 @@ describe('kubeforge manifests --compat <ref>', () => {
     }
   });
 
+  it('stops with the errors, file:line first, when the API at the ref or today does not generate', () => {
+    const other = mkdtempSync(join(tmpdir(), 'kubeforge-api-compat-broken-'));
+    try {
+      write('PROJECT', PROJECT, other);
+      write('api/v1/groupversion_info.ts', GROUP_INFO('v1'), other);
+      write(V1, TYPES_V1.replace('Minimum=1', 'Minimun=1'), other);
+      run('git', ['init', '-q'], other);
+      run('git', ['add', '-A'], other);
+      run('git', ['-c', 'user.name=test', '-c', 'user.email=test@example.com', 'commit', '-q', '-m', 'broken'], other);
+      const broken = run('git', ['rev-parse', 'HEAD'], other);
+      const typo = positionOf(readFileSync(join(other, V1), 'utf8'), '+kubebuilder:validation:Minimun');
+
+      // Today's types have the typo: reported as manifests reports it.
+      const today = kubeforge(['manifests', '--compat', 'HEAD'], other);
+      expect(today.status).toBe(1);
+      expect(today.stdout).toBe('');
+      expect(today.stderr).toContain(`${V1}:${typo.line}:${typo.column}: unknown marker "+kubebuilder:validation:Minimun"`);
+      expect(today.stderr).toContain("kubeforge manifests --compat: today's API types have errors (above); nothing was compared");
+
+      // Fixed today, the ref still has it: its errors carry the ref.
+      write(V1, TYPES_V1, other);
+      const atRef = kubeforge(['manifests', '--compat', broken], other);
+      expect(atRef.status).toBe(1);
+      expect(atRef.stdout).toBe('');
+      expect(atRef.stderr).toContain(`${broken}:${V1}:${typo.line}:${typo.column}: unknown marker "+kubebuilder:validation:Minimun"`);
+      expect(atRef.stderr).toContain(`kubeforge manifests --compat: the API types at ${broken} do not generate with this kubeforge (above); nothing was compared`);
+    } finally {
+      rmSync(other, { recursive: true, force: true });
+    }
+  });
+
   it('reads a project that is a folder of a bigger repository (as the examples are)', () => {
     const outer = mkdtempSync(join(tmpdir(), 'kubeforge-api-compat-outer-'));
     try {
