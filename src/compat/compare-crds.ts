@@ -75,7 +75,7 @@ const UPPER_BOUNDS = [
   ['maxProperties', `${V}MaxProperties`],
 ] as const;
 
-const TIGHTENED_WHY = 'existing objects whose value was valid may now be rejected on update, and clients creating such values fail';
+const TIGHTENED_WHY = 'values valid before may now be rejected: clients creating them fail, and so do updates of stored objects holding them (unless the server ratchets unchanged fields, Kubernetes 1.30+)';
 const LOOSENED_WHY = 'every value valid before is still valid';
 
 function num(value: unknown): number | undefined {
