@@ -91,6 +91,7 @@ export function register(program: Command): void {
     .option('--generate-embedded-object-meta', "keep name, namespace, labels, annotations and finalizers of embedded ObjectMeta (e.g. a Job template's metadata), as controller-gen's crd:generateEmbeddedObjectMeta")
     .option('--check', 'write nothing; exit 1 when a generated file is stale or missing')
     .option('--strict-markers', 'make the warnings about markers controller-gen ignores (unknown names, stray text) errors')
+    .option('--compat <git ref>', 'write nothing; compare the CRDs with those of the API types at the git ref, list breaking and compatible changes, exit 1 on a breaking one not acknowledged in api-compat.yaml')
     .action(
       async (flags: {
         root: string;
@@ -101,7 +102,13 @@ export function register(program: Command): void {
         generateEmbeddedObjectMeta?: boolean;
         check?: boolean;
         strictMarkers?: boolean;
+        compat?: string;
       }) => {
+        if (flags.compat !== undefined) {
+          const { runApiCompat } = await import('./api-compat.js');
+          process.exitCode = await runApiCompat({ ...flags, ref: flags.compat });
+          return;
+        }
         process.exitCode = await runGeneratorCommand('manifests', flags.root, () => planManifests({ ...flags }));
       },
     );
