@@ -65,7 +65,7 @@ describe('randomObjects', () => {
     expect(objects).toHaveLength(60);
     const validator = crdValidator(crdFile);
     for (const o of objects) {
-      expect(validator.validate(o as Record<string, unknown>)).toMatchObject({ allowed: true });
+      expect(validator.validate(o as unknown as Record<string, unknown>)).toMatchObject({ allowed: true });
       expect(o).toMatchObject({ apiVersion: 'example.com/v1', kind: 'Gadget', metadata: { namespace: 'default' } });
       expect(o.spec.size).toBeGreaterThanOrEqual(1);
       expect(o.spec.size).toBeLessThanOrEqual(5);
