@@ -190,6 +190,11 @@ function planConversionPatch(plan: ScaffoldPlan, names: ResourceNames, values: o
   const file = `patches/webhook_in_${names.plural}.yaml`;
   const kustomization = 'config/crd/kustomization.yaml';
   plan.createIfMissing(`config/crd/${file}`, render('webhook/crd-conversion-patch.yaml', values));
+  // kubebuilder's config/crd/kustomizeconfig.yaml: the prefixed name and namespace of the webhook Service
+  // reach the CRD's conversion clientConfig.
+  plan.createIfMissing('config/crd/kustomizeconfig.yaml', render('webhook/crd-kustomizeconfig.yaml', values));
+  const current = plan.read(kustomization) ?? '';
+  if (!/^configurations:/m.test(current)) plan.update(kustomization, `${current.replace(/\n*$/, '\n')}\n# the following config is for teaching kustomize how to do kustomization for CRDs.\nconfigurations:\n- kustomizeconfig.yaml\n`);
   if (/^#patches:$/m.test(plan.read(kustomization) ?? '')) planUncomment(plan, kustomization, ['#patches:']);
   const text = plan.read(kustomization) ?? '';
   // A project scaffolded before the patch was enabled has it commented: enable that line instead.
@@ -206,7 +211,7 @@ function checkSpokes(config: ProjectConfig, options: CreateWebhookOptions): stri
   if (spokes.length === 0) {
     throw new ScaffoldInputError('--spoke', '', `--conversion needs the versions that convert to and from the hub ${options.version}: --spoke <version>[,<version>…]`);
   }
-  checkAll(spokes.map((v) => () => checkVersion(v)));
+  checkAll(spokes.map((v) => () => checkSpokeVersion(v)));
   for (const spoke of spokes) {
     if (spoke === options.version) throw new ScaffoldInputError('--spoke', spoke, `${spoke} is the hub (--version); a spoke must be another version of ${options.kind}`);
     if (!findResource(config, options.group, spoke, options.kind)?.api) {
@@ -259,6 +264,16 @@ function planConversionFiles(plan: ScaffoldPlan, config: ProjectConfig, hub: Res
     plan.create(`${spoke.apiDir}/${hub.fileStem}_conversion.test.ts`, render('webhook/conversion-roundtrip.test.ts', spokeValues));
     planInsertion(plan, registration, 'imports', `import { ${hub.kind}${pascalCase(version)}Convertible } from '${importPath(hub.webhookDir, spokeFile)}';`);
     planInsertion(plan, registration, 'spokes', `${lowerCamelKind}Conversion.spoke(${hub.kind}${pascalCase(version)}Convertible);`);
+  }
+}
+
+/** A spoke's version spelled as --version must be, reported against --spoke. */
+function checkSpokeVersion(version: string): void {
+  try {
+    checkVersion(version);
+  } catch (err) {
+    if (err instanceof ScaffoldInputError) throw new ScaffoldInputError('--spoke', version, err.message.slice(err.message.indexOf(': ') + 2));
+    throw err;
   }
 }
 
