@@ -10,7 +10,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parse, parseAllDocuments } from 'yaml';
 import { Kubectl } from '../cluster/kubectl-runner.js';
-import { createApi, createWebhook, init, linkDependencies, read, runInProject, tempProject, treeHash } from './scaffold-harness.js';
+import { CHECKOUT, createApi, createWebhook, init, linkDependencies, read, runInProject, tempProject, treeHash } from './scaffold-harness.js';
 
 describe('create api v2 + create webhook --conversion --spoke v2', () => {
   const project = tempProject('multiversion');
@@ -56,6 +56,17 @@ describe('create api v2 + create webhook --conversion --spoke v2', () => {
     expect(result.err).toContain(message);
     expect(treeHash(root)).toBe(before);
   });
+
+  it('the kubeforge command takes --spoke (a dry run lists the files and writes nothing)', async () => {
+    const before = treeHash(root);
+    const dry = await runInProject(process.execPath, [join(CHECKOUT, 'bin/kubeforge.js'), 'create', 'webhook', '--group', 'batch', '--version', 'v1', '--kind', 'CronJob', '--conversion', '--spoke', 'v2', '--dry-run'], root);
+    expect(dry.code).toBe(0);
+    for (const file of ['api/v1/cronjob_conversion.ts', 'api/v2/cronjob_conversion.ts', 'api/v2/cronjob_conversion.test.ts', 'internal/webhook/v1/cronjob_conversion.ts', 'config/crd/patches/webhook_in_cronjobs.yaml']) {
+      expect(dry.output).toContain(`create ${file}`);
+    }
+    expect(dry.output).toContain('update PROJECT');
+    expect(treeHash(root)).toBe(before);
+  }, 60_000);
 
   it('scaffolds the hub, the spoke, its round-trip test, the registration, the CRD patch and CA injection', async () => {
     expect(await createWebhook(root, { group: 'batch', version: 'v1', kind: 'CronJob', conversion: true, spoke: ['v2'] })).toMatchObject({ code: 0, err: '' });
