@@ -49,6 +49,7 @@ spec:
                 x-kubernetes-list-map-keys: [name]
               labels: { type: object, additionalProperties: { type: string } }
               even: { type: integer, x-kubernetes-validations: [{ rule: "self % 2 == 0", message: must be even }] }
+              template: { type: object, x-kubernetes-embedded-resource: true, x-kubernetes-preserve-unknown-fields: true }
           status: { type: object, properties: { ready: { type: boolean } } }
 `,
 );
@@ -70,13 +71,15 @@ describe('randomObjects', () => {
       expect(o.spec.size).toBeGreaterThanOrEqual(1);
       expect(o.spec.size).toBeLessThanOrEqual(5);
       expect(['Fast', 'Slow']).toContain(o.spec.mode);
+      // an embedded resource carries apiVersion and kind, as the API server requires
+      if (o.spec.template !== undefined) expect(o.spec.template).toMatchObject({ apiVersion: expect.any(String), kind: expect.any(String) });
       if (typeof o.spec.even === 'number') expect(Math.abs(o.spec.even % 2)).toBe(0);
     }
     expect(new Set(objects.map((o) => o.metadata!.name)).size).toBe(60);
   });
 
   test('optional fields appear in some objects and not in others', () => {
-    for (const field of ['name', 'when', 'tags', 'ports', 'labels', 'even']) {
+    for (const field of ['name', 'when', 'tags', 'ports', 'labels', 'even', 'template']) {
       const withField = objects.filter((o) => o.spec[field] !== undefined).length;
       expect([field, withField > 0 && withField < objects.length]).toEqual([field, true]);
     }

@@ -22,7 +22,7 @@ export interface RandomObjectsOptions {
   namespace?: string;
 }
 
-type Schema = JSONSchemaProps & { 'x-kubernetes-int-or-string'?: boolean; 'x-kubernetes-preserve-unknown-fields'?: boolean; 'x-kubernetes-list-type'?: string; 'x-kubernetes-list-map-keys'?: string[] };
+type Schema = JSONSchemaProps & { 'x-kubernetes-int-or-string'?: boolean; 'x-kubernetes-preserve-unknown-fields'?: boolean; 'x-kubernetes-embedded-resource'?: boolean; 'x-kubernetes-list-type'?: string; 'x-kubernetes-list-map-keys'?: string[] };
 
 /** Draws per object before giving up on a schema the generator cannot satisfy. */
 const ATTEMPTS_PER_OBJECT = 50;
@@ -80,6 +80,8 @@ class ValueGenerator {
   value(schema: Schema, depth: number): unknown {
     if (schema.enum && schema.enum.length > 0) return structuredClone(schema.enum[this.int(0, schema.enum.length - 1)]);
     if (schema['x-kubernetes-int-or-string']) return this.random() < 0.5 ? this.int(0, 100) : `${this.int(0, 100)}%`;
+    // An embedded object (runtime.RawExtension, kubebuilder:validation:EmbeddedResource) needs apiVersion and kind.
+    if (schema['x-kubernetes-embedded-resource']) return { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: this.word(1, 8) }, ...(schema.properties ? this.object(schema, depth) : {}) };
     if (schema['x-kubernetes-preserve-unknown-fields'] && !schema.properties) return {};
     switch (schema.type) {
       case 'object':
