@@ -117,20 +117,23 @@ describe('kubeforge create api', () => {
       expect(read(project.root, 'internal/controller/index.ts')).toContain('setupGuestbookController(mgr);');
     });
 
-    it('a second version of a kind conflicts with its controller unless --controller=false', async () => {
+    it('a second version of a kind conflicts with its controller when asked for one (--controller=true)', async () => {
       const before = treeHash(project.root);
-      const r = await createApi(project.root, { group: 'webapp', version: 'v2', kind: 'Guestbook' });
+      const r = await createApi(project.root, { group: 'webapp', version: 'v2', kind: 'Guestbook', controller: true });
       expect(r.code).toBe(1);
       expect(r.err).toContain('internal/controller/guestbook_controller.ts already exists (use --force to overwrite it)');
       expect(treeHash(project.root)).toBe(before);
     });
 
-    it('--dry-run lists creations and updates and writes nothing', async () => {
+    it('--dry-run lists creations and updates and writes nothing; a second version gets no controller by default', async () => {
       const before = treeHash(project.root);
-      const r = await createApi(project.root, { group: 'webapp', version: 'v2', kind: 'Guestbook', controller: false, dryRun: true });
+      const r = await createApi(project.root, { group: 'webapp', version: 'v2', kind: 'Guestbook', dryRun: true });
       expect(r.err).toBe('');
       expect(r.code).toBe(0);
       expect(r.out).toContain('create api/v2/guestbook_types.ts');
+      expect(r.out).not.toContain('internal/controller');
+      // v1 stays the storage version: it gets the +kubebuilder:storageversion marker.
+      expect(r.out).toContain('update api/v1/guestbook_types.ts');
       expect(r.out).toContain('update PROJECT');
       expect(r.out).toContain('update config/crd/kustomization.yaml');
       expect(treeHash(project.root)).toBe(before);

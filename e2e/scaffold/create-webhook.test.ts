@@ -92,20 +92,33 @@ describe('kubeforge create webhook', () => {
     expect(treeHash(project.root)).toBe(before);
   });
 
-  it('adds a conversion webhook later, keeping the others, with a CRD patch to enable', async () => {
-    const r = await createWebhook(project.root, { group: 'batch', version: 'v1', kind: 'CronJob', conversion: true, make: false });
+  it('adds a conversion webhook later (hub v1, spoke v2), keeping the others, with the CRD patch enabled', async () => {
+    expect((await createApi(project.root, { group: 'batch', version: 'v2', kind: 'CronJob', make: false })).code).toBe(0);
+    const r = await createWebhook(project.root, { group: 'batch', version: 'v1', kind: 'CronJob', conversion: true, spoke: ['v2'], make: false });
     expect(r).toMatchObject({ code: 0, err: '' });
-    expect(parse(read(project.root, 'PROJECT')).resources[0].webhooks).toEqual({ conversion: true, defaulting: true, validation: true, webhookVersion: 'v1' });
+    expect(parse(read(project.root, 'PROJECT')).resources[0].webhooks).toEqual({ conversion: true, defaulting: true, spoke: ['v2'], validation: true, webhookVersion: 'v1' });
     expect(read(project.root, 'internal/webhook/v1/cronjob_webhook.ts')).toContain('export class CronJobCustomDefaulter');
-    expect(read(project.root, 'internal/webhook/v1/cronjob_conversion.ts')).toContain("mgr.webhookServer.registerConverter(convertCronJob, '/convert')");
+    expect(read(project.root, 'internal/webhook/v1/cronjob_conversion.ts')).toContain('mgr.webhookFor(CronJobHub.hub).withConversion(cronJobConversion).complete()');
     expect(read(project.root, 'internal/webhook/index.ts')).toContain('paths.push(...setupCronJobConversionWithManager(mgr));');
-    expect(read(project.root, 'config/crd/kustomization.yaml')).toContain('#- path: patches/webhook_in_cronjobs.yaml');
+    expect(read(project.root, 'config/crd/kustomization.yaml')).toMatch(/\n- path: patches\/webhook_in_cronjobs\.yaml\n/);
     expect(read(project.root, 'config/crd/patches/webhook_in_cronjobs.yaml')).toContain('strategy: Webhook');
+    // The admission configurations stay listed next to the conversion.
+    expect(parse(read(project.root, 'config/webhook/kustomization.yaml')).resources).toEqual(['manifests.yaml', 'service.yaml']);
     // CA injection into the CRDs too, now that a conversion webhook serves them.
     const targets = (parse(read(project.root, 'config/default/kustomization.yaml')).replacements as Array<{ targets: Array<{ select: { kind: string } }> }>).map((r) => r.targets[0]!.select.kind);
     expect(targets.filter((k) => k === 'CustomResourceDefinition')).toHaveLength(2);
     // Enabling the webhook again is idempotent: main.ts keeps one registration.
     expect(read(project.root, 'cmd/main.ts').match(/setupWebhooks\(mgr\)/g)).toHaveLength(1);
+  });
+
+  it('adds a second spoke without --force, next to the first', async () => {
+    expect((await createApi(project.root, { group: 'batch', version: 'v3', kind: 'CronJob', make: false })).code).toBe(0);
+    expect(await createWebhook(project.root, { group: 'batch', version: 'v1', kind: 'CronJob', conversion: true, spoke: ['v3'], make: false })).toMatchObject({ code: 0, err: '' });
+    expect(parse(read(project.root, 'PROJECT')).resources[0].webhooks.spoke).toEqual(['v2', 'v3']);
+    const registration = read(project.root, 'internal/webhook/v1/cronjob_conversion.ts');
+    expect(registration).toMatch(/cronJobConversion\.spoke\(CronJobV2Convertible\);\ncronJobConversion\.spoke\(CronJobV3Convertible\);\n\/\/ \+kubebuilder:scaffold:spokes/);
+    expect(existsSync(join(project.root, 'api/v3/cronjob_conversion.test.ts'))).toBe(true);
+    expect(read(project.root, 'internal/webhook/index.ts').match(/setupCronJobConversionWithManager\(mgr\)/g)).toHaveLength(1);
   });
 
   it('never overwrites a handler file without --force; with it, renders every webhook the kind has', async () => {
@@ -125,7 +138,8 @@ describe('kubeforge create webhook', () => {
   });
 
   it('registers a second version of a kind under its own name (kubebuilder imports each version package by name)', async () => {
-    expect(await createApi(project.root, { group: 'batch', version: 'v2', kind: 'CronJob', controller: false, make: false })).toMatchObject({ code: 0 });
+    // v2 was added by the conversion test above.
+    expect(parse(read(project.root, 'PROJECT')).resources.map((r: { version: string }) => r.version)).toContain('v2');
     expect(await createWebhook(project.root, { group: 'batch', version: 'v2', kind: 'CronJob', defaulting: true, make: false })).toMatchObject({ code: 0, err: '' });
     const index = read(project.root, 'internal/webhook/index.ts');
     expect(index).toContain("import { setupCronJobWebhookWithManager } from './v1/cronjob_webhook.js';");

@@ -70,7 +70,8 @@ describe('a made project', () => {
     expect(init(root, { multigroup: true }).code).toBe(0);
     expect(await createApi(root, { group: 'batch', version: 'v1', kind: 'CronJob' })).toMatchObject({ code: 0, err: '' });
     expect(await createApi(root, { group: 'ship', version: 'v1beta1', kind: 'Frigate', namespaced: false })).toMatchObject({ code: 0, err: '' });
-    expect(await createWebhook(root, { group: 'batch', version: 'v1', kind: 'CronJob', defaulting: true, programmaticValidation: true, conversion: true })).toMatchObject({ code: 0, err: '' });
+    expect(await createApi(root, { group: 'batch', version: 'v2', kind: 'CronJob' })).toMatchObject({ code: 0, err: '' });
+    expect(await createWebhook(root, { group: 'batch', version: 'v1', kind: 'CronJob', defaulting: true, programmaticValidation: true, conversion: true, spoke: ['v2'] })).toMatchObject({ code: 0, err: '' });
     linkDependencies(root);
     cluster = await startLocalCluster({ clock: 'real' });
     kubectl = new Kubectl(cluster.kubeconfigPath);

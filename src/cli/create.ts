@@ -46,6 +46,8 @@ export interface CreateWebhookFlags {
   defaulting?: boolean;
   programmaticValidation?: boolean;
   conversion?: boolean;
+  /** `--spoke v2,v3` (or repeated): the versions converting to and from the hub (--version). */
+  spoke?: string[];
   force?: boolean;
   dryRun?: boolean;
   make?: boolean;
@@ -110,7 +112,7 @@ export function register(program: Command): void {
   const api = create.command('api').description('add a kind: types, controller and its test, sample, RBAC roles');
   gvkOptions(api)
     .option('--resource [bool]', 'scaffold the API types (default true)', parseBool('--resource'))
-    .option('--controller [bool]', 'scaffold the controller (default true)', parseBool('--controller'))
+    .option('--controller [bool]', 'scaffold the controller (default true; false when another version of the kind has one)', parseBool('--controller'))
     .option('--namespaced [bool]', 'namespaced kind (default true; false = cluster-scoped)', parseBool('--namespaced'))
     .option('--plural <plural>', 'resource name (default: the English plural of the kind, lower-cased)')
     .option('--multigroup', 'use the api/<group>/<version> layout (only before the first API)')
@@ -128,7 +130,8 @@ export function register(program: Command): void {
   gvkOptions(webhook)
     .option('--defaulting', 'a mutating webhook that sets defaults')
     .option('--programmatic-validation', 'a validating webhook for create, update and delete')
-    .option('--conversion', 'a conversion webhook (the kind is served in several versions)')
+    .option('--conversion', 'a conversion webhook (the kind is served in several versions); --version is the hub')
+    .option('--spoke <versions...>', 'with --conversion: the versions that convert to and from the hub (comma-separated or repeated)')
     .action(async (flags: CreateWebhookFlags) => {
       if (refuseIncomplete(webhook, 'create webhook', flags)) return;
       process.exitCode = await runCreateWebhook(flags);

@@ -35,6 +35,7 @@ export { tickerSource, everyObjectOf, type TickerOptions } from './source/ticker
 export { Controller, DEFAULT_MAX_CONCURRENT_RECONCILES, type ControllerOptions } from './controller/controller.js';
 export { TerminalError, isTerminalError, type Result, type Reconciler, type ReconcileFunc, type ReconcileContext } from './controller/reconcile.js';
 export { ControllerBuilder, type ControllerHost } from './builder/builder.js';
+export { WebhookBuilder, type WebhookHost } from './builder/webhook-builder.js';
 
 export { DEFAULT_GRACEFUL_SHUTDOWN_TIMEOUT_MS, Manager, type ManagerOptions, type Runnable } from './manager/manager.js';
 export { LeaderElector, microTime, type LeaderElectionOptions, type LeaderCallbacks } from './manager/leader-election.js';
@@ -51,6 +52,7 @@ export { setControllerReference, setOwnerReference, getControllerOf, AlreadyOwne
 
 export { WebhookServer, type WebhookServerOptions } from './webhook/server.js';
 export { mutatePath, validatePath, type AdmissionRequest, type AdmissionResponse, type Defaulter, type Validator, type Converter } from './webhook/admission.js';
+export { KindConversion, ConversionWebhook, CONVERSION_REVIEW_VERSIONS, type Hub, type Convertible, type ConversionRequest, type ConversionResponse } from './webhook/conversion.js';
 export { selfSignedWebhookCertificates, type WebhookCertificates } from './webhook/self-signed.js';
 export { jsonPatchDiff, type JsonPatchOp } from './webhook/json-patch-diff.js';
 export { ProbeServer, type Check } from './manager/probes.js';

@@ -13,6 +13,7 @@ import { planInsertion } from './insert.js';
 import { importPath, inMultigroupLayout, resourceNames, type ResourceNames } from './resource-layout.js';
 import { noProjectMessage } from './project-root.js';
 import { BOILERPLATE_PATH, projectBoilerplate } from './boilerplate.js';
+import { hasStorageVersionMarker, withStorageVersionMarker } from './storage-version.js';
 import { DEPLOY_IMAGE_PLUGIN, resolvePlugins, type DeployImageFlags } from './plugins.js';
 import { checkDeployImageFlags, DEPLOY_IMAGE_TEMPLATES, deployImageValues, planDeployImageFiles, withDeployImageConfig, type DeployImageSettings } from './deploy-image-plan.js';
 
@@ -77,11 +78,12 @@ export function planCreateApi(options: CreateApiOptions): { plan: ScaffoldPlan; 
   const plugins = resolvePlugins(options.plugins, options);
   const deployImage: DeployImageSettings | undefined = plugins.includes(DEPLOY_IMAGE_PLUGIN) ? checkDeployImageFlags(options, options) : undefined;
   const withResource = options.resource ?? true;
-  const withController = options.controller ?? true;
-  if (!withResource && !withController) throw new ScaffoldInputError('--resource', 'false', 'with --controller=false there is nothing to create');
-
   const plan = new ScaffoldPlan(resolve(options.root), options.force ?? false);
   const config = readProject(plan);
+  const otherVersions = (config.resources ?? []).filter((r) => r.group === options.group && r.kind === options.kind && r.version !== options.version);
+  // A new version of a kind that already has a controller gets none unless asked: one controller serves every version.
+  const withController = options.controller ?? !otherVersions.some((r) => r.controller);
+  if (!withResource && !withController) throw new ScaffoldInputError('--resource', 'false', 'with --controller=false there is nothing to create');
   const multigroup = checkLayout(config, options);
   const existing = findResource(config, options.group, options.version, options.kind);
   if (existing && !options.force) {
@@ -104,6 +106,7 @@ export function planCreateApi(options: CreateApiOptions): { plan: ScaffoldPlan; 
   const templates = deployImage ? DEPLOY_IMAGE_TEMPLATES : BASE_TEMPLATES;
 
   if (withResource) planResourceFiles(plan, names, values, templates);
+  if (withResource && !existing) planStorageVersion(plan, config, names, otherVersions);
   else if (plan.read(`${names.apiDir}/${names.fileStem}_types.ts`) === undefined) {
     plan.conflict(`--resource=false needs the types in ${names.apiDir}/${names.fileStem}_types.ts, which do not exist`);
   }
@@ -143,6 +146,20 @@ function planResourceFiles(plan: ScaffoldPlan, names: ResourceNames, values: obj
     roleFiles.push(`- ${file}`);
   }
   planInsertion(plan, 'config/rbac/kustomization.yaml', 'crdroles', roleFiles.join('\n'));
+}
+
+/**
+ * A kind's second version: the CRD needs exactly one storage version, so when the existing versions mark
+ * none, the one that exists is marked (`+kubebuilder:storageversion`) — objects already stored stay in it,
+ * as kubebuilder's tutorial keeps v1 as the storage version when it adds v2. With several unmarked
+ * versions the choice is the user's (`make manifests` says so).
+ */
+function planStorageVersion(plan: ScaffoldPlan, config: ProjectConfig, names: ResourceNames, otherVersions: ProjectResource[]): void {
+  const withTypes = otherVersions.filter((r) => r.api);
+  const files = withTypes.map((r) => `${resourceNames({ ...r, domain: config.domain, multigroup: inMultigroupLayout(r, config.multigroup ?? false) }).apiDir}/${names.fileStem}_types.ts`);
+  if (files.length !== 1 || files.some((f) => hasStorageVersionMarker(plan.read(f) ?? '', names.kind))) return;
+  const marked = withStorageVersionMarker(plan.read(files[0]!) ?? '', names.kind);
+  if (marked !== undefined) plan.update(files[0]!, marked);
 }
 
 function planControllerFiles(plan: ScaffoldPlan, names: ResourceNames, values: object, templates: ApiTemplates): void {

@@ -13,6 +13,8 @@ import { planInsertion, planUncomment, planUncommentSection } from './insert.js'
 import { importPath, inMultigroupLayout, pascalCase, resourceNames, type ResourceNames } from './resource-layout.js';
 import { BOILERPLATE_PATH, projectBoilerplate } from './boilerplate.js';
 import { readProject } from './create-api-plan.js';
+import { hasStorageVersionMarker, withStorageVersionMarker } from './storage-version.js';
+import type { ProjectConfig, ProjectResource } from './project-file.js';
 
 export interface CreateWebhookOptions {
   root: string;
@@ -22,6 +24,8 @@ export interface CreateWebhookOptions {
   defaulting?: boolean;
   programmaticValidation?: boolean;
   conversion?: boolean;
+  /** `--spoke`: the versions that convert to and from the hub (`--version`); needs --conversion. */
+  spoke?: string[];
   force?: boolean;
 }
 
@@ -38,6 +42,7 @@ export function planCreateWebhook(options: CreateWebhookOptions): ScaffoldPlan {
   if (!defaulting && !validation && !conversion) {
     throw new ScaffoldInputError('--defaulting', 'false', 'choose at least one of --defaulting, --programmatic-validation and --conversion');
   }
+  if (!conversion && (options.spoke ?? []).length > 0) throw new ScaffoldInputError('--spoke', options.spoke!.join(','), '--spoke needs --conversion (the spokes convert to and from the hub --version)');
   const plan = new ScaffoldPlan(resolve(options.root), options.force ?? false);
   const config = readProject(plan);
   const resource = findResource(config, options.group, options.version, options.kind);
@@ -45,7 +50,11 @@ export function planCreateWebhook(options: CreateWebhookOptions): ScaffoldPlan {
     throw new ScaffoldInputError('--kind', options.kind, `no API ${options.group}/${options.version} ${options.kind} in ${PROJECT_PATH}; run \`kubeforge create api\` for it first`);
   }
   const existing = resource.webhooks ?? { webhookVersion: 'v1' as const };
-  const repeated = [defaulting && existing.defaulting && '--defaulting', validation && existing.validation && '--programmatic-validation', conversion && existing.conversion && '--conversion'].filter(Boolean);
+  const spokes = conversion ? checkSpokes(config, options) : [];
+  const newSpokes = spokes.filter((v) => !(existing.spoke ?? []).includes(v));
+  // A conversion webhook gains spokes without --force; the same spokes again is a repeat.
+  const repeatedConversion = conversion && existing.conversion && newSpokes.length === 0;
+  const repeated = [defaulting && existing.defaulting && '--defaulting', validation && existing.validation && '--programmatic-validation', repeatedConversion && '--conversion'].filter(Boolean);
   if (repeated.length > 0 && !options.force) {
     throw new ScaffoldInputError(String(repeated[0]), 'true', `${options.kind} already has this webhook (see ${PROJECT_PATH}); use --force to scaffold it again`);
   }
@@ -70,6 +79,7 @@ export function planCreateWebhook(options: CreateWebhookOptions): ScaffoldPlan {
   };
 
   planProjectWebhookFiles(plan, values);
+  planWebhookManifestsResource(plan, defaulting || validation || (existing.defaulting ?? false) || (existing.validation ?? false));
   planCertManager(plan, { defaulting, validation, conversion });
   if (defaulting || validation) {
     // The handler file is the user's: a second run (with --force) renders every webhook the kind has.
@@ -84,12 +94,16 @@ export function planCreateWebhook(options: CreateWebhookOptions): ScaffoldPlan {
   }
   if (conversion) {
     const file = `${names.webhookDir}/${names.fileStem}_conversion.ts`;
-    plan.create(file, render('webhook/conversion.ts', values));
+    planConversionFiles(plan, config, names, values, file, options.force ? spokes : newSpokes);
     planRegistration(plan, names, multigroup, 'Conversion', file);
     planConversionPatch(plan, names, values);
   }
 
-  const updated = { ...resource, webhooks: { ...existing, ...(defaulting ? { defaulting: true } : {}), ...(validation ? { validation: true } : {}), ...(conversion ? { conversion: true } : {}), webhookVersion: 'v1' as const } };
+  const spokeList = [...new Set([...(existing.spoke ?? []), ...spokes])].sort();
+  const updated = {
+    ...resource,
+    webhooks: { ...existing, ...(defaulting ? { defaulting: true } : {}), ...(validation ? { validation: true } : {}), ...(conversion ? { conversion: true, spoke: spokeList } : {}), webhookVersion: 'v1' as const },
+  };
   plan.update(PROJECT_PATH, renderProjectFile({ ...config, resources: (config.resources ?? []).map((r) => (r === resource ? updated : r)) }));
   plan.assertNoConflicts();
   return plan;
@@ -136,6 +150,25 @@ function planProjectWebhookFiles(plan: ScaffoldPlan, values: { boilerplate: stri
 }
 
 /**
+ * config/webhook lists manifests.yaml, which `make manifests` writes only when there are admission
+ * webhooks: a project with only a conversion webhook leaves it out (kustomize fails on a missing file),
+ * and the first defaulting or validating webhook puts it back.
+ */
+function planWebhookManifestsResource(plan: ScaffoldPlan, admission: boolean): void {
+  const file = 'config/webhook/kustomization.yaml';
+  const text = plan.read(file);
+  if (text === undefined) return;
+  const lines = text.split('\n');
+  const at = lines.findIndex((l) => l.trim() === '- manifests.yaml');
+  if (!admission && at >= 0) plan.update(file, [...lines.slice(0, at), ...lines.slice(at + 1)].join('\n'));
+  if (admission && at < 0) {
+    const resources = lines.findIndex((l) => l.trim() === 'resources:');
+    if (resources < 0) plan.conflict(`${file}: no "resources:" list to add manifests.yaml (the admission webhook configurations) to; add it by hand`);
+    else plan.update(file, [...lines.slice(0, resources + 1), '- manifests.yaml', ...lines.slice(resources + 1)].join('\n'));
+  }
+}
+
+/**
  * cert-manager in config/default, as kubebuilder 4's `create webhook` enables it: ../certmanager, and the
  * replacements that put the webhook Service into the certificate's DNS names and the certificate into the
  * inject-ca-from annotation of the configurations this webhook has (CRDs for conversion).
@@ -149,9 +182,101 @@ function planCertManager(plan: ScaffoldPlan, kinds: { defaulting: boolean; valid
   for (const section of sections) planUncommentSection(plan, file, `# [CERTMANAGER] ${section}`);
 }
 
-/** The CRD patch that routes conversion to the webhook (enable it in config/crd/kustomization.yaml). */
+/**
+ * The CRD patch that routes conversion to the webhook, enabled in config/crd/kustomization.yaml as
+ * kubebuilder 4 enables it (the CA comes from cert-manager's inject-ca-from, see planCertManager).
+ */
 function planConversionPatch(plan: ScaffoldPlan, names: ResourceNames, values: object): void {
   const file = `patches/webhook_in_${names.plural}.yaml`;
+  const kustomization = 'config/crd/kustomization.yaml';
   plan.createIfMissing(`config/crd/${file}`, render('webhook/crd-conversion-patch.yaml', values));
-  planInsertion(plan, 'config/crd/kustomization.yaml', 'crdkustomizewebhookpatch', `#- path: ${file}`);
+  // kubebuilder's config/crd/kustomizeconfig.yaml: the prefixed name and namespace of the webhook Service
+  // reach the CRD's conversion clientConfig.
+  plan.createIfMissing('config/crd/kustomizeconfig.yaml', render('webhook/crd-kustomizeconfig.yaml', values));
+  const current = plan.read(kustomization) ?? '';
+  if (!/^configurations:/m.test(current)) plan.update(kustomization, `${current.replace(/\n*$/, '\n')}\n# the following config is for teaching kustomize how to do kustomization for CRDs.\nconfigurations:\n- kustomizeconfig.yaml\n`);
+  if (/^#patches:$/m.test(plan.read(kustomization) ?? '')) planUncomment(plan, kustomization, ['#patches:']);
+  const text = plan.read(kustomization) ?? '';
+  // A project scaffolded before the patch was enabled has it commented: enable that line instead.
+  if (text.split('\n').some((l) => l.trim() === `#- path: ${file}`)) planUncomment(plan, kustomization, [`#- path: ${file}`]);
+  else planInsertion(plan, kustomization, 'crdkustomizewebhookpatch', `- path: ${file}`);
+}
+
+/**
+ * `--spoke` versions: each an existing API of the same group and kind, none the hub. Every problem is
+ * reported at once, before anything is planned.
+ */
+function checkSpokes(config: ProjectConfig, options: CreateWebhookOptions): string[] {
+  const spokes = [...new Set((options.spoke ?? []).flatMap((s) => s.split(',')).map((s) => s.trim()).filter(Boolean))];
+  if (spokes.length === 0) {
+    throw new ScaffoldInputError('--spoke', '', `--conversion needs the versions that convert to and from the hub ${options.version}: --spoke <version>[,<version>…]`);
+  }
+  checkAll(spokes.map((v) => () => checkSpokeVersion(v)));
+  for (const spoke of spokes) {
+    if (spoke === options.version) throw new ScaffoldInputError('--spoke', spoke, `${spoke} is the hub (--version); a spoke must be another version of ${options.kind}`);
+    if (!findResource(config, options.group, spoke, options.kind)?.api) {
+      const versions = (config.resources ?? []).filter((r) => r.group === options.group && r.kind === options.kind && r.api).map((r) => r.version);
+      throw new ScaffoldInputError('--spoke', spoke, `no API ${options.group}/${spoke} ${options.kind} in ${PROJECT_PATH} (it has ${versions.join(', ')}); run \`kubeforge create api --group ${options.group} --version ${spoke} --kind ${options.kind}\` first`);
+    }
+  }
+  return spokes.sort();
+}
+
+/**
+ * The hub file (api/<hub>/<kind>_conversion.ts, implementing Hub), a spoke file and its round-trip test
+ * per spoke (implementing Convertible), the registration listing them, and the storage-version marker on
+ * the hub — refused when another version of the kind carries it, since the hub must be the storage version.
+ */
+function planConversionFiles(plan: ScaffoldPlan, config: ProjectConfig, hub: ResourceNames, values: Record<string, unknown>, registration: string, spokes: string[]): void {
+  const siblings = (config.resources ?? []).filter((r) => r.group === hub.group && r.kind === hub.kind && r.api && r.version !== hub.version);
+  for (const other of siblings) {
+    const file = `${namesOf(config, other).apiDir}/${hub.fileStem}_types.ts`;
+    if (hasStorageVersionMarker(plan.read(file) ?? '', hub.kind)) {
+      plan.conflict(`${file}: ${hub.kind} ${other.version} is marked +kubebuilder:storageversion, but the hub ${hub.version} must be the storage version; move the marker to ${hub.apiDir}/${hub.fileStem}_types.ts or make ${other.version} the hub (--version ${other.version})`);
+    }
+  }
+  const hubTypes = `${hub.apiDir}/${hub.fileStem}_types.ts`;
+  const marked = withStorageVersionMarker(plan.read(hubTypes) ?? '', hub.kind);
+  if (marked === undefined) plan.conflict(`${hubTypes}: no \`export interface ${hub.kind}\` to mark as the storage version (+kubebuilder:storageversion)`);
+  else plan.update(hubTypes, marked);
+
+  const hubConversion = `${hub.apiDir}/${hub.fileStem}_conversion.ts`;
+  const lowerCamelKind = hub.kind[0]!.toLowerCase() + hub.kind.slice(1);
+  const common = { ...values, lowerCamelKind, registrationFile: registration, hubImport: importPath(hub.webhookDir, hubConversion) };
+  plan.createIfMissing(hubConversion, render('webhook/conversion-hub.ts', common));
+  plan.createIfMissing(registration, render('webhook/conversion.ts', common));
+  for (const version of spokes) {
+    const spoke = namesOf(config, findResource(config, hub.group, version, hub.kind)!);
+    const spokeValues = {
+      ...common,
+      spokeVersion: version,
+      hubVersion: hub.version,
+      spokeSuffix: pascalCase(version),
+      hubSuffix: pascalCase(hub.version),
+      hubTypesImport: importPath(spoke.apiDir, hubTypes),
+      hubConversionImport: importPath(spoke.apiDir, hubConversion),
+      spokeApiVersion: spoke.apiVersion,
+      hubApiVersion: hub.apiVersion,
+      crdFolderFromSpoke: importPath(spoke.apiDir, 'config/crd/bases'),
+    };
+    const spokeFile = `${spoke.apiDir}/${hub.fileStem}_conversion.ts`;
+    plan.create(spokeFile, render('webhook/conversion-spoke.ts', spokeValues));
+    plan.create(`${spoke.apiDir}/${hub.fileStem}_conversion.test.ts`, render('webhook/conversion-roundtrip.test.ts', spokeValues));
+    planInsertion(plan, registration, 'imports', `import { ${hub.kind}${pascalCase(version)}Convertible } from '${importPath(hub.webhookDir, spokeFile)}';`);
+    planInsertion(plan, registration, 'spokes', `${lowerCamelKind}Conversion.spoke(${hub.kind}${pascalCase(version)}Convertible);`);
+  }
+}
+
+/** A spoke's version spelled as --version must be, reported against --spoke. */
+function checkSpokeVersion(version: string): void {
+  try {
+    checkVersion(version);
+  } catch (err) {
+    if (err instanceof ScaffoldInputError) throw new ScaffoldInputError('--spoke', version, err.message.slice(err.message.indexOf(': ') + 2));
+    throw err;
+  }
+}
+
+function namesOf(config: ProjectConfig, resource: ProjectResource): ResourceNames {
+  return resourceNames({ ...resource, plural: resource.plural, domain: config.domain, multigroup: inMultigroupLayout(resource, config.multigroup ?? false) });
 }

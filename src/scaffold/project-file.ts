@@ -17,7 +17,7 @@ export interface ProjectResource {
   path: string;
   plural?: string;
   version: string;
-  webhooks?: { defaulting?: boolean; validation?: boolean; conversion?: boolean; webhookVersion: 'v1' };
+  webhooks?: { defaulting?: boolean; validation?: boolean; conversion?: boolean; spoke?: string[]; webhookVersion: 'v1' };
 }
 
 /** A resource a plugin made, with the options it was given (kubebuilder records them as strings). */

@@ -12,4 +12,5 @@ export { ManualClock, flushAsyncWork } from './manual-clock.js';
 export { registerWebhooks } from './webhook-registration.js';
 export { StallingProxy } from './stalling-proxy.js';
 export { minimalObject, type MinimalObjectOptions } from './minimal-object.js';
+export { randomObjects, type RandomObjectsOptions } from './random-objects.js';
 export { crdValidator, type CrdValidator, type CrdValidationResult, type CrdValidationOptions, type CrdFieldError } from './crd-validator.js';

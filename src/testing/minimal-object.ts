@@ -113,20 +113,25 @@ function stringFor(schema: JSONSchemaProps, at: string): string {
 
 /** The openAPIV3Schema of `version` in the CRD named `crdName` under `crdPaths`. */
 function findSchema(crdName: string, version: string, crdPaths: string[]): JSONSchemaProps {
-  for (const file of crdPaths.flatMap(manifestFiles)) {
+  return findCrdVersion(crdName, version, crdPaths, 'minimalObject').schema;
+}
+
+/** The file of the CRD named `crdName` under `crdPaths` and the openAPIV3Schema of its `version`. */
+export function findCrdVersion(crdName: string, version: string, crdPaths: string[], caller: string): { file: string; schema: JSONSchemaProps } {
+  for (const file of crdPaths.flatMap((p) => manifestFiles(p, caller))) {
     for (const doc of parseAllDocuments(readFileSync(file, 'utf8'))) {
       const crd = doc.toJS() as { kind?: string; metadata?: { name?: string }; spec?: { versions?: CrdVersion[] } } | null;
       if (crd?.kind !== 'CustomResourceDefinition' || crd.metadata?.name !== crdName) continue;
       const served = crd.spec?.versions?.find((v) => v.name === version);
-      if (!served?.schema?.openAPIV3Schema) throw new Error(`minimalObject: ${file}: CRD ${crdName} has no schema for version ${version} (run \`make manifests\`)`);
-      return served.schema.openAPIV3Schema;
+      if (!served?.schema?.openAPIV3Schema) throw new Error(`${caller}: ${file}: CRD ${crdName} has no schema for version ${version} (run \`make manifests\`)`);
+      return { file, schema: served.schema.openAPIV3Schema };
     }
   }
-  throw new Error(`minimalObject: no CRD ${crdName} in ${crdPaths.join(', ')} (run \`make manifests\`)`);
+  throw new Error(`${caller}: no CRD ${crdName} in ${crdPaths.join(', ')} (run \`make manifests\`)`);
 }
 
-function manifestFiles(p: string): string[] {
-  if (!existsSync(p)) throw new Error(`minimalObject: crdPaths entry ${p} does not exist`);
+function manifestFiles(p: string, caller: string): string[] {
+  if (!existsSync(p)) throw new Error(`${caller}: crdPaths entry ${p} does not exist`);
   if (statSync(p).isFile()) return [p];
   return readdirSync(p)
     .filter((e) => /\.ya?ml$/.test(e))

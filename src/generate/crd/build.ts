@@ -133,6 +133,27 @@ function versionEntry(kv: KindVersion, schema: Schema): CrdVersion | undefined {
   return entry;
 }
 
+/**
+ * Exactly one version of a kind with several must carry `+kubebuilder:storageversion`. As controller-gen,
+ * a missing one is reported at every version's kind (each file is a place to fix it); several marked are
+ * reported at each marked kind, naming the others, since the API server would reject the CRD.
+ */
+function storageVersionProblem(fullName: string, versions: CrdVersion[], kvs: KindVersion[]): Diagnostic[] | undefined {
+  const emitted = new Set(versions.map((v) => v.name));
+  const candidates = kvs.filter((kv) => emitted.has(kv.version.version));
+  const where = (kv: KindVersion) => `${kv.version.version} (${kv.type.position.file}:${kv.type.position.line})`;
+  const storage = candidates.filter((kv) => versions.find((v) => v.name === kv.version.version)?.storage);
+  if (storage.length === 0) {
+    const all = candidates.map(where).join(', ');
+    return candidates.map((kv) => ({ position: kv.type.position, message: `CRD for ${fullName} has no storage version: mark exactly one of ${all} with +kubebuilder:storageversion` }));
+  }
+  if (storage.length > 1) {
+    const all = storage.map(where).join(', ');
+    return storage.map((kv) => ({ position: kv.type.position, message: `CRD for ${fullName} has more than one storage version: ${all} are marked +kubebuilder:storageversion; keep it on exactly one` }));
+  }
+  return undefined;
+}
+
 /** What every CRD of one buildCrds run shares: the schema builder and the maxDescLen results of shared subtrees. */
 interface BuildContext {
   builder: SchemaBuilder;
@@ -180,8 +201,9 @@ function buildCrd(group: string, kindName: string, kvs: KindVersion[], context: 
   if (versions.length === 1) versions[0]!.storage = true;
   const where = first.position;
   const fullName = `${kindName}.${group}`;
-  if (!versions.some((v) => v.storage)) {
-    diagnostics.push({ position: where, message: `CRD for ${fullName} has no storage version (mark one version's kind with +kubebuilder:storageversion)` });
+  const storageProblem = storageVersionProblem(fullName, versions, kvs);
+  if (storageProblem) {
+    diagnostics.push(...storageProblem);
     return undefined;
   }
   if (!versions.some((v) => v.served)) {

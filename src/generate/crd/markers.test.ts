@@ -148,6 +148,39 @@ describe('CRD-level markers (§11)', () => {
     expect(built.messages).toEqual([expect.stringMatching(/^api\/v1\/toy_types\.ts:\d+:\d+: annotation a:b is not in 'xxx=xxx' format$/)]);
   });
 
+  describe('storage version of a kind with several versions', () => {
+    const info = (v: string) => [`api/${v}/groupversion_info.ts`, '// +groupName=toys.example.com\n\nexport {};\n'] as const;
+    const inVersion = (v: string, markers: string) => [`api/${v}/toy_types.ts`, kind(markers).replace(/toys\.example\.com\/v1/, `toys.example.com/${v}`)] as const;
+    const project = (...files: Array<readonly [string, string]>) => buildProject(Object.fromEntries(files));
+
+    it('without one, names the kind at every version’s file', async () => {
+      const built = await project(inVersion('v1', ''), info('v2'), inVersion('v2', ''));
+      expect(built.result.crds).toEqual([]);
+      expect(built.messages).toEqual([
+        expect.stringMatching(/^api\/v1\/toy_types\.ts:\d+:\d+: CRD for Toy\.toys\.example\.com has no storage version: mark exactly one of v1 \(api\/v1\/toy_types\.ts:\d+\), v2 \(api\/v2\/toy_types\.ts:\d+\) with \+kubebuilder:storageversion$/),
+        expect.stringMatching(/^api\/v2\/toy_types\.ts:\d+:\d+: CRD for Toy\.toys\.example\.com has no storage version: /),
+      ]);
+    });
+
+    it('with two marked, names both files and writes nothing', async () => {
+      const built = await project(inVersion('v1', '// +kubebuilder:storageversion'), info('v2'), inVersion('v2', '// +kubebuilder:storageversion'), info('v3'), inVersion('v3', ''));
+      expect(built.result.crds).toEqual([]);
+      expect(built.messages).toHaveLength(2);
+      expect(built.messages[0]).toMatch(/^api\/v1\/toy_types\.ts:\d+:\d+: CRD for Toy\.toys\.example\.com has more than one storage version: v1 \(api\/v1\/toy_types\.ts:\d+\), v2 \(api\/v2\/toy_types\.ts:\d+\) are marked \+kubebuilder:storageversion; keep it on exactly one$/);
+      expect(built.messages[1]).toMatch(/^api\/v2\/toy_types\.ts:/);
+    });
+
+    it('lists every version, storage only on the marked one, unserved where marked', async () => {
+      const built = await project(inVersion('v1', '// +kubebuilder:unservedversion'), info('v2'), inVersion('v2', '// +kubebuilder:storageversion'), info('v3'), inVersion('v3', ''));
+      expect(built.messages).toEqual([]);
+      expect(built.result.crds[0]!.document.spec.versions.map((v) => [v.name, v.served, v.storage])).toEqual([
+        ['v1', false, false],
+        ['v2', true, true],
+        ['v3', true, false],
+      ]);
+    });
+  });
+
   it('needs a storage version when a kind has several versions', async () => {
     const v2 = kind('').replace(/toys\.example\.com\/v1/, 'toys.example.com/v2');
     const built = await buildProject({

@@ -30,6 +30,7 @@ import { bindFailure, parseBindAddress, type ServerName } from './bind-address.j
 import { MetricsAuthFilter } from './metrics-auth.js';
 import { MetricsServer, type MetricsServerOptions } from './metrics-server.js';
 import { ProbeServer, type Check } from './probes.js';
+import { WebhookBuilder } from '../builder/webhook-builder.js';
 import { WebhookServer, type WebhookServerOptions } from '../webhook/server.js';
 
 export interface Runnable {
@@ -161,6 +162,11 @@ export class Manager implements ControllerHost {
   /** The builder entry point: `mgr.controllerFor(Kind).owns(Other).complete(reconciler)`. */
   controllerFor<T extends KubeObject>(kind: KindRef<T>): ControllerBuilder<T> {
     return new ControllerBuilder<T>(this, kind);
+  }
+
+  /** The webhook builder: `mgr.webhookFor(Kind).withDefaulter(d).withConversion(c).complete()`. */
+  webhookFor<T extends KubeObject>(kind: KindRef<T>): WebhookBuilder<T> {
+    return new WebhookBuilder<T>(this, kind);
   }
 
   addController(controller: Controller): void {

@@ -8,6 +8,7 @@ import type { Logger } from 'pino';
 import type { KindInfo } from '../client/kinds.js';
 import type { KubeObject } from '../client/object.js';
 import { mutatePath, runDefaulter, runValidator, validatePath, type AdmissionRequest, type Converter, type Defaulter, type Validator } from './admission.js';
+import { ConversionWebhook, ReviewError, type KindConversion } from './conversion.js';
 import { selfSignedWebhookCertificates, type WebhookCertificates } from './self-signed.js';
 import { listenSecure, type SecureListener } from '../manager/secure-serving.js';
 
@@ -28,6 +29,7 @@ type Handler = (body: Record<string, unknown>) => Promise<Record<string, unknown
 export class WebhookServer {
   private readonly handlers = new Map<string, Handler>();
   private server: SecureListener | undefined;
+  private conversion: ConversionWebhook | undefined;
   private certs: WebhookCertificates | undefined;
   port: number | undefined;
 
@@ -58,7 +60,24 @@ export class WebhookServer {
     return path;
   }
 
+  /**
+   * Adds a kind's hub-and-spoke conversion to the server's one `/convert` handler (registered with the
+   * first kind, as controller-runtime's builder registers its ConversionWebhook once per manager).
+   */
+  registerConversion<H extends KubeObject>(conversion: KindConversion<H>): string {
+    const path = '/convert';
+    if (!this.conversion) {
+      const webhook = new ConversionWebhook();
+      this.conversion = webhook;
+      this.handlers.set(path, (review) => webhook.review(review));
+    }
+    this.conversion.add(conversion as unknown as KindConversion);
+    return path;
+  }
+
+  /** A single function that converts any object to the desired apiVersion (no hub and spokes). */
   registerConverter(converter: Converter, path = '/convert'): string {
+    if (path === '/convert') this.conversion = undefined;
     this.handlers.set(path, async (review) => {
       const request = review.request as { uid: string; desiredAPIVersion: string; objects: KubeObject[] };
       try {
@@ -109,8 +128,9 @@ export class WebhookServer {
       const answer = await handler(body);
       res.writeHead(200, { 'Content-Type': 'application/json' }).end(JSON.stringify(answer));
     } catch (err) {
+      const badRequest = err instanceof ReviewError;
       this.options.logger?.error({ err: String(err), path: url }, 'webhook handler failed');
-      res.writeHead(500, { 'Content-Type': 'text/plain' }).end(`webhook failed: ${String(err)}\n`);
+      res.writeHead(badRequest ? 400 : 500, { 'Content-Type': 'text/plain' }).end(badRequest ? `invalid review: ${err.message}\n` : `webhook failed: ${String(err)}\n`);
     }
   }
 }

@@ -1,0 +1,131 @@
+/**
+ * The multiversion tutorial's flow through the CLI in a fresh project, as kubebuilder 4 scaffolds it:
+ * `create api` adds v2 of CronJob (types yes, controller no: v1 has one; v1 stays the storage version),
+ * `create webhook --conversion --spoke v2` makes v1 the hub and v2 a spoke with a round-trip test,
+ * registers the conversion on the manager's webhook server and enables the CRD conversion patch and CA
+ * injection; bad spokes change nothing. Then the stubs get a real conversion (v2 renames a field) and the
+ * project's `make manifests generate build test` passes — and fails when the conversion loses data.
+ */
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { parse, parseAllDocuments } from 'yaml';
+import { Kubectl } from '../cluster/kubectl-runner.js';
+import { CHECKOUT, createApi, createWebhook, init, linkDependencies, read, runInProject, tempProject, treeHash } from './scaffold-harness.js';
+
+describe('create api v2 + create webhook --conversion --spoke v2', () => {
+  const project = tempProject('multiversion');
+  let root = '';
+
+  beforeAll(async () => {
+    root = project.root;
+    expect(init(root, { domain: 'tutorial.kubebuilder.io' }).code).toBe(0);
+    expect(await createApi(root, { group: 'batch', version: 'v1', kind: 'CronJob' })).toMatchObject({ code: 0, err: '' });
+  }, 120_000);
+  afterAll(() => project.remove());
+
+  it('adds v2 of the kind without a controller, and keeps v1 the storage version', async () => {
+    expect(read(root, 'api/v1/cronjob_types.ts')).not.toContain('+kubebuilder:storageversion');
+    expect(await createApi(root, { group: 'batch', version: 'v2', kind: 'CronJob' })).toMatchObject({ code: 0, err: '' });
+    const resources = parse(read(root, 'PROJECT')).resources;
+    expect(resources.map((r: { version: string; controller?: boolean }) => [r.version, r.controller ?? false])).toEqual([
+      ['v1', true],
+      ['v2', false],
+    ]);
+    expect(read(root, 'api/v2/cronjob_types.ts')).toContain("apiVersion: 'batch.tutorial.kubebuilder.io/v2';");
+    expect(read(root, 'internal/controller/index.ts').match(/setupCronJobController\(mgr\)/g)).toHaveLength(1);
+    expect(read(root, 'api/v1/cronjob_types.ts')).toMatch(/\/\/ \+kubebuilder:object:root=true\n\/\/ \+kubebuilder:storageversion\n\/\/ \+kubebuilder:subresource:status\nexport interface CronJob \{/);
+    const crd = parse(read(root, 'config/crd/bases/batch.tutorial.kubebuilder.io_cronjobs.yaml'));
+    expect(crd.spec.versions.map((v: { name: string; served: boolean; storage: boolean }) => [v.name, v.served, v.storage])).toEqual([
+      ['v1', true, true],
+      ['v2', true, false],
+    ]);
+  });
+
+  it.each([
+    ['an unknown spoke', { version: 'v1', kind: 'CronJob', conversion: true, spoke: ['v3'] }, '--spoke "v3": no API batch/v3 CronJob in PROJECT (it has v1, v2); run `kubeforge create api --group batch --version v3 --kind CronJob` first'],
+    ['no such kind', { version: 'v1', kind: 'Schedule', conversion: true, spoke: ['v2'] }, '--kind "Schedule": no API batch/v1 Schedule in PROJECT; run `kubeforge create api` for it first'],
+    ['the hub as a spoke', { version: 'v1', kind: 'CronJob', conversion: true, spoke: ['v1'] }, '--spoke "v1": v1 is the hub (--version); a spoke must be another version of CronJob'],
+    ['no spoke', { version: 'v1', kind: 'CronJob', conversion: true }, '--spoke "": --conversion needs the versions that convert to and from the hub v1: --spoke <version>[,<version>…]'],
+    ['a spoke without --conversion', { version: 'v1', kind: 'CronJob', defaulting: true, spoke: ['v2'] }, '--spoke "v2": --spoke needs --conversion (the spokes convert to and from the hub --version)'],
+    ['a bad spoke name', { version: 'v1', kind: 'CronJob', conversion: true, spoke: ['V2'] }, '--spoke "V2": must look like v1, v2, v1alpha1 or v2beta3'],
+    ['a hub that is not the storage version', { version: 'v2', kind: 'CronJob', conversion: true, spoke: ['v1'] }, 'api/v1/cronjob_types.ts: CronJob v1 is marked +kubebuilder:storageversion, but the hub v2 must be the storage version'],
+  ])('refuses %s and changes nothing', async (_name, flags, message) => {
+    const before = treeHash(root);
+    const result = await createWebhook(root, { group: 'batch', make: false, ...flags });
+    expect(result.code).toBe(1);
+    expect(result.err).toContain(message);
+    expect(treeHash(root)).toBe(before);
+  });
+
+  it('the kubeforge command takes --spoke (a dry run lists the files and writes nothing)', async () => {
+    const before = treeHash(root);
+    const dry = await runInProject(process.execPath, [join(CHECKOUT, 'bin/kubeforge.js'), 'create', 'webhook', '--group', 'batch', '--version', 'v1', '--kind', 'CronJob', '--conversion', '--spoke', 'v2', '--dry-run'], root);
+    expect(dry.code).toBe(0);
+    for (const file of ['api/v1/cronjob_conversion.ts', 'api/v2/cronjob_conversion.ts', 'api/v2/cronjob_conversion.test.ts', 'internal/webhook/v1/cronjob_conversion.ts', 'config/crd/patches/webhook_in_cronjobs.yaml']) {
+      expect(dry.output).toContain(`create ${file}`);
+    }
+    expect(dry.output).toContain('update PROJECT');
+    expect(treeHash(root)).toBe(before);
+  }, 60_000);
+
+  it('scaffolds the hub, the spoke, its round-trip test, the registration, the CRD patch and CA injection', async () => {
+    expect(await createWebhook(root, { group: 'batch', version: 'v1', kind: 'CronJob', conversion: true, spoke: ['v2'] })).toMatchObject({ code: 0, err: '' });
+    expect(parse(read(root, 'PROJECT')).resources[0].webhooks).toEqual({ conversion: true, spoke: ['v2'], webhookVersion: 'v1' });
+    expect(read(root, 'api/v1/cronjob_conversion.ts')).toContain('export const CronJobHub: Hub<CronJob> = { hub: CronJobKind };');
+    const spoke = read(root, 'api/v2/cronjob_conversion.ts');
+    expect(spoke).toContain('export const CronJobV2Convertible: Convertible<CronJob, CronJobV1> = {');
+    expect(spoke).toContain("import type { CronJob as CronJobV1 } from '../v1/cronjob_types.js';");
+    expect(read(root, 'api/v2/cronjob_conversion.test.ts')).toContain('randomObjects(CronJobHub.hub, { crdPaths: [crdFolder], seed: SEED, count: COUNT })');
+    const registration = read(root, 'internal/webhook/v1/cronjob_conversion.ts');
+    expect(registration).toContain("import { CronJobV2Convertible } from '../../../api/v2/cronjob_conversion.js';");
+    expect(registration).toContain('cronJobConversion.spoke(CronJobV2Convertible);');
+    expect(registration).toContain('return mgr.webhookFor(CronJobHub.hub).withConversion(cronJobConversion).complete();');
+    expect(read(root, 'internal/webhook/index.ts')).toContain('paths.push(...setupCronJobConversionWithManager(mgr));');
+    expect(read(root, 'config/crd/kustomization.yaml')).toMatch(/\npatches:\n(#.*\n)*- path: patches\/webhook_in_cronjobs\.yaml\n# \+kubebuilder:scaffold:crdkustomizewebhookpatch/);
+    // Only a conversion webhook: no admission configurations for kustomize to look for.
+    expect(parse(read(root, 'config/webhook/kustomization.yaml')).resources).toEqual(['service.yaml']);
+
+    const kubectl = new Kubectl('/dev/null'); // kustomize needs no cluster
+    try {
+      const rendered = parseAllDocuments(await kubectl.ok(['kustomize', join(root, 'config/default')])).map((d) => d.toJS());
+      const crd = rendered.find((o) => o.kind === 'CustomResourceDefinition');
+      expect(crd.metadata.annotations['cert-manager.io/inject-ca-from']).toBe('multiversion-system/multiversion-serving-cert');
+      expect(crd.spec.conversion).toEqual({ strategy: 'Webhook', webhook: { clientConfig: { service: { name: 'multiversion-webhook-service', namespace: 'multiversion-system', path: '/convert' } }, conversionReviewVersions: ['v1'] } });
+    } finally {
+      kubectl.cleanup();
+    }
+  }, 60_000);
+
+  it('a second run with the same spoke is refused; the same command changes nothing', async () => {
+    const before = treeHash(root);
+    const again = await createWebhook(root, { group: 'batch', version: 'v1', kind: 'CronJob', conversion: true, spoke: ['v2'], make: false });
+    expect(again.err).toBe('kubeforge create webhook: --conversion "true": CronJob already has this webhook (see PROJECT); use --force to scaffold it again');
+    expect(treeHash(root)).toBe(before);
+  });
+
+  it('with a real conversion filled in, make manifests generate build test passes; a lossy one fails the round trip', async () => {
+    // v2 renames spec.foo to spec.bar; the spoke maps it both ways.
+    const v2Types = join(root, 'api/v2/cronjob_types.ts');
+    writeFileSync(v2Types, readFileSync(v2Types, 'utf8').replace('  foo?: string;', '  bar?: string;'));
+    const spokeFile = join(root, 'api/v2/cronjob_conversion.ts');
+    const stub = readFileSync(spokeFile, 'utf8');
+    const real = stub
+      .replace(/(convertTo\(src, dst\) \{\n)\s*\/\/ TODO.*\n\s*dst\.spec = src\.spec;/, '$1    dst.spec = src.spec.bar === undefined ? {} : { foo: src.spec.bar };')
+      .replace(/(convertFrom\(src, dst\) \{\n)\s*\/\/ TODO.*\n\s*dst\.spec = src\.spec;/, '$1    dst.spec = src.spec.foo === undefined ? {} : { bar: src.spec.foo };');
+    expect(real).not.toBe(stub);
+    expect(real).not.toContain('dst.spec = src.spec;');
+    writeFileSync(spokeFile, real);
+    linkDependencies(root);
+    const make = await runInProject('make', ['manifests', 'generate', 'build', 'test'], root);
+    expect(make.output).toContain('PASS api/v2/cronjob_conversion.test.ts');
+    expect(make.code).toBe(0);
+    const crd = parse(read(root, 'config/crd/bases/batch.tutorial.kubebuilder.io_cronjobs.yaml'));
+    expect(Object.keys(crd.spec.versions[1].schema.openAPIV3Schema.properties.spec.properties)).toEqual(['bar']);
+
+    // A conversion that drops data fails the generated round trip.
+    writeFileSync(spokeFile, real.replace('{ foo: src.spec.bar }', '{ foo: src.spec.bar.slice(1) }'));
+    const lossy = await runInProject(process.execPath, ['--experimental-vm-modules', 'node_modules/jest/bin/jest.js', 'api/v2'], root);
+    expect(lossy.code).not.toBe(0);
+    expect(lossy.output).toContain('FAIL api/v2/cronjob_conversion.test.ts');
+  }, 300_000);
+});
