@@ -1,7 +1,8 @@
 /** importSpellingWarnings: the spellings tsc rejects under NodeNext, each with the one that compiles. */
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { importSpellingWarnings } from './import-spellings.js';
 
 test('warns for extensionless kubernetes-types, relative and folder imports and kubeforge/api/index.js, nothing else', () => {
@@ -45,4 +46,28 @@ test('warns for kubeforge/kubernetes/<group>/<version> with an extension (the ex
   ].join('\n');
   const messages = importSpellingWarnings('/nowhere', 'api/v1/kind.ts', text).map((d) => `${d.position.line}:${d.position.column} ${d.message.replace(/.*; write /, 'write ')}`);
   expect(messages).toEqual(["1:28 write 'kubeforge/kubernetes/core/v1'"]);
+});
+
+test('warns for a name kubernetes-types (1.30) does not export, pointing at kubeforge/kubernetes (TS2305)', () => {
+  const root = mkdtempSync(join(tmpdir(), 'kubeforge-spellings-'));
+  try {
+    // the project's install of kubernetes-types: this checkout's
+    mkdirSync(join(root, 'node_modules'), { recursive: true });
+    symlinkSync(fileURLToPath(new URL('../../node_modules/kubernetes-types', import.meta.url)), join(root, 'node_modules/kubernetes-types'));
+    const text = [
+      "import type { Taint, TaintEffect, ResourceList as Resources } from 'kubernetes-types/core/v1.js';",
+      "import { type Condition, type ConditionStatus } from 'kubernetes-types/meta/v1.js';",
+      // a name kubernetes-types lacks whose longer neighbour it exports; a name Kubernetes 1.32 lacks too (the catalogue's error)
+      "import type { Status, StatusDetails, NoSuchType } from 'kubernetes-types/meta/v1.js';",
+      '',
+    ].join('\n');
+    const messages = importSpellingWarnings(root, 'api/v1/kind.ts', text).map((d) => `${d.position.line}:${d.position.column} ${d.message}`);
+    expect(messages).toEqual([
+      "1:22 warning: 'TaintEffect' is read here as Kubernetes 1.32's core/v1.TaintEffect, but kubernetes-types (1.30) does not export it, so tsc fails (TS2305); import it from 'kubeforge/kubernetes/core/v1'",
+      "1:35 warning: 'ResourceList' is read here as Kubernetes 1.32's core/v1.ResourceList, but kubernetes-types (1.30) does not export it, so tsc fails (TS2305); import it from 'kubeforge/kubernetes/core/v1'",
+      "2:31 warning: 'ConditionStatus' is read here as Kubernetes 1.32's meta/v1.ConditionStatus, but kubernetes-types (1.30) does not export it, so tsc fails (TS2305); import it from 'kubeforge/kubernetes/meta/v1'",
+    ]);
+  } finally {
+    rmSync(root, { recursive: true, force: true });
+  }
 });

@@ -2,11 +2,13 @@
  * Import spellings the reader understands but `tsc` rejects under a made project's NodeNext settings:
  * `kubernetes-types/batch/v1` (the package has no exports map, so ESM resolution needs the file's
  * `.js` name: TS2307), `kubeforge/kubernetes/core/v1.js` (kubeforge's exports map takes the name without it), a relative `./x` without its extension (TS2835), and `kubeforge/api/index.js`
- * (not in kubeforge's exports map: TS2307). `kubeforge manifests` warns about each, with the spelling that
- * compiles, instead of leaving the failure to `make build`.
+ * (not in kubeforge's exports map: TS2307), and a name kubernetes-types (1.30, no Go named types) does not
+ * export, such as `TaintEffect` (TS2305: kubeforge/kubernetes/<group>/<version> declares it). `kubeforge
+ * manifests` warns about each, with the spelling that compiles, instead of leaving the failure to `make build`.
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import type { Diagnostic } from '../markers/types.js';
 
 /** `import … from '…'`, `export … from '…'` and `import '…'` statements at the start of a line. */
@@ -28,7 +30,46 @@ export function importSpellingWarnings(root: string, rel: string, text: string):
       message: `warning: import '${specifier}' is read here, but tsc (module NodeNext) cannot resolve it (${fix.code}); write '${fix.spelling}'`,
     });
   }
+  for (const match of text.matchAll(KUBERNETES_TYPES_NAMES)) {
+    const groupVersion = match[2]!.replace(/\.(js|d\.ts)$/, '');
+    const exported = kubernetesTypesExports(root, groupVersion);
+    if (exported === undefined) continue;
+    for (const name of match[1]!.split(',').map((n) => n.trim().replace(/^type\s+/, '').split(/\s+as\s+/)[0]!).filter(Boolean)) {
+      // a name Kubernetes 1.32 does not have either is the catalogue's error, not a spelling
+      if (exported.has(name) || !kubeforgeDeclarations(groupVersion)?.has(name)) continue;
+      const clause = match[0].indexOf('{');
+      const at = match.index + clause + match[0].slice(clause).search(new RegExp(`\\b${name}\\b`));
+      const before = text.slice(0, at);
+      warnings.push({
+        position: { file: rel, line: before.split('\n').length, column: at - before.lastIndexOf('\n') },
+        message: `warning: '${name}' is read here as Kubernetes 1.32's ${groupVersion}.${name}, but kubernetes-types (1.30) does not export it, so tsc fails (TS2305); import it from 'kubeforge/kubernetes/${groupVersion}'`,
+      });
+    }
+  }
   return warnings;
+}
+
+/** `import [type] { A, B as C } from 'kubernetes-types/<group>/<version>[.js]'`: the names and the module. */
+const KUBERNETES_TYPES_NAMES = /^[ \t]*import\s+(?:type\s+)?\{([^}]*)\}\s*from\s*['"]kubernetes-types\/([^'"\n]+)['"]/gm;
+
+const exportsCache = new Map<string, Set<string> | undefined>();
+
+/** The names kubeforge's own 1.32 declaration module `kubeforge/kubernetes/<groupVersion>` exports (undefined: none). */
+function kubeforgeDeclarations(groupVersion: string): Set<string> | undefined {
+  return declaredNames(fileURLToPath(new URL(`../../kubernetes/${groupVersion}.d.ts`, import.meta.url)));
+}
+
+/** The names kubernetes-types' declaration of `groupVersion` exports, from the project's install (undefined: not found). */
+function kubernetesTypesExports(root: string, groupVersion: string): Set<string> | undefined {
+  return declaredNames(path.join(root, 'node_modules/kubernetes-types', `${groupVersion}.d.ts`));
+}
+
+/** The exported type names of a declaration file, read once (undefined: no such file). */
+function declaredNames(file: string): Set<string> | undefined {
+  if (!exportsCache.has(file)) {
+    exportsCache.set(file, exists(file) ? new Set([...fs.readFileSync(file, 'utf8').matchAll(/^export (?:interface|type|declare \w+) (\w+)/gm)].map((m) => m[1]!)) : undefined);
+  }
+  return exportsCache.get(file);
 }
 
 /** The spelling that compiles for `specifier` imported in `fromFile`, or undefined when it compiles as is. */
