@@ -63,9 +63,9 @@ test('warns for a name kubernetes-types (1.30) does not export, pointing at kube
     ].join('\n');
     const messages = importSpellingWarnings(root, 'api/v1/kind.ts', text).map((d) => `${d.position.line}:${d.position.column} ${d.message}`);
     expect(messages).toEqual([
-      "1:22 warning: 'TaintEffect' is read here as Kubernetes 1.32's core/v1.TaintEffect, but kubernetes-types (1.30) does not export it, so tsc fails (TS2305); import it from 'kubeforge/kubernetes/core/v1'",
-      "1:35 warning: 'ResourceList' is read here as Kubernetes 1.32's core/v1.ResourceList, but kubernetes-types (1.30) does not export it, so tsc fails (TS2305); import it from 'kubeforge/kubernetes/core/v1'",
-      "2:31 warning: 'ConditionStatus' is read here as Kubernetes 1.32's meta/v1.ConditionStatus, but kubernetes-types (1.30) does not export it, so tsc fails (TS2305); import it from 'kubeforge/kubernetes/meta/v1'",
+      "1:22 warning: 'TaintEffect' is read here as Kubernetes 1.32's core/v1.TaintEffect, but kubernetes-types (1.30) does not export it, so tsc fails (TS2305); 'kubeforge/kubernetes/core/v1' declares it, import it there",
+      "1:35 warning: 'ResourceList' is read here as Kubernetes 1.32's core/v1.ResourceList, but kubernetes-types (1.30) does not export it, so tsc fails (TS2305); 'kubeforge/kubernetes/core/v1' declares it, import it there",
+      "2:31 warning: 'ConditionStatus' is read here as Kubernetes 1.32's meta/v1.ConditionStatus, but kubernetes-types (1.30) does not export it, so tsc fails (TS2305); 'kubeforge/kubernetes/meta/v1' declares it, import it there",
     ]);
   } finally {
     rmSync(root, { recursive: true, force: true });

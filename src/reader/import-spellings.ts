@@ -42,7 +42,7 @@ export function importSpellingWarnings(root: string, rel: string, text: string):
       const before = text.slice(0, at);
       warnings.push({
         position: { file: rel, line: before.split('\n').length, column: at - before.lastIndexOf('\n') },
-        message: `warning: '${name}' is read here as Kubernetes 1.32's ${groupVersion}.${name}, but kubernetes-types (1.30) does not export it, so tsc fails (TS2305); import it from 'kubeforge/kubernetes/${groupVersion}'`,
+        message: `warning: '${name}' is read here as Kubernetes 1.32's ${groupVersion}.${name}, but kubernetes-types (1.30) does not export it, so tsc fails (TS2305); 'kubeforge/kubernetes/${groupVersion}' declares it, import it there`,
       });
     }
   }
