@@ -16,6 +16,7 @@ import { markLegacyTokenUsed } from './controllers/legacy-token-tracking.js';
 import { OpenAPIDocuments } from './http/openapi.js';
 import { FaultInjector, type FaultSpec, type RequestLogEntry } from './http/request-log.js';
 import { ResourceHandler } from './http/resource-handler.js';
+import { type StorageMigrationResult, migrateStorage } from './storage-migration.js';
 import { WebhookAdmission } from './admission/webhook-admission.js';
 import { WatchHub } from './http/watch.js';
 import { kubeconfigText, writeKubeconfigFile } from './kubeconfig.js';
@@ -272,6 +273,11 @@ export interface LocalCluster {
   closeWatches(): void;
   /** Drops the watch history: older resourceVersions now get 410 Expired. */
   compactHistory(): void;
+  /**
+   * Rewrites every object of the CRD in its current storage version (through its conversion webhook)
+   * and trims `status.storedVersions` to that version, as kube-storage-version-migrator does.
+   */
+  migrateStorage(crdName: string): Promise<StorageMigrationResult>;
   /** The store and operations, for built-in controllers and white-box tests. */
   internals: ClusterInternals;
   stop(): Promise<void>;
@@ -417,6 +423,7 @@ export async function startLocalCluster(options: LocalClusterOptions = {}): Prom
       return path;
     },
     issueClientCertificate,
+    migrateStorage: (crdName) => migrateStorage({ store, operations, catalog, converting: handler.converting }, crdName),
     async writeCertificateKubeconfig(path, identity) {
       const clientCertificate = await issueClientCertificate(identity.user, identity.groups ?? []);
       writeKubeconfigFile(path, kubeconfigText(url, certs?.caCertPem, { user: identity.user, clientCertificate, ...(identity.namespace ? { namespace: identity.namespace } : {}) }));

@@ -153,7 +153,7 @@ export async function admittedWrite(
   candidate: KubeObject | undefined,
   old: KubeObject | undefined,
   dry: () => WriteResult,
-  real: (mutatedBody: KubeObject | undefined) => WriteResult,
+  real: (mutatedBody: KubeObject | undefined) => WriteResult | Promise<WriteResult>,
 ): Promise<WriteResult> {
   if (!admission.applies(op, c, candidate, old)) return real(undefined);
   const preview = dry().object;
@@ -164,7 +164,7 @@ export async function admittedWrite(
   }
   const final = body ? (op === 'CREATE' ? ops.create(c.rt, c.namespace, body, { dryRun: true, fieldValidation: 'Ignore' }).object : preview) : preview;
   const warnings = [...mutated.warnings, ...(await admission.validate(op, c, body && op === 'UPDATE' ? body : final, old))];
-  const result = real(body);
+  const result = await real(body);
   return { ...result, warnings: [...result.warnings, ...warnings] };
 }
 
