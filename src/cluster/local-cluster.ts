@@ -169,6 +169,8 @@ export interface LocalClusterOptions {
    * `--request-timeout`): then a 504 Timeout. Watches, logs, exec and proxies have none.
    */
   requestTimeoutSeconds?: number;
+  /** Wall-clock seconds a CRD conversion webhook has to answer (default 30, the webhook client's timeout). */
+  conversionWebhookTimeoutSeconds?: number;
   /** Wall-clock seconds a connection has to send its request headers and finish its TLS handshake (default 32, Go's ReadHeaderTimeout as kube-apiserver sets it). */
   readHeaderTimeoutSeconds?: number;
   /** Watch history length (default 10 000 events). */
@@ -311,6 +313,7 @@ export async function startLocalCluster(options: LocalClusterOptions = {}): Prom
   const handler = new ResourceHandler(catalog, store, operations, watches, () => clock.now(), admission);
   const readFreshness = new FreshnessWaiter(store, clock);
   handler.freshness = readFreshness;
+  if (options.conversionWebhookTimeoutSeconds !== undefined) handler.converting.timeoutMs = options.conversionWebhookTimeoutSeconds * 1000;
   watches.freshness = new FreshnessWaiter(store, clock);
   const lookup = (bucket: string, namespace: string | undefined, name: string) => store.peek(bucket, namespace, name);
   // a legacy Secret-based token in use: the server labels its Secret with the day (markLegacyTokenUsed)

@@ -4,7 +4,7 @@
  * naming v1 or v1beta1; the None strategy takes neither. Errors are named by the internal type's paths
  * (`spec.conversion.webhookClientConfig`, `spec.conversion.conversionReviewVersions`), as the real server names them.
  */
-import { type FieldError, forbidden, invalid, notSupported, required } from '../errors/field-errors.js';
+import { type FieldError, GoSyntaxValue, forbidden, goQuote, invalid, notSupported, required } from '../errors/field-errors.js';
 import { dns1035LabelErrors } from '../registry/object-meta.js';
 
 const acceptedReviewVersions = ['v1', 'v1beta1'];
@@ -51,7 +51,7 @@ function reviewVersionErrors(field: string, versions: unknown): FieldError[] {
     seen.add(v);
     for (const m of dns1035LabelErrors(String(v))) errs.push(invalid(`${field}[${i}]`, v, m));
   });
-  if (!list.some((v) => acceptedReviewVersions.includes(v))) errs.push(invalid(field, list, `must include at least one of ${acceptedReviewVersions.join(', ')}`));
+  if (!list.some((v) => acceptedReviewVersions.includes(v))) errs.push(invalid(field, new GoSyntaxValue(`[]string{${list.map((v) => goQuote(String(v))).join(', ')}}`), `must include at least one of ${acceptedReviewVersions.join(', ')}`));
   return errs;
 }
 
