@@ -27,6 +27,7 @@ let port: number;
 /** What the webhook does with the next reviews. */
 let mode = 'convert';
 const reviews: Array<Record<string, any>> = [];
+const admissionReviews: Array<Record<string, any>> = [];
 
 const fields = ['minute', 'hour', 'dayOfMonth', 'month', 'dayOfWeek'] as const;
 
@@ -70,6 +71,14 @@ beforeAll(async () => {
     req.on('data', (c) => (text += c));
     req.on('end', () => {
       const review = JSON.parse(text);
+      if (req.url?.startsWith('/admit')) {
+        admissionReviews.push(review.request);
+        // the mutating webhook sets the hour in v1's string form
+        const patch = [{ op: 'replace', path: '/spec/schedule', value: String(review.request.object.spec.schedule).replace(/^(\S+) \S+/, '$1 6') }];
+        const response = req.url.startsWith('/admit/mutate') ? { uid: review.request.uid, allowed: true, patchType: 'JSONPatch', patch: Buffer.from(JSON.stringify(patch)).toString('base64') } : { uid: review.request.uid, allowed: true };
+        res.writeHead(200, { 'Content-Type': 'application/json' });
+        return void res.end(JSON.stringify({ apiVersion: 'admission.k8s.io/v1', kind: 'AdmissionReview', response }));
+      }
       reviews.push(review);
       if (mode === 'slow') return void setTimeout(() => res.destroyed || res.end(), 3000).unref();
       if (mode === 'http-500') {
@@ -259,6 +268,18 @@ describe('requests in the other version go through the ConversionReview exchange
     expect(stored('held')).toBeUndefined();
   });
 
+  test('delete of a collection in v2 answers the objects it holds in v2', async () => {
+    await kubectl.ok(['create', '-f', '-'], v1('collected', '9 9 9 9 1', { labels: { batch: 'collect' }, finalizers: ['example.com/hold'] }));
+    await kubectl.ok(['create', '-f', '-'], v1('collected-too', '9 9 9 9 2', { labels: { batch: 'collect' } }));
+    const r = await suite.call('DELETE', `/apis/${group}/v2/namespaces/default/crontabs?labelSelector=batch%3Dcollect`);
+    expect(r.code).toBe(200);
+    const body = JSON.parse(r.text);
+    expect(body).toMatchObject({ kind: 'CronTabList', apiVersion: `${group}/v2` });
+    expect(body.items.map((i: any) => [i.apiVersion, i.metadata.name, i.spec.schedule.dayOfWeek])).toEqual([[`${group}/v2`, 'collected', '1']]);
+    expect(stored('collected-too')).toBeUndefined();
+    await kubectl.ok(['patch', `crontabs.v1.${group}`, 'collected', '--type=merge', '-p', '{"metadata":{"finalizers":null}}']);
+  });
+
   test("the runtime's client reads, updates and lists in v2", async () => {
     const kubeConfig = new KubeConfig();
     kubeConfig.loadFromFile(suite.cluster.kubeconfigPath);
@@ -276,6 +297,33 @@ describe('requests in the other version go through the ConversionReview exchange
     const created = await client.create<any>({ apiVersion: `${group}/v2`, kind: 'CronTab', metadata: { name: 'from-client', namespace: 'default' }, spec: { schedule: { minute: '5', hour: '4', dayOfMonth: '*', month: '*', dayOfWeek: '*' } } });
     expect(created.spec.schedule.hour).toBe('4');
     expect(stored('from-client').spec.schedule).toBe('5 4 * * *');
+  });
+});
+
+describe('admission webhooks see the object in the version they are registered for', () => {
+  test('matchPolicy Equivalent: a v1 webhook gets a v2 create converted to v1, and its patch is converted back', async () => {
+    const rules = [{ operations: ['CREATE'], apiGroups: [group], apiVersions: ['v1'], resources: ['crontabs'] }];
+    const hook = (name: string, path: string, matchPolicy: string) => ({ name, clientConfig: { url: `https://127.0.0.1:${port}${path}`, caBundle }, rules, admissionReviewVersions: ['v1'], sideEffects: 'None', matchPolicy });
+    await kubectl.ok(['create', '-f', '-'], JSON.stringify({ apiVersion: 'admissionregistration.k8s.io/v1', kind: 'MutatingWebhookConfiguration', metadata: { name: 'crontab-hours' }, webhooks: [hook('hours.stable.example.com', '/admit/mutate', 'Equivalent')] }));
+    await kubectl.ok(['create', '-f', '-'], JSON.stringify({ apiVersion: 'admissionregistration.k8s.io/v1', kind: 'ValidatingWebhookConfiguration', metadata: { name: 'crontab-exact' }, webhooks: [hook('exact.stable.example.com', '/admit/exact', 'Exact')] }));
+    try {
+      const body = { apiVersion: `${group}/v2`, kind: 'CronTab', metadata: { name: 'admitted' }, spec: { schedule: { minute: '15', hour: '1', dayOfMonth: '*', month: '*', dayOfWeek: '*' } } };
+      const created = JSON.parse(await kubectl.ok(['create', '-f', '-', '-o', 'json'], JSON.stringify(body)));
+      expect(created.spec.schedule).toEqual({ minute: '15', hour: '6', dayOfMonth: '*', month: '*', dayOfWeek: '*' });
+      expect(stored('admitted').spec.schedule).toBe('15 6 * * *');
+      const seen = admissionReviews.filter((r) => r.name === 'admitted');
+      expect(seen).toHaveLength(1);
+      expect(seen[0]).toMatchObject({
+        kind: { group, version: 'v1', kind: 'CronTab' },
+        resource: { group, version: 'v1', resource: 'crontabs' },
+        requestKind: { group, version: 'v2', kind: 'CronTab' },
+        requestResource: { group, version: 'v2', resource: 'crontabs' },
+        object: { apiVersion: `${group}/v1`, spec: { schedule: '15 1 * * *' } },
+      });
+    } finally {
+      await kubectl.ok(['delete', 'mutatingwebhookconfiguration', 'crontab-hours']);
+      await kubectl.ok(['delete', 'validatingwebhookconfiguration', 'crontab-exact']);
+    }
   });
 });
 

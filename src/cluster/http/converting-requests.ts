@@ -12,11 +12,13 @@ import type { ObjectOperations, WriteOptions, WriteResult } from '../registry/ob
 import type { ResourceType } from '../registry/resource-type.js';
 import { isNoOp } from '../registry/system-metadata.js';
 import type { KubeObject, ObjectStore } from '../store/object-store.js';
-import { type ConversionSettings, convertThroughWebhook, defaultConversionTimeoutMs } from '../crd/conversion-webhook.js';
-import { type WebhookAdmission, admittedWrite } from '../admission/webhook-admission.js';
+import { type ConversionSettings, convertThroughWebhook, defaultConversionTimeoutMs, usesConversionWebhook } from '../crd/conversion-webhook.js';
+import { type ResourceVersions, type WebhookAdmission, admittedWrite } from '../admission/webhook-admission.js';
 import { listObjects } from './list-request.js';
 import type { HandlerResult, ResourceHandler, ResourceRequestContext } from './resource-handler.js';
 import type { WatchHub } from './watch.js';
+
+const crdBucket = 'customresourcedefinitions.apiextensions.k8s.io';
 
 /** Patches retried when the object changed while its conversions were under way (the patcher's retries). */
 const maxPatchAttempts = 5;
@@ -68,6 +70,8 @@ export class ConvertingRequests {
         return this.write(rt, crd, ctx);
       case 'delete':
         return this.delete(rt, crd, ctx);
+      case 'deletecollection':
+        return subresource ? undefined : this.deleteCollection(rt, crd, ctx);
       default:
         return undefined;
     }
@@ -179,12 +183,50 @@ export class ConvertingRequests {
       warnings = [...(await this.admission.mutate('DELETE', c, undefined, old)).warnings, ...(await this.admission.validate('DELETE', c, undefined, old))];
     }
     const r = this.ops.delete(rt, info.namespace, info.name!, options);
-    let answer = r.body;
-    if ((answer as KubeObject).kind === rt.kind) {
-      const still = options.dryRun ? undefined : this.store.get(rt.bucket, raw.metadata.namespace, raw.metadata.name);
-      answer = await this.readAs(rt, crd, still ?? ({ ...(answer as KubeObject), apiVersion: raw.apiVersion } as KubeObject));
+    return { code: 200, body: await this.deleteAnswer(rt, crd, raw, r.body, Boolean(options.dryRun)), warnings: [...r.warnings, ...warnings] };
+  }
+
+  /** What a delete answers: a Status, or the object (still held by finalizers, or as it went) in the request's version. */
+  private async deleteAnswer(rt: ResourceType, crd: KubeObject, raw: KubeObject, body: KubeObject | Record<string, unknown>, dryRun: boolean): Promise<KubeObject | Record<string, unknown>> {
+    if ((body as KubeObject).kind !== rt.kind) return body;
+    const still = dryRun ? undefined : this.store.get(rt.bucket, raw.metadata.namespace, raw.metadata.name);
+    // the delete answered the stored data under the request's apiVersion: it is in the stored version
+    return this.readAs(rt, crd, still ?? ({ ...(body as KubeObject), apiVersion: raw.apiVersion } as KubeObject));
+  }
+
+  /** DELETE of a collection: each object as DELETE of one would answer it, in the request's version. */
+  private async deleteCollection(rt: ResourceType, crd: KubeObject, ctx: ResourceRequestContext): Promise<HandlerResult> {
+    const page = listObjects(this.store, rt, { ...this.http.listQuery(rt, ctx), limit: 0 });
+    const options = this.http.deleteOptions(ctx);
+    const items: unknown[] = [];
+    for (const raw of page.items) {
+      try {
+        const r = this.ops.delete(rt, raw.metadata.namespace, raw.metadata.name, options);
+        const answer = await this.deleteAnswer(rt, crd, raw, r.body, Boolean(options.dryRun));
+        if ((answer as KubeObject).kind !== 'Status') items.push(answer);
+      } catch (err) {
+        if (!(err instanceof ApiError && err.code === 404)) throw err;
+      }
     }
-    return { code: 200, body: answer, warnings: [...r.warnings, ...warnings] };
+    return { code: 200, body: { kind: rt.listKind, apiVersion: `${rt.group}/${rt.version}`, metadata: { resourceVersion: String(this.store.resourceVersion) }, items } };
+  }
+
+  /**
+   * The versions of custom resources for admission webhooks registered for another version of the same
+   * resource (matchPolicy Equivalent): the CRD's other served versions, and conversion — through the
+   * webhook, or the apiVersion rewrite of the None strategy.
+   */
+  resourceVersions(): ResourceVersions {
+    const crdOf = (rt: ResourceType): KubeObject | undefined => (rt.custom ? (this.store.peek(crdBucket, undefined, rt.bucket) as KubeObject | undefined) : undefined);
+    return {
+      equivalents: (rt) => (crdOf(rt)?.spec?.versions ?? []).filter((v: any) => v?.served && v.name !== rt.version).map((v: any) => String(v.name)),
+      convert: async (rt, object, version) => {
+        const crd = crdOf(rt);
+        if (!crd) return object;
+        if (usesConversionWebhook(crd)) return this.convert(crd, object, version);
+        return { ...structuredClone(object), apiVersion: `${rt.group}/${version}` };
+      },
+    };
   }
 
   /** What the watch of `rt` needs to convert its events. */

@@ -80,6 +80,7 @@ export class ResourceHandler {
     private readonly admission: WebhookAdmission,
   ) {
     this.converting = new ConvertingRequests(store, ops, watches, admission, this);
+    admission.versions = this.converting.resourceVersions();
   }
 
   /** Requests for custom resources whose CRD converts through a webhook. */
