@@ -6,6 +6,10 @@
  * give kube-apiserver 1.32's error texts; storedVersions and storage migration as the real server and
  * kube-storage-version-migrator keep them.
  */
+import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { createServer, type Server } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { KubeConfig } from '@kubernetes/client-node';
@@ -135,6 +139,35 @@ function crontabCrd(clientConfig: Record<string, unknown>, name = 'crontabs', ki
 const v1 = (name: string, schedule: string, extra: Record<string, unknown> = {}): string =>
   JSON.stringify({ apiVersion: `${group}/v1`, kind: 'CronTab', metadata: { name, ...extra }, spec: { schedule, replicas: 1 } });
 
+/**
+ * `kubectl get <args> --watch --output-watch-events -o json` running in the background: the events it
+ * prints, parsed as they come; `stop()` ends it.
+ */
+function kubectlWatch(args: string[]): { objects: any[]; stop(): void } {
+  const home = mkdtempSync(join(tmpdir(), 'kubeforge-kubectl-watch-'));
+  const child = spawn('kubectl', ['--kubeconfig', suite.cluster.kubeconfigPath, 'get', ...args, '--watch', '--output-watch-events', '-o', 'json'], {
+    env: { PATH: process.env.PATH ?? '', HOME: home, KUBECACHEDIR: join(home, 'cache') },
+  });
+  const objects: any[] = [];
+  let text = '';
+  child.stdout.on('data', (chunk: Buffer) => {
+    text += chunk.toString('utf8');
+    // with --output-watch-events kubectl prints one compact JSON event per line
+    let end: number;
+    while ((end = text.indexOf('\n')) >= 0) {
+      objects.push(JSON.parse(text.slice(0, end)));
+      text = text.slice(end + 1);
+    }
+  });
+  return {
+    objects,
+    stop: () => {
+      child.kill();
+      rmSync(home, { recursive: true, force: true });
+    },
+  };
+}
+
 const stored = (name: string): any => suite.cluster.internals.store.get(crdName, 'default', name);
 
 describe('CRD validation of spec.conversion', () => {
@@ -239,6 +272,21 @@ describe('requests in the other version go through the ConversionReview exchange
     // a v1 manager changing the field the v2 applier owns conflicts, as the field is the same spec.schedule
     const conflict = await kubectl.run(['apply', '--server-side', '--field-manager=other', '-f', '-'], JSON.stringify({ apiVersion: `${group}/v2`, kind: 'CronTab', metadata: { name: 'applied' }, spec: { schedule: { hour: '9' } } }));
     expect(conflict.stderr).toContain('conflict with "kubectl": .spec.schedule.hour');
+  });
+
+  test('kubectl get --watch in v2: events of writes in v1 are printed converted', async () => {
+    const openWatches = suite.cluster.internals.watches.size;
+    const watch = kubectlWatch([`crontabs.v2.${group}`, '--field-selector=metadata.name=kubectl-watched']);
+    try {
+      await suite.until('kubectl to start watching', async () => suite.cluster.internals.watches.size > openWatches);
+      await kubectl.ok(['create', '-f', '-'], v1('kubectl-watched', '0 0 * * *'));
+      await kubectl.ok(['patch', `crontabs.v1.${group}`, 'kubectl-watched', '--type=merge', '-p', '{"spec":{"schedule":"0 18 * * *"}}']);
+      await suite.until('two events from kubectl', async () => watch.objects.length >= 2);
+      expect(watch.objects.map((e) => e.type)).toEqual(['ADDED', 'MODIFIED']);
+      expect(watch.objects.map((e) => [e.object.apiVersion, e.object.spec.schedule.hour])).toEqual([[`${group}/v2`, '0'], [`${group}/v2`, '18']]);
+    } finally {
+      watch.stop();
+    }
   });
 
   test('watch in v2: events, including those of writes in v1, arrive converted and in order', async () => {
@@ -368,8 +416,9 @@ describe("the webhook's failures give kube-apiserver's errors", () => {
   });
 
   test('a watch whose conversion fails ends with an ERROR event', async () => {
-    const watch = await suite.watch(`/apis/${group}/v2/namespaces/default/crontabs?watch=1&resourceVersion=0`);
+    await kubectl.ok(['apply', '-f', '-'], v1('watched-failing', '0 0 * * *'));
     mode = 'refuse';
+    const watch = await suite.watch(`/apis/${group}/v2/namespaces/default/crontabs?watch=1&resourceVersion=0&fieldSelector=metadata.name%3Dwatched-failing`);
     await watch.ended;
     const last = watch.events[watch.events.length - 1];
     expect(last).toMatchObject({ type: 'ERROR', object: { kind: 'Status', code: 500 } });
