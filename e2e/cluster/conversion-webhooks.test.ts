@@ -348,6 +348,22 @@ describe('requests in the other version go through the ConversionReview exchange
   });
 });
 
+describe('a service client config reaches the webhook as admission webhooks do', () => {
+  test('the Service port maps to the webhook listening on 127.0.0.1', async () => {
+    await kubectl.ok(['create', '-f', '-'], JSON.stringify({ apiVersion: 'v1', kind: 'Service', metadata: { name: 'crontab-conversion' }, spec: { ports: [{ port: 443, targetPort: port }] } }));
+    await kubectl.ok(['create', '-f', '-'], JSON.stringify(crontabCrd({ service: { name: 'crontab-conversion', namespace: 'default', path: '/convert' }, caBundle }, 'crondays', 'CronDay')));
+    await suite.until('crondays to be served', async () => (await kubectl.run(['get', `crondays.v2.${group}`])).code === 0);
+    await kubectl.ok(['create', '-f', '-'], JSON.stringify({ apiVersion: `${group}/v1`, kind: 'CronDay', metadata: { name: 'noon' }, spec: { schedule: '0 12 * * *' } }));
+    reviews.length = 0;
+    const got = JSON.parse(await kubectl.ok(['get', `crondays.v2.${group}`, 'noon', '-o', 'json']));
+    expect(got.spec.schedule).toEqual({ minute: '0', hour: '12', dayOfMonth: '*', month: '*', dayOfWeek: '*' });
+    expect(reviews.map((r) => r.request.objects[0].kind)).toEqual(['CronDay']);
+    await kubectl.ok(['delete', 'service', 'crontab-conversion']);
+    const gone = await kubectl.run(['get', `crondays.v2.${group}`, 'noon']);
+    expect(gone.stderr).toContain(`Error from server: conversion webhook for ${group}/v1, Kind=CronDay failed: Post "https://crontab-conversion.default.svc:443/convert": service "crontab-conversion" not found`);
+  });
+});
+
 describe('admission webhooks see the object in the version they are registered for', () => {
   test('matchPolicy Equivalent: a v1 webhook gets a v2 create converted to v1, and its patch is converted back', async () => {
     const rules = [{ operations: ['CREATE'], apiGroups: [group], apiVersions: ['v1'], resources: ['crontabs'] }];

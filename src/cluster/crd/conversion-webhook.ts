@@ -36,6 +36,13 @@ export function usesConversionWebhook(crd: KubeObject | Readonly<KubeObject> | u
   return crd?.spec?.conversion?.strategy === 'Webhook';
 }
 
+/** The URL the server's client names in errors: the configured one, or `https://<service>.<namespace>.svc:<port><path>`. */
+function requestUrl(clientConfig: Record<string, any>): string {
+  if (clientConfig.url) return String(clientConfig.url);
+  const service = clientConfig.service ?? {};
+  return `https://${service.name}.${service.namespace}.svc:${service.port ?? 443}${service.path ?? ''}`;
+}
+
 /** The ConversionReview version the server speaks to this webhook: the first it lists that the server knows. */
 function reviewVersion(crd: KubeObject): 'v1' | 'v1beta1' | undefined {
   const listed: string[] = crd.spec?.conversion?.webhook?.conversionReviewVersions ?? [];
@@ -104,17 +111,15 @@ export async function convertThroughWebhook(crd: KubeObject, object: KubeObject,
   if (!version) throw new ConversionError('no supported conversion review versions');
   const webhook = crd.spec.conversion.webhook;
   const target = webhookTarget(webhook, settings.resolve);
-  if (!target) {
-    const service = webhook.clientConfig?.service;
-    throw failed(`service "${service?.name}" not found`);
-  }
+  const shown = requestUrl(webhook.clientConfig ?? {});
+  if (!target) throw failed(`Post "${shown}": service "${webhook.clientConfig?.service?.name}" not found`);
   const uid = randomUUID();
   const review = { apiVersion: `apiextensions.k8s.io/${version}`, kind: 'ConversionReview', request: { uid, desiredAPIVersion, objects: [object] }, response: {} };
   let text: string;
   try {
     text = await post(target.url, webhook.clientConfig?.caBundle, JSON.stringify(review), settings.timeoutMs, target.serverName);
   } catch (err) {
-    throw failed(`Post "${target.url}": ${(err as Error).message}`);
+    throw failed(`Post "${shown}": ${(err as Error).message}`);
   }
   let objects: unknown[];
   try {
