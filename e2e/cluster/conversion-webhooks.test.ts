@@ -328,6 +328,17 @@ describe('requests in the other version go through the ConversionReview exchange
     await kubectl.ok(['patch', `crontabs.v1.${group}`, 'collected', '--type=merge', '-p', '{"metadata":{"finalizers":null}}']);
   });
 
+  test('an in-process metadata write through v2 (garbage collector, cleanup) keeps the object stored as v1', async () => {
+    const v2Type = suite.cluster.internals.catalog.find(group, 'v2', 'crontabs')!;
+    const before = stored('hourly');
+    suite.cluster.internals.operations.patch(v2Type, 'default', 'hourly', 'application/merge-patch+json', { metadata: { labels: { gc: 'touched' } } }, { fieldManager: 'generic-garbage-collector' });
+    const after = stored('hourly');
+    expect(after.apiVersion).toBe(`${group}/v1`);
+    expect(after.spec).toEqual(before.spec);
+    expect(after.metadata.labels).toEqual({ gc: 'touched' });
+    expect(Number(after.metadata.resourceVersion)).toBeGreaterThan(Number(before.metadata.resourceVersion));
+  });
+
   test("the runtime's client reads, updates and lists in v2", async () => {
     const kubeConfig = new KubeConfig();
     kubeConfig.loadFromFile(suite.cluster.kubeconfigPath);
