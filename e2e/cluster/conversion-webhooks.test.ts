@@ -289,6 +289,24 @@ describe('requests in the other version go through the ConversionReview exchange
     }
   });
 
+  test("managers of v1 are compared in v1: an apply in v2 conflicts with v1's owner of the schedule, force takes it", async () => {
+    await kubectl.ok(['create', '-f', '-'], v1('shared', '0 1 * * *'));
+    const config = JSON.stringify({ apiVersion: `${group}/v2`, kind: 'CronTab', metadata: { name: 'shared' }, spec: { schedule: { minute: '0', hour: '5', dayOfMonth: '*', month: '*', dayOfWeek: '*' } } });
+    const refused = await kubectl.run(['apply', '--server-side', '--field-manager=planner', '-f', '-'], config);
+    expect(refused.stderr).toMatch(new RegExp(`Apply failed with 1 conflict: conflict with "kubectl-create" using ${group}/v1 at [0-9TZ:-]+: \\.spec\\.schedule`));
+    expect(stored('shared').spec.schedule).toBe('0 1 * * *');
+    await kubectl.ok(['apply', '--server-side', '--field-manager=planner', '--force-conflicts', '-f', '-'], config);
+    expect(stored('shared').spec.schedule).toBe('0 5 * * *');
+    const managers = (o: any) => o.metadata.managedFields.map((m: any) => [m.manager, m.apiVersion, Object.keys(m.fieldsV1['f:spec'] ?? {}).sort()]);
+    expect(managers(stored('shared'))).toEqual([
+      ['kubectl-create', `${group}/v1`, ['f:replicas']],
+      ['planner', `${group}/v2`, ['f:schedule']],
+    ]);
+    // a v2 update removing replicas leaves the v1 manager nothing: its entry goes
+    await kubectl.ok(['patch', `crontabs.v2.${group}`, 'shared', '--type=merge', '-p', '{"spec":{"replicas":null}}']);
+    expect(managers(stored('shared'))).toEqual([['planner', `${group}/v2`, ['f:schedule']]]);
+  });
+
   test('watch in v2: events, including those of writes in v1, arrive converted and in order', async () => {
     const watch = await suite.watch(`/apis/${group}/v2/namespaces/default/crontabs?watch=1&fieldSelector=metadata.name%3Dwatched`);
     try {

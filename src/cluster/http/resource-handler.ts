@@ -79,7 +79,7 @@ export class ResourceHandler {
     private readonly now: () => number,
     private readonly admission: WebhookAdmission,
   ) {
-    this.converting = new ConvertingRequests(store, ops, watches, admission, this);
+    this.converting = new ConvertingRequests(catalog, store, ops, watches, admission, this);
     admission.versions = this.converting.resourceVersions();
   }
 
