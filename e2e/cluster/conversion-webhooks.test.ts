@@ -119,6 +119,7 @@ function versionSchema(schedule: Record<string, unknown>): Record<string, unknow
 
 function crontabCrd(clientConfig: Record<string, unknown>, name = 'crontabs', kind = 'CronTab'): Record<string, unknown> {
   const struct = { type: 'object', properties: Object.fromEntries(fields.map((f) => [f, { type: 'string' }])) };
+  const subresources = { status: {}, scale: { specReplicasPath: '.spec.replicas', statusReplicasPath: '.status.active' } };
   return {
     apiVersion: 'apiextensions.k8s.io/v1',
     kind: 'CustomResourceDefinition',
@@ -128,8 +129,8 @@ function crontabCrd(clientConfig: Record<string, unknown>, name = 'crontabs', ki
       scope: 'Namespaced',
       names: { plural: name, singular: kind.toLowerCase(), kind, listKind: `${kind}List` },
       versions: [
-        { name: 'v1', served: true, storage: true, schema: versionSchema({ type: 'string' }), subresources: { status: {} } },
-        { name: 'v2', served: true, storage: false, schema: versionSchema(struct), subresources: { status: {} } },
+        { name: 'v1', served: true, storage: true, schema: versionSchema({ type: 'string' }), subresources },
+        { name: 'v2', served: true, storage: false, schema: versionSchema(struct), subresources },
       ],
       conversion: { strategy: 'Webhook', webhook: { clientConfig, conversionReviewVersions: ['v1'] } },
     },
@@ -355,6 +356,15 @@ describe('requests in the other version go through the ConversionReview exchange
     expect(after.spec).toEqual(before.spec);
     expect(after.metadata.labels).toEqual({ gc: 'touched' });
     expect(Number(after.metadata.resourceVersion)).toBeGreaterThan(Number(before.metadata.resourceVersion));
+  });
+
+  test('kubectl scale through v2 changes the replicas of the object stored as v1, and nothing else', async () => {
+    const before = stored('hourly');
+    await kubectl.ok(['scale', `crontabs.v2.${group}`, 'hourly', '--replicas=7']);
+    const after = stored('hourly');
+    expect(after).toMatchObject({ apiVersion: `${group}/v1`, spec: { ...before.spec, replicas: 7 } });
+    const scale = JSON.parse(await kubectl.ok(['get', `crontabs.v2.${group}`, 'hourly', '--subresource=scale', '-o', 'json']));
+    expect(scale).toMatchObject({ kind: 'Scale', apiVersion: 'autoscaling/v1', spec: { replicas: 7 } });
   });
 
   test("the runtime's client reads, updates and lists in v2", async () => {

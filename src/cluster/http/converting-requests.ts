@@ -55,6 +55,7 @@ export class ConvertingRequests {
   async handle(rt: ResourceType, crd: KubeObject, ctx: ResourceRequestContext): Promise<HandlerResult | undefined> {
     const { info } = ctx;
     const subresource = info.subresource;
+    if (subresource === 'scale' && rt.scale) return this.scale(rt, ctx);
     if (subresource !== undefined && (subresource !== 'status' || !rt.statusSubresource)) return undefined;
     switch (info.verb) {
       case 'get':
@@ -78,6 +79,16 @@ export class ConvertingRequests {
       default:
         return undefined;
     }
+  }
+
+  /**
+   * The scale subresource: autoscaling/v1 Scale is the same in every version, so it is served through the
+   * version the object is stored in (its replicas paths), with no conversion at all.
+   */
+  private scale(rt: ResourceType, ctx: ResourceRequestContext): HandlerResult | Promise<HandlerResult> | undefined {
+    const raw = this.stored(rt, ctx);
+    const storedType = this.catalog.find(rt.group, raw.apiVersion.slice(rt.group.length + 1), rt.resource);
+    return storedType?.scale ? this.http.scale(storedType, ctx) : undefined;
   }
 
   /** The raw stored object the request names (404 when there is none). */

@@ -508,7 +508,7 @@ export class ResourceHandler {
     return { code: 200, body: { kind: rt.listKind, apiVersion: groupVersion(rt), metadata: { resourceVersion: String(this.store.resourceVersion) }, items: items.filter((i) => (i as KubeObject).kind !== 'Status') } };
   }
 
-  private scale(rt: ResourceType, ctx: ResourceRequestContext): HandlerResult {
+  scale(rt: ResourceType, ctx: ResourceRequestContext): HandlerResult {
     const { info } = ctx;
     const scale = rt.scale!;
     const toScale = (o: KubeObject): Record<string, unknown> => {
