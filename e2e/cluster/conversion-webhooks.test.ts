@@ -240,6 +240,13 @@ describe('requests in the other version go through the ConversionReview exchange
     expect(JSON.parse(await kubectl.ok(['get', `crontabs.v1.${group}`, 'hourly', '-o', 'json'])).spec.schedule).toBe('0 * * * *');
   });
 
+  test('a server-side dry run in v2 answers in v2 and stores nothing', async () => {
+    const body = { apiVersion: `${group}/v2`, kind: 'CronTab', metadata: { name: 'dry' }, spec: { schedule: { minute: '2', hour: '2', dayOfMonth: '*', month: '*', dayOfWeek: '*' } } };
+    const answer = JSON.parse(await kubectl.ok(['create', '--dry-run=server', '-o', 'json', '-f', '-'], JSON.stringify(body)));
+    expect(answer).toMatchObject({ apiVersion: `${group}/v2`, spec: { schedule: { minute: '2', hour: '2' } } });
+    expect(stored('dry')).toBeUndefined();
+  });
+
   test('merge and JSON patches in v2 are applied to the v2 form and stored converted', async () => {
     await kubectl.ok(['patch', `crontabs.v2.${group}`, 'hourly', '--type=merge', '-p', '{"spec":{"schedule":{"hour":"3"}}}']);
     expect(stored('hourly').spec.schedule).toBe('0 3 * * *');

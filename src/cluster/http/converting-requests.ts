@@ -16,7 +16,8 @@ import { isNoOp } from '../registry/system-metadata.js';
 import type { KubeObject, ObjectStore } from '../store/object-store.js';
 import { type ConversionSettings, convertThroughWebhook, defaultConversionTimeoutMs, usesConversionWebhook } from '../crd/conversion-webhook.js';
 import { type ResourceVersions, type WebhookAdmission, admittedWrite } from '../admission/webhook-admission.js';
-import { listObjects } from './list-request.js';
+import { listObjects, servedFromWatchCache } from './list-request.js';
+import { requestedResourceVersion } from '../store/freshness.js';
 import type { HandlerResult, ResourceHandler, ResourceRequestContext } from './resource-handler.js';
 import type { WatchHub } from './watch.js';
 
@@ -59,9 +60,12 @@ export class ConvertingRequests {
     if (subresource !== undefined && (subresource !== 'status' || !rt.statusSubresource)) return undefined;
     switch (info.verb) {
       case 'get':
+        await this.http.freshness?.waitUntilFresh(requestedResourceVersion(ctx.query.get('resourceVersion')));
         return this.http.respondObject(rt, ctx, await this.readAs(rt, crd, this.stored(rt, ctx)));
       case 'list': {
-        const page = listObjects(this.store, rt, this.http.listQuery(rt, ctx));
+        const query = this.http.listQuery(rt, ctx);
+        if (servedFromWatchCache(query)) await this.http.freshness?.waitUntilFresh(requestedResourceVersion(query.resourceVersion));
+        const page = listObjects(this.store, rt, query);
         const objects = await Promise.all(page.items.map((stored) => this.readAs(rt, crd, stored)));
         return this.http.listResponse(rt, ctx, page, objects.map((object) => ({ stored: object, object })));
       }
