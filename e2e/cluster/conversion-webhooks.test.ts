@@ -18,6 +18,7 @@ import { generateServingCertificates } from '../../src/cluster/tls/certificates.
 import { Client } from '../../src/runtime/client/client.js';
 import { KindRegistry } from '../../src/runtime/client/kinds.js';
 import { Transport } from '../../src/runtime/client/transport.js';
+import { Informer } from '../../src/runtime/cache/informer.js';
 import { main } from '../../src/cli/main.js';
 import { useClusterSuite } from './cluster-suite.js';
 
@@ -391,6 +392,34 @@ describe('requests in the other version go through the ConversionReview exchange
     const created = await client.create<any>({ apiVersion: `${group}/v2`, kind: 'CronTab', metadata: { name: 'from-client', namespace: 'default' }, spec: { schedule: { minute: '5', hour: '4', dayOfMonth: '*', month: '*', dayOfWeek: '*' } } });
     expect(created.spec.schedule.hour).toBe('4');
     expect(stored('from-client').spec.schedule).toBe('5 4 * * *');
+  });
+});
+
+describe("the runtime's informer and server-side apply in v2", () => {
+  test('an informer of v2 lists and watches converted objects; apply in v2 is stored as v1', async () => {
+    const kubeConfig = new KubeConfig();
+    kubeConfig.loadFromFile(suite.cluster.kubeconfigPath);
+    const kinds = new KindRegistry();
+    const V2 = kinds.register({ group, version: 'v2', kind: 'CronTab', plural: 'crontabs', namespaced: true });
+    const transport = new Transport(kubeConfig);
+    const client = new Client(transport, kinds);
+    const informer = new Informer<any>({ kind: V2, client, transport, namespace: 'default', fieldSelector: 'metadata.name=informed' });
+    const seen: string[] = [];
+    informer.addHandler({ onAdd: (o) => seen.push(`add ${o.spec.schedule.hour}`), onUpdate: (_old, o) => seen.push(`update ${o.spec.schedule.hour}`), onDelete: () => seen.push('delete') });
+    try {
+      await kubectl.ok(['create', '-f', '-'], v1('informed', '0 8 * * *'));
+      informer.start();
+      await informer.waitForSync();
+      await client.apply({ apiVersion: `${group}/v2`, kind: 'CronTab', metadata: { name: 'informed', namespace: 'default' }, spec: { schedule: { minute: '0', hour: '9', dayOfMonth: '*', month: '*', dayOfWeek: '*' } } } as any, { fieldManager: 'runtime', force: true });
+      expect(stored('informed').spec.schedule).toBe('0 9 * * *');
+      await kubectl.ok(['patch', `crontabs.v1.${group}`, 'informed', '--type=merge', '-p', '{"spec":{"schedule":"0 10 * * *"}}']);
+      await suite.until('the informer to see both changes', async () => seen.length >= 3);
+      expect(seen).toEqual(['add 8', 'update 9', 'update 10']);
+      expect(informer.store.get('default/informed')?.apiVersion).toBe(`${group}/v2`);
+    } finally {
+      await informer.stop();
+      transport.close();
+    }
   });
 });
 
