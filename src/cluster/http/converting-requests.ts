@@ -111,12 +111,13 @@ export class ConvertingRequests {
     if (rt.namespaced && ns === undefined) throw pathNotFound();
     const body = this.http.decodeBody(ctx, rt) as KubeObject;
     const opts = this.http.writeOptions(ctx);
+    const duplicates = this.http.duplicateFieldWarnings(rt, ctx, body, opts);
     const r = await admittedWrite(
       this.admission, 'CREATE', this.http.admissionContext(rt, ctx, opts), this.ops, body, undefined,
       () => this.ops.create(rt, ns, body, { ...opts, dryRun: true }),
       (mutated) => this.commitCreate(rt, crd, this.ops.create(rt, ns, mutated ?? body, { ...opts, ...(mutated ? { fieldValidation: 'Ignore' as const } : {}), dryRun: true }), opts),
     );
-    return { code: r.code, body: r.object, warnings: r.warnings };
+    return { code: r.code, body: r.object, warnings: [...duplicates, ...r.warnings] };
   }
 
   /** Stores what a dry-run create computed, converted to the storage version; answers in the request's version. */
@@ -136,9 +137,11 @@ export class ConvertingRequests {
     const opts: WriteOptions = { ...this.http.writeOptions(ctx), ...(info.subresource ? { subresource: info.subresource } : {}) };
     const body = info.verb === 'update' ? this.http.decodeBody(ctx, rt) : this.patchBody(ctx);
     const type = this.http.contentType(ctx);
+    const duplicates = info.verb === 'update' ? this.http.duplicateFieldWarnings(rt, ctx, body, opts) : [];
     for (let attempt = 1; ; attempt++) {
       try {
-        return await this.writeOnce(rt, crd, ctx, body, type, opts);
+        const answer = await this.writeOnce(rt, crd, ctx, body, type, opts);
+        return { ...answer, warnings: [...duplicates, ...(answer.warnings ?? [])] };
       } catch (err) {
         const moved = err instanceof StoreMoved;
         if (!moved) throw err;

@@ -293,7 +293,7 @@ export class ResourceHandler {
    * `strict decoding error: duplicate field "…"` (with the unknown fields, as one list), under Warn one
    * warning each. A body that does not decode into the kind is left for the decoder's own error.
    */
-  private duplicateFieldWarnings(rt: ResourceType, ctx: ResourceRequestContext, body: unknown, opts: WriteOptions): string[] {
+  duplicateFieldWarnings(rt: ResourceType, ctx: ResourceRequestContext, body: unknown, opts: WriteOptions): string[] {
     if (opts.fieldValidation === 'Ignore' || !['application/json', ''].includes(this.contentType(ctx))) return [];
     const duplicates = duplicateFields(ctx.body.toString('utf8'), body).map((path) => `duplicate field "${path}"`);
     if (duplicates.length === 0 || opts.fieldValidation !== 'Strict') return duplicates;
