@@ -551,6 +551,7 @@ describe('storedVersions and storage migration', () => {
     expect(after.map((o) => o.apiVersion)).toEqual(before.map(() => `${group}/v2`));
     expect(after.find((o) => o.metadata.name === 'hourly')?.spec.schedule).toEqual({ minute: '0', hour: '3', dayOfMonth: '*', month: '*', dayOfWeek: '1' });
     expect(JSON.parse(await kubectl.ok(['get', 'crd', crdName, '-o', 'json'])).status.storedVersions).toEqual(['v2']);
+    await expect(main(['node', 'kubeforge', 'cluster', 'migrate-storage', 'nothing.example.com', '--kubeconfig', suite.cluster.kubeconfigPath])).rejects.toThrow('customresourcedefinition nothing.example.com not found');
   });
 
   test('cluster.migrateStorage(name) does the same in-process', async () => {
