@@ -17,4 +17,6 @@ export default {
   testMatch: ['<rootDir>/src/**/*.test.ts', '<rootDir>/e2e/**/*.test.ts', '<rootDir>/examples/*/test/**/*.test.ts', '<rootDir>/examples/*/internal/**/*.test.ts', '<rootDir>/examples/*/api/**/*.test.ts'],
   testPathIgnorePatterns: ['/node_modules/', '/dist/', '/fixtures/'],
   testTimeout: 60000,
+  // slowest first, also on a clean clone without jest's timing cache (scripts/jest-sequencer.mjs)
+  testSequencer: '<rootDir>/scripts/jest-sequencer.mjs',
 };
