@@ -35,16 +35,30 @@ export type MapFunc<T extends KubeObject = KubeObject> = (obj: T, context: Event
  * rejects is logged, and only its own requests are dropped.
  */
 function mapping<T extends KubeObject>(toRequests: MapFunc<T>): EventHandler<T> {
-  const run = (objects: T[], queue: RequestQueue, context: EventContext = detachedEventContext): void | Promise<void> => {
+  // One object (create, delete, generic): no arrays beyond the map's own result, as this is every event's path.
+  const one = (obj: T, queue: RequestQueue, context: EventContext = detachedEventContext): void | Promise<void> => {
+    const result = mapSafely(toRequests, obj, context);
+    if (Array.isArray(result)) {
+      for (const req of result) queue.add(req);
+      return;
+    }
+    return result.then(
+      (requests) => {
+        for (const req of requests) queue.add(req);
+      },
+      (err: unknown) => void mapFailed(err, obj, context),
+    );
+  };
+  const both = (objects: T[], queue: RequestQueue, context: EventContext = detachedEventContext): void | Promise<void> => {
     const results = objects.map((obj) => mapSafely(toRequests, obj, context));
     if (results.every((r): r is Request[] => Array.isArray(r))) return addUnique(results, queue);
     return Promise.all(results.map((r, i) => Promise.resolve(r).catch((err: unknown) => mapFailed(err, objects[i]!, context)))).then((lists) => addUnique(lists, queue));
   };
   return {
-    create: (e, q, c) => run([e.object], q, c),
-    update: (e, q, c) => run([e.objectOld, e.objectNew], q, c),
-    delete: (e, q, c) => run([e.object], q, c),
-    generic: (e, q, c) => run([e.object], q, c),
+    create: (e, q, c) => one(e.object, q, c),
+    update: (e, q, c) => both([e.objectOld, e.objectNew], q, c),
+    delete: (e, q, c) => one(e.object, q, c),
+    generic: (e, q, c) => one(e.object, q, c),
   };
 }
 
@@ -62,10 +76,6 @@ function mapFailed(err: unknown, obj: KubeObject, context: EventContext): Reques
 }
 
 function addUnique(lists: Request[][], queue: RequestQueue): void {
-  if (lists.length === 1) {
-    for (const req of lists[0]!) queue.add(req);
-    return;
-  }
   const seen = new Set<string>();
   for (const list of lists) {
     for (const req of list) {

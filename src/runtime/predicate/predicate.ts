@@ -76,7 +76,7 @@ const eventTypes: Record<keyof AsyncPredicate, Answer> = {
  * Asks `ps` in order until one answers `decisive` (then answers it), else answers !decisive; synchronous
  * while every answer is, so a chain of plain predicates stays plain.
  */
-export function firstAnswer<T extends KubeObject>(ps: AsyncPredicate<T>[], ask: (p: AsyncPredicate<T>) => boolean | Promise<boolean>, decisive: boolean, from = 0): boolean | Promise<boolean> {
+function firstAnswer<T extends KubeObject>(ps: AsyncPredicate<T>[], ask: (p: AsyncPredicate<T>) => boolean | Promise<boolean>, decisive: boolean, from = 0): boolean | Promise<boolean> {
   for (let i = from; i < ps.length; i++) {
     const answer = ask(ps[i]!);
     if (typeof answer !== 'boolean') return answer.then((a) => (a === decisive ? decisive : firstAnswer(ps, ask, decisive, i + 1)));

@@ -10,7 +10,10 @@ import type { KubeObject } from '../client/object.js';
 import type { CreateEvent, DeleteEvent, GenericEvent, RequestQueue, UpdateEvent } from '../handler/events.js';
 import { detachedEventContext, errorLogFields, type EventContext } from '../handler/event-context.js';
 import type { EventHandler } from '../handler/handler.js';
-import { firstAnswer, type AsyncPredicate } from '../predicate/predicate.js';
+import type { AsyncPredicate } from '../predicate/predicate.js';
+
+type EventType = 'create' | 'update' | 'delete' | 'generic';
+type EventOf<T extends KubeObject, K extends EventType> = { create: CreateEvent<T>; update: UpdateEvent<T>; delete: DeleteEvent<T>; generic: GenericEvent<T> }[K];
 import { LOW_PRIORITY } from '../queue/work-queue.js';
 
 /**
@@ -46,41 +49,49 @@ export class Dispatch<T extends KubeObject = KubeObject> {
   }
 
   create(e: CreateEvent<T>): void {
-    this.deliver((p) => p.create(e, this.context), () => this.handler.create(e, e.isInitialList ? this.lowPriorityQueue : this.queue, this.context));
+    this.deliver('create', e, e.isInitialList ? this.lowPriorityQueue : this.queue);
   }
   update(e: UpdateEvent<T>): void {
     const unchanged = e.objectOld.metadata?.resourceVersion !== undefined && e.objectOld.metadata.resourceVersion === e.objectNew.metadata?.resourceVersion;
-    this.deliver((p) => p.update(e, this.context), () => this.handler.update(e, unchanged ? this.lowPriorityQueue : this.queue, this.context));
+    this.deliver('update', e, unchanged ? this.lowPriorityQueue : this.queue);
   }
   delete(e: DeleteEvent<T>): void {
-    this.deliver((p) => p.delete(e, this.context), () => this.handler.delete(e, this.queue, this.context));
+    this.deliver('delete', e, this.queue);
   }
   generic(e: GenericEvent<T>): void {
-    this.deliver((p) => p.generic(e, this.context), () => this.handler.generic(e, this.queue, this.context));
+    this.deliver('generic', e, this.queue);
   }
 
-  private deliver(ask: (p: AsyncPredicate<T>) => boolean | Promise<boolean>, handle: () => void | Promise<void>): void {
+  /** Runs the event now when nothing is pending (synchronously while every answer is), else after the last one. */
+  private deliver<K extends EventType>(type: K, e: EventOf<T, K>, queue: RequestQueue): void {
     if (this.tail !== undefined) {
-      this.track(this.tail.then(() => this.run(ask, handle)));
+      this.track(this.tail.then(() => this.run(type, e, queue)));
       return;
     }
-    const outcome = this.run(ask, handle);
+    const outcome = this.run(type, e, queue);
     if (outcome !== undefined) this.track(outcome);
   }
 
-  /** Predicates, then the handler: synchronously while each answers at once. */
-  private run(ask: (p: AsyncPredicate<T>) => boolean | Promise<boolean>, handle: () => void | Promise<void>): void | Promise<void> {
-    let passes: boolean | Promise<boolean>;
-    try {
-      passes = firstAnswer(this.predicates, ask, false);
-    } catch (err) {
-      return this.predicateFailed(err);
+  /** Predicates in order, then the handler; a promise as soon as one of them answers with one. */
+  private run<K extends EventType>(type: K, e: EventOf<T, K>, queue: RequestQueue, from = 0): void | Promise<void> {
+    const predicates = this.predicates;
+    for (let i = from; i < predicates.length; i++) {
+      let answer: boolean | Promise<boolean>;
+      try {
+        answer = (predicates[i]![type] as (e: EventOf<T, K>, c: EventContext) => boolean | Promise<boolean>)(e, this.context);
+      } catch (err) {
+        return this.predicateFailed(err);
+      }
+      if (typeof (answer as Partial<Promise<boolean>> | undefined)?.then !== 'function') {
+        if (!answer) return;
+      } else {
+        return (answer as Promise<boolean>).then(
+          (ok) => (ok ? this.run(type, e, queue, i + 1) : undefined),
+          (err: unknown) => this.predicateFailed(err),
+        );
+      }
     }
-    if (typeof passes === 'boolean') return passes ? handle() : undefined;
-    return passes.then(
-      (ok) => (ok ? handle() : undefined),
-      (err: unknown) => this.predicateFailed(err),
-    );
+    return (this.handler[type] as (e: EventOf<T, K>, q: RequestQueue, c: EventContext) => void | Promise<void>)(e, queue, this.context);
   }
 
   private predicateFailed(err: unknown): void {
