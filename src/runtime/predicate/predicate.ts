@@ -63,15 +63,6 @@ export function newPredicate<T extends KubeObject = KubeObject>(fn: (obj: T, con
   return { create: (e, c) => fn(e.object, c), update: (e, c) => fn(e.objectNew, c), delete: (e, c) => fn(e.object, c), generic: (e, c) => fn(e.object, c) };
 }
 
-type EventOf<T extends KubeObject> = CreateEvent<T> & UpdateEvent<T> & DeleteEvent<T> & GenericEvent<T>;
-type Answer = (p: AsyncPredicate<KubeObject>, e: EventOf<KubeObject>, c?: EventContext) => boolean | Promise<boolean>;
-const eventTypes: Record<keyof AsyncPredicate, Answer> = {
-  create: (p, e, c) => p.create(e, c),
-  update: (p, e, c) => p.update(e, c),
-  delete: (p, e, c) => p.delete(e, c),
-  generic: (p, e, c) => p.generic(e, c),
-};
-
 /**
  * Asks `ps` in order until one answers `decisive` (then answers it), else answers !decisive; synchronous
  * while every answer is, so a chain of plain predicates stays plain.
@@ -79,15 +70,21 @@ const eventTypes: Record<keyof AsyncPredicate, Answer> = {
 function firstAnswer<T extends KubeObject>(ps: AsyncPredicate<T>[], ask: (p: AsyncPredicate<T>) => boolean | Promise<boolean>, decisive: boolean, from = 0): boolean | Promise<boolean> {
   for (let i = from; i < ps.length; i++) {
     const answer = ask(ps[i]!);
-    if (typeof answer !== 'boolean') return answer.then((a) => (a === decisive ? decisive : firstAnswer(ps, ask, decisive, i + 1)));
-    if (answer === decisive) return decisive;
+    if (typeof (answer as Partial<Promise<boolean>> | undefined)?.then === 'function') {
+      return (answer as Promise<boolean>).then((a) => (!!a === decisive ? decisive : firstAnswer(ps, ask, decisive, i + 1)));
+    }
+    if (!!answer === decisive) return decisive;
   }
   return !decisive;
 }
 
 function combine<T extends KubeObject>(ps: AsyncPredicate<T>[], decisive: boolean): AsyncPredicate<T> {
-  const per = (type: keyof AsyncPredicate) => (e: EventOf<T>, c?: EventContext) => firstAnswer(ps, (p) => eventTypes[type](p as unknown as AsyncPredicate<KubeObject>, e as EventOf<KubeObject>, c), decisive);
-  return { create: per('create'), update: per('update'), delete: per('delete'), generic: per('generic') } as AsyncPredicate<T>;
+  return {
+    create: (e, c) => firstAnswer(ps, (p) => p.create(e, c), decisive),
+    update: (e, c) => firstAnswer(ps, (p) => p.update(e, c), decisive),
+    delete: (e, c) => firstAnswer(ps, (p) => p.delete(e, c), decisive),
+    generic: (e, c) => firstAnswer(ps, (p) => p.generic(e, c), decisive),
+  };
 }
 
 /** Passes an event that every predicate passes (asked in order, stopping at the first no). */
