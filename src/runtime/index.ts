@@ -25,8 +25,9 @@ export { LOW_PRIORITY, WorkQueue, type WorkQueueOptions } from './queue/work-que
 export { ExponentialFailureRateLimiter, FixedDelayRateLimiter, type RateLimiter } from './queue/rate-limiter.js';
 
 export type { CreateEvent, UpdateEvent, DeleteEvent, GenericEvent, RequestQueue } from './handler/events.js';
-export { enqueueRequestForObject, enqueueRequestForOwner, enqueueRequestsFromMapFunc, eventHandlerFuncs, type EventHandler, type OwnerKind, type OwnerOptions } from './handler/handler.js';
-export { predicateFuncs, generationChanged, resourceVersionChanged, labelChanged, annotationChanged, newPredicate, and, or, not, type Predicate } from './predicate/predicate.js';
+export { enqueueRequestForObject, enqueueRequestForOwner, enqueueRequestsFromMapFunc, eventHandlerFuncs, type EventHandler, type MapFunc, type OwnerKind, type OwnerOptions } from './handler/handler.js';
+export { detachedEventContext, type EventContext, type ObjectReader } from './handler/event-context.js';
+export { predicateFuncs, generationChanged, resourceVersionChanged, labelChanged, annotationChanged, newPredicate, and, or, not, type Predicate, type AsyncPredicate } from './predicate/predicate.js';
 export { Dispatch, type Source, type SourceContext } from './source/source.js';
 export { kindSource } from './source/kind.js';
 export { EventChannel, channelSource } from './source/channel.js';

@@ -18,7 +18,8 @@ import { after, type Clock } from '../clock.js';
 import { keyOf, parseKey, type KubeObject, type Request } from '../client/object.js';
 import type { RequestQueue } from '../handler/events.js';
 import type { EventHandler } from '../handler/handler.js';
-import type { Predicate } from '../predicate/predicate.js';
+import type { AsyncPredicate } from '../predicate/predicate.js';
+import { detachedEventContext, type EventContext, type ObjectReader } from '../handler/event-context.js';
 import type { RateLimiter } from '../queue/rate-limiter.js';
 import { WorkQueue, type WorkQueueMetrics } from '../queue/work-queue.js';
 import { Dispatch, type Source } from '../source/source.js';
@@ -57,6 +58,8 @@ export interface ControllerRunContext {
   cache: Cache;
   clock: Clock;
   logger?: Logger;
+  /** The reader map functions and predicates get in their context (the manager's cache-backed client). */
+  client?: ObjectReader;
   metrics?: ControllerMetrics;
   defaultRateLimiter?: () => RateLimiter;
   onActivity?: () => void;
@@ -65,7 +68,7 @@ export interface ControllerRunContext {
 export interface Watch {
   source: Source<KubeObject>;
   handler: EventHandler<KubeObject>;
-  predicates: Predicate<KubeObject>[];
+  predicates: AsyncPredicate<KubeObject>[];
 }
 
 export class Controller {
@@ -73,6 +76,8 @@ export class Controller {
   private readonly reconcileFn: ReconcileFunc;
   private readonly watchList: Watch[] = [];
   private queue: WorkQueue | undefined;
+  /** The dispatches of the running watches (their async events count as work in isIdle). */
+  private dispatches: Dispatch[] = [];
   private workers: Promise<void>[] = [];
   /** Ends start()'s wait for the caches when stop() comes first. */
   private endSyncWait: (() => void) | undefined;
@@ -95,7 +100,7 @@ export class Controller {
   }
 
   /** Adds a source whose events pass `predicates` and are mapped to requests by `handler`. */
-  watch<T extends KubeObject>(source: Source<T>, handler: EventHandler<T>, ...predicates: Predicate<T>[]): this {
+  watch<T extends KubeObject>(source: Source<T>, handler: EventHandler<NoInfer<T>>, ...predicates: AsyncPredicate<NoInfer<T>>[]): this {
     this.watchList.push({ source, handler, predicates } as unknown as Watch);
     if (this.running && this.context && this.queue) this.startWatch(this.watchList.at(-1)!, this.context, this.queue);
     return this;
@@ -111,6 +116,7 @@ export class Controller {
     const rateLimiter = (this.options.rateLimiter ?? context.defaultRateLimiter)?.();
     const queue = new WorkQueue({ clock: context.clock, rateLimiter, usePriority: this.options.usePriorityQueue ?? true, metrics: context.metrics?.queue?.(this.name), onActivity: context.onActivity });
     this.queue = queue;
+    this.dispatches = [];
     // controller-runtime's start-up lines, the ones a newcomer looks for to know the controller runs.
     const log = context.logger?.child({ controller: this.name });
     log?.info('Starting Controller');
@@ -157,9 +163,9 @@ export class Controller {
     return this.watchList;
   }
 
-  /** Nothing queued and no reconcile running. */
+  /** Nothing queued, no reconcile running and no event still in an async map function or predicate. */
   isIdle(): boolean {
-    return !this.queue || this.queue.isIdle();
+    return (!this.queue || this.queue.isIdle()) && this.dispatches.every((d) => d.pending() === 0);
   }
 
   /** Reconciles finished since the controller was created (any outcome). */
@@ -198,7 +204,17 @@ export class Controller {
       add: (req, priority) => queue.add(keyOf(req), priority),
       addAfter: (req, ms, priority) => queue.addAfter(keyOf(req), ms, priority),
     };
-    w.source.start(new Dispatch(w.handler, w.predicates, requests), { cache: context.cache, clock: context.clock, logger: context.logger });
+    const dispatch = new Dispatch(w.handler, w.predicates, requests, this.eventContext(context), context.onActivity);
+    this.dispatches.push(dispatch);
+    w.source.start(dispatch, { cache: context.cache, clock: context.clock, logger: context.logger });
+  }
+
+  /** What this controller's map functions and predicates get: the manager's client and the controller's logger. */
+  private eventContext(context: ControllerRunContext): EventContext {
+    return {
+      client: context.client ?? detachedEventContext.client,
+      log: context.logger ? context.logger.child({ controller: this.name }) : detachedEventContext.log,
+    };
   }
 
   private async work(queue: WorkQueue, context: ControllerRunContext): Promise<void> {

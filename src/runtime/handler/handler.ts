@@ -4,40 +4,87 @@
  * of a kind), or whatever a function maps it to (`enqueueRequestsFromMapFunc`). An owner handler knows its
  * owner kind's scope, as controller-runtime's does through the RESTMapper: a namespaced owner lives in its
  * child's namespace, a cluster-scoped one is one key with no namespace whatever namespaces its children are in.
+ * Handlers are typed by the watched kind's object type (controller-runtime's TypedEventHandler). A map function
+ * may be async and gets the event's context (the manager's client, the logger); one that throws or rejects is
+ * logged and only its own event's requests are lost.
  */
 import type { KubeObject, Request } from '../client/object.js';
 import { requestOf, splitApiVersion } from '../client/object.js';
 import { defaultKindRegistry, type KindRegistry } from '../client/kinds.js';
 import type { CreateEvent, DeleteEvent, GenericEvent, RequestQueue, UpdateEvent } from './events.js';
+import { detachedEventContext, errorLogFields, type EventContext } from './event-context.js';
 
+/**
+ * Turns events into reconcile requests. A method may return a promise (async work); the controller then
+ * holds this handler's later events until it settles, so each handler sees and enqueues in event order.
+ * `context` is given by the controller; a handler called without one (a test) gets a detached context.
+ */
 export interface EventHandler<T extends KubeObject = KubeObject> {
-  create(event: CreateEvent<T>, queue: RequestQueue): void;
-  update(event: UpdateEvent<T>, queue: RequestQueue): void;
-  delete(event: DeleteEvent<T>, queue: RequestQueue): void;
-  generic(event: GenericEvent<T>, queue: RequestQueue): void;
+  create(event: CreateEvent<T>, queue: RequestQueue, context?: EventContext): void | Promise<void>;
+  update(event: UpdateEvent<T>, queue: RequestQueue, context?: EventContext): void | Promise<void>;
+  delete(event: DeleteEvent<T>, queue: RequestQueue, context?: EventContext): void | Promise<void>;
+  generic(event: GenericEvent<T>, queue: RequestQueue, context?: EventContext): void | Promise<void>;
 }
 
-/** A handler that maps every event through `toRequests(object)` (update events map both versions). */
-function mapping<T extends KubeObject>(toRequests: (obj: T) => Request[]): EventHandler<T> {
-  const addAll = (obj: T, queue: RequestQueue): void => {
-    for (const req of toRequests(obj)) queue.add(req);
+/** Maps an object to the requests it causes; may be async, and may read through the context's client. */
+export type MapFunc<T extends KubeObject = KubeObject> = (obj: T, context: EventContext) => Request[] | Promise<Request[]>;
+
+/**
+ * A handler that maps every event through `toRequests(object)` (update events map both versions, each request
+ * once). Synchronous results are enqueued at once; async ones when they resolve. A map call that throws or
+ * rejects is logged, and only its own requests are dropped.
+ */
+function mapping<T extends KubeObject>(toRequests: MapFunc<T>): EventHandler<T> {
+  // One object (create, delete, generic): no arrays beyond the map's own result, as this is every event's path.
+  const one = (obj: T, queue: RequestQueue, context: EventContext = detachedEventContext): void | Promise<void> => {
+    const result = mapSafely(toRequests, obj, context);
+    if (Array.isArray(result)) {
+      for (const req of result) queue.add(req);
+      return;
+    }
+    return result.then(
+      (requests) => {
+        for (const req of requests) queue.add(req);
+      },
+      (err: unknown) => void mapFailed(err, obj, context),
+    );
+  };
+  const both = (objects: T[], queue: RequestQueue, context: EventContext = detachedEventContext): void | Promise<void> => {
+    const results = objects.map((obj) => mapSafely(toRequests, obj, context));
+    if (results.every((r): r is Request[] => Array.isArray(r))) return addUnique(results, queue);
+    return Promise.all(results.map((r, i) => Promise.resolve(r).catch((err: unknown) => mapFailed(err, objects[i]!, context)))).then((lists) => addUnique(lists, queue));
   };
   return {
-    create: (e, q) => addAll(e.object, q),
-    update: (e, q) => {
-      const seen = new Set<string>();
-      for (const obj of [e.objectOld, e.objectNew]) {
-        for (const req of toRequests(obj)) {
-          const key = `${req.namespace}/${req.name}`;
-          if (seen.has(key)) continue;
-          seen.add(key);
-          q.add(req);
-        }
-      }
-    },
-    delete: (e, q) => addAll(e.object, q),
-    generic: (e, q) => addAll(e.object, q),
+    create: (e, q, c) => one(e.object, q, c),
+    update: (e, q, c) => both([e.objectOld, e.objectNew], q, c),
+    delete: (e, q, c) => one(e.object, q, c),
+    generic: (e, q, c) => one(e.object, q, c),
   };
+}
+
+function mapSafely<T extends KubeObject>(toRequests: MapFunc<T>, obj: T, context: EventContext): Request[] | Promise<Request[]> {
+  try {
+    return toRequests(obj, context);
+  } catch (err) {
+    return mapFailed(err, obj, context);
+  }
+}
+
+function mapFailed(err: unknown, obj: KubeObject, context: EventContext): Request[] {
+  context.log.error({ ...errorLogFields(err), object: { kind: obj.kind, namespace: obj.metadata?.namespace, name: obj.metadata?.name } }, 'map function failed: no requests for this event');
+  return [];
+}
+
+function addUnique(lists: Request[][], queue: RequestQueue): void {
+  const seen = new Set<string>();
+  for (const list of lists) {
+    for (const req of list) {
+      const key = `${req.namespace}/${req.name}`;
+      if (seen.has(key)) continue;
+      seen.add(key);
+      queue.add(req);
+    }
+  }
 }
 
 /** Enqueues the object the event is about. */
@@ -81,8 +128,11 @@ export function enqueueRequestForOwner<T extends KubeObject = KubeObject>(owner:
   });
 }
 
-/** Enqueues whatever `map(object)` returns (e.g. every CronJob that references a ConfigMap). */
-export function enqueueRequestsFromMapFunc<T extends KubeObject = KubeObject>(map: (obj: T) => Request[]): EventHandler<T> {
+/**
+ * Enqueues whatever `map(object, context)` returns (e.g. every CronJob that references a ConfigMap), sync or
+ * async: `enqueueRequestsFromMapFunc(async (cm, { client }) => …client.list(CronJobKind, { matchingFields })…)`.
+ */
+export function enqueueRequestsFromMapFunc<T extends KubeObject = KubeObject>(map: MapFunc<T>): EventHandler<T> {
   return mapping(map);
 }
 

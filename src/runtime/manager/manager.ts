@@ -13,6 +13,7 @@ import { KubeConfig } from '@kubernetes/client-node';
 import type { Logger } from 'pino';
 import { newLogger } from '../logging/logger.js';
 import { ControllerBuilder, type ControllerHost } from '../builder/builder.js';
+import { duplicateNameMessage } from '../builder/builder-checks.js';
 import { Cache, type KindScope } from '../cache/cache.js';
 import type { IndexFunc } from '../cache/object-store.js';
 import { realClock, type Clock } from '../clock.js';
@@ -164,12 +165,23 @@ export class Manager implements ControllerHost {
     return new ControllerBuilder<T>(this, kind);
   }
 
+  /** A builder with no kind yet (controller-runtime's ControllerManagedBy): `.for(Kind)`, or `.named(n).watches(…)`. */
+  controllerManagedBy(): ControllerBuilder {
+    return new ControllerBuilder(this);
+  }
+
+  hasController(name: string): boolean {
+    return this.controllers.some((c) => c.name === name);
+  }
+
   /** The webhook builder: `mgr.webhookFor(Kind).withDefaulter(d).withConversion(c).complete()`. */
   webhookFor<T extends KubeObject>(kind: KindRef<T>): WebhookBuilder<T> {
     return new WebhookBuilder<T>(this, kind);
   }
 
+  /** Registers a controller; its name must be unique in this manager (it labels the controller's metrics). */
   addController(controller: Controller): void {
+    if (this.hasController(controller.name)) throw new Error(duplicateNameMessage(controller.name));
     this.controllers.push(controller);
     if (this.running && (this.leading || !this.options.leaderElection)) void this.startReported(`controller ${controller.name}`, () => this.startController(controller)).catch(() => {}); // reported, and ends runUntilSignal
   }
@@ -428,6 +440,7 @@ export class Manager implements ControllerHost {
       cache: this.cache,
       clock: this.clock,
       logger: this.logger,
+      client: this.client,
       metrics: this.metrics.controller,
       defaultRateLimiter: this.options.rateLimiter,
       onActivity: () => this.activity(),

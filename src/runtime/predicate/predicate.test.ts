@@ -45,3 +45,24 @@ describe('predicates', () => {
     expect(inNs.update(update({}, { namespace: 'other' }))).toBe(false);
   });
 });
+
+describe('async predicates in the combinators', () => {
+  const named = (name: string): KubeObject => ({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { namespace: 'ns', name } });
+  const asked: string[] = [];
+  const slowlyStartsWithA = newPredicate(async (o: KubeObject) => (asked.push(`async:${o.metadata?.name}`), o.metadata?.name?.startsWith('a') ?? false));
+  const short = newPredicate((o: KubeObject) => (asked.push(`sync:${o.metadata?.name}`), (o.metadata?.name?.length ?? 0) < 4));
+
+  test('and/or stay synchronous while every answer is, answer with a promise once one part is async, and stop at the deciding answer', async () => {
+    asked.length = 0;
+    expect(and(short, short).create({ object: named('abc') })).toBe(true);
+    expect(or(short, short).create({ object: named('long-name') })).toBe(false);
+    expect(and(short, slowlyStartsWithA).create({ object: named('long-name') })).toBe(false);
+    expect(asked).toEqual(['sync:abc', 'sync:abc', 'sync:long-name', 'sync:long-name', 'sync:long-name']);
+    asked.length = 0;
+    await expect(and(short, slowlyStartsWithA).create({ object: named('abc') })).resolves.toBe(true);
+    await expect(and(slowlyStartsWithA, short).update({ objectOld: named('x'), objectNew: named('bcd') })).resolves.toBe(false);
+    await expect(or(slowlyStartsWithA, short).delete({ object: named('ab-long') })).resolves.toBe(true);
+    await expect(not(slowlyStartsWithA).generic({ object: named('zzz') })).resolves.toBe(true);
+    expect(asked).toEqual(['sync:abc', 'async:abc', 'async:bcd', 'async:ab-long', 'async:zzz']);
+  });
+});

@@ -8,22 +8,34 @@ import type { Cache } from '../cache/cache.js';
 import type { Clock } from '../clock.js';
 import type { KubeObject } from '../client/object.js';
 import type { CreateEvent, DeleteEvent, GenericEvent, RequestQueue, UpdateEvent } from '../handler/events.js';
+import { detachedEventContext, errorLogFields, type EventContext } from '../handler/event-context.js';
 import type { EventHandler } from '../handler/handler.js';
-import type { Predicate } from '../predicate/predicate.js';
+import type { AsyncPredicate } from '../predicate/predicate.js';
+
+type EventType = 'create' | 'update' | 'delete' | 'generic';
+type EventOf<T extends KubeObject, K extends EventType> = { create: CreateEvent<T>; update: UpdateEvent<T>; delete: DeleteEvent<T>; generic: GenericEvent<T> }[K];
 import { LOW_PRIORITY } from '../queue/work-queue.js';
 
 /**
  * Filters events through predicates, then hands them to the handler with the controller's queue — at low
  * priority for objects of an informer's initial list and for updates that changed nothing (controller-runtime's
- * `WithLowPriorityWhenUnchanged`), so that startup's backlog never delays a real change.
+ * `WithLowPriorityWhenUnchanged`), so that startup's backlog never delays a real change. Predicates and the
+ * handler get the event's context; when one of them answers with a promise, later events wait behind it, so
+ * the handler sees and enqueues events in the order they came. A predicate that throws drops its event (logged).
  */
 export class Dispatch<T extends KubeObject = KubeObject> {
   private readonly lowPriorityQueue: RequestQueue;
+  /** The last async event's work; later events chain after it while it runs. */
+  private tail: Promise<void> | undefined;
+  private pendingEvents = 0;
 
   constructor(
     private readonly handler: EventHandler<T>,
-    private readonly predicates: Predicate<T>[],
+    private readonly predicates: AsyncPredicate<T>[],
     private readonly queue: RequestQueue,
+    private readonly context: EventContext = detachedEventContext,
+    /** Called when an async event's work has settled (the manager's activity counter). */
+    private readonly onSettled?: () => void,
   ) {
     this.lowPriorityQueue = {
       add: (request, priority) => queue.add(request, priority ?? LOW_PRIORITY),
@@ -31,19 +43,71 @@ export class Dispatch<T extends KubeObject = KubeObject> {
     };
   }
 
+  /** Events whose predicates or handler are still working (async). */
+  pending(): number {
+    return this.pendingEvents;
+  }
+
   create(e: CreateEvent<T>): void {
-    if (this.predicates.every((p) => p.create(e))) this.handler.create(e, e.isInitialList ? this.lowPriorityQueue : this.queue);
+    this.deliver('create', e, e.isInitialList ? this.lowPriorityQueue : this.queue);
   }
   update(e: UpdateEvent<T>): void {
-    if (!this.predicates.every((p) => p.update(e))) return;
     const unchanged = e.objectOld.metadata?.resourceVersion !== undefined && e.objectOld.metadata.resourceVersion === e.objectNew.metadata?.resourceVersion;
-    this.handler.update(e, unchanged ? this.lowPriorityQueue : this.queue);
+    this.deliver('update', e, unchanged ? this.lowPriorityQueue : this.queue);
   }
   delete(e: DeleteEvent<T>): void {
-    if (this.predicates.every((p) => p.delete(e))) this.handler.delete(e, this.queue);
+    this.deliver('delete', e, this.queue);
   }
   generic(e: GenericEvent<T>): void {
-    if (this.predicates.every((p) => p.generic(e))) this.handler.generic(e, this.queue);
+    this.deliver('generic', e, this.queue);
+  }
+
+  /** Runs the event now when nothing is pending (synchronously while every answer is), else after the last one. */
+  private deliver<K extends EventType>(type: K, e: EventOf<T, K>, queue: RequestQueue): void {
+    if (this.tail !== undefined) {
+      this.track(this.tail.then(() => this.run(type, e, queue)));
+      return;
+    }
+    const outcome = this.run(type, e, queue);
+    if (outcome !== undefined) this.track(outcome);
+  }
+
+  /** Predicates in order, then the handler; a promise as soon as one of them answers with one. */
+  private run<K extends EventType>(type: K, e: EventOf<T, K>, queue: RequestQueue, from = 0): void | Promise<void> {
+    const predicates = this.predicates;
+    for (let i = from; i < predicates.length; i++) {
+      let answer: boolean | Promise<boolean>;
+      try {
+        answer = (predicates[i]![type] as (e: EventOf<T, K>, c: EventContext) => boolean | Promise<boolean>)(e, this.context);
+      } catch (err) {
+        return this.predicateFailed(err);
+      }
+      if (typeof (answer as Partial<Promise<boolean>> | undefined)?.then !== 'function') {
+        if (!answer) return;
+      } else {
+        return (answer as Promise<boolean>).then(
+          (ok) => (ok ? this.run(type, e, queue, i + 1) : undefined),
+          (err: unknown) => this.predicateFailed(err),
+        );
+      }
+    }
+    return (this.handler[type] as (e: EventOf<T, K>, q: RequestQueue, c: EventContext) => void | Promise<void>)(e, queue, this.context);
+  }
+
+  private predicateFailed(err: unknown): void {
+    this.context.log.error(errorLogFields(err), 'predicate failed: event dropped');
+  }
+
+  private track(work: Promise<void>): void {
+    this.pendingEvents++;
+    const settled: Promise<void> = work
+      .catch((err: unknown) => this.context.log.error(errorLogFields(err), 'event handler failed'))
+      .then(() => {
+        this.pendingEvents--;
+        if (this.tail === settled) this.tail = undefined;
+        this.onSettled?.();
+      });
+    this.tail = settled;
   }
 }
 

@@ -28,6 +28,7 @@ import {
   predicateFuncs,
   resourceVersionChanged,
   setControllerReference,
+  type EventContext,
   type KubeObject,
   type Manager,
   type Predicate,
@@ -101,17 +102,13 @@ function updatesOnly<T extends KubeObject>(): Predicate<T> {
   return predicateFuncs<T>({ create: () => false, delete: () => false, generic: () => false, update: resourceVersionChanged<T>().update });
 }
 
-/** Every EventJob of the Event's namespace whose trigger the Event matches (§3.2), through the index. */
-function eventJobsFiredBy(mgr: Manager): (event: CoreEvent) => Request[] {
-  return (event) => {
-    const store = mgr.getCache().informerFor(EventJobKind).store;
-    const namespace = event.metadata?.namespace;
-    return store
-      .byIndex(triggerIndex, eventIndexValue(event))
-      .map((key) => store.get(key))
-      .filter((ej): ej is EventJob => ej !== undefined && ej.metadata?.namespace === namespace && matchesTrigger(ej.spec.trigger, event))
-      .map((ej) => ({ namespace: ej.metadata!.namespace!, name: ej.metadata!.name! }));
-  };
+/**
+ * Every EventJob of the Event's namespace whose trigger the Event matches (§3.2): listed through the
+ * trigger index by the context's client, which serves EventJobs from the manager's cache.
+ */
+async function eventJobsFiredBy(event: CoreEvent, { client }: EventContext): Promise<Request[]> {
+  const candidates = await client.list(EventJobKind, { namespace: event.metadata?.namespace, matchingFields: { [triggerIndex]: eventIndexValue(event) } });
+  return candidates.filter((ej) => matchesTrigger(ej.spec.trigger, event)).map((ej) => ({ namespace: ej.metadata!.namespace!, name: ej.metadata!.name! }));
 }
 
 /** Registers the EventJob controller with the manager (called from internal/controller/index.ts). */
@@ -121,7 +118,7 @@ export function setupEventJobController(mgr: Manager): void {
     .controllerFor(EventJobKind)
     .withPredicates(updatesOnly<EventJob>())
     .owns(BuiltinKinds.Job, { predicates: [updatesOnly<Job>()] })
-    .watches(BuiltinKinds.Event, enqueueRequestsFromMapFunc(eventJobsFiredBy(mgr)))
+    .watches(BuiltinKinds.Event, enqueueRequestsFromMapFunc(eventJobsFiredBy))
     .named('eventjob')
     .complete(new EventJobReconciler(mgr));
 }
