@@ -29,7 +29,7 @@ describe('complete() checks the builder', () => {
     ['an empty name', (b) => b.for(CronJobKind).named(''), 'must specify Name for Controller', noop],
     ['a name with a space', (b) => b.for(CronJobKind).named('cron job'), 'controller name "cron job" is not valid', noop],
     ['a name ending in a dash', (b) => b.for(CronJobKind).named('cron-'), 'controller name "cron-" is not valid', noop],
-    ['For and Owns of one kind', (b) => b.for(CronJobKind).owns(CronJobKind), 'controller cronjob: CronJob (batch.tutorial.kubebuilder.io/v1) is watched twice, by For() and by Owns()', noop],
+    ['For, Owns and Watches of one kind', (b) => b.for(CronJobKind).owns(CronJobKind).watches(CronJobKind, enqueueRequestForObject()), 'controller cronjob: CronJob (batch.tutorial.kubebuilder.io/v1) is watched twice, by For() and by Watches()', noop],
     ['Owns twice', (b) => b.for(CronJobKind).owns(BuiltinKinds.Job).owns(BuiltinKinds.Job), 'Job (batch/v1) is watched twice, by Owns() and by Owns()', noop],
     [
       'Watches of one kind twice (a KindRef and a kind source)',
@@ -67,6 +67,9 @@ describe('complete() checks the builder', () => {
     expect(ticker.watches()).toHaveLength(3);
     const owner = new ControllerBuilder(h).for(CronJobKind).owns(BuiltinKinds.Job).named('cron_v1.2').complete(noop);
     expect(owner.name).toBe('cron_v1.2');
-    expect(h.added).toEqual([ticker, owner]);
+    // a parent owning children of its own kind, as controller-runtime's builder tests do with ReplicaSets
+    const nested = new ControllerBuilder(h).for(BuiltinKinds.ConfigMap).owns(BuiltinKinds.ConfigMap).complete(noop);
+    expect(nested.watches()).toHaveLength(2);
+    expect(h.added).toEqual([ticker, owner, nested]);
   });
 });

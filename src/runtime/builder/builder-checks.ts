@@ -1,7 +1,9 @@
 /**
  * What `complete()` checks before it builds anything, with controller-runtime's wording where `Build` has
  * one: For given once, Owns only with For, some watch, a reconciler, a valid controller name that no other
- * controller of the manager has, and no kind watched twice by one controller. Returns the controller's name.
+ * controller of the manager has, and no kind watched twice by one controller — except For(X) with Owns(X), a
+ * parent owning children of its own kind, which `Build` accepts (the two watches enqueue different keys: the
+ * object, its owner). Returns the controller's name.
  */
 import { apiVersionOf, type KindInfo } from '../client/kinds.js';
 import type { ReconcileFunc, Reconciler } from '../controller/reconcile.js';
@@ -52,12 +54,13 @@ export function checkBuilder(input: BuilderInput): string {
   for (const w of all) {
     const id = `${apiVersionOf(w.info)}/${w.info.kind}${w.info.metadataOnly ? ' (metadata only)' : ''}`;
     const first = seen.get(id);
-    if (first) {
+    const parentOfItsKind = first?.by === 'For()' && w.by === 'Owns()';
+    if (first && !parentOfItsKind) {
       throw new Error(
         `controller ${name}: ${w.info.kind} (${apiVersionOf(w.info)}) is watched twice, by ${first.by} and by ${w.by}: each event would reach the controller through both watches; watch a kind once (one Watches() whose handler enqueues everything its events map to)`,
       );
     }
-    seen.set(id, w);
+    if (!first) seen.set(id, w);
   }
   return name;
 }
