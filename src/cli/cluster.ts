@@ -34,7 +34,8 @@ What the local cluster does not do (yet):
     retries for a second, then refuses)
   - built-in admission keeps no audit log: PodSecurity's audit mode and ValidatingAdmissionPolicy's Audit
     action and auditAnnotations are recorded nowhere
-  - no conversion webhooks (CRDs with conversion.strategy Webhook are rejected)
+  - conversion webhooks get one object per ConversionReview (as the storage codec sends them); server-side
+    apply does not convert other versions' managedFields entries, and /scale of such CRDs reads unconverted
   - protobuf request bodies are decoded for every built-in kind (message tables taken from kubectl 1.32's own
     descriptors) except CustomResourceDefinition and APIService objects, which get 415 like custom resources
     (send them as JSON); responses are always JSON
@@ -68,6 +69,14 @@ export function imageMappings(values: string[]): Record<string, string> {
 
 export function register(program: Command): void {
   const cluster = program.command('cluster').description('run the local Kubernetes 1.32 API server (no downloads, no Docker)');
+  cluster
+    .command('migrate-storage <crd-name>')
+    .description('rewrite every object of a CRD in its current storage version, then trim status.storedVersions to it (kube-storage-version-migrator)')
+    .option('--kubeconfig <path>', 'kubeconfig of the cluster (default: $KUBECONFIG, else ~/.kube/config)')
+    .action(async (crdName: string, opts: { kubeconfig?: string }) => {
+      const { runMigrateStorage } = await import('./migrate-storage.js');
+      await runMigrateStorage(crdName, opts);
+    });
   cluster
     .command('start')
     .description('start the local cluster in the foreground on the real clock')

@@ -4,6 +4,7 @@
  */
 export { startLocalCluster } from './local-cluster.js';
 export type { LocalCluster, LocalClusterOptions, ControllerSwitches, ClusterInternals, IdleCheck } from './local-cluster.js';
+export type { StorageMigrationResult } from './storage-migration.js';
 export { VirtualClock, RealClusterClock, toEpochMillis } from './clock/virtual-clock.js';
 export type { ClusterClock, SettleHook } from './clock/virtual-clock.js';
 export type { RequestLogEntry, FaultSpec } from './http/request-log.js';

@@ -16,6 +16,7 @@ import { markLegacyTokenUsed } from './controllers/legacy-token-tracking.js';
 import { OpenAPIDocuments } from './http/openapi.js';
 import { FaultInjector, type FaultSpec, type RequestLogEntry } from './http/request-log.js';
 import { ResourceHandler } from './http/resource-handler.js';
+import { type StorageMigrationResult, migrateStorage } from './storage-migration.js';
 import { WebhookAdmission } from './admission/webhook-admission.js';
 import { WatchHub } from './http/watch.js';
 import { kubeconfigText, writeKubeconfigFile } from './kubeconfig.js';
@@ -168,6 +169,8 @@ export interface LocalClusterOptions {
    * `--request-timeout`): then a 504 Timeout. Watches, logs, exec and proxies have none.
    */
   requestTimeoutSeconds?: number;
+  /** Wall-clock seconds a CRD conversion webhook has to answer (default 30, the webhook client's timeout). */
+  conversionWebhookTimeoutSeconds?: number;
   /** Wall-clock seconds a connection has to send its request headers and finish its TLS handshake (default 32, Go's ReadHeaderTimeout as kube-apiserver sets it). */
   readHeaderTimeoutSeconds?: number;
   /** Watch history length (default 10 000 events). */
@@ -272,6 +275,11 @@ export interface LocalCluster {
   closeWatches(): void;
   /** Drops the watch history: older resourceVersions now get 410 Expired. */
   compactHistory(): void;
+  /**
+   * Rewrites every object of the CRD in its current storage version (through its conversion webhook)
+   * and trims `status.storedVersions` to that version, as kube-storage-version-migrator does.
+   */
+  migrateStorage(crdName: string): Promise<StorageMigrationResult>;
   /** The store and operations, for built-in controllers and white-box tests. */
   internals: ClusterInternals;
   stop(): Promise<void>;
@@ -305,6 +313,7 @@ export async function startLocalCluster(options: LocalClusterOptions = {}): Prom
   const handler = new ResourceHandler(catalog, store, operations, watches, () => clock.now(), admission);
   const readFreshness = new FreshnessWaiter(store, clock);
   handler.freshness = readFreshness;
+  if (options.conversionWebhookTimeoutSeconds !== undefined) handler.converting.timeoutMs = options.conversionWebhookTimeoutSeconds * 1000;
   watches.freshness = new FreshnessWaiter(store, clock);
   const lookup = (bucket: string, namespace: string | undefined, name: string) => store.peek(bucket, namespace, name);
   // a legacy Secret-based token in use: the server labels its Secret with the day (markLegacyTokenUsed)
@@ -417,6 +426,7 @@ export async function startLocalCluster(options: LocalClusterOptions = {}): Prom
       return path;
     },
     issueClientCertificate,
+    migrateStorage: (crdName) => migrateStorage({ store, operations, catalog, converting: handler.converting }, crdName),
     async writeCertificateKubeconfig(path, identity) {
       const clientCertificate = await issueClientCertificate(identity.user, identity.groups ?? []);
       writeKubeconfigFile(path, kubeconfigText(url, certs?.caCertPem, { user: identity.user, clientCertificate, ...(identity.namespace ? { namespace: identity.namespace } : {}) }));

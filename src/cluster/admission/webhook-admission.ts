@@ -27,6 +27,12 @@ export interface AdmissionRequestContext {
 
 const optionsKind: Record<AdmissionOperation, string> = { CREATE: 'CreateOptions', UPDATE: 'UpdateOptions', DELETE: 'DeleteOptions' };
 
+/** The other served versions of a resource, and conversion of an object between them (custom resources). */
+export interface ResourceVersions {
+  equivalents(rt: ResourceType): string[];
+  convert(rt: ResourceType, object: KubeObject, version: string): Promise<KubeObject>;
+}
+
 export class WebhookAdmission {
   /**
    * Where `clientConfig.service` points: a ready pod the Service selects that runs as a process (its
@@ -43,7 +49,20 @@ export class WebhookAdmission {
     return typeof target === 'number' ? `https://127.0.0.1:${target}` : undefined;
   };
 
+  /** Set by the HTTP layer: lets webhooks registered for another version of a resource see it in theirs. */
+  versions: ResourceVersions | undefined;
+
   constructor(private readonly store: ObjectStore) {}
+
+  private matching(kind: 'mutating' | 'validating', c: AdmissionRequestContext, a: AdmissionAttributes) {
+    return matchingWebhooks(this.store, kind, a, this.versions?.equivalents(c.rt) ?? []);
+  }
+
+  /** An object as a webhook registered for `version` sees it. */
+  private async inVersion(c: AdmissionRequestContext, object: KubeObject | undefined, version: string | undefined): Promise<KubeObject | undefined> {
+    if (!object || !version || !this.versions) return object;
+    return this.versions.convert(c.rt, object, version);
+  }
 
   private attributes(op: AdmissionOperation, c: AdmissionRequestContext, object?: KubeObject, old?: KubeObject): AdmissionAttributes {
     return {
@@ -62,22 +81,22 @@ export class WebhookAdmission {
   /** Whether any webhook could apply (cheap check before dry runs). */
   applies(op: AdmissionOperation, c: AdmissionRequestContext, object?: KubeObject, old?: KubeObject): boolean {
     const a = this.attributes(op, c, object, old);
-    return matchingWebhooks(this.store, 'mutating', a).length > 0 || matchingWebhooks(this.store, 'validating', a).length > 0;
+    return this.matching('mutating', c, a).length > 0 || this.matching('validating', c, a).length > 0;
   }
 
-  private review(op: AdmissionOperation, c: AdmissionRequestContext, object: KubeObject | undefined, old: KubeObject | undefined): Record<string, any> {
-    const gvk = { group: c.rt.group, version: c.rt.version, kind: c.rt.kind };
-    const gvr = { group: c.rt.group, version: c.rt.version, resource: c.rt.resource };
+  private review(op: AdmissionOperation, c: AdmissionRequestContext, object: KubeObject | undefined, old: KubeObject | undefined, version = c.rt.version): Record<string, any> {
+    const requestKind = { group: c.rt.group, version: c.rt.version, kind: c.rt.kind };
+    const requestResource = { group: c.rt.group, version: c.rt.version, resource: c.rt.resource };
     return {
       apiVersion: 'admission.k8s.io/v1',
       kind: 'AdmissionReview',
       request: {
         uid: randomUUID(),
-        kind: gvk,
-        resource: gvr,
+        kind: { ...requestKind, version },
+        resource: { ...requestResource, version },
         ...(c.subresource ? { subResource: c.subresource, requestSubResource: c.subresource } : {}),
-        requestKind: gvk,
-        requestResource: gvr,
+        requestKind,
+        requestResource,
         name: c.name ?? object?.metadata?.name ?? '',
         ...(c.namespace ? { namespace: c.namespace } : {}),
         operation: op,
@@ -94,21 +113,24 @@ export class WebhookAdmission {
   async mutate(op: AdmissionOperation, c: AdmissionRequestContext, object: KubeObject | undefined, old: KubeObject | undefined): Promise<{ object: KubeObject | undefined; warnings: string[] }> {
     const warnings: string[] = [];
     let current = object;
-    for (const m of matchingWebhooks(this.store, 'mutating', this.attributes(op, c, current, old))) {
+    for (const m of this.matching('mutating', c, this.attributes(op, c, current, old))) {
       this.checkDryRun(m.webhook, c);
-      const response = await callWebhook(m, this.review(op, c, current, old), this.resolveService);
+      const seen = await this.inVersion(c, current, m.equivalentVersion);
+      const response = await callWebhook(m, this.review(op, c, seen, await this.inVersion(c, old, m.equivalentVersion), m.equivalentVersion), this.resolveService);
       if (!response) continue;
       warnings.push(...(response.warnings ?? []));
       if (!response.allowed) throw deniedError(m.webhook.name, response);
-      if (response.patch && current) {
+      if (response.patch && seen) {
         if (response.patchType && response.patchType !== 'JSONPatch') {
           throw new ApiError(500, 'InternalError', `Internal error occurred: admission webhook "${m.webhook.name}" returned an unsupported patchType ${response.patchType}`);
         }
         try {
-          current = applyJsonPatch(current, JSON.parse(Buffer.from(response.patch, 'base64').toString('utf8'))) as KubeObject;
+          current = applyJsonPatch(seen, JSON.parse(Buffer.from(response.patch, 'base64').toString('utf8'))) as KubeObject;
         } catch (err) {
           throw new ApiError(500, 'InternalError', `Internal error occurred: admission webhook "${m.webhook.name}" returned a patch that does not apply: ${(err as Error).message}`);
         }
+        // the patched object goes on in the request's version
+        if (m.equivalentVersion) current = await this.inVersion(c, current, c.rt.version);
       }
     }
     return { object: current, warnings };
@@ -117,9 +139,10 @@ export class WebhookAdmission {
   /** Runs the validating webhooks; throws the denial of the first that refuses. */
   async validate(op: AdmissionOperation, c: AdmissionRequestContext, object: KubeObject | undefined, old: KubeObject | undefined): Promise<string[]> {
     const warnings: string[] = [];
-    for (const m of matchingWebhooks(this.store, 'validating', this.attributes(op, c, object, old))) {
+    for (const m of this.matching('validating', c, this.attributes(op, c, object, old))) {
       this.checkDryRun(m.webhook, c);
-      const response = await callWebhook(m, this.review(op, c, object, old), this.resolveService);
+      const review = this.review(op, c, await this.inVersion(c, object, m.equivalentVersion), await this.inVersion(c, old, m.equivalentVersion), m.equivalentVersion);
+      const response = await callWebhook(m, review, this.resolveService);
       if (!response) continue;
       warnings.push(...(response.warnings ?? []));
       if (!response.allowed) throw deniedError(m.webhook.name, response);
@@ -153,7 +176,7 @@ export async function admittedWrite(
   candidate: KubeObject | undefined,
   old: KubeObject | undefined,
   dry: () => WriteResult,
-  real: (mutatedBody: KubeObject | undefined) => WriteResult,
+  real: (mutatedBody: KubeObject | undefined) => WriteResult | Promise<WriteResult>,
 ): Promise<WriteResult> {
   if (!admission.applies(op, c, candidate, old)) return real(undefined);
   const preview = dry().object;
@@ -164,7 +187,7 @@ export async function admittedWrite(
   }
   const final = body ? (op === 'CREATE' ? ops.create(c.rt, c.namespace, body, { dryRun: true, fieldValidation: 'Ignore' }).object : preview) : preview;
   const warnings = [...mutated.warnings, ...(await admission.validate(op, c, body && op === 'UPDATE' ? body : final, old))];
-  const result = real(body);
+  const result = await real(body);
   return { ...result, warnings: [...result.warnings, ...warnings] };
 }
 

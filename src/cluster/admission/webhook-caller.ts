@@ -21,7 +21,7 @@ export interface AdmissionResponse {
  */
 export type ServiceResolver = (namespace: string, name: string, port: number) => string | { url: string; serverName?: string } | undefined;
 
-function webhookTarget(webhook: Record<string, any>, resolve: ServiceResolver | undefined): { url: string; serverName?: string } | undefined {
+export function webhookTarget(webhook: Record<string, any>, resolve: ServiceResolver | undefined): { url: string; serverName?: string } | undefined {
   const cc = webhook.clientConfig ?? {};
   if (cc.url) return { url: cc.url };
   if (cc.service) {
@@ -33,7 +33,7 @@ function webhookTarget(webhook: Record<string, any>, resolve: ServiceResolver | 
   return undefined;
 }
 
-function post(url: string, caBundle: string | undefined, body: string, timeoutMs: number, serverName?: string): Promise<string> {
+export function post(url: string, caBundle: string | undefined, body: string, timeoutMs: number, serverName?: string): Promise<string> {
   return new Promise((resolve, reject) => {
     const u = new URL(url);
     const req = request(

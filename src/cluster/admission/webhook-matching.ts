@@ -24,6 +24,11 @@ export interface AdmissionAttributes {
 export interface MatchedWebhook {
   configuration: string;
   webhook: Record<string, any>;
+  /**
+   * The other version of the same resource the webhook's rules name (matchPolicy Equivalent): the
+   * webhook then receives the object converted to it, and its kind and resource in it.
+   */
+  equivalentVersion?: string;
 }
 
 const buckets = {
@@ -49,16 +54,27 @@ function selectorMatches(selector: Record<string, any> | undefined, labels: Reco
   return matchesLabels(parseLabelSelector(labelSelectorToString(selector as never)), labels ?? {});
 }
 
-export function matchingWebhooks(store: ObjectStore, kind: 'mutating' | 'validating', a: AdmissionAttributes): MatchedWebhook[] {
+/** Whether the webhook's rules name the request, or else (matchPolicy Equivalent, the default) which other version they name. */
+function matchedVersion(webhook: Record<string, any>, a: AdmissionAttributes, equivalentVersions: string[]): { matched: boolean; version?: string } {
+  const rules: Record<string, any>[] = webhook.rules ?? [];
+  if (rules.some((r) => ruleMatches(r, a))) return { matched: true };
+  if ((webhook.matchPolicy ?? 'Equivalent') !== 'Equivalent') return { matched: false };
+  const version = equivalentVersions.find((v) => v !== a.version && rules.some((r) => ruleMatches(r, { ...a, version: v })));
+  return version ? { matched: true, version } : { matched: false };
+}
+
+/** `equivalentVersions`: the other served versions of the same resource (a CRD's versions), in order. */
+export function matchingWebhooks(store: ObjectStore, kind: 'mutating' | 'validating', a: AdmissionAttributes, equivalentVersions: string[] = []): MatchedWebhook[] {
   const out: MatchedWebhook[] = [];
   const namespace: KubeObject | undefined = a.namespace ? (store.peek('namespaces', undefined, a.namespace) as KubeObject | undefined) : undefined;
   for (const config of store.list(buckets[kind])) {
     for (const webhook of config.webhooks ?? []) {
-      if (!(webhook.rules ?? []).some((r: Record<string, any>) => ruleMatches(r, a))) continue;
+      const match = matchedVersion(webhook, a, equivalentVersions);
+      if (!match.matched) continue;
       if (a.namespaced && a.namespace && !selectorMatches(webhook.namespaceSelector, namespace?.metadata.labels)) continue;
       const objectOk = selectorMatches(webhook.objectSelector, a.objectLabels) || selectorMatches(webhook.objectSelector, a.oldObjectLabels);
       if (!objectOk) continue;
-      out.push({ configuration: config.metadata.name, webhook });
+      out.push({ configuration: config.metadata.name, webhook, ...(match.version ? { equivalentVersion: match.version } : {}) });
     }
   }
   return out;

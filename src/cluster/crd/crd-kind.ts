@@ -12,6 +12,7 @@ import { celCompileErrors } from './cel-rules.js';
 import { structuralErrors } from './structural-schema.js';
 import { defaultErrors } from './default-checks.js';
 import { deepEqual } from '../registry/system-metadata.js';
+import { conversionErrors } from './conversion-validation.js';
 
 export const crdCleanupFinalizer = 'customresourcecleanup.apiextensions.k8s.io';
 
@@ -134,11 +135,7 @@ export function validateCrd(o: KubeObject): FieldError[] {
   if (shared.selectableFields) errs.push(...selectableFieldErrors(versions[0]?.selectableFields, 'spec.selectableFields'));
   if (versions.length > 0 && versions.filter((v) => v?.storage === true).length !== 1) errs.push(invalid('spec.versions', versions, 'must have exactly one version marked as storage version'));
   if (spec.preserveUnknownFields === true) errs.push(invalid('spec.preserveUnknownFields', true, 'cannot set to true, set x-kubernetes-preserve-unknown-fields to true in spec.versions[*].schema instead'));
-  if (spec.conversion?.strategy === 'Webhook') {
-    errs.push(forbidden('spec.conversion.strategy', 'conversion webhooks are not supported by the kubeforge local cluster (use strategy None)'));
-  } else if (spec.conversion?.strategy && spec.conversion.strategy !== 'None') {
-    errs.push(notSupported('spec.conversion.strategy', spec.conversion.strategy, ['None', 'Webhook']));
-  }
+  errs.push(...conversionErrors(spec.conversion));
   return errs;
 }
 

@@ -12,7 +12,7 @@ import { type ResourceType, groupVersion } from '../registry/resource-type.js';
 import { parseFieldSelector, checkFieldSelector } from '../selectors/field-selector.js';
 import { parseLabelSelector, labelSelectorToString } from '../selectors/label-selector.js';
 import type { KubeObject, ObjectStore } from '../store/object-store.js';
-import { listObjects, servedFromWatchCache } from './list-request.js';
+import { type ListPage, listObjects, servedFromWatchCache } from './list-request.js';
 import { type FreshnessWaiter, requestedResourceVersion } from '../store/freshness.js';
 import { ProtobufBodyError, decodeKubernetesProtobuf, decodesKind } from '../protobuf/kubernetes-messages.js';
 import { negotiateResource } from './negotiation.js';
@@ -26,7 +26,11 @@ import { duplicateFields, strictDecodingReasons } from './json-duplicate-fields.
 import { applyMergePatch } from '../patch/merge-patch.js';
 import { applyStrategicMergePatch } from '../patch/strategic-merge-patch.js';
 import { TypeDecodeError } from '../schemas/typed-decoding.js';
+import { ConvertingRequests } from './converting-requests.js';
+import { usesConversionWebhook } from '../crd/conversion-webhook.js';
 import { BodyDecodeError, decodeJsonText, decodeYamlText, unrecognizedObjectMessage } from './body-decoding.js';
+
+const crdBucket = 'customresourcedefinitions.apiextensions.k8s.io';
 
 /** What a DELETE's body holds (in any group version, meta/v1's message). */
 const deleteOptionsKind = { group: 'meta.k8s.io', version: 'v1', kind: 'DeleteOptions', custom: false };
@@ -74,7 +78,20 @@ export class ResourceHandler {
     private readonly watches: WatchHub,
     private readonly now: () => number,
     private readonly admission: WebhookAdmission,
-  ) {}
+  ) {
+    this.converting = new ConvertingRequests(store, ops, watches, admission, this);
+    admission.versions = this.converting.resourceVersions();
+  }
+
+  /** Requests for custom resources whose CRD converts through a webhook. */
+  readonly converting: ConvertingRequests;
+
+  /** The CRD of `rt` when it converts through a webhook. */
+  private conversionWebhookCrd(rt: ResourceType): KubeObject | undefined {
+    if (!rt.custom) return undefined;
+    const crd = this.store.peek(crdBucket, undefined, rt.bucket) as KubeObject | undefined;
+    return usesConversionWebhook(crd) ? crd : undefined;
+  }
 
   /** Resolves the resource type or throws the 404 the real server gives. */
   resolve(info: ResourceRequest): ResourceType {
@@ -88,12 +105,17 @@ export class ResourceHandler {
     const { info } = ctx;
     const rt = this.resolve(info);
     if (info.name !== undefined) checkPathSegmentName(info.name);
-    if (info.subresource) return this.handleSubresource(rt, ctx);
+    const webhookCrd = this.conversionWebhookCrd(rt);
+    if (info.subresource) return (webhookCrd && (await this.converting.handle(rt, webhookCrd, ctx))) || this.handleSubresource(rt, ctx);
     if (rt.namespaced && info.namespace === undefined && info.name !== undefined) throw pathNotFound();
     if (!rt.verbs.includes(info.verb)) throw methodNotAllowed(info.verb, { group: rt.group, resource: rt.resource });
     const itemVerb = ['get', 'update', 'patch', 'delete'].includes(info.verb);
     if ((info.verb === 'create' && info.name !== undefined) || (itemVerb && info.name === undefined)) {
       throw new ApiError(405, 'MethodNotAllowed', 'the server does not allow this method on the requested resource', {});
+    }
+    if (webhookCrd) {
+      const answer = await this.converting.handle(rt, webhookCrd, ctx);
+      if (answer) return answer;
     }
     const virtualRead = this.virtualReads.get(`${rt.group}/${rt.resource}`);
     if (virtualRead && (info.verb === 'get' || info.verb === 'list')) return this.readVirtual(rt, ctx, virtualRead);
@@ -107,7 +129,7 @@ export class ResourceHandler {
         return this.list(rt, ctx);
       }
       case 'watch':
-        this.watch(rt, ctx);
+        this.watch(rt, ctx, webhookCrd && this.converting.watchConversion(rt, webhookCrd));
         return undefined;
       case 'create': {
         if (rt.namespaced && info.namespace === undefined) throw pathNotFound();
@@ -147,7 +169,7 @@ export class ResourceHandler {
     }
   }
 
-  private admissionContext(rt: ResourceType, ctx: ResourceRequestContext, opts: { dryRun?: boolean; subresource?: string }): AdmissionRequestContext {
+  admissionContext(rt: ResourceType, ctx: ResourceRequestContext, opts: { dryRun?: boolean; subresource?: string }): AdmissionRequestContext {
     return {
       rt,
       ...(ctx.info.namespace !== undefined ? { namespace: ctx.info.namespace } : {}),
@@ -199,7 +221,7 @@ export class ResourceHandler {
     throw pathNotFound();
   }
 
-  private writeOptions(ctx: ResourceRequestContext): WriteOptions {
+  writeOptions(ctx: ResourceRequestContext): WriteOptions {
     const q = ctx.query;
     const fv = q.get('fieldValidation');
     if (fv !== null && fv !== '' && !['Strict', 'Warn', 'Ignore'].includes(fv)) {
@@ -218,7 +240,7 @@ export class ResourceHandler {
     };
   }
 
-  private deleteOptions(ctx: ResourceRequestContext): DeleteOptions {
+  deleteOptions(ctx: ResourceRequestContext): DeleteOptions {
     const q = ctx.query;
     // client-go sends the options as protobuf when it talks protobuf (kubectl drain --disable-eviction)
     const body = ctx.body.length ? ((this.decodeBody(ctx, deleteOptionsKind) ?? {}) as Record<string, any>) : {};
@@ -242,12 +264,12 @@ export class ResourceHandler {
     return options;
   }
 
-  private contentType(ctx: ResourceRequestContext): string {
+  contentType(ctx: ResourceRequestContext): string {
     return String(ctx.headers['content-type'] ?? 'application/json').split(';')[0]!.trim().toLowerCase();
   }
 
   /** A patch or scale body as JSON; a body that does not decode is a 400. */
-  private decodeJson(body: Buffer): unknown {
+  decodeJson(body: Buffer): unknown {
     try {
       return decodeJsonText(body.toString('utf8'));
     } catch (err) {
@@ -257,7 +279,7 @@ export class ResourceHandler {
   }
 
   /** An apply patch (YAML or JSON); a body that does not decode is a 400 "error decoding YAML: …". */
-  private decodeApplyPatch(body: Buffer): unknown {
+  decodeApplyPatch(body: Buffer): unknown {
     try {
       return decodeYamlText(body.toString('utf8'), { uniqueKeys: true });
     } catch (err) {
@@ -362,7 +384,7 @@ export class ResourceHandler {
     return { code: r.code, body: r.object, warnings: [...duplicates, ...(r.warnings ?? [])] };
   }
 
-  private listQuery(rt: ResourceType, ctx: ResourceRequestContext) {
+  listQuery(rt: ResourceType, ctx: ResourceRequestContext) {
     const q = ctx.query;
     const fieldSelector = parseFieldSelector(q.get('fieldSelector') ?? undefined);
     checkFieldSelector(rt, fieldSelector);
@@ -380,8 +402,12 @@ export class ResourceHandler {
 
   private list(rt: ResourceType, ctx: ResourceRequestContext): HandlerResult {
     const page = listObjects(this.store, rt, this.listQuery(rt, ctx));
+    return this.listResponse(rt, ctx, page, page.items.map((stored) => ({ stored, object: this.ops.presentShared(rt, stored) })));
+  }
+
+  /** A list answer (items, Table or metadata) of the page's objects as `rt` serves them. */
+  listResponse(rt: ResourceType, ctx: ResourceRequestContext, page: ListPage, rows: { stored: KubeObject; object: KubeObject }[]): HandlerResult {
     const { shape, tableVersion } = negotiateResource(ctx.headers.accept, rt.custom);
-    const rows = page.items.map((stored) => ({ stored, object: this.ops.presentShared(rt, stored) }));
     if (shape === 'table') {
       return {
         code: 200,
@@ -404,7 +430,7 @@ export class ResourceHandler {
     return { code: 200, body: { kind: rt.listKind, apiVersion: groupVersion(rt), metadata, items: rows.map((r) => r.object) } };
   }
 
-  private includeObject(ctx: ResourceRequestContext): IncludeObject {
+  includeObject(ctx: ResourceRequestContext): IncludeObject {
     const v = ctx.query.get('includeObject');
     return v === 'Object' || v === 'None' ? v : 'Metadata';
   }
@@ -425,7 +451,7 @@ export class ResourceHandler {
     return { code: 200, warnings, body: { kind: rt.listKind, apiVersion: groupVersion(rt), metadata: {}, items: objects } };
   }
 
-  private respondObject(rt: ResourceType, ctx: ResourceRequestContext, object: KubeObject): HandlerResult {
+  respondObject(rt: ResourceType, ctx: ResourceRequestContext, object: KubeObject): HandlerResult {
     const { shape, tableVersion } = negotiateResource(ctx.headers.accept, rt.custom);
     if (shape === 'table') {
       const stored = rt.strategy.toStorage ? rt.strategy.toStorage(structuredClone(object)) : object;
@@ -435,7 +461,7 @@ export class ResourceHandler {
     return { code: 200, body: object };
   }
 
-  private watch(rt: ResourceType, ctx: ResourceRequestContext): void {
+  private watch(rt: ResourceType, ctx: ResourceRequestContext, convert?: (stored: KubeObject) => Promise<KubeObject>): void {
     const q = ctx.query;
     const query = this.listQuery(rt, ctx);
     const { shape, tableVersion } = negotiateResource(ctx.headers.accept, rt.custom);
@@ -460,6 +486,7 @@ export class ResourceHandler {
         timeoutSeconds: timeout ? Number(timeout) : 300 + Math.floor(Math.random() * 300),
         shape,
         ...(tableVersion ? { tableVersion } : {}),
+        ...(convert ? { convert } : {}),
       },
       ctx.res,
     );

@@ -30,6 +30,11 @@ export interface WatchRequest {
   timeoutSeconds: number;
   shape: ResponseShape;
   tableVersion?: string;
+  /**
+   * Converts a stored object to the watched version through a conversion webhook: events are then
+   * written in order as their conversions finish, and a failed conversion ends the stream with an ERROR event.
+   */
+  convert?: (stored: KubeObject) => Promise<KubeObject>;
 }
 
 interface OpenWatch {
@@ -126,9 +131,9 @@ export class WatchHub {
       (req.namespace === undefined || o.metadata.namespace === req.namespace) &&
       matchesLabels(req.labelSelector, o.metadata.labels) &&
       matchesFields(rt, req.fieldSelector, o);
-    const render = (type: string, stored: KubeObject): string => {
-      if (req.shape === 'object') return this.plainEvent(rt, type, stored);
-      const object = this.operations.present(rt, stored);
+    const render = (type: string, stored: KubeObject, converted?: KubeObject): string => {
+      if (req.shape === 'object' && !converted) return this.plainEvent(rt, type, stored);
+      const object = converted ?? this.operations.present(rt, stored);
       let payload: unknown = object;
       if (req.shape === 'table') {
         const table: Record<string, unknown> = { kind: 'Table', apiVersion: `meta.k8s.io/${req.tableVersion ?? 'v1'}`, metadata: { resourceVersion: object.metadata.resourceVersion } };
@@ -141,7 +146,7 @@ export class WatchHub {
     };
     // set once the initial events are written: only live events count against maxBufferedBytes
     let watch: OpenWatch | undefined;
-    const send = (line: string): void => {
+    const write = (line: string): void => {
       if (res.writableEnded) return;
       res.write(line);
       if (res.writableLength > this.maxBufferedBytes && watch) {
@@ -149,18 +154,36 @@ export class WatchHub {
         watch.close();
       }
     };
+    // with a conversion webhook every line waits for the conversions of the events before it
+    let pending: Promise<void> = Promise.resolve();
+    const queue = (line: () => Promise<string>): void => {
+      pending = pending
+        .then(async () => {
+          if (!res.writableEnded) write(await line());
+        })
+        .catch((err: unknown) => {
+          this.failStream(res, err);
+          watch?.close();
+        });
+    };
+    const send = (line: string): void => (req.convert ? queue(async () => line) : write(line));
+    const emit = (type: string, stored: KubeObject): void => {
+      const convert = req.convert;
+      if (!convert) write(render(type, stored));
+      else queue(async () => render(type, stored, await convert(stored)));
+    };
     // events at or before the requested resourceVersion are not sent (it may be ahead of the store)
     let after = 0;
     const translate = (e: StoreEvent): void => {
       if (e.bucket !== rt.bucket || e.rv <= after) return;
       const now = matches(e.object) && e.type !== 'DELETED';
       const before = matches(e.oldObject);
-      if (e.type === 'ADDED' && now) send(render('ADDED', e.object));
+      if (e.type === 'ADDED' && now) emit('ADDED', e.object);
       else if (e.type === 'MODIFIED') {
-        if (now && before) send(render('MODIFIED', e.object));
-        else if (now) send(render('ADDED', e.object));
-        else if (before) send(render('DELETED', { ...e.oldObject!, metadata: { ...e.oldObject!.metadata, resourceVersion: String(e.rv) } }));
-      } else if (e.type === 'DELETED' && before) send(render('DELETED', e.object));
+        if (now && before) emit('MODIFIED', e.object);
+        else if (now) emit('ADDED', e.object);
+        else if (before) emit('DELETED', { ...e.oldObject!, metadata: { ...e.oldObject!.metadata, resourceVersion: String(e.rv) } });
+      } else if (e.type === 'DELETED' && before) emit('DELETED', e.object);
     };
 
     const rv = req.resourceVersion;
@@ -168,7 +191,7 @@ export class WatchHub {
     try {
       if (req.sendInitialEvents || rv === undefined || rv === '' || rv === '0') {
         const ns = rt.namespaced ? req.namespace : undefined;
-        for (const o of this.store.listShared(rt.bucket, ns)) if (matches(o)) send(render('ADDED', o));
+        for (const o of this.store.listShared(rt.bucket, ns)) if (matches(o)) emit('ADDED', o);
         if (req.sendInitialEvents) {
           const end = { kind: rt.kind, apiVersion: groupVersion(rt), metadata: { resourceVersion: String(this.store.resourceVersion), annotations: { 'k8s.io/initial-events-end': 'true' } } };
           send(`${JSON.stringify({ type: 'BOOKMARK', object: end })}\n`);

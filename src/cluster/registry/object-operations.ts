@@ -36,6 +36,11 @@ export interface WriteOptions {
   force?: boolean;
   /** Who asks (the built-in admission plugins read it: ValidatingAdmissionPolicy's `request.userInfo`). */
   user?: UserInfo;
+  /**
+   * The stored object as the request's version sees it, already converted by a conversion webhook:
+   * used in place of the store's copy (which may be in another version) by update, patch and apply.
+   */
+  current?: KubeObject;
 }
 
 export interface WriteResult {
@@ -277,7 +282,7 @@ export class ObjectOperations {
     ownershipDone = false,
   ): WriteResult {
     const ns = rt.namespaced ? namespace : undefined;
-    const stored = this.store.get(rt.bucket, ns, name);
+    const stored = opts.current ? structuredClone(opts.current) : this.store.get(rt.bucket, ns, name);
     if (!stored) throw notFound(this.qr(rt), name);
     this.checkNamespace(rt, ns, name, false);
     const requested = compute(stored);
@@ -391,7 +396,7 @@ export class ObjectOperations {
     const admitted = this.admitBody(rt, config, namespace, { ...opts, fieldValidation: opts.fieldValidation === 'Strict' ? 'Strict' : opts.fieldValidation }, warnings, true);
     admitted.metadata.name = name;
     const ownership = this.ownership(rt, opts, 'apply');
-    const existing = this.store.get(rt.bucket, rt.namespaced ? namespace : undefined, name);
+    const existing = opts.current ?? this.store.get(rt.bucket, rt.namespaced ? namespace : undefined, name);
     if (!existing) {
       const merged = serverSideApply(undefined, admitted, ownership, Boolean(opts.force));
       const managed = merged.metadata.managedFields;
@@ -402,6 +407,7 @@ export class ObjectOperations {
         const saved = this.store.update(rt.bucket, stored);
         return { object: this.present(rt, saved), code: 201, warnings };
       }
+      if (managed) result.object.metadata.managedFields = managed;
       return { ...result, warnings };
     }
     return this.updateWith(
