@@ -26,12 +26,17 @@ describe('CronJob v1 ⇄ v2 through kubectl and the conversion webhook', () => {
     return result.stdout;
   }
 
-  async function getJson(resource: string, name: string): Promise<{ apiVersion: string; metadata: { annotations?: Record<string, string> }; spec: Record<string, unknown> }> {
+  async function getJson(
+    resource: string,
+    name: string,
+  ): Promise<{ apiVersion: string; metadata: { annotations?: Record<string, string> }; spec: Record<string, unknown> }> {
     return JSON.parse(await kubectl(['get', resource, name, '-o', 'json']));
   }
 
   it('the CRD converts through the manager: strategy Webhook at its /convert', async () => {
-    const crd = JSON.parse(await kubectl(['get', 'crd', 'cronjobs.batch.tutorial.kubebuilder.io', '-o', 'json'])) as { spec: { conversion: { strategy: string; webhook: { clientConfig: { url: string } } } } };
+    const crd = JSON.parse(await kubectl(['get', 'crd', 'cronjobs.batch.tutorial.kubebuilder.io', '-o', 'json'])) as {
+      spec: { conversion: { strategy: string; webhook: { clientConfig: { url: string } } } };
+    };
     expect(crd.spec.conversion.strategy).toBe('Webhook');
     expect(crd.spec.conversion.webhook.clientConfig.url).toBe(`https://127.0.0.1:${h.env.manager.webhookServer.port}/convert`);
   });
@@ -40,7 +45,14 @@ describe('CronJob v1 ⇄ v2 through kubectl and the conversion webhook', () => {
     expect((await kubectl(['apply', '-f', sampleV2])).trim()).toBe('cronjob.batch.tutorial.kubebuilder.io/cronjob-sample created');
     const v1 = await getJson(v1Resource, 'cronjob-sample');
     expect(v1.apiVersion).toBe('batch.tutorial.kubebuilder.io/v1');
-    expect(v1.spec).toMatchObject({ schedule: '*/1 * * * *', startingDeadlineSeconds: 60, concurrencyPolicy: 'Allow', suspend: false, successfulJobsHistoryLimit: 3, failedJobsHistoryLimit: 1 });
+    expect(v1.spec).toMatchObject({
+      schedule: '*/1 * * * *',
+      startingDeadlineSeconds: 60,
+      concurrencyPolicy: 'Allow',
+      suspend: false,
+      successfulJobsHistoryLimit: 3,
+      failedJobsHistoryLimit: 1,
+    });
     const v2 = await getJson(v2Resource, 'cronjob-sample');
     expect(v2.spec.schedule).toEqual({ minute: '*/1' });
     expect(v2.metadata.annotations ?? {}).toEqual({ 'kubectl.kubernetes.io/last-applied-configuration': expect.stringContaining('"minute":"*/1"') });
@@ -54,14 +66,24 @@ describe('CronJob v1 ⇄ v2 through kubectl and the conversion webhook', () => {
   });
 
   it('created in v1, read in v2: the schedule split into its cron fields (`*` left unset)', async () => {
-    await kubectl(['create', '-f', '-'], { apiVersion: 'batch.tutorial.kubebuilder.io/v1', kind: 'CronJob', metadata: { name: 'weekdays' }, spec: { schedule: '0 9 * * 1-5', jobTemplate: template } });
+    await kubectl(['create', '-f', '-'], {
+      apiVersion: 'batch.tutorial.kubebuilder.io/v1',
+      kind: 'CronJob',
+      metadata: { name: 'weekdays' },
+      spec: { schedule: '0 9 * * 1-5', jobTemplate: template },
+    });
     const v2 = await getJson(v2Resource, 'weekdays');
     expect(v2.apiVersion).toBe('batch.tutorial.kubebuilder.io/v2');
     expect(v2.spec.schedule).toEqual({ minute: '0', hour: '9', dayOfWeek: '1-5' });
   });
 
   it('a v1 @descriptor schedule reads in v2 with the string kept in an annotation, and a v2 update keeps it', async () => {
-    await kubectl(['create', '-f', '-'], { apiVersion: 'batch.tutorial.kubebuilder.io/v1', kind: 'CronJob', metadata: { name: 'hourly' }, spec: { schedule: '@hourly', jobTemplate: template } });
+    await kubectl(['create', '-f', '-'], {
+      apiVersion: 'batch.tutorial.kubebuilder.io/v1',
+      kind: 'CronJob',
+      metadata: { name: 'hourly' },
+      spec: { schedule: '@hourly', jobTemplate: template },
+    });
     const v2 = await getJson(v2Resource, 'hourly');
     expect(v2.spec.schedule).toEqual({});
     expect(v2.metadata.annotations).toEqual({ [V1_SCHEDULE_ANNOTATION]: '@hourly' });
@@ -74,7 +96,12 @@ describe('CronJob v1 ⇄ v2 through kubectl and the conversion webhook', () => {
 
   it('the validating webhook (v1) rejects a bad schedule written in v2, with its message', async () => {
     const result = await h.env.kubectl(['create', '-n', 'default', '-f', '-'], {
-      input: JSON.stringify({ apiVersion: 'batch.tutorial.kubebuilder.io/v2', kind: 'CronJob', metadata: { name: 'bad-minute' }, spec: { schedule: { minute: '61' }, jobTemplate: template } }),
+      input: JSON.stringify({
+        apiVersion: 'batch.tutorial.kubebuilder.io/v2',
+        kind: 'CronJob',
+        metadata: { name: 'bad-minute' },
+        spec: { schedule: { minute: '61' }, jobTemplate: template },
+      }),
     });
     expect(result.code).toBe(1);
     expect(result.stderr).toContain('End of range (61) above maximum (59): 61');
@@ -82,8 +109,17 @@ describe('CronJob v1 ⇄ v2 through kubectl and the conversion webhook', () => {
   });
 
   it('kubectl get lists every CronJob in either version', async () => {
-    const names = (resource: string): Promise<string> => kubectl(['get', resource, '-o', 'jsonpath={range .items[*]}{.apiVersion} {.metadata.name}{"\\n"}{end}']);
-    expect((await names(v2Resource)).trim().split('\n')).toEqual(['batch.tutorial.kubebuilder.io/v2 cronjob-sample', 'batch.tutorial.kubebuilder.io/v2 hourly', 'batch.tutorial.kubebuilder.io/v2 weekdays']);
-    expect((await names(v1Resource)).trim().split('\n')).toEqual(['batch.tutorial.kubebuilder.io/v1 cronjob-sample', 'batch.tutorial.kubebuilder.io/v1 hourly', 'batch.tutorial.kubebuilder.io/v1 weekdays']);
+    const names = (resource: string): Promise<string> =>
+      kubectl(['get', resource, '-o', 'jsonpath={range .items[*]}{.apiVersion} {.metadata.name}{"\\n"}{end}']);
+    expect((await names(v2Resource)).trim().split('\n')).toEqual([
+      'batch.tutorial.kubebuilder.io/v2 cronjob-sample',
+      'batch.tutorial.kubebuilder.io/v2 hourly',
+      'batch.tutorial.kubebuilder.io/v2 weekdays',
+    ]);
+    expect((await names(v1Resource)).trim().split('\n')).toEqual([
+      'batch.tutorial.kubebuilder.io/v1 cronjob-sample',
+      'batch.tutorial.kubebuilder.io/v1 hourly',
+      'batch.tutorial.kubebuilder.io/v1 weekdays',
+    ]);
   });
 });

@@ -12,11 +12,21 @@ const conversion = new KindConversion(CronJobHub.hub).spoke(CronJobV2Convertible
 const jobTemplate = { spec: { template: { spec: { containers: [{ name: 'hello', image: 'busybox' }], restartPolicy: 'OnFailure' } } } };
 
 function v1(schedule: string, annotations?: Record<string, string>): CronJobV1 {
-  return { apiVersion: 'batch.tutorial.kubebuilder.io/v1', kind: 'CronJob', metadata: { name: 'c', namespace: 'default', ...(annotations ? { annotations } : {}) }, spec: { schedule, jobTemplate, suspend: true } };
+  return {
+    apiVersion: 'batch.tutorial.kubebuilder.io/v1',
+    kind: 'CronJob',
+    metadata: { name: 'c', namespace: 'default', ...(annotations ? { annotations } : {}) },
+    spec: { schedule, jobTemplate, suspend: true },
+  };
 }
 
 function v2(schedule: CronSchedule, annotations?: Record<string, string>): CronJobV2 {
-  return { apiVersion: 'batch.tutorial.kubebuilder.io/v2', kind: 'CronJob', metadata: { name: 'c', namespace: 'default', ...(annotations ? { annotations } : {}) }, spec: { schedule, jobTemplate, suspend: true } };
+  return {
+    apiVersion: 'batch.tutorial.kubebuilder.io/v2',
+    kind: 'CronJob',
+    metadata: { name: 'c', namespace: 'default', ...(annotations ? { annotations } : {}) },
+    spec: { schedule, jobTemplate, suspend: true },
+  };
 }
 
 const toV2 = async (o: CronJobV1): Promise<CronJobV2> => (await conversion.convert(o, 'batch.tutorial.kubebuilder.io/v2')) as CronJobV2;
@@ -33,12 +43,15 @@ describe('CronJob v1 → v2: the schedule string split into fields', () => {
     expect(converted).toEqual(v2(fields));
   });
 
-  it.each(['@hourly', '@every 90s', '0  9 * * *', ''])('%j (not five fields) keeps the string in an annotation, with every field unset, and comes back', async (schedule) => {
-    const converted = await toV2(v1(schedule));
-    expect(converted.spec.schedule).toEqual({});
-    expect(converted.metadata?.annotations).toEqual({ [V1_SCHEDULE_ANNOTATION]: schedule });
-    expect(await toV1(converted)).toEqual(v1(schedule));
-  });
+  it.each(['@hourly', '@every 90s', '0  9 * * *', ''])(
+    '%j (not five fields) keeps the string in an annotation, with every field unset, and comes back',
+    async (schedule) => {
+      const converted = await toV2(v1(schedule));
+      expect(converted.spec.schedule).toEqual({});
+      expect(converted.metadata?.annotations).toEqual({ [V1_SCHEDULE_ANNOTATION]: schedule });
+      expect(await toV1(converted)).toEqual(v1(schedule));
+    },
+  );
 
   it('a schedule set in v2 since replaces the kept v1 string (and drops the annotation)', async () => {
     const read = await toV2(v1('@hourly', { team: 'a' }));
