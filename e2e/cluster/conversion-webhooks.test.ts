@@ -18,6 +18,7 @@ import { generateServingCertificates } from '../../src/cluster/tls/certificates.
 import { Client } from '../../src/runtime/client/client.js';
 import { KindRegistry } from '../../src/runtime/client/kinds.js';
 import { Transport } from '../../src/runtime/client/transport.js';
+import { Informer } from '../../src/runtime/cache/informer.js';
 import { main } from '../../src/cli/main.js';
 import { useClusterSuite } from './cluster-suite.js';
 
@@ -119,6 +120,7 @@ function versionSchema(schedule: Record<string, unknown>): Record<string, unknow
 
 function crontabCrd(clientConfig: Record<string, unknown>, name = 'crontabs', kind = 'CronTab'): Record<string, unknown> {
   const struct = { type: 'object', properties: Object.fromEntries(fields.map((f) => [f, { type: 'string' }])) };
+  const subresources = { status: {}, scale: { specReplicasPath: '.spec.replicas', statusReplicasPath: '.status.active' } };
   return {
     apiVersion: 'apiextensions.k8s.io/v1',
     kind: 'CustomResourceDefinition',
@@ -128,8 +130,8 @@ function crontabCrd(clientConfig: Record<string, unknown>, name = 'crontabs', ki
       scope: 'Namespaced',
       names: { plural: name, singular: kind.toLowerCase(), kind, listKind: `${kind}List` },
       versions: [
-        { name: 'v1', served: true, storage: true, schema: versionSchema({ type: 'string' }), subresources: { status: {} } },
-        { name: 'v2', served: true, storage: false, schema: versionSchema(struct), subresources: { status: {} } },
+        { name: 'v1', served: true, storage: true, schema: versionSchema({ type: 'string' }), subresources },
+        { name: 'v2', served: true, storage: false, schema: versionSchema(struct), subresources },
       ],
       conversion: { strategy: 'Webhook', webhook: { clientConfig, conversionReviewVersions: ['v1'] } },
     },
@@ -239,6 +241,13 @@ describe('requests in the other version go through the ConversionReview exchange
     expect(JSON.parse(await kubectl.ok(['get', `crontabs.v1.${group}`, 'hourly', '-o', 'json'])).spec.schedule).toBe('0 * * * *');
   });
 
+  test('a server-side dry run in v2 answers in v2 and stores nothing', async () => {
+    const body = { apiVersion: `${group}/v2`, kind: 'CronTab', metadata: { name: 'dry' }, spec: { schedule: { minute: '2', hour: '2', dayOfMonth: '*', month: '*', dayOfWeek: '*' } } };
+    const answer = JSON.parse(await kubectl.ok(['create', '--dry-run=server', '-o', 'json', '-f', '-'], JSON.stringify(body)));
+    expect(answer).toMatchObject({ apiVersion: `${group}/v2`, spec: { schedule: { minute: '2', hour: '2' } } });
+    expect(stored('dry')).toBeUndefined();
+  });
+
   test('merge and JSON patches in v2 are applied to the v2 form and stored converted', async () => {
     await kubectl.ok(['patch', `crontabs.v2.${group}`, 'hourly', '--type=merge', '-p', '{"spec":{"schedule":{"hour":"3"}}}']);
     expect(stored('hourly').spec.schedule).toBe('0 3 * * *');
@@ -289,6 +298,24 @@ describe('requests in the other version go through the ConversionReview exchange
     }
   });
 
+  test("managers of v1 are compared in v1: an apply in v2 conflicts with v1's owner of the schedule, force takes it", async () => {
+    await kubectl.ok(['create', '-f', '-'], v1('shared', '0 1 * * *'));
+    const config = JSON.stringify({ apiVersion: `${group}/v2`, kind: 'CronTab', metadata: { name: 'shared' }, spec: { schedule: { minute: '0', hour: '5', dayOfMonth: '*', month: '*', dayOfWeek: '*' } } });
+    const refused = await kubectl.run(['apply', '--server-side', '--field-manager=planner', '-f', '-'], config);
+    expect(refused.stderr).toMatch(new RegExp(`Apply failed with 1 conflict: conflict with "kubectl-create" using ${group}/v1 at [0-9TZ:-]+: \\.spec\\.schedule`));
+    expect(stored('shared').spec.schedule).toBe('0 1 * * *');
+    await kubectl.ok(['apply', '--server-side', '--field-manager=planner', '--force-conflicts', '-f', '-'], config);
+    expect(stored('shared').spec.schedule).toBe('0 5 * * *');
+    const managers = (o: any) => o.metadata.managedFields.map((m: any) => [m.manager, m.apiVersion, Object.keys(m.fieldsV1['f:spec'] ?? {}).sort()]);
+    expect(managers(stored('shared'))).toEqual([
+      ['kubectl-create', `${group}/v1`, ['f:replicas']],
+      ['planner', `${group}/v2`, ['f:schedule']],
+    ]);
+    // a v2 update removing replicas leaves the v1 manager nothing: its entry goes
+    await kubectl.ok(['patch', `crontabs.v2.${group}`, 'shared', '--type=merge', '-p', '{"spec":{"replicas":null}}']);
+    expect(managers(stored('shared'))).toEqual([['planner', `${group}/v2`, ['f:schedule']]]);
+  });
+
   test('watch in v2: events, including those of writes in v1, arrive converted and in order', async () => {
     const watch = await suite.watch(`/apis/${group}/v2/namespaces/default/crontabs?watch=1&fieldSelector=metadata.name%3Dwatched`);
     try {
@@ -328,6 +355,26 @@ describe('requests in the other version go through the ConversionReview exchange
     await kubectl.ok(['patch', `crontabs.v1.${group}`, 'collected', '--type=merge', '-p', '{"metadata":{"finalizers":null}}']);
   });
 
+  test('an in-process metadata write through v2 (garbage collector, cleanup) keeps the object stored as v1', async () => {
+    const v2Type = suite.cluster.internals.catalog.find(group, 'v2', 'crontabs')!;
+    const before = stored('hourly');
+    suite.cluster.internals.operations.patch(v2Type, 'default', 'hourly', 'application/merge-patch+json', { metadata: { labels: { gc: 'touched' } } }, { fieldManager: 'generic-garbage-collector' });
+    const after = stored('hourly');
+    expect(after.apiVersion).toBe(`${group}/v1`);
+    expect(after.spec).toEqual(before.spec);
+    expect(after.metadata.labels).toEqual({ gc: 'touched' });
+    expect(Number(after.metadata.resourceVersion)).toBeGreaterThan(Number(before.metadata.resourceVersion));
+  });
+
+  test('kubectl scale through v2 changes the replicas of the object stored as v1, and nothing else', async () => {
+    const before = stored('hourly');
+    await kubectl.ok(['scale', `crontabs.v2.${group}`, 'hourly', '--replicas=7']);
+    const after = stored('hourly');
+    expect(after).toMatchObject({ apiVersion: `${group}/v1`, spec: { ...before.spec, replicas: 7 } });
+    const scale = JSON.parse(await kubectl.ok(['get', `crontabs.v2.${group}`, 'hourly', '--subresource=scale', '-o', 'json']));
+    expect(scale).toMatchObject({ kind: 'Scale', apiVersion: 'autoscaling/v1', spec: { replicas: 7 } });
+  });
+
   test("the runtime's client reads, updates and lists in v2", async () => {
     const kubeConfig = new KubeConfig();
     kubeConfig.loadFromFile(suite.cluster.kubeconfigPath);
@@ -345,6 +392,34 @@ describe('requests in the other version go through the ConversionReview exchange
     const created = await client.create<any>({ apiVersion: `${group}/v2`, kind: 'CronTab', metadata: { name: 'from-client', namespace: 'default' }, spec: { schedule: { minute: '5', hour: '4', dayOfMonth: '*', month: '*', dayOfWeek: '*' } } });
     expect(created.spec.schedule.hour).toBe('4');
     expect(stored('from-client').spec.schedule).toBe('5 4 * * *');
+  });
+});
+
+describe("the runtime's informer and server-side apply in v2", () => {
+  test('an informer of v2 lists and watches converted objects; apply in v2 is stored as v1', async () => {
+    const kubeConfig = new KubeConfig();
+    kubeConfig.loadFromFile(suite.cluster.kubeconfigPath);
+    const kinds = new KindRegistry();
+    const V2 = kinds.register({ group, version: 'v2', kind: 'CronTab', plural: 'crontabs', namespaced: true });
+    const transport = new Transport(kubeConfig);
+    const client = new Client(transport, kinds);
+    const informer = new Informer<any>({ kind: V2, client, transport, namespace: 'default', fieldSelector: 'metadata.name=informed' });
+    const seen: string[] = [];
+    informer.addHandler({ onAdd: (o) => seen.push(`add ${o.spec.schedule.hour}`), onUpdate: (_old, o) => seen.push(`update ${o.spec.schedule.hour}`), onDelete: () => seen.push('delete') });
+    try {
+      await kubectl.ok(['create', '-f', '-'], v1('informed', '0 8 * * *'));
+      informer.start();
+      await informer.waitForSync();
+      await client.apply({ apiVersion: `${group}/v2`, kind: 'CronTab', metadata: { name: 'informed', namespace: 'default' }, spec: { schedule: { minute: '0', hour: '9', dayOfMonth: '*', month: '*', dayOfWeek: '*' } } } as any, { fieldManager: 'runtime', force: true });
+      expect(stored('informed').spec.schedule).toBe('0 9 * * *');
+      await kubectl.ok(['patch', `crontabs.v1.${group}`, 'informed', '--type=merge', '-p', '{"spec":{"schedule":"0 10 * * *"}}']);
+      await suite.until('the informer to see both changes', async () => seen.length >= 3);
+      expect(seen).toEqual(['add 8', 'update 9', 'update 10']);
+      expect(informer.store.get('default/informed')?.apiVersion).toBe(`${group}/v2`);
+    } finally {
+      await informer.stop();
+      transport.close();
+    }
   });
 });
 
@@ -476,6 +551,7 @@ describe('storedVersions and storage migration', () => {
     expect(after.map((o) => o.apiVersion)).toEqual(before.map(() => `${group}/v2`));
     expect(after.find((o) => o.metadata.name === 'hourly')?.spec.schedule).toEqual({ minute: '0', hour: '3', dayOfMonth: '*', month: '*', dayOfWeek: '1' });
     expect(JSON.parse(await kubectl.ok(['get', 'crd', crdName, '-o', 'json'])).status.storedVersions).toEqual(['v2']);
+    await expect(main(['node', 'kubeforge', 'cluster', 'migrate-storage', 'nothing.example.com', '--kubeconfig', suite.cluster.kubeconfigPath])).rejects.toThrow('customresourcedefinition nothing.example.com not found');
   });
 
   test('cluster.migrateStorage(name) does the same in-process', async () => {

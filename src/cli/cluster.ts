@@ -34,8 +34,6 @@ What the local cluster does not do (yet):
     retries for a second, then refuses)
   - built-in admission keeps no audit log: PodSecurity's audit mode and ValidatingAdmissionPolicy's Audit
     action and auditAnnotations are recorded nowhere
-  - conversion webhooks get one object per ConversionReview (as the storage codec sends them); server-side
-    apply does not convert other versions' managedFields entries, and /scale of such CRDs reads unconverted
   - protobuf request bodies are decoded for every built-in kind (message tables taken from kubectl 1.32's own
     descriptors) except CustomResourceDefinition and APIService objects, which get 415 like custom resources
     (send them as JSON); responses are always JSON

@@ -69,6 +69,7 @@ export function customResourceType(crd: KubeObject, version: any, terminating: b
     defaultPropagation: 'Background',
     custom: true,
     terminating,
+    ...(spec.conversion?.strategy === 'Webhook' ? { conversionWebhook: true } : {}),
     table: printerTable(version),
     listSemantics: listSemanticsFromSchema(schema),
     strategy: {

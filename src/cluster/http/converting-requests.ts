@@ -10,11 +10,14 @@
 import { ApiError, alreadyExists, conflict, notFound, pathNotFound } from '../errors/status-errors.js';
 import type { ObjectOperations, WriteOptions, WriteResult } from '../registry/object-operations.js';
 import type { ResourceType } from '../registry/resource-type.js';
+import type { ResourceCatalog } from '../registry/resource-catalog.js';
+import { type ManagedFieldsEntry, reconcileOtherVersionEntries } from '../patch/managed-fields.js';
 import { isNoOp } from '../registry/system-metadata.js';
 import type { KubeObject, ObjectStore } from '../store/object-store.js';
 import { type ConversionSettings, convertThroughWebhook, defaultConversionTimeoutMs, usesConversionWebhook } from '../crd/conversion-webhook.js';
 import { type ResourceVersions, type WebhookAdmission, admittedWrite } from '../admission/webhook-admission.js';
-import { listObjects } from './list-request.js';
+import { listObjects, servedFromWatchCache } from './list-request.js';
+import { requestedResourceVersion } from '../store/freshness.js';
 import type { HandlerResult, ResourceHandler, ResourceRequestContext } from './resource-handler.js';
 import type { WatchHub } from './watch.js';
 
@@ -28,6 +31,7 @@ export class ConvertingRequests {
   timeoutMs = defaultConversionTimeoutMs;
 
   constructor(
+    private readonly catalog: ResourceCatalog,
     private readonly store: ObjectStore,
     private readonly ops: ObjectOperations,
     private readonly watches: WatchHub,
@@ -52,12 +56,16 @@ export class ConvertingRequests {
   async handle(rt: ResourceType, crd: KubeObject, ctx: ResourceRequestContext): Promise<HandlerResult | undefined> {
     const { info } = ctx;
     const subresource = info.subresource;
+    if (subresource === 'scale' && rt.scale) return this.scale(rt, ctx);
     if (subresource !== undefined && (subresource !== 'status' || !rt.statusSubresource)) return undefined;
     switch (info.verb) {
       case 'get':
+        await this.http.freshness?.waitUntilFresh(requestedResourceVersion(ctx.query.get('resourceVersion')));
         return this.http.respondObject(rt, ctx, await this.readAs(rt, crd, this.stored(rt, ctx)));
       case 'list': {
-        const page = listObjects(this.store, rt, this.http.listQuery(rt, ctx));
+        const query = this.http.listQuery(rt, ctx);
+        if (servedFromWatchCache(query)) await this.http.freshness?.waitUntilFresh(requestedResourceVersion(query.resourceVersion));
+        const page = listObjects(this.store, rt, query);
         const objects = await Promise.all(page.items.map((stored) => this.readAs(rt, crd, stored)));
         return this.http.listResponse(rt, ctx, page, objects.map((object) => ({ stored: object, object })));
       }
@@ -77,6 +85,16 @@ export class ConvertingRequests {
     }
   }
 
+  /**
+   * The scale subresource: autoscaling/v1 Scale is the same in every version, so it is served through the
+   * version the object is stored in (its replicas paths), with no conversion at all.
+   */
+  private scale(rt: ResourceType, ctx: ResourceRequestContext): HandlerResult | Promise<HandlerResult> | undefined {
+    const raw = this.stored(rt, ctx);
+    const storedType = this.catalog.find(rt.group, raw.apiVersion.slice(rt.group.length + 1), rt.resource);
+    return storedType?.scale ? this.http.scale(storedType, ctx) : undefined;
+  }
+
   /** The raw stored object the request names (404 when there is none). */
   private stored(rt: ResourceType, ctx: ResourceRequestContext): KubeObject {
     const stored = this.store.get(rt.bucket, rt.namespaced ? ctx.info.namespace : undefined, ctx.info.name!);
@@ -93,12 +111,13 @@ export class ConvertingRequests {
     if (rt.namespaced && ns === undefined) throw pathNotFound();
     const body = this.http.decodeBody(ctx, rt) as KubeObject;
     const opts = this.http.writeOptions(ctx);
+    const duplicates = this.http.duplicateFieldWarnings(rt, ctx, body, opts);
     const r = await admittedWrite(
       this.admission, 'CREATE', this.http.admissionContext(rt, ctx, opts), this.ops, body, undefined,
       () => this.ops.create(rt, ns, body, { ...opts, dryRun: true }),
       (mutated) => this.commitCreate(rt, crd, this.ops.create(rt, ns, mutated ?? body, { ...opts, ...(mutated ? { fieldValidation: 'Ignore' as const } : {}), dryRun: true }), opts),
     );
-    return { code: r.code, body: r.object, warnings: r.warnings };
+    return { code: r.code, body: r.object, warnings: [...duplicates, ...r.warnings] };
   }
 
   /** Stores what a dry-run create computed, converted to the storage version; answers in the request's version. */
@@ -118,9 +137,11 @@ export class ConvertingRequests {
     const opts: WriteOptions = { ...this.http.writeOptions(ctx), ...(info.subresource ? { subresource: info.subresource } : {}) };
     const body = info.verb === 'update' ? this.http.decodeBody(ctx, rt) : this.patchBody(ctx);
     const type = this.http.contentType(ctx);
+    const duplicates = info.verb === 'update' ? this.http.duplicateFieldWarnings(rt, ctx, body, opts) : [];
     for (let attempt = 1; ; attempt++) {
       try {
-        return await this.writeOnce(rt, crd, ctx, body, type, opts);
+        const answer = await this.writeOnce(rt, crd, ctx, body, type, opts);
+        return { ...answer, warnings: [...duplicates, ...(answer.warnings ?? [])] };
       } catch (err) {
         const moved = err instanceof StoreMoved;
         if (!moved) throw err;
@@ -139,18 +160,69 @@ export class ConvertingRequests {
     const raw = this.store.get(rt.bucket, ns, info.name!);
     if (!raw && !(info.verb === 'patch' && type === 'application/apply-patch+yaml')) throw notFound({ group: rt.group, resource: rt.resource }, info.name!);
     const current = raw ? await this.readAs(rt, crd, raw) : undefined;
-    const withCurrent: WriteOptions = { ...opts, ...(current ? { current } : {}) };
+    // the object path sees the managers of the request's version only; the others are compared in theirs
+    const entries: ManagedFieldsEntry[] = current?.metadata.managedFields ?? [];
+    const inRequestVersion = (e: ManagedFieldsEntry): boolean => e.apiVersion === current?.apiVersion;
+    const sameVersion = current && structuredClone(current);
+    if (sameVersion) {
+      const mine = entries.filter(inRequestVersion);
+      if (mine.length) sameVersion.metadata.managedFields = mine;
+      else delete sameVersion.metadata.managedFields;
+    }
+    const withCurrent: WriteOptions = { ...opts, ...(sameVersion ? { current: sameVersion } : {}) };
     const dryWrite = (candidate?: KubeObject): WriteResult => {
       if (candidate) return current ? this.ops.update(rt, info.namespace, info.name!, candidate, { ...withCurrent, fieldValidation: 'Ignore', dryRun: true }) : this.ops.create(rt, info.namespace, candidate, { ...opts, fieldValidation: 'Ignore', dryRun: true });
       if (info.verb === 'update') return this.ops.update(rt, info.namespace, info.name!, body, { ...withCurrent, dryRun: true });
       return this.ops.patch(rt, info.namespace, info.name!, type, body, { ...withCurrent, dryRun: true });
     };
     const c = this.http.admissionContext(rt, ctx, opts);
-    const r = await admittedWrite(this.admission, current ? 'UPDATE' : 'CREATE', c, this.ops, info.verb === 'update' ? (body as KubeObject) : current, current, () => dryWrite(), (mutated) => {
+    const apply = info.verb === 'patch' && type === 'application/apply-patch+yaml' ? { force: Boolean(opts.force) } : undefined;
+    const r = await admittedWrite(this.admission, current ? 'UPDATE' : 'CREATE', c, this.ops, info.verb === 'update' ? (body as KubeObject) : current, current, () => dryWrite(), async (mutated) => {
       const dry = dryWrite(mutated);
-      return raw ? this.commitUpdate(rt, crd, raw, dry, opts) : this.commitCreate(rt, crd, dry, opts);
+      if (!raw || !current) return this.commitCreate(rt, crd, dry, opts);
+      const otherVersions = entries.filter((e) => !inRequestVersion(e));
+      if (otherVersions.length) dry.object.metadata.managedFields = await this.managedFieldsAcrossVersions(rt, crd, current, dry.object, entries, opts.subresource, mutated ? undefined : apply);
+      return this.commitUpdate(rt, crd, raw, dry, opts);
     });
     return { code: r.code, body: r.object, warnings: r.warnings };
+  }
+
+  /**
+   * The managedFields after a write: the request version's entries as the object path computed them, and
+   * those of other versions reconciled in their own version (the object before and after the write
+   * converted to it), each kept at its place in the list.
+   */
+  private async managedFieldsAcrossVersions(rt: ResourceType, crd: KubeObject, before: KubeObject, after: KubeObject, entries: ManagedFieldsEntry[], subresource: string | undefined, apply: { force: boolean } | undefined): Promise<ManagedFieldsEntry[] | undefined> {
+    const computed: ManagedFieldsEntry[] = after.metadata.managedFields ?? [];
+    const reconciled = new Map<ManagedFieldsEntry, ManagedFieldsEntry | undefined>();
+    for (const apiVersion of new Set(entries.map((e) => e.apiVersion).filter((v) => v !== before.apiVersion))) {
+      const version = apiVersion.split('/')[1] ?? apiVersion;
+      const other = this.catalog.find(rt.group, version, rt.resource) ?? rt;
+      const group = entries.filter((e) => e.apiVersion === apiVersion);
+      const kept = reconcileOtherVersionEntries(group, await this.convert(crd, before, version), await this.convert(crd, after, version), {
+        ...(subresource ? { subresource } : {}),
+        statusSubresource: other.statusSubresource,
+        lists: this.ops.listSemanticsFor(other),
+      }, apply);
+      group.forEach((e, i) => reconciled.set(e, kept[i]));
+    }
+    const sameEntry = (a: ManagedFieldsEntry, b: ManagedFieldsEntry): boolean => a.manager === b.manager && a.operation === b.operation && (a.subresource ?? '') === (b.subresource ?? '') && a.apiVersion === b.apiVersion;
+    const used = new Set<ManagedFieldsEntry>();
+    const out: ManagedFieldsEntry[] = [];
+    for (const e of entries) {
+      if (reconciled.has(e)) {
+        const kept = reconciled.get(e);
+        if (kept) out.push(kept);
+        continue;
+      }
+      const now = computed.find((c) => !used.has(c) && sameEntry(c, e));
+      if (now) {
+        used.add(now);
+        out.push(now);
+      }
+    }
+    out.push(...computed.filter((c) => !used.has(c)));
+    return out.length ? out : undefined;
   }
 
   /**

@@ -79,7 +79,7 @@ export class ResourceHandler {
     private readonly now: () => number,
     private readonly admission: WebhookAdmission,
   ) {
-    this.converting = new ConvertingRequests(store, ops, watches, admission, this);
+    this.converting = new ConvertingRequests(catalog, store, ops, watches, admission, this);
     admission.versions = this.converting.resourceVersions();
   }
 
@@ -293,7 +293,7 @@ export class ResourceHandler {
    * `strict decoding error: duplicate field "…"` (with the unknown fields, as one list), under Warn one
    * warning each. A body that does not decode into the kind is left for the decoder's own error.
    */
-  private duplicateFieldWarnings(rt: ResourceType, ctx: ResourceRequestContext, body: unknown, opts: WriteOptions): string[] {
+  duplicateFieldWarnings(rt: ResourceType, ctx: ResourceRequestContext, body: unknown, opts: WriteOptions): string[] {
     if (opts.fieldValidation === 'Ignore' || !['application/json', ''].includes(this.contentType(ctx))) return [];
     const duplicates = duplicateFields(ctx.body.toString('utf8'), body).map((path) => `duplicate field "${path}"`);
     if (duplicates.length === 0 || opts.fieldValidation !== 'Strict') return duplicates;
@@ -508,7 +508,7 @@ export class ResourceHandler {
     return { code: 200, body: { kind: rt.listKind, apiVersion: groupVersion(rt), metadata: { resourceVersion: String(this.store.resourceVersion) }, items: items.filter((i) => (i as KubeObject).kind !== 'Status') } };
   }
 
-  private scale(rt: ResourceType, ctx: ResourceRequestContext): HandlerResult {
+  scale(rt: ResourceType, ctx: ResourceRequestContext): HandlerResult {
     const { info } = ctx;
     const scale = rt.scale!;
     const toScale = (o: KubeObject): Record<string, unknown> => {

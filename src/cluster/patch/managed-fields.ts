@@ -197,3 +197,31 @@ export function serverSideApply(live: KubeObject | undefined, given: KubeObject,
   merged.metadata.managedFields = list;
   return merged;
 }
+
+/**
+ * The entries of managers that wrote in another version than a write's (structured-merge-diff compares
+ * in each manager's version): `oldObject` and `newObject` are the object before and after the write,
+ * converted to that version. Fields the write set or changed are taken from them — for an apply without
+ * force that is a 409 conflict — and fields it removed leave their sets. Returns each entry as it is now,
+ * undefined for one left with no field.
+ */
+export function reconcileOtherVersionEntries(
+  list: ManagedFieldsEntry[],
+  oldObject: KubeObject,
+  newObject: KubeObject,
+  ctx: Pick<OwnershipContext, 'subresource' | 'statusSubresource' | 'lists'>,
+  apply: { force: boolean } | undefined,
+): Array<ManagedFieldsEntry | undefined> {
+  const oldView = ownedView(oldObject, ctx.subresource, ctx.statusSubresource);
+  const newView = ownedView(newObject, ctx.subresource, ctx.statusSubresource);
+  const newPaths = leafPaths(newView, ctx.lists);
+  const newKeys = new Set(newPaths.map(pathKey));
+  const changed = new Set(newPaths.filter((p) => !deepEqual(valueAt(newView, p), valueAt(oldView, p))).map(pathKey));
+  const removed = new Set(leafPaths(oldView, ctx.lists).filter((p) => !newKeys.has(pathKey(p))).map(pathKey));
+  const conflicts = list.flatMap((entry) => fromFieldsV1(entry.fieldsV1).filter((p) => p[p.length - 1] !== '.' && changed.has(pathKey(p))).map((path) => ({ entry, path })));
+  if (apply && !apply.force && conflicts.length) throw applyConflict(conflicts);
+  return list.map((e) => {
+    const fieldsV1 = toFieldsV1(fromFieldsV1(e.fieldsV1).filter((p) => !changed.has(pathKey(p)) && !removed.has(pathKey(p))));
+    return Object.keys(fieldsV1).length > 0 ? { ...e, fieldsV1 } : undefined;
+  });
+}

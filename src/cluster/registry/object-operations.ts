@@ -338,6 +338,9 @@ export class ObjectOperations {
   }
 
   private commitUpdate(rt: ResourceType, next: KubeObject, stored: KubeObject, opts: WriteOptions, warnings: string[]): WriteResult {
+    // an in-process write (garbage collector, cleanup) through another version than a webhook-converted
+    // object is stored in cannot convert: it changes the metadata and keeps the stored content as it is
+    if (rt.conversionWebhook && !opts.current && next.apiVersion !== stored.apiVersion) next = { ...structuredClone(stored), metadata: next.metadata };
     if (isNoOp(next, stored)) return { object: this.present(rt, stored), code: 200, warnings };
     if (opts.dryRun) return { object: this.present(rt, next), code: 200, warnings };
     if (readyToRemove(rt, next)) {

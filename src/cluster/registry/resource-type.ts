@@ -95,6 +95,11 @@ export interface ResourceType {
   openAPISchema(): Record<string, any>;
   /** True while the CRD serving it is being deleted (creates are refused). */
   terminating?: boolean;
+  /**
+   * The CRD converts through a webhook: the HTTP layer converts requests; what the store holds in another
+   * version is never relabelled by an in-process write (those change metadata only).
+   */
+  conversionWebhook?: boolean;
 }
 
 export const allVerbs = ['create', 'delete', 'deletecollection', 'get', 'list', 'patch', 'update', 'watch'];
