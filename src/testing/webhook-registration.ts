@@ -11,6 +11,7 @@
  * cert-manager's CA injection do in a real cluster.
  */
 import { readFile } from 'node:fs/promises';
+import type { CustomResourceConversion, CustomResourceDefinition } from 'kubernetes-types/apiextensions/v1.js';
 import { parseAllDocuments } from 'yaml';
 import { isAlreadyExists, isConflict } from '../runtime/client/api-error.js';
 import { BuiltinKinds } from '../runtime/client/kinds.js';
@@ -24,10 +25,6 @@ interface WebhookEntry {
 }
 
 type WebhookConfiguration = KubeObject & { webhooks?: WebhookEntry[] };
-
-type CustomResourceDefinition = KubeObject & {
-  spec: { group: string; names: { kind: string }; conversion?: Record<string, unknown> };
-};
 
 const configurationKinds = new Set(['MutatingWebhookConfiguration', 'ValidatingWebhookConfiguration']);
 
@@ -69,7 +66,7 @@ export async function registerWebhooks(client: Client, server: WebhookServer, ma
       created.push(await client.create(config));
     }
   }
-  const conversion = { strategy: 'Webhook', webhook: { clientConfig: { url: `https://127.0.0.1:${server.port}${CONVERT_PATH}`, caBundle }, conversionReviewVersions: ['v1'] } };
+  const conversion: CustomResourceConversion = { strategy: 'Webhook', webhook: { clientConfig: { url: `https://127.0.0.1:${server.port}${CONVERT_PATH}`, caBundle }, conversionReviewVersions: ['v1'] } };
   for (const crd of crds) created.push(await setConversion(client, crd, conversion));
   return created;
 }
@@ -86,11 +83,11 @@ async function convertedCrds(client: Client, convertedKinds: string[]): Promise<
 }
 
 /** Writes `spec.conversion` into the CRD, reading it again when another writer got there first. */
-async function setConversion(client: Client, crd: CustomResourceDefinition, conversion: Record<string, unknown>): Promise<KubeObject> {
+async function setConversion(client: Client, crd: CustomResourceDefinition, conversion: CustomResourceConversion): Promise<KubeObject> {
   let current = crd;
   for (let attempt = 0; ; attempt++) {
     try {
-      return await client.update({ ...current, spec: { ...current.spec, conversion } });
+      return await client.update({ ...current, spec: { ...current.spec, conversion } } as KubeObject);
     } catch (err) {
       if (!isConflict(err) || attempt >= 5) throw err;
       current = (await client.get(BuiltinKinds.CustomResourceDefinition, { name: crd.metadata!.name! })) as unknown as CustomResourceDefinition;
