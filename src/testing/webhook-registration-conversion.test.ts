@@ -4,6 +4,7 @@ import { fileURLToPath } from 'node:url';
 import { BuiltinKinds, KindRegistry } from '../runtime/client/kinds.js';
 import type { KubeObject } from '../runtime/client/object.js';
 import { KindConversion } from '../runtime/webhook/conversion.js';
+import { WebhookServer } from '../runtime/webhook/server.js';
 import { startTestEnv, type TestEnv } from './test-env.js';
 import { registerWebhooks } from './webhook-registration.js';
 
@@ -42,21 +43,20 @@ describe('registerWebhooks with a conversion webhook', () => {
   const crd = async (): Promise<Crd> => (await env.manager.apiReader().get(BuiltinKinds.CustomResourceDefinition, { name: 'thermostats.example.com' })) as Crd;
 
   it('a converted kind whose CRD is not installed is an error naming it, and nothing is written', async () => {
-    env.manager.webhookServer.registerConversion(new KindConversion(WidgetKind));
+    const server = new WebhookServer();
+    server.registerConversion(thermostatConversion);
+    server.registerConversion(new KindConversion(WidgetKind));
+    await server.start();
     try {
-      await expect(registerWebhooks(env.manager.apiReader(), env.manager.webhookServer, admissionManifests)).rejects.toThrow(
+      expect(server.convertedKinds()).toEqual(['Thermostat.example.com', 'Widget.example.com']);
+      await expect(registerWebhooks(env.manager.apiReader(), server, admissionManifests)).rejects.toThrow(
         'the webhook server converts Widget.example.com, but the cluster has no CustomResourceDefinition for it (install config/crd/bases first)',
       );
       expect((await crd()).spec.conversion).toEqual({ strategy: 'None' });
       expect(await env.manager.apiReader().list(BuiltinKinds.MutatingWebhookConfiguration)).toEqual([]);
     } finally {
-      // the server keeps one /convert for all kinds: put back the Thermostat-only one
-      env.manager.webhookServer.registerConverter(() => {
-        throw new Error('replaced');
-      });
-      env.manager.webhookServer.registerConversion(thermostatConversion);
+      await server.stop();
     }
-    expect(env.manager.webhookServer.convertedKinds()).toEqual(['Thermostat.example.com']);
   });
 
   it('with no manifests file (a project with only a conversion webhook), the CRD gets strategy Webhook at /convert with the server CA', async () => {
