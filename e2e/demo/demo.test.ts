@@ -71,12 +71,19 @@ describe('npm run demo (the reference operators on the local cluster)', () => {
     expect(out.split('\n').filter((l) => /^memcached-sample-[a-z0-9]+-[a-z0-9]{5} +1\/1 +Running /.test(l)).length).toBeGreaterThanOrEqual(3);
     expect(out.split('\n').find((l) => l.startsWith('── minute 2, virtual time '))).toContain('memcached-sample: 3/3 pods ready');
 
+    // CronJob's multiversion tutorial: the v1 sample read as v2 through the manager's conversion webhook.
+    expect(out).toContain('$ kubectl get cronjobs.v2.batch.tutorial.kubebuilder.io cronjob-sample -n default -o yaml\napiVersion: batch.tutorial.kubebuilder.io/v2\nkind: CronJob\n');
+    const v2Yaml = out.slice(out.indexOf('$ kubectl get cronjobs.v2.batch.tutorial.kubebuilder.io'));
+    expect(v2Yaml).toMatch(/\n  schedule:\n    minute: '\*\/1'\n/);
+    expect(v2Yaml).toMatch(/\n  lastScheduleTime: "[-\dT:]+Z"\n/);
+
     // The summary.
     expect(out).toMatch(/ok +AT at-sample: 1 Job\(s\)/);
     expect(out).toMatch(/ok +CronJob hello: 4 Job\(s\)/);
     expect(out).toMatch(/ok +EventJob eventjob-sample: [34] Job\(s\)/);
     expect(out).toMatch(/ok +CronJob cronjob-sample: 4 Job\(s\)/);
     expect(out).toMatch(/ok +Furiko Job job-sample: 1 succeeded/);
+    expect(out).toMatch(/ok +CronJob cronjob-sample read as v2: schedule \{"minute":"\*\/1"\} \(v1: "\*\/1 \* \* \* \*"\), converted by the manager's conversion webhook\n/);
     expect(out).toMatch(/ok +Memcached memcached-sample: Deployment 3\/3 available \(Available=True\); Memcached Available=True — "Deployment for custom resource \(memcached-sample\) with 3 replicas created successfully"/);
     expect(out).toMatch(/\nAT, EventJob, CronJob, JobConfig and Memcached did what their samples ask: every expected Job appeared \(\d+ Jobs in all\) and memcached-sample runs 3\/3 memcached pods\.\n/);
 

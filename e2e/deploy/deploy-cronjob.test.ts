@@ -2,7 +2,7 @@
  * `make deploy` of examples/cronjob on the local cluster (e2e/deploy/deploy-proof.ts), with config/default's
  * [CERTMANAGER] sections enabled: the API server calls the in-cluster manager's webhooks through
  * webhook-service with the certificate the cert-manager stand-in issued — a bad schedule is denied, unset
- * fields come back defaulted. The sample's first Job is a run missed while the manager was not there (see below).
+ * fields come back defaulted, and v1 objects read as v2 through the conversion webhook. The sample's first Job is a run missed while the manager was not there (see below).
  */
 import { parseDocument } from 'yaml';
 import { proveDeploy } from './deploy-proof.js';
@@ -40,6 +40,12 @@ proveDeploy('cronjob', {
     await kubectl.ok(['apply', '-f', '-'], cronJob('defaulted', '*/5 * * * *'));
     const spec = (parseDocument(await kubectl.ok(['get', 'cronjobs.batch.tutorial.kubebuilder.io', 'defaulted', '-n', 'default', '-o', 'yaml'])).toJS() as { spec: Record<string, unknown> }).spec;
     expect({ suspend: spec.suspend, successfulJobsHistoryLimit: spec.successfulJobsHistoryLimit, failedJobsHistoryLimit: spec.failedJobsHistoryLimit }).toEqual({ suspend: false, successfulJobsHistoryLimit: 3, failedJobsHistoryLimit: 1 });
+    // The multiversion tutorial: config/crd's conversion patch points the CRD at webhook-service's /convert and
+    // cert-manager's CA injection fills its caBundle, so the in-cluster manager converts v1 to v2.
+    const conversion = JSON.parse(await kubectl.ok(['get', 'crd', 'cronjobs.batch.tutorial.kubebuilder.io', '-o', 'jsonpath={.spec.conversion}']));
+    expect(conversion).toMatchObject({ strategy: 'Webhook', webhook: { clientConfig: { service: { name: `${prefix}webhook-service`, namespace, path: '/convert' }, caBundle: secret.data['ca.crt'] } } });
+    const v2 = JSON.parse(await kubectl.ok(['get', 'cronjobs.v2.batch.tutorial.kubebuilder.io', 'defaulted', '-n', 'default', '-o', 'json']));
+    expect({ apiVersion: v2.apiVersion, schedule: v2.spec.schedule }).toEqual({ apiVersion: 'batch.tutorial.kubebuilder.io/v2', schedule: { minute: '*/5' } });
     await kubectl.ok(['delete', 'cronjobs.batch.tutorial.kubebuilder.io', 'defaulted', '-n', 'default']);
   },
 });

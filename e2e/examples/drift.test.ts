@@ -34,8 +34,14 @@ const RECIPES: ExampleRecipe[] = [
   {
     name: 'cronjob',
     init: { domain: 'tutorial.kubebuilder.io', repo: 'cronjob-tutorial', projectName: 'project' },
-    apis: [{ group: 'batch', version: 'v1', kind: 'CronJob' }],
-    webhooks: [{ group: 'batch', version: 'v1', kind: 'CronJob', defaulting: true, programmaticValidation: true }],
+    apis: [
+      { group: 'batch', version: 'v1', kind: 'CronJob' },
+      { group: 'batch', version: 'v2', kind: 'CronJob' },
+    ],
+    webhooks: [
+      { group: 'batch', version: 'v1', kind: 'CronJob', defaulting: true, programmaticValidation: true },
+      { group: 'batch', version: 'v1', kind: 'CronJob', conversion: true, spoke: ['v2'] },
+    ],
   },
   { name: 'eventjob', init: { domain: 'kitagry.github.io', repo: 'eventjob' }, apis: [{ group: 'batch', version: 'v1', kind: 'EventJob' }] },
   {
@@ -74,7 +80,10 @@ const USER_EDITED: Record<string, string[]> = {
   cronjob: [
     'README.md',
     'api/v1/cronjob_types.ts',
+    'api/v2/cronjob_conversion.ts',
+    'api/v2/cronjob_types.ts',
     'config/samples/batch_v1_cronjob.yaml',
+    'config/samples/batch_v2_cronjob.yaml',
     'internal/controller/cronjob_controller.test.ts',
     'internal/controller/cronjob_controller.ts',
     'internal/webhook/v1/cronjob_webhook.test.ts',

@@ -18,7 +18,15 @@ export interface ExampleRecipe {
   /** `create api` runs, in this order. */
   apis: ApiRecipe[];
   /** `create webhook` runs, in this order, after every `create api`. */
-  webhooks?: (ApiRecipe & { defaulting: boolean; programmaticValidation: boolean })[];
+  webhooks?: (ApiRecipe & WebhookRecipe)[];
+}
+
+/** `create webhook`'s flags: admission webhooks, or a conversion webhook on the hub with its spokes. */
+export interface WebhookRecipe {
+  defaulting?: boolean;
+  programmaticValidation?: boolean;
+  conversion?: boolean;
+  spoke?: string[];
 }
 
 export interface ApiRecipe {

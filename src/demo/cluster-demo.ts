@@ -2,7 +2,8 @@
  * The local-cluster part of `npm run demo`: starts the local cluster on a virtual clock, installs the
  * reference operators' CRDs, runs their controllers on one manager, applies their samples with real
  * kubectl, moves the clock a minute at a time at a visible pace and shows `kubectl get` tables, then
- * checks that every expected Job appeared and that memcached's Deployment rolled out (memcached-demo.ts).
+ * checks that every expected Job appeared, that memcached's Deployment rolled out (memcached-demo.ts) and
+ * that the CronJob sample reads as v2 through the conversion webhook (cronjob-versions-demo.ts).
  * Returns true only when they all did.
  */
 import { join } from 'node:path';
@@ -12,6 +13,7 @@ import { startTestEnv, type TestEnv } from '../testing/index.js';
 import { buildExample } from './example-build.js';
 import { DEMO_OPERATORS, exampleDir, managerEnv, sampleFiles, setupOperator, webhookManifests, type DemoOperator } from './operators.js';
 import { expectedJobs, type JobRecord, type JobExpectation } from './expectations.js';
+import { cronJobV2Check, showCronJobAsV2 } from './cronjob-versions-demo.js';
 import { MEMCACHED_SCALE_MINUTE, MEMCACHED_SCALED_SIZE, memcachedCheck, memcachedLine, scaleMemcached, showMemcached } from './memcached-demo.js';
 
 export interface ClusterDemoOptions {
@@ -142,15 +144,17 @@ export async function runClusterDemo(options: ClusterDemoOptions): Promise<boole
     await kubectl(env, ['get', resources]);
     await kubectl(env, ['get', 'jobs.batch', '-o', 'wide']);
     await kubectl(env, ['get', 'events', '--field-selector', 'involvedObject.kind!=Pod', '--sort-by', '.lastTimestamp']);
+    const withCronJob = operators.some((op) => op.name === 'cronjob');
+    if (withCronJob) await showCronJobAsV2(env, kubectl);
 
-    const checks = withMemcached ? [await memcachedCheck(env, MEMCACHED_SCALED_SIZE)] : [];
+    const checks = [...(withMemcached ? [await memcachedCheck(env, MEMCACHED_SCALED_SIZE)] : []), ...(withCronJob ? [await cronJobV2Check(env)] : [])];
     return summarize(operators, expectedJobs(operators.map((op) => op.name), options.minutes), [...seen.values()], checks);
   } finally {
     await env.stop();
   }
 }
 
-function summarize(operators: DemoOperator[], expectations: JobExpectation[], jobs: JobRecord[], checks: Array<{ met: boolean; line: string; closing: string }>): boolean {
+function summarize(operators: DemoOperator[], expectations: JobExpectation[], jobs: JobRecord[], checks: Array<{ met: boolean; line: string; closing?: string }>): boolean {
   console.log('\n── summary');
   let allMet = true;
   for (const expectation of expectations) {
@@ -165,7 +169,7 @@ function summarize(operators: DemoOperator[], expectations: JobExpectation[], jo
   }
   const kinds = operators.map((op) => op.kind);
   const who = kinds.length > 1 ? `${kinds.slice(0, -1).join(', ')} and ${kinds[kinds.length - 1]}` : kinds.join('');
-  const also = checks.map((c) => ` and ${c.closing}`).join('');
+  const also = checks.flatMap((c) => (c.closing ? [` and ${c.closing}`] : [])).join('');
   console.log(allMet ? `\n${who} did what their samples ask: every expected Job appeared (${jobs.length} Jobs in all)${also}.` : '\nSome expected Jobs or Deployments did not appear.');
   return allMet;
 }

@@ -16,12 +16,14 @@ export interface DemoOperator {
   resource: string;
   /** One line on what it does, for the demo's output. */
   summary: string;
+  /** The config/samples files to apply, when not all of them (cronjob: v1 only; v2's sample is the same object). */
+  samples?: string[];
 }
 
 export const DEMO_OPERATORS: DemoOperator[] = [
   { name: 'at', kind: 'AT', resource: 'ats.batch.my.domain', summary: 'runs one Job at an RFC 3339 time (the sample\'s time is in the past: at once)' },
   { name: 'eventjob', kind: 'EventJob', resource: 'eventjobs.batch.kitagry.github.io', summary: 'runs a Job each time the built-in CronJob "hello" reports a completed Job (an Event)' },
-  { name: 'cronjob', kind: 'CronJob', resource: 'cronjobs.batch.tutorial.kubebuilder.io', summary: 'the kubebuilder book\'s CronJob: a Job every minute for cronjob-sample' },
+  { name: 'cronjob', kind: 'CronJob', resource: 'cronjobs.batch.tutorial.kubebuilder.io', summary: 'the kubebuilder book\'s CronJob: a Job every minute for cronjob-sample', samples: ['batch_v1_cronjob.yaml'] },
   {
     name: 'jobconfig',
     kind: 'JobConfig',
@@ -40,11 +42,11 @@ export function exampleDir(repoRoot: string, op: DemoOperator): string {
   return join(repoRoot, 'examples', op.name);
 }
 
-/** The sample manifests to apply: every YAML file of config/samples but the kustomization. */
+/** The sample manifests to apply: the operator's `samples`, else every YAML file of config/samples but the kustomization. */
 export function sampleFiles(repoRoot: string, op: DemoOperator): string[] {
   const folder = join(exampleDir(repoRoot, op), 'config/samples');
   return readdirSync(folder)
-    .filter((file) => /\.ya?ml$/.test(file) && !/^kustomization\.ya?ml$/.test(file))
+    .filter((file) => /\.ya?ml$/.test(file) && !/^kustomization\.ya?ml$/.test(file) && (op.samples === undefined || op.samples.includes(file)))
     .sort()
     .map((file) => join(folder, file));
 }

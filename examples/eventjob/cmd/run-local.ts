@@ -18,7 +18,7 @@ limitations under the License.
  * `make run-local`: starts kubeforge's local Kubernetes 1.32 cluster in this process (no Docker, no
  * downloads), installs the CRDs from config/crd/bases, runs the manager with every controller against it,
  * registers the webhook configurations of config/webhook/manifests.yaml pointing at the manager's webhook
- * server (so the cluster calls the webhooks as a real one does), and prints the `export KUBECONFIG=…` line
+ * server, and the CRDs of the kinds it converts at its /convert (so the cluster calls the webhooks as a real one does), and prints the `export KUBECONFIG=…` line
  * for kubectl in another terminal. Ctrl-C stops both. The manager gets the `env` of its container in
  * config/manager/manager.yaml (for variables not set in this shell). The cluster keeps its objects, CA
  * and tokens in .kubeforge/cluster across runs (SQLite; git-ignored); `--fresh` starts it empty.
@@ -114,11 +114,12 @@ async function main(): Promise<void> {
   await mgr.start();
   // The webhook server runs once handlers are registered (not with ENABLE_WEBHOOKS=false): the cluster
   // then calls them at https://127.0.0.1:<port><path>, trusting the server's CA, as a cluster calls the Service.
-  if (mgr.webhookServer.port !== undefined && existsSync(webhookManifests)) {
+  // A conversion webhook alone has no manifests file: the CRDs of the kinds it converts are pointed at its /convert.
+  if (mgr.webhookServer.port !== undefined) {
     // Loaded only here: a project without webhooks starts without it.
     const { registerWebhooks } = await import('kubeforge/testing');
-    for (const config of await registerWebhooks(mgr.client, mgr.webhookServer, webhookManifests)) {
-      mgr.logger.info({ kind: config.kind, name: config.metadata?.name }, 'registered webhook configuration');
+    for (const written of await registerWebhooks(mgr.client, mgr.webhookServer, existsSync(webhookManifests) ? webhookManifests : [])) {
+      mgr.logger.info({ kind: written.kind, name: written.metadata?.name }, written.kind === 'CustomResourceDefinition' ? 'registered conversion webhook' : 'registered webhook configuration');
     }
   }
   const probes = mgr.probePort === undefined ? '' : `; probes at http://127.0.0.1:${mgr.probePort}/readyz`;

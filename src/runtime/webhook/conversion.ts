@@ -138,6 +138,11 @@ export class ConversionWebhook {
     return this.kinds.has(groupKind);
   }
 
+  /** The `Kind.group` of every kind registered, in registration order. */
+  groupKinds(): string[] {
+    return [...this.kinds.keys()];
+  }
+
   /** Converts every object of the request; any failure fails the whole response, as the API server expects. */
   async convert(request: ConversionRequest): Promise<ConversionResponse> {
     try {

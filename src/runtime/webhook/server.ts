@@ -44,6 +44,14 @@ export class WebhookServer {
     return [...this.handlers.keys()];
   }
 
+  /**
+   * The kinds (`Kind.group`) the server's `/convert` handler converts: those registered with
+   * `registerConversion` (a plain `registerConverter` names no kinds).
+   */
+  convertedKinds(): string[] {
+    return this.conversion?.groupKinds() ?? [];
+  }
+
   /** The CA that signed the serving certificate (for caBundle), once started. */
   caPem(): string {
     if (!this.certs) throw new Error('webhook server not started');

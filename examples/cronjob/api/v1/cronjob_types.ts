@@ -92,8 +92,9 @@ export interface CronJobStatus {
 
 // +kubebuilder:object:root=true
 // +kubebuilder:subresource:status
+// +kubebuilder:storageversion
 
-/** CronJob is the Schema for the cronjobs API */
+/** CronJob is the Schema for the cronjobs API. v1 is the storage version and the conversion hub (cronjob_conversion.ts). */
 export interface CronJob {
   apiVersion: 'batch.tutorial.kubebuilder.io/v1';
   kind: 'CronJob';

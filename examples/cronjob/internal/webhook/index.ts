@@ -22,12 +22,14 @@ limitations under the License.
  */
 import type { Manager } from 'kubeforge/runtime';
 import { setupCronJobWebhookWithManager } from './v1/cronjob_webhook.js';
+import { setupCronJobConversionWithManager } from './v1/cronjob_conversion.js';
 // +kubebuilder:scaffold:imports
 
 /** Registers the handlers; returns the URL paths they are served at. */
 export function setupWebhooks(mgr: Manager): string[] {
   const paths: string[] = [];
   paths.push(...setupCronJobWebhookWithManager(mgr));
+  paths.push(...setupCronJobConversionWithManager(mgr));
   // +kubebuilder:scaffold:webhooks
   mgr.logger.info({ paths }, 'webhooks registered');
   return paths;
