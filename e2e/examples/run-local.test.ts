@@ -36,6 +36,7 @@ import { join } from 'node:path';
 import { parseDocument } from 'yaml';
 import { Kubectl } from '../cluster/kubectl-runner.js';
 import { CHECKOUT } from '../scaffold/scaffold-harness.js';
+import { groupAlive, stopGroup } from '../process-group.js';
 
 const skip = process.env.KUBEFORGE_SKIP_NPM_INSTALL === '1';
 if (skip) process.stderr.write('run-local.test.ts: skipped because KUBEFORGE_SKIP_NPM_INSTALL=1 (the examples are not installed nor run)\n');
@@ -71,26 +72,6 @@ async function poll<T>(check: () => Promise<T | undefined>, limitMs: number): Pr
     if (Date.now() >= end) return undefined;
     await sleep(500);
   }
-}
-
-/** True while any process of the group led by `pid` is alive. */
-function groupAlive(pid: number): boolean {
-  try {
-    process.kill(-pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
-/** Stops `make run-local` and everything it started (its own process group): SIGTERM, then SIGKILL after 5 s. */
-async function stopGroup(child: ChildProcess): Promise<void> {
-  const pid = child.pid;
-  if (pid === undefined || !groupAlive(pid)) return;
-  process.kill(-pid, 'SIGTERM');
-  for (let i = 0; i < 50 && groupAlive(pid); i++) await sleep(100);
-  if (groupAlive(pid)) process.kill(-pid, 'SIGKILL');
-  for (let i = 0; i < 20 && groupAlive(pid); i++) await sleep(100);
 }
 
 interface Example {

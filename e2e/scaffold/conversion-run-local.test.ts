@@ -10,26 +10,7 @@ import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Kubectl } from '../cluster/kubectl-runner.js';
 import { createApi, createWebhook, init, linkDependencies, tempProject } from './scaffold-harness.js';
-
-/** True while any process of the group led by `pid` is alive. */
-function groupAlive(pid: number): boolean {
-  try {
-    process.kill(-pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
-/** Stops make and everything it started (its own process group): SIGTERM, then SIGKILL after 5 s. */
-async function stopGroup(child: ChildProcess): Promise<void> {
-  const pid = child.pid;
-  if (pid === undefined || !groupAlive(pid)) return;
-  process.kill(-pid, 'SIGTERM');
-  for (let i = 0; i < 50 && groupAlive(pid); i++) await sleep(100);
-  if (groupAlive(pid)) process.kill(-pid, 'SIGKILL');
-  for (let i = 0; i < 20 && groupAlive(pid); i++) await sleep(100);
-}
+import { stopGroup } from '../process-group.js';
 
 describe('make run-local with only a conversion webhook', () => {
   const project = tempProject('multiversion-run-local');
