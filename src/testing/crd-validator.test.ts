@@ -4,29 +4,18 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { stringify } from 'yaml';
 import { crdValidator } from './index.js';
+import { widget, widgetCrd, withSpec } from '../cluster/crd/testdata/widget-crd.js';
 
 const folder = mkdtempSync(join(tmpdir(), 'kubeforge-crd-validator-unit-'));
 afterAll(() => rmSync(folder, { recursive: true, force: true }));
 
 function crdFile(name: string, spec: Record<string, unknown>, extra: Record<string, unknown> = {}): string {
-  const crd = {
-    apiVersion: 'apiextensions.k8s.io/v1',
-    kind: 'CustomResourceDefinition',
-    metadata: { name: 'widgets.example.com' },
-    spec: {
-      group: 'example.com',
-      scope: 'Namespaced',
-      names: { plural: 'widgets', singular: 'widget', kind: 'Widget', listKind: 'WidgetList' },
-      versions: [{ name: 'v1', served: true, storage: true, schema: { openAPIV3Schema: { type: 'object', properties: { spec } } } }],
-      ...extra,
-    },
-  };
+  const crd = { apiVersion: 'apiextensions.k8s.io/v1', kind: 'CustomResourceDefinition', ...widgetCrd(withSpec(spec), extra) };
   const path = join(folder, name);
   writeFileSync(path, `# a generated CRD\n---\n${stringify(crd)}`);
   return path;
 }
 
-const widget = (spec: Record<string, unknown>, name = 'w') => ({ apiVersion: 'example.com/v1', kind: 'Widget', metadata: { name }, spec });
 
 const replicasSpec = {
   type: 'object',

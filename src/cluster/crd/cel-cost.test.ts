@@ -5,21 +5,12 @@ import { estimateCost, measuredSizes } from './cel/cost-estimate.js';
 import { costErrorMessage } from './cel/cost-limits.js';
 import { validateCrd } from './crd-kind.js';
 import { validateCustomResource } from './schema-validation.js';
+import { widgetCrd, withSpec } from './testdata/widget-crd.js';
 
 const astOf = (rule: string): unknown => (parse(rule) as unknown as { ast: unknown }).ast;
 const tags = { type: 'object', properties: { tags: { type: 'array', maxItems: 10, items: { type: 'string', maxLength: 20 } } } };
 
-function crdWith(specSchema: Record<string, unknown>) {
-  return {
-    metadata: { name: 'widgets.example.com' },
-    spec: {
-      group: 'example.com',
-      scope: 'Namespaced',
-      names: { plural: 'widgets', singular: 'widget', kind: 'Widget', listKind: 'WidgetList' },
-      versions: [{ name: 'v1', served: true, storage: true, schema: { openAPIV3Schema: { type: 'object', properties: { spec: specSchema } } } }],
-    },
-  };
-}
+const crdWith = (specSchema: Record<string, unknown>) => widgetCrd(withSpec(specSchema));
 const p = 'spec.validation.openAPIV3Schema.properties[spec]';
 
 test('estimates follow cel-go: comprehension bodies times the list bound, string work at 0.1 per character', () => {

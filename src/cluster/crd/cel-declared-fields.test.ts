@@ -5,6 +5,7 @@
 import { fieldErrorText } from '../errors/field-errors.js';
 import { validateCrd } from './crd-kind.js';
 import { validateCustomResource } from './schema-validation.js';
+import { widget, widgetCrd, withSpec } from './testdata/widget-crd.js';
 
 const container = { type: 'object', properties: { name: { type: 'string', maxLength: 20 }, ports: { type: 'array', maxItems: 4, items: { type: 'object', properties: { port: { type: 'integer' } } } } } };
 const template = {
@@ -17,17 +18,8 @@ const template = {
 
 function crdWith(rules: Array<Record<string, unknown>>) {
   const spec = { type: 'object', properties: { template, paused: { type: 'boolean' } }, 'x-kubernetes-validations': rules };
-  return {
-    metadata: { name: 'widgets.example.com' },
-    spec: {
-      group: 'example.com',
-      scope: 'Namespaced',
-      names: { plural: 'widgets', singular: 'widget', kind: 'Widget', listKind: 'WidgetList' },
-      versions: [{ name: 'v1', served: true, storage: true, schema: { openAPIV3Schema: { type: 'object', properties: { spec } } } }],
-    },
-  };
+  return widgetCrd(withSpec(spec));
 }
-const widget = (spec: Record<string, unknown>) => ({ apiVersion: 'example.com/v1', kind: 'Widget', metadata: { name: 'w' }, spec });
 const texts = (errs: Parameters<typeof fieldErrorText>[0][]): string[] => errs.map(fieldErrorText);
 const podWith = (name: string, port: number) => ({ template: { labels: { a: 'b' }, spec: { containers: [{ name, ports: [{ port }] }] } } });
 

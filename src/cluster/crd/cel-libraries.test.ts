@@ -2,6 +2,7 @@
 import { fieldErrorText } from '../errors/field-errors.js';
 import { validateCrd } from './crd-kind.js';
 import { validateCustomResource } from './schema-validation.js';
+import { widgetCrd, withSpec } from './testdata/widget-crd.js';
 
 const specSchema = {
   type: 'object',
@@ -22,11 +23,7 @@ const specSchema = {
 };
 
 function crdFor(rule: string, extra: Record<string, unknown> = {}) {
-  const schema = { type: 'object', properties: { spec: { ...specSchema, 'x-kubernetes-validations': [{ rule, ...extra }] } } };
-  return {
-    metadata: { name: 'widgets.example.com' },
-    spec: { group: 'example.com', scope: 'Namespaced', names: { plural: 'widgets', singular: 'widget', kind: 'Widget', listKind: 'WidgetList' }, versions: [{ name: 'v1', served: true, storage: true, schema: { openAPIV3Schema: schema } }] },
-  };
+  return widgetCrd(withSpec({ ...specSchema, 'x-kubernetes-validations': [{ rule, ...extra }] }));
 }
 
 /** Creates the CRD (failing the test on CRD errors) and validates a Widget with `spec`. */

@@ -2,18 +2,10 @@
 import { fieldErrorText } from '../errors/field-errors.js';
 import { validateCrd } from './crd-kind.js';
 import { validateCustomResource } from './schema-validation.js';
+import { widget, widgetCrd, withSpec } from './testdata/widget-crd.js';
 
-const crdWith = (spec: Record<string, unknown>) => ({
-  metadata: { name: 'widgets.example.com' },
-  spec: {
-    group: 'example.com',
-    scope: 'Namespaced',
-    names: { plural: 'widgets', singular: 'widget', kind: 'Widget', listKind: 'WidgetList' },
-    versions: [{ name: 'v1', served: true, storage: true, schema: { openAPIV3Schema: { type: 'object', properties: { spec } } } }],
-  },
-});
+const crdWith = (spec: Record<string, unknown>) => widgetCrd(withSpec(spec));
 const texts = (errs: Parameters<typeof fieldErrorText>[0][]): string[] => errs.map(fieldErrorText);
-const widget = (spec: Record<string, unknown>) => ({ apiVersion: 'example.com/v1', kind: 'Widget', metadata: { name: 'w' }, spec });
 const p = 'spec.validation.openAPIV3Schema.properties[spec]';
 
 test('transition rules run on update only, with oldSelf correlated through map lists by key', () => {

@@ -5,6 +5,7 @@
  */
 import { ApiError } from '../errors/status-errors.js';
 import { startLocalCluster, type LocalCluster } from '../local-cluster.js';
+import { widgetCrd } from './testdata/widget-crd.js';
 
 let cluster: LocalCluster;
 afterEach(() => cluster?.stop());
@@ -24,17 +25,7 @@ const widgets = '/apis/example.com/v1/namespaces/default/widgets';
 
 async function clusterWithWidgets(names: string[]): Promise<void> {
   cluster = await startLocalCluster({ tls: false, now: '2026-11-22T10:00:00Z', controllers: {} });
-  const crd = {
-    apiVersion: 'apiextensions.k8s.io/v1',
-    kind: 'CustomResourceDefinition',
-    metadata: { name: 'widgets.example.com' },
-    spec: {
-      group: 'example.com',
-      scope: 'Namespaced',
-      names: { plural: 'widgets', singular: 'widget', kind: 'Widget', listKind: 'WidgetList' },
-      versions: [{ name: 'v1', served: true, storage: true, schema: { openAPIV3Schema: { type: 'object', 'x-kubernetes-preserve-unknown-fields': true } } }],
-    },
-  };
+  const crd = { apiVersion: 'apiextensions.k8s.io/v1', kind: 'CustomResourceDefinition', ...widgetCrd({ type: 'object', 'x-kubernetes-preserve-unknown-fields': true }) };
   expect((await call('POST', '/apis/apiextensions.k8s.io/v1/customresourcedefinitions', crd)).code).toBe(201);
   await cluster.settle();
   for (const name of names) expect((await call('POST', widgets, { apiVersion: 'example.com/v1', kind: 'Widget', metadata: { name } })).code).toBe(201);

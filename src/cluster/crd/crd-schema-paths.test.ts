@@ -2,12 +2,10 @@
 import { fieldErrorText } from '../errors/field-errors.js';
 import { validateCrd } from './crd-kind.js';
 import { fieldPathProblem } from './cel/field-path.js';
+import { widgetCrdWithVersions } from './testdata/widget-crd.js';
 
 const version = (name: string, schema: Record<string, unknown>, storage = false) => ({ name, served: true, storage, schema: { openAPIV3Schema: schema } });
-const crdWith = (versions: unknown[]) => ({
-  metadata: { name: 'widgets.example.com' },
-  spec: { group: 'example.com', scope: 'Namespaced', names: { plural: 'widgets', singular: 'widget', kind: 'Widget', listKind: 'WidgetList' }, versions },
-});
+const crdWith = (versions: unknown[]) => widgetCrdWithVersions(versions);
 const untyped = () => ({ type: 'object', properties: { spec: { type: 'object', properties: { a: {} } } } });
 const texts = (crd: unknown): string[] => validateCrd(crd as never).map(fieldErrorText);
 

@@ -3,11 +3,9 @@ import { fieldErrorText } from '../errors/field-errors.js';
 import { validateCrd } from './crd-kind.js';
 import { applyDefaults, pruneUnknown } from './prune-and-default.js';
 import { validateCustomResource } from './schema-validation.js';
+import { widgetCrd } from './testdata/widget-crd.js';
 
-const crd = (schema: Record<string, unknown>, extra: Record<string, unknown> = {}) => ({
-  metadata: { name: 'widgets.example.com' },
-  spec: { group: 'example.com', scope: 'Namespaced', names: { plural: 'widgets', singular: 'widget', kind: 'Widget', listKind: 'WidgetList' }, versions: [{ name: 'v1', served: true, storage: true, schema: { openAPIV3Schema: schema } }], ...extra },
-});
+const crd = widgetCrd;
 
 const texts = (errs: Parameters<typeof fieldErrorText>[0][]): string[] => errs.map(fieldErrorText);
 
