@@ -5,11 +5,11 @@
  * writes in v2 and reads in v1 and back. Real processes on the real clock: polling with a bounded wait.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Kubectl } from '../cluster/kubectl-runner.js';
-import { createApi, createWebhook, init, linkDependencies, tempProject } from './scaffold-harness.js';
+import { createApi, createWebhook, fillRenameConversion, init, linkDependencies, tempProject } from './scaffold-harness.js';
 import { stopGroup } from '../process-group.js';
 
 describe('make run-local with only a conversion webhook', () => {
@@ -29,15 +29,8 @@ describe('make run-local with only a conversion webhook', () => {
     expect(await createApi(root, { group: 'batch', version: 'v2', kind: 'CronJob' })).toMatchObject({ code: 0, err: '' });
     expect(await createWebhook(root, { group: 'batch', version: 'v1', kind: 'CronJob', conversion: true, spoke: ['v2'] })).toMatchObject({ code: 0, err: '' });
     // v2 renames spec.foo to spec.bar; the spoke maps it both ways.
-    const v2Types = join(root, 'api/v2/cronjob_types.ts');
-    writeFileSync(v2Types, readFileSync(v2Types, 'utf8').replace('  foo?: string;', '  bar?: string;'));
-    const spokeFile = join(root, 'api/v2/cronjob_conversion.ts');
-    const stub = readFileSync(spokeFile, 'utf8');
-    const real = stub
-      .replace(/(convertTo\(src, dst\) \{\n)\s*\/\/ TODO.*\n\s*dst\.spec = src\.spec;/, '$1    dst.spec = src.spec.bar === undefined ? {} : { foo: src.spec.bar };')
-      .replace(/(convertFrom\(src, dst\) \{\n)\s*\/\/ TODO.*\n\s*dst\.spec = src\.spec;/, '$1    dst.spec = src.spec.foo === undefined ? {} : { bar: src.spec.foo };');
+    const { real } = fillRenameConversion(root);
     expect(real).not.toContain('dst.spec = src.spec;');
-    writeFileSync(spokeFile, real);
     linkDependencies(root);
 
     child = spawn('make', ['run-local', 'MANAGER_FLAGS=--health-probe-bind-address=:0 --metrics-bind-address=0'], { cwd: root, env: { ...process.env, NODE_OPTIONS: '' }, stdio: ['ignore', 'pipe', 'pipe'], detached: true });

@@ -6,11 +6,11 @@
  * injection; bad spokes change nothing. Then the stubs get a real conversion (v2 renames a field) and the
  * project's `make manifests generate build test` passes — and fails when the conversion loses data.
  */
-import { readFileSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parse, parseAllDocuments } from 'yaml';
 import { Kubectl } from '../cluster/kubectl-runner.js';
-import { CHECKOUT, createApi, createWebhook, init, linkDependencies, read, runInProject, tempProject, treeHash } from './scaffold-harness.js';
+import { CHECKOUT, createApi, createWebhook, fillRenameConversion, init, linkDependencies, read, runInProject, tempProject, treeHash } from './scaffold-harness.js';
 
 describe('create api v2 + create webhook --conversion --spoke v2', () => {
   const project = tempProject('multiversion');
@@ -105,16 +105,9 @@ describe('create api v2 + create webhook --conversion --spoke v2', () => {
 
   it('with a real conversion filled in, make manifests generate build test passes; a lossy one fails the round trip', async () => {
     // v2 renames spec.foo to spec.bar; the spoke maps it both ways.
-    const v2Types = join(root, 'api/v2/cronjob_types.ts');
-    writeFileSync(v2Types, readFileSync(v2Types, 'utf8').replace('  foo?: string;', '  bar?: string;'));
-    const spokeFile = join(root, 'api/v2/cronjob_conversion.ts');
-    const stub = readFileSync(spokeFile, 'utf8');
-    const real = stub
-      .replace(/(convertTo\(src, dst\) \{\n)\s*\/\/ TODO.*\n\s*dst\.spec = src\.spec;/, '$1    dst.spec = src.spec.bar === undefined ? {} : { foo: src.spec.bar };')
-      .replace(/(convertFrom\(src, dst\) \{\n)\s*\/\/ TODO.*\n\s*dst\.spec = src\.spec;/, '$1    dst.spec = src.spec.foo === undefined ? {} : { bar: src.spec.foo };');
+    const { stub, real } = fillRenameConversion(root);
     expect(real).not.toBe(stub);
     expect(real).not.toContain('dst.spec = src.spec;');
-    writeFileSync(spokeFile, real);
     linkDependencies(root);
     const make = await runInProject('make', ['manifests', 'generate', 'build', 'test'], root);
     expect(make.output).toContain('PASS api/v2/cronjob_conversion.test.ts');
@@ -123,7 +116,7 @@ describe('create api v2 + create webhook --conversion --spoke v2', () => {
     expect(Object.keys(crd.spec.versions[1].schema.openAPIV3Schema.properties.spec.properties)).toEqual(['bar']);
 
     // A conversion that drops data fails the generated round trip.
-    writeFileSync(spokeFile, real.replace('{ foo: src.spec.bar }', '{ foo: src.spec.bar.slice(1) }'));
+    writeFileSync(join(root, 'api/v2/cronjob_conversion.ts'), real.replace('{ foo: src.spec.bar }', '{ foo: src.spec.bar.slice(1) }'));
     const lossy = await runInProject(process.execPath, ['--experimental-vm-modules', 'node_modules/jest/bin/jest.js', 'api/v2'], root);
     expect(lossy.code).not.toBe(0);
     expect(lossy.output).toContain('FAIL api/v2/cronjob_conversion.test.ts');

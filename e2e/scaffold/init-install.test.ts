@@ -4,28 +4,9 @@
  * is a stand-in script first on PATH here (it records its arguments and folder); the real install of a
  * made project is e2e/scaffold/npm-install.test.ts's business.
  */
-import { jest } from '@jest/globals';
 import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { main } from '../../src/cli/main.js';
-import { tempProject } from './scaffold-harness.js';
-
-async function cli(args: string[]): Promise<{ code: number; out: string; err: string }> {
-  let out = '';
-  let err = '';
-  const stdout = jest.spyOn(process.stdout, 'write').mockImplementation((chunk: string | Uint8Array) => ((out += String(chunk)), true));
-  const stderr = jest.spyOn(process.stderr, 'write').mockImplementation((chunk: string | Uint8Array) => ((err += String(chunk)), true));
-  const previous = process.exitCode;
-  process.exitCode = undefined;
-  try {
-    const code = await main(['node', 'kubeforge', ...args]);
-    return { code, out, err };
-  } finally {
-    process.exitCode = previous;
-    stdout.mockRestore();
-    stderr.mockRestore();
-  }
-}
+import { runCli, tempProject } from './scaffold-harness.js';
 
 describe('kubeforge init --install', () => {
   const fakes = tempProject('bin');
@@ -46,14 +27,14 @@ describe('kubeforge init --install', () => {
   });
 
   it('is listed in init --help', async () => {
-    const help = await cli(['init', '--help']);
+    const help = await runCli(['init', '--help']);
     expect(help.out).toMatch(/--install\s+run npm install in the new project afterwards,\s+showing\s+npm's progress/);
   });
 
   it('announces the step, runs npm install in the new project and shows its output', async () => {
     const project = tempProject('installed');
     try {
-      const run = await cli(['init', '--domain', 'example.com', '--repo', 'installed', '--install', '--root', project.root]);
+      const run = await runCli(['init', '--domain', 'example.com', '--repo', 'installed', '--install', '--root', project.root]);
       expect(run.code).toBe(0);
       expect(existsSync(join(project.root, 'PROJECT'))).toBe(true);
       expect(run.out).toContain(`Installing dependencies: npm install --foreground-scripts (in ${project.root}); npm's progress follows\nadded 321 packages in 4s\n`);
@@ -70,7 +51,7 @@ describe('kubeforge init --install', () => {
     const project = tempProject('failed');
     process.env.FAKE_NPM_STATUS = '7';
     try {
-      const run = await cli(['init', '--domain', 'example.com', '--repo', 'failed', '--install', '--root', project.root]);
+      const run = await runCli(['init', '--domain', 'example.com', '--repo', 'failed', '--install', '--root', project.root]);
       expect(run.code).toBe(1);
       expect(run.err).toContain(`kubeforge init: npm install failed (exit status 7); the project is made — fix the cause above and run \`npm install\` in ${project.root}`);
       expect(existsSync(join(project.root, 'PROJECT'))).toBe(true);
@@ -85,7 +66,7 @@ describe('kubeforge init --install', () => {
     mkdirSync(project.root, { recursive: true });
     const before = existsSync(record) ? readFileSync(record, 'utf8') : '';
     try {
-      const run = await cli(['init', '--domain', 'example.com', '--repo', 'dry', '--install', '--dry-run', '--root', project.root]);
+      const run = await runCli(['init', '--domain', 'example.com', '--repo', 'dry', '--install', '--dry-run', '--root', project.root]);
       expect(run.code).toBe(0);
       expect(run.out).not.toContain('Installing dependencies');
       expect(existsSync(join(project.root, 'PROJECT'))).toBe(false);

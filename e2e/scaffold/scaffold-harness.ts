@@ -1,15 +1,17 @@
 /**
  * Helpers for the scaffold tests: a temporary project folder, the scaffold commands run in-process with
- * their output captured, a hash of a whole folder (to prove a failed command changed nothing), and the
+ * their output captured (one by one, or the whole command line through `main`), a hash of a whole folder (to prove a failed command changed nothing), and the
  * dependencies of a made project linked from this checkout instead of a real `npm install`.
  */
 import { execFile } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { jest } from '@jest/globals';
 import type { RunOutput } from '../../src/cli/generator-run.js';
+import { main } from '../../src/cli/main.js';
 import { runInit, type InitFlags } from '../../src/cli/init.js';
 import { runCreateApi, runCreateWebhook, type CreateApiFlags, type CreateWebhookFlags } from '../../src/cli/create.js';
 
@@ -114,4 +116,39 @@ export function runInProject(command: string, args: string[], cwd: string, optio
       resolve({ code, output: `${stdout}${stderr}` });
     });
   });
+}
+
+/** `kubeforge <args>` in this process through the CLI's own `main`, stdout and stderr captured, process.exitCode kept. */
+export async function runCli(args: string[]): Promise<{ code: number; out: string; err: string }> {
+  let out = '';
+  let err = '';
+  const stdout = jest.spyOn(process.stdout, 'write').mockImplementation((chunk: string | Uint8Array) => ((out += String(chunk)), true));
+  const stderr = jest.spyOn(process.stderr, 'write').mockImplementation((chunk: string | Uint8Array) => ((err += String(chunk)), true));
+  const previous = process.exitCode;
+  process.exitCode = undefined;
+  try {
+    const code = await main(['node', 'kubeforge', ...args]);
+    return { code, out, err };
+  } finally {
+    process.exitCode = previous;
+    stdout.mockRestore();
+    stderr.mockRestore();
+  }
+}
+
+/**
+ * In a project with CronJob v1 (hub) and v2 (spoke) from `create webhook --conversion --spoke v2`: v2 renames
+ * spec.foo to spec.bar and its scaffolded conversion stub is filled in to map it both ways. Returns the stub
+ * and what replaced it.
+ */
+export function fillRenameConversion(root: string): { stub: string; real: string } {
+  const v2Types = join(root, 'api/v2/cronjob_types.ts');
+  writeFileSync(v2Types, readFileSync(v2Types, 'utf8').replace('  foo?: string;', '  bar?: string;'));
+  const spokeFile = join(root, 'api/v2/cronjob_conversion.ts');
+  const stub = readFileSync(spokeFile, 'utf8');
+  const real = stub
+    .replace(/(convertTo\(src, dst\) \{\n)\s*\/\/ TODO.*\n\s*dst\.spec = src\.spec;/, '$1    dst.spec = src.spec.bar === undefined ? {} : { foo: src.spec.bar };')
+    .replace(/(convertFrom\(src, dst\) \{\n)\s*\/\/ TODO.*\n\s*dst\.spec = src\.spec;/, '$1    dst.spec = src.spec.foo === undefined ? {} : { bar: src.spec.foo };');
+  writeFileSync(spokeFile, real);
+  return { stub, real };
 }
