@@ -176,3 +176,15 @@ describe('golden output', () => {
     expect(text).toBe(readFileSync(goldenPath, 'utf8'));
   });
 });
+
+describe('the configurations of the client cluster tests', () => {
+  it('src/runtime/client/testdata/api/v1/zz_generated.applyconfigurations.ts is what the generator makes now (UPDATE_GOLDEN=1 rewrites it)', async () => {
+    const root = join(repoRoot, 'src/runtime/client/testdata');
+    const { model: widgets, diagnostics } = await loadApiProject({ root });
+    expect(diagnostics).toEqual([]);
+    const [file] = planApplyConfigFiles(widgets);
+    const path = join(root, file!.path);
+    if (process.env.UPDATE_GOLDEN === '1') writeFileSync(path, file!.content);
+    expect(file!.content).toBe(readFileSync(path, 'utf8'));
+  });
+});
