@@ -143,7 +143,7 @@ class ApplyConfigWriter {
   }
 
   /** The interface, builder class and constructor function of one struct. */
-  typeSource(type: NamedType, root: NamedType | undefined): string {
+  typeSource(type: NamedType, root: NamedType | undefined, version: ApiVersion): string {
     const names = this.names.get(type.id)!;
     const { fields, knownEmbeds } = this.flatten(type);
     const extendsClause = knownEmbeds.length > 0 ? ` extends ${knownEmbeds.join(', ')}` : '';
@@ -186,7 +186,7 @@ class ApplyConfigWriter {
       methods.join('\n'),
       `}`,
     ].join('\n');
-    return [configuration, builder, this.constructorSource(type, names, root)].join('\n\n');
+    return [configuration, builder, this.constructorSource(type, names, root, version)].join('\n\n');
   }
 
   private fieldMethod(field: Field): string[] {
@@ -249,14 +249,15 @@ class ApplyConfigWriter {
     return lines;
   }
 
-  private constructorSource(type: NamedType, names: TypeNames, root: NamedType | undefined): string {
+  private constructorSource(type: NamedType, names: TypeNames, root: NamedType | undefined, version: ApiVersion): string {
     if (!root) {
       return [`/** ${names.name} returns an empty ${names.builder}. */`, `export function ${names.name}(): ${names.builder} {`, `  return new ${names.builder}();`, `}`].join('\n');
     }
-    const apiVersion = this.literalOf(type, 'apiVersion');
+    // the literal the kind declares, else the folder's group/version (a kind that extends TypeMeta)
+    const apiVersion = this.literalOf(type, 'apiVersion') ?? (version.group ? `${version.group}/${version.version}` : version.version);
     const kind = this.literalOf(type, 'kind') ?? type.name;
     const clusterScoped = findMarker(type.markers, 'kubebuilder:resource')?.args.scope === 'Cluster';
-    const setApiVersion = apiVersion === undefined ? [] : [`  builder.apiVersion = ${quote(apiVersion)};`];
+    const setApiVersion = [`  builder.apiVersion = ${quote(apiVersion)};`];
     return [
       `/** ${names.name} returns the configuration of the ${kind} named \`name\`${clusterScoped ? '' : ' in `namespace`'}, apiVersion and kind set; chain \`with…\` to fill it in. */`,
       `export function ${names.name}(name: string${clusterScoped ? '' : ', namespace: string'}): ${names.builder} {`,
@@ -304,7 +305,7 @@ export function emitApplyConfigurations(model: ApiModel, version: ApiVersion): s
   const rootIds = new Set(selection.roots.map((t) => t.id));
   const names = allocateNames(selection.local, selection.external, rootIds);
   const writer = new ApplyConfigWriter(model, names);
-  const sources = [...selection.local, ...selection.external].map((type) => writer.typeSource(type, rootIds.has(type.id) ? type : undefined));
+  const sources = [...selection.local, ...selection.external].map((type) => writer.typeSource(type, rootIds.has(type.id) ? type : undefined, version));
   const body = sources.join('\n\n');
   const imports: string[] = [];
   if (/\bkubeforge\./.test(body)) imports.push(`import type * as kubeforge from 'kubeforge/api';`);

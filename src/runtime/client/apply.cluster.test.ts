@@ -5,7 +5,9 @@
  */
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import type { ConfigMap } from 'kubernetes-types/core/v1.js';
 import type { ManagedFieldsEntry } from 'kubernetes-types/meta/v1.js';
+import type { ApplyConfigurationOf } from './apply.js';
 import { startTestEnv, type TestEnv } from '../../testing/test-env.js';
 import { ApiError, isConflict } from './api-error.js';
 import type { ApplyOptions } from './client.js';
@@ -93,6 +95,9 @@ describe('client.apply with generated apply configurations', () => {
     const noName = await rejection(client.status().apply({ apiVersion: 'example.com/v1', kind: 'Widget', metadata: { namespace: 'default' } }, { fieldManager: 'carol' }));
     expect(String(noName)).toBe('Error: apply status Widget default/: metadata.name must be provided to apply');
     expect(env.cluster.requestLog().length).toBe(before);
+    // a Kubernetes kind through the generic configuration, answered as that kind
+    const cm: ConfigMap = await client.apply<ApplyConfigurationOf<ConfigMap>>({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'applied', namespace: 'default' }, data: { a: '1' } }, { fieldManager: 'carol' });
+    expect(cm.data).toEqual({ a: '1' });
     // a client with a field owner applies as it
     const owned = await client.withFieldOwner('dave').apply(ac.Widget('plain', 'default').withSpec(ac.WidgetSpec().withSize(4)), {});
     expect(applyOwners(owned.metadata?.managedFields).dave).toEqual(['f:spec/f:size']);
