@@ -60,6 +60,43 @@ describe('type selection', () => {
   });
 });
 
+/** The lines of one generated declaration (`export interface X…` or `export class X`) up to its closing brace. */
+function declaration(source: string, head: string): string {
+  const start = source.indexOf(`${head} `);
+  if (start < 0) throw new Error(`no ${head}`);
+  return source.slice(start, source.indexOf('\n}', start) + 2);
+}
+
+describe('per feature', () => {
+  it.each([
+    ['nested structs', 'export interface WidgetApplyConfiguration', ['  spec?: WidgetSpecApplyConfiguration;', '  status?: WidgetStatusApplyConfiguration;']],
+    ['lists of structs, of scalars and of lists', 'export interface WidgetSpecApplyConfiguration', ['  ports?: PortApplyConfiguration[];', '  tags?: string[];', '  matrix?: number[][];']],
+    ['maps of structs and of scalars', 'export interface WidgetSpecApplyConfiguration', ['  portsByName?: Record<string, PortApplyConfiguration>;', '  labels?: Record<string, string>;']],
+    ['the embedded ObjectMeta of a kind, apiVersion and kind literals', 'export interface WidgetApplyConfiguration', ['  readonly [kubeforge.appliesTo]?: WidgetObject;', "  apiVersion?: 'x.example.com/v1';", "  kind?: 'Widget';", '  metadata?: kubeforge.ApplyConfiguration<kubeforge.ObjectMeta>;']],
+    ['required and optional fields all optional', 'export interface WidgetStatusApplyConfiguration', ['  readyReplicas?: number;', "  phase?: 'Pending' | 'Done';"]],
+    ['Kubernetes types, deep-partial through ApplyConfiguration<T>, and wire-scalar ones as they are', 'export interface WidgetSpecApplyConfiguration', ['  template?: kubeforge.ApplyConfiguration<corev1.PodTemplateSpec>;', '  resources?: kubeforge.ApplyConfiguration<corev1.ResourceRequirements>;', '  startedAt?: string;', '  size?: number | string;', '  target?: number | string;', '  raw?: Record<string, unknown>;']],
+    ['conditions as kubeforge/api types them', 'export interface WidgetStatusApplyConfiguration', ['  conditions?: kubeforge.ApplyConfiguration<kubeforge.Condition>[];']],
+    ['aliases written as what they stand for; embeds flattened', 'export interface WidgetSpecApplyConfiguration', ['  hosts?: string[];', "  mode?: 'Fast' | 'Slow';", '  id?: string;']],
+    ['recursive types', 'export interface TreeNodeApplyConfiguration', ['  children?: TreeNodeApplyConfiguration[];']],
+    ['a struct from outside the folder, its name numbered past the folder\'s own', 'export interface SharedRefApplyConfiguration', ['  port?: Port_2ApplyConfiguration;']],
+    ['a kind embedding TypeMeta', 'export interface GadgetApplyConfiguration', ['export interface GadgetApplyConfiguration extends kubeforge.TypeMeta {']],
+    ['list appends, map puts, value sets', 'export class WidgetSpecBuilder', ['  withPorts(...values: PortApplyConfiguration[]): this {', '    (this.ports ??= []).push(...values);', '  withPortsByName(entries: Record<string, PortApplyConfiguration>): this {', '    this.portsByName = { ...this.portsByName, ...entries };', '  withTree(value: TreeNodeApplyConfiguration): this {', '  withOddName(value: string): this {', "    this['odd-name'] = value;"]],
+    ['metadata builders on a kind', 'export class WidgetBuilder', ['  withLabels(entries: Record<string, string>): this {', "  withOwnerReferences(...values: kubeforge.ApplyConfiguration<NonNullable<kubeforge.ObjectMeta['ownerReferences']>[number]>[]): this {", '    ((this.metadata ??= {}).finalizers ??= []).push(...values);']],
+  ])('%s', (_feature, head, lines) => {
+    const block = declaration(text, head).split('\n');
+    for (const line of lines) expect(block).toContain(line);
+  });
+
+  it('imports only types: kubeforge/api, the Kubernetes modules used, and the kinds under an alias', () => {
+    const imports = text.split('\n').filter((l) => l.startsWith('import '));
+    expect(imports).toEqual([
+      "import type * as kubeforge from 'kubeforge/api';",
+      "import type * as corev1 from 'kubeforge/kubernetes/core/v1';",
+      "import type { Gadget as GadgetObject, Widget as WidgetObject } from './widget_types.js';",
+    ]);
+  });
+});
+
 describe('builders', () => {
   const generated = () => loadGenerated(text);
 
