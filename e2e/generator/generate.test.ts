@@ -59,6 +59,41 @@ describe('kubeforge generate', () => {
     expect(readFileSync(join(project, 'api/ship/v1beta1/zz_generated.deepcopy.ts'), 'utf8')).toContain('export function deepCopyFrigate(');
   });
 
+  it('also writes api/v1/zz_generated.applyconfigurations.ts when groupversion_info.ts has +kubebuilder:ac:generate=true; it type-checks and --check covers it', async () => {
+    const info = fixtureFile('good', 'api/v1/groupversion_info.ts').replace('// +groupName=', '// +kubebuilder:ac:generate=true\n// +groupName=');
+    const project = makeProject('good', { 'api/v1/groupversion_info.ts': info });
+    const result = await runCli(['generate', '--root', project]);
+    expect(result).toMatchObject({ code: 0, stderr: '' });
+    expect(result.stdout).toBe('wrote api/v1/zz_generated.deepcopy.ts\nwrote api/v1/zz_generated.applyconfigurations.ts\n');
+    const generatedPath = join(project, 'api/v1/zz_generated.applyconfigurations.ts');
+    const text = readFileSync(generatedPath, 'utf8');
+    expect(text).toContain('export function CronJob(name: string, namespace: string): CronJobBuilder {');
+    expect(text).toContain('export interface CronJobSpecApplyConfiguration {');
+    const program = ts.createProgram([generatedPath], {
+      strict: true,
+      exactOptionalPropertyTypes: true,
+      noUnusedLocals: true,
+      noEmit: true,
+      skipLibCheck: true,
+      target: ts.ScriptTarget.ES2022,
+      module: ts.ModuleKind.ESNext,
+      moduleResolution: ts.ModuleResolutionKind.Bundler,
+      lib: ['lib.es2023.d.ts'],
+      types: [],
+      baseUrl: project,
+      paths: {
+        'kubeforge/api': [join(repoRoot, 'src/api/index.ts')],
+        'kubeforge/kubernetes/*': [join(repoRoot, 'kubernetes/*.d.ts')],
+        'kubernetes-types/*': [join(repoRoot, 'node_modules/kubernetes-types/*')],
+      },
+    });
+    expect(ts.getPreEmitDiagnostics(program).map((d) => ts.flattenDiagnosticMessageText(d.messageText, ' '))).toEqual([]);
+    writeFileSync(generatedPath, text.replace('export interface CronJobSpecApplyConfiguration {', 'export interface CronJobSpecApplyConfiguration {\n  edited?: string;'));
+    const stale = await runCli(['generate', '--check', '--root', project]);
+    expect(stale.code).toBe(1);
+    expect(stale.stderr).toContain('stale: api/v1/zz_generated.applyconfigurations.ts');
+  });
+
   it('leaves a file untouched (same mtime) when its bytes would not change', async () => {
     const project = makeProject('good');
     expect((await runCli(['generate', '--root', project])).code).toBe(0);

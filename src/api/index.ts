@@ -47,3 +47,31 @@ export interface TypeMeta {
   apiVersion?: string;
   kind?: string;
 }
+
+/**
+ * The apply configuration of a type (client-go's `…ApplyConfiguration`): every field optional, at every
+ * depth, lists of configurations and maps of configurations — what a server-side apply states. `kubeforge
+ * generate` writes one per API type (`zz_generated.applyconfigurations.ts`); this generic form serves
+ * Kubernetes' own types (`ApplyConfiguration<Deployment>`).
+ */
+export type ApplyConfiguration<T> = T extends string | number | boolean | bigint | symbol | null | undefined
+  ? T
+  : T extends readonly (infer Item)[]
+    ? ApplyConfiguration<Item>[]
+    : T extends object
+      ? [keyof T] extends [never]
+        ? unknown // a free-form object (`{}`, as kubernetes-types writes FieldsV1)
+        : string extends keyof T
+          ? { [key: string]: ApplyConfiguration<T[keyof T]> }
+          : { -readonly [K in keyof T]?: ApplyConfiguration<T[K]> }
+      : T;
+
+/**
+ * The key of the type-only property by which an apply configuration names the object type the server
+ * answers with (`readonly [appliesTo]?: CronJob`), so `client.apply(config)` returns a `CronJob`.
+ * It never exists at run time.
+ */
+export declare const appliesTo: unique symbol;
+
+/** An apply configuration of a kind: `ApplyConfiguration<T>` that also says it answers with a `T`. */
+export type ApplyConfigurationOf<T> = ApplyConfiguration<T> & { readonly [appliesTo]?: T };

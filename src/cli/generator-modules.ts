@@ -11,3 +11,4 @@ export { buildRbac, emitRoleYaml, DEFAULT_ROLE_NAME } from '../generate/rbac/ind
 export { buildWebhooks, emitWebhookManifestsYaml } from '../generate/webhook/index.js';
 export { planDeepCopyFiles } from '../generate/deepcopy/index.js';
 
+export { planApplyConfigFiles } from '../generate/applyconfig/index.js';

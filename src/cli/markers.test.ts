@@ -9,7 +9,7 @@ describe('kubeforge markers', () => {
     const { stdout, exitCode } = markersCommandOutput();
     expect(exitCode).toBe(0);
     const headings = stdout.split('\n').filter((l) => l !== '' && !l.startsWith('+'));
-    expect(headings).toEqual(['CRD', 'CRD processing', 'CRD validation', 'RBAC', 'Webhook', 'object']);
+    expect(headings).toEqual(['CRD', 'CRD processing', 'CRD validation', 'RBAC', 'Webhook', 'apply', 'object']);
     expect(stdout).toMatch(/^\+kubebuilder:validation:Maximum=<number> +field +specifies the maximum numeric value/m);
     expect(stdout).toMatch(/^\+kubebuilder:validation:Maximum=<number> +type /m);
     expect(stdout).toMatch(/^\+kubebuilder:validation:items:Maximum=<number> +field +for array items specifies/m);

@@ -185,7 +185,7 @@ function copyScalarMap<T>(value: Record<string, T>): Record<string, T> {
 }`;
 
 /** The import path of `file` (relative to the root, or absolute) as seen from the folder `fromDir`. */
-function importPath(root: string, fromDir: string, file: string): string {
+export function importPath(root: string, fromDir: string, file: string): string {
   const from = posix.join(root.split('\\').join('/'), fromDir);
   const target = isAbsolute(file) ? file.split('\\').join('/') : posix.join(root.split('\\').join('/'), file);
   let path = posix.relative(from, target).replace(/(\.d)?\.(ts|tsx|mts)$/, '.js');

@@ -1,8 +1,10 @@
 /**
  * The client reconcilers use: reads (get/list) of kinds the cache watches are served from the cache, every
  * other read and every write goes to the API server. Writes cover create, update, merge/JSON/strategic
- * patch, server-side apply, delete with propagation, and the status subresource.
+ * patch, server-side apply (typed by the generated apply configurations), delete with propagation, and the
+ * status subresource (`status()`).
  */
+import type { ApplyObject, AppliedObject } from './apply.js';
 import type { KubeObject } from './object.js';
 import { ApiError } from './api-error.js';
 import { apiVersionOf, type KindInfo, type KindRef, type KindRegistry } from './kinds.js';
@@ -34,8 +36,21 @@ export interface WriteOptions {
 }
 
 export interface ApplyOptions {
+  /**
+   * Who owns the fields the configuration states (`?fieldManager=`). Required: from here, or from the client's
+   * field owner (`withFieldOwner`, the manager's `fieldManager` option); an apply with neither is refused.
+   */
   fieldManager?: string;
+  /** Take the fields other managers own instead of failing with 409 Conflict (`?force=true`). */
   force?: boolean;
+  dryRun?: boolean;
+}
+
+/** Writes to the status subresource (controller-runtime's `client.Status()`): update, patch and apply on `/status`. */
+export interface StatusWriter {
+  update<T extends KubeObject>(obj: T, options?: WriteOptions): Promise<T>;
+  patch<T extends KubeObject>(target: T, patch: unknown, type?: PatchType, options?: WriteOptions): Promise<T>;
+  apply<C extends ApplyObject>(config: C, options: ApplyOptions): Promise<AppliedObject<C>>;
 }
 
 export type PropagationPolicy = 'Background' | 'Foreground' | 'Orphan';
@@ -70,22 +85,37 @@ export class Client {
     readonly transport: Transport,
     readonly kinds: KindRegistry,
     private readonly cache?: CacheReader,
-    private readonly defaultFieldManager = 'kubeforge',
+    /** The field manager of applies that name none (controller-runtime's `client.WithFieldOwner`); none by default. */
+    private readonly fieldOwner: string | undefined = undefined,
     private readonly requestDefaults: ClientRequestOptions = {},
   ) {}
 
   /** The same client without the cache: every read goes to the API server (controller-runtime's APIReader). */
   apiReader(): Client {
-    return new Client(this.transport, this.kinds, undefined, this.defaultFieldManager, this.requestDefaults);
+    return new Client(this.transport, this.kinds, undefined, this.fieldOwner, this.requestDefaults);
   }
 
   withCache(cache: CacheReader): Client {
-    return new Client(this.transport, this.kinds, cache, this.defaultFieldManager, this.requestDefaults);
+    return new Client(this.transport, this.kinds, cache, this.fieldOwner, this.requestDefaults);
   }
 
   /** The same client whose requests get these settings, e.g. `{ timeoutMs: 5000 }` or an abort signal. */
   withRequestOptions(options: ClientRequestOptions): Client {
-    return new Client(this.transport, this.kinds, this.cache, this.defaultFieldManager, { ...this.requestDefaults, ...options });
+    return new Client(this.transport, this.kinds, this.cache, this.fieldOwner, { ...this.requestDefaults, ...options });
+  }
+
+  /** The same client applying as `fieldManager` when a call names none (controller-runtime's `client.WithFieldOwner`). */
+  withFieldOwner(fieldManager: string): Client {
+    return new Client(this.transport, this.kinds, this.cache, fieldManager, this.requestDefaults);
+  }
+
+  /** The status subresource: `client.status().apply(config, { fieldManager })`, `.update(obj)`, `.patch(obj, patch)`. */
+  status(): StatusWriter {
+    return {
+      update: (obj, options) => this.updateStatus(obj, options),
+      patch: (target, patch, type, options) => this.patchStatus(target, patch, type, options),
+      apply: (config, options) => this.applyStatus(config, options),
+    };
   }
 
   /** Reads one object; throws ApiError 404 (see isNotFound) when it does not exist. */
@@ -154,13 +184,19 @@ export class Client {
     return this.sendPatch(target, patch, type, 'status', options);
   }
 
-  /** Server-side apply of `obj` (a partial object with apiVersion, kind, metadata.name) as `fieldManager`. */
-  async apply<T extends KubeObject>(obj: T, options: ApplyOptions = {}): Promise<T> {
-    return this.applyTo(obj, undefined, options);
+  /**
+   * Server-side apply (`PATCH application/apply-patch+yaml`) of `config` as `options.fieldManager`: a generated
+   * apply configuration (`ac.CronJob(name, namespace).withSpec(…)`), `ApplyConfigurationOf<Kind>`, or a plain
+   * partial object with apiVersion, kind and metadata.name. Answers with the object as stored, typed as the
+   * configuration's kind. Fields another manager owns with a different value fail with 409 Conflict unless `force`.
+   */
+  async apply<C extends ApplyObject>(config: C, options: ApplyOptions): Promise<AppliedObject<C>> {
+    return this.applyTo(config, undefined, options);
   }
 
-  async applyStatus<T extends KubeObject>(obj: T, options: ApplyOptions = {}): Promise<T> {
-    return this.applyTo(obj, 'status', options);
+  /** Server-side apply to the status subresource (`/status`); the same as `status().apply`. */
+  async applyStatus<C extends ApplyObject>(config: C, options: ApplyOptions): Promise<AppliedObject<C>> {
+    return this.applyTo(config, 'status', options);
   }
 
   /** Deletes the object; throws ApiError 404 if it is already gone. */
@@ -186,11 +222,17 @@ export class Client {
     return withTypeMeta(result, info);
   }
 
-  private async applyTo<T extends KubeObject>(obj: T, subresource: string | undefined, options: ApplyOptions): Promise<T> {
-    const info = this.kinds.resolve<T>(obj);
-    const path = resourcePath(info, obj.metadata?.namespace, obj.metadata?.name, subresource);
-    const query = { fieldManager: options.fieldManager ?? this.defaultFieldManager, force: options.force ? 'true' : undefined };
-    const result = await this.transport.request<T>('PATCH', path, { ...this.requestDefaults, body: obj, contentType: contentTypes.apply, query });
+  private async applyTo<C extends ApplyObject>(config: C, subresource: string | undefined, options: ApplyOptions | undefined): Promise<AppliedObject<C>> {
+    const fieldManager = options?.fieldManager || this.fieldOwner;
+    const what = `apply${subresource ? ` ${subresource}` : ''} ${config?.kind ?? '(no kind)'} ${config?.metadata?.namespace ? `${config.metadata.namespace}/` : ''}${config?.metadata?.name ?? ''}`.trimEnd();
+    // Refused before sending, as client-go refuses a configuration without a name; the API server would
+    // answer 422 "fieldManager: Required value: is required for apply patch".
+    if (!fieldManager) throw new Error(`${what}: fieldManager is required (give { fieldManager } or the client a field owner)`);
+    if (!config?.metadata?.name) throw new Error(`${what}: metadata.name must be provided to apply`);
+    const info = this.kinds.resolve<AppliedObject<C>>(config as KubeObject);
+    const path = resourcePath(info, config.metadata.namespace, config.metadata.name, subresource);
+    const query = { fieldManager, force: options?.force ? 'true' : undefined, dryRun: options?.dryRun ? 'All' : undefined };
+    const result = await this.transport.request<AppliedObject<C>>('PATCH', path, { ...this.requestDefaults, body: config, contentType: contentTypes.apply, query });
     return withTypeMeta(result, info);
   }
 

@@ -92,7 +92,7 @@ export interface ManagerOptions {
    */
   metrics?: MetricsServerOptions;
   logger?: Logger;
-  /** Field manager for writes and server-side apply; default "kubeforge". */
+  /** The client's field owner: the field manager of server-side applies that name none (no default: such an apply is refused). */
   fieldManager?: string;
   /** Default per-key backoff for controllers (default exponential 5 ms → 1000 s). */
   rateLimiter?: () => RateLimiter;
@@ -154,7 +154,7 @@ export class Manager implements ControllerHost {
       get: (info, key) => this.cache.get(info, key),
       list: (info, opts) => this.cache.list(info, opts),
     };
-    this.client = new Client(this.transport, this.kinds, reader, options.fieldManager ?? 'kubeforge');
+    this.client = new Client(this.transport, this.kinds, reader, options.fieldManager);
     this.cache = this.newCache();
     this.webhookServer = new WebhookServer({ logger: this.logger, ...options.webhook });
     this.readyChecks.informers = () => this.cache.healthy() || 'caches not synced or watch down';
