@@ -1,5 +1,5 @@
 /**
- * Drift of the reference operators (issue 6; memcached, made with the deploy-image plugin: issue 12): each example's scaffold is re-made with the CLI in a
+ * Drift of the reference operators (issue 6; memcached, made with the deploy-image plugin: issue 12; storagebucket: issue 19): each example's scaffold is re-made with the CLI in a
  * temporary folder, and every file the scaffold owns must be byte-identical to the committed one; the
  * files generated from the user's code must be current (`manifests --check`, `generate --check` in place).
  *
@@ -66,6 +66,7 @@ const RECIPES: ExampleRecipe[] = [
       },
     ],
   },
+  { name: 'storagebucket', init: { domain: 'example.com', repo: 'storagebucket-operator' }, apis: [{ group: 'storage', version: 'v1alpha1', kind: 'StorageBucket' }] },
 ];
 
 /** A Furiko kind (execution.furiko.io/v1alpha1), with both webhooks when `webhook` is set. */
@@ -120,6 +121,14 @@ const USER_EDITED: Record<string, string[]> = {
     'config/samples/cache_v1alpha1_memcached.yaml',
     'internal/controller/memcached_controller.test.ts',
     'internal/controller/memcached_controller.ts',
+    'test/e2e/e2e.test.ts',
+  ],
+  storagebucket: [
+    'README.md',
+    'api/v1alpha1/storagebucket_types.ts',
+    'config/samples/storage_v1alpha1_storagebucket.yaml',
+    'internal/controller/storagebucket_controller.test.ts',
+    'internal/controller/storagebucket_controller.ts',
     'test/e2e/e2e.test.ts',
   ],
 };
