@@ -23,6 +23,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { BindError, newLogger, pinoLevel, type LogEncoder, type ManagerOptions, type ServerName, type StacktraceLevel } from 'kubeforge/runtime';
+import { STORAGE_FLAG_OPTIONS, STORAGE_FLAGS_USAGE, storageSettingsOf } from '../internal/probe/flags.js'; // user-added: the operator's own flags
 
 export const usage = `Usage: node dist/cmd/main.js [flags]
   --metrics-bind-address <addr>       address the metric endpoint binds to, e.g. :8443 (HTTPS) or :8080 (HTTP);
@@ -51,6 +52,7 @@ export const usage = `Usage: node dist/cmd/main.js [flags]
                                       (default: a self-signed certificate made at start, for local runs)
   --webhook-cert-name <file>          the certificate's file name in --webhook-cert-path (default "tls.crt")
   --webhook-cert-key <file>           the key's file name in --webhook-cert-path (default "tls.key")
+${STORAGE_FLAGS_USAGE}
   --help                              print this text`;
 
 /** The port of a Go-style bind address (":8081", "0.0.0.0:8081"); undefined for "0" (disabled). */
@@ -114,12 +116,14 @@ export function parseFlags(argv: string[]): ManagerFlags | 'help' {
       'webhook-cert-path': { type: 'string' },
       'webhook-cert-name': { type: 'string' },
       'webhook-cert-key': { type: 'string' },
+      ...STORAGE_FLAG_OPTIONS, // user-added
       help: { type: 'boolean', default: false },
     },
     strict: true,
   });
   Object.assign(values, explicit);
   if (values.help) return 'help';
+  storageSettingsOf(values); // user-added: a bad --probe-interval or --s3-endpoint fails here, naming its flag
   const logger = newLogger(logOptions(values['zap-devel'], values['zap-encoder'], values['zap-log-level'], values['zap-stacktrace-level']));
   portOf('--health-probe-bind-address', values['health-probe-bind-address']);
   const webhookPort = Number(values['webhook-port']);

@@ -14,7 +14,7 @@ See the License for the specific language governing permissions and
 limitations under the License.
 */
 
-import type { Condition, ListMeta, ObjectMeta } from 'kubeforge/api';
+import type { Condition, ListMeta, ObjectMeta, Time } from 'kubeforge/api';
 import { defineKind } from 'kubeforge/runtime';
 import { groupVersion } from './groupversion_info.js';
 
@@ -23,33 +23,32 @@ import { groupVersion } from './groupversion_info.js';
 // NOTE: Kubernetes types come from kubernetes-types with the file's .js name (module NodeNext), e.g.
 //   import type { JobTemplateSpec } from 'kubernetes-types/batch/v1.js';
 
-/** StorageBucketSpec defines the desired state of StorageBucket. */
+/** StorageBucketSpec defines the desired state of StorageBucket: which bucket of the object store it stands for. */
 export interface StorageBucketSpec {
-  // INSERT ADDITIONAL SPEC FIELDS - desired state of cluster
-  // Important: Run "make manifests generate" to regenerate code after modifying this file
-  // The following markers will use OpenAPI v3 schema to validate the value
-  // More info: https://book.kubebuilder.io/reference/markers/crd-validation.html
-
-  /** foo is an example field of StorageBucket. Edit storagebucket_types.ts to remove/update. */
-  // +kubebuilder:validation:MinLength=1
-  foo?: string;
+  /**
+   * bucketName is the bucket's name in the object store the operator probes (its --s3-endpoint): 3 to 63
+   * lower-case letters, digits, dots and hyphens, starting and ending with a letter or digit (S3's rules).
+   */
+  // +kubebuilder:validation:MinLength=3
+  // +kubebuilder:validation:MaxLength=63
+  // +kubebuilder:validation:Pattern=`^[a-z0-9][a-z0-9.-]*[a-z0-9]$`
+  bucketName: string;
 }
 
-/** StorageBucketStatus defines the observed state of StorageBucket. */
+/** StorageBucketStatus defines the observed state of StorageBucket: what the last probe of the bucket found. */
 export interface StorageBucketStatus {
-  // INSERT ADDITIONAL STATUS FIELD - define observed state of cluster
-  // Important: Run "make manifests generate" to regenerate code after modifying this file
+  /** lastProbeTime is when the operator last asked the object store about the bucket (HeadBucket). */
+  lastProbeTime?: Time;
+
+  /** available is true when the last probe found the bucket, false when it did not or could not ask. */
+  available?: boolean;
 
   /**
    * conditions represent the current state of the StorageBucket resource.
    * Each condition has a unique type and reflects the status of a specific aspect of the resource.
    *
-   * Standard condition types include:
-   * - "Available": the resource is fully functional
-   * - "Progressing": the resource is being created or updated
-   * - "Degraded": the resource failed to reach or maintain its desired state
-   *
-   * The status of each condition is one of True, False, or Unknown.
+   * The operator sets "Available": True (reason BucketFound) when the bucket exists, False (BucketNotFound)
+   * when the object store answers 404, Unknown (ProbeFailed) when it could not be asked.
    */
   // +listType=map
   // +listMapKey=type
@@ -59,6 +58,10 @@ export interface StorageBucketStatus {
 /** StorageBucket is the Schema for the storagebuckets API. */
 // +kubebuilder:object:root=true
 // +kubebuilder:subresource:status
+// +kubebuilder:printcolumn:name="Bucket",type=string,JSONPath=`.spec.bucketName`
+// +kubebuilder:printcolumn:name="Available",type=boolean,JSONPath=`.status.available`
+// +kubebuilder:printcolumn:name="Last Probe",type=date,JSONPath=`.status.lastProbeTime`
+// +kubebuilder:printcolumn:name="Age",type=date,JSONPath=`.metadata.creationTimestamp`
 export interface StorageBucket {
   apiVersion: 'storage.example.com/v1alpha1';
   kind: 'StorageBucket';

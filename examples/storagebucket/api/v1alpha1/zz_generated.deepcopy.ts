@@ -34,8 +34,9 @@ export function deepCopyStorageBucketList(value: StorageBucketList): StorageBuck
 /** deepCopyStorageBucketSpec returns a deep copy of a StorageBucketSpec: the copy shares no object or array with `value`. */
 export function deepCopyStorageBucketSpec(value: StorageBucketSpec): StorageBucketSpec {
   if (value == null) return value;
-  const out = {} as Writable<StorageBucketSpec>;
-  if (value.foo !== undefined) out.foo = value.foo;
+  const out = {
+    bucketName: value.bucketName,
+  } as Writable<StorageBucketSpec>;
   return out;
 }
 
@@ -43,6 +44,8 @@ export function deepCopyStorageBucketSpec(value: StorageBucketSpec): StorageBuck
 export function deepCopyStorageBucketStatus(value: StorageBucketStatus): StorageBucketStatus {
   if (value == null) return value;
   const out = {} as Writable<StorageBucketStatus>;
+  if (value.lastProbeTime !== undefined) out.lastProbeTime = value.lastProbeTime;
+  if (value.available !== undefined) out.available = value.available;
   if (value.conditions !== undefined) out.conditions = copyJsonValue(value.conditions);
   return out;
 }

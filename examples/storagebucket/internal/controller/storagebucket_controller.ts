@@ -15,45 +15,110 @@ limitations under the License.
 */
 
 /**
- * The StorageBucket controller: reconciles StorageBucket objects (storage.example.com/v1alpha1).
+ * The StorageBucket controller: reconciles on events from outside the cluster. A StorageBucket stands for a
+ * bucket of an S3-compatible object store; nothing in the cluster changes when that bucket is deleted, so a
+ * ticker runnable (internal/probe/probe_ticker.ts, leader only) sends a generic event into a channel every
+ * --probe-interval, the handler turns each into one request per StorageBucket, and the reconciler probes the
+ * real bucket (HeadBucket) and writes status.lastProbeTime, status.available and the Available condition with
+ * a merge patch. A StorageBucket created or changed (its generation) is probed at once.
  */
-import { isNotFound, type Manager, type ReconcileContext, type Request, type Result } from 'kubeforge/runtime';
+import {
+  channelSource,
+  enqueueRequestsFromMapFunc,
+  generationChanged,
+  isNotFound,
+  requestOf,
+  rfc3339Seconds,
+  setStatusCondition,
+  type Manager,
+  type ReconcileContext,
+  type Request,
+  type Result,
+} from 'kubeforge/runtime';
+import type { Condition } from 'kubeforge/api';
 import { StorageBucketKind, type StorageBucket } from '../../api/v1alpha1/storagebucket_types.js';
+import { S3BucketProber, type BucketProber } from '../probe/bucket_prober.js';
+import { storageSettingsFromArgv } from '../probe/flags.js';
+import { LocalS3Server } from '../probe/local_s3.js';
+import { ProbeTicker } from '../probe/probe_ticker.js';
 
 // +kubebuilder:rbac:groups=storage.example.com,resources=storagebuckets,verbs=get;list;watch;create;update;patch;delete
 // +kubebuilder:rbac:groups=storage.example.com,resources=storagebuckets/status,verbs=get;update;patch
 // +kubebuilder:rbac:groups=storage.example.com,resources=storagebuckets/finalizers,verbs=update
 
-/** StorageBucketReconciler reconciles a StorageBucket object. */
+/** StorageBucketReconciler reconciles a StorageBucket object: one probe of its bucket, one status patch. */
 export class StorageBucketReconciler {
-  constructor(private readonly mgr: Manager) {}
+  constructor(
+    private readonly mgr: Manager,
+    private readonly prober: BucketProber,
+  ) {}
 
   /**
-   * Moves the cluster toward the state a StorageBucket asks for. Reconcile is level-based: read the object,
-   * compare it with the world, act, and return when to look again (`{ requeueAfter: ms }`). Use
-   * `context.clock`, never the wall clock, so the same code runs under the test clock.
+   * Probes the bucket a StorageBucket names and records what it found. The time is the manager's clock's
+   * (`context.clock`), so a test on the virtual clock sees the tick's time.
    */
   async reconcile(request: Request, context: ReconcileContext): Promise<Result> {
-    let object: StorageBucket;
+    let bucket: StorageBucket;
     try {
-      object = await this.mgr.client.get(StorageBucketKind, request);
+      bucket = await this.mgr.client.get(StorageBucketKind, request);
     } catch (err) {
-      // Deleted after the request was queued: nothing to do (owned objects are garbage-collected).
+      // Deleted after the request was queued: nothing to do.
       if (isNotFound(err)) return {};
       throw err;
     }
-    context.log.debug({ storagebucket: request }, `reconciling StorageBucket ${object.metadata?.name ?? ''}`);
+    const probedAt = context.clock.now();
+    const found = await this.prober.probe(bucket.spec.bucketName);
+    context.log.debug({ storagebucket: request, bucket: bucket.spec.bucketName, available: found.available, reason: found.reason }, 'probed bucket');
 
-    // TODO(user): your logic here
-
+    const conditions: Condition[] = structuredClone(bucket.status?.conditions ?? []);
+    setStatusCondition(
+      conditions,
+      { type: 'Available', status: found.reason === 'ProbeFailed' ? 'Unknown' : found.available ? 'True' : 'False', reason: found.reason, message: found.message, observedGeneration: bucket.metadata?.generation },
+      probedAt,
+    );
+    // A merge patch of the status alone: no resourceVersion, so a spec change in between is no conflict.
+    await this.mgr.client.patchStatus(bucket, { status: { lastProbeTime: rfc3339Seconds(probedAt), available: found.available, conditions } });
     return {};
   }
 }
 
-/** Registers the StorageBucket controller with the manager (called from internal/controller/index.ts). */
-export function setupStorageBucketController(mgr: Manager): void {
+/** How the controller probes: the ticker's interval and the object store. */
+export interface StorageBucketControllerOptions {
+  /** --probe-interval in milliseconds. */
+  probeIntervalMs: number;
+  /** HeadBucket at --s3-endpoint. */
+  prober: BucketProber;
+}
+
+/**
+ * The options the command line asks for (--probe-interval, --s3-endpoint, see internal/probe/flags.ts):
+ * without --s3-endpoint a local s3rver starts with the manager and the prober asks it.
+ */
+export function optionsFromCommandLine(mgr: Manager, argv: string[] = process.argv.slice(2)): StorageBucketControllerOptions {
+  const settings = storageSettingsFromArgv(argv);
+  if (settings.s3Endpoint !== undefined) return { probeIntervalMs: settings.probeIntervalMs, prober: new S3BucketProber(settings.s3Endpoint) };
+  const local = new LocalS3Server();
+  mgr.add(local);
+  return { probeIntervalMs: settings.probeIntervalMs, prober: new S3BucketProber(() => local.endpoint()) };
+}
+
+/**
+ * Registers the StorageBucket controller and its ticker with the manager (called from
+ * internal/controller/index.ts, with the command line's options). Returns the ticker.
+ */
+export function setupStorageBucketController(mgr: Manager, options: StorageBucketControllerOptions = optionsFromCommandLine(mgr)): ProbeTicker {
+  const ticker = new ProbeTicker(options.probeIntervalMs);
+  mgr.add(ticker);
   mgr
     .controllerFor(StorageBucketKind)
+    // Its own status patches change no generation: they do not make it probe again.
+    .withPredicates(generationChanged())
+    // Every tick: one request per StorageBucket, listed through the context's client (the manager's cache).
+    .watches(
+      channelSource(ticker.channel),
+      enqueueRequestsFromMapFunc(async (_tick, { client }) => (await client.list(StorageBucketKind, {})).map(requestOf)),
+    )
     .named('storagebucket')
-    .complete(new StorageBucketReconciler(mgr));
+    .complete(new StorageBucketReconciler(mgr, options.prober));
+  return ticker;
 }
