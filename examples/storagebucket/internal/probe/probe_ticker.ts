@@ -20,7 +20,7 @@ limitations under the License.
  * per StorageBucket. It needs leader election, as controller-runtime's NeedLeaderElection() true: only the
  * replica holding the lease ticks, and it stops ticking when it stops leading.
  */
-import { EventChannel, rfc3339Seconds, type KubeObject, type Manager, type Runnable, type Timer } from 'kubeforge/runtime';
+import { EventChannel, rfc3339Seconds, type Clock, type KubeObject, type Runnable, type Timer } from 'kubeforge/runtime';
 
 /** The object a tick's generic event carries: which tick, and when (no StorageBucket; the handler lists them). */
 export interface ProbeTick extends KubeObject {
@@ -44,7 +44,8 @@ export class ProbeTicker implements Runnable {
     return this.sent;
   }
 
-  start(manager: Manager): void {
+  /** Starts ticking on the manager's clock (any `{ clock }` will do). */
+  start(manager: { clock: Clock }): void {
     this.timer?.cancel();
     const mine = ++this.generation;
     const clock = manager.clock;
