@@ -39,7 +39,12 @@ describe('StorageBucket controller', () => {
   let prober: CountingProber;
   let ticker: ProbeTicker;
   const key = { namespace: 'default', name: 'photos' };
-  const bucket = (): StorageBucket => ({ apiVersion: 'storage.example.com/v1alpha1', kind: 'StorageBucket', metadata: { ...key }, spec: { bucketName: 'photos-bucket' } });
+  const bucket = (): StorageBucket => ({
+    apiVersion: 'storage.example.com/v1alpha1',
+    kind: 'StorageBucket',
+    metadata: { ...key },
+    spec: { bucketName: 'photos-bucket' },
+  });
   const stored = (): Promise<StorageBucket> => env.client.get(StorageBucketKind, key);
 
   beforeAll(async () => {
@@ -63,7 +68,9 @@ describe('StorageBucket controller', () => {
     const created = env.manager.clock.now();
     let status = (await stored()).status;
     expect(status).toMatchObject({ available: true, lastProbeTime: at(Math.floor(created / 1000) * 1000) });
-    expect(status?.conditions?.map((c) => [c.type, c.status, c.reason, c.message])).toEqual([['Available', 'True', 'BucketFound', `bucket photos-bucket exists at ${store.endpoint}`]]);
+    expect(status?.conditions?.map((c) => [c.type, c.status, c.reason, c.message])).toEqual([
+      ['Available', 'True', 'BucketFound', `bucket photos-bucket exists at ${store.endpoint}`],
+    ]);
     const probesAfterCreate = prober.asked.length;
     expect(probesAfterCreate).toBeGreaterThanOrEqual(1);
 
@@ -79,7 +86,9 @@ describe('StorageBucket controller', () => {
     status = (await stored()).status;
     expect(ticker.ticks()).toBe(1);
     expect(status).toMatchObject({ available: false, lastProbeTime: at(firstTick) });
-    expect(status?.conditions?.map((c) => [c.type, c.status, c.reason, c.lastTransitionTime])).toEqual([['Available', 'False', 'BucketNotFound', at(firstTick)]]);
+    expect(status?.conditions?.map((c) => [c.type, c.status, c.reason, c.lastTransitionTime])).toEqual([
+      ['Available', 'False', 'BucketNotFound', at(firstTick)],
+    ]);
     expect(prober.asked.slice(probesAfterCreate)).toEqual(['photos-bucket']);
 
     // Made again: available at the following tick.
@@ -91,7 +100,12 @@ describe('StorageBucket controller', () => {
 
   it('every tick probes every StorageBucket once, in every namespace', async () => {
     await env.client.create({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'media' } });
-    await env.client.create<StorageBucket>({ apiVersion: 'storage.example.com/v1alpha1', kind: 'StorageBucket', metadata: { namespace: 'media', name: 'videos' }, spec: { bucketName: 'videos-bucket' } });
+    await env.client.create<StorageBucket>({
+      apiVersion: 'storage.example.com/v1alpha1',
+      kind: 'StorageBucket',
+      metadata: { namespace: 'media', name: 'videos' },
+      spec: { bucketName: 'videos-bucket' },
+    });
     await env.settle();
     expect((await env.client.get(StorageBucketKind, { namespace: 'media', name: 'videos' })).status?.available).toBe(false);
     const before = prober.asked.length;

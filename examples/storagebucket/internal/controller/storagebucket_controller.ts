@@ -73,7 +73,13 @@ export class StorageBucketReconciler {
     const conditions: Condition[] = structuredClone(bucket.status?.conditions ?? []);
     setStatusCondition(
       conditions,
-      { type: 'Available', status: found.reason === 'ProbeFailed' ? 'Unknown' : found.available ? 'True' : 'False', reason: found.reason, message: found.message, observedGeneration: bucket.metadata?.generation },
+      {
+        type: 'Available',
+        status: found.reason === 'ProbeFailed' ? 'Unknown' : found.available ? 'True' : 'False',
+        reason: found.reason,
+        message: found.message,
+        observedGeneration: bucket.metadata?.generation,
+      },
       probedAt,
     );
     // A merge patch of the status alone: no resourceVersion, so a spec change in between is no conflict.

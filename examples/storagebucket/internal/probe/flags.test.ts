@@ -23,7 +23,7 @@ describe('--probe-interval and --s3-endpoint', () => {
     expect(storageSettingsFromArgv([])).toEqual({ probeIntervalMs: 30_000 });
   });
 
-  test('both forms, among the manager flags and run-local\'s', () => {
+  test("both forms, among the manager flags and run-local's", () => {
     const argv = ['--leader-elect', '--kubeconfig', '/tmp/kc', '--probe-interval', '1m30s', '--fresh', '--s3-endpoint=http://127.0.0.1:4568'];
     expect(storageSettingsFromArgv(argv)).toEqual({ probeIntervalMs: 90_000, s3Endpoint: 'http://127.0.0.1:4568' });
   });
@@ -49,13 +49,13 @@ describe('--probe-interval and --s3-endpoint', () => {
     expect(() => storageSettingsFromArgv(argv)).toThrow(message);
   });
 
-  test('the manager\'s parser takes them, refuses a bad one with the same message, and --help lists them', () => {
+  test("the manager's parser takes them, refuses a bad one with the same message, and --help lists them", () => {
     const flags = parseFlags(['--probe-interval=10s', '--s3-endpoint', 'https://s3.example.com', '--health-probe-bind-address=0']);
     expect(flags).not.toBe('help');
     expect(() => parseFlags(['--probe-interval=never'])).toThrow('--probe-interval: expected a duration of at least 1ms such as 10s, 1m or 1m30s, got "never"');
     expect(() => parseFlags(['--s3-endpoint=store'])).toThrow('--s3-endpoint: expected an http:// or https:// URL such as http://127.0.0.1:4568, got "store"');
-    expect(usage).toMatch(/^  --probe-interval <duration> +how often every StorageBucket's bucket is probed/m);
-    expect(usage).toMatch(/^  --s3-endpoint <url> +the S3-compatible object store/m);
+    expect(usage).toMatch(/^ {2}--probe-interval <duration> +how often every StorageBucket's bucket is probed/m);
+    expect(usage).toMatch(/^ {2}--s3-endpoint <url> +the S3-compatible object store/m);
     expect(usage.trimEnd().endsWith('--help                              print this text')).toBe(true);
   });
 });

@@ -56,7 +56,11 @@ export class ProbeTicker implements Runnable {
         const next = at + this.intervalMs;
         tickAt(next > clock.now() ? next : clock.now() + this.intervalMs);
         this.sent++;
-        this.channel.send({ apiVersion: 'storage.example.com/v1alpha1', kind: 'ProbeTick', metadata: { name: `tick-${this.sent}`, creationTimestamp: rfc3339Seconds(at) } });
+        this.channel.send({
+          apiVersion: 'storage.example.com/v1alpha1',
+          kind: 'ProbeTick',
+          metadata: { name: `tick-${this.sent}`, creationTimestamp: rfc3339Seconds(at) },
+        });
       });
     };
     tickAt(clock.now() + this.intervalMs);

@@ -17,8 +17,8 @@ limitations under the License.
 /**
  * End-to-end skeleton: the manager with every controller of this project against kubeforge's local
  * cluster, with the CRDs from config/crd/bases installed, serving metrics as config/default deploys it
- * (HTTPS, only to identities bound to the metrics-reader ClusterRole). Run with `make test-e2e` after
- * `make manifests`.
+ * (HTTPS, only to identities bound to the metrics-reader ClusterRole), and probing the sample's bucket in the
+ * s3rver it starts without --s3-endpoint. Run with `make test-e2e` after `make manifests`.
  */
 import { existsSync, mkdtempSync, readFileSync, readdirSync } from 'node:fs';
 import { request } from 'node:https';
@@ -28,8 +28,10 @@ import { fileURLToPath } from 'node:url';
 import { parse } from 'yaml';
 import { startTestEnv, type TestEnv } from 'kubeforge/testing';
 import { setupControllers } from '../../internal/controller/index.js';
+import { StorageBucketKind } from '../../api/v1alpha1/storagebucket_types.js';
 
 const crdFolder = fileURLToPath(new URL('../../config/crd/bases', import.meta.url));
+const sample = fileURLToPath(new URL('../../config/samples/storage_v1alpha1_storagebucket.yaml', import.meta.url));
 const metricsReaderRole = fileURLToPath(new URL('../../config/rbac/metrics_reader_role.yaml', import.meta.url));
 /** config/crd/bases/<group>_<plural>.yaml → the CRD's name, <plural>.<group>. */
 const crdNames = existsSync(crdFolder)
@@ -60,7 +62,17 @@ describe('manager', () => {
     const crds = await env.kubectl(['get', 'customresourcedefinitions', '-o', 'name']);
     expect(crds.code).toBe(0);
     for (const name of crdNames) expect(crds.stdout).toContain(`customresourcedefinition.apiextensions.k8s.io/${name}`);
-    // TODO(user): create your custom resources with env.client or env.kubectl and assert what the controllers do.
+  });
+
+  it('the sample is probed in the s3rver setupControllers started (no --s3-endpoint): its bucket is not there yet', async () => {
+    const applied = await env.kubectl(['apply', '-f', sample]);
+    expect({ code: applied.code, stdout: applied.stdout }).toEqual({ code: 0, stdout: 'storagebucket.storage.example.com/storagebucket-sample created\n' });
+    await env.settle();
+    const bucket = await env.client.get(StorageBucketKind, { namespace: 'default', name: 'storagebucket-sample' });
+    expect(bucket.status?.available).toBe(false);
+    const condition = bucket.status?.conditions?.find((c) => c.type === 'Available');
+    expect([condition?.status, condition?.reason]).toEqual(['False', 'BucketNotFound']);
+    expect(condition?.message).toMatch(/^bucket storagebucket-sample does not exist at http:\/\/127\.0\.0\.1:\d+$/);
   });
 
   it('serves metrics over HTTPS to identities bound to metrics-reader, and to no one else', async () => {

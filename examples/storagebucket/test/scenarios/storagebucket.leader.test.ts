@@ -58,9 +58,19 @@ function replica(name: string): Replica {
 }
 
 const settleBoth = (): Promise<void> =>
-  settle({ settleCluster: () => env.cluster.settle(), managers: () => replicas.map((r) => r.manager), hasDueTimers: () => env.cluster.clock.hasDueTimers(), recentActivity: () => [] });
+  settle({
+    settleCluster: () => env.cluster.settle(),
+    managers: () => replicas.map((r) => r.manager),
+    hasDueTimers: () => env.cluster.clock.hasDueTimers(),
+    recentActivity: () => [],
+  });
 const stepBy = (ms: number): Promise<void> => env.cluster.clock.stepTo(env.cluster.clock.now() + ms);
-const bucket = (name: string): StorageBucket => ({ apiVersion: 'storage.example.com/v1alpha1', kind: 'StorageBucket', metadata: { namespace: 'default', name }, spec: { bucketName: `${name}-bucket` } });
+const bucket = (name: string): StorageBucket => ({
+  apiVersion: 'storage.example.com/v1alpha1',
+  kind: 'StorageBucket',
+  metadata: { namespace: 'default', name },
+  spec: { bucketName: `${name}-bucket` },
+});
 
 beforeAll(async () => {
   store = await startObjectStore();
