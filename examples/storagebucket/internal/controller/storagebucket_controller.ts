@@ -42,9 +42,9 @@ import { storageSettingsFromArgv } from '../probe/flags.js';
 import { LocalS3Server } from '../probe/local_s3.js';
 import { ProbeTicker } from '../probe/probe_ticker.js';
 
-// +kubebuilder:rbac:groups=storage.example.com,resources=storagebuckets,verbs=get;list;watch;create;update;patch;delete
-// +kubebuilder:rbac:groups=storage.example.com,resources=storagebuckets/status,verbs=get;update;patch
-// +kubebuilder:rbac:groups=storage.example.com,resources=storagebuckets/finalizers,verbs=update
+// Least privilege: it reads StorageBuckets and patches their status; it creates, changes and deletes nothing else.
+// +kubebuilder:rbac:groups=storage.example.com,resources=storagebuckets,verbs=get;list;watch
+// +kubebuilder:rbac:groups=storage.example.com,resources=storagebuckets/status,verbs=patch
 
 /** StorageBucketReconciler reconciles a StorageBucket object: one probe of its bucket, one status patch. */
 export class StorageBucketReconciler {
@@ -68,7 +68,9 @@ export class StorageBucketReconciler {
     }
     const probedAt = context.clock.now();
     const found = await this.prober.probe(bucket.spec.bucketName);
-    context.log.debug({ storagebucket: request, bucket: bucket.spec.bucketName, available: found.available, reason: found.reason }, 'probed bucket');
+    // Info when what it found changed (or at the first probe), debug on every other tick.
+    const changed = bucket.status?.available !== found.available;
+    context.log[changed ? 'info' : 'debug']({ bucket: bucket.spec.bucketName, available: found.available, reason: found.reason }, changed ? `bucket ${found.available ? 'available' : 'unavailable'}: ${found.message}` : 'probed bucket');
 
     const conditions: Condition[] = structuredClone(bucket.status?.conditions ?? []);
     setStatusCondition(

@@ -17,7 +17,8 @@ limitations under the License.
 /**
  * An s3rver (an S3-compatible server on the local disk) for runs without --s3-endpoint: `make run-local`,
  * the demo and the tests. As a manager runnable it starts with the manager on every replica (it needs no
- * leader), in a fresh temporary folder on a free port of 127.0.0.1, logs its endpoint, and goes with the manager.
+ * leader), in a fresh temporary folder on a free port of 127.0.0.1 (the pod IP in the local cluster's pods),
+ * logs its endpoint, and goes with the manager.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -52,8 +53,9 @@ export class LocalS3Server implements Runnable {
     }
     this.directory = mkdtempSync(join(tmpdir(), 'storagebucket-s3rver-'));
     this.server = new S3rverClass({ port: 0, address: '127.0.0.1', directory: this.directory, silent: true });
-    const { port } = await this.server.run();
-    this.url = `http://127.0.0.1:${port}`;
+    // The address it really listens on: in a pod of the local cluster a loopback listen is bound to the pod IP.
+    const { address, port } = await this.server.run();
+    this.url = `http://${address.includes(':') ? `[${address}]` : address}:${port}`;
     manager?.logger.info({ endpoint: this.url, directory: this.directory }, `no --s3-endpoint: started s3rver at ${this.url}`);
   }
 
