@@ -25,7 +25,7 @@ function runDemo(): Promise<{ code: number | null; stdout: string; stderr: strin
 }
 
 describe('npm run demo (the reference operators on the local cluster)', () => {
-  it('runs AT, EventJob, CronJob, JobConfig (Furiko) and Memcached against the built-in CronJob "hello", shows kubectl tables and exits 0', async () => {
+  it('runs AT, EventJob, CronJob, JobConfig (Furiko), Memcached and StorageBucket against the built-in CronJob "hello", shows kubectl tables and exits 0', async () => {
     if (!existsSync(join(repoRoot, 'dist/demo/main.js'))) throw new Error('dist/ is missing: run `npm run build` (npm test does it first)');
     const demo = await runDemo();
     if (demo.code !== 0) throw new Error(`demo exited ${demo.code}:\n${demo.stdout}\n${demo.stderr}`);
@@ -71,6 +71,16 @@ describe('npm run demo (the reference operators on the local cluster)', () => {
     expect(out.split('\n').filter((l) => /^memcached-sample-[a-z0-9]+-[a-z0-9]{5} +1\/1 +Running /.test(l)).length).toBeGreaterThanOrEqual(3);
     expect(out.split('\n').find((l) => l.startsWith('── minute 2, virtual time '))).toContain('memcached-sample: 3/3 pods ready');
 
+    // storagebucket: available while its bucket exists in the s3rver; deleted there after minute 1, unavailable at the next tick.
+    expect(out).toMatch(/\(the StorageBucket controller probes a real s3rver at http:\/\/127\.0\.0\.1:\d+, which holds the bucket storagebucket-sample\)/);
+    expect(out).toContain('storagebucket.storage.example.com/storagebucket-sample created');
+    const minuteLine = (minute: number): string | undefined => out.split('\n').find((l) => l.startsWith(`── minute ${minute}, virtual time `));
+    expect(minuteLine(1)).toMatch(/; storagebucket-sample: available \(probed \d\d:\d\d:\d\d\)$/);
+    expect(out).toMatch(/\n── the object store: bucket storagebucket-sample deleted \(S3 DeleteBucket at http:\/\/127\.0\.0\.1:\d+\); nothing in the cluster changes/);
+    expect(minuteLine(2)).toMatch(/; storagebucket-sample: unavailable \(probed \d\d:\d\d:\d\d\)$/);
+    expect(out).toMatch(/\nNAME +BUCKET +AVAILABLE +LAST PROBE +AGE\nstoragebucket-sample +storagebucket-sample +true /);
+    expect(out).toMatch(/\nNAME +BUCKET +AVAILABLE +LAST PROBE +AGE\nstoragebucket-sample +storagebucket-sample +false /);
+
     // CronJob's multiversion tutorial: the v1 sample read as v2 through the manager's conversion webhook.
     expect(out).toContain('$ kubectl get cronjobs.v2.batch.tutorial.kubebuilder.io cronjob-sample -n default -o yaml\napiVersion: batch.tutorial.kubebuilder.io/v2\nkind: CronJob\n');
     const v2Yaml = out.slice(out.indexOf('$ kubectl get cronjobs.v2.batch.tutorial.kubebuilder.io'));
@@ -85,7 +95,10 @@ describe('npm run demo (the reference operators on the local cluster)', () => {
     expect(out).toMatch(/ok +Furiko Job job-sample: 1 succeeded/);
     expect(out).toMatch(/ok +CronJob cronjob-sample read as v2: schedule \{"minute":"\*\/1"\} \(v1: "\*\/1 \* \* \* \*"\), converted by the manager's conversion webhook\n/);
     expect(out).toMatch(/ok +Memcached memcached-sample: Deployment 3\/3 available \(Available=True\); Memcached Available=True — "Deployment for custom resource \(memcached-sample\) with 3 replicas created successfully"/);
-    expect(out).toMatch(/\nAT, EventJob, CronJob, JobConfig and Memcached did what their samples ask: every expected Job appeared \(\d+ Jobs in all\) and memcached-sample runs 3\/3 memcached pods\.\n/);
+    expect(out).toMatch(/ok +StorageBucket storagebucket-sample: available while its bucket existed \(true\), then available=false \(BucketNotFound\) at [-\dT:]+Z, after the bucket was deleted\n/);
+    expect(out).toMatch(
+      /\nAT, EventJob, CronJob, JobConfig, Memcached and StorageBucket did what their samples ask: every expected Job appeared \(\d+ Jobs in all\) and memcached-sample runs 3\/3 memcached pods and storagebucket-sample turned unavailable when its bucket was deleted\.\n/,
+    );
 
     // The run's transpiled copy of the examples is gone.
     const left = existsSync(join(repoRoot, 'dist/examples')) ? readdirSync(join(repoRoot, 'dist/examples')) : [];

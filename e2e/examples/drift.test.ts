@@ -1,5 +1,5 @@
 /**
- * Drift of the reference operators (issue 6; memcached, made with the deploy-image plugin: issue 12): each example's scaffold is re-made with the CLI in a
+ * Drift of the reference operators (issue 6; memcached, made with the deploy-image plugin: issue 12; storagebucket: issue 19): each example's scaffold is re-made with the CLI in a
  * temporary folder, and every file the scaffold owns must be byte-identical to the committed one; the
  * files generated from the user's code must be current (`manifests --check`, `generate --check` in place).
  *
@@ -15,7 +15,8 @@
  *   KUBEFORGE_DEPENDENCY and must be `file:../..`, what the CLI writes inside the checkout), the flags of
  *   the manifests command in the Makefile and in package.json's "manifests" script (cronjob adds
  *   --max-desc-len=0), and extra `- <file>` entries in config/samples/kustomization.yaml naming samples
- *   the user added. Everything else: Makefile, Dockerfile, PROJECT, cmd/, hack/, config/ kustomizations,
+ *   the user added, and the lines ADDED_LINES below declares (an example's own flags in cmd/flags.ts, its
+ *   dependencies in package.json: taken out before comparing, each must be there). Everything else: Makefile, Dockerfile, PROJECT, cmd/, hack/, config/ kustomizations,
  *   patches and RBAC roles, internal/controller/index.ts, webhook registration, tsconfig/jest config,
  *   .gitignore/.dockerignore.
  * Files an example adds beyond the scaffold (its hand-written logic and tests) are not compared.
@@ -26,7 +27,7 @@ import { finishGeneratorRun, type RunOutput } from '../../src/cli/generator-run.
 import { planGenerate } from '../../src/cli/generate.js';
 import { planManifests, type ManifestsOptions } from '../../src/cli/manifests.js';
 import { EXAMPLES, isGeneratedOutput, isUserEdited, listFiles, remakeScaffold, type ApiRecipe, type ExampleRecipe } from './example-scaffold.js';
-import { MAKE_GENERATE, MAKE_MANIFESTS, makeFlags, scaffoldDrift } from './scaffold-drift.js';
+import { MAKE_GENERATE, MAKE_MANIFESTS, makeFlags, scaffoldDrift, type AddedLines } from './scaffold-drift.js';
 import { tempProject } from '../scaffold/scaffold-harness.js';
 
 const RECIPES: ExampleRecipe[] = [
@@ -66,6 +67,7 @@ const RECIPES: ExampleRecipe[] = [
       },
     ],
   },
+  { name: 'storagebucket', init: { domain: 'example.com', repo: 'storagebucket-operator' }, apis: [{ group: 'storage', version: 'v1alpha1', kind: 'StorageBucket' }] },
 ];
 
 /** A Furiko kind (execution.furiko.io/v1alpha1), with both webhooks when `webhook` is set. */
@@ -122,6 +124,31 @@ const USER_EDITED: Record<string, string[]> = {
     'internal/controller/memcached_controller.ts',
     'test/e2e/e2e.test.ts',
   ],
+  storagebucket: [
+    'README.md',
+    'api/v1alpha1/storagebucket_types.ts',
+    'config/samples/storage_v1alpha1_storagebucket.yaml',
+    'internal/controller/storagebucket_controller.test.ts',
+    'internal/controller/storagebucket_controller.ts',
+    'test/e2e/e2e.test.ts',
+  ],
+};
+
+/**
+ * Lines an example added to scaffold-owned files, as kubebuilder users add their flags to cmd/main.go:
+ * storagebucket's --probe-interval and --s3-endpoint in the manager's parser and --help, and its S3 client
+ * and s3rver in package.json.
+ */
+const ADDED_LINES: Record<string, AddedLines> = {
+  storagebucket: {
+    'cmd/flags.ts': [
+      "import { STORAGE_FLAG_OPTIONS, STORAGE_FLAGS_USAGE, storageSettingsOf } from '../internal/probe/flags.js'; // user-added: the operator's own flags",
+      '${STORAGE_FLAGS_USAGE}',
+      '      ...STORAGE_FLAG_OPTIONS, // user-added',
+      '  storageSettingsOf(values); // user-added: a bad --probe-interval or --s3-endpoint fails here, naming its flag',
+    ],
+    'package.json': ['    "@aws-sdk/client-s3": "3.1175.0",', '    "s3rver": "3.7.1",'],
+  },
 };
 
 /** The Makefile's manifests flags as the CLI's options; a flag this test does not know fails loudly. */
@@ -179,7 +206,7 @@ describe.each(RECIPES)('examples/$name', (recipe) => {
   });
 
   it('every scaffold-owned file is byte-identical to what the CLI makes today', () => {
-    const { problems, compared } = scaffoldDrift(made!.root, exampleRoot, `examples/${recipe.name}`, USER_EDITED[recipe.name]);
+    const { problems, compared } = scaffoldDrift(made!.root, exampleRoot, `examples/${recipe.name}`, USER_EDITED[recipe.name], ADDED_LINES[recipe.name]);
     if (problems.length > 0) throw new Error(`${problems.length} scaffold-owned file(s) drifted:\n\n${problems.join('\n\n')}`);
     // A scaffold that made almost nothing would pass vacuously.
     expect(compared).toBeGreaterThan(30);
@@ -231,6 +258,15 @@ describe('the drift comparison itself', () => {
     edit('config/samples/kustomization.yaml', (t) => t.replace('- batch_v1_at.yaml\n', '- batch_v1_at.yaml\n- extra.yaml\n'));
     edit('internal/controller/at_controller.ts', (t) => `${t}// hand-written\n`);
     expect(scaffoldDrift(made!.root, committed, 'copy', userEdited).problems).toEqual([]);
+
+    // Allowed when declared: lines added to a scaffold-owned file; a declared line that is missing is named.
+    edit('cmd/flags.ts', (t) => t.replace("import { parseArgs } from 'node:util';\n", "import { parseArgs } from 'node:util';\nimport { extra } from './extra.js';\n"));
+    expect(scaffoldDrift(made!.root, committed, 'copy', userEdited).problems).toHaveLength(1);
+    expect(scaffoldDrift(made!.root, committed, 'copy', userEdited, { 'cmd/flags.ts': ["import { extra } from './extra.js';"] }).problems).toEqual([]);
+    expect(scaffoldDrift(made!.root, committed, 'copy', userEdited, { 'cmd/flags.ts': ["import { extra } from './extra.js';", '// gone'] }).problems).toEqual([
+      'copy/cmd/flags.ts: the added line "// gone" is not there (update the example\'s added lines)',
+    ]);
+    edit('cmd/flags.ts', (t) => t.replace("import { extra } from './extra.js';\n", ''));
 
     // Not allowed: a changed Makefile target, a sample entry naming no sample, a removed scaffold file.
     edit('Makefile', (t) => t.replace('\t$(KUBEFORGE) generate\n', '\t$(KUBEFORGE) generate --paths api\n'));

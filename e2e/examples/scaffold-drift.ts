@@ -49,12 +49,30 @@ export interface DriftReport {
   compared: number;
 }
 
+/** Lines a user added to scaffold-owned files, per path (an operator's own flags in cmd/flags.ts, its dependencies in package.json). */
+export type AddedLines = Record<string, string[]>;
+
+/**
+ * The committed text without the lines the user added (each taken out once); a declared line that is not
+ * there is a problem, so the list cannot go stale.
+ */
+function withoutAddedLines(committed: string, added: string[], where: string, problems: string[]): string {
+  const lines = committed.split('\n');
+  for (const line of added) {
+    const at = lines.indexOf(line);
+    if (at === -1) problems.push(`${where}: the added line ${JSON.stringify(line)} is not there (update the example's added lines)`);
+    else lines.splice(at, 1);
+  }
+  return lines.join('\n');
+}
+
 /**
  * Compares `committedRoot` (shown as `label` in messages) with the scaffold made in `madeRoot`, skipping
  * `userEdited` paths and the generator outputs (checked with --check instead). Files only the committed
- * project has are its own additions and are not compared.
+ * project has are its own additions and are not compared. `addedLines` are lines the user added to
+ * scaffold-owned files: taken out before comparing, so any other change still shows.
  */
-export function scaffoldDrift(madeRoot: string, committedRoot: string, label: string, userEdited: string[]): DriftReport {
+export function scaffoldDrift(madeRoot: string, committedRoot: string, label: string, userEdited: string[], addedLines: AddedLines = {}): DriftReport {
   const madeFiles = listFiles(madeRoot);
   const committedFiles = new Set(listFiles(committedRoot));
   const extraSamples = [...committedFiles].filter((f) => /^config\/samples\/[^/]+\.yaml$/.test(f) && !madeFiles.includes(f));
@@ -67,7 +85,8 @@ export function scaffoldDrift(madeRoot: string, committedRoot: string, label: st
       continue;
     }
     compared++;
-    const pair = withAllowedEdits(path, readFileSync(join(madeRoot, path), 'utf8'), readFileSync(join(committedRoot, path), 'utf8'), label, extraSamples);
+    const committed = withoutAddedLines(readFileSync(join(committedRoot, path), 'utf8'), addedLines[path] ?? [], `${label}/${path}`, problems);
+    const pair = withAllowedEdits(path, readFileSync(join(madeRoot, path), 'utf8'), committed, label, extraSamples);
     if (pair.fresh !== pair.committed) {
       problems.push(`${label}/${path} differs from what the CLI makes today (- CLI today, + committed):\n${lineDiff(pair.fresh, pair.committed)}`);
     }

@@ -2,8 +2,9 @@
  * The local-cluster part of `npm run demo`: starts the local cluster on a virtual clock, installs the
  * reference operators' CRDs, runs their controllers on one manager, applies their samples with real
  * kubectl, moves the clock a minute at a time at a visible pace and shows `kubectl get` tables, then
- * checks that every expected Job appeared, that memcached's Deployment rolled out (memcached-demo.ts) and
- * that the CronJob sample reads as v2 through the conversion webhook (cronjob-versions-demo.ts).
+ * checks that every expected Job appeared, that memcached's Deployment rolled out (memcached-demo.ts),
+ * that the CronJob sample reads as v2 through the conversion webhook (cronjob-versions-demo.ts) and that the
+ * StorageBucket turned unavailable when its bucket was deleted in the object store (storagebucket-demo.ts).
  * Returns true only when they all did.
  */
 import { join } from 'node:path';
@@ -15,6 +16,7 @@ import { DEMO_OPERATORS, exampleDir, managerEnv, sampleFiles, setupOperator, web
 import { expectedJobs, type JobRecord, type JobExpectation } from './expectations.js';
 import { cronJobV2Check, showCronJobAsV2 } from './cronjob-versions-demo.js';
 import { MEMCACHED_SCALE_MINUTE, MEMCACHED_SCALED_SIZE, memcachedCheck, memcachedLine, scaleMemcached, showMemcached } from './memcached-demo.js';
+import { BUCKET_DELETE_MINUTE, StorageBucketDemo } from './storagebucket-demo.js';
 
 export interface ClusterDemoOptions {
   repoRoot: string;
@@ -100,6 +102,7 @@ export async function runClusterDemo(options: ClusterDemoOptions): Promise<boole
     crdPaths: operators.map((op) => join(exampleDir(options.repoRoot, op), 'config/crd/bases')),
     ...(webhooks.length ? { webhooks } : {}),
   });
+  const storageBucket = operators.some((op) => op.name === 'storagebucket') ? new StorageBucketDemo() : undefined;
   try {
     console.log(`\nThe local cluster (Kubernetes v1.32, in this process) is up with a virtual clock at ${hhmm(start)} UTC; CRDs installed:`);
     for (const op of operators) console.log(`  ${op.resource} — ${op.kind}: ${op.summary}`);
@@ -113,7 +116,10 @@ export async function runClusterDemo(options: ClusterDemoOptions): Promise<boole
     // Each manager's environment from its config/manager (as in the cluster, and as make run-local does).
     for (const op of operators) for (const [name, value] of Object.entries(managerEnv(options.repoRoot, op))) process.env[name] ??= value;
     if (withMemcached) console.log(`  (the memcached controller deploys MEMCACHED_IMAGE=${process.env.MEMCACHED_IMAGE}, from examples/memcached/config/manager/manager.yaml)`);
-    for (const op of operators) await setupOperator(built.get(op)!, op, env.manager, webhookOperators.includes(op));
+    for (const op of operators) {
+      if (op.name !== 'storagebucket') await setupOperator(built.get(op)!, op, env.manager, webhookOperators.includes(op));
+      else console.log(`  (the StorageBucket controller probes a real s3rver at ${await storageBucket!.setup(built.get(op)!, env.manager)}, which holds the bucket storagebucket-sample)`);
+    }
     await env.startManager();
     console.log(`One manager runs the controllers of ${operators.map((op) => `examples/${op.name}`).join(', ')} on the cluster's clock.`);
 
@@ -124,7 +130,7 @@ export async function runClusterDemo(options: ClusterDemoOptions): Promise<boole
     await kubectl(env, ['get', `${resources},cronjobs.batch`]);
 
     const seen = new Map<string, JobRecord>();
-    const memcachedPart = async (): Promise<string> => (withMemcached ? `; ${await memcachedLine(env)}` : '');
+    const memcachedPart = async (): Promise<string> => (withMemcached ? `; ${await memcachedLine(env)}` : '') + (storageBucket ? `; ${await storageBucket.line(env)}` : '');
     console.log(`\nat ${hhmm(env.cluster.clock.now())}: ${await recordJobs(env, seen, withFuriko)}${await memcachedPart()}`);
     await kubectl(env, ['get', jobResources]);
     if (withMemcached) await showMemcached(env, kubectl);
@@ -138,6 +144,9 @@ export async function runClusterDemo(options: ClusterDemoOptions): Promise<boole
       // scale from 1 to 3 after minute 1, then the scaled rollout.
       if (withMemcached && minute <= MEMCACHED_SCALE_MINUTE + 1) await showMemcached(env, kubectl);
       if (withMemcached && minute === MEMCACHED_SCALE_MINUTE) await scaleMemcached(env, kubectl);
+      // storagebucket: the bucket goes in the object store after minute 1; the next tick turns the StorageBucket unavailable.
+      if (storageBucket && minute <= BUCKET_DELETE_MINUTE + 1) await storageBucket.show(env, kubectl);
+      if (storageBucket && minute === BUCKET_DELETE_MINUTE) await storageBucket.deleteBucket(env);
     }
 
     console.log('\n── after the run: the custom resources, the Jobs and the Events');
@@ -147,10 +156,15 @@ export async function runClusterDemo(options: ClusterDemoOptions): Promise<boole
     const withCronJob = operators.some((op) => op.name === 'cronjob');
     if (withCronJob) await showCronJobAsV2(env, kubectl);
 
-    const checks = [...(withMemcached ? [await memcachedCheck(env, MEMCACHED_SCALED_SIZE)] : []), ...(withCronJob ? [await cronJobV2Check(env)] : [])];
+    const checks = [
+      ...(withMemcached ? [await memcachedCheck(env, MEMCACHED_SCALED_SIZE)] : []),
+      ...(withCronJob ? [await cronJobV2Check(env)] : []),
+      ...(storageBucket ? [await storageBucket.check(env)] : []),
+    ];
     return summarize(operators, expectedJobs(operators.map((op) => op.name), options.minutes), [...seen.values()], checks);
   } finally {
     await env.stop();
+    await storageBucket?.stop();
   }
 }
 

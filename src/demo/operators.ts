@@ -36,6 +36,12 @@ export const DEMO_OPERATORS: DemoOperator[] = [
     resource: 'memcacheds.cache.example.com',
     summary: 'the kubebuilder book\'s Getting Started: memcached-sample runs memcached:1.6.26-alpine as a Deployment of spec.size pods',
   },
+  {
+    name: 'storagebucket',
+    kind: 'StorageBucket',
+    resource: 'storagebuckets.storage.example.com',
+    summary: 'events from outside the cluster: a ticker probes storagebucket-sample\'s bucket in a real s3rver (HeadBucket) every 30 s',
+  },
 ];
 
 export function exampleDir(repoRoot: string, op: DemoOperator): string {

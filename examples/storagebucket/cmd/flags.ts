@@ -1,0 +1,214 @@
+/*
+Copyright 2026 The storagebucket Authors.
+
+Licensed under the Apache License, Version 2.0 (the "License");
+you may not use this file except in compliance with the License.
+You may obtain a copy of the License at
+
+    http://www.apache.org/licenses/LICENSE-2.0
+
+Unless required by applicable law or agreed to in writing, software
+distributed under the License is distributed on an "AS IS" BASIS,
+WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+See the License for the specific language governing permissions and
+limitations under the License.
+*/
+
+/**
+ * The manager's command-line flags, kubebuilder's names: bind addresses, the webhook port, secure metrics,
+ * leader election, kubeconfig, controller-runtime's zap log options, the certificate folders and files, and
+ * HTTP/2. Shared by cmd/main.ts and cmd/run-local.ts, with the one-line message for a server that cannot listen.
+ */
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+import { BindError, newLogger, pinoLevel, type LogEncoder, type ManagerOptions, type ServerName, type StacktraceLevel } from 'kubeforge/runtime';
+import { STORAGE_FLAG_OPTIONS, STORAGE_FLAGS_USAGE, storageSettingsOf } from '../internal/probe/flags.js'; // user-added: the operator's own flags
+
+export const usage = `Usage: node dist/cmd/main.js [flags]
+  --metrics-bind-address <addr>       address the metric endpoint binds to, e.g. :8443 (HTTPS) or :8080 (HTTP);
+                                      "0" disables it (default "0")
+  --metrics-secure[=false]            serve metrics over HTTPS, only to callers the API server authenticates and
+                                      authorizes for get /metrics (the metrics-reader ClusterRole) (default true)
+  --metrics-cert-path <dir>           folder with the metrics server's certificate and key
+                                      (default: a self-signed certificate made at start)
+  --metrics-cert-name <file>          the certificate's file name in --metrics-cert-path (default "tls.crt")
+  --metrics-cert-key <file>           the key's file name in --metrics-cert-path (default "tls.key")
+  --enable-http2[=false]              serve HTTP/2 as well as HTTP/1.1 on the metrics and webhook servers; off by
+                                      default (HTTP/1.1 only: the HTTP/2 Stream Cancellation and Rapid Reset CVEs)
+  --health-probe-bind-address <addr>  address the /healthz and /readyz probes bind to (default ":8081")
+  --leader-elect                      enable leader election, so only one manager is active at a time
+  --kubeconfig <path>                 kubeconfig to use (default: $KUBECONFIG, ~/.kube/config, or in-cluster)
+  --zap-devel[=false]                 development logging: console encoder (human-readable, coloured on a
+                                      terminal or with FORCE_COLOR), debug level, stack traces from warn; production
+                                      (the default): JSON, info, stack traces from error
+  --zap-encoder <json|console>        log encoding (default json; console with --zap-devel)
+  --zap-log-level <level>             debug, info, warn, error, panic, or an integer verbosity (1 is debug)
+                                      (default info; debug with --zap-devel)
+  --zap-stacktrace-level <level>      level from which log entries carry their error's stack trace: info, warn,
+                                      error or panic (default error; warn with --zap-devel)
+  --webhook-port <port>               port the webhook server listens on (default 9443)
+  --webhook-cert-path <dir>           folder with the webhook server's certificate, key and ca.crt
+                                      (default: a self-signed certificate made at start, for local runs)
+  --webhook-cert-name <file>          the certificate's file name in --webhook-cert-path (default "tls.crt")
+  --webhook-cert-key <file>           the key's file name in --webhook-cert-path (default "tls.key")
+${STORAGE_FLAGS_USAGE}
+  --help                              print this text`;
+
+/** The port of a Go-style bind address (":8081", "0.0.0.0:8081"); undefined for "0" (disabled). */
+export function portOf(flag: string, address: string): number | undefined {
+  if (address === '0') return undefined;
+  const port = Number(address.slice(address.lastIndexOf(':') + 1));
+  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`${flag}: expected an address such as :8081, got "${address}"`);
+  return port;
+}
+
+/** Go-style `--flag=true|false` for boolean flags (node's parseArgs takes only `--flag`): explicit values and the rest. */
+function booleanValues(argv: string[], names: string[]): { rest: string[]; explicit: Record<string, boolean> } {
+  const explicit: Record<string, boolean> = {};
+  const rest = argv.filter((arg) => {
+    const match = /^--([a-z0-9-]+)=(true|false)$/.exec(arg);
+    if (!match || !names.includes(match[1]!)) return true;
+    explicit[match[1]!] = match[2] === 'true';
+    return false;
+  });
+  return { rest, explicit };
+}
+
+/**
+ * The namespace this pod runs in (for the leader-election Lease); "default" outside a cluster. The
+ * ServiceAccount folder is KUBEFORGE_SERVICEACCOUNT_DIR when set (pods of the local cluster run as processes).
+ */
+function podNamespace(): string {
+  if (process.env.POD_NAMESPACE) return process.env.POD_NAMESPACE;
+  try {
+    return readFileSync(join(process.env.KUBEFORGE_SERVICEACCOUNT_DIR || '/var/run/secrets/kubernetes.io/serviceaccount', 'namespace'), 'utf8').trim();
+  } catch {
+    return 'default';
+  }
+}
+
+/** What the command line asks for: the manager's options and the settings outside it. */
+export interface ManagerFlags {
+  options: ManagerOptions;
+  webhookCertPath?: string;
+}
+
+export function parseFlags(argv: string[]): ManagerFlags | 'help' {
+  const { rest, explicit } = booleanValues(argv, ['metrics-secure', 'leader-elect', 'zap-devel', 'enable-http2']);
+  const { values } = parseArgs({
+    args: rest,
+    options: {
+      'metrics-bind-address': { type: 'string', default: '0' },
+      'metrics-secure': { type: 'boolean', default: true },
+      'metrics-cert-path': { type: 'string' },
+      'metrics-cert-name': { type: 'string' },
+      'metrics-cert-key': { type: 'string' },
+      'enable-http2': { type: 'boolean', default: false },
+      'health-probe-bind-address': { type: 'string', default: ':8081' },
+      'leader-elect': { type: 'boolean', default: false },
+      kubeconfig: { type: 'string' },
+      'zap-devel': { type: 'boolean', default: false },
+      'zap-encoder': { type: 'string' },
+      'zap-log-level': { type: 'string' },
+      'zap-stacktrace-level': { type: 'string' },
+      'webhook-port': { type: 'string', default: '9443' },
+      'webhook-cert-path': { type: 'string' },
+      'webhook-cert-name': { type: 'string' },
+      'webhook-cert-key': { type: 'string' },
+      ...STORAGE_FLAG_OPTIONS, // user-added
+      help: { type: 'boolean', default: false },
+    },
+    strict: true,
+  });
+  Object.assign(values, explicit);
+  if (values.help) return 'help';
+  storageSettingsOf(values); // user-added: a bad --probe-interval or --s3-endpoint fails here, naming its flag
+  const logger = newLogger(logOptions(values['zap-devel'], values['zap-encoder'], values['zap-log-level'], values['zap-stacktrace-level']));
+  portOf('--health-probe-bind-address', values['health-probe-bind-address']);
+  const webhookPort = Number(values['webhook-port']);
+  if (!/^\d+$/.test(values['webhook-port']) || webhookPort > 65535) throw new Error(`--webhook-port: expected a port number (0–65535), got "${values['webhook-port']}"`);
+  portOf('--metrics-bind-address', values['metrics-bind-address']);
+  const metricsCertPath = values['metrics-cert-path'];
+  const webhookCertPath = values['webhook-cert-path'];
+  const metricsFiles = certificateFiles('metrics', metricsCertPath, values['metrics-cert-name'], values['metrics-cert-key']);
+  const webhookFiles = certificateFiles('webhook', webhookCertPath, values['webhook-cert-name'], values['webhook-cert-key']);
+  // kubebuilder's main.go: HTTP/2 stays off unless asked for (HTTP/1.1 only in ALPN), on both servers.
+  const enableHttp2 = values['enable-http2'];
+  const options: ManagerOptions = {
+    logger,
+    // As kubebuilder's main.go: HTTPS with authentication and authorization (TokenReview and
+    // SubjectAccessReview, config/rbac/metrics_auth_role.yaml) unless --metrics-secure=false.
+    metrics: {
+      bindAddress: values['metrics-bind-address'],
+      secureServing: values['metrics-secure'],
+      enableHttp2,
+      ...(metricsCertPath ? { certificates: readCertificates('--metrics-cert-path', metricsCertPath, metricsFiles) } : {}),
+    },
+    // Served only when webhooks are registered; kubebuilder's port 9443 (config/default/manager_webhook_patch.yaml)
+    // on every interface: the API server reaches it through the webhook Service at the pod's IP.
+    webhook: { host: '', port: webhookPort, enableHttp2, ...(webhookCertPath ? { certificates: readCertificates('--webhook-cert-path', webhookCertPath, webhookFiles) } : {}) },
+    ...(values.kubeconfig ? { kubeConfig: values.kubeconfig } : {}),
+    // ":8081" listens on every interface: the kubelet probes the pod's IP (config/manager/manager.yaml).
+    probeBindAddress: values['health-probe-bind-address'],
+    ...(values['leader-elect'] ? { leaderElection: { id: 'storagebucket-leader.example.com', namespace: podNamespace() } } : {}),
+  };
+  return { options, ...(webhookCertPath ? { webhookCertPath } : {}) };
+}
+
+/** controller-runtime's zap flags as logger options; a bad value names its flag. */
+function logOptions(development: boolean, encoder: string | undefined, level: string | undefined, stacktraceLevel: string | undefined): Parameters<typeof newLogger>[0] {
+  if (encoder !== undefined && encoder !== 'json' && encoder !== 'console') throw new Error(`--zap-encoder: expected json or console, got "${encoder}"`);
+  if (level !== undefined) {
+    try {
+      pinoLevel(level);
+    } catch (err) {
+      throw new Error(`--zap-log-level: ${(err as Error).message}`, { cause: err });
+    }
+  }
+  if (stacktraceLevel !== undefined && !['debug', 'info', 'warn', 'error', 'panic'].includes(stacktraceLevel)) {
+    throw new Error(`--zap-stacktrace-level: expected info, warn, error or panic, got "${stacktraceLevel}"`);
+  }
+  return {
+    development,
+    ...(encoder ? { encoder: encoder as LogEncoder } : {}),
+    ...(level ? { level } : {}),
+    ...(stacktraceLevel ? { stacktraceLevel: stacktraceLevel as StacktraceLevel } : {}),
+  };
+}
+
+/** The flag that sets each server's address. */
+const BIND_FLAGS: Record<ServerName, string> = { 'health probe': '--health-probe-bind-address', metrics: '--metrics-bind-address', webhook: '--webhook-port' };
+
+/**
+ * What to print when the manager cannot start: for a server that cannot listen, one line naming the flag and
+ * the port ("--health-probe-bind-address :8081: port 8081 is already in use"); otherwise the error itself
+ * (its stack when `withStack`).
+ */
+export function startFailureMessage(err: unknown, withStack = false): string {
+  if (err instanceof BindError) return `${BIND_FLAGS[err.server]} ${err.address}: ${err.reason}`;
+  if (!(err instanceof Error)) return String(err);
+  return withStack ? (err.stack ?? err.message) : err.message;
+}
+
+/** The certificate and key file names (--<server>-cert-name, --<server>-cert-key), which need --<server>-cert-path. */
+function certificateFiles(server: string, dir: string | undefined, certName: string | undefined, keyName: string | undefined): { cert: string; key: string } {
+  for (const [flag, value] of [['cert-name', certName], ['cert-key', keyName]] as const) {
+    if (value !== undefined && dir === undefined) throw new Error(`--${server}-${flag}: needs --${server}-cert-path (the folder holding "${value}")`);
+  }
+  return { cert: certName ?? 'tls.crt', key: keyName ?? 'tls.key' };
+}
+
+/** The certificate, key and ca.crt of a mounted cert-manager secret (ca.crt falls back to the certificate). */
+function readCertificates(flag: string, dir: string, files: { cert: string; key: string }): { caPem: string; certPem: string; keyPem: string } {
+  const read = (name: string): string => {
+    try {
+      return readFileSync(join(dir, name), 'utf8');
+    } catch (err) {
+      throw new Error(`${flag}: cannot read ${join(dir, name)}: ${(err as Error).message}`, { cause: err });
+    }
+  };
+  const certPem = read(files.cert);
+  return { certPem, keyPem: read(files.key), caPem: existsSync(join(dir, 'ca.crt')) ? read('ca.crt') : certPem };
+}
+

@@ -1,0 +1,51 @@
+/*
+Copyright 2026 The storagebucket Authors.
+
+Licensed under the Apache License, Version 2.0 (the "License");
+you may not use this file except in compliance with the License.
+You may obtain a copy of the License at
+
+    http://www.apache.org/licenses/LICENSE-2.0
+
+Unless required by applicable law or agreed to in writing, software
+distributed under the License is distributed on an "AS IS" BASIS,
+WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+See the License for the specific language governing permissions and
+limitations under the License.
+*/
+
+/**
+ * The operator's entry point: parses the manager flags (cmd/flags.ts), builds the kubeforge manager
+ * (shared cache and client, leader election, health probes and metrics) and registers every controller
+ * of this project. `node dist/cmd/main.js --help` lists the flags.
+ */
+import { Manager } from 'kubeforge/runtime';
+import { parseFlags, startFailureMessage, usage } from './flags.js';
+import { setupControllers } from '../internal/controller/index.js';
+// +kubebuilder:scaffold:imports
+
+async function main(): Promise<void> {
+  const flags = parseFlags(process.argv.slice(2));
+  if (flags === 'help') {
+    process.stdout.write(`${usage}\n`);
+    return;
+  }
+  const mgr = new Manager(flags.options);
+  await setupControllers(mgr);
+  // +kubebuilder:scaffold:webhooks
+  mgr.logger.info('starting manager');
+  await mgr.start();
+  await new Promise<void>((resolve) => {
+    process.once('SIGINT', () => resolve());
+    process.once('SIGTERM', () => resolve());
+  });
+  mgr.logger.info('shutting down');
+  await mgr.stop();
+  mgr.close();
+}
+
+main().catch((err: unknown) => {
+  // One line for a bad flag or a port another process holds ("--webhook-port 9443: port 9443 is already in use").
+  process.stderr.write(`${startFailureMessage(err)}\n`);
+  process.exit(1);
+});

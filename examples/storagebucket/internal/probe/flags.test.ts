@@ -1,0 +1,61 @@
+/*
+Copyright 2026 The storagebucket Authors.
+
+Licensed under the Apache License, Version 2.0 (the "License");
+you may not use this file except in compliance with the License.
+You may obtain a copy of the License at
+
+    http://www.apache.org/licenses/LICENSE-2.0
+
+Unless required by applicable law or agreed to in writing, software
+distributed under the License is distributed on an "AS IS" BASIS,
+WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+See the License for the specific language governing permissions and
+limitations under the License.
+*/
+
+/** The operator's flags: --probe-interval and --s3-endpoint, alone and through the manager's parser (cmd/flags.ts). */
+import { parseFlags, usage } from '../../cmd/flags.js';
+import { parseGoDuration, storageSettingsFromArgv } from './flags.js';
+
+describe('--probe-interval and --s3-endpoint', () => {
+  test('defaults: every 30s, no endpoint (a local s3rver is started)', () => {
+    expect(storageSettingsFromArgv([])).toEqual({ probeIntervalMs: 30_000 });
+  });
+
+  test("both forms, among the manager flags and run-local's", () => {
+    const argv = ['--leader-elect', '--kubeconfig', '/tmp/kc', '--probe-interval', '1m30s', '--fresh', '--s3-endpoint=http://127.0.0.1:4568'];
+    expect(storageSettingsFromArgv(argv)).toEqual({ probeIntervalMs: 90_000, s3Endpoint: 'http://127.0.0.1:4568' });
+  });
+
+  test.each([
+    ['500ms', 500],
+    ['10s', 10_000],
+    ['1.5h', 5_400_000],
+    ['2h45m', 9_900_000],
+    ['1m0.5s', 60_500],
+  ])('Go duration %s is %d ms', (text, ms) => {
+    expect(parseGoDuration(text)).toBe(ms);
+  });
+
+  test.each([
+    [['--probe-interval', 'soon'], '--probe-interval: expected a duration of at least 1ms such as 10s, 1m or 1m30s, got "soon"'],
+    [['--probe-interval', '30'], '--probe-interval: expected a duration of at least 1ms such as 10s, 1m or 1m30s, got "30"'],
+    [['--probe-interval=0s'], '--probe-interval: expected a duration of at least 1ms such as 10s, 1m or 1m30s, got "0s"'],
+    [['--probe-interval'], '--probe-interval: expected a duration of at least 1ms such as 10s, 1m or 1m30s, got ""'],
+    [['--s3-endpoint', 'localhost:4568'], '--s3-endpoint: expected an http:// or https:// URL such as http://127.0.0.1:4568, got "localhost:4568"'],
+    [['--s3-endpoint=ftp://store'], '--s3-endpoint: expected an http:// or https:// URL such as http://127.0.0.1:4568, got "ftp://store"'],
+  ])('%j is refused, naming the flag', (argv, message) => {
+    expect(() => storageSettingsFromArgv(argv)).toThrow(message);
+  });
+
+  test("the manager's parser takes them, refuses a bad one with the same message, and --help lists them", () => {
+    const flags = parseFlags(['--probe-interval=10s', '--s3-endpoint', 'https://s3.example.com', '--health-probe-bind-address=0']);
+    expect(flags).not.toBe('help');
+    expect(() => parseFlags(['--probe-interval=never'])).toThrow('--probe-interval: expected a duration of at least 1ms such as 10s, 1m or 1m30s, got "never"');
+    expect(() => parseFlags(['--s3-endpoint=store'])).toThrow('--s3-endpoint: expected an http:// or https:// URL such as http://127.0.0.1:4568, got "store"');
+    expect(usage).toMatch(/^ {2}--probe-interval <duration> +how often every StorageBucket's bucket is probed/m);
+    expect(usage).toMatch(/^ {2}--s3-endpoint <url> +the S3-compatible object store/m);
+    expect(usage.trimEnd().endsWith('--help                              print this text')).toBe(true);
+  });
+});

@@ -1,0 +1,87 @@
+/*
+Copyright 2026 The storagebucket Authors.
+
+Licensed under the Apache License, Version 2.0 (the "License");
+you may not use this file except in compliance with the License.
+You may obtain a copy of the License at
+
+    http://www.apache.org/licenses/LICENSE-2.0
+
+Unless required by applicable law or agreed to in writing, software
+distributed under the License is distributed on an "AS IS" BASIS,
+WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+See the License for the specific language governing permissions and
+limitations under the License.
+*/
+
+/**
+ * The operator's own flags, beside the manager's (cmd/flags.ts declares them to its parser and lists them in
+ * --help): `--probe-interval` (how often every StorageBucket is probed, a Go duration) and `--s3-endpoint`
+ * (the object store's URL; absent, a local s3rver is started for the run). A bad value names its flag.
+ */
+import { parseArgs } from 'node:util';
+
+/** Default --probe-interval. */
+export const DEFAULT_PROBE_INTERVAL = '30s';
+
+/** The flags for node's parseArgs (cmd/flags.ts spreads them into its own). */
+export const STORAGE_FLAG_OPTIONS = {
+  'probe-interval': { type: 'string', default: DEFAULT_PROBE_INTERVAL },
+  's3-endpoint': { type: 'string' },
+} as const;
+
+/** The flags' lines of --help. */
+export const STORAGE_FLAGS_USAGE = `  --probe-interval <duration>         how often every StorageBucket's bucket is probed, e.g. 10s, 1m, 1m30s
+                                      (default "${DEFAULT_PROBE_INTERVAL}")
+  --s3-endpoint <url>                 the S3-compatible object store, e.g. http://127.0.0.1:4568 (credentials from
+                                      AWS_ACCESS_KEY_ID/AWS_SECRET_ACCESS_KEY, else s3rver's); absent: an s3rver
+                                      in a temporary folder is started for this run and its endpoint logged`;
+
+/** What the flags ask for. */
+export interface StorageSettings {
+  probeIntervalMs: number;
+  /** undefined: start a local s3rver. */
+  s3Endpoint?: string;
+}
+
+const UNIT_MS: Record<string, number> = { ns: 1e-6, us: 1e-3, µs: 1e-3, ms: 1, s: 1000, m: 60_000, h: 3_600_000 };
+
+/** Go's time.ParseDuration for positive durations ("1m30s", "500ms", "1.5h"); undefined when it is not one. */
+export function parseGoDuration(text: string): number | undefined {
+  if (!/^(\d+(\.\d*)?|\.\d+)(ns|us|µs|ms|s|m|h)((\d+(\.\d*)?|\.\d+)(ns|us|µs|ms|s|m|h))*$/.test(text)) return undefined;
+  let ms = 0;
+  for (const [, number, unit] of text.matchAll(/(\d+(?:\.\d*)?|\.\d+)(ns|us|µs|ms|s|m|h)/g)) ms += Number(number) * UNIT_MS[unit!]!;
+  return ms;
+}
+
+/** The settings from parsed flag values; an error names the flag and the value it refused. */
+export function storageSettingsOf(values: { 'probe-interval'?: string; 's3-endpoint'?: string }): StorageSettings {
+  const interval = values['probe-interval'] ?? DEFAULT_PROBE_INTERVAL;
+  const probeIntervalMs = parseGoDuration(interval);
+  if (probeIntervalMs === undefined || probeIntervalMs < 1) {
+    throw new Error(`--probe-interval: expected a duration of at least 1ms such as 10s, 1m or 1m30s, got "${interval}"`);
+  }
+  const endpoint = values['s3-endpoint'];
+  if (endpoint === undefined) return { probeIntervalMs };
+  let url: URL | undefined;
+  try {
+    url = new URL(endpoint);
+  } catch {
+    url = undefined;
+  }
+  if (url === undefined || (url.protocol !== 'http:' && url.protocol !== 'https:')) {
+    throw new Error(`--s3-endpoint: expected an http:// or https:// URL such as http://127.0.0.1:4568, got "${endpoint}"`);
+  }
+  return { probeIntervalMs, s3Endpoint: endpoint };
+}
+
+/** The settings from a whole command line (the manager's flags and others are left to their own parser). */
+export function storageSettingsFromArgv(argv: string[]): StorageSettings {
+  const ours = argv.flatMap((arg, i) => {
+    const name = /^--(probe-interval|s3-endpoint)(=|$)/.exec(arg);
+    if (!name) return [];
+    return name[2] === '=' ? [arg] : [arg, argv[i + 1] ?? ''];
+  });
+  const { values } = parseArgs({ args: ours, options: STORAGE_FLAG_OPTIONS, strict: true });
+  return storageSettingsOf(values);
+}
