@@ -220,3 +220,45 @@ describe('option-spec hash', () => {
     expect(hashOptionSpec(undefined)).not.toBe(hash);
   });
 });
+
+/*
+ * Furiko's own values: derived by hand from options.HashOptionSpec + mitchellh/hashstructure v2.0.2 (FormatV2,
+ * fnv.New64 = FNV-1 64, IgnoreZeroValue) with an independent Python re-implementation of that walk (struct =
+ * FNV-1(type name), then per non-zero field h = FNV-1(LE64(h ^ FNV-1(LE64(FNV-1(GoName)) ++ LE64(value)))).
+ * The specs are furiko's own test fixtures (mutation_test.go's optionSpecThree, hash_test.go's "multiple options").
+ */
+describe("option-spec hash: Furiko's value", () => {
+  test('an empty or absent spec hashes to FNV-1("OptionSpec")', () => {
+    expect(hashOptionSpec(undefined)).toBe('6fcbd43085e4431f');
+    expect(hashOptionSpec({})).toBe('6fcbd43085e4431f');
+  });
+
+  test("furiko's optionSpecThree (required option1, option2/option3 with string defaults)", () => {
+    const three: OptionSpec = {
+      options: [
+        { type: 'String', name: 'option1', required: true },
+        { type: 'String', name: 'option2', string: { default: 'value2' } },
+        { type: 'String', name: 'option3', string: { default: 'value3' } },
+      ],
+    };
+    expect(hashOptionSpec(three)).toBe('742038243b9bfa55');
+  });
+
+  test("furiko's multiple options (string, select, multi, custom bool), labels ignored, order by name", () => {
+    const multiple: OptionSpec = {
+      options: [
+        { type: 'String', name: 'string_option' },
+        { type: 'Select', name: 'select_option', label: 'My Select Option', required: true, select: { default: 'a', values: ['a', 'b', 'c'] } },
+        { type: 'Multi', name: 'multi_option', label: 'My Multi Option', required: true, multi: { default: ['b', 'a'], values: ['a', 'b', 'c'], delimiter: '' } },
+        { type: 'Bool', name: 'bool_option', label: 'My Bool Option', required: true, bool: { default: true, format: 'Custom', trueVal: '--true', falseVal: '--false' } },
+      ],
+    };
+    expect(hashOptionSpec(multiple)).toBe('237569109612e01a');
+  });
+
+  test('an empty config object hashes like none (furiko: "empty pointer is equal"); trimSpaces changes it', () => {
+    const plain: OptionSpec = { options: [{ type: 'String', name: 'opt' }] };
+    expect(hashOptionSpec({ options: [{ type: 'String', name: 'opt', string: {} }] })).toBe(hashOptionSpec(plain));
+    expect(hashOptionSpec({ options: [{ type: 'String', name: 'opt', string: { trimSpaces: true } }] })).not.toBe(hashOptionSpec(plain));
+  });
+});
