@@ -139,7 +139,7 @@ describe('optionValues serialisation', () => {
   });
 
   test('a document that is not a map is rejected', () => {
-    expect(() => parseOptionValues('- a\n- b')).toThrow('expected a map of option values, got []interface {}');
+    expect(() => parseOptionValues('- a\n- b')).toThrow('json: cannot unmarshal array into Go value of type map[string]interface {}');
     expect(parseOptionValues('  ')).toEqual({});
   });
 });
