@@ -18,6 +18,8 @@ limitations under the License.
  * The controller configuration Furiko reads from its config file, with Furiko's defaults (reference-operators
  * spec §4): one object the webhooks and controllers share, so a test can change a value in one place.
  */
+import type { CronFormat } from '../cronexpr/index.js';
+
 export interface FurikoConfig {
   /** JobConfig/Job webhook default for `template.taskPendingTimeoutSeconds` (0 disables the timeout). */
   defaultPendingTimeoutSeconds: number;
@@ -33,6 +35,8 @@ export interface FurikoConfig {
   defaultTimezone: string;
   /** A task stuck in deletion this long (seconds) is deleted with grace period 0, unless forbidden. */
   forceDeleteTaskTimeoutSeconds: number;
+  /** Cron parsing: `standard` (day of week 0–6) or `quartz` (1–7 = SUN–SAT). */
+  cronFormat: CronFormat;
   /** Cron parsing: `H` enabled, hashed per field, seconds hashed when absent. */
   cronHashNames: boolean;
   cronHashFields: boolean;
@@ -47,6 +51,7 @@ export const defaultFurikoConfig: Readonly<FurikoConfig> = Object.freeze({
   maxDowntimeThresholdSeconds: 300,
   defaultTimezone: 'UTC',
   forceDeleteTaskTimeoutSeconds: 900,
+  cronFormat: 'standard',
   cronHashNames: true,
   cronHashFields: true,
   cronHashSecondsByDefault: false,

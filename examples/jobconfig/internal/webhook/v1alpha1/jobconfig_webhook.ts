@@ -148,6 +148,7 @@ function parsesAsCron(expression: string, config: FurikoConfig): boolean {
       hashNames: config.cronHashNames,
       hashFields: config.cronHashFields,
       hashSecondsByDefault: config.cronHashSecondsByDefault,
+      format: config.cronFormat,
     });
     return true;
   } catch {
