@@ -4,7 +4,7 @@
  * heap entries into work items, and the work items waiting for the cron reconciler, per JobConfig.
  */
 import type { JobConfig } from '../../api/v1alpha1/jobconfig_types.js';
-import type { FurikoConfig } from '../furiko/config.js';
+import { onFurikoConfigChange, type FurikoConfig } from '../furiko/config.js';
 import { popDueSchedules } from './cron-tick.js';
 import { ScheduleHeap } from './schedule-heap.js';
 import { scheduleRuleOf, type ScheduleRule } from './schedule-rule.js';
@@ -17,11 +17,36 @@ export class CronBook {
   private readonly heap = new ScheduleHeap();
   private readonly rules = new Map<string, ScheduleRule>();
   private readonly pending = new Map<string, number[]>();
+  /** What each scheduled JobConfig's rule was parsed from, to parse it again when the cron config changes. */
+  private readonly sources = new Map<string, { ref: { namespace: string; name: string }; schedule: JobConfig['spec']['schedule'] }>();
 
   constructor(
     private readonly config: Readonly<FurikoConfig>,
     private readonly onUnscheduled: (info: Unscheduled) => void = () => {},
-  ) {}
+  ) {
+    onFurikoConfigChange(config, (previous) => {
+      const cronKeys = ['cronFormat', 'cronHashNames', 'cronHashFields', 'cronHashSecondsByDefault', 'defaultTimezone'] as const;
+      if (cronKeys.some((key) => previous[key] !== config[key])) this.reparse();
+    });
+  }
+
+  /**
+   * The cron config changed (format, hashing, default time zone): every rule is parsed again with it. As in
+   * Furiko, whose cron worker parses each expression with the current config, the next schedule time already
+   * computed stays; the times after it follow the new rule. A schedule that no longer parses is dropped.
+   */
+  reparse(): void {
+    for (const [key, { ref, schedule }] of [...this.sources]) {
+      if (!this.rules.has(key)) continue;
+      try {
+        const rule = scheduleRuleOf(ref, schedule, this.config);
+        if (rule) this.rules.set(key, rule);
+        else this.drop(key, 'none');
+      } catch (error) {
+        this.drop(key, 'invalid', error);
+      }
+    }
+  }
 
   /** A JobConfig seen for the first time (controller start, or created later — [KF-F1]). */
   register(jobConfig: JobConfig, nowMs: number): void {
@@ -38,6 +63,7 @@ export class CronBook {
   remove(key: string): void {
     this.heap.delete(key);
     this.rules.delete(key);
+    this.sources.delete(key);
     this.pending.delete(key);
   }
 
@@ -87,6 +113,7 @@ export class CronBook {
   clear(): void {
     this.heap.clear();
     this.rules.clear();
+    this.sources.clear();
     this.pending.clear();
   }
 
@@ -106,12 +133,14 @@ export class CronBook {
       return;
     }
     this.rules.set(key, rule);
+    this.sources.set(key, { ref, schedule: jobConfig.spec.schedule });
     this.heap.set(key, next);
   }
 
   private drop(key: string, reason: 'invalid' | 'finished' | 'none', error?: unknown): void {
     this.heap.delete(key);
     this.rules.delete(key);
+    this.sources.delete(key);
     this.onUnscheduled(reason === 'invalid' ? { key, reason, error } : { key, reason });
   }
 }

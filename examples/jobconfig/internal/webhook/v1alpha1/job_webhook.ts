@@ -24,7 +24,7 @@ limitations under the License.
 import { setControllerReference, type AdmissionRequest, type Client, type Clock, type Defaulter, type Manager, type Validator } from 'kubeforge/runtime';
 import type { JobConfig } from '../../../api/v1alpha1/jobconfig_types.js';
 import { JOB_TYPES, JobKind, type Job, type JobTemplate } from '../../../api/v1alpha1/job_types.js';
-import { defaultFurikoConfig, type FurikoConfig } from '../../furiko/config.js';
+import { defaultFurikoConfig, sharedFurikoConfig, type FurikoConfig } from '../../furiko/config.js';
 import { ANNOTATION_OPTION_SPEC_HASH, ANNOTATION_SCHEDULE_TIME, FINALIZER_DELETE_DEPENDENTS, LABEL_JOB_CONFIG_UID } from '../../furiko/keys.js';
 import { compactOptionValues, evaluateOptionValues, hashOptionSpec, parseOptionValues } from '../../options/index.js';
 import { forbidden, invalid, notFound, notSupported, required, throwIfInvalid, type FieldError } from '../../validation/field-errors.js';
@@ -238,7 +238,7 @@ export function validateJobUpdate(oldJob: Job, job: Job, nowMs: number): FieldEr
 }
 
 /** Registers the Job webhooks with the manager's webhook server; returns their paths. */
-export function setupJobWebhookWithManager(mgr: Manager, config: FurikoConfig = defaultFurikoConfig): string[] {
+export function setupJobWebhookWithManager(mgr: Manager, config: FurikoConfig = sharedFurikoConfig): string[] {
   const reader = mgr.apiReader();
   return [
     mgr.webhookServer.registerDefaulter(JobKind, new JobCustomDefaulter(reader, config), JOB_MUTATING_PATH),
