@@ -112,6 +112,12 @@ describe('rendering per option type', () => {
     expect(evaluate('m: [1]', spec).errors).toEqual(['spec.optionValues[m]: Invalid value: 1: expected string, got []interface {}']);
     expect(evaluate('m: x', spec).errors).toEqual(['spec.optionValues[m]: Invalid value: "x": expected []string, got string']);
   });
+
+  test("a list or map where a scalar belongs is printed as Furiko's field.Invalid prints it (Go's %#v)", () => {
+    const spec: OptionSpec = { options: [{ type: 'String', name: 's' }, { type: 'Multi', name: 'm', multi: { values: ['a'], delimiter: ',', allowCustom: true } }] };
+    expect(evaluate('s: [a, 1, true, null]', spec).errors).toEqual(['spec.optionValues[s]: Invalid value: []interface {}{"a", 1, true, interface {}(nil)}: expected string, got []interface {}']);
+    expect(evaluate('m: {b: 2.5, a: [x]}', spec).errors).toEqual(['spec.optionValues[m]: Invalid value: map[string]interface {}{"a":[]interface {}{"x"}, "b":2.5}: expected []string, got map[string]interface {}']);
+  });
 });
 
 describe('defaultOptionSubstitutions (scheduled Jobs)', () => {

@@ -13,6 +13,23 @@ export class GoRendered {
 /** Go's `%#v` of a string (strconv.Quote; JSON's quoting agrees for printable text). */
 const goQuote = (value: string): string => JSON.stringify(value);
 
+/**
+ * Go's `%#v` of a decoded JSON/YAML value held in an `interface{}` (what option values are): strings
+ * quoted, numbers and booleans bare, `[]interface {}{…}`, `map[string]interface {}{"k":v, …}` with sorted
+ * keys, and `interface {}(nil)` for null.
+ */
+export function goSyntax(value: unknown): string {
+  if (value === null || value === undefined) return 'interface {}(nil)';
+  if (typeof value === 'string') return goQuote(value);
+  if (typeof value === 'number' || typeof value === 'boolean' || typeof value === 'bigint') return String(value);
+  if (Array.isArray(value)) return `[]interface {}{${value.map(goSyntax).join(', ')}}`;
+  const map = value as Record<string, unknown>;
+  const entries = Object.keys(map)
+    .sort()
+    .map((key) => `${goQuote(key)}:${goSyntax(map[key])}`);
+  return `map[string]interface {}{${entries.join(', ')}}`;
+}
+
 /** A `*metav1.Time`: Go's `2024-01-15 10:06:00 +0000 UTC`, or nil. */
 export function goTime(iso: string | undefined): GoRendered | null {
   return iso ? new GoRendered(goTimeUtc(Date.parse(iso))) : null;
