@@ -11,7 +11,7 @@ import { BuiltinKinds, Informer, type Manager, type Runnable } from 'kubeforge/r
 import { updateFurikoConfig, type FurikoConfig } from './config.js';
 import { parseDynamicConfig } from './dynamic-config.js';
 
-// +kubebuilder:rbac:groups="",resources=configmaps,verbs=get;list;watch
+// +kubebuilder:rbac:groups="",resources=configmaps,verbs=list;watch
 
 /** How long start() waits for the first list, as Furiko's loader (3 minutes of real time). */
 const SYNC_TIMEOUT_MS = 3 * 60_000;
