@@ -86,6 +86,14 @@ describe("Furiko's dynamic ConfigMap, reloaded without a restart", () => {
     expect((await furiko.env.client.get(JobConfigKind, { namespace: 'default', name: 'daily' })).status?.lastScheduled).toBe('2024-01-17T02:00:00Z');
   });
 
+  test('a schedule that did not parse in quartz is scheduled again once the format is back to standard', async () => {
+    // standard-zero (0 0 11 ? * 0 *, Sundays) left the schedule when quartz came in (day 0 is no day there);
+    // the cron settings of the previous test put the standard format back.
+    await furiko.env.stepTo('2024-01-21T11:00:00Z');
+    const jobs = await furiko.env.client.list(JobKind, { namespace: 'default' });
+    expect(jobs.filter((j) => j.metadata?.ownerReferences?.some((o) => o.name === 'standard-zero')).map((j) => j.metadata!.name)).toEqual([`standard-zero-${Date.parse('2024-01-21T11:00:00Z') / 1000}`]);
+  });
+
   test('leaving a field out returns it to the default; deleting the ConfigMap keeps the last configuration', async () => {
     await setDynamicConfig({ jobs: 'defaultPendingTimeoutSeconds: 30\n' });
     expect(await adhocTtl('default-again')).toBe(3600);

@@ -13,45 +13,42 @@ import { refreshTime, registrationTime } from './schedule-time.js';
 /** Why a JobConfig is not (or no longer) scheduled, for the caller's log. */
 export type Unscheduled = { key: string; reason: 'invalid'; error: unknown } | { key: string; reason: 'finished' | 'none' };
 
+/** The settings a schedule rule is parsed with. */
+const CRON_SETTINGS = ['cronFormat', 'cronHashNames', 'cronHashFields', 'cronHashSecondsByDefault', 'defaultTimezone'] as const;
+
 export class CronBook {
   private readonly heap = new ScheduleHeap();
   private readonly rules = new Map<string, ScheduleRule>();
   private readonly pending = new Map<string, number[]>();
-  /** What each scheduled JobConfig's rule was parsed from, to parse it again when the cron config changes. */
-  private readonly sources = new Map<string, { ref: { namespace: string; name: string }; schedule: JobConfig['spec']['schedule'] }>();
 
   constructor(
     private readonly config: Readonly<FurikoConfig>,
     private readonly onUnscheduled: (info: Unscheduled) => void = () => {},
-  ) {
-    onFurikoConfigChange(config, (previous) => {
-      const cronKeys = ['cronFormat', 'cronHashNames', 'cronHashFields', 'cronHashSecondsByDefault', 'defaultTimezone'] as const;
-      if (cronKeys.some((key) => previous[key] !== config[key])) this.reparse();
-    });
-  }
-
-  /**
-   * The cron config changed (format, hashing, default time zone): every rule is parsed again with it. As in
-   * Furiko, whose cron worker parses each expression with the current config, the next schedule time already
-   * computed stays; the times after it follow the new rule. A schedule that no longer parses is dropped.
-   */
-  reparse(): void {
-    for (const [key, { ref, schedule }] of [...this.sources]) {
-      if (!this.rules.has(key)) continue;
-      try {
-        const rule = scheduleRuleOf(ref, schedule, this.config);
-        if (rule) this.rules.set(key, rule);
-        else this.drop(key, 'none');
-      } catch (error) {
-        this.drop(key, 'invalid', error);
-      }
-    }
-  }
+  ) {}
 
   /** A JobConfig seen for the first time (controller start, or created later — [KF-F1]). */
   register(jobConfig: JobConfig, nowMs: number): void {
     const lastScheduled = jobConfig.status?.lastScheduled ? Date.parse(jobConfig.status.lastScheduled) : undefined;
     this.place(jobConfig, (rule) => registrationTime(rule, nowMs, Number.isNaN(lastScheduled) ? undefined : lastScheduled, this.config.maxDowntimeThresholdSeconds));
+  }
+
+  /** Calls `listener` when the config's cron settings change (format, hashing, default time zone); returns the unsubscribe. */
+  onCronConfigChange(listener: () => void): () => void {
+    return onFurikoConfigChange(this.config, (previous) => {
+      if (CRON_SETTINGS.some((key) => previous[key] !== this.config[key])) listener();
+    });
+  }
+
+  /**
+   * Parses a JobConfig's schedule again after the cron settings changed. As in Furiko, whose cron worker
+   * parses each expression with the current config, a next schedule time already computed stays and the
+   * times after it follow the new rule; a JobConfig not in the heap (its schedule did not parse before) is
+   * registered at `nowMs`; one that no longer parses leaves it.
+   */
+  reparse(jobConfig: JobConfig, nowMs: number): void {
+    const next = this.heap.get(`${jobConfig.metadata!.namespace}/${jobConfig.metadata!.name}`);
+    if (next === undefined) this.register(jobConfig, nowMs);
+    else this.place(jobConfig, () => next);
   }
 
   /** A JobConfig whose `spec.schedule` changed ([KF-F2] refresh). */
@@ -63,7 +60,6 @@ export class CronBook {
   remove(key: string): void {
     this.heap.delete(key);
     this.rules.delete(key);
-    this.sources.delete(key);
     this.pending.delete(key);
   }
 
@@ -113,7 +109,6 @@ export class CronBook {
   clear(): void {
     this.heap.clear();
     this.rules.clear();
-    this.sources.clear();
     this.pending.clear();
   }
 
@@ -133,14 +128,12 @@ export class CronBook {
       return;
     }
     this.rules.set(key, rule);
-    this.sources.set(key, { ref, schedule: jobConfig.spec.schedule });
     this.heap.set(key, next);
   }
 
   private drop(key: string, reason: 'invalid' | 'finished' | 'none', error?: unknown): void {
     this.heap.delete(key);
     this.rules.delete(key);
-    this.sources.delete(key);
     this.onUnscheduled(reason === 'invalid' ? { key, reason, error } : { key, reason });
   }
 }
