@@ -70,7 +70,7 @@ export function parseOptionValues(text: string | undefined): Record<string, unkn
       customTags: (tags) => tags.filter((tag) => typeof tag === 'string' || tag.tag !== 'tag:yaml.org,2002:timestamp'),
     });
   } catch (err) {
-    throw new Error(`error converting YAML to JSON: yaml: ${(err as Error).message.split('\n')[0]}`);
+    throw new Error(`error converting YAML to JSON: yaml: ${(err as Error).message.split('\n')[0]}`, { cause: err });
   }
   if (parsed === null || parsed === undefined) return {};
   if (typeof parsed !== 'object' || Array.isArray(parsed)) {
