@@ -15,8 +15,10 @@
  *   KUBEFORGE_DEPENDENCY and must be `file:../..`, what the CLI writes inside the checkout), the flags of
  *   the manifests command in the Makefile and in package.json's "manifests" script (cronjob adds
  *   --max-desc-len=0), and extra `- <file>` entries in config/samples/kustomization.yaml naming samples
- *   the user added, and the lines ADDED_LINES below declares (an example's own flags in cmd/flags.ts, its
- *   dependencies in package.json: taken out before comparing, each must be there). Everything else: Makefile, Dockerfile, PROJECT, cmd/, hack/, config/ kustomizations,
+ *   the user added, lines added to cmd/main.ts (every scaffold line still there, unchanged, in order), and
+ *   the lines ADDED_LINES below declares (an example's own flags in cmd/flags.ts, its dependencies in
+ *   package.json: taken out before comparing, each must be there).
+ *   Everything else: Makefile, Dockerfile, PROJECT, cmd/, hack/, config/ kustomizations,
  *   patches and RBAC roles, internal/controller/index.ts, webhook registration, tsconfig/jest config,
  *   .gitignore/.dockerignore.
  * Files an example adds beyond the scaffold (its hand-written logic and tests) are not compared.
@@ -257,6 +259,7 @@ describe('the drift comparison itself', () => {
     writeFileSync(join(committed, 'config/samples/extra.yaml'), 'kind: ConfigMap\n');
     edit('config/samples/kustomization.yaml', (t) => t.replace('- batch_v1_at.yaml\n', '- batch_v1_at.yaml\n- extra.yaml\n'));
     edit('internal/controller/at_controller.ts', (t) => `${t}// hand-written\n`);
+    edit('cmd/main.ts', (t) => t.replace('  const mgr = new Manager(', '  // added by the user\n  const mgr = new Manager('));
     expect(scaffoldDrift(made!.root, committed, 'copy', userEdited).problems).toEqual([]);
 
     // Allowed when declared: lines added to a scaffold-owned file; a declared line that is missing is named.
@@ -268,16 +271,19 @@ describe('the drift comparison itself', () => {
     ]);
     edit('cmd/flags.ts', (t) => t.replace("import { extra } from './extra.js';\n", ''));
 
-    // Not allowed: a changed Makefile target, a sample entry naming no sample, a removed scaffold file.
+    // Not allowed: a changed Makefile target, a sample entry naming no sample, a removed scaffold file, a changed line of cmd/main.ts.
     edit('Makefile', (t) => t.replace('\t$(KUBEFORGE) generate\n', '\t$(KUBEFORGE) generate --paths api\n'));
     edit('config/samples/kustomization.yaml', (t) => t.replace('- extra.yaml\n', '- extra.yaml\n- ghost.yaml\n'));
     rmSync(join(committed, 'Dockerfile'));
+    edit('cmd/main.ts', (t) => t.replace('  const mgr = new Manager(', '  const manager = new Manager('));
     const { problems } = scaffoldDrift(made!.root, committed, 'copy', userEdited);
-    expect(problems).toHaveLength(3);
+    expect(problems).toHaveLength(4);
     expect(problems[0]).toBe('copy/Dockerfile: missing (the CLI makes it today)');
     expect(problems[1]).toMatch(/^copy\/Makefile differs from what the CLI makes today \(- CLI today, \+ committed\):\n@@ committed line \d+ @@\n/);
     expect(problems[1]).toContain('\n- \t$(KUBEFORGE) generate\n+ \t$(KUBEFORGE) generate --paths api\n');
-    expect(problems[2]).toMatch(/^copy\/config\/samples\/kustomization\.yaml differs/);
-    expect(problems[2]).toContain('\n+ - ghost.yaml\n');
+    expect(problems[2]).toMatch(/^copy\/cmd\/main\.ts differs/);
+    expect(problems[2]).toContain('\n+   const manager = new Manager(');
+    expect(problems[3]).toMatch(/^copy\/config\/samples\/kustomization\.yaml differs/);
+    expect(problems[3]).toContain('\n+ - ghost.yaml\n');
   });
 });

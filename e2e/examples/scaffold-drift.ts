@@ -20,9 +20,20 @@ export function makeFlags(makefile: string, pattern: RegExp, file: string): stri
 }
 
 /**
+ * The committed text without the lines a user added to the scaffold's (kubebuilder users extend main), when
+ * every scaffold line is still there, unchanged and in order; otherwise the committed text as it is.
+ */
+function withoutLinesAddedToMain(fresh: string, committed: string): string {
+  const scaffold = fresh.split('\n');
+  let next = 0;
+  const kept = committed.split('\n').filter((line) => (next < scaffold.length && line === scaffold[next] ? (next++, true) : false));
+  return next === scaffold.length ? kept.join('\n') : committed;
+}
+
+/**
  * The pair to compare byte for byte: the fresh file with the user's allowed line edits replayed (the
  * manifests flags in the Makefile and package.json), or the committed file with its allowed extra lines
- * taken out (samples the user added to config/samples/kustomization.yaml).
+ * taken out (samples the user added to config/samples/kustomization.yaml, lines added to cmd/main.ts).
  */
 function withAllowedEdits(path: string, fresh: string, committed: string, label: string, extraSamples: string[]): { fresh: string; committed: string } {
   if (path === 'Makefile') {
@@ -35,6 +46,7 @@ function withAllowedEdits(path: string, fresh: string, committed: string, label:
     const flags = SCRIPT_MANIFESTS.exec(committed)?.[2] ?? '';
     return { fresh: fresh.replace(SCRIPT_MANIFESTS, (_all, head: string, _old: string, tail: string) => `${head}${flags}${tail}`), committed };
   }
+  if (path === 'cmd/main.ts') return { fresh, committed: withoutLinesAddedToMain(fresh, committed) };
   if (path === 'config/samples/kustomization.yaml') {
     const added = new Set(extraSamples.map((f) => `- ${f.slice('config/samples/'.length)}`));
     return { fresh, committed: committed.split('\n').filter((line) => !added.has(line)).join('\n') };

@@ -23,15 +23,21 @@ import { Manager } from 'kubeforge/runtime';
 import { parseFlags, startFailureMessage, usage } from './flags.js';
 import { setupControllers } from '../internal/controller/index.js';
 import { setupWebhooks } from '../internal/webhook/index.js';
+import { furikoBootstrap } from '../internal/furiko/startup.js';
 // +kubebuilder:scaffold:imports
 
 async function main(): Promise<void> {
+  // Furiko: --config <bootstrap file> is taken out of process.argv here; the manager's flags are the rest.
+  const furiko = furikoBootstrap(process.argv);
   const flags = parseFlags(process.argv.slice(2));
   if (flags === 'help') {
     process.stdout.write(`${usage}\n`);
+    process.stdout.write(`${furiko.usage}\n`);
     return;
   }
+  furiko.configure(flags.options);
   const mgr = new Manager(flags.options);
+  furiko.watchDynamicConfig(mgr);
   await setupControllers(mgr);
   if (process.env.ENABLE_WEBHOOKS !== 'false') setupWebhooks(mgr);
   // +kubebuilder:scaffold:webhooks

@@ -29,6 +29,8 @@ export interface FurikoEnvOptions {
   rbac?: { user: string; role: KubeObject };
   /** Leave the cluster's own batch/v1 Job and CronJob controllers off (they never touch Furiko's kinds). */
   withoutBatchControllers?: boolean;
+  /** Adds to the manager before it starts (e.g. the dynamic config's watcher, as cmd/main.ts does). */
+  beforeStart?: (manager: Manager) => void;
 }
 
 export interface FurikoEnv {
@@ -54,6 +56,7 @@ export async function startFurikoEnv(options: FurikoEnvOptions): Promise<FurikoE
   else if (options.controllers === 'job') setupJobController(env.manager);
   else if (options.controllers === 'scheduling') setupJobConfigController(env.manager);
   if (options.webhooks) setupWebhooks(env.manager);
+  options.beforeStart?.(env.manager);
   await env.startManager();
   return {
     env,

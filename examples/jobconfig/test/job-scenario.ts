@@ -175,6 +175,14 @@ export class JobScenario {
     await this.setPodStatus(name, outcome, { terminated: { exitCode: outcome === 'Succeeded' ? 0 : 1, reason: outcome === 'Succeeded' ? 'Completed' : 'Error', finishedAt: iso(hhmmss) } }, hhmmss);
   }
 
+  /** Writes the Pod's whole status at T (for statuses the other steps do not make). */
+  async podStatusIs(name: string, status: NonNullable<Pod['status']>, hhmmss: string): Promise<void> {
+    await this.stepTo(hhmmss);
+    const pod = await this.pod(name);
+    await this.api.updateStatus<Pod>({ ...pod, status: { ...pod.status, ...status } });
+    await this.env.settle();
+  }
+
   private async setPodStatus(name: string, phase: string, state: NonNullable<NonNullable<Pod['status']>['containerStatuses']>[number]['state'], hhmmss: string): Promise<void> {
     await this.stepTo(hhmmss);
     const pod = await this.pod(name);

@@ -40,6 +40,15 @@ describe('messageReportsOutcome [KF-EJ-1]', () => {
     expect(messageReportsOutcome('Created job hello-1', 'Complete')).toBe(false);
     expect(messageReportsOutcome(undefined, 'Complete')).toBe(false);
   });
+
+  it('matches any message ending in "status: <type>" as the original, with or without a preceding ", "', () => {
+    expect(messageReportsOutcome('Job finished status: Complete', 'Complete')).toBe(true);
+    expect(messageReportsOutcome('status: Complete', 'Complete')).toBe(true);
+    expect(messageReportsOutcome('Job finished; status: Failed', 'Failed')).toBe(true);
+    expect(messageReportsOutcome('Job finished condition: Complete', 'Complete')).toBe(true);
+    expect(messageReportsOutcome('Job finished status: Complete.', 'Complete')).toBe(false);
+    expect(messageReportsOutcome('Job finished status: Failed', 'Complete')).toBe(false);
+  });
 });
 
 describe('firesTrigger [KF-EJ-2]', () => {

@@ -20,12 +20,13 @@ export function eventIndexValue(event: CoreEvent): string {
 }
 
 /**
- * KF-EJ-1: the built-in CronJob controller ends `SawCompletedJob` messages with `, status: <type>` (older
- * releases) or `, condition: <type>` (current ones); both count. The reference only knows `status:`.
+ * KF-EJ-1: as the original, any message ending in `status: <type>` counts (the built-in CronJob controller's
+ * `SawCompletedJob` ends with `, status: <type>` in older releases); the `condition: <type>` ending of current
+ * releases counts too. What precedes the ending does not matter.
  */
 export function messageReportsOutcome(message: string | undefined, type: string): boolean {
   const text = message ?? '';
-  return text.endsWith(`, status: ${type}`) || text.endsWith(`, condition: ${type}`);
+  return text.endsWith(`status: ${type}`) || text.endsWith(`condition: ${type}`);
 }
 
 /** Mapping-time match (§3.2): the outcome suffix and the involved object's name. */

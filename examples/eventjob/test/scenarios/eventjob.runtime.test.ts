@@ -68,6 +68,21 @@ test('EJ-13 Create failure: the first Job create fails; after the retry exactly 
   expect(statusWrites).toHaveLength(1);
 });
 
+test('KF-EJ-1 as the original: a message ending in "status: Complete" without the ", " fires the trigger too', async () => {
+  const e = await start();
+  await e.startManager();
+  await e.client.create(sample());
+  await e.stepTo('2024-01-15T10:01:05Z');
+  await e.client.create(completedEvent('hello.1', 'Job hello-28421881 finished with status: Complete'));
+  await e.settle();
+  expect(await eventJobJobs(e)).toHaveLength(1);
+  expect((await e.manager.apiReader().get(EventJobKind, { namespace: ns, name: 'eventjob-sample' })).status).toEqual({ last_scheduled_time: '2024-01-15T10:01:05Z' });
+  await e.stepTo('2024-01-15T10:02:05Z');
+  await e.client.create(completedEvent('hello.2', 'Job hello-28421882 finished with status: Complete.'));
+  await e.settle();
+  expect(await eventJobJobs(e)).toHaveLength(1);
+});
+
 test('controller start replays existing Events: a brand-new EventJob fires once on the newest matching Event', async () => {
   const e = await start();
   await e.startManager();

@@ -12,10 +12,11 @@ import type { CronBook } from '../schedule/cron-book.js';
 /**
  * The source of the cron controller: JobConfig informer events keep the book (register on add — at start
  * and, [KF-F1], on creation; refresh when `spec.schedule` changes; remove on delete), and a timer on the
- * manager's clock runs the ticks and emits one event per JobConfig that got due schedule times.
+ * manager's clock runs the ticks and emits one event per JobConfig that got due schedule times. A change of
+ * Furiko's cron settings (the dynamic config) parses every JobConfig's schedule again.
  */
 export function cronScheduleSource(book: CronBook): Source<KubeObject> {
-  let session: { stopped: boolean; timer?: Timer; wakeAt?: number; sync?: () => Promise<void> } | undefined;
+  let session: { stopped: boolean; timer?: Timer; wakeAt?: number; sync?: () => Promise<void>; unsubscribe?: () => void } | undefined;
   return {
     start(dispatch, context) {
       book.clear();
@@ -60,12 +61,19 @@ export function cronScheduleSource(book: CronBook): Source<KubeObject> {
           reschedule();
         },
       });
+      // Furiko's dynamic config changed the cron settings: every JobConfig's schedule is parsed again.
+      current.unsubscribe = book.onCronConfigChange(() => {
+        if (current.stopped) return;
+        for (const jobConfig of informer.store.values()) book.reparse(jobConfig, clock.now());
+        reschedule();
+      });
     },
     waitForSync: () => session?.sync?.() ?? Promise.resolve(),
     stop() {
       if (!session) return;
       session.stopped = true;
       session.timer?.cancel();
+      session.unsubscribe?.();
       book.clear();
     },
   };

@@ -37,7 +37,7 @@ import {
 } from 'kubeforge/runtime';
 import { isDeepStrictEqual } from 'node:util';
 import { JobKind, type Job, type JobStatus, type TaskRef, type TaskStatus } from '../../api/v1alpha1/job_types.js';
-import { defaultFurikoConfig, type FurikoConfig } from '../furiko/config.js';
+import { defaultFurikoConfig, sharedFurikoConfig, type FurikoConfig } from '../furiko/config.js';
 import { ANNOTATION_ADMISSION_ERROR, FINALIZER_DELETE_DEPENDENTS, LABEL_JOB_UID } from '../furiko/keys.js';
 import { goDurationSeconds, rfc3339 } from '../jobs/go-format.js';
 import { admissionErrorOf, killTimeReached } from '../jobs/job-condition.js';
@@ -285,7 +285,7 @@ function errorText(err: unknown): string {
 }
 
 /** Registers the JobController and the JobQueueController with the manager (called from internal/controller/index.ts). */
-export function setupJobController(mgr: Manager, config: FurikoConfig = defaultFurikoConfig): void {
+export function setupJobController(mgr: Manager, config: FurikoConfig = sharedFurikoConfig): void {
   const recorder = mgr.eventRecorderFor(JOB_CONTROLLER_COMPONENT);
   mgr
     .controllerFor(JobKind)

@@ -24,7 +24,7 @@ import { isDeepStrictEqual } from 'node:util';
 import { cloneJson, ignoreNotFound, isConflict, retryOnConflict, type EventRecorder, type Manager, type ReconcileContext, type Request, type Result } from 'kubeforge/runtime';
 import { JobConfigKind, type JobConfig } from '../../api/v1alpha1/jobconfig_types.js';
 import { JobKind, type Job } from '../../api/v1alpha1/job_types.js';
-import { defaultFurikoConfig, type FurikoConfig } from '../furiko/config.js';
+import { sharedFurikoConfig, type FurikoConfig } from '../furiko/config.js';
 import { LABEL_JOB_CONFIG_UID } from '../furiko/keys.js';
 import { formerlyActiveJobs, jobConfigStatusFrom } from '../schedule/jobconfig-status.js';
 import { setupCronController } from './cron_controller.js';
@@ -85,7 +85,7 @@ export class JobConfigReconciler {
  * Registers the JobConfig status controller and the CronController with the manager (called from
  * internal/controller/index.ts).
  */
-export function setupJobConfigController(mgr: Manager, config: Readonly<FurikoConfig> = defaultFurikoConfig): void {
+export function setupJobConfigController(mgr: Manager, config: Readonly<FurikoConfig> = sharedFurikoConfig): void {
   mgr
     .controllerFor(JobConfigKind)
     .owns(JobKind)

@@ -3,9 +3,10 @@
  * day-of-month (`L`, `LW`, `NW`) and day-of-week (`NL`, `N#k`) extras and its day rule (a field is
  * "restricted" unless written `*`/`?`; one restricted field alone decides, both restricted → union).
  */
-import { DAY_OF_MONTH, DAY_OF_WEEK } from './fields.js';
+import { DAY_OF_MONTH, DAY_OF_WEEK, QUARTZ_DAY_OF_WEEK } from './fields.js';
 import { parseFieldEntries, syntaxError } from './field-parser.js';
 import type { HashSource } from './hash-value.js';
+import type { CronFormat } from './options.js';
 
 export interface DaysOfMonthField {
   restricted: boolean;
@@ -52,8 +53,18 @@ export function parseDaysOfMonth(text: string, hash: HashSource | undefined): Da
   return field;
 }
 
-export function parseDaysOfWeek(text: string, hash: HashSource | undefined): DaysOfWeekField {
+/** The day-of-week field; in the Quartz format (1–7 = SUN–SAT) the `NL` and `N#k` extras are syntax errors. */
+export function parseDaysOfWeek(text: string, hash: HashSource | undefined, format: CronFormat = 'standard'): DaysOfWeekField {
   const field: DaysOfWeekField = { restricted: true, weekdays: new Set(), nthWeekdays: new Set(), lastWeekdays: new Set() };
+  if (format === 'quartz') {
+    for (const entry of parseFieldEntries(text, QUARTZ_DAY_OF_WEEK, hash)) {
+      if (entry.kind === 'other') throw syntaxError(QUARTZ_DAY_OF_WEEK, entry.text);
+      if (entry.kind === 'all') field.restricted = false;
+      const values = entry.kind === 'all' ? [0, 1, 2, 3, 4, 5, 6] : entry.values;
+      for (const value of values) field.weekdays.add(value);
+    }
+    return field;
+  }
   const lastOfMonth = new RegExp(`^(${DAY_OF_WEEK.valuePattern})l$`);
   const nthOfMonth = new RegExp(`^(${DAY_OF_WEEK.valuePattern})#([1-5])$`);
   for (const entry of parseFieldEntries(text, DAY_OF_WEEK, hash)) {

@@ -1,6 +1,7 @@
 /**
- * Parses a cron expression the way furiko-io/cronexpr v0.1.3 does in its standard format (aliases, 5/6/7
- * tokens with 6 = minute…year, `H` hashing) and exposes the next-time search over the parsed schedule.
+ * Parses a cron expression the way furiko-io/cronexpr does in its standard and Quartz formats (aliases,
+ * 5/6/7 tokens with 6 = minute…year, `H` hashing; Quartz differs only in the day of week) and exposes the
+ * next-time search over the parsed schedule.
  *
  * cron-parser is not used underneath: it has no year field, reads 6 tokens as seconds…day-of-week, knows no
  * `H`, and words its errors differently — all of which Furiko's webhook and scheduler expose.
@@ -11,7 +12,7 @@ import { parseSimpleField } from './field-parser.js';
 import { HOUR, MINUTE, MONTH, SECOND, YEAR } from './fields.js';
 import { HashSource } from './hash-value.js';
 import { nextInstant } from './next-time.js';
-import type { CronOptions } from './options.js';
+import { CRON_FORMATS, type CronOptions } from './options.js';
 import type { Schedule } from './schedule.js';
 import { zoneRulesOf, type TimeZone } from './time-zone.js';
 
@@ -43,6 +44,7 @@ class ParsedExpression implements CronExpression {
 
 /** Parses a cron expression; throws CronParseError with cronexpr's message. */
 export function parseCron(expression: string, options: CronOptions = {}): CronExpression {
+  if (options.format !== undefined && !CRON_FORMATS.includes(options.format)) throw new CronParseError('unknown CronFormat');
   const text = expression.replace(/@(?:yearly|annually|monthly|weekly|daily|hourly)/g, (alias) => ALIASES[alias]!);
   const tokens = (text.match(TOKEN) ?? []).slice(0, 7);
   if (tokens.length < 5) throw new CronParseError('missing field(s)');
@@ -61,7 +63,7 @@ export function parseCron(expression: string, options: CronOptions = {}): CronEx
     hours: parseSimpleField(hour, HOUR, hash),
     daysOfMonth: parseDaysOfMonth(dayOfMonth, hash),
     months: parseSimpleField(month, MONTH, hash),
-    daysOfWeek: parseDaysOfWeek(dayOfWeek, hash),
+    daysOfWeek: parseDaysOfWeek(dayOfWeek, hash, options.format),
     years: year === undefined ? parseSimpleField('*', YEAR, hash) : parseSimpleField(year, YEAR, hash),
   };
   return new ParsedExpression(schedule);

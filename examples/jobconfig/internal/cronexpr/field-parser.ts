@@ -42,7 +42,7 @@ function step(text: string, item: string, descriptor: FieldDescriptor): number {
   return value;
 }
 
-/** The end of a range: in day-of-week a span ending at 7 (Sunday) ends at 6. */
+/** The end of a range: in the standard day-of-week a span ending at 7 (Sunday) ends at 6 (Quartz's 7 is 6 already). */
 function rangeEnd(text: string, descriptor: FieldDescriptor): number {
   const value = descriptor.valueOf(text);
   return descriptor.name === 'day-of-week' && value === 0 && /^0?7$/.test(text) ? 6 : value;

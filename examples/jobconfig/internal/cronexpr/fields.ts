@@ -61,6 +61,16 @@ export const DAY_OF_WEEK: FieldDescriptor = {
   valuePattern: `0?[0-7]|${Object.keys(DAY_NAMES).join('|')}`,
   valueOf: (text) => numberOrName(DAY_NAMES)(text) % 7,
 };
+/** Quartz format (cronexpr's quartzDowDescriptor): 1–7 are SUN–SAT (0 and 8 are not values); names as standard. */
+const QUARTZ_DAY_NUMBERS: Record<string, number> = { 1: 0, 2: 1, 3: 2, 4: 3, 5: 4, 6: 5, 7: 6 };
+export const QUARTZ_DAY_OF_WEEK: FieldDescriptor = {
+  name: 'day-of-week',
+  min: 0,
+  max: 6,
+  hashMax: 6,
+  valuePattern: `0?[1-7]|${Object.keys(DAY_NAMES).join('|')}`,
+  valueOf: (text) => DAY_NAMES[text] ?? QUARTZ_DAY_NUMBERS[String(number(text))]!,
+};
 export const YEAR: FieldDescriptor = {
   name: 'year', min: 1970, max: 2099, hashMax: 2099, valuePattern: '19[789][0-9]|20[0-9]{2}', valueOf: number,
 };

@@ -3,7 +3,8 @@
  * the public surface the webhooks and the cron scheduler import.
  */
 export { CronParseError } from './errors.js';
-export type { CronOptions } from './options.js';
+export type { CronFormat, CronOptions } from './options.js';
+export { CRON_FORMATS } from './options.js';
 export type { CronExpression } from './expression.js';
 export { parseCron, nextOfAll } from './expression.js';
 export type { TimeZone } from './time-zone.js';

@@ -8,4 +8,10 @@ export interface CronOptions {
   hashSecondsByDefault?: boolean;
   /** Allow `H` at all (Furiko's `cronHashNames`); default true. */
   hashNames?: boolean;
+  /** cronexpr's CronFormat (Furiko's `cronFormat`): `standard` (default) or `quartz` (day of week 1–7 = SUN–SAT). */
+  format?: CronFormat;
 }
+
+/** The cron formats furiko-io/cronexpr parses (ParseForFormat). */
+export type CronFormat = 'standard' | 'quartz';
+export const CRON_FORMATS: readonly CronFormat[] = ['standard', 'quartz'];

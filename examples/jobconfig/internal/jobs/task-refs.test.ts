@@ -42,6 +42,35 @@ describe('taskRefFromPod', () => {
     expect(taskRefFromPod(pod('p', { phase: 'Failed' })).finishTimestamp).toBe(t('10:00:00'));
   });
 
+  it('ignores container times at the Unix epoch and falls back to the Pod start time', () => {
+    const epoch = '1970-01-01T00:00:00Z';
+    const status: Pod['status'] = {
+      phase: 'Failed',
+      startTime: t('10:00:02'),
+      containerStatuses: [{ name: 'c', image: 'i', imageID: '', ready: false, restartCount: 0, state: { terminated: { exitCode: 1, reason: 'Error', startedAt: epoch, finishedAt: epoch } } }],
+    };
+    const ref = taskRefFromPod(pod('p', status));
+    expect(ref.finishTimestamp).toBe(t('10:00:02'));
+    expect(ref.runningTimestamp).toBeUndefined();
+  });
+
+  it('finishes a Pod failed by DeadlineExceeded with no container termination at start + activeDeadlineSeconds', () => {
+    const deadlinePod = pod('p', { phase: 'Failed', reason: 'DeadlineExceeded', message: 'Pod was active on the node longer than the specified deadline', startTime: t('10:00:02') });
+    deadlinePod.spec!.activeDeadlineSeconds = 90;
+    expect(taskRefFromPod(deadlinePod).finishTimestamp).toBe(t('10:01:32'));
+  });
+
+  it('reads a termination seen only in lastState (finish time, and OOMKilled as Failed)', () => {
+    const status: Pod['status'] = {
+      phase: 'Succeeded',
+      startTime: t('10:00:02'),
+      containerStatuses: [{ name: 'c', image: 'i', imageID: '', ready: false, restartCount: 1, state: { waiting: { reason: 'CrashLoopBackOff' } }, lastState: { terminated: { exitCode: 137, reason: 'OOMKilled', finishedAt: t('10:00:40') } } }],
+    };
+    const ref = taskRefFromPod(pod('p', status));
+    expect(ref.finishTimestamp).toBe(t('10:00:40'));
+    expect(ref.status.result).toBe('Failed');
+  });
+
   it('reads a Pod being deleted as Killing until it finishes', () => {
     expect(taskRefFromPod(pod('p', running('10:00:03'), true)).status.state).toBe('Killing');
   });

@@ -3,14 +3,17 @@
  * from the Pod"): a TaskRef read from a Pod, and the merge of the recorded TaskRefs with the Pods that still
  * exist, so that a deleted Pod keeps its last known (or tombstone) status.
  */
-import type { Pod } from 'kubernetes-types/core/v1.js';
+import type { ContainerStateTerminated, ContainerStatus, Pod } from 'kubernetes-types/core/v1.js';
 import type { TaskContainerState, TaskRef, TaskResult, TaskState, TaskStatus } from '../../api/v1alpha1/job_types.js';
 import { LABEL_TASK_RETRY_INDEX, ANNOTATION_TASK_PARALLEL_INDEX } from '../furiko/keys.js';
 import { parseParallelIndex } from './parallel-indexes.js';
+import { rfc3339 } from './go-format.js';
 
 const isFinishedPod = (pod: Pod): boolean => pod.status?.phase === 'Succeeded' || pod.status?.phase === 'Failed';
+/** A kubelet may report a container time as "1970-01-01T00:00:00Z"; Furiko treats it (and an unset time) as none. */
+const isUnixZero = (time: string | undefined): boolean => !time || !(Date.parse(time) > 0);
 const latest = (times: Array<string | undefined>): string | undefined =>
-  times.filter((t): t is string => Boolean(t)).reduce<string | undefined>((max, t) => (max === undefined || Date.parse(t) > Date.parse(max) ? t : max), undefined);
+  times.filter((t): t is string => !isUnixZero(t)).reduce<string | undefined>((max, t) => (max === undefined || Date.parse(t) > Date.parse(max) ? t : max), undefined);
 
 function taskState(pod: Pod): TaskState {
   if (pod.metadata?.deletionTimestamp && !isFinishedPod(pod)) return 'Killing';
@@ -19,8 +22,11 @@ function taskState(pod: Pod): TaskState {
   return 'Starting';
 }
 
+/** A container's termination: its current state's, else the one in `lastState` (a restarted container). */
+const terminationOf = (c: ContainerStatus): ContainerStateTerminated | undefined => c.state?.terminated ?? c.lastState?.terminated;
+
 function taskResult(pod: Pod): TaskResult | undefined {
-  if ((pod.status?.containerStatuses ?? []).some((c) => c.state?.terminated?.reason === 'OOMKilled')) return 'Failed';
+  if ((pod.status?.containerStatuses ?? []).some((c) => terminationOf(c)?.reason === 'OOMKilled')) return 'Failed';
   if (pod.status?.phase === 'Succeeded') return 'Succeeded';
   if (pod.status?.phase === 'Failed') return 'Failed';
   return undefined;
@@ -79,10 +85,22 @@ export function taskRefFromPod(pod: Pod): TaskRef {
   if (pod.spec?.nodeName) ref.nodeName = pod.spec.nodeName;
   const running = latest(statuses.map((c) => c.state?.running?.startedAt ?? c.state?.terminated?.startedAt));
   if (running) ref.runningTimestamp = running;
-  if (isFinishedPod(pod)) {
-    ref.finishTimestamp = latest(statuses.map((c) => c.state?.terminated?.finishedAt)) ?? pod.status?.startTime ?? pod.metadata!.creationTimestamp!;
-  }
+  if (isFinishedPod(pod)) ref.finishTimestamp = finishTime(pod);
   return ref;
+}
+
+/**
+ * A finished Pod's finish time: the latest container termination (current or `lastState`, epoch times ignored);
+ * else, for a Pod failed by `DeadlineExceeded` (no container termination), start + `activeDeadlineSeconds`;
+ * else the Pod's start time, else its creation.
+ */
+function finishTime(pod: Pod): string {
+  const terminated = latest((pod.status?.containerStatuses ?? []).map((c) => terminationOf(c)?.finishedAt));
+  if (terminated) return terminated;
+  const startTime = pod.status?.startTime;
+  const deadline = pod.spec?.activeDeadlineSeconds;
+  if (pod.status?.reason === 'DeadlineExceeded' && deadline !== undefined && startTime) return rfc3339(Date.parse(startTime) + deadline * 1000);
+  return startTime ?? pod.metadata!.creationTimestamp!;
 }
 
 /** Sorted by creation time, then name. */

@@ -46,19 +46,36 @@ export function goTypeName(value: unknown): string {
   return 'map[string]interface {}';
 }
 
+/** The JSON type name Go's encoding/json reports for a decoded value (`json: cannot unmarshal <type> into …`). */
+function jsonTypeName(value: unknown): string {
+  if (typeof value === 'string') return 'string';
+  if (typeof value === 'number') return 'number';
+  if (typeof value === 'boolean') return 'bool';
+  return Array.isArray(value) ? 'array' : 'object';
+}
+
 /**
  * Decodes `optionValues` (YAML or JSON) as Furiko does (go-yaml v2 through JSON: YAML 1.1 booleans such as
- * `yes`, numbers as float64, timestamps kept as strings). Empty text is an empty map; throws on bad YAML
- * or a document that is not a map.
+ * `yes`, numbers as float64, timestamps kept as strings). Empty text is an empty map. Throws with the inner
+ * text of sigs.k8s.io/yaml's errors on bad YAML (`error converting YAML to JSON: yaml: …`, the rest from
+ * this YAML parser) or a document that is not a map (`error unmarshaling JSON: while decoding JSON: json:
+ * cannot unmarshal string into Go value of type map[string]interface {}`).
  */
 export function parseOptionValues(text: string | undefined): Record<string, unknown> {
   if (!text || !text.trim()) return {};
-  const parsed: unknown = YAML.parse(text, {
-    version: '1.1',
-    customTags: (tags) => tags.filter((tag) => typeof tag === 'string' || tag.tag !== 'tag:yaml.org,2002:timestamp'),
-  });
+  let parsed: unknown;
+  try {
+    parsed = YAML.parse(text, {
+      version: '1.1',
+      customTags: (tags) => tags.filter((tag) => typeof tag === 'string' || tag.tag !== 'tag:yaml.org,2002:timestamp'),
+    });
+  } catch (err) {
+    throw new Error(`error converting YAML to JSON: yaml: ${(err as Error).message.split('\n')[0]}`, { cause: err });
+  }
   if (parsed === null || parsed === undefined) return {};
-  if (typeof parsed !== 'object' || Array.isArray(parsed)) throw new Error(`expected a map of option values, got ${goTypeName(parsed)}`);
+  if (typeof parsed !== 'object' || Array.isArray(parsed)) {
+    throw new Error(`error unmarshaling JSON: while decoding JSON: json: cannot unmarshal ${jsonTypeName(parsed)} into Go value of type map[string]interface {}`);
+  }
   return parsed as Record<string, unknown>;
 }
 

@@ -112,6 +112,12 @@ describe('rendering per option type', () => {
     expect(evaluate('m: [1]', spec).errors).toEqual(['spec.optionValues[m]: Invalid value: 1: expected string, got []interface {}']);
     expect(evaluate('m: x', spec).errors).toEqual(['spec.optionValues[m]: Invalid value: "x": expected []string, got string']);
   });
+
+  test("a list or map where a scalar belongs is printed as Furiko's field.Invalid prints it (Go's %#v)", () => {
+    const spec: OptionSpec = { options: [{ type: 'String', name: 's' }, { type: 'Multi', name: 'm', multi: { values: ['a'], delimiter: ',', allowCustom: true } }] };
+    expect(evaluate('s: [a, 1, true, null]', spec).errors).toEqual(['spec.optionValues[s]: Invalid value: []interface {}{"a", 1, true, interface {}(nil)}: expected string, got []interface {}']);
+    expect(evaluate('m: {b: 2.5, a: [x]}', spec).errors).toEqual(['spec.optionValues[m]: Invalid value: map[string]interface {}{"a":[]interface {}{"x"}, "b":2.5}: expected []string, got map[string]interface {}']);
+  });
 });
 
 describe('defaultOptionSubstitutions (scheduled Jobs)', () => {
@@ -139,7 +145,7 @@ describe('optionValues serialisation', () => {
   });
 
   test('a document that is not a map is rejected', () => {
-    expect(() => parseOptionValues('- a\n- b')).toThrow('expected a map of option values, got []interface {}');
+    expect(() => parseOptionValues('- a\n- b')).toThrow('json: cannot unmarshal array into Go value of type map[string]interface {}');
     expect(parseOptionValues('  ')).toEqual({});
   });
 });
@@ -218,5 +224,47 @@ describe('option-spec hash', () => {
     expect(hashOptionSpec({ options: [base.options![0]!, { ...base.options![1]!, bool: { default: true, format: 'TrueFalse' } }] })).not.toBe(hash);
     expect(hashOptionSpec(undefined)).toBe(hashOptionSpec({}));
     expect(hashOptionSpec(undefined)).not.toBe(hash);
+  });
+});
+
+/*
+ * Furiko's own values: derived by hand from options.HashOptionSpec + mitchellh/hashstructure v2.0.2 (FormatV2,
+ * fnv.New64 = FNV-1 64, IgnoreZeroValue) with an independent Python re-implementation of that walk (struct =
+ * FNV-1(type name), then per non-zero field h = FNV-1(LE64(h ^ FNV-1(LE64(FNV-1(GoName)) ++ LE64(value)))).
+ * The specs are furiko's own test fixtures (mutation_test.go's optionSpecThree, hash_test.go's "multiple options").
+ */
+describe("option-spec hash: Furiko's value", () => {
+  test('an empty or absent spec hashes to FNV-1("OptionSpec")', () => {
+    expect(hashOptionSpec(undefined)).toBe('6fcbd43085e4431f');
+    expect(hashOptionSpec({})).toBe('6fcbd43085e4431f');
+  });
+
+  test("furiko's optionSpecThree (required option1, option2/option3 with string defaults)", () => {
+    const three: OptionSpec = {
+      options: [
+        { type: 'String', name: 'option1', required: true },
+        { type: 'String', name: 'option2', string: { default: 'value2' } },
+        { type: 'String', name: 'option3', string: { default: 'value3' } },
+      ],
+    };
+    expect(hashOptionSpec(three)).toBe('742038243b9bfa55');
+  });
+
+  test("furiko's multiple options (string, select, multi, custom bool), labels ignored, order by name", () => {
+    const multiple: OptionSpec = {
+      options: [
+        { type: 'String', name: 'string_option' },
+        { type: 'Select', name: 'select_option', label: 'My Select Option', required: true, select: { default: 'a', values: ['a', 'b', 'c'] } },
+        { type: 'Multi', name: 'multi_option', label: 'My Multi Option', required: true, multi: { default: ['b', 'a'], values: ['a', 'b', 'c'], delimiter: '' } },
+        { type: 'Bool', name: 'bool_option', label: 'My Bool Option', required: true, bool: { default: true, format: 'Custom', trueVal: '--true', falseVal: '--false' } },
+      ],
+    };
+    expect(hashOptionSpec(multiple)).toBe('237569109612e01a');
+  });
+
+  test('an empty config object hashes like none (furiko: "empty pointer is equal"); trimSpaces changes it', () => {
+    const plain: OptionSpec = { options: [{ type: 'String', name: 'opt' }] };
+    expect(hashOptionSpec({ options: [{ type: 'String', name: 'opt', string: {} }] })).toBe(hashOptionSpec(plain));
+    expect(hashOptionSpec({ options: [{ type: 'String', name: 'opt', string: { trimSpaces: true } }] })).not.toBe(hashOptionSpec(plain));
   });
 });

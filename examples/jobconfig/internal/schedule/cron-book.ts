@@ -4,7 +4,7 @@
  * heap entries into work items, and the work items waiting for the cron reconciler, per JobConfig.
  */
 import type { JobConfig } from '../../api/v1alpha1/jobconfig_types.js';
-import type { FurikoConfig } from '../furiko/config.js';
+import { onFurikoConfigChange, type FurikoConfig } from '../furiko/config.js';
 import { popDueSchedules } from './cron-tick.js';
 import { ScheduleHeap } from './schedule-heap.js';
 import { scheduleRuleOf, type ScheduleRule } from './schedule-rule.js';
@@ -12,6 +12,9 @@ import { refreshTime, registrationTime } from './schedule-time.js';
 
 /** Why a JobConfig is not (or no longer) scheduled, for the caller's log. */
 export type Unscheduled = { key: string; reason: 'invalid'; error: unknown } | { key: string; reason: 'finished' | 'none' };
+
+/** The settings a schedule rule is parsed with. */
+const CRON_SETTINGS = ['cronFormat', 'cronHashNames', 'cronHashFields', 'cronHashSecondsByDefault', 'defaultTimezone'] as const;
 
 export class CronBook {
   private readonly heap = new ScheduleHeap();
@@ -27,6 +30,25 @@ export class CronBook {
   register(jobConfig: JobConfig, nowMs: number): void {
     const lastScheduled = jobConfig.status?.lastScheduled ? Date.parse(jobConfig.status.lastScheduled) : undefined;
     this.place(jobConfig, (rule) => registrationTime(rule, nowMs, Number.isNaN(lastScheduled) ? undefined : lastScheduled, this.config.maxDowntimeThresholdSeconds));
+  }
+
+  /** Calls `listener` when the config's cron settings change (format, hashing, default time zone); returns the unsubscribe. */
+  onCronConfigChange(listener: () => void): () => void {
+    return onFurikoConfigChange(this.config, (previous) => {
+      if (CRON_SETTINGS.some((key) => previous[key] !== this.config[key])) listener();
+    });
+  }
+
+  /**
+   * Parses a JobConfig's schedule again after the cron settings changed. As in Furiko, whose cron worker
+   * parses each expression with the current config, a next schedule time already computed stays and the
+   * times after it follow the new rule; a JobConfig not in the heap (its schedule did not parse before) is
+   * registered at `nowMs`; one that no longer parses leaves it.
+   */
+  reparse(jobConfig: JobConfig, nowMs: number): void {
+    const next = this.heap.get(`${jobConfig.metadata!.namespace}/${jobConfig.metadata!.name}`);
+    if (next === undefined) this.register(jobConfig, nowMs);
+    else this.place(jobConfig, () => next);
   }
 
   /** A JobConfig whose `spec.schedule` changed ([KF-F2] refresh). */

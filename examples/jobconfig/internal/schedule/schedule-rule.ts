@@ -29,7 +29,7 @@ export interface ScheduleRule {
 export function scheduleRuleOf(
   ref: { namespace: string; name: string },
   schedule: ScheduleFields | undefined,
-  config: Pick<FurikoConfig, 'defaultTimezone' | 'cronHashNames' | 'cronHashFields' | 'cronHashSecondsByDefault'>,
+  config: Pick<FurikoConfig, 'defaultTimezone' | 'cronHashNames' | 'cronHashFields' | 'cronHashSecondsByDefault'> & Partial<Pick<FurikoConfig, 'cronFormat'>>,
 ): ScheduleRule | undefined {
   const cron = schedule?.cron;
   if (!cron || schedule.disabled) return undefined;
@@ -40,6 +40,7 @@ export function scheduleRuleOf(
     hashNames: config.cronHashNames,
     hashFields: config.cronHashFields,
     hashSecondsByDefault: config.cronHashSecondsByDefault,
+    format: config.cronFormat ?? 'standard',
   };
   const expressions: CronExpression[] = sources.map((source) => parseCron(source, options));
   const zone: TimeZone = parseTimeZone(cron.timezone || config.defaultTimezone);

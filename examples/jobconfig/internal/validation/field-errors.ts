@@ -2,6 +2,7 @@
  * Kubernetes field errors (apimachinery's `field.Error`) with their exact message texts, and the 422
  * `Invalid` error that carries a list of them — what the webhooks and the option evaluator report.
  */
+import { GoRendered, goSyntax } from './go-values.js';
 
 /** One problem at one field path, rendered exactly as Kubernetes renders `field.Error`. */
 export class FieldError {
@@ -15,12 +16,15 @@ export class FieldError {
   }
 }
 
-/** Renders a bad value as Kubernetes does: strings quoted, numbers and booleans bare, anything else as JSON. */
+/**
+ * Renders a bad value as Kubernetes does: nil as `"null"` (Go turns it into the string "null", then quotes
+ * it), strings quoted, numbers and booleans bare, Go-rendered values (go-values.ts) as they are, and lists
+ * and maps as Go's `%#v` of the decoded `interface{}` value (go-values.ts goSyntax).
+ */
 export function formatValue(value: unknown): string {
-  if (value === null || value === undefined) return 'null';
-  if (typeof value === 'string') return JSON.stringify(value);
-  if (typeof value === 'number' || typeof value === 'boolean' || typeof value === 'bigint') return String(value);
-  return JSON.stringify(value);
+  if (value === null || value === undefined) return '"null"';
+  if (value instanceof GoRendered) return value.text;
+  return goSyntax(value);
 }
 
 const withDetail = (head: string, detail?: string) => (detail ? `${head}: ${detail}` : head);

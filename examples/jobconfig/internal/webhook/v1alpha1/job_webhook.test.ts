@@ -94,8 +94,24 @@ describe('JC-7 ad-hoc Job with options (admission)', () => {
       return j;
     };
     const uid = sampleConfig.metadata!.uid!;
-    expect(await rejection(create(owned('not-the-uid', 'not-the-uid')))).toContain('metadata.ownerReferences: Invalid value: "not-the-uid"');
-    expect(await rejection(create(owned(uid)))).toContain(`metadata.labels[${LABEL_JOB_CONFIG_UID}]: Required value`);
+    // Furiko reports one owner problem at a time (the whole field-error list is exactly this one).
+    const causes = async (obj: Job) => (await rejection(create(obj))).split(' is invalid: ')[1];
+    expect(await causes(owned('not-the-uid', 'not-the-uid'))).toBe(`metadata.ownerReferences[0][uid]: Duplicate value: "${uid}"`);
+    const labelText = `metadata.labels[${LABEL_JOB_CONFIG_UID}]: Required value: label must be specified if ownerReferences is specified`;
+    expect(await causes(owned(uid))).toBe(labelText);
+    expect(await causes(owned(uid, 'another-uid'))).toBe(labelText);
+  });
+
+  test("the owner's index in metadata.ownerReferences names the path; a missing JobConfig is Not found there", async () => {
+    const j = job('owned-second-', { template: podSpec() }, true);
+    j.metadata = {
+      ...j.metadata,
+      ownerReferences: [
+        { apiVersion: 'v1', kind: 'ConfigMap', name: 'unrelated', uid: 'cm-uid' },
+        { apiVersion: 'execution.furiko.io/v1alpha1', kind: 'JobConfig', name: 'no-such-config', uid: 'x', controller: true },
+      ],
+    };
+    expect(await rejection(create(j))).toContain('metadata.ownerReferences[1]: Not found: "no-such-config"');
   });
 
   test('kubectl shows the warnings: template overwritten, option values ignored without a JobConfig', async () => {
@@ -160,6 +176,14 @@ describe('JC-17 option evaluation through the webhook', () => {
     expect(await rejection(run('user: 5'))).toContain('spec.optionValues[user]: Invalid value: 5: expected string, got float64');
     expect(await rejection(run('user: bob\nsince: yesterday'))).toContain('spec.optionValues[since]: Invalid value: "yesterday": cannot parse time: ');
   });
+
+  test('optionValues that are not a map: cannot unmarshal as json or yaml', async () => {
+    expect(await rejection(run('asd'))).toContain(
+      'spec.optionValues: Invalid value: "asd": cannot unmarshal as json or yaml: error unmarshaling JSON: while decoding JSON: json: cannot unmarshal string into Go value of type map[string]interface {}',
+    );
+    expect(await rejection(run('[1, 2]'))).toContain('cannot unmarshal as json or yaml: error unmarshaling JSON: while decoding JSON: json: cannot unmarshal array into Go value of type map[string]interface {}');
+    expect(await rejection(run('a: [1'))).toContain('spec.optionValues: Invalid value: "a: [1": cannot unmarshal as json or yaml: error converting YAML to JSON: yaml: ');
+  });
 });
 
 describe('JC-23 Job validation', () => {
@@ -177,18 +201,20 @@ describe('JC-23 Job validation', () => {
 
   test('immutable fields on update; killTimestamp once passed; startPolicy once started', async () => {
     let current = await create(job('immutable', { template: podSpec(), substitutions: { a: '1' }, killTimestamp: '2024-01-15T10:03:00Z' }));
-    expect(await rejection(env.client.update({ ...current, spec: { ...current.spec, substitutions: { a: '2' } } }))).toContain('spec.substitutions: Invalid value');
+    expect(await rejection(env.client.update({ ...current, spec: { ...current.spec, substitutions: { a: '2' } } }))).toContain('spec.substitutions: Invalid value: map[string]string{"a":"2"}: field is immutable');
     expect(await rejection(env.client.update({ ...current, spec: { ...current.spec, optionValues: 'x: 1' } }))).toContain(
       'spec.optionValues: Invalid value: "x: 1": field is immutable',
     );
     current = await env.client.update({ ...current, spec: { ...current.spec, killTimestamp: '2024-01-15T10:04:00Z' } });
     await env.stepTo('2024-01-15T10:05:00Z');
     expect(await rejection(env.client.update({ ...current, spec: { ...current.spec, killTimestamp: '2024-01-15T10:06:00Z' } }))).toContain(
-      'spec.killTimestamp: Invalid value: "2024-01-15T10:06:00Z": field is immutable once passed',
+      'spec.killTimestamp: Invalid value: 2024-01-15 10:06:00 +0000 UTC: field is immutable once passed',
     );
+    const { killTimestamp: _removed, ...withoutKill } = current.spec;
+    expect(await rejection(env.client.update({ ...current, spec: withoutKill }))).toContain('spec.killTimestamp: Invalid value: "null": field is immutable once passed');
     current = await env.client.updateStatus({ ...current, status: { phase: 'Running', state: 'Running', condition: {}, createdTasks: 0, runningTasks: 0, startTime: '2024-01-15T10:05:00Z' } });
     expect(await rejection(env.client.update({ ...current, spec: { ...current.spec, startPolicy: { concurrencyPolicy: 'Allow' } } }))).toContain(
-      'spec.startPolicy: Invalid value: {"concurrencyPolicy":"Allow"}: cannot update startPolicy once Job is started',
+      'spec.startPolicy: Invalid value: v1alpha1.StartPolicySpec{ConcurrencyPolicy:"Allow", StartAfter:(*v1.Time)(nil)}: cannot update startPolicy once Job is started',
     );
     const relabelled = { ...current, metadata: { ...current.metadata, labels: { [LABEL_JOB_CONFIG_UID]: 'x' } } };
     expect(await rejection(env.client.update(relabelled))).toContain(`metadata.labels[${LABEL_JOB_CONFIG_UID}]: Invalid value: "x": field is immutable`);

@@ -24,12 +24,13 @@ limitations under the License.
 import { setControllerReference, type AdmissionRequest, type Client, type Clock, type Defaulter, type Manager, type Validator } from 'kubeforge/runtime';
 import type { JobConfig } from '../../../api/v1alpha1/jobconfig_types.js';
 import { JOB_TYPES, JobKind, type Job, type JobTemplate } from '../../../api/v1alpha1/job_types.js';
-import { defaultFurikoConfig, type FurikoConfig } from '../../furiko/config.js';
+import { defaultFurikoConfig, sharedFurikoConfig, type FurikoConfig } from '../../furiko/config.js';
 import { ANNOTATION_OPTION_SPEC_HASH, ANNOTATION_SCHEDULE_TIME, FINALIZER_DELETE_DEPENDENTS, LABEL_JOB_CONFIG_UID } from '../../furiko/keys.js';
 import { compactOptionValues, evaluateOptionValues, hashOptionSpec, parseOptionValues } from '../../options/index.js';
 import { forbidden, invalid, notFound, notSupported, required, throwIfInvalid, type FieldError } from '../../validation/field-errors.js';
 import { defaultJobTemplate, validateConcurrencyPolicy, validateJobTemplate, validateNonNegative } from '../../validation/job-template.js';
 import { semanticallyEqual } from '../../validation/semantic-equal.js';
+import { goStartPolicy, goStringMap, goTime } from '../../validation/go-values.js';
 import { getJobConfig, lookupJobConfigOwner } from './job-owner.js';
 
 export const JOB_MUTATING_PATH = '/mutating/jobs.execution.furiko.io';
@@ -114,7 +115,7 @@ export function applyOptionValues(job: Job, jobConfig: JobConfig): void {
   try {
     values = parseOptionValues(job.spec.optionValues);
   } catch (err) {
-    throwIfInvalid(QUALIFIED_KIND, name, [invalid('spec.optionValues', job.spec.optionValues, `cannot unmarshal option values: ${(err as Error).message}`)]);
+    throwIfInvalid(QUALIFIED_KIND, name, [invalid('spec.optionValues', job.spec.optionValues, `cannot unmarshal as json or yaml: ${(err as Error).message}`)]);
     return;
   }
   const { substitutions, errors } = evaluateOptionValues(values, jobConfig.spec.option);
@@ -208,31 +209,36 @@ export function validateAgainstJobConfig(job: Job, jobConfig: JobConfig, config:
 /** On update: the immutable fields, `killTimestamp` once passed, `startPolicy` once started. */
 export function validateJobUpdate(oldJob: Job, job: Job, nowMs: number): FieldError[] {
   const errors: FieldError[] = [];
-  const immutable = (path: string, before: unknown, after: unknown, detail = 'field is immutable') => {
-    if (!semanticallyEqual(before, after)) errors.push(invalid(path, after ?? null, detail));
+  // `rendered` is the new value as Furiko's field.Invalid prints it (a Go string, pointer, map or struct).
+  const immutable = (path: string, before: unknown, after: unknown, rendered: unknown, detail = 'field is immutable') => {
+    if (!semanticallyEqual(before, after)) errors.push(invalid(path, rendered, detail));
   };
+  const string = (before: string | undefined, after: string | undefined) => [before, after, after ?? ''] as const;
+  const pointer = (before: unknown, after: unknown) => [before, after, after ?? null] as const;
   const labelPath = `metadata.labels[${LABEL_JOB_CONFIG_UID}]`;
-  immutable(labelPath, oldJob.metadata?.labels?.[LABEL_JOB_CONFIG_UID], job.metadata?.labels?.[LABEL_JOB_CONFIG_UID]);
+  immutable(labelPath, ...string(oldJob.metadata?.labels?.[LABEL_JOB_CONFIG_UID], job.metadata?.labels?.[LABEL_JOB_CONFIG_UID]));
   const [before, after] = [oldJob.spec ?? {}, job.spec ?? {}];
-  immutable('spec.configName', before.configName, after.configName);
-  immutable('spec.type', before.type, after.type);
-  immutable('spec.optionValues', before.optionValues, after.optionValues);
-  immutable('spec.substitutions', before.substitutions, after.substitutions);
-  immutable('spec.template.taskTemplate', before.template?.taskTemplate, after.template?.taskTemplate);
-  immutable('spec.template.parallelism', before.template?.parallelism, after.template?.parallelism);
-  immutable('spec.template.maxAttempts', before.template?.maxAttempts, after.template?.maxAttempts);
-  immutable('spec.template.retryDelaySeconds', before.template?.retryDelaySeconds, after.template?.retryDelaySeconds);
+  immutable('spec.configName', ...string(before.configName, after.configName));
+  immutable('spec.type', ...string(before.type, after.type));
+  immutable('spec.optionValues', ...string(before.optionValues, after.optionValues));
+  immutable('spec.substitutions', before.substitutions, after.substitutions, goStringMap(after.substitutions));
+  immutable('spec.template.taskTemplate', ...pointer(before.template?.taskTemplate, after.template?.taskTemplate));
+  immutable('spec.template.parallelism', ...pointer(before.template?.parallelism, after.template?.parallelism));
+  immutable('spec.template.maxAttempts', ...pointer(before.template?.maxAttempts, after.template?.maxAttempts));
+  immutable('spec.template.retryDelaySeconds', ...pointer(before.template?.retryDelaySeconds, after.template?.retryDelaySeconds));
   const oldKill = before.killTimestamp ? Date.parse(before.killTimestamp) : undefined;
   const newKill = after.killTimestamp ? Date.parse(after.killTimestamp) : undefined;
   if (oldKill !== undefined && oldKill < nowMs && oldKill !== newKill) {
-    errors.push(invalid('spec.killTimestamp', after.killTimestamp ?? null, 'field is immutable once passed'));
+    errors.push(invalid('spec.killTimestamp', goTime(after.killTimestamp), 'field is immutable once passed'));
   }
-  if (job.status?.startTime) immutable('spec.startPolicy', before.startPolicy, after.startPolicy, 'cannot update startPolicy once Job is started');
+  if (job.status?.startTime) {
+    immutable('spec.startPolicy', before.startPolicy, after.startPolicy, goStartPolicy(after.startPolicy), 'cannot update startPolicy once Job is started');
+  }
   return errors;
 }
 
 /** Registers the Job webhooks with the manager's webhook server; returns their paths. */
-export function setupJobWebhookWithManager(mgr: Manager, config: FurikoConfig = defaultFurikoConfig): string[] {
+export function setupJobWebhookWithManager(mgr: Manager, config: FurikoConfig = sharedFurikoConfig): string[] {
   const reader = mgr.apiReader();
   return [
     mgr.webhookServer.registerDefaulter(JobKind, new JobCustomDefaulter(reader, config), JOB_MUTATING_PATH),

@@ -23,7 +23,7 @@ limitations under the License.
 import { rfc3339Seconds, type AdmissionRequest, type Clock, type Defaulter, type Manager } from 'kubeforge/runtime';
 import { JobConfigKind, type JobConfig, type ScheduleSpec } from '../../../api/v1alpha1/jobconfig_types.js';
 import { parseCron, parseTimeZone } from '../../cronexpr/index.js';
-import { defaultFurikoConfig, type FurikoConfig } from '../../furiko/config.js';
+import { defaultFurikoConfig, sharedFurikoConfig, type FurikoConfig } from '../../furiko/config.js';
 import { defaultOptionSpec, validateOptionSpec } from '../../options/index.js';
 import { forbidden, invalid, required, throwIfInvalid, tooMany, type FieldError } from '../../validation/field-errors.js';
 import { defaultJobTemplate, validateConcurrencyPolicy, validateJobTemplate } from '../../validation/job-template.js';
@@ -148,6 +148,7 @@ function parsesAsCron(expression: string, config: FurikoConfig): boolean {
       hashNames: config.cronHashNames,
       hashFields: config.cronHashFields,
       hashSecondsByDefault: config.cronHashSecondsByDefault,
+      format: config.cronFormat,
     });
     return true;
   } catch {
@@ -156,7 +157,7 @@ function parsesAsCron(expression: string, config: FurikoConfig): boolean {
 }
 
 /** Registers the JobConfig webhooks with the manager's webhook server; returns their paths. */
-export function setupJobConfigWebhookWithManager(mgr: Manager, config: FurikoConfig = defaultFurikoConfig): string[] {
+export function setupJobConfigWebhookWithManager(mgr: Manager, config: FurikoConfig = sharedFurikoConfig): string[] {
   return [
     mgr.webhookServer.registerDefaulter(JobConfigKind, new JobConfigCustomDefaulter(mgr.clock, config), JOBCONFIG_MUTATING_PATH),
     mgr.webhookServer.registerValidator(JobConfigKind, new JobConfigCustomValidator(config), JOBCONFIG_VALIDATING_PATH),

@@ -1,0 +1,94 @@
+/** Furiko's bootstrap configuration file (ExecutionControllerConfig, `--config`): what applies, defaults, and errors naming file, line and field. */
+import { ConfigError } from './yaml-fields.js';
+import { defaultBootstrapConfig, parseBootstrapConfig, takeConfigFlag, withBootstrapConfig } from './bootstrap-config.js';
+
+/** Furiko's own config/execution/controller/config.yaml, comments left out. */
+const FURIKO_SAMPLE = `apiVersion: config.furiko.io/v1alpha1
+kind: ExecutionControllerConfig
+defaultResync: 10m
+leaderElection:
+  enabled: true
+  leaseName: execution-controller
+  leaseNamespace: furiko-system
+  leaseDuration: 30s
+  renewDeadline: 15s
+  retryPeriod: 5s
+dynamicConfigs:
+  configMap:
+    namespace: furiko-system
+    name: execution-dynamic-config
+  secret:
+    namespace: furiko-system
+    name: execution-dynamic-config
+http:
+  bindAddress: ':8080'
+  metrics:
+    enabled: true
+  health:
+    enabled: true
+    readinessProbePath: '/readyz'
+    livenessProbePath: '/healthz'
+controllerConcurrency:
+  cron:
+    factorOfCPUs: 4
+  job:
+    factorOfCPUs: 4
+  jobConfig:
+    factorOfCPUs: 4
+  jobQueue:
+    factorOfCPUs: 4
+`;
+
+describe('parseBootstrapConfig', () => {
+  test("Furiko's sample file: its dynamic ConfigMap and its leader election", () => {
+    expect(parseBootstrapConfig(FURIKO_SAMPLE, 'config.yaml')).toEqual({
+      dynamicConfigMap: { namespace: 'furiko-system', name: 'execution-dynamic-config' },
+      leaderElection: { id: 'execution-controller', namespace: 'furiko-system', leaseDurationMs: 30_000, renewDeadlineMs: 15_000, retryPeriodMs: 5_000 },
+    });
+  });
+
+  test("an empty file is Furiko's defaults: furiko-system/execution-dynamic-config, no leader election", () => {
+    expect(parseBootstrapConfig('', 'config.yaml')).toEqual(defaultBootstrapConfig);
+    expect(parseBootstrapConfig('leaderElection:\n  enabled: false\n', 'config.yaml')).toEqual(defaultBootstrapConfig);
+  });
+
+  test('leader election left to defaults, a ConfigMap name alone keeps the default namespace, Go durations', () => {
+    const parsed = parseBootstrapConfig('leaderElection:\n  enabled: true\n  leaseDuration: 1m30s\ndynamicConfigs:\n  configMap:\n    name: mine\n', 'c.yaml');
+    expect(parsed).toEqual({
+      dynamicConfigMap: { namespace: 'furiko-system', name: 'mine' },
+      leaderElection: { id: 'execution-controller', namespace: 'furiko-system', leaseDurationMs: 90_000, renewDeadlineMs: 15_000, retryPeriodMs: 5_000 },
+    });
+  });
+
+  test.each([
+    ['leaderElection:\n  enabled: true\n  leaseDuration: soon\n', 'c.yaml:3: leaderElection.leaseDuration: expected a duration such as 30s or 1m30s, got "soon"'],
+    ['leaderElection:\n  enabled: yes please\n', 'c.yaml:2: leaderElection.enabled: expected true or false, got string "yes please"'],
+    ['dynamicConfigs:\n  configmap:\n    name: x\n', 'c.yaml:2: dynamicConfigs.configmap: unknown field (known: configMap, secret)'],
+    ['kind: JobExecutionConfig\n', 'c.yaml:1: kind: expected ExecutionControllerConfig, got "JobExecutionConfig"'],
+    ['leaderElection:\n  enabled: true\n  leaseDuration: 10s\n  renewDeadline: 15s\n', 'c.yaml:4: leaderElection.renewDeadline: must be less than or equal to leaseDuration'],
+    ['controllerConcurrency:\n  job:\n    workers: -1\n', 'c.yaml:3: controllerConcurrency.job.workers: must be at least 0, got -1'],
+    ['dynamicConfigs: [a]\n', 'c.yaml:1: dynamicConfigs: expected a map of fields, got a list'],
+  ])('%j: %s', (text, message) => {
+    expect(() => parseBootstrapConfig(text, 'c.yaml')).toThrow(ConfigError);
+    expect(() => parseBootstrapConfig(text, 'c.yaml')).toThrow(message);
+  });
+});
+
+describe('the --config flag', () => {
+  test('is taken out of the command line in both spellings; the rest is left for the manager', () => {
+    expect(takeConfigFlag(['--leader-elect', '--config', '/etc/furiko/config.yaml', '--zap-devel'])).toEqual({ configPath: '/etc/furiko/config.yaml', rest: ['--leader-elect', '--zap-devel'] });
+    expect(takeConfigFlag(['--config=c.yaml'])).toEqual({ configPath: 'c.yaml', rest: [] });
+    expect(takeConfigFlag(['--zap-devel'])).toEqual({ rest: ['--zap-devel'] });
+  });
+
+  test('without a file is an error naming the flag', () => {
+    expect(() => takeConfigFlag(['--config'])).toThrow('--config: expected the path of a bootstrap configuration file (ExecutionControllerConfig)');
+    expect(() => takeConfigFlag(['--config', '--zap-devel'])).toThrow('--config: expected the path');
+  });
+
+  test("the file's leader election replaces --leader-elect's lease; without it the options stay as they are", () => {
+    const options = { leaderElection: { id: 'jobconfig-leader.furiko.io', namespace: 'default' } };
+    expect(withBootstrapConfig(options, defaultBootstrapConfig)).toBe(options);
+    expect(withBootstrapConfig(options, parseBootstrapConfig(FURIKO_SAMPLE, 'c.yaml')).leaderElection).toMatchObject({ id: 'execution-controller', namespace: 'furiko-system' });
+  });
+});

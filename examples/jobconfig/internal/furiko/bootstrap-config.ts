@@ -1,0 +1,131 @@
+/**
+ * Furiko's bootstrap configuration (config.furiko.io/v1alpha1 ExecutionControllerConfig), the file the
+ * execution-controller reads at start from `--config`: where the dynamic ConfigMap is, and leader election.
+ * The rest of Furiko's fields (defaultResync, http, controllerConcurrency, dynamicConfigs.secret) are
+ * accepted and checked but do not apply here: the manager's own flags serve probes and metrics.
+ * A bad file is a ConfigError naming the file, the line and the field.
+ */
+import { readFileSync } from 'node:fs';
+import type { LeaderElectionOptions, ManagerOptions } from 'kubeforge/runtime';
+import { DEFAULT_DYNAMIC_CONFIG } from './dynamic-config.js';
+import { ConfigError, YamlFields } from './yaml-fields.js';
+
+export interface BootstrapConfig {
+  /** The dynamic ConfigMap (`dynamicConfigs.configMap`); default furiko-system/execution-dynamic-config. */
+  dynamicConfigMap: { namespace: string; name: string };
+  /** `leaderElection`, when `enabled: true`. */
+  leaderElection?: LeaderElectionOptions;
+}
+
+export const defaultBootstrapConfig: Readonly<BootstrapConfig> = Object.freeze({ dynamicConfigMap: { ...DEFAULT_DYNAMIC_CONFIG } });
+
+/** Furiko's leader election defaults (LeaderElectionSpec): lease in furiko-system, 30 s / 15 s / 5 s. */
+export const DEFAULT_LEASE = Object.freeze({ name: 'execution-controller', namespace: 'furiko-system', durationMs: 30_000, renewDeadlineMs: 15_000, retryPeriodMs: 5_000 });
+
+const API_VERSION = 'config.furiko.io/v1alpha1';
+const KIND = 'ExecutionControllerConfig';
+
+/** Parses the text of a bootstrap file; `file` names it in messages. */
+export function parseBootstrapConfig(text: string, file: string): BootstrapConfig {
+  const root = YamlFields.parse(text, (line) => `${file}:${line}`);
+  root.only(['apiVersion', 'kind', 'defaultResync', 'leaderElection', 'dynamicConfigs', 'http', 'controllerConcurrency']);
+  const apiVersion = root.string('apiVersion');
+  if (apiVersion !== undefined && apiVersion !== API_VERSION) throw root.error('apiVersion', `expected ${API_VERSION}, got ${JSON.stringify(apiVersion)}`);
+  const kind = root.string('kind');
+  if (kind !== undefined && kind !== KIND) throw root.error('kind', `expected ${KIND}, got ${JSON.stringify(kind)}`);
+  root.duration('defaultResync');
+
+  const dynamicConfigs = root.object('dynamicConfigs');
+  dynamicConfigs.only(['configMap', 'secret']);
+  const configMap = objectReference(dynamicConfigs.object('configMap'));
+  objectReference(dynamicConfigs.object('secret'));
+
+  const election = root.object('leaderElection');
+  election.only(['enabled', 'leaseName', 'leaseNamespace', 'leaseDuration', 'renewDeadline', 'retryPeriod']);
+  const leaderElection: LeaderElectionOptions = {
+    id: election.string('leaseName') || DEFAULT_LEASE.name,
+    namespace: election.string('leaseNamespace') || DEFAULT_LEASE.namespace,
+    leaseDurationMs: election.duration('leaseDuration') || DEFAULT_LEASE.durationMs,
+    renewDeadlineMs: election.duration('renewDeadline') || DEFAULT_LEASE.renewDeadlineMs,
+    retryPeriodMs: election.duration('retryPeriod') || DEFAULT_LEASE.retryPeriodMs,
+  };
+  if (leaderElection.renewDeadlineMs! > leaderElection.leaseDurationMs!) {
+    throw election.error('renewDeadline', 'must be less than or equal to leaseDuration');
+  }
+
+  const http = root.object('http');
+  http.only(['bindAddress', 'metrics', 'health']);
+  http.string('bindAddress');
+  const metrics = http.object('metrics');
+  metrics.only(['enabled', 'metricsPath']);
+  metrics.bool('enabled');
+  metrics.string('metricsPath');
+  const health = http.object('health');
+  health.only(['enabled', 'readinessProbePath', 'livenessProbePath']);
+  health.bool('enabled');
+  health.string('readinessProbePath');
+  health.string('livenessProbePath');
+
+  const concurrency = root.object('controllerConcurrency');
+  concurrency.only(['job', 'jobConfig', 'jobQueue', 'cron']);
+  for (const controller of ['job', 'jobConfig', 'jobQueue', 'cron']) {
+    const spec = concurrency.object(controller);
+    spec.only(['workers', 'factorOfCPUs']);
+    spec.integer('workers', 0);
+    spec.integer('factorOfCPUs', 0);
+  }
+
+  return {
+    dynamicConfigMap: { namespace: configMap.namespace ?? DEFAULT_DYNAMIC_CONFIG.namespace, name: configMap.name ?? DEFAULT_DYNAMIC_CONFIG.name },
+    ...(election.bool('enabled') ? { leaderElection } : {}),
+  };
+}
+
+function objectReference(fields: YamlFields): { namespace?: string; name?: string } {
+  fields.only(['namespace', 'name']);
+  const namespace = fields.string('namespace');
+  const name = fields.string('name');
+  return { ...(namespace ? { namespace } : {}), ...(name ? { name } : {}) };
+}
+
+/** Reads the bootstrap file at `path` (the `--config` flag). */
+export function readBootstrapConfig(path: string): BootstrapConfig {
+  let text: string;
+  try {
+    text = readFileSync(path, 'utf8');
+  } catch (err) {
+    throw new ConfigError(`--config: cannot read ${path}: ${(err as Error).message}`);
+  }
+  return parseBootstrapConfig(text, path);
+}
+
+/**
+ * Takes `--config <file>` / `--config=<file>` out of the command line (the manager's flags are parsed from
+ * the rest). Undefined path when absent; a `--config` without a file is a ConfigError.
+ */
+export function takeConfigFlag(argv: readonly string[]): { configPath?: string; rest: string[] } {
+  const rest: string[] = [];
+  let configPath: string | undefined;
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i]!;
+    if (arg === '--config') {
+      const value = argv[i + 1];
+      if (value === undefined || value.startsWith('--')) throw new ConfigError('--config: expected the path of a bootstrap configuration file (ExecutionControllerConfig)');
+      configPath = value;
+      i++;
+    } else if (arg.startsWith('--config=')) {
+      configPath = arg.slice('--config='.length);
+      if (!configPath) throw new ConfigError('--config: expected the path of a bootstrap configuration file (ExecutionControllerConfig)');
+    } else rest.push(arg);
+  }
+  return { ...(configPath !== undefined ? { configPath } : {}), rest };
+}
+
+/** The manager's options with the bootstrap file's leader election (it wins over `--leader-elect`'s lease). */
+export function withBootstrapConfig(options: ManagerOptions, bootstrap: BootstrapConfig): ManagerOptions {
+  return bootstrap.leaderElection ? { ...options, leaderElection: { ...bootstrap.leaderElection } } : options;
+}
+
+/** The `--config` line of the command's usage text. */
+export const CONFIG_FLAG_USAGE = `  --config <file>                     Furiko's bootstrap configuration (ExecutionControllerConfig): the dynamic
+                                      ConfigMap (default furiko-system/execution-dynamic-config), leader election`;
