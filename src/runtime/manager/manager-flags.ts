@@ -1,30 +1,18 @@
-/*
-Copyright 2026 The at Authors.
-
-Licensed under the Apache License, Version 2.0 (the "License");
-you may not use this file except in compliance with the License.
-You may obtain a copy of the License at
-
-    http://www.apache.org/licenses/LICENSE-2.0
-
-Unless required by applicable law or agreed to in writing, software
-distributed under the License is distributed on an "AS IS" BASIS,
-WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
-See the License for the specific language governing permissions and
-limitations under the License.
-*/
-
 /**
- * The manager's command-line flags, kubebuilder's names: bind addresses, the webhook port, secure metrics,
- * leader election, kubeconfig, controller-runtime's zap log options, the certificate folders and files, and
- * HTTP/2. Shared by cmd/main.ts and cmd/run-local.ts, with the one-line message for a server that cannot listen.
+ * The manager's command-line flags as kubebuilder's cmd/main.go declares them: bind addresses, the webhook
+ * port, secure metrics, leader election, kubeconfig, controller-runtime's zap log options, the certificate
+ * folders and files, and HTTP/2. A made project's cmd/main.ts and cmd/run-local.ts call
+ * `parseManagerFlags`; a bad value throws an error naming its flag, and `startFailureMessage` turns a server
+ * that cannot listen into one line naming the flag and the port.
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { BindError, newLogger, pinoLevel, type LogEncoder, type ManagerOptions, type ServerName, type StacktraceLevel } from 'kubeforge/runtime';
+import { BindError, type ServerName } from './bind-address.js';
+import { newLogger, pinoLevel, type LogEncoder, type StacktraceLevel } from '../logging/logger.js';
+import type { ManagerOptions } from './manager.js';
 
-export const usage = `Usage: node dist/cmd/main.js [flags]
+const FLAGS_USAGE = `
   --metrics-bind-address <addr>       address the metric endpoint binds to, e.g. :8443 (HTTPS) or :8080 (HTTP);
                                       "0" disables it (default "0")
   --metrics-secure[=false]            serve metrics over HTTPS, only to callers the API server authenticates and
@@ -52,6 +40,11 @@ export const usage = `Usage: node dist/cmd/main.js [flags]
   --webhook-cert-name <file>          the certificate's file name in --webhook-cert-path (default "tls.crt")
   --webhook-cert-key <file>           the key's file name in --webhook-cert-path (default "tls.key")
   --help                              print this text`;
+
+/** The --help text of a command taking the manager's flags (`node dist/cmd/main.js` by default). */
+export function managerUsage(command = 'node dist/cmd/main.js'): string {
+  return `Usage: ${command} [flags]${FLAGS_USAGE}`;
+}
 
 /** The port of a Go-style bind address (":8081", "0.0.0.0:8081"); undefined for "0" (disabled). */
 export function portOf(flag: string, address: string): number | undefined {
@@ -92,7 +85,13 @@ export interface ManagerFlags {
   webhookCertPath?: string;
 }
 
-export function parseFlags(argv: string[]): ManagerFlags | 'help' {
+/** What `parseManagerFlags` needs from the project: the leader-election Lease's name (kubebuilder's `<project>-leader.<domain>`). */
+export interface ManagerFlagsConfig {
+  leaderElectionId: string;
+}
+
+/** Parses the manager's flags; 'help' for --help. Throws an error naming the flag for a bad value. */
+export function parseManagerFlags(argv: string[], config: ManagerFlagsConfig): ManagerFlags | 'help' {
   const { rest, explicit } = booleanValues(argv, ['metrics-secure', 'leader-elect', 'zap-devel', 'enable-http2']);
   const { values } = parseArgs({
     args: rest,
@@ -147,7 +146,7 @@ export function parseFlags(argv: string[]): ManagerFlags | 'help' {
     ...(values.kubeconfig ? { kubeConfig: values.kubeconfig } : {}),
     // ":8081" listens on every interface: the kubelet probes the pod's IP (config/manager/manager.yaml).
     probeBindAddress: values['health-probe-bind-address'],
-    ...(values['leader-elect'] ? { leaderElection: { id: 'at-leader.my.domain', namespace: podNamespace() } } : {}),
+    ...(values['leader-elect'] ? { leaderElection: { id: config.leaderElectionId, namespace: podNamespace() } } : {}),
   };
   return { options, ...(webhookCertPath ? { webhookCertPath } : {}) };
 }
