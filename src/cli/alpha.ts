@@ -12,6 +12,7 @@ import type { Command } from 'commander';
 import { BOILERPLATE_PATH } from '../scaffold/boilerplate.js';
 import { carryOver, RETIRED_SCAFFOLD_FILES, type ProjectFiles } from '../scaffold/carry-over.js';
 import { planInit, type License } from '../scaffold/init-plan.js';
+import { kubeforgeDependency } from '../scaffold/kubeforge-dependency.js';
 import { parseProjectFile, PROJECT_PATH, type ProjectConfig, type ProjectResource } from '../scaffold/project-file.js';
 import { runPlan } from '../scaffold/run-plan.js';
 import { finishGeneratorRun, processOutput, type RunOutput } from './generator-run.js';
@@ -70,15 +71,24 @@ function quietOutput(): { output: RunOutput; text(): string } {
 }
 
 /** init, create api and create webhook as PROJECT records them, into `root`; throws naming the failed step. */
-async function rescaffold(root: string, config: ProjectConfig, old: ProjectFiles): Promise<void> {
+/**
+ * package.json's kubeforge dependency: a local `file:`/`link:` spec the project chose stays (a checkout or a
+ * tarball being developed against); otherwise the one `init` writes today for the target folder (the kubeforge
+ * running this command: its templates need its runtime).
+ */
+function dependencySpec(old: ProjectFiles, target: string): string {
+  const oldSpec = old.get('package.json') ? (JSON.parse(old.get('package.json')!.toString('utf8')) as { dependencies?: Record<string, string> }).dependencies?.kubeforge : undefined;
+  return oldSpec !== undefined && /^(file|link):/.test(oldSpec) ? oldSpec : kubeforgeDependency(target);
+}
+
+async function rescaffold(root: string, config: ProjectConfig, old: ProjectFiles, kubeforgeSpec: string): Promise<void> {
   const fail = (step: string, text: string): never => {
     throw new Error(`re-scaffolding failed at \`kubeforge ${step}\`:\n${text}`);
   };
-  const oldPackage = old.get('package.json') ? (JSON.parse(old.get('package.json')!.toString('utf8')) as { dependencies?: Record<string, string> }) : {};
   const init = quietOutput();
   const initRun = runPlan(
     'init',
-    () => planInit({ root, domain: config.domain, repo: config.repo, projectName: config.projectName, multigroup: config.multigroup, kubeforgeDependency: oldPackage.dependencies?.kubeforge, ...boilerplateSettings(old) }),
+    () => planInit({ root, domain: config.domain, repo: config.repo, projectName: config.projectName, multigroup: config.multigroup, kubeforgeDependency: kubeforgeSpec, ...boilerplateSettings(old) }),
     false,
     init.output,
   );
@@ -150,7 +160,7 @@ export async function runAlphaGenerate(flags: AlphaGenerateFlags, output: RunOut
   const fresh = join(work, config.projectName);
   mkdirSync(fresh);
   try {
-    await rescaffold(fresh, config, old);
+    await rescaffold(fresh, config, old, dependencySpec(old, target));
     const result = carryOver(old, readProjectFiles(fresh));
     // The generated outputs follow the carried types and markers (make manifests generate).
     rmSync(fresh, { recursive: true });

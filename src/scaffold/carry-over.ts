@@ -60,8 +60,8 @@ export function rewriteRetiredImports(path: string, text: string): string {
 type PackageJson = { dependencies?: Record<string, string>; devDependencies?: Record<string, string>; scripts?: Record<string, string>; [key: string]: unknown };
 
 /**
- * The fresh package.json with the project's own additions kept: dependencies, devDependencies and scripts
- * the scaffold does not make, and the project's kubeforge dependency spec (the version the user chose).
+ * The fresh package.json (its kubeforge dependency and tool versions the current ones) with the project's own
+ * additions kept: dependencies, devDependencies and scripts the scaffold does not make.
  */
 export function mergePackageJson(old: string, fresh: string): string {
   const before = JSON.parse(old) as PackageJson;
@@ -70,8 +70,6 @@ export function mergePackageJson(old: string, fresh: string): string {
     const kept = Object.entries(before[section] ?? {}).filter(([name]) => !(name in (after[section] ?? {})));
     if (kept.length > 0) after[section] = { ...(after[section] ?? {}), ...Object.fromEntries(kept) };
   }
-  const kubeforge = before.dependencies?.kubeforge;
-  if (kubeforge !== undefined && after.dependencies?.kubeforge !== undefined) after.dependencies.kubeforge = kubeforge;
   const indent = /^\{\n( +)"/.exec(fresh)?.[1] ?? '  ';
   return `${JSON.stringify(after, null, indent)}\n`;
 }
