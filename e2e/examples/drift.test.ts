@@ -16,8 +16,8 @@
  *   the manifests command in the Makefile and in package.json's "manifests" script (cronjob adds
  *   --max-desc-len=0), and extra `- <file>` entries in config/samples/kustomization.yaml naming samples
  *   the user added, lines added to cmd/main.ts (every scaffold line still there, unchanged, in order), and
- *   the lines ADDED_LINES below declares (an example's own flags in cmd/flags.ts, its dependencies in
- *   package.json: taken out before comparing, each must be there).
+ *   the lines ADDED_LINES below declares (an example's dependencies in package.json: taken out before
+ *   comparing, each must be there).
  *   Everything else: Makefile, Dockerfile, PROJECT, cmd/, hack/, config/ kustomizations,
  *   patches and RBAC roles, internal/controller/index.ts, webhook registration, tsconfig/jest config,
  *   .gitignore/.dockerignore.
@@ -143,12 +143,6 @@ const USER_EDITED: Record<string, string[]> = {
  */
 const ADDED_LINES: Record<string, AddedLines> = {
   storagebucket: {
-    'cmd/flags.ts': [
-      "import { STORAGE_FLAG_OPTIONS, STORAGE_FLAGS_USAGE, storageSettingsOf } from '../internal/probe/flags.js'; // user-added: the operator's own flags",
-      '${STORAGE_FLAGS_USAGE}',
-      '      ...STORAGE_FLAG_OPTIONS, // user-added',
-      '  storageSettingsOf(values); // user-added: a bad --probe-interval or --s3-endpoint fails here, naming its flag',
-    ],
     'package.json': ['    "@aws-sdk/client-s3": "3.1175.0",', '    "s3rver": "3.7.1",'],
   },
 };
@@ -263,13 +257,13 @@ describe('the drift comparison itself', () => {
     expect(scaffoldDrift(made!.root, committed, 'copy', userEdited).problems).toEqual([]);
 
     // Allowed when declared: lines added to a scaffold-owned file; a declared line that is missing is named.
-    edit('cmd/flags.ts', (t) => t.replace("import { parseArgs } from 'node:util';\n", "import { parseArgs } from 'node:util';\nimport { extra } from './extra.js';\n"));
+    edit('cmd/run-local.ts', (t) => t.replace("import { runLocal } from 'kubeforge/testing';\n", "import { runLocal } from 'kubeforge/testing';\nimport { extra } from './extra.js';\n"));
     expect(scaffoldDrift(made!.root, committed, 'copy', userEdited).problems).toHaveLength(1);
-    expect(scaffoldDrift(made!.root, committed, 'copy', userEdited, { 'cmd/flags.ts': ["import { extra } from './extra.js';"] }).problems).toEqual([]);
-    expect(scaffoldDrift(made!.root, committed, 'copy', userEdited, { 'cmd/flags.ts': ["import { extra } from './extra.js';", '// gone'] }).problems).toEqual([
-      'copy/cmd/flags.ts: the added line "// gone" is not there (update the example\'s added lines)',
+    expect(scaffoldDrift(made!.root, committed, 'copy', userEdited, { 'cmd/run-local.ts': ["import { extra } from './extra.js';"] }).problems).toEqual([]);
+    expect(scaffoldDrift(made!.root, committed, 'copy', userEdited, { 'cmd/run-local.ts': ["import { extra } from './extra.js';", '// gone'] }).problems).toEqual([
+      'copy/cmd/run-local.ts: the added line "// gone" is not there (update the example\'s added lines)',
     ]);
-    edit('cmd/flags.ts', (t) => t.replace("import { extra } from './extra.js';\n", ''));
+    edit('cmd/run-local.ts', (t) => t.replace("import { extra } from './extra.js';\n", ''));
 
     // Not allowed: a changed Makefile target, a sample entry naming no sample, a removed scaffold file, a changed line of cmd/main.ts.
     edit('Makefile', (t) => t.replace('\t$(KUBEFORGE) generate\n', '\t$(KUBEFORGE) generate --paths api\n'));

@@ -41,22 +41,9 @@ export interface ApiRecipe {
   runAsUser?: string;
 }
 
-/**
- * A made file is the user's to edit when the scaffold says so in it: kubebuilder's `TODO(user)` comments
- * or the types file's "EDIT THIS FILE!" banner. The made project's README.md is the user's too (the
- * examples' READMEs walk through their code).
- */
-export function isUserEdited(path: string, freshContent: string): boolean {
-  return path === 'README.md' || freshContent.includes('TODO(user)') || freshContent.includes('EDIT THIS FILE!');
-}
-
-/**
- * Written by `kubeforge manifests` / `generate` from the user's types and markers, so they differ from a
- * fresh scaffold's by design; `--check` in the example itself proves them current instead.
- */
-export function isGeneratedOutput(path: string): boolean {
-  return /^config\/crd\/bases\/[^/]+\.yaml$/.test(path) || path === 'config/rbac/role.yaml' || path === 'config/webhook/manifests.yaml' || /^api\/(.+\/)?zz_generated\.deepcopy\.ts$/.test(path);
-}
+// Which made files are the user's and which are generated from the user's code: the same rules
+// `kubeforge alpha generate` carries files over by.
+export { isUserEdited, isGeneratedOutput } from '../../src/scaffold/carry-over.js';
 
 /** Every file under `root`, as sorted project-relative paths (node_modules and dist left out). */
 export function listFiles(root: string): string[] {

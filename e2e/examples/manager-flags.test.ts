@@ -1,6 +1,6 @@
 /**
- * The scaffold's manager flags (templates/init/flags.ts.hbs, as made into examples/cronjob/cmd/flags.ts,
- * which drift.test.ts keeps identical to the template) and their effect on the servers they configure:
+ * The manager flags every made project's cmd/main.ts and cmd/run-local.ts parse with kubeforge/runtime's
+ * `parseManagerFlags` (src/runtime/manager/manager-flags.ts) and their effect on the servers they configure:
  * --metrics-cert-path with --metrics-cert-name/--metrics-cert-key (the served certificate is the one in the
  * named files), the same for the webhook server, --enable-http2 (HTTP/1.1 only unless given), --webhook-port,
  * controller-runtime's zap flags, and the one line a bind failure prints, naming the flag and the port.
@@ -16,7 +16,10 @@ import { MetricsServer } from '../../src/runtime/manager/metrics-server.js';
 import { KindRegistry } from '../../src/runtime/client/kinds.js';
 import { WebhookServer } from '../../src/runtime/webhook/server.js';
 import { BindError } from '../../src/runtime/manager/bind-address.js';
-import { parseFlags, startFailureMessage, usage, type ManagerFlags } from '../../examples/cronjob/cmd/flags.js';
+import { managerUsage, parseManagerFlags, startFailureMessage, type ManagerFlags } from '../../src/runtime/manager/manager-flags.js';
+
+const usage = managerUsage();
+const parseFlags = (argv: string[]): ReturnType<typeof parseManagerFlags> => parseManagerFlags(argv, { leaderElectionId: 'project-leader.tutorial.kubebuilder.io' });
 
 const WidgetKind = new KindRegistry().register({ group: 'example.com', version: 'v1', kind: 'Widget', plural: 'widgets', namespaced: true });
 

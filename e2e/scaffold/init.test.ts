@@ -27,6 +27,12 @@ describe('kubeforge init', () => {
       expect({ file, exists: existsSync(join(project.root, file)) }).toEqual({ file, exists: true });
     }
     expect(result.out).toContain('create cmd/main.ts');
+    // issue 18: cmd/ holds only the user's entry points, calling kubeforge/runtime and kubeforge/testing
+    expect(readdirSync(join(project.root, 'cmd')).sort()).toEqual(['main.ts', 'run-local.ts']);
+    expect(read(project.root, 'cmd/main.ts')).toContain("parseManagerFlags(process.argv.slice(2), { leaderElectionId: 'guestbook-leader.example.com' })");
+    expect(read(project.root, 'cmd/run-local.ts')).toContain("import { runLocal } from 'kubeforge/testing';");
+    expect(read(project.root, 'cmd/main.ts').split('\n').length).toBeLessThan(60);
+    expect(read(project.root, 'cmd/run-local.ts').split('\n').length).toBeLessThan(40);
   });
 
   it('writes PROJECT in kubebuilder schema with the kubeforge layout', () => {

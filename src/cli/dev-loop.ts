@@ -18,7 +18,7 @@ import { listTypeScriptSources } from './project-paths.js';
 export interface DevFlags {
   root: string;
   fresh?: boolean;
-  /** The manager's flags (cmd/flags.ts), after `--`. */
+  /** The manager's flags (parsed by kubeforge/runtime's parseManagerFlags), after `--`. */
   managerArgs: string[];
 }
 

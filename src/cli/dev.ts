@@ -12,7 +12,7 @@ export function register(program: Command): void {
     .usage('[options] [-- manager flags]')
     .option('--root <dir>', 'project root', '.')
     .option('--fresh', 'start the local cluster empty (deletes .kubeforge/cluster)')
-    .argument('[manager-flags...]', "the manager's flags (cmd/flags.ts), after --, e.g. -- --health-probe-bind-address=:0")
+    .argument('[manager-flags...]', "the manager's flags (kubeforge/runtime's parseManagerFlags), after --, e.g. -- --health-probe-bind-address=:0")
     .action(async (managerArgs: string[], opts: { root: string; fresh?: boolean }) => {
       const { runDev } = await import('./dev-loop.js');
       process.exitCode = await runDev({ root: opts.root, fresh: opts.fresh, managerArgs });

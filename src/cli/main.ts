@@ -27,6 +27,7 @@ async function commandModules(command?: string): Promise<CommandModule[]> {
     await import('./init.js'),
     await import('./create.js'),
     await import('./edit.js'),
+    await import('./alpha.js'),
     await import('./dev.js'),
     version,
   ];

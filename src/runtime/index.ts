@@ -44,6 +44,7 @@ export { LeaderElector, microTime, type LeaderElectionOptions, type LeaderCallba
 export { ManagerMetrics } from './manager/metrics.js';
 export { MetricsServer, type MetricsServerOptions } from './manager/metrics-server.js';
 export { parseBindAddress, BindError, type ServerName } from './manager/bind-address.js';
+export { parseManagerFlags, managerUsage, addManagerFlags, startFailureMessage, portOf, type ManagerFlags, type ManagerFlagsConfig, type ProjectFlags } from './manager/manager-flags.js';
 export { newLogger, pinoLevel, type LoggerOptions, type LogEncoder, type StacktraceLevel } from './logging/logger.js';
 export { MetricsAuthFilter, type AuthVerdict } from './manager/metrics-auth.js';
 
@@ -53,8 +54,11 @@ export { setStatusCondition, findStatusCondition, removeStatusCondition, isStatu
 export { setControllerReference, setOwnerReference, getControllerOf, AlreadyOwnedError } from './helpers/owner-references.js';
 
 export { WebhookServer, type WebhookServerOptions } from './webhook/server.js';
-export { mutatePath, validatePath, type AdmissionRequest, type AdmissionResponse, type Defaulter, type Validator, type Converter } from './webhook/admission.js';
+export { mutatePath, validatePath, type AdmissionRequest, type AdmissionResponse, type Defaulter, type Validator, type CustomDefaulter, type CustomValidator, type Converter } from './webhook/admission.js';
 export { KindConversion, ConversionWebhook, CONVERSION_REVIEW_VERSIONS, type Hub, type Convertible, type ConversionRequest, type ConversionResponse } from './webhook/conversion.js';
 export { selfSignedWebhookCertificates, type WebhookCertificates } from './webhook/self-signed.js';
 export { jsonPatchDiff, type JsonPatchOp } from './webhook/json-patch-diff.js';
+// apimachinery's field errors and apierrors.NewInvalid, for webhooks: `throw newInvalid(groupKind, name, [field.invalid(field.newPath('spec', 'schedule'), value, detail)])`.
+export * as field from '../apimachinery/field.js';
+export { newInvalid, InvalidError, type FieldError, type ErrorList, type GroupKind } from '../apimachinery/field.js';
 export { ProbeServer, type Check } from './manager/probes.js';

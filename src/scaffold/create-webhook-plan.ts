@@ -74,7 +74,6 @@ export function planCreateWebhook(options: CreateWebhookOptions): ScaffoldPlan {
     mutatePath,
     validatePath,
     typesImport: importPath(names.webhookDir, `${names.apiDir}/${names.fileStem}_types.ts`),
-    admissionImport: importPath(names.webhookDir, 'internal/webhook/admission.ts'),
     crdFolderFromTest: importPath(names.webhookDir, 'config/crd/bases'),
   };
 
@@ -135,10 +134,9 @@ function importedFromElsewhere(index: string, name: string, from: string): boole
   });
 }
 
-/** What every project with webhooks needs once: the index, handler shapes, config and wiring. */
+/** What every project with webhooks needs once: the index, config and wiring. */
 function planProjectWebhookFiles(plan: ScaffoldPlan, values: { boilerplate: string; projectName: string }): void {
   plan.createIfMissing('internal/webhook/index.ts', render('webhook/webhook-index.ts', values));
-  plan.createIfMissing('internal/webhook/admission.ts', render('webhook/admission.ts', values));
   for (const [name, content] of renderBundle('webhook/config.yaml', values)) plan.createIfMissing(`config/${name}`, content);
   planInsertion(plan, 'config/network-policy/kustomization.yaml', 'networkpolicies', '- allow-webhook-traffic.yaml');
   planUncomment(plan, 'config/default/kustomization.yaml', ['#- ../webhook']);

@@ -92,7 +92,6 @@ export function planInit(options: InitOptions): ScaffoldPlan {
     ['Makefile', 'init/Makefile'],
     ['Dockerfile', 'init/Dockerfile'],
     ['cmd/main.ts', 'init/main.ts'],
-    ['cmd/flags.ts', 'init/flags.ts'],
     ['cmd/run-local.ts', 'init/run-local.ts'],
     ['internal/controller/index.ts', 'init/controller-index.ts'],
     ['test/e2e/e2e.test.ts', 'init/e2e.test.ts'],

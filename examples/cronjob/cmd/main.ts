@@ -15,20 +15,19 @@ limitations under the License.
 */
 
 /**
- * The operator's entry point: parses the manager flags (cmd/flags.ts), builds the kubeforge manager
- * (shared cache and client, leader election, health probes and metrics) and registers every controller
- * of this project. `node dist/cmd/main.js --help` lists the flags.
+ * The operator's entry point: parses the manager flags (kubeforge's `parseManagerFlags`, kubebuilder's
+ * flag set), builds the kubeforge manager (shared cache and client, leader election, health probes and
+ * metrics) and registers every controller of this project. `node dist/cmd/main.js --help` lists the flags.
  */
-import { Manager } from 'kubeforge/runtime';
-import { parseFlags, startFailureMessage, usage } from './flags.js';
+import { Manager, managerUsage, parseManagerFlags, startFailureMessage } from 'kubeforge/runtime';
 import { setupControllers } from '../internal/controller/index.js';
 import { setupWebhooks } from '../internal/webhook/index.js';
 // +kubebuilder:scaffold:imports
 
 async function main(): Promise<void> {
-  const flags = parseFlags(process.argv.slice(2));
+  const flags = parseManagerFlags(process.argv.slice(2), { leaderElectionId: 'project-leader.tutorial.kubebuilder.io' });
   if (flags === 'help') {
-    process.stdout.write(`${usage}\n`);
+    process.stdout.write(`${managerUsage()}\n`);
     return;
   }
   const mgr = new Manager(flags.options);

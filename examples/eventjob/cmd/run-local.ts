@@ -15,128 +15,20 @@ limitations under the License.
 */
 
 /**
- * `make run-local`: starts kubeforge's local Kubernetes 1.32 cluster in this process (no Docker, no
- * downloads), installs the CRDs from config/crd/bases, runs the manager with every controller against it,
- * registers the webhook configurations of config/webhook/manifests.yaml pointing at the manager's webhook
- * server, and the CRDs of the kinds it converts at its /convert (so the cluster calls the webhooks as a real one does), and prints the `export KUBECONFIG=…` line
- * for kubectl in another terminal. Ctrl-C stops both. The manager gets the `env` of its container in
- * config/manager/manager.yaml (for variables not set in this shell). The cluster keeps its objects, CA
- * and tokens in .kubeforge/cluster across runs (SQLite; git-ignored); `--fresh` starts it empty.
- * Takes the manager's flags (cmd/flags.ts) and `--fresh`; --kubeconfig is the local cluster's.
- * `--attach=<kubeconfig>` runs only the manager, against a local cluster that is already running (as
- * `make dev` does: it keeps the cluster up and applies the CRDs itself, restarting just this process).
+ * `make run-local`: kubeforge's local Kubernetes 1.32 cluster and this project's manager in one process
+ * (kubeforge/testing's `runLocal`: the CRDs of config/crd/bases installed, the webhooks of
+ * config/webhook/manifests.yaml registered, `export KUBECONFIG=…` printed; Ctrl-C stops both). Takes the
+ * manager's flags, `--fresh` (start the cluster empty) and `--attach=<kubeconfig>` (only the manager, against
+ * a running local cluster, as `make dev` does). Register here what cmd/main.ts registers.
  */
-import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
-import { parseAllDocuments } from 'yaml';
-import { Manager, isAlreadyExists, type KubeObject } from 'kubeforge/runtime';
-import { parseFlags, startFailureMessage, usage } from './flags.js';
+import { runLocal } from 'kubeforge/testing';
 import { setupControllers } from '../internal/controller/index.js';
 // +kubebuilder:scaffold:imports
 
-const crdFolder = resolve('config/crd/bases');
-const kubeconfigPath = resolve('.kubeforge/kubeconfig');
-const clusterDataDir = resolve('.kubeforge/cluster');
-const webhookManifests = resolve('config/webhook/manifests.yaml');
-const managerManifest = resolve('config/manager/manager.yaml');
-
-/** The literal `env` values of the manager container in config/manager/manager.yaml (e.g. a deploy-image controller's image). */
-function managerEnv(): Record<string, string> {
-  if (!existsSync(managerManifest)) return {};
-  const env: Record<string, string> = {};
-  for (const doc of parseAllDocuments(readFileSync(managerManifest, 'utf8'))) {
-    const object = doc.toJS() as { kind?: string; spec?: { template?: { spec?: { containers?: Array<{ name?: string; env?: Array<{ name: string; value?: unknown }> }> } } } } | null;
-    if (object?.kind !== 'Deployment') continue;
-    const manager = object.spec?.template?.spec?.containers?.find((c) => c.name === 'manager');
-    for (const variable of manager?.env ?? []) if (typeof variable.value === 'string') env[variable.name] = variable.value;
-  }
-  return env;
-}
-
-/** `--attach=<kubeconfig>` (or `--attach <kubeconfig>`) and the other arguments. */
-function attachFlag(args: string[]): { attach?: string; rest: string[] } {
-  const rest: string[] = [];
-  let attach: string | undefined;
-  for (let i = 0; i < args.length; i++) {
-    const arg = args[i]!;
-    if (arg.startsWith('--attach=')) attach = arg.slice('--attach='.length);
-    else if (arg === '--attach') attach = args[++i] ?? '';
-    else rest.push(arg);
-  }
-  if (attach === '') throw new Error('--attach: expected the kubeconfig of a running local cluster, e.g. --attach=.kubeforge/kubeconfig');
-  return { attach: attach === undefined ? undefined : resolve(attach), rest };
-}
-
-function readCrds(): KubeObject[] {
-  if (!existsSync(crdFolder)) return [];
-  return readdirSync(crdFolder)
-    .filter((f) => /\.ya?ml$/.test(f))
-    .sort()
-    .flatMap((f) => parseAllDocuments(readFileSync(join(crdFolder, f), 'utf8')).map((d) => d.toJS() as KubeObject))
-    .filter((o) => o && o.kind === 'CustomResourceDefinition');
-}
-
-async function main(): Promise<void> {
-  const { attach, rest: args } = attachFlag(process.argv.slice(2));
-  const fresh = args.includes('--fresh');
-  const flags = parseFlags(args.filter((a) => a !== '--fresh'));
-  if (flags === 'help') {
-    process.stdout.write(`${usage.replace('main.js', 'run-local.js')}\n  --fresh                             start the local cluster empty\n  --attach <kubeconfig>               run only the manager, against a local cluster already running\n`);
-    return;
-  }
-  if (attach !== undefined && !existsSync(attach)) throw new Error(`--attach: no kubeconfig at ${attach}`);
-  // Loaded only here: attached (make dev), the manager starts without the cluster's modules.
-  const cluster = attach === undefined ? await (await import('kubeforge/cluster')).startLocalCluster({ clock: 'real', dataDir: clusterDataDir, fresh }) : undefined;
-  if (cluster !== undefined) {
-    mkdirSync('.kubeforge', { recursive: true });
-    copyFileSync(cluster.kubeconfigPath, kubeconfigPath);
-  }
-  // Webhooks on any free port of the loopback interface, with the self-signed certificate made at start
-  // unless --webhook-cert-path names one.
-  const mgr = new Manager({ ...flags.options, kubeConfig: attach ?? kubeconfigPath, webhook: { ...flags.options.webhook, host: '127.0.0.1', port: 0 } });
-  // Attached, the CRDs are the attaching process's (make dev applies them server-side).
-  for (const crd of cluster === undefined ? [] : readCrds()) {
-    try {
-      await mgr.client.create(crd);
-    } catch (err) {
-      if (!isAlreadyExists(err)) throw err;
-      // kept from the last run: replace it with the current definition
-      const kept = await mgr.client.get({ apiVersion: 'apiextensions.k8s.io/v1', kind: 'CustomResourceDefinition' }, { name: crd.metadata!.name! });
-      await mgr.client.update({ ...crd, metadata: { ...crd.metadata, resourceVersion: kept.metadata?.resourceVersion } });
-    }
-    mgr.logger.info({ crd: crd.metadata?.name }, 'installed CRD');
-  }
-  // The manager runs with its container's environment from config/manager, as in the cluster; a variable
-  // set in this shell wins.
-  for (const [name, value] of Object.entries(managerEnv())) process.env[name] ??= value;
-  await setupControllers(mgr);
-  // +kubebuilder:scaffold:webhooks
-  await mgr.start();
-  // The webhook server runs once handlers are registered (not with ENABLE_WEBHOOKS=false): the cluster
-  // then calls them at https://127.0.0.1:<port><path>, trusting the server's CA, as a cluster calls the Service.
-  // A conversion webhook alone has no manifests file: the CRDs of the kinds it converts are pointed at its /convert.
-  if (mgr.webhookServer.port !== undefined) {
-    // Loaded only here: a project without webhooks starts without it.
-    const { registerWebhooks } = await import('kubeforge/testing');
-    for (const written of await registerWebhooks(mgr.client, mgr.webhookServer, existsSync(webhookManifests) ? webhookManifests : [])) {
-      mgr.logger.info({ kind: written.kind, name: written.metadata?.name }, written.kind === 'CustomResourceDefinition' ? 'registered conversion webhook' : 'registered webhook configuration');
-    }
-  }
-  const probes = mgr.probePort === undefined ? '' : `; probes at http://127.0.0.1:${mgr.probePort}/readyz`;
-  const metrics = mgr.metricsUrl() === undefined ? '' : `; metrics at ${mgr.metricsUrl()}`;
-  const webhooks = mgr.webhookServer.port === undefined ? '' : `; webhooks at https://127.0.0.1:${mgr.webhookServer.port}`;
-  if (cluster === undefined) process.stdout.write(`manager running against the local cluster of ${attach}${probes}${metrics}${webhooks}\n`);
-  else process.stdout.write(`local cluster (Kubernetes v1.32) at ${cluster.url}; manager running${probes}${metrics}${webhooks}\nexport KUBECONFIG=${kubeconfigPath}\n`);
-  await new Promise<void>((done) => {
-    process.once('SIGINT', () => done());
-    process.once('SIGTERM', () => done());
-  });
-  await mgr.stop();
-  mgr.close();
-  await cluster?.stop();
-}
-
-main().catch((err: unknown) => {
-  process.stderr.write(`${startFailureMessage(err, true)}\n`);
-  process.exit(1);
+void runLocal({
+  leaderElectionId: 'eventjob-leader.kitagry.github.io',
+  async setup(mgr) {
+    await setupControllers(mgr);
+    // +kubebuilder:scaffold:webhooks
+  },
 });

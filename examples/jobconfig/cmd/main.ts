@@ -15,12 +15,11 @@ limitations under the License.
 */
 
 /**
- * The operator's entry point: parses the manager flags (cmd/flags.ts), builds the kubeforge manager
- * (shared cache and client, leader election, health probes and metrics) and registers every controller
- * of this project. `node dist/cmd/main.js --help` lists the flags.
+ * The operator's entry point: parses the manager flags (kubeforge's `parseManagerFlags`, kubebuilder's
+ * flag set), builds the kubeforge manager (shared cache and client, leader election, health probes and
+ * metrics) and registers every controller of this project. `node dist/cmd/main.js --help` lists the flags.
  */
-import { Manager } from 'kubeforge/runtime';
-import { parseFlags, startFailureMessage, usage } from './flags.js';
+import { Manager, managerUsage, parseManagerFlags, startFailureMessage } from 'kubeforge/runtime';
 import { setupControllers } from '../internal/controller/index.js';
 import { setupWebhooks } from '../internal/webhook/index.js';
 import { furikoBootstrap } from '../internal/furiko/startup.js';
@@ -29,9 +28,9 @@ import { furikoBootstrap } from '../internal/furiko/startup.js';
 async function main(): Promise<void> {
   // Furiko: --config <bootstrap file> is taken out of process.argv here; the manager's flags are the rest.
   const furiko = furikoBootstrap(process.argv);
-  const flags = parseFlags(process.argv.slice(2));
+  const flags = parseManagerFlags(process.argv.slice(2), { leaderElectionId: 'jobconfig-leader.furiko.io' });
   if (flags === 'help') {
-    process.stdout.write(`${usage}\n`);
+    process.stdout.write(`${managerUsage()}\n`);
     process.stdout.write(`${furiko.usage}\n`);
     return;
   }

@@ -3,7 +3,7 @@
  * (embedded-apiserver.md §2.7). Every layer of the local cluster throws `ApiError`; the HTTP layer
  * writes `error.status` as the response body.
  */
-import { type FieldError, fieldErrorBody, fieldErrorText } from './field-errors.js';
+import { type FieldError, aggregateText, fieldErrorBody } from './field-errors.js';
 
 export interface StatusCause {
   /** metav1.StatusCause.Type, whose JSON name is `reason`: FieldValueInvalid, DisruptionBudget, … */
@@ -100,9 +100,7 @@ export const forbidden = (message: string, qr: QualifiedResource, name?: string,
 /** 422 Invalid: `<Kind>[.<group>] "<name>" is invalid: <err>` or `…: [<err1>, <err2>]`. */
 export function invalidObject(kind: string, group: string, name: string, errors: FieldError[]): ApiError {
   const qualifiedKind = group ? `${kind}.${group}` : kind;
-  const texts = errors.map(fieldErrorText);
-  const joined = texts.length === 1 ? texts[0] : `[${texts.join(', ')}]`;
-  return new ApiError(422, 'Invalid', `${qualifiedKind} "${name}" is invalid: ${joined}`, {
+  return new ApiError(422, 'Invalid', `${qualifiedKind} "${name}" is invalid: ${aggregateText(errors)}`, {
     name,
     group,
     kind,

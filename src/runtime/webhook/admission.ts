@@ -41,6 +41,24 @@ export interface Validator<T extends KubeObject = KubeObject> {
   validateDelete?(obj: T, request: AdmissionRequest<T>): string[] | void | Promise<string[] | void>;
 }
 
+/**
+ * The shapes a made project's webhook handlers implement (kubebuilder's `webhook.CustomDefaulter` and
+ * `webhook.CustomValidator`): a defaulter mutates the object in place; a validator returns warnings to
+ * admit and throws to deny, with the error's message shown to the user (an error carrying a status, such
+ * as `newInvalid`'s, keeps its code and reason). Each method may also take the admission request
+ * (operation, user, dry-run, the old object): what controller-runtime's handlers get from
+ * `admission.RequestFromContext(ctx)`.
+ */
+export interface CustomDefaulter<T extends KubeObject> {
+  default(obj: T, request: AdmissionRequest<T>): Promise<void>;
+}
+
+export interface CustomValidator<T extends KubeObject> {
+  validateCreate(obj: T, request: AdmissionRequest<T>): Promise<string[]>;
+  validateUpdate(oldObj: T, newObj: T, request: AdmissionRequest<T>): Promise<string[]>;
+  validateDelete(obj: T, request: AdmissionRequest<T>): Promise<string[]>;
+}
+
 export type Converter = (obj: KubeObject, desiredAPIVersion: string) => KubeObject | Promise<KubeObject>;
 
 export function mutatePath(kind: KindInfo): string {

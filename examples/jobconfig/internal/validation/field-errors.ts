@@ -1,20 +1,13 @@
 /**
- * Kubernetes field errors (apimachinery's `field.Error`) with their exact message texts, and the 422
- * `Invalid` error that carries a list of them — what the webhooks and the option evaluator report.
+ * Kubernetes field errors and the 422 `Invalid` error for the webhooks and the option evaluator: kubeforge's
+ * one field-error module (apimachinery's `field.Error` and `apierrors.NewInvalid`, from kubeforge/runtime).
+ * Only the rendering of values is Furiko's own here (formatValue, go-values.ts): nil as `"null"`, times in Go's
+ * time format, maps and structs in Go's `%#v` form, as Furiko's webhooks print them.
  */
+import { field, newInvalid, type FieldError } from 'kubeforge/runtime';
 import { GoRendered, goSyntax } from './go-values.js';
 
-/** One problem at one field path, rendered exactly as Kubernetes renders `field.Error`. */
-export class FieldError {
-  constructor(
-    readonly path: string,
-    readonly text: string,
-  ) {}
-
-  toString(): string {
-    return `${this.path}: ${this.text}`;
-  }
-}
+export type { FieldError };
 
 /**
  * Renders a bad value as Kubernetes does: nil as `"null"` (Go turns it into the string "null", then quotes
@@ -27,39 +20,23 @@ export function formatValue(value: unknown): string {
   return goSyntax(value);
 }
 
-const withDetail = (head: string, detail?: string) => (detail ? `${head}: ${detail}` : head);
+/** The value as Furiko's webhooks render it, handed to the shared module as already rendered. */
+const shown = (value: unknown): field.GoSyntaxValue => new field.GoSyntaxValue(formatValue(value));
 
-export const required = (path: string, detail?: string) => new FieldError(path, withDetail('Required value', detail));
-export const invalid = (path: string, value: unknown, detail?: string) => new FieldError(path, withDetail(`Invalid value: ${formatValue(value)}`, detail));
-export const forbidden = (path: string, detail: string) => new FieldError(path, `Forbidden: ${detail}`);
-export const notFound = (path: string, value: unknown) => new FieldError(path, `Not found: ${formatValue(value)}`);
-export const duplicate = (path: string, value: unknown) => new FieldError(path, `Duplicate value: ${formatValue(value)}`);
-export const tooMany = (path: string, actual: number, max: number) => new FieldError(path, `Too many: ${actual}: must have at most ${max} items`);
-export const notSupported = (path: string, value: unknown, supported: readonly string[]) =>
-  new FieldError(path, `Unsupported value: ${formatValue(value)}: supported values: ${supported.map((v) => JSON.stringify(v)).join(', ')}`);
+export const required = field.required;
+export const forbidden = field.forbidden;
+export const tooMany = field.tooMany;
+export const invalid = (path: string, value: unknown, detail?: string): FieldError => field.invalid(path, shown(value), detail);
+export const notFound = (path: string, value: unknown): FieldError => field.notFound(path, shown(value));
+export const duplicate = (path: string, value: unknown): FieldError => field.duplicate(path, shown(value));
+export const notSupported = (path: string, value: unknown, supported: readonly string[]): FieldError => field.notSupported(path, shown(value), supported);
 
 /** Joins errors as apimachinery's aggregate does: one bare, several in brackets. */
-export function aggregateMessage(errors: readonly FieldError[]): string {
-  const listed = errors.map(String);
-  return listed.length === 1 ? listed[0]! : `[${listed.join(', ')}]`;
-}
+export const aggregateMessage = field.aggregateText;
 
-/** The 422 Invalid status error (`<Kind>.<group> "<name>" is invalid: …`); the runtime keeps its code and reason. */
-export class InvalidError extends Error {
-  readonly code = 422;
-  readonly reason = 'Invalid';
-
-  constructor(
-    readonly qualifiedKind: string,
-    readonly objectName: string,
-    readonly causes: readonly FieldError[],
-  ) {
-    super(`${qualifiedKind} ${JSON.stringify(objectName)} is invalid: ${aggregateMessage(causes)}`);
-    this.name = 'InvalidError';
-  }
-}
-
-/** Throws an InvalidError for `errors` if there are any. */
+/** Throws apierrors.NewInvalid for `errors` of `qualifiedKind` (`JobConfig.execution.furiko.io`) if there are any. */
 export function throwIfInvalid(qualifiedKind: string, objectName: string, errors: readonly FieldError[]): void {
-  if (errors.length) throw new InvalidError(qualifiedKind, objectName, errors);
+  const dot = qualifiedKind.indexOf('.');
+  const groupKind = dot < 0 ? { group: '', kind: qualifiedKind } : { group: qualifiedKind.slice(dot + 1), kind: qualifiedKind.slice(0, dot) };
+  if (errors.length) throw newInvalid(groupKind, objectName, errors);
 }

@@ -14,9 +14,11 @@ See the License for the specific language governing permissions and
 limitations under the License.
 */
 
-/** The operator's flags: --probe-interval and --s3-endpoint, alone and through the manager's parser (cmd/flags.ts). */
-import { parseFlags, usage } from '../../cmd/flags.js';
+/** The operator's flags: --probe-interval and --s3-endpoint, alone and through the manager's parser (kubeforge's parseManagerFlags). */
+import { addManagerFlags, managerUsage, parseManagerFlags } from 'kubeforge/runtime';
 import { parseGoDuration, storageSettingsFromArgv } from './flags.js';
+
+const parseFlags = (argv: string[]) => parseManagerFlags(argv, { leaderElectionId: 'storagebucket-leader.example.com' });
 
 describe('--probe-interval and --s3-endpoint', () => {
   test('defaults: every 30s, no endpoint (a local s3rver is started)', () => {
@@ -49,13 +51,20 @@ describe('--probe-interval and --s3-endpoint', () => {
     expect(() => storageSettingsFromArgv(argv)).toThrow(message);
   });
 
-  test("the manager's parser takes them, refuses a bad one with the same message, and --help lists them", () => {
+  test("the manager's parser takes them (loading ./flags.js adds them), refuses a bad one with the same message, and --help lists them", () => {
+    const usage = managerUsage();
+    expect(() => parseFlags(['--probe-intervall=10s'])).toThrow("Unknown option '--probe-intervall'");
     const flags = parseFlags(['--probe-interval=10s', '--s3-endpoint', 'https://s3.example.com', '--health-probe-bind-address=0']);
     expect(flags).not.toBe('help');
     expect(() => parseFlags(['--probe-interval=never'])).toThrow('--probe-interval: expected a duration of at least 1ms such as 10s, 1m or 1m30s, got "never"');
     expect(() => parseFlags(['--s3-endpoint=store'])).toThrow('--s3-endpoint: expected an http:// or https:// URL such as http://127.0.0.1:4568, got "store"');
     expect(usage).toMatch(/^ {2}--probe-interval <duration> +how often every StorageBucket's bucket is probed/m);
     expect(usage).toMatch(/^ {2}--s3-endpoint <url> +the S3-compatible object store/m);
-    expect(usage.trimEnd().endsWith('--help                              print this text')).toBe(true);
+    expect(usage).toMatch(/^ {2}--help +print this text$/m);
+  });
+
+  test('a flag the manager or the operator already declares cannot be added again', () => {
+    expect(() => addManagerFlags({ options: { 'probe-interval': { type: 'string' } }, usage: '' })).toThrow('addManagerFlags: --probe-interval is already declared');
+    expect(() => addManagerFlags({ options: { 'leader-elect': { type: 'boolean' } }, usage: '' })).toThrow('addManagerFlags: --leader-elect is already declared');
   });
 });

@@ -15,16 +15,19 @@ limitations under the License.
 */
 
 /**
- * The operator's own flags, beside the manager's (cmd/flags.ts declares them to its parser and lists them in
- * --help): `--probe-interval` (how often every StorageBucket is probed, a Go duration) and `--s3-endpoint`
- * (the object store's URL; absent, a local s3rver is started for the run). A bad value names its flag.
+ * The operator's own flags, beside the manager's: `--probe-interval` (how often every StorageBucket is probed,
+ * a Go duration) and `--s3-endpoint` (the object store's URL; absent, a local s3rver is started for the run).
+ * Loading this module adds them to the manager's flag parser and --help (`addManagerFlags`, as Go packages
+ * register flags on flag.CommandLine), so cmd/main.ts and cmd/run-local.ts stay as scaffolded. A bad value
+ * names its flag.
  */
 import { parseArgs } from 'node:util';
+import { addManagerFlags } from 'kubeforge/runtime';
 
 /** Default --probe-interval. */
 export const DEFAULT_PROBE_INTERVAL = '30s';
 
-/** The flags for node's parseArgs (cmd/flags.ts spreads them into its own). */
+/** The flags for node's parseArgs. */
 export const STORAGE_FLAG_OPTIONS = {
   'probe-interval': { type: 'string', default: DEFAULT_PROBE_INTERVAL },
   's3-endpoint': { type: 'string' },
@@ -85,3 +88,5 @@ export function storageSettingsFromArgv(argv: string[]): StorageSettings {
   const { values } = parseArgs({ args: ours, options: STORAGE_FLAG_OPTIONS, strict: true });
   return storageSettingsOf(values);
 }
+
+addManagerFlags({ options: STORAGE_FLAG_OPTIONS, usage: STORAGE_FLAGS_USAGE, check: (values) => void storageSettingsOf(values as Parameters<typeof storageSettingsOf>[0]) });

@@ -16,10 +16,9 @@ limitations under the License.
 
 /** The CronJob webhook handlers, called directly (no server needed). */
 /** The CronJob webhooks' defaulting and validation rules (reference-operators.md §1.2, §1.6 unit tests). */
-import type { Manager } from 'kubeforge/runtime';
+import { InvalidError, type Manager } from 'kubeforge/runtime';
 import type { CronJob } from '../../../api/v1/cronjob_types.js';
 import { CronJobCustomDefaulter, CronJobCustomValidator, setupCronJobWebhookWithManager } from './cronjob_webhook.js';
-import { InvalidError } from './field-errors.js';
 
 function newCronJob(name = 'test', schedule = '*/5 * * * *'): CronJob {
   return {

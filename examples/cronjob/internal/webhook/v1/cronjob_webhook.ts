@@ -19,11 +19,9 @@ limitations under the License.
  * The validator rejects objects that the schema alone cannot rule out.
  * `make manifests` turns the `+kubebuilder:webhook` markers below into config/webhook/manifests.yaml.
  */
-import type { Manager } from 'kubeforge/runtime';
+import { field, newInvalid, type CustomDefaulter, type CustomValidator, type ErrorList, type Manager } from 'kubeforge/runtime';
 import { CronJobKind, type CronJob } from '../../../api/v1/cronjob_types.js';
 import { parseStandard } from '../../cron/standard-schedule.js';
-import type { CustomDefaulter, CustomValidator } from '../admission.js';
-import { FieldErrorList } from './field-errors.js';
 
 // +kubebuilder:webhook:path=/mutate-batch-tutorial-kubebuilder-io-v1-cronjob,mutating=true,failurePolicy=fail,sideEffects=None,groups=batch.tutorial.kubebuilder.io,resources=cronjobs,verbs=create;update,versions=v1,name=mcronjob-v1.kb.io,admissionReviewVersions=v1
 
@@ -72,15 +70,15 @@ const MAX_CRONJOB_NAME_LENGTH = 63 - 11;
 
 /** Collects every problem of `cronjob` and throws them together as one Invalid error. */
 export function validateCronJob(cronjob: CronJob): void {
-  const errors = new FieldErrorList('CronJob.batch.tutorial.kubebuilder.io', cronjob.metadata?.name ?? '');
+  const errors: ErrorList = [];
   const name = cronjob.metadata?.name ?? '';
-  if (name.length > MAX_CRONJOB_NAME_LENGTH) errors.invalid('metadata.name', name, `must be no more than ${MAX_CRONJOB_NAME_LENGTH} characters`);
+  if (name.length > MAX_CRONJOB_NAME_LENGTH) errors.push(field.invalid(field.newPath('metadata', 'name'), name, `must be no more than ${MAX_CRONJOB_NAME_LENGTH} characters`));
   try {
     parseStandard(cronjob.spec.schedule);
   } catch (err) {
-    errors.invalid('spec.schedule', cronjob.spec.schedule, (err as Error).message);
+    errors.push(field.invalid(field.newPath('spec', 'schedule'), cronjob.spec.schedule, (err as Error).message));
   }
-  errors.throwIfAny();
+  if (errors.length > 0) throw newInvalid({ group: CronJobKind.group, kind: CronJobKind.kind }, name, errors);
 }
 
 /** Registers the CronJob webhooks with the manager's webhook server; returns their paths. */

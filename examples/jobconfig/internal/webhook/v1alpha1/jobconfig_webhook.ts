@@ -28,7 +28,7 @@ import { defaultOptionSpec, validateOptionSpec } from '../../options/index.js';
 import { forbidden, invalid, required, throwIfInvalid, tooMany, type FieldError } from '../../validation/field-errors.js';
 import { defaultJobTemplate, validateConcurrencyPolicy, validateJobTemplate } from '../../validation/job-template.js';
 import { semanticallyEqual } from '../../validation/semantic-equal.js';
-import type { CustomValidator } from '../admission.js';
+import type { CustomValidator } from 'kubeforge/runtime';
 
 export const JOBCONFIG_MUTATING_PATH = '/mutating/jobconfigs.execution.furiko.io';
 export const JOBCONFIG_VALIDATING_PATH = '/validating/jobconfigs.execution.furiko.io';
