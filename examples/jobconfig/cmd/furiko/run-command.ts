@@ -122,10 +122,14 @@ export function givenOptionValues(flags: RunFlags, jobConfig: JobConfig): Map<st
   return given;
 }
 
-/** True when the option evaluates without a value (its default is usable); false when that is a Required error. */
-function hasUsableDefault(option: Option): boolean {
+/**
+ * What the option gives without a value, as Furiko's `checkOptionValueHasDefault`: a usable default,
+ * a Required error (it needs a value), or another error (a bad default, left for the webhook to report).
+ */
+function withoutValue(option: Option): 'usable' | 'required' | 'invalid' {
   const result = evaluateOption(undefined, option, `spec.optionValues[${option.name}]`);
-  return typeof result === 'string';
+  if (typeof result === 'string') return 'usable';
+  return result.text.startsWith('Required value') ? 'required' : 'invalid';
 }
 
 /**
@@ -139,13 +143,13 @@ export async function collectOptionValues(jobConfig: JobConfig, flags: RunFlags,
   let introduced = false;
   for (const option of jobConfig.spec.option?.options ?? []) {
     if (given.has(option.name)) continue;
-    const usable = hasUsableDefault(option);
-    if (flags.useDefaultOptions && usable) continue;
+    const fallback = withoutValue(option);
+    if (flags.useDefaultOptions && fallback === 'usable') continue;
     if (context.prompts) {
       if (!introduced) context.out('Please input option values.\n');
       introduced = true;
       values[option.name] = await promptOption(option, context.prompts, context.now);
-    } else if (!usable) {
+    } else if (fallback === 'required') {
       missing.push(option);
     }
   }

@@ -77,25 +77,32 @@ export function durationInWords(ms: number): string {
   return inPeriods(Math.abs(ms), STANDARD, 'about a second');
 }
 
-const WEEKDAYS = ['Sun', 'Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat'];
-const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
-const two = (n: number): string => String(n).padStart(2, '0');
-
-/** Go's `Mon, 02 Jan 2006 15:04:05 -07:00` of an RFC 3339 time, in this process's time zone. */
-export function formatTime(time: string): string {
-  const date = new Date(time);
-  const offset = -date.getTimezoneOffset();
-  const sign = offset < 0 ? '-' : '+';
-  const zone = `${sign}${two(Math.floor(Math.abs(offset) / 60))}:${two(Math.abs(offset) % 60)}`;
-  return `${WEEKDAYS[date.getDay()]}, ${two(date.getDate())} ${MONTHS[date.getMonth()]} ${date.getFullYear()} ${two(date.getHours())}:${two(date.getMinutes())}:${two(date.getSeconds())} ${zone}`;
+/** Go's `Mon, 02 Jan 2006 15:04:05 -07:00` of an RFC 3339 time, in `timeZone` (by default this process's). */
+export function formatTime(time: string, timeZone?: string): string {
+  const format = new Intl.DateTimeFormat('en-US', {
+    timeZone,
+    weekday: 'short',
+    year: 'numeric',
+    month: 'short',
+    day: '2-digit',
+    hour: '2-digit',
+    minute: '2-digit',
+    second: '2-digit',
+    hourCycle: 'h23',
+    timeZoneName: 'longOffset',
+  });
+  const part = Object.fromEntries(format.formatToParts(new Date(time)).map((p) => [p.type, p.value]));
+  // `GMT+08:00`, or plain `GMT` for UTC.
+  const offset = part.timeZoneName === 'GMT' ? '+00:00' : part.timeZoneName.slice('GMT'.length);
+  return `${part.weekday}, ${part.day} ${part.month} ${part.year} ${part.hour}:${part.minute}:${part.second} ${offset}`;
 }
 
 /** `Mon, 02 Jan 2006 15:04:05 +00:00 (3 minutes ago)`, or `(in 2 hours)` for a time to come; empty for no time. */
-export function formatTimeWithAgo(time: string | undefined, now: number): string {
+export function formatTimeWithAgo(time: string | undefined, now: number, timeZone?: string): string {
   if (!time) return '';
   const d = now - Date.parse(time);
   const words = durationInWords(d);
-  return `${formatTime(time)} (${d < 0 ? `in ${words}` : `${words} ago`})`;
+  return `${formatTime(time, timeZone)} (${d < 0 ? `in ${words}` : `${words} ago`})`;
 }
 
 /** Milliseconds of a Go duration string (`15m`, `1h30m`, `90s`, `1.5h`), or undefined when it is not one. */
