@@ -183,7 +183,9 @@ export async function runFurikoCli(argv: string[], io: CliIO): Promise<number> {
     const verb = disable ? 'disable' : 'enable';
     program
       .command(verb)
-      .description(`${disable ? 'Disables' : 'Enables'} automatic scheduling for a JobConfig. A JobConfig without a schedule is an error; one already ${verb}d is left as it is.`)
+      .description(
+        `${disable ? 'Disables' : 'Enables'} automatic scheduling for a JobConfig. A JobConfig without a schedule is an error; one already ${verb}d is left as it is.`,
+      )
       .argument('<jobconfig>', 'the JobConfig')
       .action(async (name: string, _flags: unknown, command: Command) => {
         const client = clientOf(command);
@@ -209,13 +211,23 @@ export async function runFurikoCli(argv: string[], io: CliIO): Promise<number> {
   function printJobs(jobs: Job[], format: ReturnType<typeof parseOutputFormat>, namespace: string): void {
     if (format !== 'pretty') return out(renderObjects(format, jobs, true));
     if (jobs.length === 0) return out(`No jobs found in ${namespace} namespace.\n`);
-    out(renderTable(JOB_HEADER, jobs.map((job) => jobRow(job, now().getTime()))));
+    out(
+      renderTable(
+        JOB_HEADER,
+        jobs.map((job) => jobRow(job, now().getTime())),
+      ),
+    );
   }
 
   function printJobConfigs(jobConfigs: JobConfig[], format: ReturnType<typeof parseOutputFormat>, namespace: string): void {
     if (format !== 'pretty') return out(renderObjects(format, jobConfigs, true));
     if (jobConfigs.length === 0) return out(`No job configs found in ${namespace} namespace.\n`);
-    out(renderTable(JOB_CONFIG_HEADER, jobConfigs.map((jc) => jobConfigRow(jc, now().getTime()))));
+    out(
+      renderTable(
+        JOB_CONFIG_HEADER,
+        jobConfigs.map((jc) => jobConfigRow(jc, now().getTime())),
+      ),
+    );
   }
 
   try {

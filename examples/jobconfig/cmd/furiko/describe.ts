@@ -71,7 +71,10 @@ function taskCounts(tasks: TaskRef[]): string {
     counts.set(label, (counts.get(label) ?? 0) + 1);
   }
   const order = ['Created', 'Starting', 'Running', 'Killing', 'Succeeded', 'Failed', 'Killed', 'Terminated'];
-  return order.filter((label) => label === 'Running' || (counts.get(label) ?? 0) > 0).map((label) => `${counts.get(label) ?? 0} ${label}`).join(' / ');
+  return order
+    .filter((label) => label === 'Running' || (counts.get(label) ?? 0) > 0)
+    .map((label) => `${counts.get(label) ?? 0} ${label}`)
+    .join(' / ');
 }
 
 function withTime(pairs: Array<[string, string]>, key: string, time: string | undefined, now: number): void {
@@ -103,7 +106,8 @@ export function jobSections(job: Job, now: number): Section[] {
   if (running?.terminatingTasks) statusPairs.push(['Terminating Tasks', String(running.terminatingTasks)]);
   const finished = status?.condition?.finished;
   if (finished) {
-    if (finished.latestRunningTimestamp) statusPairs.push(['Run Duration', capitalize(durationInWords(Date.parse(finished.finishTime) - Date.parse(finished.latestRunningTimestamp)))]);
+    if (finished.latestRunningTimestamp)
+      statusPairs.push(['Run Duration', capitalize(durationInWords(Date.parse(finished.finishTime) - Date.parse(finished.latestRunningTimestamp)))]);
     statusPairs.push(['Result', finished.result]);
   }
   const explained = status?.condition?.queueing ?? status?.condition?.waiting ?? finished;
@@ -134,7 +138,11 @@ function taskPairs(task: TaskRef, now: number): Array<[string, string]> {
 
 /** `Next Schedule`: the first cron time after now, with the JobConfig's hash ID and time zone (Never when none). */
 function nextSchedule(jobConfig: JobConfig, now: number): string {
-  const rule = scheduleRuleOf({ namespace: jobConfig.metadata?.namespace ?? '', name: jobConfig.metadata?.name ?? '' }, jobConfig.spec.schedule, defaultFurikoConfig);
+  const rule = scheduleRuleOf(
+    { namespace: jobConfig.metadata?.namespace ?? '', name: jobConfig.metadata?.name ?? '' },
+    jobConfig.spec.schedule,
+    defaultFurikoConfig,
+  );
   let next = rule?.next(now);
   if (next !== undefined && rule?.notBeforeMs !== undefined && next < rule.notBeforeMs) next = rule.next(rule.notBeforeMs - 1);
   if (next === undefined || (rule?.notAfterMs !== undefined && next > rule.notAfterMs)) return 'Never';

@@ -64,7 +64,9 @@ export class FurikoClient {
   }
 
   updateJobConfig(jobConfig: JobConfig): Promise<JobConfig> {
-    return callApi(() => this.api.replaceNamespacedCustomObject({ ...this.ref('jobconfigs'), name: jobConfig.metadata!.name!, body: jobConfig, fieldManager: FIELD_MANAGER }));
+    return callApi(() =>
+      this.api.replaceNamespacedCustomObject({ ...this.ref('jobconfigs'), name: jobConfig.metadata!.name!, body: jobConfig, fieldManager: FIELD_MANAGER }),
+    );
   }
 
   getJob(name: string): Promise<Job> {
@@ -115,7 +117,7 @@ async function callApi<T>(call: () => Promise<unknown>): Promise<T> {
   try {
     return (await call()) as T;
   } catch (err) {
-    if (err instanceof ApiException) throw new Error(statusMessage(err));
+    if (err instanceof ApiException) throw new Error(statusMessage(err), { cause: err });
     throw err;
   }
 }

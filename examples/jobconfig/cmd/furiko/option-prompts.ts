@@ -146,7 +146,10 @@ function promptMulti(option: Option, io: PromptStreams): Promise<string[]> {
   return ask<string[]>(io, `  Answer with numbers or values, comma-separated${hint(fallback.join(','))}: `, (reply) => {
     if (reply === '') return option.required && fallback.length === 0 ? { error: 'at least one value must be selected' } : { value: fallback };
     const chosen: string[] = [];
-    for (const part of reply.split(',').map((s) => s.trim()).filter(Boolean)) {
+    for (const part of reply
+      .split(',')
+      .map((s) => s.trim())
+      .filter(Boolean)) {
       const choice = choiceOf(part, values);
       if (choice === undefined) return { error: `"${part}" is not one of the ${values.length} values` };
       if (!chosen.includes(choice)) chosen.push(choice);

@@ -25,7 +25,15 @@ import YAML from 'yaml';
 export function renderTable(header: string[], rows: string[][]): string {
   const all = [header, ...rows];
   const widths = header.map((_, column) => Math.max(...all.map((row) => (row[column] ?? '').length)));
-  return all.map((row) => row.map((cell, column) => (cell ?? '').padEnd(widths[column])).join('   ').trimEnd() + '\n').join('');
+  return all
+    .map(
+      (row) =>
+        row
+          .map((cell, column) => (cell ?? '').padEnd(widths[column]))
+          .join('   ')
+          .trimEnd() + '\n',
+    )
+    .join('');
 }
 
 /** One section of a description: its header and its key/value pairs (a section without pairs is left out). */

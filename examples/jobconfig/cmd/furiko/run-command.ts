@@ -68,7 +68,8 @@ export function startPolicyOf(flags: RunFlags, now: Date): Job['spec']['startPol
     try {
       parseRFC3339(flags.at);
     } catch (err) {
-      if (err instanceof TimeParseError) throw new Error(`invalid value for --at: cannot parse ${flags.at} as RFC3339 timestamp: ${err.message}`);
+      if (err instanceof TimeParseError)
+        throw new Error(`invalid value for --at: cannot parse ${flags.at} as RFC3339 timestamp: ${err.message}`, { cause: err });
       throw err;
     }
     startAfter = new Date(Date.parse(flags.at)).toISOString().replace(/\.\d{3}Z$/, 'Z');
@@ -90,7 +91,11 @@ function optionFlagValue(option: Option, raw: string, flag: string): OptionValue
     if (raw === 'true' || raw === 'false') return raw === 'true';
     throw new Error(`invalid value for --option ${flag}: option "${option.name}" is a Bool, expected true or false`);
   }
-  if (option.type === 'Multi') return raw.split(',').map((s) => s.trim()).filter(Boolean);
+  if (option.type === 'Multi')
+    return raw
+      .split(',')
+      .map((s) => s.trim())
+      .filter(Boolean);
   return raw;
 }
 
@@ -103,9 +108,10 @@ export function givenOptionValues(flags: RunFlags, jobConfig: JobConfig): Map<st
     try {
       parsed = JSON.parse(flags.optionValues);
     } catch (err) {
-      throw new Error(`invalid value for --option-values: cannot unmarshal as JSON: ${(err as Error).message}`);
+      throw new Error(`invalid value for --option-values: cannot unmarshal as JSON: ${(err as Error).message}`, { cause: err });
     }
-    if (!parsed || typeof parsed !== 'object' || Array.isArray(parsed)) throw new Error('invalid value for --option-values: expected a JSON object of option values');
+    if (!parsed || typeof parsed !== 'object' || Array.isArray(parsed))
+      throw new Error('invalid value for --option-values: expected a JSON object of option values');
     for (const [name, value] of Object.entries(parsed)) given.set(name, value);
   }
   for (const flag of flags.option) {
@@ -115,7 +121,9 @@ export function givenOptionValues(flags: RunFlags, jobConfig: JobConfig): Map<st
     const option = options.find((o) => o.name === name);
     if (!option) {
       const known = options.map((o) => o.name);
-      throw new Error(`invalid value for --option ${flag}: job config ${keyOf(jobConfig)} has no option "${name}" (${known.length ? `its options: ${known.join(', ')}` : 'it has no options'})`);
+      throw new Error(
+        `invalid value for --option ${flag}: job config ${keyOf(jobConfig)} has no option "${name}" (${known.length ? `its options: ${known.join(', ')}` : 'it has no options'})`,
+      );
     }
     given.set(name, optionFlagValue(option, flag.slice(eq + 1), flag));
   }
@@ -136,7 +144,11 @@ function withoutValue(option: Option): 'usable' | 'required' | 'invalid' {
  * The `optionValues` of the new Job: the given values, then for each option not given a prompt on a
  * terminal, else its default (left to the webhook). Throws naming every required option left without a value.
  */
-export async function collectOptionValues(jobConfig: JobConfig, flags: RunFlags, context: Pick<RunContext, 'prompts' | 'now' | 'out'>): Promise<Record<string, unknown>> {
+export async function collectOptionValues(
+  jobConfig: JobConfig,
+  flags: RunFlags,
+  context: Pick<RunContext, 'prompts' | 'now' | 'out'>,
+): Promise<Record<string, unknown>> {
   const given = givenOptionValues(flags, jobConfig);
   const values: Record<string, unknown> = Object.fromEntries(given);
   const missing: Option[] = [];
@@ -165,7 +177,13 @@ export async function collectOptionValues(jobConfig: JobConfig, flags: RunFlags,
 
 /** Compact JSON with keys sorted, as Go's json.Marshal of a map. */
 function sortedJson(values: Record<string, unknown>): string {
-  return JSON.stringify(Object.fromEntries(Object.keys(values).sort().map((k) => [k, values[k]])));
+  return JSON.stringify(
+    Object.fromEntries(
+      Object.keys(values)
+        .sort()
+        .map((k) => [k, values[k]]),
+    ),
+  );
 }
 
 /** The Job `furiko run` creates for a JobConfig. */
@@ -202,14 +220,14 @@ export async function runJob(jobConfigName: string, flags: RunFlags, context: Ru
   try {
     jobConfig = await context.client.getJobConfig(jobConfigName);
   } catch (err) {
-    throw new Error(`cannot get job config: ${(err as Error).message}`);
+    throw new Error(`cannot get job config: ${(err as Error).message}`, { cause: err });
   }
   const optionValues = await collectOptionValues(jobConfig, flags, context);
   let created: Job;
   try {
     created = await context.client.createJob(adhocJob(jobConfig, flags, optionValues, context.now));
   } catch (err) {
-    throw new Error(`cannot create job: ${(err as Error).message}`);
+    throw new Error(`cannot create job: ${(err as Error).message}`, { cause: err });
   }
   context.out(`Job ${keyOf(created)} created\n`);
 }

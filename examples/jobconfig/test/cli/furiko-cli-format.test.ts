@@ -12,8 +12,14 @@ const NOW = new Date('2026-11-27T10:00:00Z');
 describe('run: start policy and the ad-hoc Job', () => {
   it('--at and --after set startAfter (in UTC) and imply Enqueue; --enqueue and --concurrency-policy set the policy', () => {
     expect(startPolicyOf({ option: [], interactive: false }, NOW)).toBeUndefined();
-    expect(startPolicyOf({ option: [], interactive: false, at: '2026-12-01T08:00:00+08:00' }, NOW)).toEqual({ concurrencyPolicy: 'Enqueue', startAfter: '2026-12-01T00:00:00Z' });
-    expect(startPolicyOf({ option: [], interactive: false, after: '1h30m', concurrencyPolicy: 'Forbid' }, NOW)).toEqual({ concurrencyPolicy: 'Forbid', startAfter: '2026-11-27T11:30:00Z' });
+    expect(startPolicyOf({ option: [], interactive: false, at: '2026-12-01T08:00:00+08:00' }, NOW)).toEqual({
+      concurrencyPolicy: 'Enqueue',
+      startAfter: '2026-12-01T00:00:00Z',
+    });
+    expect(startPolicyOf({ option: [], interactive: false, after: '1h30m', concurrencyPolicy: 'Forbid' }, NOW)).toEqual({
+      concurrencyPolicy: 'Forbid',
+      startAfter: '2026-11-27T11:30:00Z',
+    });
     expect(startPolicyOf({ option: [], interactive: false, enqueue: true }, NOW)).toEqual({ concurrencyPolicy: 'Enqueue' });
   });
 
@@ -26,7 +32,7 @@ describe('run: start policy and the ad-hoc Job', () => {
     expect(bad({ after: '5 minutes' })).toThrow('invalid value for --after: cannot parse 5 minutes as duration');
   });
 
-  it('builds the Job as Furiko\'s CLI: generateName <jobconfig>-, configName, type Adhoc, optionValues as compact JSON with sorted keys', () => {
+  it("builds the Job as Furiko's CLI: generateName <jobconfig>-, configName, type Adhoc, optionValues as compact JSON with sorted keys", () => {
     const jobConfig = { metadata: { name: 'report', namespace: 'team' } } as JobConfig;
     expect(adhocJob(jobConfig, { option: [], interactive: false }, { z: 1, a: ['x'] }, NOW)).toEqual({
       apiVersion: 'execution.furiko.io/v1alpha1',
@@ -35,20 +41,36 @@ describe('run: start policy and the ad-hoc Job', () => {
       spec: { configName: 'report', type: 'Adhoc', optionValues: '{"a":["x"],"z":1}' },
     });
     expect(adhocJob(jobConfig, { option: [], interactive: false, name: 'once' }, {}, NOW).metadata).toEqual({ name: 'once', namespace: 'team' });
-    expect(() => adhocJob(jobConfig, { option: [], interactive: false, name: 'a', generateName: 'b' }, {}, NOW)).toThrow('cannot specify both --name and --generate-name together');
+    expect(() => adhocJob(jobConfig, { option: [], interactive: false, name: 'a', generateName: 'b' }, {}, NOW)).toThrow(
+      'cannot specify both --name and --generate-name together',
+    );
   });
 });
 
-describe('Furiko\'s time texts', () => {
+describe("Furiko's time texts", () => {
   const ago = (ms: number) => new Date(NOW.getTime() - ms).toISOString();
 
   it('shorthand ages for tables, rounded, carried to the next period; in the future with "in "', () => {
-    expect([timeAgo(undefined, NOW.getTime()), timeAgo(ago(400), NOW.getTime()), timeAgo(ago(44_000), NOW.getTime()), timeAgo(ago(59_600), NOW.getTime())]).toEqual(['', '0s', '44s', '1m']);
-    expect([timeAgo(ago(150 * 60_000), NOW.getTime()), timeAgo(ago(3 * 86_400_000), NOW.getTime()), timeAgo(ago(-120_000), NOW.getTime())]).toEqual(['3h', '3d', 'in 2m']);
+    expect([
+      timeAgo(undefined, NOW.getTime()),
+      timeAgo(ago(400), NOW.getTime()),
+      timeAgo(ago(44_000), NOW.getTime()),
+      timeAgo(ago(59_600), NOW.getTime()),
+    ]).toEqual(['', '0s', '44s', '1m']);
+    expect([timeAgo(ago(150 * 60_000), NOW.getTime()), timeAgo(ago(3 * 86_400_000), NOW.getTime()), timeAgo(ago(-120_000), NOW.getTime())]).toEqual([
+      '3h',
+      '3d',
+      'in 2m',
+    ]);
   });
 
   it('durations in words, and Go\'s "Mon, 02 Jan 2006 15:04:05 -07:00" with the time ago', () => {
-    expect([durationInWords(500), durationInWords(1_000), durationInWords(150_000), durationInWords(3_600_000)]).toEqual(['about a second', 'about a second', '3 minutes', 'about an hour']);
+    expect([durationInWords(500), durationInWords(1_000), durationInWords(150_000), durationInWords(3_600_000)]).toEqual([
+      'about a second',
+      'about a second',
+      '3 minutes',
+      'about an hour',
+    ]);
     expect(formatTime('2026-11-27T10:00:00Z', 'Asia/Singapore')).toBe('Fri, 27 Nov 2026 18:00:00 +08:00');
     expect(formatTime('2026-07-04T00:05:09Z', 'America/New_York')).toBe('Fri, 03 Jul 2026 20:05:09 -04:00');
     expect(formatTime('2026-11-27T10:00:00Z', 'UTC')).toBe('Fri, 27 Nov 2026 10:00:00 +00:00');
@@ -57,18 +79,39 @@ describe('Furiko\'s time texts', () => {
   });
 
   it('Go durations', () => {
-    expect([parseGoDuration('15m'), parseGoDuration('1h30m'), parseGoDuration('1.5s'), parseGoDuration('0'), parseGoDuration('5'), parseGoDuration('m')]).toEqual([900_000, 5_400_000, 1_500, 0, undefined, undefined]);
+    expect([
+      parseGoDuration('15m'),
+      parseGoDuration('1h30m'),
+      parseGoDuration('1.5s'),
+      parseGoDuration('0'),
+      parseGoDuration('5'),
+      parseGoDuration('m'),
+    ]).toEqual([900_000, 5_400_000, 1_500, 0, undefined, undefined]);
   });
 });
 
 describe('layouts', () => {
   it('tables: columns as wide as their widest cell, three spaces apart, no trailing blanks', () => {
-    expect(renderTable(['NAME', 'PHASE', 'START TIME'], [['job-a', 'Running', '5m'], ['j', 'Queued', '']])).toBe('NAME    PHASE     START TIME\njob-a   Running   5m\nj       Queued\n');
+    expect(
+      renderTable(
+        ['NAME', 'PHASE', 'START TIME'],
+        [
+          ['job-a', 'Running', '5m'],
+          ['j', 'Queued', ''],
+        ],
+      ),
+    ).toBe('NAME    PHASE     START TIME\njob-a   Running   5m\nj       Queued\n');
   });
 
   it('descriptions: upper-case headers, keys padded per section, empty sections left out, cyan only on a terminal', () => {
     const sections = [
-      { name: 'Job Info', pairs: [['Name', 'a'], ['Concurrency Policy', 'Allow']] as Array<[string, string]> },
+      {
+        name: 'Job Info',
+        pairs: [
+          ['Name', 'a'],
+          ['Concurrency Policy', 'Allow'],
+        ] as Array<[string, string]>,
+      },
       { name: 'Empty', pairs: [] },
       { name: 'Job Status', pairs: [['State', 'Running']] as Array<[string, string]> },
     ];
@@ -76,7 +119,7 @@ describe('layouts', () => {
     expect(renderDescription(sections, true)).toContain('\u001b[36mJOB INFO\u001b[0m\n');
   });
 
-  it('-o name and -o json (one object as itself, a list command\'s result as a List)', () => {
+  it("-o name and -o json (one object as itself, a list command's result as a List)", () => {
     const job = { kind: 'Job', metadata: { name: 'a', managedFields: [{}] } };
     expect(renderObjects('name', [job], true)).toBe('job.execution.furiko.io/a\n');
     expect(JSON.parse(renderObjects('json', [job], false))).toEqual({ kind: 'Job', metadata: { name: 'a' } });

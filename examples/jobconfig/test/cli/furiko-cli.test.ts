@@ -36,7 +36,13 @@ const report: JobConfig = {
           pod: {
             spec: {
               restartPolicy: 'Never',
-              containers: [{ name: 'report', image: 'alpine', args: ['echo', '${option.recipient} ${option.region} ${option.channels} ${option.since} ${option.dry-run}'] }],
+              containers: [
+                {
+                  name: 'report',
+                  image: 'alpine',
+                  args: ['echo', '${option.recipient} ${option.region} ${option.channels} ${option.since} ${option.dry-run}'],
+                },
+              ],
             },
           },
         },
@@ -61,7 +67,12 @@ beforeAll(async () => {
   // Two ad-hoc Jobs of `report` from the start, so that the get/list/kill tests do not depend on the run tests.
   for (const name of ['report-first', 'report-second']) {
     const optionValues = JSON.stringify({ recipient: 'a@example.com', region: 'us', channels: ['email'], since: '2026-01-01T00:00:00Z' });
-    const job: Job = { apiVersion: 'execution.furiko.io/v1alpha1', kind: 'Job', metadata: { name, namespace: 'default' }, spec: { configName: 'report', optionValues } };
+    const job: Job = {
+      apiVersion: 'execution.furiko.io/v1alpha1',
+      kind: 'Job',
+      metadata: { name, namespace: 'default' },
+      spec: { configName: 'report', optionValues },
+    };
     await furiko.admin.create(job);
   }
   await furiko.env.settle();
@@ -73,18 +84,23 @@ afterAll(async () => {
 });
 
 describe('kubectl furiko (the CLI as a kubectl plugin)', () => {
-  it('list jobconfig prints Furiko\'s table (report runs its two Jobs): NAME STATE ACTIVE QUEUED LAST EXECUTED LAST SCHEDULED CRON SCHEDULE', async () => {
+  it("list jobconfig prints Furiko's table (report runs its two Jobs): NAME STATE ACTIVE QUEUED LAST EXECUTED LAST SCHEDULED CRON SCHEDULE", async () => {
     const result = await plugin.kubectl(['list', 'jobconfig']);
     expect(result).toMatchObject({ code: 0, stderr: '' });
     const lines = result.stdout.trimEnd().split('\n');
     expect(lines[0]).toMatch(/^NAME +STATE +ACTIVE +QUEUED +LAST EXECUTED +LAST SCHEDULED +CRON SCHEDULE$/);
-    expect(lines.slice(1).sort()).toEqual([expect.stringMatching(/^jobconfig-sample +ReadyEnabled +0 +0 +H\/15 \* \* \* \*$/), expect.stringMatching(/^report +Executing +2 +0 +\S+$/)]);
+    expect(lines.slice(1).sort()).toEqual([
+      expect.stringMatching(/^jobconfig-sample +ReadyEnabled +0 +0 +H\/15 \* \* \* \*$/),
+      expect.stringMatching(/^report +Executing +2 +0 +\S+$/),
+    ]);
   });
 
   it('get jobconfig describes a JobConfig: metadata, concurrency, schedule with its next time, status', async () => {
     const result = await plugin.kubectl(['get', 'jobconfig', 'jobconfig-sample']);
     expect(result).toMatchObject({ code: 0, stderr: '' });
-    expect(result.stdout).toMatch(/^JOB CONFIG METADATA\nName: +jobconfig-sample\nNamespace: +default\nCreated: +\w{3}, \d\d \w{3} \d{4} \d\d:\d\d:\d\d \+00:00 \(.+ ago\)\n\nCONCURRENCY\nPolicy: +Forbid\n\nSCHEDULE\nEnabled: +true\nCron Expression: +H\/15 \* \* \* \*\nCron Timezone: +Asia\/Singapore\nNext Schedule: +\w{3}, .+ \(in .+\)\n\nJOB STATUS\nState: +ReadyEnabled\nQueued Jobs: +0\nActive Jobs: +0\nLast Scheduled: +Never\n$/);
+    expect(result.stdout).toMatch(
+      /^JOB CONFIG METADATA\nName: +jobconfig-sample\nNamespace: +default\nCreated: +\w{3}, \d\d \w{3} \d{4} \d\d:\d\d:\d\d \+00:00 \(.+ ago\)\n\nCONCURRENCY\nPolicy: +Forbid\n\nSCHEDULE\nEnabled: +true\nCron Expression: +H\/15 \* \* \* \*\nCron Timezone: +Asia\/Singapore\nNext Schedule: +\w{3}, .+ \(in .+\)\n\nJOB STATUS\nState: +ReadyEnabled\nQueued Jobs: +0\nActive Jobs: +0\nLast Scheduled: +Never\n$/,
+    );
   });
 
   it('get jobconfig -o json prints the object as kubectl would (without managed fields)', async () => {
@@ -95,7 +111,7 @@ describe('kubectl furiko (the CLI as a kubectl plugin)', () => {
     expect(object.metadata).not.toHaveProperty('managedFields');
   });
 
-  it('disable and enable switch spec.schedule.disabled, with Furiko\'s messages; a JobConfig without a schedule is refused', async () => {
+  it("disable and enable switch spec.schedule.disabled, with Furiko's messages; a JobConfig without a schedule is refused", async () => {
     const disable = await plugin.kubectl(['disable', 'jobconfig-sample']);
     expect(disable).toEqual({ code: 0, stdout: 'Successfully disabled automatic scheduling for job config default/jobconfig-sample\n', stderr: '' });
     expect((await furiko.admin.get(JobConfigKind, { namespace: 'default', name: 'jobconfig-sample' })).spec.schedule?.disabled).toBe(true);
@@ -120,10 +136,20 @@ describe('kubectl furiko (the CLI as a kubectl plugin)', () => {
 
   it('run with --option values and --at creates an Adhoc Job from the JobConfig (configName, optionValues, startPolicy)', async () => {
     const result = await plugin.kubectl([
-      'run', 'report',
-      '--option', 'recipient=ops@example.com', '--option', 'region=eu', '--option', 'channels=sms,email',
-      '--option', 'since=2026-01-02T03:04:05Z', '--option', 'dry-run=true',
-      '--at', '2030-01-01T08:00:00+08:00',
+      'run',
+      'report',
+      '--option',
+      'recipient=ops@example.com',
+      '--option',
+      'region=eu',
+      '--option',
+      'channels=sms,email',
+      '--option',
+      'since=2026-01-02T03:04:05Z',
+      '--option',
+      'dry-run=true',
+      '--at',
+      '2030-01-01T08:00:00+08:00',
     ]);
     expect(result).toMatchObject({ code: 0, stderr: '' });
     const name = /^Job default\/(report-[a-z0-9]{5}) created\n$/.exec(result.stdout)?.[1];
@@ -133,7 +159,13 @@ describe('kubectl furiko (the CLI as a kubectl plugin)', () => {
       type: 'Adhoc',
       optionValues: '{"channels":["sms","email"],"dry-run":true,"recipient":"ops@example.com","region":"eu","since":"2026-01-02T03:04:05Z"}',
       startPolicy: { concurrencyPolicy: 'Enqueue', startAfter: '2030-01-01T00:00:00Z' },
-      substitutions: { 'option.recipient': 'ops@example.com', 'option.region': 'eu', 'option.channels': 'sms,email', 'option.since': '2026-01-02', 'option.dry-run': 'true' },
+      substitutions: {
+        'option.recipient': 'ops@example.com',
+        'option.region': 'eu',
+        'option.channels': 'sms,email',
+        'option.since': '2026-01-02',
+        'option.dry-run': 'true',
+      },
     });
     expect(job.metadata?.ownerReferences?.[0]).toMatchObject({ kind: 'JobConfig', name: 'report' });
   });
@@ -166,21 +198,37 @@ describe('kubectl furiko (the CLI as a kubectl plugin)', () => {
     expect(name).toBeDefined();
     expect(before.has(name)).toBe(false);
     const job = (await jobs()).find((j) => j.metadata?.name === name)!;
-    expect(JSON.parse(job.spec.optionValues!)).toEqual({ recipient: 'team@example.com', 'dry-run': true, region: 'eu', channels: ['slack', 'email'], since: '2026-11-01T00:00:00+08:00' });
+    expect(JSON.parse(job.spec.optionValues!)).toEqual({
+      recipient: 'team@example.com',
+      'dry-run': true,
+      region: 'eu',
+      channels: ['slack', 'email'],
+      since: '2026-11-01T00:00:00+08:00',
+    });
     expect(job.spec.substitutions).toMatchObject({ 'option.since': '2026-11-01', 'option.channels': 'slack,email', 'option.dry-run': 'true' });
   });
 
-  it('list job and get jobs print Furiko\'s table: NAME PHASE START TIME RUN TIME FINISH TIME', async () => {
+  it("list job and get jobs print Furiko's table: NAME PHASE START TIME RUN TIME FINISH TIME", async () => {
     const names = (await jobs()).map((j) => j.metadata!.name!).sort();
     expect(names.length).toBeGreaterThanOrEqual(2);
     const list = await plugin.kubectl(['list', 'job']);
     expect(list).toMatchObject({ code: 0, stderr: '' });
     const lines = list.stdout.trimEnd().split('\n');
     expect(lines[0]).toMatch(/^NAME +PHASE +START TIME +RUN TIME +FINISH TIME$/);
-    expect(lines.slice(1).map((line) => line.split(/ +/)[0]).sort()).toEqual(names);
+    expect(
+      lines
+        .slice(1)
+        .map((line) => line.split(/ +/)[0])
+        .sort(),
+    ).toEqual(names);
     expect(lines.slice(1).every((line) => /^report-[a-z0-9]+ +(Queued|Pending|Starting|Running|Killing|Killed)\b/.test(line))).toBe(true);
     // Ages are of the wall clock (the cluster's runs behind): compare names and phases.
-    const namesAndPhases = (stdout: string): string[] => stdout.trimEnd().split('\n').slice(1).map((line) => line.split(/ +/).slice(0, 2).join(' '));
+    const namesAndPhases = (stdout: string): string[] =>
+      stdout
+        .trimEnd()
+        .split('\n')
+        .slice(1)
+        .map((line) => line.split(/ +/).slice(0, 2).join(' '));
     const get = await plugin.kubectl(['get', 'jobs']);
     expect(get.stdout.split('\n')[0]).toBe(lines[0]);
     expect(namesAndPhases(get.stdout)).toEqual(namesAndPhases(list.stdout));
@@ -193,19 +241,25 @@ describe('kubectl furiko (the CLI as a kubectl plugin)', () => {
     const name = 'report-first';
     const result = await plugin.kubectl(['get', 'job', name]);
     expect(result).toMatchObject({ code: 0, stderr: '' });
-    expect(result.stdout).toMatch(new RegExp(`^JOB INFO\nName: +${name}\nNamespace: +default\nType: +Adhoc\nCreated: +.+ ago\\)\nJob Config: +report\nConcurrency Policy: +Allow\n\nJOB STATUS\nState: +\\w+\nPhase: +\\w+\nStarted: +.+\nTasks: +.*\\d+ Running.*\n`));
+    expect(result.stdout).toMatch(
+      new RegExp(
+        `^JOB INFO\nName: +${name}\nNamespace: +default\nType: +Adhoc\nCreated: +.+ ago\\)\nJob Config: +report\nConcurrency Policy: +Allow\n\nJOB STATUS\nState: +\\w+\nPhase: +\\w+\nStarted: +.+\nTasks: +.*\\d+ Running.*\n`,
+      ),
+    );
     expect(result.stdout).toMatch(new RegExp(`\n\nLATEST TASK\nName: +${name}-gezdqo-0\nCreated: +.+\nState: +\\w+\n`));
     const yaml = await plugin.kubectl(['get', 'job', name, '-o', 'yaml']);
     expect(YAML.parse(yaml.stdout)).toMatchObject({ apiVersion: 'execution.furiko.io/v1alpha1', kind: 'Job', metadata: { name }, spec: { type: 'Adhoc' } });
   });
 
-  it('kill sets the Job\'s killTimestamp and the controller kills it; a second kill needs --override', async () => {
+  it("kill sets the Job's killTimestamp and the controller kills it; a second kill needs --override", async () => {
     const name = 'report-second';
     const running = (await jobs()).find((j) => j.metadata?.name === name)!;
     expect(running.status?.startTime).toBeDefined();
     const result = await plugin.kubectl(['kill', name]);
     expect(result).toMatchObject({ code: 0, stderr: '' });
-    expect(result.stdout).toMatch(new RegExp(`^Requested for job default/${name} to be killed at \\w{3}, \\d\\d \\w{3} \\d{4} \\d\\d:\\d\\d:\\d\\d \\+00:00\n$`));
+    expect(result.stdout).toMatch(
+      new RegExp(`^Requested for job default/${name} to be killed at \\w{3}, \\d\\d \\w{3} \\d{4} \\d\\d:\\d\\d:\\d\\d \\+00:00\n$`),
+    );
     const killed = (await jobs()).find((j) => j.metadata?.name === name)!;
     expect(Date.parse(killed.spec.killTimestamp!)).toBeGreaterThan(Date.parse(running.metadata!.creationTimestamp!));
     await furiko.env.stepTo(new Date(Date.parse(killed.spec.killTimestamp!) + 5_000));
@@ -217,10 +271,17 @@ describe('kubectl furiko (the CLI as a kubectl plugin)', () => {
   });
 
   it('reads the kubeconfig as kubectl does: -n, --context, --kubeconfig; and runs standalone', async () => {
-    expect(await plugin.kubectl(['list', 'jobconfig', '-n', 'kube-system'])).toEqual({ code: 0, stdout: 'No job configs found in kube-system namespace.\n', stderr: '' });
+    expect(await plugin.kubectl(['list', 'jobconfig', '-n', 'kube-system'])).toEqual({
+      code: 0,
+      stdout: 'No job configs found in kube-system namespace.\n',
+      stderr: '',
+    });
     expect(await plugin.kubectl(['list', 'jobconfig', '--context', 'nope'])).toEqual({ code: 1, stdout: '', stderr: 'Error: context "nope" does not exist\n' });
     // A kubeconfig whose current context points elsewhere: --context picks the right one.
-    const kubeconfig = YAML.parse(readFileSync(furiko.env.cluster.kubeconfigPath, 'utf8')) as { contexts: Array<{ name: string; context: Record<string, string> }>; 'current-context': string };
+    const kubeconfig = YAML.parse(readFileSync(furiko.env.cluster.kubeconfigPath, 'utf8')) as {
+      contexts: Array<{ name: string; context: Record<string, string> }>;
+      'current-context': string;
+    };
     const real = kubeconfig['current-context'];
     kubeconfig.contexts.push({ name: 'elsewhere', context: { ...kubeconfig.contexts.find((c) => c.name === real)!.context, namespace: 'kube-system' } });
     kubeconfig['current-context'] = 'elsewhere';
@@ -230,7 +291,11 @@ describe('kubectl furiko (the CLI as a kubectl plugin)', () => {
     expect((await plugin.kubectl(['list', 'jobconfig', '--context', real], { env: { KUBECONFIG: path } })).stdout).toMatch(/^NAME .*\njobconfig-sample /);
     // Standalone, with --kubeconfig and no KUBECONFIG.
     const { KUBECONFIG: _unset, ...withoutKubeconfig } = plugin.env();
-    const standalone = await runCommand(process.execPath, [plugin.main, '--kubeconfig', path, '-n', 'default', 'get', 'jobconfig', 'report', '-o', 'name'], withoutKubeconfig);
+    const standalone = await runCommand(
+      process.execPath,
+      [plugin.main, '--kubeconfig', path, '-n', 'default', 'get', 'jobconfig', 'report', '-o', 'name'],
+      withoutKubeconfig,
+    );
     expect(standalone).toEqual({ code: 0, stdout: 'jobconfig.execution.furiko.io/report\n', stderr: '' });
   });
 });

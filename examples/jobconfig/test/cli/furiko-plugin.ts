@@ -152,4 +152,3 @@ export class TerminalSession {
     return code;
   }
 }
-

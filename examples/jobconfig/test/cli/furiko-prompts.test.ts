@@ -23,7 +23,10 @@ async function answer(option: Option, replies: string[]): Promise<{ value: Optio
 
 describe('the option prompts of furiko run, one per type', () => {
   it('String: the default on an empty reply; a required one without default asks again ("Value is required")', async () => {
-    expect(await answer({ type: 'String', name: 'user', label: 'Username', string: { default: 'Example User' } }, [''])).toEqual({ value: 'Example User', shown: '? Username (Example User): ' });
+    expect(await answer({ type: 'String', name: 'user', label: 'Username', string: { default: 'Example User' } }, [''])).toEqual({
+      value: 'Example User',
+      shown: '? Username (Example User): ',
+    });
     const required = await answer({ type: 'String', name: 'to', required: true }, ['', 'ops']);
     expect(required).toEqual({ value: 'ops', shown: '? to: X Sorry, your reply was invalid: Value is required\n? to: ' });
   });
@@ -37,7 +40,10 @@ describe('the option prompts of furiko run, one per type', () => {
 
   it('Select: the values numbered, the default marked; a number or a value; others refused unless allowCustom', async () => {
     const option: Option = { type: 'Select', name: 'tag', label: 'Image Tag', select: { default: 'latest', values: ['latest', '3.15'] } };
-    expect(await answer(option, [''])).toEqual({ value: 'latest', shown: '? Image Tag:\n> 1) latest\n  2) 3.15\n  Answer with a number or a value (latest): ' });
+    expect(await answer(option, [''])).toEqual({
+      value: 'latest',
+      shown: '? Image Tag:\n> 1) latest\n  2) 3.15\n  Answer with a number or a value (latest): ',
+    });
     const refused = await answer(option, ['3', '2']);
     expect(refused.value).toBe('3.15');
     expect(refused.shown).toContain('X Sorry, your reply was invalid: "3" is not one of the 2 values\n');
@@ -48,15 +54,19 @@ describe('the option prompts of furiko run, one per type', () => {
     const option: Option = { type: 'Multi', name: 'ch', required: true, multi: { values: ['email', 'sms', 'slack'], delimiter: ',' } };
     const asked = await answer(option, ['', 'slack, 1, slack']);
     expect(asked.value).toEqual(['slack', 'email']);
-    expect(asked.shown).toBe('? ch:\n  1) email\n  2) sms\n  3) slack\n  Answer with numbers or values, comma-separated: X Sorry, your reply was invalid: at least one value must be selected\n  Answer with numbers or values, comma-separated: ');
+    expect(asked.shown).toBe(
+      '? ch:\n  1) email\n  2) sms\n  3) slack\n  Answer with numbers or values, comma-separated: X Sorry, your reply was invalid: at least one value must be selected\n  Answer with numbers or values, comma-separated: ',
+    );
     expect((await answer({ ...option, multi: { ...option.multi!, default: ['sms'] } }, [''])).value).toEqual(['sms']);
   });
 
-  it('Date: an RFC 3339 time (Go\'s parse error otherwise); empty when not required', async () => {
+  it("Date: an RFC 3339 time (Go's parse error otherwise); empty when not required", async () => {
     const option: Option = { type: 'Date', name: 'since', label: 'Since', required: true };
     const asked = await answer(option, ['2026-13-01T00:00:00Z', '2026-11-01T00:00:00+08:00']);
     expect(asked.value).toBe('2026-11-01T00:00:00+08:00');
-    expect(asked.shown).toBe('? Since (RFC3339, e.g. 2026-11-27T10:00:00Z): X Sorry, your reply was invalid: parsing time "2026-13-01T00:00:00Z": month out of range\n? Since (RFC3339, e.g. 2026-11-27T10:00:00Z): ');
+    expect(asked.shown).toBe(
+      '? Since (RFC3339, e.g. 2026-11-27T10:00:00Z): X Sorry, your reply was invalid: parsing time "2026-13-01T00:00:00Z": month out of range\n? Since (RFC3339, e.g. 2026-11-27T10:00:00Z): ',
+    );
     expect((await answer({ ...option, required: false }, [''])).value).toBe('');
   });
 
@@ -104,7 +114,11 @@ describe('which options furiko run asks for', () => {
 
   it('--use-default-options on a terminal asks only for options without a usable default; given ones are never asked', async () => {
     const tty = terminal(['us']);
-    const values = await collectOptionValues(jobConfig, flags({ useDefaultOptions: true, option: ['dry=true'] }), { prompts: tty.prompts, now: NOW, out: () => undefined });
+    const values = await collectOptionValues(jobConfig, flags({ useDefaultOptions: true, option: ['dry=true'] }), {
+      prompts: tty.prompts,
+      now: NOW,
+      out: () => undefined,
+    });
     expect(values).toEqual({ dry: true, region: 'us' });
     expect(tty.shown()).toBe('? region:\n  1) us\n  2) eu\n  Answer with a number or a value: ');
   });
@@ -115,16 +129,30 @@ describe('which options furiko run asks for', () => {
     );
     expect(await collectOptionValues(jobConfig, flags({ option: ['region=us'] }), { now: NOW, out: () => undefined })).toEqual({ region: 'us' });
     // A default that does not evaluate (a Bool without its format) is not a missing value: the webhook reports it.
-    const unformatted: JobConfig = { ...jobConfig, spec: { ...jobConfig.spec, option: { options: [{ type: 'Bool', name: 'dry', bool: { default: false } }] } } };
+    const unformatted: JobConfig = {
+      ...jobConfig,
+      spec: { ...jobConfig.spec, option: { options: [{ type: 'Bool', name: 'dry', bool: { default: false } }] } },
+    };
     expect(await collectOptionValues(unformatted, flags(), { now: NOW, out: () => undefined })).toEqual({});
   });
 
   it('--option names an option of the JobConfig, a Bool takes true or false, -O is JSON; errors name the flag', async () => {
     const none = { now: NOW, out: () => undefined };
-    await expect(collectOptionValues(jobConfig, flags({ option: ['regoin=us'] }), none)).rejects.toThrow('invalid value for --option regoin=us: job config team/report has no option "regoin" (its options: who, region, dry)');
-    await expect(collectOptionValues(jobConfig, flags({ option: ['dry=yes', 'region=us'] }), none)).rejects.toThrow('invalid value for --option dry=yes: option "dry" is a Bool, expected true or false');
-    await expect(collectOptionValues(jobConfig, flags({ option: ['region'] }), none)).rejects.toThrow('invalid value for --option: "region", expected <name>=<value>');
-    await expect(collectOptionValues(jobConfig, flags({ optionValues: '{region: us}' }), none)).rejects.toThrow(/^invalid value for --option-values: cannot unmarshal as JSON: /);
-    expect(await collectOptionValues(jobConfig, flags({ optionValues: '{"region":"us","who":"a"}', option: ['who=b'] }), none)).toEqual({ region: 'us', who: 'b' });
+    await expect(collectOptionValues(jobConfig, flags({ option: ['regoin=us'] }), none)).rejects.toThrow(
+      'invalid value for --option regoin=us: job config team/report has no option "regoin" (its options: who, region, dry)',
+    );
+    await expect(collectOptionValues(jobConfig, flags({ option: ['dry=yes', 'region=us'] }), none)).rejects.toThrow(
+      'invalid value for --option dry=yes: option "dry" is a Bool, expected true or false',
+    );
+    await expect(collectOptionValues(jobConfig, flags({ option: ['region'] }), none)).rejects.toThrow(
+      'invalid value for --option: "region", expected <name>=<value>',
+    );
+    await expect(collectOptionValues(jobConfig, flags({ optionValues: '{region: us}' }), none)).rejects.toThrow(
+      /^invalid value for --option-values: cannot unmarshal as JSON: /,
+    );
+    expect(await collectOptionValues(jobConfig, flags({ optionValues: '{"region":"us","who":"a"}', option: ['who=b'] }), none)).toEqual({
+      region: 'us',
+      who: 'b',
+    });
   });
 });
