@@ -24,7 +24,8 @@
  * exits 1 after creating the samples; `-k` is the form kubebuilder documents.
  *
  * Real processes on the real clock (run-local uses it), so polling with a bounded wait is legitimate here.
- * One example installs from scratch, the others verify a hard-linked copy of its tree (one dependency set);
+ * One example installs from scratch, the others verify a hard-linked copy of its tree (one dependency set,
+ * plus packages of kubeforge's own that an example adds: jobconfig's CLI);
  * the run-local starts one after another (CPU), each with its probes on a free
  * port (`MANAGER_FLAGS=--health-probe-bind-address=:0`): the default :8081 may be taken on a shared machine.
  * Slow (npm install + build); KUBEFORGE_SKIP_NPM_INSTALL=1 skips it, like npm-install.test.ts.
@@ -189,10 +190,20 @@ const EXAMPLES: Example[] = [
   },
 ];
 
-/** An example's declared dependencies (package.json), as npm resolves them. */
-function dependencySet(root: string): unknown {
-  const manifest = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { dependencies?: object; devDependencies?: object };
-  return { dependencies: manifest.dependencies, devDependencies: manifest.devDependencies };
+type Dependencies = Record<string, string>;
+
+/**
+ * An example's declared dependencies (package.json), as npm resolves them, without those it adds to the
+ * examples' common set that kubeforge itself depends on at the same range (jobconfig's `furiko` CLI:
+ * commander and @kubernetes/client-node): npm install on the hard-linked copy adds those from its cache.
+ */
+function dependencySet(root: string, common?: { dependencies?: Dependencies }): unknown {
+  const manifest = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { dependencies?: Dependencies; devDependencies?: Dependencies };
+  const kubeforge = (JSON.parse(readFileSync(join(CHECKOUT, 'package.json'), 'utf8')) as { dependencies: Dependencies }).dependencies;
+  const dependencies = Object.fromEntries(
+    Object.entries(manifest.dependencies ?? {}).filter(([name, range]) => !common || common.dependencies?.[name] !== undefined || kubeforge[name] !== range),
+  );
+  return { dependencies, devDependencies: manifest.devDependencies };
 }
 
 /** Copies an example without node_modules/dist/.kubeforge and points its kubeforge dependency at this checkout. */
@@ -227,7 +238,8 @@ function copyExample(name: string, into: string): string {
     const firstInstall = npmInstall(first!.root);
     installs.set(first!.example.name, firstInstall);
     for (const { example, root } of others) {
-      expect({ example: example.name, dependencies: dependencySet(root) }).toEqual({ example: example.name, dependencies: dependencySet(first!.root) });
+      const common = JSON.parse(readFileSync(join(first!.root, 'package.json'), 'utf8')) as { dependencies?: Dependencies };
+      expect({ example: example.name, dependencies: dependencySet(root, common) }).toEqual({ example: example.name, dependencies: dependencySet(first!.root) });
       installs.set(
         example.name,
         firstInstall.then(async (installed) => {
