@@ -66,7 +66,7 @@ export async function runFurikoCli(argv: string[], io: CliIO): Promise<number> {
     .showHelpAfterError(false);
 
   const clientOf = (command: Command): FurikoClient => connect(command.optsWithGlobals<ConnectionFlags>(), io.env);
-  const outputFlag = () => new FlagOption('-o, --output <format>', 'Output format. One of: pretty, name, json, yaml.').default('pretty');
+  const outputFlag = () => new FlagOption('-o, --output <format>', 'Output format. One of: pretty, detail, name, json, yaml.').default('pretty');
 
   program
     .command('run')
@@ -99,7 +99,7 @@ export async function runFurikoCli(argv: string[], io: CliIO): Promise<number> {
       const client = clientOf(command);
       if (names.length === 0) return printJobs(await client.listJobs(), format, client.namespace);
       const jobs = await getEach(names, (name) => client.getJob(name), 'cannot get job');
-      printObjects(format, jobs, (job) => jobSections(job, now().getTime()));
+      printObjects(format, jobs, (job) => jobSections(job, now().getTime(), format === 'detail'));
     });
   get
     .command('jobconfig')
@@ -204,12 +204,12 @@ export async function runFurikoCli(argv: string[], io: CliIO): Promise<number> {
   }
 
   function printObjects<T extends Job | JobConfig>(format: ReturnType<typeof parseOutputFormat>, objects: T[], describe: (object: T) => Section[]): void {
-    if (format !== 'pretty') return out(renderObjects(format, objects, false));
+    if (format !== 'pretty' && format !== 'detail') return out(renderObjects(format, objects, false));
     out(objects.map((object) => renderDescription(describe(object), io.stdoutIsTTY)).join(DIVIDER));
   }
 
   function printJobs(jobs: Job[], format: ReturnType<typeof parseOutputFormat>, namespace: string): void {
-    if (format !== 'pretty') return out(renderObjects(format, jobs, true));
+    if (format !== 'pretty' && format !== 'detail') return out(renderObjects(format, jobs, true));
     if (jobs.length === 0) return out(`No jobs found in ${namespace} namespace.\n`);
     out(
       renderTable(
@@ -220,7 +220,7 @@ export async function runFurikoCli(argv: string[], io: CliIO): Promise<number> {
   }
 
   function printJobConfigs(jobConfigs: JobConfig[], format: ReturnType<typeof parseOutputFormat>, namespace: string): void {
-    if (format !== 'pretty') return out(renderObjects(format, jobConfigs, true));
+    if (format !== 'pretty' && format !== 'detail') return out(renderObjects(format, jobConfigs, true));
     if (jobConfigs.length === 0) return out(`No job configs found in ${namespace} namespace.\n`);
     out(
       renderTable(

@@ -17,10 +17,11 @@ limitations under the License.
 /**
  * What `furiko get` and `furiko list` print for Jobs and JobConfigs, as Furiko's CLI: the list tables
  * (`NAME PHASE START TIME RUN TIME FINISH TIME`; `NAME STATE ACTIVE QUEUED LAST EXECUTED LAST SCHEDULED
- * CRON SCHEDULE`) and the descriptions of `get` (Job Info, Job Status, Latest Task; Job Config Metadata,
- * Concurrency, Schedule with the next schedule, Job Status).
+ * CRON SCHEDULE`) and the descriptions of `get` (Job Info, Job Status, Parallel Task Summary, Latest Task —
+ * or with `-o detail` every task and index; Job Config Metadata, Concurrency, Schedule with the next
+ * schedule, Job Status).
  */
-import type { Job, TaskRef } from '../../api/v1alpha1/job_types.js';
+import type { Job, ParallelIndexStatus, ParallelStatus, TaskRef } from '../../api/v1alpha1/job_types.js';
 import type { JobConfig } from '../../api/v1alpha1/jobconfig_types.js';
 import { defaultFurikoConfig } from '../../internal/furiko/config.js';
 import { scheduleRuleOf } from '../../internal/schedule/schedule-rule.js';
@@ -81,7 +82,8 @@ function withTime(pairs: Array<[string, string]>, key: string, time: string | un
   if (time) pairs.push([key, formatTimeWithAgo(time, now)]);
 }
 
-export function jobSections(job: Job, now: number): Section[] {
+/** `get job`'s sections; `detailed` (`-o detail`) shows every task and parallel index instead of the latest task. */
+export function jobSections(job: Job, now: number, detailed = false): Section[] {
   const info: Array<[string, string]> = [
     ['Name', job.metadata?.name ?? ''],
     ['Namespace', job.metadata?.namespace ?? ''],
@@ -118,8 +120,49 @@ export function jobSections(job: Job, now: number): Section[] {
     { name: 'Job Info', pairs: info },
     { name: 'Job Status', pairs: statusPairs },
   ];
+  if (status?.parallelStatus) sections.push(...parallelSections(job, status.parallelStatus, detailed));
   const tasks = status?.tasks ?? [];
-  if (!status?.parallelStatus && tasks.length > 0) sections.push({ name: 'Latest Task', pairs: taskPairs(tasks[tasks.length - 1], now) });
+  if (!detailed && !status?.parallelStatus && tasks.length > 0) sections.push({ name: 'Latest Task', pairs: taskPairs(tasks[tasks.length - 1], now) });
+  if (detailed) tasks.forEach((task, i) => sections.push({ name: `Task ${i + 1} Detail`, pairs: taskPairs(task, now) }));
+  return sections;
+}
+
+const yesNo = (value: boolean): string => (value ? 'Yes' : 'No');
+
+/** PARALLEL TASK SUMMARY (and with `detailed` a section per index), as Furiko's `get job`. */
+function parallelSections(job: Job, parallel: ParallelStatus, detailed: boolean): Section[] {
+  const summary: Array<[string, string]> = [
+    ['Complete', yesNo(parallel.complete)],
+    ['Completion Strategy', job.spec.template?.parallelism?.completionStrategy ?? 'AllSuccessful'],
+  ];
+  if (parallel.successful !== undefined) summary.push(['Successful', yesNo(parallel.successful)]);
+  const count = (test: (index: ParallelIndexStatus) => boolean): number => parallel.indexes.filter(test).length;
+  const counters: Array<[string, number, boolean]> = [
+    ['Pending Creation', count((i) => i.state === 'NotCreated'), false],
+    ['Starting', count((i) => i.state === 'Starting'), false],
+    ['Running', count((i) => i.state === 'Running'), true],
+    ['Retry Backoff', count((i) => i.state === 'RetryBackoff'), false],
+    ['Succeeded', count((i) => i.state === 'Terminated' && i.result === 'Succeeded'), false],
+    ['Failed', count((i) => i.state === 'Terminated' && i.result !== 'Succeeded'), false],
+  ];
+  summary.push([
+    'Status',
+    counters
+      .filter(([, n, always]) => always || n > 0)
+      .map(([label, n]) => `${n} ${label}`)
+      .join(' / '),
+  ]);
+  const sections: Section[] = [{ name: 'Parallel Task Summary', pairs: summary }];
+  if (!detailed) return sections;
+  parallel.indexes.forEach((index, i) => {
+    const pairs: Array<[string, string]> = [['Group Hash', index.hash]];
+    if (index.index.indexNumber !== undefined) pairs.push(['Index Number', String(index.index.indexNumber)]);
+    else if (index.index.indexKey) pairs.push(['Index Key', index.index.indexKey]);
+    else for (const [key, value] of Object.entries(index.index.matrixValues ?? {})) pairs.push([`Matrix Key ${key}`, value]);
+    pairs.push(['Created Tasks', String(index.createdTasks)], ['State', index.state]);
+    if (index.result) pairs.push(['Result', index.result]);
+    sections.push({ name: `Parallel Task Group ${i + 1} Detail`, pairs });
+  });
   return sections;
 }
 

@@ -58,8 +58,8 @@ export function renderDescription(sections: Section[], color: boolean): string {
 /** The divider Furiko prints between two described objects. */
 export const DIVIDER = '---\n';
 
-/** `-o` values: Furiko's `pretty` (the default) and the machine formats. */
-export const OUTPUT_FORMATS = ['pretty', 'name', 'json', 'yaml'] as const;
+/** `-o` values: Furiko's `pretty` (the default), `detail` (`get job`: every task; elsewhere as pretty) and the machine formats. */
+export const OUTPUT_FORMATS = ['pretty', 'detail', 'name', 'json', 'yaml'] as const;
 export type OutputFormat = (typeof OUTPUT_FORMATS)[number];
 
 export function parseOutputFormat(value: string): OutputFormat {
@@ -84,7 +84,7 @@ function withoutManagedFields<T extends NamedObject>(object: T): T {
  * in JSON (4-space indent, as kubectl) or YAML; several (or a list command's result) as a `v1` List;
  * without managed fields, as kubectl shows them.
  */
-export function renderObjects(format: Exclude<OutputFormat, 'pretty'>, objects: NamedObject[], asList: boolean): string {
+export function renderObjects(format: Exclude<OutputFormat, 'pretty' | 'detail'>, objects: NamedObject[], asList: boolean): string {
   if (format === 'name') return objects.map((o) => `${(o.kind ?? '').toLowerCase()}.execution.furiko.io/${o.metadata?.name ?? ''}\n`).join('');
   const shown = objects.map(withoutManagedFields);
   const value = shown.length === 1 && !asList ? shown[0] : { apiVersion: 'v1', kind: 'List', items: shown, metadata: { resourceVersion: '' } };

@@ -3,8 +3,10 @@
  * time and duration texts, and the table layout.
  */
 import type { JobConfig } from '../../api/v1alpha1/jobconfig_types.js';
+import { jobSections } from '../../cmd/furiko/describe.js';
 import { renderDescription, renderObjects, renderTable } from '../../cmd/furiko/printers.js';
 import { adhocJob, startPolicyOf } from '../../cmd/furiko/run-command.js';
+import { ms, startedJob, task } from '../job-fixtures.js';
 import { durationInWords, formatTime, formatTimeWithAgo, parseGoDuration, timeAgo } from '../../cmd/furiko/time-format.js';
 
 const NOW = new Date('2026-11-27T10:00:00Z');
@@ -124,5 +126,53 @@ describe('layouts', () => {
     expect(renderObjects('name', [job], true)).toBe('job.execution.furiko.io/a\n');
     expect(JSON.parse(renderObjects('json', [job], false))).toEqual({ kind: 'Job', metadata: { name: 'a' } });
     expect(JSON.parse(renderObjects('json', [job], true))).toMatchObject({ apiVersion: 'v1', kind: 'List', items: [{ kind: 'Job' }] });
+  });
+});
+
+describe('get job on a parallel Job', () => {
+  const job = startedJob({ parallelism: { withKeys: ['a', 'b', 'c'], completionStrategy: 'AnySuccessful' } });
+  job.status!.tasks = [
+    task('j-aaaaaa-0', { created: '10:00:00', running: '10:00:05', finished: '10:01:00', result: 'Succeeded' }),
+    task('j-bbbbbb-0', { created: '10:00:00', running: '10:00:05' }),
+  ];
+  job.status!.parallelStatus = {
+    complete: false,
+    indexes: [
+      { index: { indexKey: 'a' }, hash: 'aaaaaa', createdTasks: 1, state: 'Terminated', result: 'Succeeded' },
+      { index: { indexKey: 'b' }, hash: 'bbbbbb', createdTasks: 1, state: 'Running' },
+      { index: { indexKey: 'c' }, hash: 'cccccc', createdTasks: 0, state: 'NotCreated' },
+    ],
+  };
+  const names = (detailed: boolean) => jobSections(job, ms('10:02:00'), detailed).map((section) => section.name);
+
+  it('shows the Parallel Task Summary (counts by index state) and no Latest Task', () => {
+    expect(names(false)).toEqual(['Job Info', 'Job Status', 'Parallel Task Summary']);
+    expect(jobSections(job, ms('10:02:00'))[2].pairs).toEqual([
+      ['Complete', 'No'],
+      ['Completion Strategy', 'AnySuccessful'],
+      ['Status', '1 Pending Creation / 1 Running / 1 Succeeded'],
+    ]);
+  });
+
+  it('-o detail adds a section per index and per task', () => {
+    expect(names(true)).toEqual([
+      'Job Info',
+      'Job Status',
+      'Parallel Task Summary',
+      'Parallel Task Group 1 Detail',
+      'Parallel Task Group 2 Detail',
+      'Parallel Task Group 3 Detail',
+      'Task 1 Detail',
+      'Task 2 Detail',
+    ]);
+    const sections = jobSections(job, ms('10:02:00'), true);
+    expect(sections[3].pairs).toEqual([
+      ['Group Hash', 'aaaaaa'],
+      ['Index Key', 'a'],
+      ['Created Tasks', '1'],
+      ['State', 'Terminated'],
+      ['Result', 'Succeeded'],
+    ]);
+    expect(sections[6].pairs.map(([key]) => key)).toEqual(['Name', 'Created', 'State', 'Started', 'Finished']);
   });
 });
