@@ -25,7 +25,7 @@ function runDemo(): Promise<{ code: number | null; stdout: string; stderr: strin
 }
 
 describe('npm run demo (the reference operators on the local cluster)', () => {
-  it('runs AT, EventJob, CronJob, JobConfig (Furiko), Memcached and StorageBucket against the built-in CronJob "hello", shows kubectl tables and exits 0', async () => {
+  it('runs AT, EventJob, CronJob, JobConfig (Furiko, with an ad-hoc Job from its CLI), Memcached and StorageBucket against the built-in CronJob "hello", shows kubectl tables and exits 0', async () => {
     if (!existsSync(join(repoRoot, 'dist/demo/main.js'))) throw new Error('dist/ is missing: run `npm run build` (npm test does it first)');
     const demo = await runDemo();
     if (demo.code !== 0) throw new Error(`demo exited ${demo.code}:\n${demo.stdout}\n${demo.stderr}`);
@@ -63,6 +63,14 @@ describe('npm run demo (the reference operators on the local cluster)', () => {
     expect(out).toMatch(/NAME +AGE +PHASE +CREATED TASKS +RUNNING TASKS +RUN TIME +FINISH TIME\njob\.execution\.furiko\.io\/job-sample +4m +Succeeded +1 +0 /);
     expect(out).toMatch(/Created +job\/job-sample +Created task of kind Pod: job-sample-gezdqo-0/);
 
+    // Furiko's CLI as a kubectl plugin: an ad-hoc Job from the JobConfig sample, succeeded by minute 1, described by the CLI.
+    const adhoc = /\n\$ kubectl furiko run jobconfig-sample --option user-name=Demo\nJob default\/(jobconfig-sample-[a-z0-9]{5}) created\n/.exec(out)?.[1];
+    expect(adhoc).toBeDefined();
+    expect(out).toContain(`, Furiko Job ${adhoc} (by JobConfig jobconfig-sample)`);
+    expect(out.split('\n').find((l) => l.startsWith('── minute 1, virtual time '))).toContain(`Furiko Job ${adhoc} succeeded`);
+    expect(out).toMatch(new RegExp(`\n\\$ kubectl furiko get job ${adhoc}\nJOB INFO\nName: +${adhoc}\nNamespace: +default\nType: +Adhoc\nCreated: +.+\nJob Config: +jobconfig-sample\nConcurrency Policy: +Forbid\n\nJOB STATUS\nState: +Finished\nPhase: +Succeeded\n`));
+    expect(out).toContain(`\nok   Furiko Job ${adhoc} (kubectl furiko run): type Adhoc, optionValues {"user-name":"Demo"}, Succeeded\n`);
+
     // memcached: its Deployment rolls out (a ReplicaSet, a pod Running and Ready), is scaled to 3 with kubectl, and rolls out again.
     expect(out).toMatch(/\nNAME +READY +UP-TO-DATE +AVAILABLE +AGE\ndeployment\.apps\/memcached-sample +1\/1 +1 +1 /);
     expect(out).toMatch(/\$ kubectl patch memcached memcached-sample --type merge -p \{"spec":\{"size":3\}\}\nmemcached\.cache\.example\.com\/memcached-sample patched/);
@@ -97,7 +105,7 @@ describe('npm run demo (the reference operators on the local cluster)', () => {
     expect(out).toMatch(/ok +Memcached memcached-sample: Deployment 3\/3 available \(Available=True\); Memcached Available=True — "Deployment for custom resource \(memcached-sample\) with 3 replicas created successfully"/);
     expect(out).toMatch(/ok +StorageBucket storagebucket-sample: available while its bucket existed \(true\), then available=false \(BucketNotFound\) at [-\dT:]+Z, after the bucket was deleted\n/);
     expect(out).toMatch(
-      /\nAT, EventJob, CronJob, JobConfig, Memcached and StorageBucket did what their samples ask: every expected Job appeared \(\d+ Jobs in all\) and memcached-sample runs 3\/3 memcached pods and storagebucket-sample turned unavailable when its bucket was deleted\.\n/,
+      /\nAT, EventJob, CronJob, JobConfig, Memcached and StorageBucket did what their samples ask: every expected Job appeared \(\d+ Jobs in all\) and memcached-sample runs 3\/3 memcached pods and storagebucket-sample turned unavailable when its bucket was deleted and the furiko CLI's ad-hoc Job jobconfig-sample-[a-z0-9]{5} succeeded\.\n/,
     );
 
     // The run's transpiled copy of the examples is gone.

@@ -14,10 +14,11 @@
  *   package.json's kubeforge dependency (the committed line is given to the CLI through
  *   KUBEFORGE_DEPENDENCY and must be `file:../..`, what the CLI writes inside the checkout), the flags of
  *   the manifests command in the Makefile and in package.json's "manifests" script (cronjob adds
- *   --max-desc-len=0), and extra `- <file>` entries in config/samples/kustomization.yaml naming samples
- *   the user added, lines added to cmd/main.ts (every scaffold line still there, unchanged, in order), and
- *   the lines ADDED_LINES below declares (an example's dependencies in package.json: taken out before
- *   comparing, each must be there).
+ *   --max-desc-len=0), dependencies and a `bin` added to package.json (jobconfig's `kubectl-furiko`
+ *   plugin and the packages it imports), extra `- <file>` entries in config/samples/kustomization.yaml
+ *   naming samples the user added, lines added to cmd/main.ts (every scaffold line still there, unchanged,
+ *   in order), and the lines ADDED_LINES below declares (an example's dependencies in package.json: taken
+ *   out before comparing, each must be there).
  *   Everything else: Makefile, Dockerfile, PROJECT, cmd/, hack/, config/ kustomizations,
  *   patches and RBAC roles, internal/controller/index.ts, webhook registration, tsconfig/jest config,
  *   .gitignore/.dockerignore.
@@ -246,10 +247,17 @@ describe('the drift comparison itself', () => {
     const committed = copy.root;
     expect(scaffoldDrift(made!.root, committed, 'copy', userEdited).problems).toEqual([]);
 
-    // Allowed: manifests flags (Makefile and package.json), an added sample, any change to a user-edited file.
+    // Allowed: manifests flags (Makefile and package.json), dependencies and a bin added to package.json,
+    // an added sample, any change to a user-edited file.
     const edit = (path: string, change: (text: string) => string): void => writeFileSync(join(committed, path), change(readFileSync(join(committed, path), 'utf8')));
     edit('Makefile', (t) => t.replace('\t$(KUBEFORGE) manifests --strict-markers\n', '\t$(KUBEFORGE) manifests --strict-markers --max-desc-len=0\n'));
     edit('package.json', (t) => t.replace('"kubeforge manifests --strict-markers"', '"kubeforge manifests --strict-markers --max-desc-len=0"'));
+    edit('package.json', (t) => {
+      const pkg = JSON.parse(t) as { bin?: Record<string, string>; dependencies: Record<string, string> };
+      pkg.bin = { 'kubectl-at': 'dist/cmd/at/main.js' };
+      pkg.dependencies = { commander: '^14.0.3', ...pkg.dependencies };
+      return `${JSON.stringify(pkg, null, 2)}\n`;
+    });
     writeFileSync(join(committed, 'config/samples/extra.yaml'), 'kind: ConfigMap\n');
     edit('config/samples/kustomization.yaml', (t) => t.replace('- batch_v1_at.yaml\n', '- batch_v1_at.yaml\n- extra.yaml\n'));
     edit('internal/controller/at_controller.ts', (t) => `${t}// hand-written\n`);
@@ -265,13 +273,15 @@ describe('the drift comparison itself', () => {
     ]);
     edit('cmd/run-local.ts', (t) => t.replace("import { extra } from './extra.js';\n", ''));
 
-    // Not allowed: a changed Makefile target, a sample entry naming no sample, a removed scaffold file, a changed line of cmd/main.ts.
+    // Not allowed: a changed Makefile target, a changed scaffold dependency, a sample entry naming no
+    // sample, a removed scaffold file, a changed line of cmd/main.ts.
     edit('Makefile', (t) => t.replace('\t$(KUBEFORGE) generate\n', '\t$(KUBEFORGE) generate --paths api\n'));
+    edit('package.json', (t) => t.replace(/"pino": "[^"]+"/, '"pino": "^8.0.0"'));
     edit('config/samples/kustomization.yaml', (t) => t.replace('- extra.yaml\n', '- extra.yaml\n- ghost.yaml\n'));
     rmSync(join(committed, 'Dockerfile'));
     edit('cmd/main.ts', (t) => t.replace('  const mgr = new Manager(', '  const manager = new Manager('));
     const { problems } = scaffoldDrift(made!.root, committed, 'copy', userEdited);
-    expect(problems).toHaveLength(4);
+    expect(problems).toHaveLength(5);
     expect(problems[0]).toBe('copy/Dockerfile: missing (the CLI makes it today)');
     expect(problems[1]).toMatch(/^copy\/Makefile differs from what the CLI makes today \(- CLI today, \+ committed\):\n@@ committed line \d+ @@\n/);
     expect(problems[1]).toContain('\n- \t$(KUBEFORGE) generate\n+ \t$(KUBEFORGE) generate --paths api\n');
@@ -279,5 +289,7 @@ describe('the drift comparison itself', () => {
     expect(problems[2]).toContain('\n+   const manager = new Manager(');
     expect(problems[3]).toMatch(/^copy\/config\/samples\/kustomization\.yaml differs/);
     expect(problems[3]).toContain('\n+ - ghost.yaml\n');
+    expect(problems[4]).toMatch(/^copy\/package\.json differs/);
+    expect(problems[4]).toMatch(/\n\+ +"pino": "\^8\.0\.0"/);
   });
 });

@@ -9,7 +9,8 @@
  *   clock); both must be created and served. A Job is checked only if one appears within the short wait.
  * - jobconfig: Furiko's ad-hoc sample Job `job-sample` starts at once, so its task Pod `job-sample-gezdqo-0`
  *   (owned by the Job) appears within seconds; the JobConfig sample must be accepted and served, and its
- *   validating webhook denies a JobConfig whose name is longer than 49 characters.
+ *   validating webhook denies a JobConfig whose name is longer than 49 characters. Its `furiko` CLI, built
+ *   by the same make, runs as `kubectl furiko` (list jobconfig, get job).
  * - memcached: the kubebuilder book's Memcached sample makes its Deployment (owned by the Memcached) at once,
  *   of the image the manager got from config/manager/manager.yaml, reports Available=True, and the
  *   Deployment rolls out (`kubectl rollout status`).
@@ -24,13 +25,14 @@
  * exits 1 after creating the samples; `-k` is the form kubebuilder documents.
  *
  * Real processes on the real clock (run-local uses it), so polling with a bounded wait is legitimate here.
- * One example installs from scratch, the others verify a hard-linked copy of its tree (one dependency set);
+ * One example installs from scratch, the others verify a hard-linked copy of its tree (one dependency set,
+ * plus packages of kubeforge's own that an example adds: jobconfig's CLI);
  * the run-local starts one after another (CPU), each with its probes on a free
  * port (`MANAGER_FLAGS=--health-probe-bind-address=:0`): the default :8081 may be taken on a shared machine.
  * Slow (npm install + build); KUBEFORGE_SKIP_NPM_INSTALL=1 skips it, like npm-install.test.ts.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseDocument } from 'yaml';
@@ -86,8 +88,8 @@ interface Example {
   owners: string[];
   /** Whether a Job is certain within the wait (true) or only possible (a once-a-minute schedule). */
   jobCertain: boolean;
-  /** More checks against the running example (its webhooks). */
-  alsoCheck?: (kubectl: Kubectl) => Promise<void>;
+  /** More checks against the running example (its webhooks, its CLI), given its folder and kubeconfig. */
+  alsoCheck?: (kubectl: Kubectl, project: { root: string; kubeconfig: string }) => Promise<void>;
 }
 
 /** The jobconfig example's validating webhook, called by the local cluster for kubectl's requests. */
@@ -97,6 +99,35 @@ async function checkJobConfigWebhooks(kubectl: Kubectl): Promise<void> {
   expect(denied.code).not.toBe(0);
   expect(denied.stderr).toContain('denied the request');
   expect(denied.stderr).toContain(`metadata.name: Invalid value: "${name}": cannot be more than 49 characters`);
+}
+
+/**
+ * The jobconfig example's `furiko` CLI as make run-local built it (dist/cmd/furiko/main.js, package.json's
+ * `bin` kubectl-furiko), linked onto a PATH as npm's bin links do, run as `kubectl furiko` with the
+ * installed dependencies: it lists the JobConfig sample and describes the ad-hoc Job sample.
+ */
+async function checkFurikoCli(_kubectl: Kubectl, project: { root: string; kubeconfig: string }): Promise<void> {
+  const bin = (JSON.parse(readFileSync(join(project.root, 'package.json'), 'utf8')) as { bin: Record<string, string> }).bin['kubectl-furiko'];
+  expect(bin).toBe('dist/cmd/furiko/main.js');
+  const binDir = join(project.root, '.kubeforge', 'bin');
+  mkdirSync(binDir, { recursive: true });
+  chmodSync(join(project.root, bin), 0o755);
+  symlinkSync(join(project.root, bin), join(binDir, 'kubectl-furiko'));
+  const env = { ...plainEnv(), PATH: `${binDir}:${process.env.PATH ?? ''}`, KUBECONFIG: project.kubeconfig, HOME: join(project.root, '.kubeforge'), KUBECACHEDIR: join(project.root, '.kubeforge', 'kubectl-cache') };
+  const furiko = (args: string[]) => new Promise<{ code: number; stdout: string; stderr: string }>((done) => {
+    const child = spawn('kubectl', ['furiko', ...args], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (c: Buffer) => (stdout += c.toString()));
+    child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
+    child.on('close', (code) => done({ code: code ?? -1, stdout, stderr }));
+  });
+  const list = await furiko(['list', 'jobconfig']);
+  expect({ code: list.code, stderr: list.stderr }).toEqual({ code: 0, stderr: '' });
+  expect(list.stdout).toMatch(/^NAME +STATE +ACTIVE +QUEUED +LAST EXECUTED +LAST SCHEDULED +CRON SCHEDULE\njobconfig-sample +\w+ +\d+ +\d+ .*H\/15 \* \* \* \*\n$/);
+  const job = await furiko(['get', 'job', 'job-sample']);
+  expect({ code: job.code, stderr: job.stderr }).toEqual({ code: 0, stderr: '' });
+  expect(job.stdout).toMatch(/^JOB INFO\nName: +job-sample\nNamespace: +default\nType: +Adhoc\n/);
 }
 
 /**
@@ -176,7 +207,10 @@ const EXAMPLES: Example[] = [
     jobName: /^pod\/(job-sample|jobconfig-sample-\d+)-[a-z0-9]{6}-0$/,
     owners: ['Job/job-sample', 'Job/jobconfig-sample-\\d+'],
     jobCertain: true,
-    alsoCheck: checkJobConfigWebhooks,
+    alsoCheck: async (kubectl, project) => {
+      await checkJobConfigWebhooks(kubectl);
+      await checkFurikoCli(kubectl, project);
+    },
   },
   {
     name: 'memcached',
@@ -189,10 +223,20 @@ const EXAMPLES: Example[] = [
   },
 ];
 
-/** An example's declared dependencies (package.json), as npm resolves them. */
-function dependencySet(root: string): unknown {
-  const manifest = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { dependencies?: object; devDependencies?: object };
-  return { dependencies: manifest.dependencies, devDependencies: manifest.devDependencies };
+type Dependencies = Record<string, string>;
+
+/**
+ * An example's declared dependencies (package.json), as npm resolves them, without those it adds to the
+ * examples' common set that kubeforge itself depends on at the same range (jobconfig's `furiko` CLI:
+ * commander and @kubernetes/client-node): npm install on the hard-linked copy adds those from its cache.
+ */
+function dependencySet(root: string, common?: { dependencies?: Dependencies }): unknown {
+  const manifest = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { dependencies?: Dependencies; devDependencies?: Dependencies };
+  const kubeforge = (JSON.parse(readFileSync(join(CHECKOUT, 'package.json'), 'utf8')) as { dependencies: Dependencies }).dependencies;
+  const dependencies = Object.fromEntries(
+    Object.entries(manifest.dependencies ?? {}).filter(([name, range]) => !common || common.dependencies?.[name] !== undefined || kubeforge[name] !== range),
+  );
+  return { dependencies, devDependencies: manifest.devDependencies };
 }
 
 /** Copies an example without node_modules/dist/.kubeforge and points its kubeforge dependency at this checkout. */
@@ -227,7 +271,8 @@ function copyExample(name: string, into: string): string {
     const firstInstall = npmInstall(first!.root);
     installs.set(first!.example.name, firstInstall);
     for (const { example, root } of others) {
-      expect({ example: example.name, dependencies: dependencySet(root) }).toEqual({ example: example.name, dependencies: dependencySet(first!.root) });
+      const common = JSON.parse(readFileSync(join(first!.root, 'package.json'), 'utf8')) as { dependencies?: Dependencies };
+      expect({ example: example.name, dependencies: dependencySet(root, common) }).toEqual({ example: example.name, dependencies: dependencySet(first!.root) });
       installs.set(
         example.name,
         firstInstall.then(async (installed) => {
@@ -295,7 +340,7 @@ function copyExample(name: string, into: string): string {
           const owner = await kubectl.ok(['get', job, '-o', 'jsonpath={.metadata.ownerReferences[?(@.controller==true)].kind}/{.metadata.ownerReferences[?(@.controller==true)].name}']);
           expect({ job, owner }).toEqual({ job, owner: expect.stringMatching(new RegExp(`^(${example.owners.join('|')})$`)) });
         }
-        await example.alsoCheck?.(kubectl);
+        await example.alsoCheck?.(kubectl, { root, kubeconfig: started[1]! });
         process.stderr.write(`run-local.test.ts: ${example.name}: Jobs seen: ${found?.join(', ') ?? 'none within the wait (once-a-minute schedule)'}\n`);
       } finally {
         kubectl?.cleanup();

@@ -32,8 +32,9 @@ function withoutLinesAddedToMain(fresh: string, committed: string): string {
 
 /**
  * The pair to compare byte for byte: the fresh file with the user's allowed line edits replayed (the
- * manifests flags in the Makefile and package.json), or the committed file with its allowed extra lines
- * taken out (samples the user added to config/samples/kustomization.yaml, lines added to cmd/main.ts).
+ * manifests flags in the Makefile and package.json), or the committed file with its allowed additions
+ * taken out (samples the user added to config/samples/kustomization.yaml; dependencies and a `bin` added to
+ * package.json; lines added to cmd/main.ts).
  */
 function withAllowedEdits(path: string, fresh: string, committed: string, label: string, extraSamples: string[]): { fresh: string; committed: string } {
   if (path === 'Makefile') {
@@ -44,7 +45,8 @@ function withAllowedEdits(path: string, fresh: string, committed: string, label:
   }
   if (path === 'package.json') {
     const flags = SCRIPT_MANIFESTS.exec(committed)?.[2] ?? '';
-    return { fresh: fresh.replace(SCRIPT_MANIFESTS, (_all, head: string, _old: string, tail: string) => `${head}${flags}${tail}`), committed };
+    const replayed = fresh.replace(SCRIPT_MANIFESTS, (_all, head: string, _old: string, tail: string) => `${head}${flags}${tail}`);
+    return { fresh: replayed, committed: withoutAddedPackages(committed, replayed) };
   }
   if (path === 'cmd/main.ts') return { fresh, committed: withoutLinesAddedToMain(fresh, committed) };
   if (path === 'config/samples/kustomization.yaml') {
@@ -52,6 +54,41 @@ function withAllowedEdits(path: string, fresh: string, committed: string, label:
     return { fresh, committed: committed.split('\n').filter((line) => !added.has(line)).join('\n') };
   }
   return { fresh, committed };
+}
+
+interface PackageJson {
+  bin?: unknown;
+  dependencies?: Record<string, string>;
+  devDependencies?: Record<string, string>;
+}
+
+/**
+ * The committed package.json without what a user adds to it as a Go project adds requires to go.mod:
+ * dependencies the scaffold does not list, and a `bin` (an executable the project ships, e.g. a kubectl
+ * plugin). Unchanged when there is nothing of the kind (or the file does not parse: the diff shows it).
+ */
+function withoutAddedPackages(committed: string, fresh: string): string {
+  let ours: PackageJson;
+  let scaffold: PackageJson;
+  try {
+    ours = JSON.parse(committed) as PackageJson;
+    scaffold = JSON.parse(fresh) as PackageJson;
+  } catch {
+    return committed;
+  }
+  let removed = false;
+  if (ours.bin !== undefined && scaffold.bin === undefined) {
+    delete ours.bin;
+    removed = true;
+  }
+  for (const field of ['dependencies', 'devDependencies'] as const) {
+    for (const name of Object.keys(ours[field] ?? {})) {
+      if (scaffold[field]?.[name] !== undefined) continue;
+      delete ours[field]![name];
+      removed = true;
+    }
+  }
+  return removed ? `${JSON.stringify(ours, null, 2)}\n` : committed;
 }
 
 export interface DriftReport {

@@ -3,8 +3,9 @@
  * reference operators' CRDs, runs their controllers on one manager, applies their samples with real
  * kubectl, moves the clock a minute at a time at a visible pace and shows `kubectl get` tables, then
  * checks that every expected Job appeared, that memcached's Deployment rolled out (memcached-demo.ts),
- * that the CronJob sample reads as v2 through the conversion webhook (cronjob-versions-demo.ts) and that the
- * StorageBucket turned unavailable when its bucket was deleted in the object store (storagebucket-demo.ts).
+ * that the CronJob sample reads as v2 through the conversion webhook (cronjob-versions-demo.ts), that the
+ * StorageBucket turned unavailable when its bucket was deleted in the object store (storagebucket-demo.ts) and
+ * that the ad-hoc Job started with Furiko's CLI as a kubectl plugin succeeded (furiko-cli-demo.ts).
  * Returns true only when they all did.
  */
 import { join } from 'node:path';
@@ -15,6 +16,7 @@ import { buildExample } from './example-build.js';
 import { DEMO_OPERATORS, exampleDir, managerEnv, sampleFiles, setupOperator, webhookManifests, type DemoOperator } from './operators.js';
 import { expectedJobs, type JobRecord, type JobExpectation } from './expectations.js';
 import { cronJobV2Check, showCronJobAsV2 } from './cronjob-versions-demo.js';
+import { adhocJobCheck, installFurikoPlugin, runAdhocJob, showAdhocJob } from './furiko-cli-demo.js';
 import { MEMCACHED_SCALE_MINUTE, MEMCACHED_SCALED_SIZE, memcachedCheck, memcachedLine, scaleMemcached, showMemcached } from './memcached-demo.js';
 import { BUCKET_DELETE_MINUTE, StorageBucketDemo } from './storagebucket-demo.js';
 
@@ -87,7 +89,7 @@ export async function runClusterDemo(options: ClusterDemoOptions): Promise<boole
   const built = new Map<DemoOperator, string>();
   for (const op of operators) {
     const out = join(options.buildRoot, op.name);
-    const count = await buildExample(exampleDir(options.repoRoot, op), out);
+    const count = await buildExample(exampleDir(options.repoRoot, op), out, op.extraFolders);
     built.set(op, out);
     console.log(`examples/${op.name}: ${count} TypeScript files transpiled to ${out.slice(options.repoRoot.length + 1)}`);
   }
@@ -129,6 +131,10 @@ export async function runClusterDemo(options: ClusterDemoOptions): Promise<boole
     const resources = operators.map((op) => op.resource).join(',');
     await kubectl(env, ['get', `${resources},cronjobs.batch`]);
 
+    // Furiko's CLI as a kubectl plugin: one ad-hoc Job from the JobConfig sample.
+    const furikoPlugin = withFuriko ? installFurikoPlugin(built.get(operators.find((op) => op.name === 'jobconfig')!)!, join(options.buildRoot, 'furiko-plugin'), env.cluster.kubeconfigPath) : undefined;
+    const adhocJob = furikoPlugin ? await runAdhocJob(env, furikoPlugin) : undefined;
+
     const seen = new Map<string, JobRecord>();
     const memcachedPart = async (): Promise<string> => (withMemcached ? `; ${await memcachedLine(env)}` : '') + (storageBucket ? `; ${await storageBucket.line(env)}` : '');
     console.log(`\nat ${hhmm(env.cluster.clock.now())}: ${await recordJobs(env, seen, withFuriko)}${await memcachedPart()}`);
@@ -155,11 +161,13 @@ export async function runClusterDemo(options: ClusterDemoOptions): Promise<boole
     await kubectl(env, ['get', 'events', '--field-selector', 'involvedObject.kind!=Pod', '--sort-by', '.lastTimestamp']);
     const withCronJob = operators.some((op) => op.name === 'cronjob');
     if (withCronJob) await showCronJobAsV2(env, kubectl);
+    if (furikoPlugin && adhocJob) await showAdhocJob(furikoPlugin, adhocJob);
 
     const checks = [
       ...(withMemcached ? [await memcachedCheck(env, MEMCACHED_SCALED_SIZE)] : []),
       ...(withCronJob ? [await cronJobV2Check(env)] : []),
       ...(storageBucket ? [await storageBucket.check(env)] : []),
+      ...(adhocJob ? [await adhocJobCheck(env, adhocJob)] : []),
     ];
     return summarize(operators, expectedJobs(operators.map((op) => op.name), options.minutes), [...seen.values()], checks);
   } finally {

@@ -25,6 +25,16 @@ describe('buildExample', () => {
     expect(existsSync(join(dir, 'out/internal/controller/index.test.js'))).toBe(false);
   });
 
+  it('transpiles the extra folders asked for (jobconfig\'s cmd/furiko), and no other folder of cmd/', async () => {
+    mkdirSync(join(dir, 'src/cmd/furiko'), { recursive: true });
+    writeFileSync(join(dir, 'src/api/v1/thing_types.ts'), 'export const ThingKind = 1;\n');
+    writeFileSync(join(dir, 'src/cmd/furiko/main.ts'), "import { ThingKind } from '../../api/v1/thing_types.js';\nconsole.log(ThingKind as number);\n");
+    writeFileSync(join(dir, 'src/cmd/main.ts'), 'export {};\n');
+    expect(await buildExample(join(dir, 'src'), join(dir, 'out'), ['cmd/furiko'])).toBe(2);
+    expect(readFileSync(join(dir, 'out/cmd/furiko/main.js'), 'utf8')).toContain('console.log(ThingKind);');
+    expect(existsSync(join(dir, 'out/cmd/main.js'))).toBe(false);
+  });
+
   it('names file:line:col of a syntax error', async () => {
     writeFileSync(join(dir, 'src/internal/controller/index.ts'), 'export const ok = 1;\nexport function broken( {\n');
     await expect(buildExample(join(dir, 'src'), join(dir, 'out'))).rejects.toThrow(/src\/internal\/controller\/index\.ts:\d+:\d+: /);

@@ -24,14 +24,15 @@ function sourceFiles(folder: string): string[] {
 }
 
 /**
- * Transpiles `exampleDir` into `outDir` (emptied first) and returns the number of files written.
+ * Transpiles `exampleDir` (api/, internal/ and the `extraFolders` given, e.g. jobconfig's `cmd/furiko`)
+ * into `outDir` (emptied first) and returns the number of files written.
  * Type-only: no type check here (each example's tsconfig.repo.json does that in CI), so a type error
  * elsewhere never stops the demo; a syntax error does, naming file:line:col.
  */
-export async function buildExample(exampleDir: string, outDir: string): Promise<number> {
+export async function buildExample(exampleDir: string, outDir: string, extraFolders: string[] = []): Promise<number> {
   const ts = (await import('typescript')).default;
   rmSync(outDir, { recursive: true, force: true });
-  const files = RUNTIME_FOLDERS.flatMap((folder) => sourceFiles(join(exampleDir, folder)));
+  const files = [...RUNTIME_FOLDERS, ...extraFolders].flatMap((folder) => sourceFiles(join(exampleDir, folder)));
   if (files.length === 0) throw new Error(`${exampleDir}: no TypeScript sources under ${RUNTIME_FOLDERS.join('/, ')}/`);
   for (const file of files) {
     const result = ts.transpileModule(readFileSync(file, 'utf8'), {

@@ -18,6 +18,8 @@ export interface DemoOperator {
   summary: string;
   /** The config/samples files to apply, when not all of them (cronjob: v1 only; v2's sample is the same object). */
   samples?: string[];
+  /** Folders the demo transpiles beyond api/ and internal/ (jobconfig: its `furiko` CLI, run as a kubectl plugin). */
+  extraFolders?: string[];
 }
 
 export const DEMO_OPERATORS: DemoOperator[] = [
@@ -29,6 +31,7 @@ export const DEMO_OPERATORS: DemoOperator[] = [
     kind: 'JobConfig',
     resource: 'jobconfigs.execution.furiko.io,jobs.execution.furiko.io',
     summary: 'Furiko: JobConfig jobconfig-sample on "H/15 * * * *" (its quarter-hour offset hashed from its name), and the ad-hoc Job job-sample, run as task Pods',
+    extraFolders: ['cmd/furiko'],
   },
   {
     name: 'memcached',
