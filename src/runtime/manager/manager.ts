@@ -275,6 +275,10 @@ export class Manager implements ControllerHost {
         throw bindFailure(server, address, err);
       }
     };
+    // As kubebuilder advises (`mgr.AddReadyzCheck("webhook", mgr.GetWebhookServer().StartedChecker())`): a
+    // manager serving webhooks is not Ready before its webhook server listens (the probe server starts first,
+    // and the certificates may take a while), so its Service gets no endpoint the API server would be refused at.
+    if (this.webhookServer.hasHandlers()) this.readyChecks.webhook ??= () => this.webhookServer.started() || 'webhook server not started';
     if (this.probeAddress) {
       const probes = new ProbeServer({ ...this.probeAddress, healthChecks: { ping: () => true }, readyChecks: this.readyChecks });
       this.probes = probes;

@@ -52,6 +52,11 @@ export class WebhookServer {
     return this.conversion?.groupKinds() ?? [];
   }
 
+  /** Listening (controller-runtime's StartedChecker: the server has started). */
+  started(): boolean {
+    return this.server !== undefined;
+  }
+
   /** The CA that signed the serving certificate (for caBundle), once started. */
   caPem(): string {
     if (!this.certs) throw new Error('webhook server not started');
