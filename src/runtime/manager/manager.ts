@@ -21,6 +21,7 @@ import { Client, type CacheReader } from '../client/client.js';
 import { defaultKindRegistry, type KindInfo, type KindRef, type KindRegistry } from '../client/kinds.js';
 import type { KubeObject } from '../client/object.js';
 import { Transport } from '../client/transport.js';
+import { DEFAULT_READ_YOUR_OWN_WRITES_TIMEOUT_MS, ReadYourOwnWrites, type ReadYourOwnWritesOptions } from '../client/read-your-own-writes.js';
 import { inClusterKubeConfig, SERVICE_ACCOUNT_DIR_ENV } from '../client/in-cluster.js';
 import type { Controller } from '../controller/controller.js';
 import { EventRecorder, type EventRecorderOptions } from '../helpers/recorder.js';
@@ -105,6 +106,12 @@ export interface ManagerOptions {
   gracefulShutdownTimeoutMs?: number;
   /** Webhook server settings; it starts with the manager once a handler is registered. */
   webhook?: WebhookServerOptions;
+  /**
+   * `{ enabled: true }`: a cached read after this client's own write of the kind sees at least that write,
+   * waiting up to `timeoutMs` (manager clock, default 3 s) for the cache, then reading from the API server
+   * (client/read-your-own-writes.ts). Off by default, as in controller-runtime.
+   */
+  readYourOwnWrites?: ReadYourOwnWritesOptions;
 }
 
 export class Manager implements ControllerHost {
@@ -117,6 +124,8 @@ export class Manager implements ControllerHost {
   /** Reads from the cache for watched kinds, the server otherwise; writes to the server. */
   readonly client: Client;
   private cache: Cache;
+  /** The manager client's read-your-own-writes, when enabled. */
+  private readonly ownWrites: ReadYourOwnWrites | undefined;
   /** Register defaulters, validators and converters here before start(). */
   readonly webhookServer: WebhookServer;
   private readonly controllers: Controller[] = [];
@@ -154,7 +163,12 @@ export class Manager implements ControllerHost {
       get: (info, key) => this.cache.get(info, key),
       list: (info, opts) => this.cache.list(info, opts),
     };
-    this.client = new Client(this.transport, this.kinds, reader, options.fieldManager ?? 'kubeforge');
+    if (options.readYourOwnWrites?.enabled) {
+      const timeoutMs = options.readYourOwnWrites.timeoutMs ?? DEFAULT_READ_YOUR_OWN_WRITES_TIMEOUT_MS;
+      this.ownWrites = new ReadYourOwnWrites(() => this.cache, () => this.apiReader(), this.clock, timeoutMs, this.logger);
+    }
+    const ownWrites = this.ownWrites;
+    this.client = new Client(this.transport, this.kinds, ownWrites ? { serves: (info) => ownWrites.serves(info), get: (info, key) => ownWrites.get(info, key), list: (info, opts) => ownWrites.list(info, opts), wrote: (info, written, key, deletedUid) => ownWrites.wrote(info, written, key, deletedUid) } : reader, options.fieldManager ?? 'kubeforge');
     this.cache = this.newCache();
     this.webhookServer = new WebhookServer({ logger: this.logger, ...options.webhook });
     this.readyChecks.informers = () => this.cache.healthy() || 'caches not synced or watch down';
@@ -457,7 +471,7 @@ export class Manager implements ControllerHost {
       ...(stallOnManagerClock ? { stallClock: this.clock } : {}),
       metrics: this.metrics.informer,
       logger: this.logger,
-      onActivity: () => this.activity(),
+      onActivity: this.ownWrites ? () => (this.activity(), this.ownWrites!.observed()) : () => this.activity(),
     });
     for (const index of this.indexes) cache.indexField(index.kind, index.name, index.fn);
     return cache;
