@@ -23,7 +23,7 @@ import type { KubeObject } from '../client/object.js';
 import { Transport } from '../client/transport.js';
 import { DEFAULT_READ_YOUR_OWN_WRITES_TIMEOUT_MS, ReadYourOwnWrites, type ReadYourOwnWritesOptions } from '../client/read-your-own-writes.js';
 import { inClusterKubeConfig, SERVICE_ACCOUNT_DIR_ENV } from '../client/in-cluster.js';
-import type { Controller } from '../controller/controller.js';
+import type { Controller, ControllerRunContext } from '../controller/controller.js';
 import { EventRecorder, type EventRecorderOptions } from '../helpers/recorder.js';
 import type { RateLimiter } from '../queue/rate-limiter.js';
 import { LeaderElector, type LeaderElectionOptions } from './leader-election.js';
@@ -112,6 +112,15 @@ export interface ManagerOptions {
    * (client/read-your-own-writes.ts). Off by default, as in controller-runtime.
    */
   readYourOwnWrites?: ReadYourOwnWritesOptions;
+  /** Defaults for every controller (controller-runtime's config.Controller). */
+  controller?: {
+    /**
+     * Warm replicas (controller-runtime 0.21's EnableWarmup): while not leading, start the controllers'
+     * sources, caches and queues (no reconciles), so a new leader reconciles at once, with no list and no
+     * cache sync to wait for. Per controller: `withOptions({ enableWarmup })`. Default false.
+     */
+    enableWarmup?: boolean;
+  };
 }
 
 export class Manager implements ControllerHost {
@@ -197,6 +206,7 @@ export class Manager implements ControllerHost {
   addController(controller: Controller): void {
     if (this.hasController(controller.name)) throw new Error(duplicateNameMessage(controller.name));
     this.controllers.push(controller);
+    if (this.running && !this.leading && this.options.leaderElection && this.warmsUp(controller)) controller.warmup(this.controllerContext());
     if (this.running && (this.leading || !this.options.leaderElection)) void this.startReported(`controller ${controller.name}`, () => this.startController(controller)).catch(() => {}); // reported, and ends runUntilSignal
   }
 
@@ -268,11 +278,12 @@ export class Manager implements ControllerHost {
           if (!this.leading) return;
           this.leading = false;
           if (lost) this.leaderElectionLost(reason);
-          else this.leaderWork = this.leaderWork.then(() => this.stopLeaderWork());
+          else this.leaderWork = this.leaderWork.then(() => this.stopLeaderWork()).then(() => this.warmUp());
         },
         // controller-runtime gives the lock a recorder named after the candidate's identity (core/v1 Events)
         recordEvent: (lease, message) => void this.eventRecorderFor(this.elector!.identity).event({ ...lease, apiVersion: 'coordination.k8s.io/v1', kind: 'Lease' }, 'Normal', 'LeaderElection', message),
       }, this.logger);
+      this.warmUp();
       this.elector.start();
       return;
     }
@@ -343,6 +354,7 @@ export class Manager implements ControllerHost {
     await this.leaderWork;
     this.stopping = false;
     if (wasLeading) await this.stopLeaderWork();
+    else await Promise.all(this.controllers.map((c) => c.stop())); // warm controllers stop their sources
     await this.elector?.stop();
     this.elector = undefined;
     for (const r of this.runnables) if (r.needLeaderElection === false) await r.stop?.();
@@ -418,7 +430,10 @@ export class Manager implements ControllerHost {
       .then(() => this.stopLeaderWork())
       .catch((err: unknown) => this.logger.error({ err: String(err) }, 'stopping the leader work failed'))
       .finally(() => {
-        if (this.options.onLeaderElectionLost === 'campaign') this.transport.fenceWrites(undefined);
+        if (this.options.onLeaderElectionLost === 'campaign') {
+          this.transport.fenceWrites(undefined);
+          this.warmUp(); // a standby again: warm as before
+        }
       });
     if ((this.options.onLeaderElectionLost ?? 'exit') === 'exit') process.exit(1);
   }
@@ -450,7 +465,22 @@ export class Manager implements ControllerHost {
   }
 
   private startController(controller: Controller): Promise<void> {
-    return controller.start({
+    return controller.start(this.controllerContext());
+  }
+
+  /** A running manager that does not lead warms up its controllers that want it. */
+  private warmUp(): void {
+    if (!this.running || this.leading || this.stopping) return;
+    for (const c of this.controllers) if (this.warmsUp(c)) c.warmup(this.controllerContext());
+  }
+
+  /** Warm replicas on for this controller (its own option, else the manager's). */
+  private warmsUp(controller: Controller): boolean {
+    return controller.options.enableWarmup ?? this.options.controller?.enableWarmup ?? false;
+  }
+
+  private controllerContext(): ControllerRunContext {
+    return {
       cache: this.cache,
       clock: this.clock,
       logger: this.logger,
@@ -458,7 +488,7 @@ export class Manager implements ControllerHost {
       metrics: this.metrics.controller,
       defaultRateLimiter: this.options.rateLimiter,
       onActivity: () => this.activity(),
-    });
+    };
   }
 
   private newCache(): Cache {
