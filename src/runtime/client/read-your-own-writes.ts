@@ -188,7 +188,11 @@ function gone(informer: ObservedKind, key: string, uid: string): boolean {
   return cached === undefined || (uid !== '' && cached.metadata?.uid !== uid);
 }
 
-/** A kind's key across its views (a metadata-only view waits for writes of the full kind). */
+const kindIds = new WeakMap<KindInfo, string>();
+
+/** A kind's key across its views (a metadata-only view waits for writes of the full kind); built once per KindInfo, reads are a hot path. */
 function kindIdOf(info: KindInfo): string {
-  return `${info.group}/${info.kind}`;
+  let id = kindIds.get(info);
+  if (id === undefined) kindIds.set(info, (id = `${info.group}/${info.kind}`));
+  return id;
 }
