@@ -173,3 +173,26 @@ test('with it, dry-run writes and writes of kinds the cache does not watch make 
   expect((await mgr.client.get(BuiltinKinds.Secret, { namespace: 'default', name: 'unwatched' })).metadata?.name).toBe('unwatched');
   gate.release();
 });
+
+test("with it, a write outside the cache's scope (another namespace, a label selector it fails) makes no read wait, unless the object was cached and must leave", async () => {
+  const { mgr, gate } = await managerWithGate({ readYourOwnWrites: { enabled: true }, cache: { namespace: 'default', byKind: { 'v1/ConfigMap': { labelSelector: { app: 'kept' } } } } });
+  await mgr.client.create({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'elsewhere' } });
+  const kept = await mgr.client.create<ConfigMap>({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'kept', namespace: 'default', labels: { app: 'kept' } } });
+  await until('the labelled object in the cache', () => mgr.getCache().informerFor(BuiltinKinds.ConfigMap).store.get('default/kept') !== undefined);
+  gate.held = true;
+  const notFound = (p: Promise<unknown>) => p.then(() => 'found', (err: unknown) => (isNotFound(err) ? 'not found' : String(err)));
+  await mgr.client.create<ConfigMap>({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'away', namespace: 'elsewhere' } });
+  await mgr.client.create<ConfigMap>({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'unlabelled', namespace: 'default' } });
+  const away = notFound(mgr.client.get(BuiltinKinds.ConfigMap, { namespace: 'elsewhere', name: 'away' }));
+  const unlabelled = notFound(mgr.client.get(BuiltinKinds.ConfigMap, { namespace: 'default', name: 'unlabelled' }));
+  expect(await settledWithin(away)).toBe(true);
+  expect(await settledWithin(unlabelled)).toBe(true);
+  expect([await away, await unlabelled]).toEqual(['not found', 'not found']);
+  // the cached object loses its label: the watch will say DELETED, so the read waits for that
+  await mgr.client.patch(kept, { metadata: { labels: { app: null } } });
+  const left = notFound(mgr.client.get(BuiltinKinds.ConfigMap, { namespace: 'default', name: 'kept' }));
+  await until('the DELETED event to reach the held watch', () => gate.queuedEvents() > 0);
+  expect(await settledWithin(left)).toBe(false);
+  gate.release();
+  expect(await left).toBe('not found');
+});

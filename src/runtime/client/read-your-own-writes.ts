@@ -5,7 +5,9 @@
  * resourceVersion, and a cached list of the kind waits for the highest one written. The wait is bounded
  * (`timeoutMs` on the manager's clock); past it the read goes to the API server instead, which always
  * holds the write (the fallback KEP-2340's consistent reads take when the watch cache lags), and says so
- * in the log. Writes of kinds the cache does not serve, and dry runs, are not tracked.
+ * in the log. Writes of kinds the cache does not serve, writes its watch can never show (another
+ * namespace, a label selector the object fails, unless the object is cached and must leave), and dry runs
+ * are not tracked.
  *
  * What it needs of the cache: a kind's informer's last observed resourceVersion and store, and a call to
  * `observed()` whenever an informer took an event or a list (the cache's activity hook).
@@ -36,6 +38,12 @@ export interface ObservedKind {
 export interface TrackedCache extends CacheReader {
   informerFor(info: KindInfo): ObservedKind;
 }
+
+/**
+ * Whether the cache's watch of `info` can ever show `obj` (its namespace and label selector scope). A
+ * write it cannot show is not waited for: no event would come, and every read would wait out the timeout.
+ */
+export type CacheScope = (info: KindInfo, obj: KubeObject) => boolean;
 
 /** This client's writes of one kind that the cache may not have seen yet. */
 interface PendingWrites {
@@ -69,6 +77,7 @@ export class ReadYourOwnWrites implements CacheReader {
     private readonly clock: Clock,
     private readonly timeoutMs: number,
     private readonly logger?: Logger,
+    private readonly inScope: CacheScope = () => true,
   ) {}
 
   serves(info: KindInfo): boolean {
@@ -85,6 +94,8 @@ export class ReadYourOwnWrites implements CacheReader {
     if (rv === undefined && deletedUid === undefined) return;
     const id = kindIdOf(info);
     const objectKey = keyOf({ namespace: info.namespaced ? key.namespace : undefined, name: key.name });
+    // Out of the watch's scope and not cached: no event will come. (Cached, it leaves with a DELETED event.)
+    if (rv !== undefined && !this.inScope(info, written!) && this.cache().informerFor(info).store.get(objectKey) === undefined) return;
     let writes = this.pending.get(id);
     if (!writes) this.pending.set(id, (writes = { highest: 0n, byKey: new Map(), deletes: new Map() }));
     else if (writes.byKey.size + writes.deletes.size >= 256) this.forgetSeen(info, this.cache().informerFor(info)); // keep the maps small

@@ -18,10 +18,11 @@ import { Cache, type KindScope } from '../cache/cache.js';
 import type { IndexFunc } from '../cache/object-store.js';
 import { realClock, type Clock } from '../clock.js';
 import { Client, type CacheReader } from '../client/client.js';
-import { defaultKindRegistry, type KindInfo, type KindRef, type KindRegistry } from '../client/kinds.js';
+import { apiVersionOf, defaultKindRegistry, type KindInfo, type KindRef, type KindRegistry } from '../client/kinds.js';
 import type { KubeObject } from '../client/object.js';
 import { Transport } from '../client/transport.js';
-import { DEFAULT_READ_YOUR_OWN_WRITES_TIMEOUT_MS, ReadYourOwnWrites, type ReadYourOwnWritesOptions } from '../client/read-your-own-writes.js';
+import { DEFAULT_READ_YOUR_OWN_WRITES_TIMEOUT_MS, ReadYourOwnWrites, type CacheScope, type ReadYourOwnWritesOptions } from '../client/read-your-own-writes.js';
+import { parseLabelSelector, type LabelMatcher } from '../cache/label-selector.js';
 import { inClusterKubeConfig, SERVICE_ACCOUNT_DIR_ENV } from '../client/in-cluster.js';
 import type { Controller, ControllerRunContext } from '../controller/controller.js';
 import { EventRecorder, type EventRecorderOptions } from '../helpers/recorder.js';
@@ -174,7 +175,7 @@ export class Manager implements ControllerHost {
     };
     if (options.readYourOwnWrites?.enabled) {
       const timeoutMs = options.readYourOwnWrites.timeoutMs ?? DEFAULT_READ_YOUR_OWN_WRITES_TIMEOUT_MS;
-      this.ownWrites = new ReadYourOwnWrites(() => this.cache, () => this.apiReader(), this.clock, timeoutMs, this.logger);
+      this.ownWrites = new ReadYourOwnWrites(() => this.cache, () => this.apiReader(), this.clock, timeoutMs, this.logger, cacheScopeOf(options.cache));
     }
     const ownWrites = this.ownWrites;
     this.client = new Client(this.transport, this.kinds, ownWrites ? { serves: (info) => ownWrites.serves(info), get: (info, key) => ownWrites.get(info, key), list: (info, opts) => ownWrites.list(info, opts), wrote: (info, written, key, deletedUid) => ownWrites.wrote(info, written, key, deletedUid) } : reader, options.fieldManager ?? 'kubeforge');
@@ -510,6 +511,21 @@ export class Manager implements ControllerHost {
   private activity(): void {
     this.activityCount++;
   }
+}
+
+/** The cache's watch scope of a kind (cache.namespace, byKind's namespace and label selector), for read-your-own-writes. */
+function cacheScopeOf(cache: ManagerOptions['cache']): CacheScope {
+  const labelMatchers = new Map<string, LabelMatcher>();
+  return (info, obj) => {
+    const id = `${apiVersionOf(info)}/${info.kind}`;
+    const scope = cache?.byKind?.[id];
+    const namespace = info.namespaced ? (scope?.namespace ?? cache?.namespace) : undefined;
+    if (namespace !== undefined && obj.metadata?.namespace !== namespace) return false;
+    if (scope?.labelSelector === undefined) return true;
+    let matches = labelMatchers.get(id);
+    if (!matches) labelMatchers.set(id, (matches = parseLabelSelector(scope.labelSelector)));
+    return matches(obj.metadata?.labels);
+  };
 }
 
 /** A runnable's name in logs: its class name, if it has one of its own. */
