@@ -40,10 +40,13 @@ interface Failover {
   informersBeforeLeading: number;
   /** Virtual ms from the leader's stop to the standby's first reconcile of each key. */
   reconciledAfterMs: number[];
+  /** Reconciles a manager ran while not leading (must stay 0: warmup starts no workers). */
+  reconciledWhileNotLeading: number;
 }
 
 async function failover(enableWarmup: boolean): Promise<Failover> {
   const reconciled = new Map<string, number>();
+  let reconciledWhileNotLeading = 0;
   const candidate = (identity: string) => {
     const m = new Manager({
       kubeConfig: cluster.kubeconfigPath,
@@ -56,7 +59,10 @@ async function failover(enableWarmup: boolean): Promise<Failover> {
     managers.push(m);
     m.controllerFor(BuiltinKinds.ConfigMap).complete(async (req) => {
       if (req.namespace !== 'default' || !req.name.startsWith('warm-')) return;
-      if (!m.isLeader()) throw new Error(`${identity} reconciled while not leading`);
+      if (!m.isLeader()) {
+        reconciledWhileNotLeading++;
+        throw new Error(`${identity} reconciled while not leading`);
+      }
       if (identity === 'standby' && !reconciled.has(req.name)) reconciled.set(req.name, cluster.clock.now());
     });
     return m;
@@ -78,7 +84,7 @@ async function failover(enableWarmup: boolean): Promise<Failover> {
   await cluster.clock.advance(15_000);
   expect(standby.isLeader()).toBe(true);
   const listsAfterFailover = cluster.requestLog().slice(logBefore).filter((e) => e.verb === 'list' && e.resource === 'configmaps').length;
-  return { listsAfterFailover, queuedBeforeLeading, informersBeforeLeading, reconciledAfterMs: [...reconciled.values()].map((at) => at - stoppedAt) };
+  return { listsAfterFailover, queuedBeforeLeading, informersBeforeLeading, reconciledAfterMs: [...reconciled.values()].map((at) => at - stoppedAt), reconciledWhileNotLeading };
 }
 
 test('a warm standby has synced caches and queued keys before it leads, and reconciles after failover with no LIST', async () => {
@@ -87,6 +93,7 @@ test('a warm standby has synced caches and queued keys before it leads, and reco
   expect(warm.queuedBeforeLeading).toBeGreaterThanOrEqual(KEYS);
   expect(warm.reconciledAfterMs).toHaveLength(KEYS);
   expect(warm.listsAfterFailover).toBe(0);
+  expect(warm.reconciledWhileNotLeading).toBe(0);
   // reconciled within the standby's next election retry (2 s), as the cold one is on the virtual clock
   expect(Math.max(...warm.reconciledAfterMs)).toBeLessThanOrEqual(2_000);
 });
@@ -97,4 +104,5 @@ test('a cold standby (warmup off, the default) starts its caches only on gaining
   expect(cold.queuedBeforeLeading).toBeUndefined();
   expect(cold.reconciledAfterMs).toHaveLength(KEYS);
   expect(cold.listsAfterFailover).toBeGreaterThanOrEqual(1);
+  expect(cold.reconciledWhileNotLeading).toBe(0);
 });
