@@ -1,6 +1,9 @@
 /**
  * Runtime benchmark against the local cluster, side by side in one run with what a TypeScript user
- * writes today (client-node's informer + a de-duplicating Set queue with one worker).
+ * writes today (client-node's informer + a de-duplicating Set queue), like for like: every figure is taken
+ * with the same number of workers on both sides, once with 1 and once with 4 (WORKER_COUNTS). The Set queue
+ * with N workers keeps one key from two workers at once as kubeforge's queue does (a key added while it is
+ * being reconciled waits for that reconcile to end).
  *
  * Method — measure the runtime, not the API server:
  * - The local cluster (real clock) runs in a child process (bench/runtime-cluster-process.mjs), and that
@@ -12,8 +15,7 @@
  *   (how far the runtime lags the server), which is the runtime's share.
  * - Burst with a server read: the same burst, but each reconcile also reads its object from the API server
  *   (an uncached GET, standing in for the API call or external request a real reconciler makes), and the time
- *   runs to the last reconcile's end. kubeforge runs its default 4 workers (the queue keeps one key from two
- *   workers at once); the Set queue has its one worker, as written above.
+ *   runs to the last reconcile's end, with the same worker count on both sides.
  * - Latency with a server read: the paced creates again, each reconcile also reading its object from the server;
  *   create → reconcile start, so a runtime whose reconciles fall behind the 5 ms pace shows its backlog.
  * - CPU: user + system CPU time of this process during the burst (process.cpuUsage) — the runtime's own
@@ -48,6 +50,8 @@ const MEMORY_OBJECTS = 2000;
 const PACED_OBJECTS = 400;
 const PACED_INTERVAL_MS = 5;
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);
+/** Each figure is measured with this many workers on both sides. */
+const WORKER_COUNTS = (process.env.BENCH_WORKERS ?? '1,4').split(',').map(Number);
 const payload = 'x'.repeat(1024);
 const epochNow = (): number => performance.timeOrigin + performance.now();
 
@@ -153,11 +157,11 @@ function reconcileLog(): Pick<RuntimeUnderTest, 'reconciledAt' | 'finishedAt'> &
   };
 }
 
-function kubeforgeRuntime(kubeconfigPath: string, ns: string, work: ReconcileWork = 'cache'): RuntimeUnderTest {
+function kubeforgeRuntime(kubeconfigPath: string, ns: string, workers: number, work: ReconcileWork = 'cache'): RuntimeUnderTest {
   const mgr = new Manager({ kubeConfig: kubeconfigPath, logger: pino({ level: 'silent' }), cache: { namespace: ns } });
   const log = reconcileLog();
   const server = mgr.apiReader();
-  mgr.controllerFor(BuiltinKinds.ConfigMap).withEventFilter(newPredicate((o) => o.metadata?.name?.startsWith('cm-') ?? false)).complete(async (req) => {
+  mgr.controllerFor(BuiltinKinds.ConfigMap).withOptions({ maxConcurrentReconciles: workers }).withEventFilter(newPredicate((o) => o.metadata?.name?.startsWith('cm-') ?? false)).complete(async (req) => {
     const now = epochNow();
     await mgr.client.get(BuiltinKinds.ConfigMap, req);
     if (work === 'server') await server.get(BuiltinKinds.ConfigMap, req);
@@ -174,59 +178,72 @@ function kubeforgeRuntime(kubeconfigPath: string, ns: string, work: ReconcileWor
   };
 }
 
-function clientNodeRuntime(kubeconfigPath: string, ns: string, work: ReconcileWork = 'cache'): RuntimeUnderTest {
+function clientNodeRuntime(kubeconfigPath: string, ns: string, workers: number, work: ReconcileWork = 'cache'): RuntimeUnderTest {
   const kc = new KubeConfig();
   kc.loadFromFile(kubeconfigPath);
   const api = kc.makeApiClient(CoreV1Api);
   const informer = makeInformer<V1ConfigMap>(kc, `/api/v1/namespaces/${ns}/configmaps`, () => api.listNamespacedConfigMap({ namespace: ns }));
   const log = reconcileLog();
-  // The queue a TypeScript user writes today: a Set for de-duplication and one worker.
+  // The queue a TypeScript user writes: a Set for de-duplication, `workers` workers, and (as client-go's
+  // queue) a key being reconciled is not handed to a second worker: added again, it waits in `dirty`.
   const queue = new Set<string>();
-  let wake: (() => void) | undefined;
+  const processing = new Set<string>();
+  const dirty = new Set<string>();
+  const idle: Array<() => void> = [];
   let running = true;
+  const add = (name: string) => {
+    if (processing.has(name)) dirty.add(name);
+    else if (!queue.has(name)) {
+      queue.add(name);
+      idle.pop()?.();
+    }
+  };
   const enqueue = (o: V1ConfigMap) => {
-    if (!o.metadata?.name?.startsWith('cm-')) return;
-    queue.add(o.metadata.name);
-    wake?.();
+    if (o.metadata?.name?.startsWith('cm-')) add(o.metadata.name);
   };
   informer.on('add', enqueue);
   informer.on('update', enqueue);
-  let worker: Promise<void> | undefined;
+  const worker = async () => {
+    while (running) {
+      const next = queue.values().next();
+      if (next.done) {
+        await new Promise<void>((r) => idle.push(r));
+        continue;
+      }
+      const name = next.value;
+      queue.delete(name);
+      processing.add(name);
+      const now = epochNow();
+      informer.get(name, ns);
+      await Promise.resolve();
+      if (work === 'server') await api.readNamespacedConfigMap({ name, namespace: ns });
+      log.record(name, now);
+      processing.delete(name);
+      if (dirty.delete(name)) add(name);
+    }
+  };
+  let pool: Promise<void[]> | undefined;
   return {
     reconciledAt: log.reconciledAt,
     finishedAt: log.finishedAt,
     start: async () => {
-      worker = (async () => {
-        while (running) {
-          const next = queue.values().next();
-          if (next.done) {
-            await new Promise<void>((r) => (wake = r));
-            continue;
-          }
-          queue.delete(next.value);
-          const now = epochNow();
-          informer.get(next.value, ns);
-          await Promise.resolve();
-          if (work === 'server') await api.readNamespacedConfigMap({ name: next.value, namespace: ns });
-          log.record(next.value, now);
-        }
-      })();
+      pool = Promise.all(Array.from({ length: workers }, worker));
       await informer.start();
     },
     stop: async () => {
       running = false;
-      wake?.();
-      await worker;
+      for (const wake of idle.splice(0)) wake();
+      await pool;
       await informer.stop();
     },
   };
 }
 
-type Factory = (kubeconfigPath: string, ns: string, work?: ReconcileWork) => RuntimeUnderTest;
+type Factory = (kubeconfigPath: string, ns: string, workers: number, work?: ReconcileWork) => RuntimeUnderTest;
 
 /** Paced creates (one every PACED_INTERVAL_MS) into a fresh namespace: each object's create → first reconcile start, ms. */
-async function pacedLatencies(cluster: ClusterProcess, make: Factory, ns: string, work: ReconcileWork): Promise<number[]> {
-  const paced = make(cluster.kubeconfigPath, ns, work);
+async function pacedLatencies(cluster: ClusterProcess, make: Factory, ns: string, workers: number, work: ReconcileWork): Promise<number[]> {
+  const paced = make(cluster.kubeconfigPath, ns, workers, work);
   await paced.start();
   collectGarbage();
   const { sentAt } = await cluster.create(ns, PACED_OBJECTS, {}, PACED_INTERVAL_MS);
@@ -235,8 +252,8 @@ async function pacedLatencies(cluster: ClusterProcess, make: Factory, ns: string
   return [...paced.reconciledAt].map(([n, t]) => t - sentAt[n]!);
 }
 
-async function measure(cluster: ClusterProcess, make: Factory, ns: string, memory: (cluster: ClusterProcess) => Promise<number>): Promise<RunFigures> {
-  const burst = make(cluster.kubeconfigPath, ns);
+async function measure(cluster: ClusterProcess, make: Factory, ns: string, workers: number, memory: (cluster: ClusterProcess) => Promise<number>): Promise<RunFigures> {
+  const burst = make(cluster.kubeconfigPath, ns, workers);
   await burst.start();
   collectGarbage();
   const started = epochNow();
@@ -248,7 +265,7 @@ async function measure(cluster: ClusterProcess, make: Factory, ns: string, memor
   const totalMs = Math.max(...burst.reconciledAt.values()) - started;
   await burst.stop();
 
-  const withRead = make(cluster.kubeconfigPath, `${ns}-read`, 'server');
+  const withRead = make(cluster.kubeconfigPath, `${ns}-read`, workers, 'server');
   await withRead.start();
   collectGarbage();
   const readStarted = epochNow();
@@ -257,10 +274,10 @@ async function measure(cluster: ClusterProcess, make: Factory, ns: string, memor
   const withReadMs = Math.max(...withRead.finishedAt.values()) - readStarted;
   await withRead.stop();
 
-  const latencies = await pacedLatencies(cluster, make, `${ns}-paced`, 'cache');
-  const readLatencies = await pacedLatencies(cluster, make, `${ns}-paced-read`, 'server');
+  const latencies = await pacedLatencies(cluster, make, `${ns}-paced`, workers, 'cache');
+  const readLatencies = await pacedLatencies(cluster, make, `${ns}-paced-read`, workers, 'server');
 
-  const cold = make(cluster.kubeconfigPath, ns);
+  const cold = make(cluster.kubeconfigPath, ns, workers);
   collectGarbage();
   const coldStarted = epochNow();
   await cold.start();
@@ -308,14 +325,15 @@ function summarize(runs: RunFigures[]): Summary {
   };
 }
 
-test('runtime benchmark: kubeforge vs client-node informer + simple queue', async () => {
+test('runtime benchmark: kubeforge vs client-node informer + a work queue, 1 and 4 workers on both sides', async () => {
   const cluster = await ClusterProcess.start();
   try {
     await cluster.create(MEMORY_NAMESPACE, MEMORY_OBJECTS, { payload, other: 'value' });
     await cluster.create(`${MEMORY_NAMESPACE}-warmup`, 50, { payload, other: 'value' });
-    const runPair = async (tag: string, kubeforgeFirst: boolean) => {
-      const kf = () => measure(cluster, kubeforgeRuntime, `kf-${tag}`, (c) => kubeforgeMemory(c));
-      const cn = () => measure(cluster, clientNodeRuntime, `cn-${tag}`, clientNodeMemory);
+    // Heap per cached object does not depend on the worker count: measured with the first count, reused.
+    const runPair = async (tag: string, workers: number, kubeforgeFirst: boolean, memory: { kubeforge?: number; clientNode?: number }) => {
+      const kf = () => measure(cluster, kubeforgeRuntime, `kf-${tag}-w${workers}`, workers, async (c) => (memory.kubeforge ??= await kubeforgeMemory(c)));
+      const cn = () => measure(cluster, clientNodeRuntime, `cn-${tag}-w${workers}`, workers, async (c) => (memory.clientNode ??= await clientNodeMemory(c)));
       if (kubeforgeFirst) {
         const kubeforge = await kf();
         return { kubeforge, clientNode: await cn() };
@@ -323,32 +341,36 @@ test('runtime benchmark: kubeforge vs client-node informer + simple queue', asyn
       const clientNode = await cn();
       return { kubeforge: await kf(), clientNode };
     };
-    await runPair('warmup', false);
-    const rounds = [];
-    for (let i = 0; i < ROUNDS; i++) rounds.push(await runPair(`r${i}`, i % 2 === 0));
-    const kubeforge = summarize(rounds.map((r) => r.kubeforge));
-    const clientNode = summarize(rounds.map((r) => r.clientNode));
+    for (const workers of WORKER_COUNTS) await runPair('warmup', workers, false, {});
+    const rounds = new Map<number, Array<{ kubeforge: RunFigures; clientNode: RunFigures }>>(WORKER_COUNTS.map((w) => [w, []]));
+    for (let i = 0; i < ROUNDS; i++) {
+      const memory = {};
+      for (const workers of WORKER_COUNTS) rounds.get(workers)!.push(await runPair(`r${i}`, workers, i % 2 === 0, memory));
+    }
     const frozenBytes = await kubeforgeMemory(cluster, true);
     const side = (f: RunFigures) =>
       `cpu ${f.cpuMs.toFixed(0)} ms, burst ${f.totalMs.toFixed(0)} (server ${f.createMs.toFixed(0)}), with server reads ${f.withReadMs.toFixed(0)} ms, cold ${f.coldStartMs.toFixed(0)} ms, p50 ${f.p50.toFixed(2)} p99 ${f.p99.toFixed(2)} ms, with server reads p50 ${f.readP50.toFixed(2)} p99 ${f.readP99.toFixed(2)} ms, ${(f.bytesPerObject / 1024).toFixed(2)} KiB`;
-    const perRound = rounds.map((r, i) => `round ${i}: kubeforge ${side(r.kubeforge)} | client-node ${side(r.clientNode)}`);
     const row = (name: string, f: Summary) =>
-      `| ${name} | ${(f.totalMs / 1000).toFixed(2)} s (server burst ${(f.createMs / 1000).toFixed(2)} s, tail ${f.tailMs.toFixed(1)} ms) | ${(f.withReadMs / 1000).toFixed(2)} s | ${(f.coldStartMs / 1000).toFixed(3)} s | ${f.p50.toFixed(2)} ms | ${f.p99.toFixed(2)} ms | ${f.readP50.toFixed(2)} ms / ${f.readP99.toFixed(2)} ms | ${(f.bytesPerObject / 1024).toFixed(2)} KiB | ${f.cpuMs.toFixed(0)} ms |`;
+      `| ${name} | ${(f.totalMs / 1000).toFixed(2)} s (server burst ${(f.createMs / 1000).toFixed(2)} s, tail ${f.tailMs.toFixed(1)} ms) | ${f.p50.toFixed(2)} / ${f.p99.toFixed(2)} ms | ${f.cpuMs.toFixed(0)} ms | ${(f.coldStartMs / 1000).toFixed(3)} s | ${(f.bytesPerObject / 1024).toFixed(2)} KiB | ${(f.withReadMs / 1000).toFixed(2)} s | ${f.readP50.toFixed(2)} / ${f.readP99.toFixed(2)} ms |`;
     const ratio = (a: number, b: number) => (b / a).toFixed(2);
-    console.log(
-      [
-        ...perRound,
-        '',
-        `| runtime | ${OBJECTS} created → reconciled once | the same, each reconcile reading from the server | cold start on ${OBJECTS} | create→reconcile p50 (paced, pooled) | p99 | p50 / p99, each reconcile reading from the server | heap per cached object (~1 KiB ConfigMap) | CPU for the ${OBJECTS}-object burst |`,
-        '| --- | --- | --- | --- | --- | --- | --- | --- | --- |',
-        row('kubeforge', kubeforge),
-        `| kubeforge (frozen cache) | | | | | | | ${(frozenBytes / 1024).toFixed(2)} KiB | |`,
-        row('client-node informer + Set queue', clientNode),
-        '',
-        `client-node / kubeforge (above 1: kubeforge ahead): burst ${ratio(kubeforge.totalMs, clientNode.totalMs)}× (tail ${ratio(kubeforge.tailMs, clientNode.tailMs)}×), with server reads ${ratio(kubeforge.withReadMs, clientNode.withReadMs)}×, cold start ${ratio(kubeforge.coldStartMs, clientNode.coldStartMs)}×, p50 ${ratio(kubeforge.p50, clientNode.p50)}×, p99 ${ratio(kubeforge.p99, clientNode.p99)}×, with server reads p50 ${ratio(kubeforge.readP50, clientNode.readP50)}× p99 ${ratio(kubeforge.readP99, clientNode.readP99)}×, memory ${ratio(kubeforge.bytesPerObject, clientNode.bytesPerObject)}×, CPU ${ratio(kubeforge.cpuMs, clientNode.cpuMs)}×`,
-      ].join('\n'),
-    );
+    const lines: string[] = [];
+    const table: string[] = [
+      `| runtime (workers) | ${OBJECTS} created → reconciled once (cache-only) | create→reconcile p50 / p99 (paced, pooled) | CPU for the ${OBJECTS}-event burst | cold start on ${OBJECTS} | heap per cached ~1 KiB ConfigMap | ${OBJECTS} reconciled, each reading from the server | p50 / p99, each reading from the server |`,
+      '| --- | --- | --- | --- | --- | --- | --- | --- |',
+    ];
+    for (const workers of WORKER_COUNTS) {
+      const pairs = rounds.get(workers)!;
+      lines.push(...pairs.map((r, i) => `${workers} worker(s), round ${i}: kubeforge ${side(r.kubeforge)} | client-node ${side(r.clientNode)}`));
+      const kubeforge = summarize(pairs.map((r) => r.kubeforge));
+      const clientNode = summarize(pairs.map((r) => r.clientNode));
+      table.push(row(`kubeforge (${workers})`, kubeforge), row(`client-node informer + queue (${workers})`, clientNode));
+      table.push(
+        `| client-node / kubeforge (${workers}; above 1: kubeforge ahead) | ${ratio(kubeforge.totalMs, clientNode.totalMs)}× (tail ${ratio(kubeforge.tailMs, clientNode.tailMs)}×) | ${ratio(kubeforge.p50, clientNode.p50)}× / ${ratio(kubeforge.p99, clientNode.p99)}× | ${ratio(kubeforge.cpuMs, clientNode.cpuMs)}× | ${ratio(kubeforge.coldStartMs, clientNode.coldStartMs)}× | ${ratio(kubeforge.bytesPerObject, clientNode.bytesPerObject)}× | ${ratio(kubeforge.withReadMs, clientNode.withReadMs)}× | ${ratio(kubeforge.readP50, clientNode.readP50)}× / ${ratio(kubeforge.readP99, clientNode.readP99)}× |`,
+      );
+    }
+    table.push(`| kubeforge, \`frozen: true\` cache | | | | | ${(frozenBytes / 1024).toFixed(2)} KiB | | |`);
+    console.log([...lines, '', ...table].join('\n'));
   } finally {
     await cluster.stop();
   }
-}, 900_000);
+}, 3_600_000);

@@ -9,6 +9,7 @@ export { keyOf, objectKey, parseKey, requestOf, splitApiVersion } from './client
 export { KindRegistry, defaultKindRegistry, defineKind, BuiltinKinds, apiVersionOf, groupKindOf, type KindInfo, type KindRef } from './client/kinds.js';
 export { Client, type ObjectKey, type ListOptions, type PatchType, type WriteOptions, type ApplyOptions, type StatusWriter, type DeleteOptions, type PropagationPolicy, type CacheReader, type ClientRequestOptions } from './client/client.js';
 export type { ApplyObject, AppliedObject, ApplyConfiguration, ApplyConfigurationOf } from './client/apply.js';
+export { DEFAULT_READ_YOUR_OWN_WRITES_TIMEOUT_MS, type ReadYourOwnWritesOptions } from './client/read-your-own-writes.js';
 export { Transport, RequestTimeoutError, RequestAbortedError, DEFAULT_REQUEST_TIMEOUT_MS, type TransportOptions, type RequestOptions } from './client/transport.js';
 export { inClusterKubeConfig, SERVICE_ACCOUNT_DIR, SERVICE_ACCOUNT_DIR_ENV, type InClusterOptions } from './client/in-cluster.js';
 export { ApiError, ignoreNotFound, isNotFound, isConflict, isAlreadyExists, isGone, isInvalid, isForbidden, isTransient } from './client/api-error.js';

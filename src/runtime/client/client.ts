@@ -66,6 +66,8 @@ export interface CacheReader {
   serves(info: KindInfo): boolean;
   get<T extends KubeObject>(info: KindInfo<T>, key: ObjectKey): Promise<T | undefined>;
   list<T extends KubeObject>(info: KindInfo<T>, options: ListOptions): Promise<T[]>;
+  /** Told of each of this client's own writes (its answer; a delete's may be a Status), for read-your-own-writes. */
+  wrote?(info: KindInfo, written: KubeObject | undefined, key: ObjectKey, deletedUid?: string): void;
 }
 
 const contentTypes: Record<PatchType | 'apply', string> = {
@@ -162,7 +164,7 @@ export class Client {
   async create<T extends KubeObject>(obj: T, options: WriteOptions = {}): Promise<T> {
     const info = this.kinds.resolve<T>(obj);
     const created = await this.transport.request<T>('POST', resourcePath(info, obj.metadata?.namespace), { ...this.requestDefaults, body: obj, query: this.writeQuery(options) });
-    return withTypeMeta(created, info);
+    return this.wrote(info, withTypeMeta(created, info), options);
   }
 
   /** Replaces the object (optimistic concurrency on metadata.resourceVersion); status is ignored by the server. */
@@ -206,20 +208,21 @@ export class Client {
     if (options.propagationPolicy) body.propagationPolicy = options.propagationPolicy;
     if (options.gracePeriodSeconds !== undefined) body.gracePeriodSeconds = options.gracePeriodSeconds;
     if (options.preconditions) body.preconditions = options.preconditions;
-    await this.transport.request('DELETE', resourcePath(info, obj.metadata?.namespace, obj.metadata?.name), { ...this.requestDefaults, body });
+    const answer = await this.transport.request<KubeObject>('DELETE', resourcePath(info, obj.metadata?.namespace, obj.metadata?.name), { ...this.requestDefaults, body });
+    this.cache?.wrote?.(info, answer, { namespace: obj.metadata?.namespace, name: obj.metadata?.name ?? '' }, obj.metadata?.uid ?? '');
   }
 
   private async put<T extends KubeObject>(obj: T, subresource: string | undefined, options: WriteOptions): Promise<T> {
     const info = this.kinds.resolve<T>(obj);
     const path = resourcePath(info, obj.metadata?.namespace, obj.metadata?.name, subresource);
-    return withTypeMeta(await this.transport.request<T>('PUT', path, { ...this.requestDefaults, body: obj, query: this.writeQuery(options) }), info);
+    return this.wrote(info, withTypeMeta(await this.transport.request<T>('PUT', path, { ...this.requestDefaults, body: obj, query: this.writeQuery(options) }), info), options);
   }
 
   private async sendPatch<T extends KubeObject>(target: T, patch: unknown, type: PatchType, subresource: string | undefined, options: WriteOptions): Promise<T> {
     const info = this.kinds.resolve<T>(target);
     const path = resourcePath(info, target.metadata?.namespace, target.metadata?.name, subresource);
     const result = await this.transport.request<T>('PATCH', path, { ...this.requestDefaults, body: patch, contentType: contentTypes[type], query: this.writeQuery(options) });
-    return withTypeMeta(result, info);
+    return this.wrote(info, withTypeMeta(result, info), options);
   }
 
   private async applyTo<C extends ApplyObject>(config: C, subresource: string | undefined, options: ApplyOptions | undefined): Promise<AppliedObject<C>> {
@@ -233,7 +236,13 @@ export class Client {
     const path = resourcePath(info, config.metadata.namespace, config.metadata.name, subresource);
     const query = { fieldManager, force: options?.force ? 'true' : undefined, dryRun: options?.dryRun ? 'All' : undefined };
     const result = await this.transport.request<AppliedObject<C>>('PATCH', path, { ...this.requestDefaults, body: config, contentType: contentTypes.apply, query });
-    return withTypeMeta(result, info);
+    return this.wrote(info, withTypeMeta(result, info), { ...(options?.dryRun ? { dryRun: true } : {}) });
+  }
+
+  /** Tells the cache of a write's answer (read-your-own-writes); dry runs wrote nothing. */
+  private wrote<T extends KubeObject>(info: KindInfo, written: T, options: WriteOptions): T {
+    if (!options.dryRun) this.cache?.wrote?.(info, written, { namespace: written.metadata?.namespace, name: written.metadata?.name ?? '' });
+    return written;
   }
 
   private writeQuery(options: WriteOptions): Record<string, string | undefined> {

@@ -41,6 +41,13 @@ export interface ControllerOptions {
    * Default: no timeout.
    */
   reconciliationTimeoutMs?: number;
+  /**
+   * Warm up while not leading (controller-runtime 0.21's EnableWarmup): the manager starts this
+   * controller's sources and queue, without workers, before it holds the lease, so on gaining it the
+   * caches are synced and the queue full, and reconciles start at once. Default: the manager's
+   * `controller.enableWarmup`, else false.
+   */
+  enableWarmup?: boolean;
 }
 
 /** Observers for controller_runtime_* metrics. */
@@ -85,6 +92,8 @@ export class Controller {
   private running = false;
   private reconcilesDone = 0;
   private context: ControllerRunContext | undefined;
+  /** Sources and queue started by warmup(), waiting for start() to add the workers. */
+  private warm: { queue: WorkQueue; cache: Cache } | undefined;
   /** The contexts of the reconciles running now (to abort them when they are abandoned). */
   private readonly inFlight = new Set<LazyReconcileContext>();
   /** Resolves stop()'s wait for the workers when the in-flight reconciles are abandoned. */
@@ -102,8 +111,24 @@ export class Controller {
   /** Adds a source whose events pass `predicates` and are mapped to requests by `handler`. */
   watch<T extends KubeObject>(source: Source<T>, handler: EventHandler<NoInfer<T>>, ...predicates: AsyncPredicate<NoInfer<T>>[]): this {
     this.watchList.push({ source, handler, predicates } as unknown as Watch);
-    if (this.running && this.context && this.queue) this.startWatch(this.watchList.at(-1)!, this.context, this.queue);
+    if ((this.running || this.warm) && this.context && this.queue) this.startWatch(this.watchList.at(-1)!, this.context, this.queue);
     return this;
+  }
+
+  /**
+   * Warmup (controller-runtime 0.21's Warmup): starts the sources and the queue, no workers — the caches
+   * list and watch and events queue keys, so a later start() on the same cache only adds the workers. For
+   * a manager that is not (yet) the leader.
+   */
+  warmup(context: ControllerRunContext): void {
+    if (this.running || this.warm) return;
+    this.context = context;
+    const queue = this.newQueue(context);
+    this.queue = queue;
+    this.dispatches = [];
+    this.warm = { queue, cache: context.cache };
+    context.logger?.child({ controller: this.name }).info('Warming up Controller');
+    for (const w of this.watchList) this.startWatch(w, context, queue);
   }
 
   /** Starts sources, waits for their caches, then starts the workers. Resolves once workers run. */
@@ -111,16 +136,22 @@ export class Controller {
     if (this.running) throw new Error(`controller ${this.name} is already running`);
     this.running = true;
     this.startCancelled = false;
+    const warm = this.warm;
+    this.warm = undefined;
+    if (warm && warm.cache !== context.cache) this.stopWarm(warm);
     this.context = context;
     const workers = Math.max(1, this.options.maxConcurrentReconciles ?? DEFAULT_MAX_CONCURRENT_RECONCILES);
-    const rateLimiter = (this.options.rateLimiter ?? context.defaultRateLimiter)?.();
-    const queue = new WorkQueue({ clock: context.clock, rateLimiter, usePriority: this.options.usePriorityQueue ?? true, metrics: context.metrics?.queue?.(this.name), onActivity: context.onActivity });
-    this.queue = queue;
-    this.dispatches = [];
     // controller-runtime's start-up lines, the ones a newcomer looks for to know the controller runs.
     const log = context.logger?.child({ controller: this.name });
     log?.info('Starting Controller');
-    for (const w of this.watchList) this.startWatch(w, context, queue);
+    let queue: WorkQueue;
+    if (warm && warm.cache === context.cache) queue = warm.queue; // sources running, keys queued already
+    else {
+      queue = this.newQueue(context);
+      this.queue = queue;
+      this.dispatches = [];
+      for (const w of this.watchList) this.startWatch(w, context, queue);
+    }
     await this.waitForSources();
     if (!this.running || this.startCancelled) return;
     log?.info({ 'worker count': workers }, 'Starting workers');
@@ -128,8 +159,29 @@ export class Controller {
     for (let i = 0; i < workers; i++) this.workers.push(this.work(queue, context));
   }
 
+  private newQueue(context: ControllerRunContext): WorkQueue {
+    const rateLimiter = (this.options.rateLimiter ?? context.defaultRateLimiter)?.();
+    return new WorkQueue({ clock: context.clock, rateLimiter, usePriority: this.options.usePriorityQueue ?? true, metrics: context.metrics?.queue?.(this.name), onActivity: context.onActivity });
+  }
+
+  /** Ends a warmup that start() will not use (or stop() ends): its sources stop, its queue is dropped. */
+  private stopWarm(warm: { queue: WorkQueue }): void {
+    for (const w of this.watchList) w.source.stop?.();
+    warm.queue.shutDown();
+    if (this.queue === warm.queue) this.queue = undefined;
+  }
+
+  /** Warmed up and not started: sources running, keys queued, no workers. */
+  isWarm(): boolean {
+    return this.warm !== undefined;
+  }
+
   /** Stops taking work; with `drain`, waits for in-flight reconciles to finish (queued keys are dropped). */
   async stop(): Promise<void> {
+    if (this.warm) {
+      this.stopWarm(this.warm);
+      this.warm = undefined;
+    }
     if (!this.running) return;
     this.running = false;
     this.endSyncWait?.();
@@ -165,7 +217,8 @@ export class Controller {
 
   /** Nothing queued, no reconcile running and no event still in an async map function or predicate. */
   isIdle(): boolean {
-    return (!this.queue || this.queue.isIdle()) && this.dispatches.every((d) => d.pending() === 0);
+    // a warm controller's queued keys wait for the lease, not for this process: they are no pending work
+    return (!this.queue || this.queue.isIdle() || this.warm !== undefined) && this.dispatches.every((d) => d.pending() === 0);
   }
 
   /** Reconciles finished since the controller was created (any outcome). */

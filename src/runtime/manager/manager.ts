@@ -18,11 +18,13 @@ import { Cache, type KindScope } from '../cache/cache.js';
 import type { IndexFunc } from '../cache/object-store.js';
 import { realClock, type Clock } from '../clock.js';
 import { Client, type CacheReader } from '../client/client.js';
-import { defaultKindRegistry, type KindInfo, type KindRef, type KindRegistry } from '../client/kinds.js';
+import { apiVersionOf, defaultKindRegistry, type KindInfo, type KindRef, type KindRegistry } from '../client/kinds.js';
 import type { KubeObject } from '../client/object.js';
 import { Transport } from '../client/transport.js';
+import { DEFAULT_READ_YOUR_OWN_WRITES_TIMEOUT_MS, ReadYourOwnWrites, type CacheScope, type ReadYourOwnWritesOptions } from '../client/read-your-own-writes.js';
+import { parseLabelSelector, type LabelMatcher } from '../cache/label-selector.js';
 import { inClusterKubeConfig, SERVICE_ACCOUNT_DIR_ENV } from '../client/in-cluster.js';
-import type { Controller } from '../controller/controller.js';
+import type { Controller, ControllerRunContext } from '../controller/controller.js';
 import { EventRecorder, type EventRecorderOptions } from '../helpers/recorder.js';
 import type { RateLimiter } from '../queue/rate-limiter.js';
 import { LeaderElector, type LeaderElectionOptions } from './leader-election.js';
@@ -105,6 +107,21 @@ export interface ManagerOptions {
   gracefulShutdownTimeoutMs?: number;
   /** Webhook server settings; it starts with the manager once a handler is registered. */
   webhook?: WebhookServerOptions;
+  /**
+   * `{ enabled: true }`: a cached read after this client's own write of the kind sees at least that write,
+   * waiting up to `timeoutMs` (manager clock, default 3 s) for the cache, then reading from the API server
+   * (client/read-your-own-writes.ts). Off by default, as in controller-runtime.
+   */
+  readYourOwnWrites?: ReadYourOwnWritesOptions;
+  /** Defaults for every controller (controller-runtime's config.Controller). */
+  controller?: {
+    /**
+     * Warm replicas (controller-runtime 0.21's EnableWarmup): while not leading, start the controllers'
+     * sources, caches and queues (no reconciles), so a new leader reconciles at once, with no list and no
+     * cache sync to wait for. Per controller: `withOptions({ enableWarmup })`. Default false.
+     */
+    enableWarmup?: boolean;
+  };
 }
 
 export class Manager implements ControllerHost {
@@ -117,6 +134,8 @@ export class Manager implements ControllerHost {
   /** Reads from the cache for watched kinds, the server otherwise; writes to the server. */
   readonly client: Client;
   private cache: Cache;
+  /** The manager client's read-your-own-writes, when enabled. */
+  private readonly ownWrites: ReadYourOwnWrites | undefined;
   /** Register defaulters, validators and converters here before start(). */
   readonly webhookServer: WebhookServer;
   private readonly controllers: Controller[] = [];
@@ -154,7 +173,12 @@ export class Manager implements ControllerHost {
       get: (info, key) => this.cache.get(info, key),
       list: (info, opts) => this.cache.list(info, opts),
     };
-    this.client = new Client(this.transport, this.kinds, reader, options.fieldManager);
+    if (options.readYourOwnWrites?.enabled) {
+      const timeoutMs = options.readYourOwnWrites.timeoutMs ?? DEFAULT_READ_YOUR_OWN_WRITES_TIMEOUT_MS;
+      this.ownWrites = new ReadYourOwnWrites(() => this.cache, () => this.apiReader(), this.clock, timeoutMs, this.logger, cacheScopeOf(options.cache));
+    }
+    const ownWrites = this.ownWrites;
+    this.client = new Client(this.transport, this.kinds, ownWrites ? { serves: (info) => ownWrites.serves(info), get: (info, key) => ownWrites.get(info, key), list: (info, opts) => ownWrites.list(info, opts), wrote: (info, written, key, deletedUid) => ownWrites.wrote(info, written, key, deletedUid) } : reader, options.fieldManager);
     this.cache = this.newCache();
     this.webhookServer = new WebhookServer({ logger: this.logger, ...options.webhook });
     this.readyChecks.informers = () => this.cache.healthy() || 'caches not synced or watch down';
@@ -183,6 +207,7 @@ export class Manager implements ControllerHost {
   addController(controller: Controller): void {
     if (this.hasController(controller.name)) throw new Error(duplicateNameMessage(controller.name));
     this.controllers.push(controller);
+    if (this.running && !this.leading && this.options.leaderElection && this.warmsUp(controller)) controller.warmup(this.controllerContext());
     if (this.running && (this.leading || !this.options.leaderElection)) void this.startReported(`controller ${controller.name}`, () => this.startController(controller)).catch(() => {}); // reported, and ends runUntilSignal
   }
 
@@ -254,11 +279,12 @@ export class Manager implements ControllerHost {
           if (!this.leading) return;
           this.leading = false;
           if (lost) this.leaderElectionLost(reason);
-          else this.leaderWork = this.leaderWork.then(() => this.stopLeaderWork());
+          else this.leaderWork = this.leaderWork.then(() => this.stopLeaderWork()).then(() => this.warmUp());
         },
         // controller-runtime gives the lock a recorder named after the candidate's identity (core/v1 Events)
         recordEvent: (lease, message) => void this.eventRecorderFor(this.elector!.identity).event({ ...lease, apiVersion: 'coordination.k8s.io/v1', kind: 'Lease' }, 'Normal', 'LeaderElection', message),
       }, this.logger);
+      this.warmUp();
       this.elector.start();
       return;
     }
@@ -333,6 +359,7 @@ export class Manager implements ControllerHost {
     await this.leaderWork;
     this.stopping = false;
     if (wasLeading) await this.stopLeaderWork();
+    else await Promise.all(this.controllers.map((c) => c.stop())); // warm controllers stop their sources
     await this.elector?.stop();
     this.elector = undefined;
     for (const r of this.runnables) if (r.needLeaderElection === false) await r.stop?.();
@@ -408,7 +435,10 @@ export class Manager implements ControllerHost {
       .then(() => this.stopLeaderWork())
       .catch((err: unknown) => this.logger.error({ err: String(err) }, 'stopping the leader work failed'))
       .finally(() => {
-        if (this.options.onLeaderElectionLost === 'campaign') this.transport.fenceWrites(undefined);
+        if (this.options.onLeaderElectionLost === 'campaign') {
+          this.transport.fenceWrites(undefined);
+          this.warmUp(); // a standby again: warm as before
+        }
       });
     if ((this.options.onLeaderElectionLost ?? 'exit') === 'exit') process.exit(1);
   }
@@ -440,7 +470,22 @@ export class Manager implements ControllerHost {
   }
 
   private startController(controller: Controller): Promise<void> {
-    return controller.start({
+    return controller.start(this.controllerContext());
+  }
+
+  /** A running manager that does not lead warms up its controllers that want it. */
+  private warmUp(): void {
+    if (!this.running || this.leading || this.stopping) return;
+    for (const c of this.controllers) if (this.warmsUp(c)) c.warmup(this.controllerContext());
+  }
+
+  /** Warm replicas on for this controller (its own option, else the manager's). */
+  private warmsUp(controller: Controller): boolean {
+    return controller.options.enableWarmup ?? this.options.controller?.enableWarmup ?? false;
+  }
+
+  private controllerContext(): ControllerRunContext {
+    return {
       cache: this.cache,
       clock: this.clock,
       logger: this.logger,
@@ -448,7 +493,7 @@ export class Manager implements ControllerHost {
       metrics: this.metrics.controller,
       defaultRateLimiter: this.options.rateLimiter,
       onActivity: () => this.activity(),
-    });
+    };
   }
 
   private newCache(): Cache {
@@ -461,7 +506,7 @@ export class Manager implements ControllerHost {
       ...(stallOnManagerClock ? { stallClock: this.clock } : {}),
       metrics: this.metrics.informer,
       logger: this.logger,
-      onActivity: () => this.activity(),
+      onActivity: this.ownWrites ? () => (this.activity(), this.ownWrites!.observed()) : () => this.activity(),
     });
     for (const index of this.indexes) cache.indexField(index.kind, index.name, index.fn);
     return cache;
@@ -470,6 +515,21 @@ export class Manager implements ControllerHost {
   private activity(): void {
     this.activityCount++;
   }
+}
+
+/** The cache's watch scope of a kind (cache.namespace, byKind's namespace and label selector), for read-your-own-writes. */
+function cacheScopeOf(cache: ManagerOptions['cache']): CacheScope {
+  const labelMatchers = new Map<string, LabelMatcher>();
+  return (info, obj) => {
+    const id = `${apiVersionOf(info)}/${info.kind}`;
+    const scope = cache?.byKind?.[id];
+    const namespace = info.namespaced ? (scope?.namespace ?? cache?.namespace) : undefined;
+    if (namespace !== undefined && obj.metadata?.namespace !== namespace) return false;
+    if (scope?.labelSelector === undefined) return true;
+    let matches = labelMatchers.get(id);
+    if (!matches) labelMatchers.set(id, (matches = parseLabelSelector(scope.labelSelector)));
+    return matches(obj.metadata?.labels);
+  };
 }
 
 /** A runnable's name in logs: its class name, if it has one of its own. */

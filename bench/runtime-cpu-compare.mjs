@@ -1,0 +1,136 @@
+// CPU per 1,000-event burst and cold start on 1,000 objects, kubeforge vs client-node informer + queue, with
+// the same worker count on both sides, interleaved rounds in one process, for profiling the cache-only path
+// (bench/runtime.bench.ts is the full comparison). The cluster and the creator run in
+// bench/runtime-cluster-process.mjs. Run on dist/: node --expose-gc [--cpu-prof] bench/runtime-cpu-compare.mjs [rounds] [workers] [sides]
+// (sides: kubeforge,client-node by default).
+import { fork } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import pino from 'pino';
+import { CoreV1Api, KubeConfig, makeInformer } from '@kubernetes/client-node';
+import { BuiltinKinds, Manager } from '../dist/runtime/index.js';
+
+const rounds = Number(process.argv[2] ?? 7);
+const workers = Number(process.argv[3] ?? 4);
+const sides = (process.argv[4] ?? 'kubeforge,client-node').split(',');
+const OBJECTS = 1000;
+/** What kubeforge's reconcile reads (KF_READ, for finding where its time goes): client (default), store (no copy), none. */
+const read = process.env.KF_READ ?? 'client';
+const child = fork(new URL('./runtime-cluster-process.mjs', import.meta.url), [], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+const next = () => new Promise((resolve) => child.once('message', resolve));
+const { kubeconfigPath } = await next();
+const create = async (ns) => {
+  child.send({ op: 'create', ns, count: OBJECTS, data: {} });
+  return next();
+};
+/** CPU ms of this process's main thread alone (Linux /proc; the rest of cpuUsage is V8's GC and compiler threads and libuv's pool). */
+const clockTicksMs = 10;
+const mainThreadMs = () => {
+  const fields = readFileSync(`/proc/self/task/${process.pid}/stat`, 'utf8').split(') ')[1].split(' ');
+  return (Number(fields[11]) + Number(fields[12])) * clockTicksMs;
+};
+const until = async (cond) => {
+  while (!cond()) await new Promise((r) => setTimeout(r, 1));
+};
+
+function kubeforge(ns) {
+  const mgr = new Manager({ kubeConfig: kubeconfigPath, logger: pino({ level: 'silent' }), cache: { namespace: ns } });
+  const seen = new Set();
+  mgr.controllerFor(BuiltinKinds.ConfigMap).withOptions({ maxConcurrentReconciles: workers }).complete(async (req) => {
+    if (read === 'client') await mgr.client.get(BuiltinKinds.ConfigMap, req);
+    else if (read === 'store') mgr.getCache().informerFor(BuiltinKinds.ConfigMap).store.get(`${req.namespace}/${req.name}`);
+    if (req.name.startsWith('cm-')) seen.add(req.name);
+  });
+  return { seen, start: () => mgr.start(), stop: async () => (await mgr.stop(), mgr.close()) };
+}
+
+function clientNode(ns) {
+  const kc = new KubeConfig();
+  kc.loadFromFile(kubeconfigPath);
+  const api = kc.makeApiClient(CoreV1Api);
+  const informer = makeInformer(kc, `/api/v1/namespaces/${ns}/configmaps`, () => api.listNamespacedConfigMap({ namespace: ns }));
+  const seen = new Set();
+  const queue = new Set();
+  const processing = new Set();
+  const dirty = new Set();
+  const idle = [];
+  let running = true;
+  const add = (name) => {
+    if (processing.has(name)) dirty.add(name);
+    else if (!queue.has(name)) {
+      queue.add(name);
+      idle.pop()?.();
+    }
+  };
+  const enqueue = (o) => o.metadata?.name?.startsWith('cm-') && add(o.metadata.name);
+  informer.on('add', enqueue);
+  informer.on('update', enqueue);
+  const worker = async () => {
+    while (running) {
+      const n = queue.values().next();
+      if (n.done) {
+        await new Promise((r) => idle.push(r));
+        continue;
+      }
+      queue.delete(n.value);
+      processing.add(n.value);
+      informer.get(n.value, ns);
+      await Promise.resolve();
+      seen.add(n.value);
+      processing.delete(n.value);
+      if (dirty.delete(n.value)) add(n.value);
+    }
+  };
+  let pool;
+  return {
+    seen,
+    start: async () => {
+      pool = Promise.all(Array.from({ length: workers }, worker));
+      await informer.start();
+    },
+    stop: async () => {
+      running = false;
+      for (const w of idle.splice(0)) w();
+      await pool;
+      await informer.stop();
+    },
+  };
+}
+
+const makers = { kubeforge, 'client-node': clientNode };
+const results = Object.fromEntries(sides.map((s) => [s, { cpu: [], main: [], cold: [], coldCpu: [] }]));
+for (let round = 0; round <= rounds; round++) {
+  const order = round % 2 === 0 ? sides : [...sides].reverse();
+  for (const side of order) {
+    const ns = `${side}-${round}`;
+    const burst = makers[side](ns);
+    await burst.start();
+    globalThis.gc?.();
+    const cpu0 = process.cpuUsage();
+    const main0 = mainThreadMs();
+    await create(ns);
+    await until(() => burst.seen.size === OBJECTS);
+    const cpu = process.cpuUsage(cpu0);
+    const main = mainThreadMs() - main0;
+    await burst.stop();
+    const cold = makers[side](ns);
+    globalThis.gc?.();
+    const coldCpu0 = process.cpuUsage();
+    const t0 = performance.now();
+    await cold.start();
+    await until(() => cold.seen.size === OBJECTS);
+    const coldMs = performance.now() - t0;
+    const coldCpu = process.cpuUsage(coldCpu0);
+    await cold.stop();
+    if (round === 0) continue; // warm-up
+    results[side].cpu.push((cpu.user + cpu.system) / 1000);
+    results[side].main.push(main);
+    results[side].cold.push(coldMs);
+    results[side].coldCpu.push((coldCpu.user + coldCpu.system) / 1000);
+  }
+}
+const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+for (const side of sides) {
+  const r = results[side];
+  console.log(`${side} (${workers} workers): burst CPU ${median(r.cpu).toFixed(1)} ms [${r.cpu.map((x) => x.toFixed(0)).join(' ')}] (main thread ${median(r.main).toFixed(0)} ms [${r.main.join(' ')}]), cold start ${median(r.cold).toFixed(1)} ms [${r.cold.map((x) => x.toFixed(0)).join(' ')}], cold CPU ${median(r.coldCpu).toFixed(1)} ms`);
+}
+child.send({ op: 'stop' });

@@ -1,0 +1,108 @@
+/**
+ * Warm replicas (controller-runtime 0.21's EnableWarmup) on the local cluster's virtual clock: two managers
+ * with one leader-election id; the standby, warmed up, has listed and watched its kinds and queued their
+ * keys before it leads, so on failover it reconciles without a LIST (a cold standby lists first).
+ */
+import type { ConfigMap } from 'kubernetes-types/core/v1.js';
+import pino from 'pino';
+import { startLocalCluster } from '../../cluster/index.js';
+import { settle } from '../../testing/settle.js';
+import { BuiltinKinds } from '../client/kinds.js';
+import { FixedDelayRateLimiter } from '../queue/rate-limiter.js';
+import { Manager } from './manager.js';
+
+type Cluster = Awaited<ReturnType<typeof startLocalCluster>>;
+let cluster: Cluster;
+let managers: Manager[] = [];
+const KEYS = 5;
+
+const settleAll = () => settle({ settleCluster: () => cluster.settle(), managers: () => managers, hasDueTimers: () => cluster.clock.hasDueTimers(), recentActivity: () => [] });
+
+beforeEach(async () => {
+  managers = [];
+  cluster = await startLocalCluster({ authz: 'alwaysAllow', now: '2024-01-15T10:00:00Z' });
+  cluster.clock.setSettleHook(settleAll);
+});
+
+afterEach(async () => {
+  for (const m of managers) {
+    await m.stop();
+    m.close();
+  }
+  await cluster.stop();
+});
+
+interface Failover {
+  /** ConfigMap LISTs the cluster answered after the leader stopped (only the standby runs then). */
+  listsAfterFailover: number;
+  /** Keys in the standby's queue, and its informers, just before it took the lease. */
+  queuedBeforeLeading: number | undefined;
+  informersBeforeLeading: number;
+  /** Virtual ms from the leader's stop to the standby's first reconcile of each key. */
+  reconciledAfterMs: number[];
+  /** Reconciles a manager ran while not leading (must stay 0: warmup starts no workers). */
+  reconciledWhileNotLeading: number;
+}
+
+async function failover(enableWarmup: boolean): Promise<Failover> {
+  const reconciled = new Map<string, number>();
+  let reconciledWhileNotLeading = 0;
+  const candidate = (identity: string) => {
+    const m = new Manager({
+      kubeConfig: cluster.kubeconfigPath,
+      clock: cluster.clock,
+      logger: pino({ level: 'silent' }),
+      rateLimiter: () => new FixedDelayRateLimiter(1000),
+      leaderElection: { id: 'warm', namespace: 'default', identity },
+      controller: { enableWarmup },
+    });
+    managers.push(m);
+    m.controllerFor(BuiltinKinds.ConfigMap).complete(async (req) => {
+      if (req.namespace !== 'default' || !req.name.startsWith('warm-')) return;
+      if (!m.isLeader()) {
+        reconciledWhileNotLeading++;
+        throw new Error(`${identity} reconciled while not leading`);
+      }
+      if (identity === 'standby' && !reconciled.has(req.name)) reconciled.set(req.name, cluster.clock.now());
+    });
+    return m;
+  };
+  const leader = candidate('leader');
+  const standby = candidate('standby');
+  await leader.start();
+  await settleAll();
+  await standby.start();
+  for (let i = 0; i < KEYS; i++) await leader.client.create<ConfigMap>({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { namespace: 'default', name: `warm-${i}` } });
+  await settleAll();
+  expect([leader.isLeader(), standby.isLeader()]).toEqual([true, false]);
+
+  const logBefore = cluster.requestLog().length;
+  const stoppedAt = cluster.clock.now();
+  await leader.stop();
+  const queuedBeforeLeading = standby.controllerList()[0]!.workQueue()?.len();
+  const informersBeforeLeading = standby.getCache().allInformers().filter((i) => i.hasSynced()).length;
+  await cluster.clock.advance(15_000);
+  expect(standby.isLeader()).toBe(true);
+  const listsAfterFailover = cluster.requestLog().slice(logBefore).filter((e) => e.verb === 'list' && e.resource === 'configmaps').length;
+  return { listsAfterFailover, queuedBeforeLeading, informersBeforeLeading, reconciledAfterMs: [...reconciled.values()].map((at) => at - stoppedAt), reconciledWhileNotLeading };
+}
+
+test('a warm standby has synced caches and queued keys before it leads, and reconciles after failover with no LIST', async () => {
+  const warm = await failover(true);
+  expect(warm.informersBeforeLeading).toBe(1);
+  expect(warm.queuedBeforeLeading).toBeGreaterThanOrEqual(KEYS);
+  expect(warm.reconciledAfterMs).toHaveLength(KEYS);
+  expect(warm.listsAfterFailover).toBe(0);
+  expect(warm.reconciledWhileNotLeading).toBe(0);
+  // reconciled within the standby's next election retry (2 s), as the cold one is on the virtual clock
+  expect(Math.max(...warm.reconciledAfterMs)).toBeLessThanOrEqual(2_000);
+});
+
+test('a cold standby (warmup off, the default) starts its caches only on gaining the lease: it LISTs after failover', async () => {
+  const cold = await failover(false);
+  expect(cold.informersBeforeLeading).toBe(0);
+  expect(cold.queuedBeforeLeading).toBeUndefined();
+  expect(cold.reconciledAfterMs).toHaveLength(KEYS);
+  expect(cold.listsAfterFailover).toBeGreaterThanOrEqual(1);
+  expect(cold.reconciledWhileNotLeading).toBe(0);
+});
