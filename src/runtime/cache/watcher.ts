@@ -149,12 +149,13 @@ export class Watcher<T extends KubeObject = KubeObject> implements WatchEvents<T
           this.relist(rv || '0', error);
           continue;
         }
-        if (state.phase === 'listing') this.setState({ phase: 'listing', from: state.from, listed: 0 });
+        const now = this.current;
+        // A list that failed starts over (from the version it was listing from).
+        if (now.phase === 'listing') this.setState({ phase: 'listing', from: now.from, listed: 0 });
         // The connection itself failed (refused, reset, TLS): the server may have been replaced. (One that
         // answers with a status is the same server; a watch the server ended or that stalled is re-opened, and
         // a server that restarted in between is caught by the re-watch's first bookmark, older than ours.)
-        else if (state.phase === 'watching' && !(error instanceof ApiError) && !(error instanceof WatchEndedError) && !(error instanceof WatchClosedEarlyError)) this.setState({ phase: 'verifying', resourceVersion: rv });
-        else if (state.phase === 'watching' && state.open) this.setState({ phase: 'watching', resourceVersion: rv, open: false });
+        else if (now.phase === 'watching' && !(error instanceof ApiError) && !(error instanceof WatchEndedError) && !(error instanceof WatchClosedEarlyError)) this.setState({ phase: 'verifying', resourceVersion: rv });
         yield { type: 'Error', error };
       }
     }
@@ -277,7 +278,7 @@ export class Watcher<T extends KubeObject = KubeObject> implements WatchEvents<T
       this.lines = undefined;
       this.abortWatch = undefined;
       if (!ended) handle.abort();
-      if (state === this.current) state.open = false;
+      if (state === this.current) this.setState({ phase: 'watching', resourceVersion: state.resourceVersion, open: false });
       this.options.logger?.debug({ kind: this.kind.kind, received, resourceVersion: state.resourceVersion }, 'watch ended');
     }
     if (received > 0 || this.clock.now() - opened > 1000) this.earlyEnds = 0;
