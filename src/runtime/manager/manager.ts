@@ -15,6 +15,7 @@ import { newLogger } from '../logging/logger.js';
 import { ControllerBuilder, type ControllerHost } from '../builder/builder.js';
 import { duplicateNameMessage } from '../builder/builder-checks.js';
 import { Cache, type KindScope } from '../cache/cache.js';
+import { metricsObserver, type InformerObserver } from '../cache/informer-observer.js';
 import type { IndexFunc } from '../cache/object-store.js';
 import { realClock, type Clock } from '../clock.js';
 import { Client, type CacheReader } from '../client/client.js';
@@ -133,6 +134,8 @@ export class Manager implements ControllerHost {
   /** Ends runUntilSignal() with a runnable's start failure (controller-runtime's Start returning its error). */
   private failRun: ((err: Error) => void) | undefined;
   private activityCount = 0;
+  /** Informer state changes, failures and events count as activity (settle() waits until it stops moving). */
+  private readonly activityObserver: InformerObserver = { onStateChange: () => this.activity(), onEvent: () => this.activity(), onError: () => this.activity() };
   probePort: number | undefined;
   /** The metrics server's port while it runs. */
   metricsPort: number | undefined;
@@ -455,9 +458,9 @@ export class Manager implements ControllerHost {
       kinds: this.kinds,
       ...cacheOptions,
       ...(stallOnManagerClock ? { stallClock: this.clock } : {}),
-      metrics: this.metrics.informer,
       logger: this.logger,
-      onActivity: () => this.activity(),
+      // Metrics and the activity count settle() watches are both informer observers.
+      observers: [metricsObserver(this.metrics.informer), this.activityObserver],
     });
     for (const index of this.indexes) cache.indexField(index.kind, index.name, index.fn);
     return cache;
