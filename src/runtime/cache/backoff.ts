@@ -11,7 +11,8 @@
  */
 import type { KubeObject } from '../client/object.js';
 import { after, realClock, type Clock } from '../clock.js';
-import { forwardingRestart, type WatchEvent, type WatchEvents } from './watch-event.js';
+import { EventStream } from './event-stream.js';
+import type { WatchEvent, WatchEvents } from './watch-event.js';
 
 export interface BackoffPolicy {
   /** First delay (ms, default 200). */
@@ -38,24 +39,21 @@ export function backoffDelay(policy: BackoffPolicy, failures: number, random: ()
   return base * (1 - jitter + random() * 2 * jitter);
 }
 
-export function withBackoff<T extends KubeObject>(events: AsyncIterable<WatchEvent<T>> & Partial<WatchEvents<T>>, policy: BackoffPolicy = {}): WatchEvents<T> {
+export function withBackoff<T extends KubeObject>(events: AsyncIterable<WatchEvent<T>> & Partial<WatchEvents<T>>, policy: BackoffPolicy = {}): EventStream<T> {
   const clock = policy.clock ?? realClock;
-  async function* run(): AsyncGenerator<WatchEvent<T>, void, undefined> {
-    let failures = 0;
-    for await (const event of events) {
+  let failures = 0;
+  return EventStream.of(events).through({
+    onEvent(event) {
       const type = event.type;
       if (type !== 'Error') {
         if (failures !== 0 && (type === 'Apply' || type === 'Delete' || type === 'Bookmark' || type === 'InitDone')) failures = 0;
-        yield event;
-        continue;
+        return undefined;
       }
       const delay = backoffDelay(policy, ++failures);
       policy.onBackoff?.(event.error, delay, failures);
-      yield event;
-      if (!(await sleep(clock, delay, policy.signal))) return;
-    }
-  }
-  return forwardingRestart(events, run);
+      return sleep(clock, delay, policy.signal);
+    },
+  });
 }
 
 /** Waits `ms` on `clock`; false when `signal` aborted (before or during the wait). */

@@ -22,6 +22,7 @@ import type { KubeObject } from '../client/object.js';
 import type { Transport } from '../client/transport.js';
 import { realClock, type Clock } from '../clock.js';
 import { withBackoff } from './backoff.js';
+import type { EventStream } from './event-stream.js';
 import { InformerHealth, loggingObserver, metricsObserver, type InformerMetrics, type InformerObserver, type InformerState } from './informer-observer.js';
 import { ObjectStore } from './object-store.js';
 import { reflect } from './reflect.js';
@@ -185,38 +186,44 @@ export class Informer<T extends KubeObject = KubeObject> {
     return this.watcher.resourceVersion;
   }
 
-  /** The last stage: tells handlers and observers about each event the store has taken in. */
-  private async dispatch(events: AsyncIterable<WatchEvent<T>>): Promise<void> {
+  /** The last stage: tells handlers and observers about each event the store has taken in (a batch per await). */
+  private async dispatch(events: EventStream<T>): Promise<void> {
+    const batches = events.batches();
+    for (let batch = await batches.next(); batch !== undefined; batch = await batches.next()) {
+      for (let i = 0; i < batch.length; i++) this.deliver(batch[i]!);
+    }
+  }
+
+  private deliver(event: WatchEvent<T>): void {
     const kind = this.options.kind.kind;
     const handlers = this.handlers;
-    for await (const event of events) {
-      this.eventsReceived++;
-      try {
-        switch (event.type) {
-          case 'Apply': {
-            const { object, old } = event;
-            if (old === undefined) for (const h of handlers) h.onAdd?.(object, false);
-            else for (const h of handlers) h.onUpdate?.(old, object);
-            break;
-          }
-          case 'Delete': {
-            const object = event.old ?? event.object;
-            for (const h of handlers) h.onDelete?.(object);
-            break;
-          }
-          case 'InitDone':
-            this.listed(event.changes ?? []);
-            break;
-          case 'Init':
-            if (event.cause) for (const o of this.observers) o.onRelist?.(kind, event.cause);
-            break;
+    this.eventsReceived++;
+    try {
+      switch (event.type) {
+        case 'Apply': {
+          const { object, old } = event;
+          if (old === undefined) for (const h of handlers) h.onAdd?.(object, false);
+          else for (const h of handlers) h.onUpdate?.(old, object);
+          break;
         }
-      } catch (err) {
-        // The store already holds the change; a throwing handler loses only its own notification.
-        this.options.logger?.error({ kind, err: String(err) }, 'informer handler failed');
+        case 'Delete': {
+          const object = event.old ?? event.object;
+          for (const h of handlers) h.onDelete?.(object);
+          break;
+        }
+        case 'InitDone':
+          this.listed(event.changes ?? []);
+          break;
+        case 'Init':
+          if (event.cause) for (const o of this.observers) o.onRelist?.(kind, event.cause);
+          break;
       }
-      for (const o of this.eventObservers) o.onEvent!(kind, event);
+    } catch (err) {
+      // The store already holds the change; a throwing handler loses only its own notification.
+      this.options.logger?.error({ kind, err: String(err) }, 'informer handler failed');
     }
+    const observers = this.eventObservers;
+    for (let i = 0; i < observers.length; i++) observers[i]!.onEvent!(kind, event);
   }
 
   private listed(changes: NonNullable<Extract<WatchEvent<T>, { type: 'InitDone' }>['changes']>): void {

@@ -10,14 +10,15 @@
  */
 import { objectKey, type KubeObject } from '../client/object.js';
 import type { ObjectStore } from './object-store.js';
-import { forwardingRestart, type WatchEvent, type WatchEvents } from './watch-event.js';
+import { EventStream } from './event-stream.js';
+import type { WatchEvent, WatchEvents } from './watch-event.js';
 
 const versionOf = (obj: KubeObject): string | undefined => obj.metadata?.resourceVersion;
 
-export function reflect<T extends KubeObject>(events: AsyncIterable<WatchEvent<T>> & Partial<WatchEvents<T>>, store: ObjectStore<T>): WatchEvents<T> {
-  async function* run(): AsyncGenerator<WatchEvent<T>, void, undefined> {
-    let listed: Map<string, T> | undefined;
-    for await (const event of events) {
+export function reflect<T extends KubeObject>(events: AsyncIterable<WatchEvent<T>> & Partial<WatchEvents<T>>, store: ObjectStore<T>): EventStream<T> {
+  let listed: Map<string, T> | undefined;
+  return EventStream.of(events).through({
+    onEvent(event) {
       switch (event.type) {
         case 'Apply':
           event.old = store.upsert(objectKey(event.object), event.object);
@@ -36,8 +37,7 @@ export function reflect<T extends KubeObject>(events: AsyncIterable<WatchEvent<T
           listed = undefined;
           break;
       }
-      yield event;
-    }
-  }
-  return forwardingRestart(events, run);
+      return undefined;
+    },
+  });
 }

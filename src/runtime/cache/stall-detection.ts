@@ -16,7 +16,8 @@
 import type { KubeObject } from '../client/object.js';
 import { realClock, type Clock } from '../clock.js';
 import { stallTimer, type StallTimer } from './stall-timer.js';
-import { forwardingRestart, WatchStalledError, type WatchEvent, type WatchEvents } from './watch-event.js';
+import { EventStream } from './event-stream.js';
+import { WatchStalledError, type WatchEvents } from './watch-event.js';
 
 export interface StallDetectionOptions {
   timeoutMs: number;
@@ -26,32 +27,32 @@ export interface StallDetectionOptions {
   onStall?(error: WatchStalledError): void;
 }
 
-export function withStallDetection<T extends KubeObject>(events: WatchEvents<T>, options: StallDetectionOptions): WatchEvents<T> {
+export function withStallDetection<T extends KubeObject>(events: WatchEvents<T>, options: StallDetectionOptions): EventStream<T> {
   const { timeoutMs } = options;
   const clock = options.clock === realClock ? undefined : options.clock;
+  const stream = EventStream.of(events);
   const onStall = (): void => {
     const error = new WatchStalledError(timeoutMs);
     options.onStall?.(error);
-    events.restartWatch(error);
+    stream.restartWatch(error);
   };
-  async function* run(): AsyncGenerator<WatchEvent<T>, void, undefined> {
-    let timer: StallTimer | undefined;
-    try {
-      for await (const event of events) {
-        if (timer !== undefined) timer.refresh();
-        const type = event.type;
-        if (type === 'WatchOpened') {
-          timer?.cancel();
-          timer = stallTimer(timeoutMs, onStall, clock);
-        } else if (timer !== undefined && (type === 'Error' || type === 'Init')) {
-          timer.cancel();
-          timer = undefined;
-        }
-        yield event;
+  let timer: StallTimer | undefined;
+  return stream.through({
+    onEvent(event) {
+      if (timer !== undefined) timer.refresh();
+      const type = event.type;
+      if (type === 'WatchOpened') {
+        timer?.cancel();
+        timer = stallTimer(timeoutMs, onStall, clock);
+      } else if (timer !== undefined && (type === 'Error' || type === 'Init')) {
+        timer.cancel();
+        timer = undefined;
       }
-    } finally {
+      return undefined;
+    },
+    onEnd() {
       timer?.cancel();
-    }
-  }
-  return forwardingRestart(events, run);
+      timer = undefined;
+    },
+  });
 }

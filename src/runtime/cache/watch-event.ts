@@ -59,13 +59,3 @@ export class WatchClosedEarlyError extends Error {
   }
 }
 
-/**
- * `iterate` as a WatchEvents stream that forwards restartWatch to `source` (a no-op when the source cannot
- * restart), so wrappers compose in any order around the watcher.
- */
-export function forwardingRestart<T extends KubeObject>(source: AsyncIterable<WatchEvent<T>> & Partial<WatchEvents<T>>, iterate: () => AsyncIterator<WatchEvent<T>>): WatchEvents<T> {
-  return {
-    [Symbol.asyncIterator]: iterate,
-    restartWatch: (reason) => source.restartWatch?.(reason),
-  };
-}

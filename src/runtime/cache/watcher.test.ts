@@ -50,8 +50,9 @@ test('lists page by page (limit/continue), then watches from the list\'s resourc
   const it = w[Symbol.asyncIterator]();
   const seen = await pull(w, it, 6);
   expect(seen.map(([e]) => e)).toEqual(['Init', 'InitApply a@3', 'InitApply b@4', 'InitApply c@5', 'InitDone 10', 'WatchOpened 10']);
-  expect(seen[2]![1]).toEqual({ phase: 'listing', from: '0', listed: 0 }); // page 1 is being yielded
-  expect(seen[3]![1]).toEqual({ phase: 'listing', from: '0', continue: 'page2', listed: 2 });
+  expect(seen[0]![1]).toEqual({ phase: 'listing', from: '0', listed: 0 });
+  expect(seen[2]![1]).toEqual({ phase: 'listing', from: '0', continue: 'page2', listed: 2 }); // page 1 fetched, page 2 next
+  expect(seen[3]![1]).toEqual({ phase: 'watching', resourceVersion: '10', open: false }); // the last page: listed, not yet watching
   expect(seen[5]![1]).toEqual({ phase: 'watching', resourceVersion: '10', open: true });
   expect(server.listCalls).toEqual(['rv=0 limit=2', 'rv=0 limit=2 continue=page2']);
   expect(server.watchCalls).toEqual(['10']);
@@ -108,7 +109,7 @@ test('a relist refused as too old lists the latest at once, paginated', async ()
   const w = watch(server.client, BuiltinKinds.ConfigMap, { transport: server.transport, pageSize: 7 });
   const it = w[Symbol.asyncIterator]();
   const seen = await pull(w, it, 9);
-  expect(seen.map(([e]) => e)).toEqual(['Init', 'InitApply a@3', 'InitDone 10', 'WatchOpened 10', 'Init (ApiError)', 'Init (ApiError)', 'InitApply b@40', 'InitDone 41', 'WatchOpened 41']);
+  expect(seen.map(([e]) => e)).toEqual(['Init', 'InitApply a@3', 'InitDone 10', 'WatchOpened 10', 'Init (ApiError)', 'Init', 'InitApply b@40', 'InitDone 41', 'WatchOpened 41']);
   expect(server.listCalls).toEqual(['rv=0 limit=7', 'rv=10 limit=-', 'rv= limit=7']);
   w.stop();
   await it.next();

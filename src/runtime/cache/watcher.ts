@@ -63,6 +63,9 @@ export interface WatchOptions {
   logger?: Logger;
 }
 
+const NONE: ReadonlyArray<never> = [];
+const DONE: IteratorReturnResult<undefined> = { done: true, value: undefined };
+
 type RawEvent = { type: 'ADDED' | 'MODIFIED' | 'DELETED' | 'BOOKMARK' | 'ERROR'; object: KubeObject };
 
 /** The 504 a server answers for a resourceVersion it has not reached (cause ResourceVersionTooLarge). */
@@ -89,6 +92,14 @@ export class Watcher<T extends KubeObject = KubeObject> implements WatchEvents<T
   /** The cluster identity seen at the last list (checkClusterIdentity only). */
   private identity: string | undefined;
   private earlyEnds = 0;
+  /** The current list has yielded its Init. */
+  private listStarted = false;
+  private announced = false;
+  /** A failure found after some events of a batch were decoded: thrown by the next step. */
+  private pendingFailure: Error | undefined;
+  private watchOpenedAt = 0;
+  /** Lines received on the current watch. */
+  private received = 0;
   /** The resourceVersion of the last state that had one (what a relist started from). */
   private lastSeen = '';
   private readonly transport: Transport;
@@ -127,44 +138,111 @@ export class Watcher<T extends KubeObject = KubeObject> implements WatchEvents<T
     this.restartWatch(new WatchEndedError('watcher stopped'));
   }
 
-  async *[Symbol.asyncIterator](): AsyncGenerator<WatchEvent<T>, void, undefined> {
-    while (!this.stopped) {
-      const state = this.current;
-      try {
-        if (state.phase === 'listing') yield* this.list(state.from);
-        else if (state.phase === 'verifying') await this.verify(state.resourceVersion);
-        else if (state.phase === 'watching') yield* this.watchOnce(state.resourceVersion);
-        else break;
-      } catch (err) {
-        if (this.stopped) break;
-        const error = err instanceof Error ? err : new Error(String(err));
-        const rv = this.resourceVersion;
-        if (error instanceof ServerWentBackError) {
-          this.relist('', error);
-          continue;
+  /** Pulls events; each pull past the buffered ones runs one step of the state machine (step()). */
+  [Symbol.asyncIterator](): AsyncIterator<WatchEvent<T>, undefined> {
+    let batch: ReadonlyArray<WatchEvent<T>> = NONE;
+    let next = 0;
+    return {
+      next: async (): Promise<IteratorResult<WatchEvent<T>, undefined>> => {
+        if (next >= batch.length) {
+          const more = await this.nextBatch();
+          if (more === undefined) return DONE;
+          batch = more;
+          next = 0;
         }
-        if (isGone(error) && state.phase === 'watching') {
-          // As client-go's reflector: list "not older than" the last seen version first; only if that is
-          // refused too does the next list ask for the latest.
-          this.relist(rv || '0', error);
-          continue;
-        }
-        const now = this.current;
-        // A list that failed starts over (from the version it was listing from).
-        if (now.phase === 'listing') this.setState({ phase: 'listing', from: now.from, listed: 0 });
-        // The connection itself failed (refused, reset, TLS): the server may have been replaced. (One that
-        // answers with a status is the same server; a watch the server ended or that stalled is re-opened, and
-        // a server that restarted in between is caught by the re-watch's first bookmark, older than ours.)
-        else if (now.phase === 'watching' && !(error instanceof ApiError) && !(error instanceof WatchEndedError) && !(error instanceof WatchClosedEarlyError)) this.setState({ phase: 'verifying', resourceVersion: rv });
-        yield { type: 'Error', error };
-      }
+        return { value: batch[next++]!, done: false };
+      },
+      return: async (): Promise<IteratorReturnResult<undefined>> => {
+        this.stop();
+        this.finish();
+        return DONE;
+      },
+    };
+  }
+
+  /**
+   * The next events, at least one — all a step produced (a list page, the lines of a socket chunk) — or
+   * undefined once stopped. The pipeline pulls these, not single events: one await per chunk, not per event.
+   */
+  async nextBatch(): Promise<ReadonlyArray<WatchEvent<T>> | undefined> {
+    if (!this.announced) {
+      this.announced = true;
+      this.options.onStateChange?.(this.current); // the initial state
     }
-    this.setState({ phase: 'stopped', resourceVersion: this.resourceVersion });
+    for (;;) {
+      if (this.stopped) {
+        this.finish();
+        return undefined;
+      }
+      const batch = await this.safeStep();
+      if (batch.length > 0) return batch;
+    }
+  }
+
+  private finish(): void {
+    if (this.current.phase !== 'stopped') this.setState({ phase: 'stopped', resourceVersion: this.resourceVersion });
+  }
+
+  /** One step; a failure becomes the state it leads to and, unless it is a relist, an Error event. */
+  private async safeStep(): Promise<ReadonlyArray<WatchEvent<T>>> {
+    const phase = this.current.phase;
+    try {
+      return await this.step();
+    } catch (err) {
+      if (this.lines) this.closeWatch(true);
+      if (this.stopped) return NONE;
+      const error = err instanceof Error ? err : new Error(String(err));
+      const rv = this.resourceVersion;
+      if (error instanceof ServerWentBackError) {
+        this.relist('', error);
+        return NONE;
+      }
+      if (isGone(error) && phase === 'watching') {
+        // As client-go's reflector: list "not older than" the last seen version first; only if that is
+        // refused too does the next list ask for the latest.
+        this.relist(rv || '0', error);
+        return NONE;
+      }
+      const now = this.current;
+      // A list that failed starts over (from the version it was listing from).
+      if (now.phase === 'listing') this.startList(now.from, now.cause);
+      // The connection itself failed (refused, reset, TLS): the server may have been replaced. (One that
+      // answers with a status is the same server; a watch the server ended or that stalled is re-opened, and
+      // a server that restarted in between is caught by the re-watch's first bookmark, older than ours.)
+      else if (now.phase === 'watching' && !(error instanceof ApiError) && !(error instanceof WatchEndedError) && !(error instanceof WatchClosedEarlyError)) this.setState({ phase: 'verifying', resourceVersion: rv });
+      return [{ type: 'Error', error }];
+    }
+  }
+
+  /** The state machine's step: what the current state does next, and the events it yields. */
+  private async step(): Promise<ReadonlyArray<WatchEvent<T>>> {
+    const failure = this.pendingFailure;
+    if (failure !== undefined) {
+      this.pendingFailure = undefined;
+      throw failure;
+    }
+    const state = this.current;
+    switch (state.phase) {
+      case 'listing':
+        return this.listStep(state);
+      case 'verifying':
+        await this.verify(state.resourceVersion);
+        return NONE;
+      case 'watching':
+        return state.open ? this.readStep(state) : this.openStep(state.resourceVersion);
+      case 'stopped':
+        return NONE;
+    }
   }
 
   private relist(from: string, cause: Error): void {
     this.relistCause = cause;
-    this.setState({ phase: 'listing', from, listed: 0, cause: cause.message });
+    this.startList(from, cause.message);
+  }
+
+  private startList(from: string, cause: string | undefined): void {
+    this.listStarted = false;
+    this.setState(cause === undefined ? { phase: 'listing', from, listed: 0 } : { phase: 'listing', from, listed: 0, cause });
   }
 
   private setState(state: WatcherState): void {
@@ -173,50 +251,49 @@ export class Watcher<T extends KubeObject = KubeObject> implements WatchEvents<T
     this.options.onStateChange?.(state);
   }
 
-  /** Lists every page from `from` (retried at once from the latest when `from` is refused), then watches. */
-  private async *list(from: string): AsyncGenerator<WatchEvent<T>, void, undefined> {
-    const cause = this.relistCause;
-    this.relistCause = undefined;
-    for (;;) {
-      yield { type: 'Init', cause };
-      try {
-        yield* this.listPages(from);
-        return;
-      } catch (err) {
-        if (from === '' || !(isGone(err) || isTooLargeResourceVersion(err))) throw err;
-        this.options.logger?.debug({ kind: this.kind.kind, resourceVersion: from, err: String(err) }, 'list refused its resourceVersion, listing the latest');
-        from = '';
-        this.setState({ phase: 'listing', from, listed: 0 });
-      }
+  /**
+   * One step of a list: first `Init`, then one page per step (`InitApply` each), and after the last page
+   * `InitDone` and the switch to watching. A list from a version the server refuses (expired, too new) starts
+   * over at once from the latest ("", paginated).
+   */
+  private async listStep(state: WatcherState & { phase: 'listing' }): Promise<ReadonlyArray<WatchEvent<T>>> {
+    if (!this.listStarted) {
+      this.listStarted = true;
+      const cause = this.relistCause;
+      this.relistCause = undefined;
+      return [{ type: 'Init', cause }];
     }
-  }
-
-  private async *listPages(from: string): AsyncGenerator<WatchEvent<T>, void, undefined> {
+    const { from } = state;
     // From a specific version a server lists from etcd; unless it paginated before, ask for everything at once
     // (client-go does the same, to spare etcd a herd of paginated lists).
     const unpaged = from !== '' && from !== '0' && !this.serverPaginates;
     const limit = unpaged ? undefined : this.options.pageSize ?? 500;
     const { namespace, labelSelector, fieldSelector } = this.options;
-    const state: WatcherState & { phase: 'listing' } = { phase: 'listing', from, listed: 0 };
-    this.setState(state);
-    let token: string | undefined;
-    let rv = '';
-    do {
-      const page = await this.client.listPage(this.kind, { namespace, labelSelector, fieldSelector, limit, resourceVersion: from }, token);
-      if (this.stopped) return;
-      for (const item of page.items) yield { type: 'InitApply', object: this.prepare(item) };
-      token = page.continue;
-      if (token) this.serverPaginates = true;
-      rv = page.resourceVersion;
-      state.continue = token;
-      state.listed += page.items.length;
-    } while (token && !this.stopped);
-    if (this.stopped) return;
+    let page: { items: T[]; resourceVersion: string; continue?: string };
+    try {
+      page = await this.client.listPage(this.kind, { namespace, labelSelector, fieldSelector, limit, resourceVersion: from }, state.continue);
+    } catch (err) {
+      if (from === '' || !(isGone(err) || isTooLargeResourceVersion(err))) throw err;
+      this.options.logger?.debug({ kind: this.kind.kind, resourceVersion: from, err: String(err) }, 'list refused its resourceVersion, listing the latest');
+      this.startList('', state.cause);
+      return NONE;
+    }
+    if (this.stopped) return NONE;
+    const events: Array<WatchEvent<T>> = new Array(page.items.length);
+    for (let i = 0; i < page.items.length; i++) events[i] = { type: 'InitApply', object: this.prepare(page.items[i]!) };
+    state.listed += page.items.length;
+    state.continue = page.continue;
+    if (page.continue) {
+      this.serverPaginates = true;
+      return events;
+    }
+    const rv = page.resourceVersion;
     if (this.options.checkClusterIdentity) this.identity = await clusterIdentity(this.transport);
     this.earlyEnds = 0;
     this.options.logger?.debug({ kind: this.kind.kind, objects: state.listed, resourceVersion: rv }, 'informer listed');
     this.setState({ phase: 'watching', resourceVersion: rv, open: false });
-    yield { type: 'InitDone', resourceVersion: rv };
+    events.push({ type: 'InitDone', resourceVersion: rv });
+    return events;
   }
 
   /**
@@ -235,8 +312,8 @@ export class Watcher<T extends KubeObject = KubeObject> implements WatchEvents<T
     this.setState({ phase: 'watching', resourceVersion: rv, open: false });
   }
 
-  /** One watch stream; returns when the server ended it after it was useful, throws when it ended at once. */
-  private async *watchOnce(from: string): AsyncGenerator<WatchEvent<T>, void, undefined> {
+  /** Opens a watch from `from`. */
+  private async openStep(from: string): Promise<ReadonlyArray<WatchEvent<T>>> {
     const opened = this.clock.now();
     const timeoutSeconds = this.options.watchTimeoutSeconds ?? 300 + Math.floor(Math.random() * 300);
     const handle = await this.transport.stream(resourcePath(this.kind, this.options.namespace), {
@@ -249,40 +326,62 @@ export class Watcher<T extends KubeObject = KubeObject> implements WatchEvents<T
     }, acceptFor(this.kind, false));
     if (this.stopped) {
       handle.abort();
-      return;
+      return NONE;
     }
-    const lines = new WatchLines(handle.response, () => (this.stopped ? new WatchEndedError('watch closed') : undefined));
-    this.lines = lines;
+    this.lines = new WatchLines(handle.response, () => (this.stopped ? new WatchEndedError('watch closed') : undefined));
     this.abortWatch = () => handle.abort();
-    // Mutated per event (the resourceVersion), never re-allocated while the watch runs.
-    const state: WatcherState & { phase: 'watching' } = { phase: 'watching', resourceVersion: from, open: true };
-    this.setState(state);
+    this.watchOpenedAt = opened;
+    this.received = 0;
+    // Mutated per event (its resourceVersion), never re-allocated while the watch runs.
+    this.setState({ phase: 'watching', resourceVersion: from, open: true });
     this.options.logger?.debug({ kind: this.kind.kind, resourceVersion: from }, 'watch opened');
-    let received = 0;
-    let ended = false;
-    try {
-      yield { type: 'WatchOpened', resourceVersion: from };
-      for (;;) {
-        const line = lines.next();
-        if (line === undefined) {
-          if (await lines.more()) continue;
-          break;
+    return [{ type: 'WatchOpened', resourceVersion: from }];
+  }
+
+  /**
+   * The events of the lines received so far (waiting for some if none are); when the server ended the watch,
+   * none, and the next step re-opens it — unless it ended at once, which is a failure (WatchClosedEarlyError).
+   */
+  private async readStep(state: WatcherState & { phase: 'watching' }): Promise<ReadonlyArray<WatchEvent<T>>> {
+    const lines = this.lines!;
+    let line = lines.next();
+    if (line === undefined) {
+      if (!(await lines.more())) {
+        this.closeWatch(false);
+        if (this.received > 0 || this.clock.now() - this.watchOpenedAt > 1000) {
+          this.earlyEnds = 0;
+          return NONE;
         }
-        received++;
-        const event = this.decode(JSON.parse(line) as RawEvent, state);
-        if (this.stopped) return;
-        yield event;
+        throw new WatchClosedEarlyError(++this.earlyEnds > 1);
       }
-      ended = true;
-    } finally {
-      this.lines = undefined;
-      this.abortWatch = undefined;
-      if (!ended) handle.abort();
-      if (state === this.current) this.setState({ phase: 'watching', resourceVersion: state.resourceVersion, open: false });
-      this.options.logger?.debug({ kind: this.kind.kind, received, resourceVersion: state.resourceVersion }, 'watch ended');
+      line = lines.next();
     }
-    if (received > 0 || this.clock.now() - opened > 1000) this.earlyEnds = 0;
-    else throw new WatchClosedEarlyError(++this.earlyEnds > 1);
+    const events: Array<WatchEvent<T>> = [];
+    for (; line !== undefined; line = lines.next()) {
+      this.received++;
+      try {
+        events.push(this.decode(JSON.parse(line) as RawEvent, state));
+      } catch (err) {
+        // What came before the bad line is delivered; the failure is the next step's.
+        if (events.length === 0) throw err;
+        this.pendingFailure = err instanceof Error ? err : new Error(String(err));
+        this.closeWatch(true);
+        break;
+      }
+    }
+    return events;
+  }
+
+  private closeWatch(abort: boolean): void {
+    const abortWatch = this.abortWatch;
+    this.lines = undefined;
+    this.abortWatch = undefined;
+    if (abort) abortWatch?.();
+    const state = this.current;
+    if (state.phase === 'watching' && state.open) {
+      this.options.logger?.debug({ kind: this.kind.kind, received: this.received, resourceVersion: state.resourceVersion }, 'watch ended');
+      this.setState({ phase: 'watching', resourceVersion: state.resourceVersion, open: false });
+    }
   }
 
   private decode(raw: RawEvent, state: WatcherState & { phase: 'watching' }): WatchEvent<T> {
