@@ -22,6 +22,7 @@ export { withBackoff, backoffDelay, type BackoffPolicy } from './cache/backoff.j
 export { withStallDetection, type StallDetectionOptions } from './cache/stall-detection.js';
 export { WatchEndedError, WatchStalledError, WatchClosedEarlyError, type WatchEvent, type WatchEvents, type StoreChange } from './cache/watch-event.js';
 export { ObjectStore } from './cache/object-store.js';
+export { EventStream, type EventTap, type EventBatches, type BatchSource } from './cache/event-stream.js';
 export { cloneJson, deepFreeze } from './cache/copy.js';
 export { parseLabelSelector } from './cache/label-selector.js';
 export { metadataOnly } from './cache/metadata-only.js';

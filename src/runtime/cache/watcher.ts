@@ -10,9 +10,11 @@
  * - `watching`  — a watch from `resourceVersion` with bookmarks; re-opened from the last seen version when
  *                 the server ends it, relisting on 410 Gone;
  * - `stopped`.
- * A failure yields an Error event and the same state is tried again on the next pull — at once: wrap the
- * watcher in withBackoff (backoff.ts) to wait, and in withStallDetection (stall-detection.ts) to drop a
- * watch that went silent. Backing off is the wrapper's state, not the watcher's.
+ * Each pull past the buffered events runs one step (`step()`: fetch a page, open a watch, read the lines of a
+ * socket chunk, verify the server). A failure yields an Error event and the same state is tried again on the
+ * next pull — at once: wrap the watcher in withBackoff (backoff.ts) to wait, and in withStallDetection
+ * (stall-detection.ts) to drop a watch that went silent. Backing off is the wrapper's state, not the
+ * watcher's. The informer pulls `nextBatch()` (a step's events at once) rather than single events.
  *
  *   const w = watch(client, BuiltinKinds.ConfigMap, { namespace: 'default', pageSize: 100 });
  *   for await (const e of withBackoff(w, { clock })) {
