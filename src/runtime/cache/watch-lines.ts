@@ -40,9 +40,25 @@ export class WatchLines {
     return undefined;
   }
 
+  /** True when a line is waiting or the stream ended: next() or end() answers without waiting. */
+  ready(): boolean {
+    return this.head < this.lines.length || this.ended;
+  }
+
+  /** Resolves when more lines arrived or the stream ended (a plain promise: no async function per wait). */
+  arrival(): Promise<void> {
+    return this.ready() ? Promise.resolve() : new Promise<void>((resolve) => (this.wake = resolve));
+  }
+
+  /** After the lines ran out: undefined while the stream is open, else how it ended (null: normally). */
+  endState(): Error | null | undefined {
+    if (!this.ended || this.head < this.lines.length) return undefined;
+    return this.error ?? null;
+  }
+
   /** Waits for more lines; resolves false when the stream ended (throws its error, if it failed). */
   async more(): Promise<boolean> {
-    if (this.head >= this.lines.length && !this.ended) await new Promise<void>((resolve) => (this.wake = resolve));
+    await this.arrival();
     if (this.head < this.lines.length) return true;
     if (this.error) throw this.error;
     return false;

@@ -176,12 +176,25 @@ export class Watcher<T extends KubeObject = KubeObject> implements WatchEvents<T
         this.finish();
         return undefined;
       }
-      const batch = await this.safeStep();
+      const state = this.current;
+      const lines = this.lines;
+      let batch: ReadonlyArray<WatchEvent<T>>;
+      if (state.phase === 'watching' && state.open && lines !== undefined && this.pendingFailure === undefined) {
+        // The hot path — reading an open watch: one plain promise per socket chunk, the lines decoded at once.
+        if (!lines.ready()) await lines.arrival();
+        if (this.stopped) continue;
+        try {
+          batch = this.readBuffered(state, lines);
+        } catch (err) {
+          batch = this.failed(err, 'watching');
+        }
+      } else batch = await this.safeStep();
       if (batch.length > 0) return batch;
     }
   }
 
   private finish(): void {
+    if (this.lines) this.closeWatch(true);
     if (this.current.phase !== 'stopped') this.setState({ phase: 'stopped', resourceVersion: this.resourceVersion });
   }
 
@@ -191,29 +204,34 @@ export class Watcher<T extends KubeObject = KubeObject> implements WatchEvents<T
     try {
       return await this.step();
     } catch (err) {
-      if (this.lines) this.closeWatch(true);
-      if (this.stopped) return NONE;
-      const error = err instanceof Error ? err : new Error(String(err));
-      const rv = this.resourceVersion;
-      if (error instanceof ServerWentBackError) {
-        this.relist('', error);
-        return NONE;
-      }
-      if (isGone(error) && phase === 'watching') {
-        // As client-go's reflector: list "not older than" the last seen version first; only if that is
-        // refused too does the next list ask for the latest.
-        this.relist(rv || '0', error);
-        return NONE;
-      }
-      const now = this.current;
-      // A list that failed starts over (from the version it was listing from).
-      if (now.phase === 'listing') this.startList(now.from, now.cause);
-      // The connection itself failed (refused, reset, TLS): the server may have been replaced. (One that
-      // answers with a status is the same server; a watch the server ended or that stalled is re-opened, and
-      // a server that restarted in between is caught by the re-watch's first bookmark, older than ours.)
-      else if (now.phase === 'watching' && !(error instanceof ApiError) && !(error instanceof WatchEndedError) && !(error instanceof WatchClosedEarlyError)) this.setState({ phase: 'verifying', resourceVersion: rv });
-      return [{ type: 'Error', error }];
+      return this.failed(err, phase);
     }
+  }
+
+  /** The state a failure in `phase` leads to, and the events it yields (an Error, or none for a relist). */
+  private failed(err: unknown, phase: WatcherState['phase']): ReadonlyArray<WatchEvent<T>> {
+    if (this.lines) this.closeWatch(true);
+    if (this.stopped) return NONE;
+    const error = err instanceof Error ? err : new Error(String(err));
+    const rv = this.resourceVersion;
+    if (error instanceof ServerWentBackError) {
+      this.relist('', error);
+      return NONE;
+    }
+    if (isGone(error) && phase === 'watching') {
+      // As client-go's reflector: list "not older than" the last seen version first; only if that is
+      // refused too does the next list ask for the latest.
+      this.relist(rv || '0', error);
+      return NONE;
+    }
+    const now = this.current;
+    // A list that failed starts over (from the version it was listing from).
+    if (now.phase === 'listing') this.startList(now.from, now.cause);
+    // The connection itself failed (refused, reset, TLS): the server may have been replaced. (One that
+    // answers with a status is the same server; a watch the server ended or that stalled is re-opened, and
+    // a server that restarted in between is caught by the re-watch's first bookmark, older than ours.)
+    else if (now.phase === 'watching' && !(error instanceof ApiError) && !(error instanceof WatchEndedError) && !(error instanceof WatchClosedEarlyError)) this.setState({ phase: 'verifying', resourceVersion: rv });
+    return [{ type: 'Error', error }];
   }
 
   /** The state machine's step: what the current state does next, and the events it yields. */
@@ -340,23 +358,29 @@ export class Watcher<T extends KubeObject = KubeObject> implements WatchEvents<T
     return [{ type: 'WatchOpened', resourceVersion: from }];
   }
 
-  /**
-   * The events of the lines received so far (waiting for some if none are); when the server ended the watch,
-   * none, and the next step re-opens it — unless it ended at once, which is a failure (WatchClosedEarlyError).
-   */
+  /** Waits for lines of the open watch, then reads them (readBuffered). */
   private async readStep(state: WatcherState & { phase: 'watching' }): Promise<ReadonlyArray<WatchEvent<T>>> {
     const lines = this.lines!;
+    await lines.arrival();
+    return this.readBuffered(state, lines);
+  }
+
+  /**
+   * The events of the lines received so far; when the server ended the watch, none, and the next step
+   * re-opens it — unless it ended at once, which is a failure (WatchClosedEarlyError).
+   */
+  private readBuffered(state: WatcherState & { phase: 'watching' }, lines: WatchLines): ReadonlyArray<WatchEvent<T>> {
     let line = lines.next();
     if (line === undefined) {
-      if (!(await lines.more())) {
-        this.closeWatch(false);
-        if (this.received > 0 || this.clock.now() - this.watchOpenedAt > 1000) {
-          this.earlyEnds = 0;
-          return NONE;
-        }
-        throw new WatchClosedEarlyError(++this.earlyEnds > 1);
+      const ended = lines.endState();
+      if (ended === undefined) return NONE;
+      if (ended !== null) throw ended;
+      this.closeWatch(false);
+      if (this.received > 0 || this.clock.now() - this.watchOpenedAt > 1000) {
+        this.earlyEnds = 0;
+        return NONE;
       }
-      line = lines.next();
+      throw new WatchClosedEarlyError(++this.earlyEnds > 1);
     }
     const events: Array<WatchEvent<T>> = [];
     for (; line !== undefined; line = lines.next()) {
