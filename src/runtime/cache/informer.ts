@@ -189,11 +189,13 @@ export class Informer<T extends KubeObject = KubeObject> {
   /** The last stage: tells handlers and observers about each event the store has taken in (a batch per await). */
   private async dispatch(events: EventStream<T>): Promise<void> {
     const batches = events.batches();
+    let batch: ReadonlyArray<WatchEvent<T>> | undefined;
     for (;;) {
-      // (No variable keeps the last batch alive while the next is awaited: a list's events would stay reachable.)
-      const batch = await batches.next();
+      batch = await batches.next();
       if (batch === undefined) return;
       for (let i = 0; i < batch.length; i++) this.deliver(batch[i]!);
+      // Cleared before the next await: the suspended function would keep a list's events reachable.
+      batch = undefined;
     }
   }
 
