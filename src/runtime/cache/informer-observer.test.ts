@@ -5,7 +5,8 @@
  */
 import type { ConfigMap } from 'kubernetes-types/core/v1.js';
 import { ApiError } from '../client/api-error.js';
-import { BuiltinKinds } from '../client/kinds.js';
+import { BuiltinKinds, defaultKindRegistry } from '../client/kinds.js';
+import { Cache } from './cache.js';
 import { flushAsyncWork, ManualClock } from '../../testing/manual-clock.js';
 import { Informer, type InformerObserver } from './informer.js';
 import { cm, event, scriptedServer, until } from './testdata/scripted-server.js';
@@ -73,4 +74,16 @@ test('health follows the observed watch: healthy while it is open, a lost watch 
   expect(informer.healthy()).toBe(false); // stalled, even inside the grace
   await informer.stop();
   expect(informer.isIdle()).toBe(true);
+});
+
+test("the cache hands its observers to every informer it makes", async () => {
+  const server = scriptedServer([{ items: [cm('a', '3')], resourceVersion: '10' }]);
+  const synced: string[] = [];
+  const cache = new Cache({ client: server.client, transport: server.transport, kinds: defaultKindRegistry, observers: [{ onSynced: (kind) => synced.push(kind) }] });
+  cache.informerFor(BuiltinKinds.ConfigMap);
+  cache.informerFor(BuiltinKinds.Secret);
+  cache.start();
+  await cache.waitForCacheSync();
+  await cache.stop();
+  expect(synced.sort()).toEqual(['ConfigMap', 'Secret']);
 });

@@ -64,6 +64,8 @@ export interface ManagerOptions {
     backoffInitialMs?: number;
     backoffMaxMs?: number;
     watchTimeoutSeconds?: number;
+    /** More observers of every informer (cache/informer-observer.ts), beside the manager's metrics and activity count. */
+    observers?: InformerObserver[];
   };
   leaderElection?: LeaderElectionOptions;
   /**
@@ -451,7 +453,7 @@ export class Manager implements ControllerHost {
   }
 
   private newCache(): Cache {
-    const { stallOnManagerClock, ...cacheOptions } = this.options.cache ?? {};
+    const { stallOnManagerClock, observers = [], ...cacheOptions } = this.options.cache ?? {};
     const cache = new Cache({
       client: this.client.apiReader(),
       transport: this.transport,
@@ -460,7 +462,7 @@ export class Manager implements ControllerHost {
       ...(stallOnManagerClock ? { stallClock: this.clock } : {}),
       logger: this.logger,
       // Metrics and the activity count settle() watches are both informer observers.
-      observers: [metricsObserver(this.metrics.informer), this.activityObserver],
+      observers: [metricsObserver(this.metrics.informer), this.activityObserver, ...observers],
     });
     for (const index of this.indexes) cache.indexField(index.kind, index.name, index.fn);
     return cache;
