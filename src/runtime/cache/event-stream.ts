@@ -25,11 +25,21 @@ export interface BatchSource<T extends KubeObject = KubeObject> {
   nextBatch(): Promise<ReadonlyArray<WatchEvent<T>> | undefined>;
   /** Ends the source (its next batch is undefined). */
   stop(): void;
+  /** Events ready now, without waiting (undefined: none; call nextBatch or await arrival). */
+  takeReady?(): ReadonlyArray<WatchEvent<T>> | undefined;
+  /** A promise for more events to be ready, when the source can say (an open watch); else undefined. */
+  arrival?(): Promise<void> | undefined;
 }
 
-/** Batches of a stream with its taps applied; `next()` resolves undefined at the end. */
+/**
+ * Batches of a stream with its taps applied; `next()` resolves undefined at the end. The hot loop (the
+ * Informer's) first takes what is ready (`poll()`), then awaits `arrival()` if the source can say when more
+ * comes (one plain promise per socket chunk), and only otherwise `next()`.
+ */
 export interface EventBatches<T extends KubeObject = KubeObject> {
   next(): Promise<ReadonlyArray<WatchEvent<T>> | undefined>;
+  poll(): ReadonlyArray<WatchEvent<T>> | undefined;
+  arrival(): Promise<void> | undefined;
   close(): Promise<void>;
 }
 
@@ -84,6 +94,16 @@ export class EventStream<T extends KubeObject = KubeObject> implements WatchEven
         else source.stop!();
       }
     };
+    const tapped = (batch: ReadonlyArray<WatchEvent<T>>): ReadonlyArray<WatchEvent<T>> => {
+      for (let e = 0; e < batch.length; e++) {
+        const event = batch[e]!;
+        for (let i = 0; i < taps.length; i++) {
+          const pause = taps[i]!.onEvent(event);
+          if (pause !== undefined) wait = pause;
+        }
+      }
+      return batch;
+    };
     return {
       next: async () => {
         if (ended) return undefined;
@@ -100,15 +120,14 @@ export class EventStream<T extends KubeObject = KubeObject> implements WatchEven
           finish();
           return undefined;
         }
-        for (let e = 0; e < batch.length; e++) {
-          const event = batch[e]!;
-          for (let i = 0; i < taps.length; i++) {
-            const pause = taps[i]!.onEvent(event);
-            if (pause !== undefined) wait = pause;
-          }
-        }
-        return batch;
+        return tapped(batch);
       },
+      poll: () => {
+        if (ended || wait !== undefined || source.takeReady === undefined) return undefined;
+        const batch = source.takeReady();
+        return batch === undefined ? undefined : tapped(batch);
+      },
+      arrival: () => (ended || wait !== undefined ? undefined : source.arrival?.()),
       close,
     };
   }

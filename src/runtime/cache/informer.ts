@@ -191,8 +191,16 @@ export class Informer<T extends KubeObject = KubeObject> {
     const batches = events.batches();
     let batch: ReadonlyArray<WatchEvent<T>> | undefined;
     for (;;) {
-      batch = await batches.next();
-      if (batch === undefined) return;
+      batch = batches.poll();
+      if (batch === undefined) {
+        const arrival = batches.arrival();
+        if (arrival !== undefined) {
+          await arrival; // an open watch: one plain promise per socket chunk
+          continue;
+        }
+        batch = await batches.next();
+        if (batch === undefined) return;
+      }
       for (let i = 0; i < batch.length; i++) this.deliver(batch[i]!);
       // Cleared before the next await: the suspended function would keep a list's events reachable.
       batch = undefined;

@@ -176,21 +176,41 @@ export class Watcher<T extends KubeObject = KubeObject> implements WatchEvents<T
         this.finish();
         return undefined;
       }
-      const state = this.current;
-      const lines = this.lines;
-      let batch: ReadonlyArray<WatchEvent<T>>;
-      if (state.phase === 'watching' && state.open && lines !== undefined && this.pendingFailure === undefined) {
-        // The hot path — reading an open watch: one plain promise per socket chunk, the lines decoded at once.
-        if (!lines.ready()) await lines.arrival();
-        if (this.stopped) continue;
-        try {
-          batch = this.readBuffered(state, lines);
-        } catch (err) {
-          batch = this.failed(err, 'watching');
+      let batch = this.takeReady();
+      if (batch === undefined) {
+        const arrival = this.arrival();
+        if (arrival !== undefined) {
+          // The hot path — reading an open watch: one plain promise per socket chunk, its lines decoded at once.
+          await arrival;
+          continue;
         }
-      } else batch = await this.safeStep();
+        batch = await this.safeStep();
+      }
       if (batch.length > 0) return batch;
     }
+  }
+
+  /**
+   * The events of lines the open watch already received, decoded now, without waiting; undefined when none
+   * are ready or no watch is open (then nextBatch() steps on). May be empty: the watch ended.
+   */
+  takeReady(): ReadonlyArray<WatchEvent<T>> | undefined {
+    const state = this.current;
+    const lines = this.lines;
+    if (this.stopped || state.phase !== 'watching' || !state.open || lines === undefined || this.pendingFailure !== undefined || !lines.ready()) return undefined;
+    try {
+      return this.readBuffered(state, lines);
+    } catch (err) {
+      return this.failed(err, 'watching');
+    }
+  }
+
+  /** While a watch is open with nothing ready: resolves when lines arrive or it ends. Otherwise undefined. */
+  arrival(): Promise<void> | undefined {
+    const state = this.current;
+    const lines = this.lines;
+    if (this.stopped || state.phase !== 'watching' || !state.open || lines === undefined || this.pendingFailure !== undefined || lines.ready()) return undefined;
+    return lines.arrival();
   }
 
   private finish(): void {
