@@ -17,6 +17,14 @@ export { retryOnConflict } from './client/retry.js';
 
 export { Cache, type CacheOptions, type KindScope } from './cache/cache.js';
 export { Informer, type InformerHandler, type InformerOptions } from './cache/informer.js';
+export { InformerHealth, metricsObserver, type InformerObserver, type InformerState, type InformerMetrics } from './cache/informer-observer.js';
+export { watch, Watcher, type WatcherState, type WatchOptions } from './cache/watcher.js';
+export { reflect } from './cache/reflect.js';
+export { withBackoff, backoffDelay, type BackoffPolicy } from './cache/backoff.js';
+export { withStallDetection, type StallDetectionOptions } from './cache/stall-detection.js';
+export { WatchEndedError, WatchStalledError, WatchClosedEarlyError, type WatchEvent, type WatchEvents, type StoreChange } from './cache/watch-event.js';
+export { ObjectStore } from './cache/object-store.js';
+export { EventStream, type EventTap, type EventBatches, type BatchSource } from './cache/event-stream.js';
 export { cloneJson, deepFreeze } from './cache/copy.js';
 export { parseLabelSelector } from './cache/label-selector.js';
 export { metadataOnly } from './cache/metadata-only.js';

@@ -12,7 +12,7 @@ import { apiVersionOf, type KindInfo, type KindRef, type KindRegistry } from '..
 import { keyOf, type KubeObject } from '../client/object.js';
 import type { Transport } from '../client/transport.js';
 import { cloneJson, deepFreeze } from './copy.js';
-import { Informer, type InformerMetrics } from './informer.js';
+import { Informer, type InformerMetrics, type InformerObserver } from './informer.js';
 import { parseLabelSelector } from './label-selector.js';
 import type { IndexFunc } from './object-store.js';
 
@@ -42,9 +42,15 @@ export interface CacheOptions {
   checkClusterIdentity?: boolean;
   backoffInitialMs?: number;
   backoffMaxMs?: number;
+  /** The clock of the informers' reconnect backoff (default real time). */
+  clock?: Clock;
   watchTimeoutSeconds?: number;
+  /** Observers of every informer (informer-observer.ts): metrics, activity for settle(), your own. */
+  observers?: InformerObserver[];
+  /** Shorthand for an observer: metricsObserver(metrics). */
   metrics?: InformerMetrics;
   logger?: Logger;
+  /** Shorthand for an observer told every state change, failure and event. */
   onActivity?: () => void;
 }
 
@@ -79,11 +85,13 @@ export class Cache implements CacheReader {
         checkClusterIdentity: this.options.checkClusterIdentity,
         backoffInitialMs: this.options.backoffInitialMs,
         backoffMaxMs: this.options.backoffMaxMs,
+        clock: this.options.clock,
         watchTimeoutSeconds: this.options.watchTimeoutSeconds,
         transform: (obj) => this.prepare(obj),
         metrics: this.options.metrics,
         logger: this.options.logger,
         onActivity: this.options.onActivity,
+        observers: this.options.observers,
       });
       informer.store.addIndex(NAMESPACE_INDEX, (obj) => obj.metadata?.namespace ?? '');
       this.informers.set(id, informer);

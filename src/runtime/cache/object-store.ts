@@ -2,7 +2,14 @@
  * An informer's local copy of one kind: objects by `namespace/name`, plus field indexes
  * (`indexField`) kept up to date on every change, and a namespace index for scoped lists. Index
  * functions must be pure functions of the object (as client-go's indexers): stored objects never change.
+ * reflect() (reflect.ts) keeps one up to date from a watcher's events; it is also usable on its own:
+ *
+ *   const store = new ObjectStore<ConfigMap>();
+ *   store.addIndex('owner', (cm) => cm.data?.owner);
+ *   store.upsert('ns/a', cm);
+ *   store.byIndex('owner', 'x'); // ['ns/a']
  */
+import type { StoreChange } from './watch-event.js';
 
 export type IndexFunc<T> = (obj: T) => string | string[] | undefined;
 
@@ -54,6 +61,26 @@ export class ObjectStore<T> {
     for (const name of this.indexers.keys()) this.index(name, key, old, -1);
     this.objects.delete(key);
     return old;
+  }
+
+  /**
+   * Makes the store hold exactly `fresh` (a complete list) and returns what changed, deletes first, then
+   * adds and updates in `fresh`'s order; an object whose resourceVersion did not change is not an update.
+   */
+  replace(fresh: Map<string, T>, versionOf: (obj: T) => string | undefined): Array<StoreChange<T>> {
+    const changes: Array<StoreChange<T>> = [];
+    for (const [key, old] of this.objects) {
+      if (!fresh.has(key)) {
+        this.remove(key);
+        changes.push({ type: 'deleted', object: old });
+      }
+    }
+    for (const [key, obj] of fresh) {
+      const old = this.upsert(key, obj);
+      if (old === undefined) changes.push({ type: 'added', object: obj });
+      else if (versionOf(old) !== versionOf(obj)) changes.push({ type: 'updated', object: obj, old });
+    }
+    return changes;
   }
 
   /** Keys whose index `name` holds `value`. */

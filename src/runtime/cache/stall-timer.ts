@@ -1,8 +1,10 @@
 /**
- * The informer's watch-stall timer: fires when no event or bookmark arrived for `ms`. An event only sets a
- * flag (no timer re-armed, no clock read per event); one periodic check per quarter timeout turns the flag
- * into a "last seen" time, so a stall is reported no earlier than `ms` and at most half a timeout late.
- * On a Clock (the manager's virtual clock in tests that ask for it) the last event's time is exact.
+ * The watch-stall timer under withStallDetection (stall-detection.ts): fires when no event or bookmark
+ * arrived for `ms`. An event only sets a flag (no timer re-armed, no clock read per event); one periodic
+ * check per quarter timeout turns the flag into a "last seen" time, so a stall is reported no earlier than `ms` and at most half a timeout late.
+ * On a Clock (the manager's virtual clock in tests that ask for it) the last event's time is exact. Without
+ * one it is the real clock's own fast path: a periodic check (unref'd, so it never keeps a process alive)
+ * instead of a timer re-armed per event.
  */
 import type { Clock, Timer } from '../clock.js';
 

@@ -15,6 +15,7 @@ import { newLogger } from '../logging/logger.js';
 import { ControllerBuilder, type ControllerHost } from '../builder/builder.js';
 import { duplicateNameMessage } from '../builder/builder-checks.js';
 import { Cache, type KindScope } from '../cache/cache.js';
+import { metricsObserver, type InformerObserver } from '../cache/informer-observer.js';
 import type { IndexFunc } from '../cache/object-store.js';
 import { realClock, type Clock } from '../clock.js';
 import { Client, type CacheReader } from '../client/client.js';
@@ -65,6 +66,8 @@ export interface ManagerOptions {
     backoffInitialMs?: number;
     backoffMaxMs?: number;
     watchTimeoutSeconds?: number;
+    /** More observers of every informer (cache/informer-observer.ts), beside the manager's metrics and activity count. */
+    observers?: InformerObserver[];
   };
   leaderElection?: LeaderElectionOptions;
   /**
@@ -152,6 +155,8 @@ export class Manager implements ControllerHost {
   /** Ends runUntilSignal() with a runnable's start failure (controller-runtime's Start returning its error). */
   private failRun: ((err: Error) => void) | undefined;
   private activityCount = 0;
+  /** Informer state changes, failures and events count as activity (settle() waits until it stops moving). */
+  private readonly activityObserver: InformerObserver = { onStateChange: () => this.activity(), onEvent: () => this.activity(), onError: () => this.activity() };
   probePort: number | undefined;
   /** The metrics server's port while it runs. */
   metricsPort: number | undefined;
@@ -497,16 +502,16 @@ export class Manager implements ControllerHost {
   }
 
   private newCache(): Cache {
-    const { stallOnManagerClock, ...cacheOptions } = this.options.cache ?? {};
+    const { stallOnManagerClock, observers = [], ...cacheOptions } = this.options.cache ?? {};
     const cache = new Cache({
       client: this.client.apiReader(),
       transport: this.transport,
       kinds: this.kinds,
       ...cacheOptions,
       ...(stallOnManagerClock ? { stallClock: this.clock } : {}),
-      metrics: this.metrics.informer,
       logger: this.logger,
-      onActivity: this.ownWrites ? () => (this.activity(), this.ownWrites!.observed()) : () => this.activity(),
+      // Metrics, the activity count settle() watches and read-your-own-writes' waits are all informer observers.
+      observers: [metricsObserver(this.metrics.informer), this.activityObserver, ...(this.ownWrites ? [ownWritesObserver(this.ownWrites)] : []), ...observers],
     });
     for (const index of this.indexes) cache.indexField(index.kind, index.name, index.fn);
     return cache;
@@ -555,4 +560,10 @@ function loadKubeConfig(source: KubeConfig | string | undefined): KubeConfig {
   else if (!process.env.KUBECONFIG && process.env[SERVICE_ACCOUNT_DIR_ENV]) return inClusterKubeConfig();
   else kc.loadFromDefault();
   return kc;
+}
+
+/** Read-your-own-writes looks again at what the caches have seen after every event and state change. */
+function ownWritesObserver(ownWrites: ReadYourOwnWrites): InformerObserver {
+  const observed = (): void => ownWrites.observed();
+  return { onEvent: observed, onStateChange: observed, onSynced: observed };
 }

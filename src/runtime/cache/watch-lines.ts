@@ -1,0 +1,103 @@
+/**
+ * A watch response as lines to pull: the socket pushes chunks, the watcher (watcher.ts) pulls whole lines
+ * (one JSON event each). Lines are cut from the raw bytes — one Buffer→string conversion per event, none for
+ * the chunk as a whole, a carried-over partial line only when a chunk splits one — and a puller waits on one
+ * promise per chunk, not per line.
+ *
+ *   const lines = new WatchLines(handle.response, () => undefined);
+ *   for (;;) {
+ *     const line = lines.next();
+ *     if (line !== undefined) use(JSON.parse(line));
+ *     else if (!(await lines.more())) break;
+ *   }
+ */
+import type { IncomingMessage } from 'node:http';
+import { WatchEndedError } from './watch-event.js';
+
+export class WatchLines {
+  private lines: string[] = [];
+  private head = 0;
+  private carry: Buffer | undefined;
+  private ended = false;
+  private error: Error | undefined;
+  private wake: (() => void) | undefined;
+
+  constructor(response: IncomingMessage | NodeJS.ReadableStream, closedIsError: () => Error | undefined) {
+    response.on('data', (chunk: Buffer) => this.push(chunk));
+    response.on('end', () => this.end(undefined));
+    response.on('aborted', () => this.end(new WatchEndedError('watch aborted')));
+    response.on('error', (err: Error) => this.end(err));
+    response.on('close', () => this.end(closedIsError()));
+  }
+
+  /** The next whole line received, or undefined when none is waiting. */
+  next(): string | undefined {
+    if (this.head < this.lines.length) return this.lines[this.head++];
+    if (this.head > 0) {
+      this.lines = [];
+      this.head = 0;
+    }
+    return undefined;
+  }
+
+  /** True when a line is waiting or the stream ended: next() or end() answers without waiting. */
+  ready(): boolean {
+    return this.head < this.lines.length || this.ended;
+  }
+
+  /** Resolves when more lines arrived or the stream ended (a plain promise: no async function per wait). */
+  arrival(): Promise<void> {
+    return this.ready() ? Promise.resolve() : new Promise<void>((resolve) => (this.wake = resolve));
+  }
+
+  /** After the lines ran out: undefined while the stream is open, else how it ended (null: normally). */
+  endState(): Error | null | undefined {
+    if (!this.ended || this.head < this.lines.length) return undefined;
+    return this.error ?? null;
+  }
+
+  /** Waits for more lines; resolves false when the stream ended (throws its error, if it failed). */
+  async more(): Promise<boolean> {
+    await this.arrival();
+    if (this.head < this.lines.length) return true;
+    if (this.error) throw this.error;
+    return false;
+  }
+
+  /** Ends the stream now with `err` (a stall, a stop), dropping lines not yet pulled. */
+  fail(err: Error): void {
+    this.lines = [];
+    this.head = 0;
+    this.end(err);
+  }
+
+  private push(chunk: Buffer): void {
+    if (this.ended) return;
+    const data = this.carry ? Buffer.concat([this.carry, chunk]) : chunk;
+    this.carry = undefined;
+    let start = 0;
+    let newline: number;
+    const before = this.lines.length;
+    while ((newline = data.indexOf(10, start)) >= 0) {
+      const end = newline > start && data[newline - 1] === 13 ? newline - 1 : newline;
+      const lineStart = start;
+      start = newline + 1;
+      if (end > lineStart) this.lines.push(data.toString('utf8', lineStart, end));
+    }
+    if (start < data.length) this.carry = data.subarray(start);
+    if (this.lines.length > before) this.signal();
+  }
+
+  private end(err: Error | undefined): void {
+    if (this.ended) return;
+    this.ended = true;
+    this.error = err;
+    this.signal();
+  }
+
+  private signal(): void {
+    const wake = this.wake;
+    this.wake = undefined;
+    wake?.();
+  }
+}
