@@ -2,7 +2,7 @@
 // when their bytes change, `--check` on stale and fresh trees, and errors that leave the tree untouched.
 import { readFileSync, writeFileSync, existsSync } from 'node:fs';
 import { join } from 'node:path';
-import ts from 'typescript';
+import { strictDiagnostics } from '../../src/generate/testdata/strict-typecheck.js';
 import { makeProject, removeProjects, runCli, treeFingerprint, fixtureFile, positionOf, repoRoot } from './cli-harness.js';
 
 afterAll(removeProjects);
@@ -27,25 +27,7 @@ describe('kubeforge generate', () => {
     const project = makeProject(fixture);
     expect((await runCli(['generate', '--root', project])).code).toBe(0);
     const generated = dirs.map((dir) => join(project, dir, 'zz_generated.deepcopy.ts'));
-    const program = ts.createProgram(generated, {
-      strict: true,
-      noUncheckedIndexedAccess: true,
-      noUnusedLocals: true,
-      noEmit: true,
-      skipLibCheck: true,
-      target: ts.ScriptTarget.ES2022,
-      module: ts.ModuleKind.ESNext,
-      moduleResolution: ts.ModuleResolutionKind.Bundler,
-      lib: ['lib.es2023.d.ts'],
-      types: [],
-      baseUrl: project,
-      paths: {
-        'kubeforge/api': [join(repoRoot, 'src/api/index.ts')],
-        'kubernetes-types/*': [join(repoRoot, 'node_modules/kubernetes-types/*')],
-      },
-    });
-    const problems = ts.getPreEmitDiagnostics(program).map((d) => `${d.file?.fileName ?? ''}: ${ts.flattenDiagnosticMessageText(d.messageText, ' ')}`);
-    expect(problems).toEqual([]);
+    expect(strictDiagnostics(generated, project)).toEqual([]);
   });
 
   it('writes one file per api folder in a multi-group project (api/<group>/<version>)', async () => {
@@ -69,25 +51,7 @@ describe('kubeforge generate', () => {
     const text = readFileSync(generatedPath, 'utf8');
     expect(text).toContain('export function CronJob(name: string, namespace: string): CronJobBuilder {');
     expect(text).toContain('export interface CronJobSpecApplyConfiguration {');
-    const program = ts.createProgram([generatedPath], {
-      strict: true,
-      exactOptionalPropertyTypes: true,
-      noUnusedLocals: true,
-      noEmit: true,
-      skipLibCheck: true,
-      target: ts.ScriptTarget.ES2022,
-      module: ts.ModuleKind.ESNext,
-      moduleResolution: ts.ModuleResolutionKind.Bundler,
-      lib: ['lib.es2023.d.ts'],
-      types: [],
-      baseUrl: project,
-      paths: {
-        'kubeforge/api': [join(repoRoot, 'src/api/index.ts')],
-        'kubeforge/kubernetes/*': [join(repoRoot, 'kubernetes/*.d.ts')],
-        'kubernetes-types/*': [join(repoRoot, 'node_modules/kubernetes-types/*')],
-      },
-    });
-    expect(ts.getPreEmitDiagnostics(program).map((d) => ts.flattenDiagnosticMessageText(d.messageText, ' '))).toEqual([]);
+    expect(strictDiagnostics([generatedPath], project)).toEqual([]);
     writeFileSync(generatedPath, text.replace('export interface CronJobSpecApplyConfiguration {', 'export interface CronJobSpecApplyConfiguration {\n  edited?: string;'));
     const stale = await runCli(['generate', '--check', '--root', project]);
     expect(stale.code).toBe(1);

@@ -6,6 +6,7 @@ import { tmpdir } from 'node:os';
 import { join, dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import ts from 'typescript';
+import { strictDiagnostics } from '../testdata/strict-typecheck.js';
 import { emitApplyConfigurations, planApplyConfigFiles, selectApplyConfigTypes, APPLYCONFIG_HEADER } from './index.js';
 import { loadApiProject } from '../../reader/index.js';
 import type { ApiModel } from '../../model/index.js';
@@ -179,27 +180,7 @@ describe('generated code type-checks against the types it configures', () => {
           'ac.WidgetSpec().withMode("Medium");',
         ].join('\n'),
       );
-      const program = ts.createProgram([generatedPath, checkPath], {
-        strict: true,
-        noUncheckedIndexedAccess: true,
-        exactOptionalPropertyTypes: true,
-        noUnusedLocals: true,
-        noEmit: true,
-        skipLibCheck: true,
-        target: ts.ScriptTarget.ES2022,
-        module: ts.ModuleKind.ESNext,
-        moduleResolution: ts.ModuleResolutionKind.Bundler,
-        lib: ['lib.es2023.d.ts'],
-        types: [],
-        baseUrl: dir,
-        paths: {
-          'kubeforge/api': [join(repoRoot, 'src/api/index.ts')],
-          'kubeforge/kubernetes/*': [join(repoRoot, 'kubernetes/*.d.ts')],
-          'kubernetes-types/*': [join(repoRoot, 'node_modules/kubernetes-types/*')],
-        },
-      });
-      const diagnostics = ts.getPreEmitDiagnostics(program).map((d) => `${d.file?.fileName.slice(dir.length) ?? ''}: ${ts.flattenDiagnosticMessageText(d.messageText, '\n')}`);
-      expect(diagnostics).toEqual([]);
+      expect(strictDiagnostics([generatedPath, checkPath], dir)).toEqual([]);
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }

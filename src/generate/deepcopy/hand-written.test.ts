@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import { join, dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import ts from 'typescript';
+import { strictDiagnostics } from '../testdata/strict-typecheck.js';
 import { emitDeepCopy } from './index.js';
 import { loadApiProject } from '../../reader/index.js';
 
@@ -60,22 +61,7 @@ describe('hand-written deep copies', () => {
       cpSync(fixtureRoot, dir, { recursive: true });
       const generatedPath = join(dir, 'api/v1/zz_generated.deepcopy.ts');
       writeFileSync(generatedPath, text);
-      const program = ts.createProgram([generatedPath], {
-        strict: true,
-        noUncheckedIndexedAccess: true,
-        exactOptionalPropertyTypes: true,
-        noUnusedLocals: true,
-        noEmit: true,
-        skipLibCheck: true,
-        target: ts.ScriptTarget.ES2022,
-        module: ts.ModuleKind.ESNext,
-        moduleResolution: ts.ModuleResolutionKind.Bundler,
-        lib: ['lib.es2023.d.ts'],
-        types: [],
-        baseUrl: dir,
-        paths: { 'kubeforge/api': [join(repoRoot, 'src/api/index.ts')] },
-      });
-      expect(ts.getPreEmitDiagnostics(program).map((d) => ts.flattenDiagnosticMessageText(d.messageText, '\n'))).toEqual([]);
+      expect(strictDiagnostics([generatedPath], dir)).toEqual([]);
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
