@@ -8,7 +8,7 @@
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { Clock } from '../../runtime/clock.js';
+import type { Clock } from '../../clock/clock.js';
 import { apiAudiences } from '../http/authentication.js';
 import type { ServiceAccountTokenIssuer } from '../http/service-account-issuer.js';
 import { extendedExpirationSeconds, warnOnlyExpirationSeconds } from '../http/token-request.js';

@@ -16,7 +16,7 @@ import { existsSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { Container, Probe } from 'kubernetes-types/core/v1.js';
-import type { Clock } from '../../runtime/clock.js';
+import type { Clock } from '../../clock/clock.js';
 import { rfc3339 } from '../registry/system-metadata.js';
 import type { KubeObject } from '../store/object-store.js';
 import { ContainerConfigError, containerArgv, containerEnvironment } from './container-env.js';
