@@ -17,7 +17,7 @@ import { ApiError, invalidObject } from '../cluster/errors/status-errors.js';
 import { type FieldValidation, ObjectOperations } from '../cluster/registry/object-operations.js';
 import type { ResourceType } from '../cluster/registry/resource-type.js';
 import { rfc3339, SeededRandom } from '../cluster/registry/system-metadata.js';
-import { type KubeObject, ObjectStore } from '../cluster/store/object-store.js';
+import { type KubeObject, ObjectStore, type StoredObjectMeta } from '../cluster/store/object-store.js';
 
 /** One field error of a refused write, as in the Status' `details.causes`. */
 export interface CrdFieldError {
@@ -79,7 +79,7 @@ function readCrd(crdPath: string): KubeObject {
 /** The CRD as the server holds it once created and established (defaults filled, names accepted); throws the server's 422 if it would be refused. */
 function establishedCrd(crd: KubeObject, crdPath: string): KubeObject {
   const created = structuredClone(crd);
-  created.metadata ??= {};
+  created.metadata ??= {} as StoredObjectMeta;
   customResourceDefinitions.strategy.prepareForCreate?.(created, { now: 0, uid: () => '', stored: () => [] });
   const errs = validateCrd(created);
   if (errs.length > 0) {

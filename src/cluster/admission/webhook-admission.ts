@@ -160,7 +160,7 @@ export class WebhookAdmission {
 /** The object a dry run returned, as a request body again (server-set fields dropped). */
 function asRequestBody(object: KubeObject): KubeObject {
   const copy = structuredClone(object);
-  for (const f of ['uid', 'creationTimestamp', 'resourceVersion', 'generation', 'managedFields', 'deletionTimestamp', 'deletionGracePeriodSeconds']) delete copy.metadata[f];
+  for (const f of ['uid', 'creationTimestamp', 'resourceVersion', 'generation', 'managedFields', 'deletionTimestamp', 'deletionGracePeriodSeconds'] as const) delete copy.metadata[f];
   return copy;
 }
 

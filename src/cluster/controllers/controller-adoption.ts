@@ -30,7 +30,7 @@ export function claimDependents(client: ControllerClient, resource: ResourceName
     const ref = controllerRefOf(object);
     const matches = selectorMatches(selector, object.metadata.labels) && isMember(object);
     if (!ref && matches) {
-      const adopted = { apiVersion: kind.apiVersion, kind: kind.kind, name: owner.metadata.name, uid: owner.metadata.uid, controller: true, blockOwnerDeletion: true };
+      const adopted = { apiVersion: kind.apiVersion, kind: kind.kind, name: owner.metadata.name, uid: owner.metadata.uid!, controller: true, blockOwnerDeletion: true };
       client.update(resource, { ...object, metadata: { ...object.metadata, ownerReferences: [...(object.metadata.ownerReferences ?? []), adopted] } });
       changed = true;
     } else if (ref?.uid === owner.metadata.uid && !matches) {

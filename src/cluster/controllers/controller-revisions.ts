@@ -60,7 +60,7 @@ const controllerRef = (o: KubeObject | undefined): any => (o?.metadata.ownerRefe
 /** The revisions `owner` controls, oldest revision number first. */
 export function revisionsOf(client: ControllerClient, owners: OwnerIndex, owner: KubeObject): KubeObject[] {
   return owners
-    .dependentsIn(owner.metadata.uid, 'controllerrevisions.apps')
+    .dependentsIn(owner.metadata.uid!, 'controllerrevisions.apps')
     .map((l) => client.get(revisionsResource, l.namespace, l.name))
     .filter((r): r is KubeObject => r !== undefined && controllerRef(r)?.uid === owner.metadata.uid)
     .sort((a, b) => (a.revision ?? 0) - (b.revision ?? 0) || a.metadata.name.localeCompare(b.metadata.name));
@@ -99,7 +99,7 @@ export function ensureUpdateRevision(client: ControllerClient, owner: KubeObject
       namespace: owner.metadata.namespace,
       labels: { ...(owner.spec?.template?.metadata?.labels ?? {}), [kind.hashLabel]: hash },
       ...(owner.metadata.annotations?.['kubernetes.io/change-cause'] ? { annotations: { 'kubernetes.io/change-cause': owner.metadata.annotations['kubernetes.io/change-cause'] } } : {}),
-      ownerReferences: [{ apiVersion: kind.apiVersion, kind: kind.kind, name: owner.metadata.name, uid: owner.metadata.uid, controller: true, blockOwnerDeletion: true }],
+      ownerReferences: [{ apiVersion: kind.apiVersion, kind: kind.kind, name: owner.metadata.name, uid: owner.metadata.uid!, controller: true, blockOwnerDeletion: true }],
     },
     data,
     revision: top + 1,

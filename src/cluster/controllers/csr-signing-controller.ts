@@ -110,7 +110,7 @@ export class CsrSigningController implements BuiltinController {
     const refusal = signerRefusal(signer, parsed.csr, usages);
     if (refusal) return this.fail(csr, refusal);
     this.inFlight.add(name);
-    const uid = csr.metadata.uid;
+    const uid = csr.metadata.uid!;
     sign(this.authority, parsed.csr, usages, this.clock.now(), csr.spec?.expirationSeconds)
       .then((certificate) => this.results.set(name, { uid, certificate }), (err: Error) => this.results.set(name, { uid, error: err.message }))
       .finally(() => {

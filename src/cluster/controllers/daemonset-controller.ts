@@ -7,7 +7,7 @@
  * status kubectl rollout status reads. The scheduler places the pods (it must honour matchFields).
  */
 import type { ClusterClock } from '../clock/virtual-clock.js';
-import type { KubeObject, StoreEvent } from '../store/object-store.js';
+import type { KubeObject, NewKubeObject, StoreEvent } from '../store/object-store.js';
 import type { ControllerClient } from './controller-client.js';
 import type { BuiltinController, ReconcileResult } from './controller-scheduler.js';
 import { ensureUpdateRevision, revisionsOf, truncateHistory } from './controller-revisions.js';
@@ -82,7 +82,7 @@ export class DaemonSetController implements BuiltinController {
 
   private podsOf(ds: KubeObject): KubeObject[] {
     return this.owners
-      .dependentsIn(ds.metadata.uid, 'pods')
+      .dependentsIn(ds.metadata.uid!, 'pods')
       .map((l) => this.client.get('pods', l.namespace, l.name))
       .filter((p): p is KubeObject => p !== undefined && controllerOf(p)?.uid === ds.metadata.uid);
   }
@@ -202,7 +202,7 @@ export class DaemonSetController implements BuiltinController {
     required.nodeSelectorTerms = terms.length === 0 ? [{ matchFields: [pinned] }] : terms.map((t) => ({ ...t, matchFields: [pinned] }));
     const added = daemonPodTolerations(spec.hostNetwork === true).filter((t) => !(spec.tolerations ?? []).some((x: any) => x.key === t.key && x.effect === t.effect));
     spec.tolerations = [...(spec.tolerations ?? []), ...added];
-    const pod: KubeObject = {
+    const pod: NewKubeObject = {
       apiVersion: 'v1',
       kind: 'Pod',
       metadata: {
@@ -210,7 +210,7 @@ export class DaemonSetController implements BuiltinController {
         namespace: ds.metadata.namespace,
         labels: { ...(template.metadata?.labels ?? {}), [dsKind.hashLabel]: hash, [templateGenerationLabel]: String(ds.metadata.generation ?? 1) },
         ...(template.metadata?.annotations ? { annotations: template.metadata.annotations } : {}),
-        ownerReferences: [{ apiVersion: 'apps/v1', kind: 'DaemonSet', name: ds.metadata.name, uid: ds.metadata.uid, controller: true, blockOwnerDeletion: true }],
+        ownerReferences: [{ apiVersion: 'apps/v1', kind: 'DaemonSet', name: ds.metadata.name, uid: ds.metadata.uid!, controller: true, blockOwnerDeletion: true }],
       },
       spec,
     };

@@ -126,14 +126,14 @@ export class DefaultScheduler implements BuiltinController {
       // a malformed annotation: the kubelet reports it; schedule without delay
     }
     if ((pod.spec.schedulingGates ?? []).length) return this.gated(pod);
-    const wait = Date.parse(pod.metadata.creationTimestamp) + delayMs - this.clock.now();
+    const wait = Date.parse(pod.metadata.creationTimestamp!) + delayMs - this.clock.now();
     if (wait > 0) return { requeueAfterMs: wait };
     const state = this.cycleState();
     const chosen = this.selectNode(pod, state);
     if (typeof chosen !== 'string') return this.failed(pod, chosen);
     try {
       for (const p of this.plugins) p.preBind?.(pod, chosen);
-      this.client.bind(namespace, name, pod.metadata.uid, chosen, this.clock.now());
+      this.client.bind(namespace, name, pod.metadata.uid!, chosen, this.clock.now());
     } catch (err) {
       if (err instanceof ApiError && (err.code === 409 || err.code === 404)) return;
       throw err;

@@ -84,7 +84,7 @@ export function calculateStatus(d: KubeObject, all: RS[], newRS: RS | undefined,
 /** DeploymentComplete. */
 export function deploymentComplete(d: KubeObject, status: any): boolean {
   const want = d.spec.replicas;
-  return (status.updatedReplicas ?? 0) === want && (status.replicas ?? 0) === want && (status.availableReplicas ?? 0) === want && (status.observedGeneration ?? 0) >= d.metadata.generation;
+  return (status.updatedReplicas ?? 0) === want && (status.replicas ?? 0) === want && (status.availableReplicas ?? 0) === want && (status.observedGeneration ?? 0) >= d.metadata.generation!;
 }
 
 /** DeploymentProgressing: any sign of progress since the last status. */

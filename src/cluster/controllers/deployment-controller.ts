@@ -10,6 +10,7 @@ import { ApiError } from '../errors/status-errors.js';
 import { AdmissionPending } from '../admission/controller-admission.js';
 import { deepEqual } from '../registry/system-metadata.js';
 import { isEmptySelector, selectorMatches } from '../selectors/label-selector-object.js';
+import type { OwnerReference } from 'kubernetes-types/meta/v1.js';
 import type { KubeObject, StoreEvent } from '../store/object-store.js';
 import type { ControllerClient } from './controller-client.js';
 import type { BuiltinController, ReconcileResult } from './controller-scheduler.js';
@@ -73,7 +74,7 @@ export class DeploymentController implements BuiltinController {
     const run: Run = { d, now: this.clock.now() };
     if (isEmptySelector(d.spec?.selector)) {
       this.events.record(d, 'Warning', 'SelectingAll', 'This deployment is selecting all pods. A non-empty selector is required.');
-      if ((d.status?.observedGeneration ?? 0) < d.metadata.generation) this.writeStatus(run, { ...(d.status ?? {}), observedGeneration: d.metadata.generation });
+      if ((d.status?.observedGeneration ?? 0) < d.metadata.generation!) this.writeStatus(run, { ...(d.status ?? {}), observedGeneration: d.metadata.generation });
       return;
     }
     const rsList = this.claimReplicaSets(d);
@@ -96,7 +97,7 @@ export class DeploymentController implements BuiltinController {
         if (matches || d.metadata.deletionTimestamp) claimed.push(rs);
         else {
           const copy = structuredClone(rs);
-          copy.metadata.ownerReferences = copy.metadata.ownerReferences.filter((r: any) => r.uid !== d.metadata.uid);
+          copy.metadata.ownerReferences = copy.metadata.ownerReferences!.filter((r) => r.uid !== d.metadata.uid);
           this.tryUpdate(() => this.client.update('apps/replicasets', copy));
         }
       } else if (!ref && matches && !d.metadata.deletionTimestamp && !rs.metadata.deletionTimestamp) {
@@ -109,8 +110,8 @@ export class DeploymentController implements BuiltinController {
     return claimed;
   }
 
-  private ownerReference(d: KubeObject): Record<string, unknown> {
-    return { apiVersion: 'apps/v1', kind: 'Deployment', name: d.metadata.name, uid: d.metadata.uid, controller: true, blockOwnerDeletion: true };
+  private ownerReference(d: KubeObject): OwnerReference {
+    return { apiVersion: 'apps/v1', kind: 'Deployment', name: d.metadata.name, uid: d.metadata.uid!, controller: true, blockOwnerDeletion: true };
   }
 
   private tryUpdate(write: () => KubeObject): KubeObject | undefined {

@@ -146,7 +146,7 @@ export class DisruptionController implements BuiltinController {
     for (const pod of pods) {
       const ref = (pod.metadata.ownerReferences ?? []).find((r: any) => r.controller === true);
       if (!ref) throw new SyncError(`found no controller ref for pod "${pod.metadata.name}"`, 'NoControllerRef');
-      const owner = this.scaleOwner(pod.metadata.namespace, ref);
+      const owner = this.scaleOwner(pod.metadata.namespace!, ref);
       if (!owner) throw new SyncError(`found no controllers for pod "${pod.metadata.name}"`, 'NoControllers');
       counted.set(owner.uid, owner.replicas);
     }
@@ -170,6 +170,6 @@ export class DisruptionController implements BuiltinController {
     const path = rt.scale.specReplicasPath.replace(/^\./, '').split('.');
     let value: any = owner;
     for (const p of path) value = value?.[p];
-    return { uid: owner.metadata.uid, replicas: typeof value === 'number' ? value : 0 };
+    return { uid: owner.metadata.uid!, replicas: typeof value === 'number' ? value : 0 };
   }
 }

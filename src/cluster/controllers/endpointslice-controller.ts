@@ -5,7 +5,7 @@
  * the ready/serving/terminating conditions of 1.32; a Service without endpoints keeps one empty slice.
  */
 import type { ClusterClock } from '../clock/virtual-clock.js';
-import type { KubeObject, StoreEvent } from '../store/object-store.js';
+import type { KubeObject, NewKubeObject, StoreEvent } from '../store/object-store.js';
 import type { ControllerClient } from './controller-client.js';
 import type { BuiltinController } from './controller-scheduler.js';
 import { belongsInEndpoints, hasSelector, isPodReady, labelsFromService, lastChangeTriggerTime, podChangeTime, podReference, resolveTargetPort, serviceSelects, triggerTimeText } from './service-pods.js';
@@ -120,20 +120,20 @@ export class EndpointSliceController implements BuiltinController {
       JSON.stringify(slice.metadata.labels ?? {}) === JSON.stringify(labels);
     if (same) return;
     const { namespace, name } = service.metadata;
-    const body: KubeObject = {
+    const body: NewKubeObject = {
       apiVersion: 'discovery.k8s.io/v1',
       kind: 'EndpointSlice',
       metadata: {
         ...(slice?.metadata ?? { generateName: `${name}-`, namespace }),
         labels,
         annotations: { ...(slice?.metadata.annotations ?? {}), [lastChangeTriggerTime]: triggerTimeText(changedAt) },
-        ownerReferences: [{ apiVersion: 'v1', kind: 'Service', name, uid: service.metadata.uid, controller: true, blockOwnerDeletion: true }],
+        ownerReferences: [{ apiVersion: 'v1', kind: 'Service', name, uid: service.metadata.uid!, controller: true, blockOwnerDeletion: true }],
       },
       addressType: 'IPv4',
       endpoints: want.endpoints,
       ...(want.ports ? { ports: want.ports } : {}),
     };
-    if (slice) this.client.update('discovery.k8s.io/endpointslices', body);
+    if (slice) this.client.update('discovery.k8s.io/endpointslices', body as KubeObject); // named: it is the existing slice's metadata
     else this.client.create('discovery.k8s.io/endpointslices', namespace, body);
   }
 }

@@ -4,7 +4,7 @@
  * endpointslicemirroring-controller.k8s.io, owned by the Endpoints), one per subset: ready addresses
  * with ready=true, not-ready ones with ready=false. Endpoints labelled skip-mirror are left alone.
  */
-import type { KubeObject, StoreEvent } from '../store/object-store.js';
+import type { KubeObject, NewKubeObject, StoreEvent } from '../store/object-store.js';
 import type { ControllerClient } from './controller-client.js';
 import type { BuiltinController } from './controller-scheduler.js';
 import { managedByLabel, serviceNameLabel } from './endpointslice-controller.js';
@@ -65,20 +65,20 @@ export class EndpointSliceMirroringController implements BuiltinController {
     for (const want of desired) {
       const slice = existing.shift();
       if (slice && JSON.stringify(slice.endpoints ?? []) === JSON.stringify(want.endpoints) && JSON.stringify(slice.ports ?? []) === JSON.stringify(want.ports) && JSON.stringify(slice.metadata.labels ?? {}) === JSON.stringify(labels)) continue;
-      const body: KubeObject = {
+      const body: NewKubeObject = {
         apiVersion: 'discovery.k8s.io/v1',
         kind: 'EndpointSlice',
         metadata: {
           ...(slice?.metadata ?? { generateName: `${name}-`, namespace }),
           labels,
           ...(Object.keys(annotations).length ? { annotations } : {}),
-          ownerReferences: [{ apiVersion: 'v1', kind: 'Endpoints', name, uid: endpoints!.metadata.uid, controller: true, blockOwnerDeletion: true }],
+          ownerReferences: [{ apiVersion: 'v1', kind: 'Endpoints', name, uid: endpoints!.metadata.uid!, controller: true, blockOwnerDeletion: true }],
         },
         addressType: 'IPv4',
         endpoints: want.endpoints,
         ports: want.ports,
       };
-      if (slice) this.client.update('discovery.k8s.io/endpointslices', body);
+      if (slice) this.client.update('discovery.k8s.io/endpointslices', body as KubeObject); // named: it is the existing slice's metadata
       else this.client.create('discovery.k8s.io/endpointslices', namespace, body);
     }
     for (const extra of existing) this.client.delete('discovery.k8s.io/endpointslices', namespace, extra.metadata.name);

@@ -44,7 +44,7 @@ export class EphemeralVolumeController implements BuiltinController {
           namespace,
           ...(template.metadata?.labels ? { labels: template.metadata.labels } : {}),
           ...(template.metadata?.annotations ? { annotations: template.metadata.annotations } : {}),
-          ownerReferences: [{ apiVersion: 'v1', kind: 'Pod', name: pod.metadata.name, uid: pod.metadata.uid, controller: true, blockOwnerDeletion: true }],
+          ownerReferences: [{ apiVersion: 'v1', kind: 'Pod', name: pod.metadata.name, uid: pod.metadata.uid!, controller: true, blockOwnerDeletion: true }],
         },
         spec: structuredClone(template.spec ?? {}),
       };

@@ -57,7 +57,7 @@ export class NodeLifecycleController implements BuiltinController {
     const now = this.clock.now();
     let nextCheck = Infinity;
     const lease = this.client.get('coordination.k8s.io/leases', nodeLeaseNamespace, name);
-    const renewed = lease?.spec?.renewTime ? Date.parse(lease.spec.renewTime) : Date.parse(node.metadata.creationTimestamp);
+    const renewed = lease?.spec?.renewTime ? Date.parse(lease.spec.renewTime) : Date.parse(node.metadata.creationTimestamp!);
     const expiresAt = renewed + nodeMonitorGracePeriodMs;
     if (expiresAt <= now) node = this.markUnknown(node, now);
     else nextCheck = expiresAt;

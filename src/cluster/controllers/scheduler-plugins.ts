@@ -225,9 +225,9 @@ function termSelects(term: KubeObject, owner: KubeObject, other: KubeObject, sta
   const ns = other.metadata.namespace;
   const inNamespace =
     term.namespaceSelector !== undefined && term.namespaceSelector !== null
-      ? namespaces.includes(ns) || labelSelectorMatches({ matchLabels: {}, ...term.namespaceSelector }, state.namespaceLabels(ns))
+      ? namespaces.includes(ns!) || labelSelectorMatches({ matchLabels: {}, ...term.namespaceSelector }, state.namespaceLabels(ns!))
       : namespaces.length
-        ? namespaces.includes(ns)
+        ? namespaces.includes(ns!)
         : ns === owner.metadata.namespace;
   return inNamespace && labelSelectorMatches(term.labelSelector, other.metadata.labels);
 }
@@ -289,9 +289,9 @@ const defaultSpread: SchedulerPlugin = {
   name: 'PodTopologySpread',
   weight: 2,
   score(pod, { pods }) {
-    const owner = (pod.metadata.ownerReferences ?? []).find((r: KubeObject) => r.controller)?.uid;
+    const owner = (pod.metadata.ownerReferences ?? []).find((r) => r.controller)?.uid;
     if (!owner) return 0;
-    const siblings = pods.filter((p) => (p.metadata.ownerReferences ?? []).some((r: KubeObject) => r.controller && r.uid === owner)).length;
+    const siblings = pods.filter((p) => (p.metadata.ownerReferences ?? []).some((r) => r.controller && r.uid === owner)).length;
     return Math.max(0, 100 - siblings * 10);
   },
 };

@@ -68,7 +68,7 @@ export function triggerTimeText(ms: number): string {
 
 /** The pod reference endpoints carry. */
 export function podReference(pod: KubeObject): Record<string, string> {
-  return { kind: 'Pod', namespace: pod.metadata.namespace, name: pod.metadata.name, uid: pod.metadata.uid };
+  return { kind: 'Pod', namespace: pod.metadata.namespace!, name: pod.metadata.name, uid: pod.metadata.uid! };
 }
 
 /** The labels a Service's Endpoints/EndpointSlices copy from it, plus the headless marker. */

@@ -64,7 +64,7 @@ export class StatefulSetController implements BuiltinController {
 
   private podsOf(set: KubeObject): KubeObject[] {
     return this.owners
-      .dependentsIn(set.metadata.uid, 'pods')
+      .dependentsIn(set.metadata.uid!, 'pods')
       .map((l) => this.client.get('pods', l.namespace, l.name))
       .filter((p): p is KubeObject => p !== undefined && controllerOf(p)?.uid === set.metadata.uid);
   }
@@ -188,7 +188,7 @@ export class StatefulSetController implements BuiltinController {
         namespace: set.metadata.namespace,
         labels: { ...(template.metadata?.labels ?? {}), [revisionLabel]: revision.metadata.name, [podNameLabel]: name, [podIndexLabel]: String(ordinal) },
         ...(template.metadata?.annotations ? { annotations: template.metadata.annotations } : {}),
-        ownerReferences: [{ apiVersion: 'apps/v1', kind: 'StatefulSet', name: set.metadata.name, uid: set.metadata.uid, controller: true, blockOwnerDeletion: true }],
+        ownerReferences: [{ apiVersion: 'apps/v1', kind: 'StatefulSet', name: set.metadata.name, uid: set.metadata.uid!, controller: true, blockOwnerDeletion: true }],
       },
       spec: podSpec,
     };
@@ -231,7 +231,7 @@ export class StatefulSetController implements BuiltinController {
         },
         spec: structuredClone(template.spec ?? {}),
       };
-      if (Object.keys(claim.metadata.labels).length === 0) delete claim.metadata.labels;
+      if (Object.keys(claim.metadata.labels!).length === 0) delete claim.metadata.labels;
       claim.metadata.ownerReferences = this.claimOwners(set, claim, pod, inRange);
       if (claim.metadata.ownerReferences.length === 0) delete claim.metadata.ownerReferences;
       try {
@@ -259,7 +259,7 @@ export class StatefulSetController implements BuiltinController {
     const policy = set.spec?.persistentVolumeClaimRetentionPolicy ?? {};
     const others = (claim.metadata.ownerReferences ?? []).filter((r: any) => r.uid !== set.metadata.uid && !(r.kind === 'Pod' && r.apiVersion === 'v1' && r.name === `${set.metadata.name}-${ordinalOf(set.metadata.name, r.name)}`));
     // KEP-1847: the set's reference is a controller reference that does not block the set's deletion
-    const setRef: OwnerReference = { apiVersion: 'apps/v1', kind: 'StatefulSet', name: set.metadata.name, uid: set.metadata.uid, controller: true };
+    const setRef: OwnerReference = { apiVersion: 'apps/v1', kind: 'StatefulSet', name: set.metadata.name, uid: set.metadata.uid!, controller: true };
     const podRef = pod ? ({ apiVersion: 'v1', kind: 'Pod', name: pod.metadata.name, uid: pod.metadata.uid } as OwnerReference) : undefined;
     const refs = [...others];
     const scaledDown = !inRange;

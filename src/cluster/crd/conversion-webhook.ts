@@ -105,7 +105,7 @@ function restoredMetadata(original: KubeObject, converted: any): Record<string, 
  */
 export async function convertThroughWebhook(crd: KubeObject, object: KubeObject, desiredAPIVersion: string, settings: ConversionSettings): Promise<KubeObject> {
   if (object.apiVersion === desiredAPIVersion) return object;
-  const gvk = gvkText(object.apiVersion, object.kind);
+  const gvk = gvkText(object.apiVersion!, object.kind!);
   const failed = (why: string): ConversionError => new ConversionError(`conversion webhook for ${gvk} failed: ${why}`);
   const version = reviewVersion(crd);
   if (!version) throw new ConversionError('no supported conversion review versions');

@@ -91,7 +91,7 @@ export class ConvertingRequests {
    */
   private scale(rt: ResourceType, ctx: ResourceRequestContext): HandlerResult | Promise<HandlerResult> | undefined {
     const raw = this.stored(rt, ctx);
-    const storedType = this.catalog.find(rt.group, raw.apiVersion.slice(rt.group.length + 1), rt.resource);
+    const storedType = this.catalog.find(rt.group, raw.apiVersion!.slice(rt.group.length + 1), rt.resource);
     return storedType?.scale ? this.http.scale(storedType, ctx) : undefined;
   }
 
@@ -161,7 +161,7 @@ export class ConvertingRequests {
     if (!raw && !(info.verb === 'patch' && type === 'application/apply-patch+yaml')) throw notFound({ group: rt.group, resource: rt.resource }, info.name!);
     const current = raw ? await this.readAs(rt, crd, raw) : undefined;
     // the object path sees the managers of the request's version only; the others are compared in theirs
-    const entries: ManagedFieldsEntry[] = current?.metadata.managedFields ?? [];
+    const entries = (current?.metadata.managedFields ?? []) as ManagedFieldsEntry[];
     const inRequestVersion = (e: ManagedFieldsEntry): boolean => e.apiVersion === current?.apiVersion;
     const sameVersion = current && structuredClone(current);
     if (sameVersion) {
@@ -193,7 +193,7 @@ export class ConvertingRequests {
    * converted to it), each kept at its place in the list.
    */
   private async managedFieldsAcrossVersions(rt: ResourceType, crd: KubeObject, before: KubeObject, after: KubeObject, entries: ManagedFieldsEntry[], subresource: string | undefined, apply: { force: boolean } | undefined): Promise<ManagedFieldsEntry[] | undefined> {
-    const computed: ManagedFieldsEntry[] = after.metadata.managedFields ?? [];
+    const computed = (after.metadata.managedFields ?? []) as ManagedFieldsEntry[];
     const reconciled = new Map<ManagedFieldsEntry, ManagedFieldsEntry | undefined>();
     for (const apiVersion of new Set(entries.map((e) => e.apiVersion).filter((v) => v !== before.apiVersion))) {
       const version = apiVersion.split('/')[1] ?? apiVersion;

@@ -28,7 +28,7 @@ export function dropUnknownTopLevel(object: KubeObject, fields: string[]): strin
   for (const key of Object.keys(object.metadata ?? {})) {
     if (objectMetaFields.includes(key)) continue;
     unknown.push(`metadata.${key}`);
-    delete object.metadata[key];
+    delete (object.metadata as Record<string, unknown>)[key];
   }
   return unknown;
 }
