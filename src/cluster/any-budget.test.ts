@@ -1,14 +1,14 @@
 // A lint over the local cluster's own code (tests and test data left out): how many `any` types it still
 // has. Objects are typed (KubeObject with kubernetes-types' ObjectMeta, the kinds' kubernetes-types
-// types); what is left may only shrink. A deliberate `any` says why on its line or the line above
-// (`// any: …`) and is not counted.
+// types); what is left may only shrink. A deliberate `any` says why on its line or in the `//` comment
+// right above it (`// any: …`) and is not counted.
 import { readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import ts from 'typescript';
 
 /** The most `any` types src/cluster may hold; lower it when you remove some. */
-const budget = 397;
+const budget = 323;
 
 const clusterDir = dirname(fileURLToPath(import.meta.url));
 
@@ -23,7 +23,7 @@ function sourceFiles(dir: string): string[] {
 interface AnyUse {
   /** `file:line`, relative to src/cluster. */
   at: string;
-  /** The use says why (`// any: …` on its line or the line above). */
+  /** The use says why (`// any: …` on its line or in the line comment right above). */
   explained: boolean;
 }
 
@@ -35,7 +35,9 @@ function anyUses(fileName: string, text: string): AnyUse[] {
   const visit = (node: ts.Node): void => {
     if (node.kind === ts.SyntaxKind.AnyKeyword) {
       const line = source.getLineAndCharacterOfPosition(node.getStart(source)).line;
-      const explained = [lines[line], lines[line - 1]].some((l) => l !== undefined && /\/\/ any: \S/.test(l));
+      const commentAbove: string[] = [];
+      for (let l = line - 1; l >= 0 && /^\s*\/\//.test(lines[l]!); l--) commentAbove.push(lines[l]!);
+      const explained = [lines[line]!, ...commentAbove].some((l) => /\/\/ any: \S/.test(l));
       uses.push({ at: `${fileName}:${line + 1}`, explained });
     }
     ts.forEachChild(node, visit);
@@ -48,12 +50,14 @@ describe('any in src/cluster', () => {
   const uses = sourceFiles(clusterDir).flatMap((file) => anyUses(relative(clusterDir, file), readFileSync(file, 'utf8')));
 
   it('counts every any type, and lets a reason comment excuse one', () => {
-    const sample = 'const a: any = 1;\n// any: a reason\nconst b: any[] = [];\nfunction f(x: Record<string, any>): any { return x; } // any: another\n';
+    const sample = 'const a: any = 1;\n// any: a reason\nconst b: any[] = [];\nfunction f(x: Record<string, any>): any { return x; } // any: another\n// any: a reason\n// that goes on\nlet c: any;\n// any: not next to it\n\nlet d: any;\n';
     expect(anyUses('sample.ts', sample)).toEqual([
       { at: 'sample.ts:1', explained: false },
       { at: 'sample.ts:3', explained: true },
       { at: 'sample.ts:4', explained: true },
       { at: 'sample.ts:4', explained: true },
+      { at: 'sample.ts:7', explained: true },
+      { at: 'sample.ts:10', explained: false },
     ]);
     expect(anyUses('none.ts', 'const s: unknown = "any"; // any of them\n')).toEqual([]);
   });

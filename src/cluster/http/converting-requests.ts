@@ -7,6 +7,7 @@
  * answers of writes and deletes) is converted from the version it is stored in, as kube-apiserver's
  * storage codec does. Objects already in the wanted version need no call.
  */
+import type { CustomResourceDefinitionVersion } from 'kubernetes-types/apiextensions/v1.js';
 import { ApiError, alreadyExists, conflict, notFound, pathNotFound } from '../errors/status-errors.js';
 import type { ObjectOperations, WriteOptions, WriteResult } from '../registry/object-operations.js';
 import type { ResourceType } from '../registry/resource-type.js';
@@ -102,8 +103,10 @@ export class ConvertingRequests {
     return stored;
   }
 
+  /** The version objects are stored in (validation lets a CRD have exactly one). */
   private storageVersion(crd: KubeObject): string {
-    return (crd.spec.versions ?? []).find((v: any) => v?.storage === true)?.name;
+    const versions: CustomResourceDefinitionVersion[] = crd.spec.versions ?? [];
+    return versions.find((v) => v?.storage === true)?.name!;
   }
 
   private async create(rt: ResourceType, crd: KubeObject, ctx: ResourceRequestContext): Promise<HandlerResult> {
@@ -291,7 +294,7 @@ export class ConvertingRequests {
   resourceVersions(): ResourceVersions {
     const crdOf = (rt: ResourceType): KubeObject | undefined => (rt.custom ? (this.store.peek(crdBucket, undefined, rt.bucket) as KubeObject | undefined) : undefined);
     return {
-      equivalents: (rt) => (crdOf(rt)?.spec?.versions ?? []).filter((v: any) => v?.served && v.name !== rt.version).map((v: any) => String(v.name)),
+      equivalents: (rt) => ((crdOf(rt)?.spec?.versions ?? []) as CustomResourceDefinitionVersion[]).filter((v) => v?.served && v.name !== rt.version).map((v) => String(v.name)),
       convert: async (rt, object, version) => {
         const crd = crdOf(rt);
         if (!crd) return object;

@@ -26,3 +26,9 @@ export interface KubeObject {
 
 /** An object a client asks to create: its name may still be left to `generateName`. */
 export type NewKubeObject = Omit<KubeObject, 'metadata'> & { metadata: WritableObjectMeta };
+
+/**
+ * An object of one kind read through its kubernetes-types type (`Stored<Pod>`, `Stored<Job>`): the kind's
+ * own fields typed, apiVersion/kind/metadata as stored. A KubeObject is assignable to it.
+ */
+export type Stored<T> = Omit<T, 'apiVersion' | 'kind' | 'metadata'> & { apiVersion?: string; kind?: string; metadata: StoredObjectMeta };

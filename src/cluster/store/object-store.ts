@@ -9,7 +9,7 @@ import { expired } from '../errors/status-errors.js';
 import { checkEtcdRequestSize } from './etcd-request-limit.js';
 import type { PersistedState, StorePersistence } from './sqlite-persistence.js';
 
-export type { KubeObject, NewKubeObject, StoredObjectMeta, WritableObjectMeta } from './kube-object.js';
+export type { KubeObject, NewKubeObject, Stored, StoredObjectMeta, WritableObjectMeta } from './kube-object.js';
 import type { KubeObject } from './kube-object.js';
 
 export type ChangeType = 'ADDED' | 'MODIFIED' | 'DELETED';
