@@ -140,7 +140,7 @@ export function resourceCounted(name: string): { group: string; resource: string
 // ---- scopes ----
 
 const isBestEffort = (pod: KubeObject): boolean =>
-  [...(pod.spec?.containers ?? []), ...(pod.spec?.initContainers ?? [])].every((c: any) => Object.keys(c?.resources?.requests ?? {}).length === 0 && Object.keys(c?.resources?.limits ?? {}).length === 0);
+  [...(pod.spec?.containers ?? []), ...(pod.spec?.initContainers ?? [])].every((c) => Object.keys(c?.resources?.requests ?? {}).length === 0 && Object.keys(c?.resources?.limits ?? {}).length === 0);
 
 const isTerminating = (pod: KubeObject): boolean => typeof pod.spec?.activeDeadlineSeconds === 'number' && pod.spec.activeDeadlineSeconds >= 0;
 
@@ -174,7 +174,7 @@ function scopeMatches(scope: string, operator: string, values: string[], pod: Ku
         ...(pod.spec?.affinity?.podAntiAffinity?.requiredDuringSchedulingIgnoredDuringExecution ?? []),
         ...(pod.spec?.affinity?.podAntiAffinity?.preferredDuringSchedulingIgnoredDuringExecution ?? []).map((t: any) => t?.podAffinityTerm),
       ];
-      matched = terms.some((t: any) => (t?.namespaces ?? []).length > 0 || t?.namespaceSelector !== undefined);
+      matched = terms.some((t) => (t?.namespaces ?? []).length > 0 || t?.namespaceSelector !== undefined);
       break;
     }
     default:

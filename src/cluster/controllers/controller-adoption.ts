@@ -14,7 +14,7 @@ export interface OwnerKind {
   kind: string;
 }
 
-const controllerRefOf = (o: KubeObject): any => (o.metadata.ownerReferences ?? []).find((r: any) => r.controller === true);
+const controllerRefOf = (o: KubeObject): any => (o.metadata.ownerReferences ?? []).find((r) => r.controller === true);
 
 /**
  * Adopts matching orphans and releases unmatched dependents of `owner` among `resource` objects of its

@@ -55,7 +55,7 @@ export function revisionHash(data: unknown, collisionCount = 0): string {
   return safeEncode(fnv32a(canonicalJson(data) + (collisionCount ? String(collisionCount) : '')));
 }
 
-const controllerRef = (o: KubeObject | undefined): any => (o?.metadata.ownerReferences ?? []).find((r: any) => r.controller === true);
+const controllerRef = (o: KubeObject | undefined): any => (o?.metadata.ownerReferences ?? []).find((r) => r.controller === true);
 
 /** The revisions `owner` controls, oldest revision number first. */
 export function revisionsOf(client: ControllerClient, owners: OwnerIndex, owner: KubeObject): KubeObject[] {

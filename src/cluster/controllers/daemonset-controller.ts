@@ -23,7 +23,7 @@ const templateGenerationLabel = 'pod-template-generation';
 const isTerminal = (pod: KubeObject): boolean => pod.status?.phase === 'Succeeded' || pod.status?.phase === 'Failed';
 
 const controllerOf = (o: KubeObject | undefined): OwnerReference | undefined =>
-  (o?.metadata.ownerReferences ?? []).find((r: any) => r.controller === true && r.kind === 'DaemonSet' && r.apiVersion === 'apps/v1');
+  (o?.metadata.ownerReferences ?? []).find((r) => r.controller === true && r.kind === 'DaemonSet' && r.apiVersion === 'apps/v1');
 
 /** The tolerations the controller adds to every daemon pod (util.AddOrUpdateDaemonPodTolerations). */
 export function daemonPodTolerations(hostNetwork: boolean): Array<Record<string, string>> {

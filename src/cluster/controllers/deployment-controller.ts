@@ -245,7 +245,7 @@ export class DeploymentController implements BuiltinController {
           throw err;
         }
       } else {
-        if (err instanceof ApiError && (err.status.details?.causes ?? []).some((c: any) => c.reason === 'NamespaceTerminating')) throw err;
+        if (err instanceof ApiError && (err.status.details?.causes ?? []).some((c) => c.reason === 'NamespaceTerminating')) throw err;
         const message = `Failed to create new replica set "${rsName}": ${(err as Error).message}`;
         if (hasProgressDeadline(d)) {
           const status = structuredClone(run.d.status ?? {});

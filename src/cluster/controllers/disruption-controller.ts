@@ -144,7 +144,7 @@ export class DisruptionController implements BuiltinController {
   private expectedScale(pods: KubeObject[]): number {
     const counted = new Map<string, number>();
     for (const pod of pods) {
-      const ref = (pod.metadata.ownerReferences ?? []).find((r: any) => r.controller === true);
+      const ref = (pod.metadata.ownerReferences ?? []).find((r) => r.controller === true);
       if (!ref) throw new SyncError(`found no controller ref for pod "${pod.metadata.name}"`, 'NoControllerRef');
       const owner = this.scaleOwner(pod.metadata.namespace!, ref);
       if (!owner) throw new SyncError(`found no controllers for pod "${pod.metadata.name}"`, 'NoControllers');
@@ -161,7 +161,7 @@ export class DisruptionController implements BuiltinController {
     const owner = this.client.get(rt, namespace, ref.name);
     if (!owner || owner.metadata.uid !== ref.uid) return undefined;
     if (ref.kind === 'ReplicaSet') {
-      const parent = (owner.metadata.ownerReferences ?? []).find((r: any) => r.controller === true && r.kind === 'Deployment');
+      const parent = (owner.metadata.ownerReferences ?? []).find((r) => r.controller === true && r.kind === 'Deployment');
       if (parent) {
         const found = this.scaleOwner(namespace, parent);
         if (found) return found;

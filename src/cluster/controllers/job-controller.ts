@@ -32,7 +32,7 @@ const countsAsFailed = (pod: KubeObject): boolean =>
   pod.status?.phase === 'Failed' || (Boolean(pod.metadata.deletionTimestamp) && pod.status?.phase !== 'Succeeded' && !pod.spec?.nodeName);
 
 function controllerOf(object: KubeObject | undefined, kind: string): { name: string; uid: string } | undefined {
-  return (object?.metadata.ownerReferences ?? []).find((r: any) => r.controller === true && r.kind === kind && r.apiVersion === 'batch/v1');
+  return (object?.metadata.ownerReferences ?? []).find((r) => r.controller === true && r.kind === kind && r.apiVersion === 'batch/v1');
 }
 
 /** Finished pods counted so far (succeeded/failed counters, completed indexes of an Indexed Job). */

@@ -51,7 +51,7 @@ const burstReplicas = 500;
 const deletionCostAnnotation = 'controller.kubernetes.io/pod-deletion-cost';
 
 export function controllerRefOf(object: KubeObject | undefined): { apiVersion: string; kind: string; name: string; uid: string } | undefined {
-  return (object?.metadata?.ownerReferences ?? []).find((r: any) => r.controller === true);
+  return (object?.metadata?.ownerReferences ?? []).find((r) => r.controller === true);
 }
 
 const phaseRank: Record<string, number> = { Pending: 0, Unknown: 1, Running: 2 };

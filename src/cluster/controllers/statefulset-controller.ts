@@ -33,7 +33,7 @@ function readySince(pod: KubeObject): number | undefined {
 }
 
 const controllerOf = (o: KubeObject | undefined): OwnerReference | undefined =>
-  (o?.metadata.ownerReferences ?? []).find((r: any) => r.controller === true && r.kind === 'StatefulSet' && r.apiVersion === 'apps/v1');
+  (o?.metadata.ownerReferences ?? []).find((r) => r.controller === true && r.kind === 'StatefulSet' && r.apiVersion === 'apps/v1');
 
 /** The ordinal of a pod named `<set>-<n>`, or -1. */
 export function ordinalOf(setName: string, podName: string): number {
@@ -59,7 +59,7 @@ export class StatefulSetController implements BuiltinController {
     if (owner) return [`${event.object.metadata.namespace}/${owner.name}`];
     // an orphan: the set its name points at may adopt it
     const set = /^(.+)-\d+$/.exec(event.object.metadata.name)?.[1];
-    return set && event.type !== 'DELETED' && !(event.object.metadata.ownerReferences ?? []).some((r: any) => r.controller) ? [`${event.object.metadata.namespace}/${set}`] : [];
+    return set && event.type !== 'DELETED' && !(event.object.metadata.ownerReferences ?? []).some((r) => r.controller) ? [`${event.object.metadata.namespace}/${set}`] : [];
   }
 
   private podsOf(set: KubeObject): KubeObject[] {
@@ -175,8 +175,8 @@ export class StatefulSetController implements BuiltinController {
     for (const claim of this.claimTemplates(set)) this.ensureClaim(set, claim, ordinal, undefined, true);
     const podSpec = template.spec ?? {};
     const claims = this.claimTemplates(set);
-    const claimVolumes = claims.map((c: any) => ({ name: c.metadata.name, persistentVolumeClaim: { claimName: claimName(c.metadata.name, set.metadata.name, ordinal) } }));
-    podSpec.volumes = [...claimVolumes, ...(podSpec.volumes ?? []).filter((v: any) => !claims.some((c: any) => c.metadata.name === v.name))];
+    const claimVolumes = claims.map((c) => ({ name: c.metadata.name, persistentVolumeClaim: { claimName: claimName(c.metadata.name, set.metadata.name, ordinal) } }));
+    podSpec.volumes = [...claimVolumes, ...(podSpec.volumes ?? []).filter((v: any) => !claims.some((c) => c.metadata.name === v.name))];
     if (podSpec.volumes.length === 0) delete podSpec.volumes;
     podSpec.hostname = name;
     if (spec.serviceName) podSpec.subdomain = spec.serviceName;
@@ -257,7 +257,7 @@ export class StatefulSetController implements BuiltinController {
    */
   private claimOwners(set: KubeObject, claim: KubeObject, pod: KubeObject | undefined, inRange: boolean): OwnerReference[] {
     const policy = set.spec?.persistentVolumeClaimRetentionPolicy ?? {};
-    const others = (claim.metadata.ownerReferences ?? []).filter((r: any) => r.uid !== set.metadata.uid && !(r.kind === 'Pod' && r.apiVersion === 'v1' && r.name === `${set.metadata.name}-${ordinalOf(set.metadata.name, r.name)}`));
+    const others = (claim.metadata.ownerReferences ?? []).filter((r) => r.uid !== set.metadata.uid && !(r.kind === 'Pod' && r.apiVersion === 'v1' && r.name === `${set.metadata.name}-${ordinalOf(set.metadata.name, r.name)}`));
     // KEP-1847: the set's reference is a controller reference that does not block the set's deletion
     const setRef: OwnerReference = { apiVersion: 'apps/v1', kind: 'StatefulSet', name: set.metadata.name, uid: set.metadata.uid!, controller: true };
     const podRef = pod ? ({ apiVersion: 'v1', kind: 'Pod', name: pod.metadata.name, uid: pod.metadata.uid } as OwnerReference) : undefined;

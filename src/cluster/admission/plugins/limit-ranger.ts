@@ -205,7 +205,7 @@ function checkItem(item: any, type: string, requests: Quantities, limits: Quanti
 function podErrors(pod: KubeObject, item: any): string[] {
   if (item?.type === 'Container') {
     const containers = [...(pod.spec?.containers ?? []), ...(pod.spec?.initContainers ?? [])];
-    return containers.flatMap((c: any) => checkItem(item, 'Container', quantities(c?.resources?.requests), quantities(c?.resources?.limits)));
+    return containers.flatMap((c) => checkItem(item, 'Container', quantities(c?.resources?.requests), quantities(c?.resources?.limits)));
   }
   if (item?.type === 'Pod') return checkItem(item, 'Pod', podTotal(pod, 'requests'), podTotal(pod, 'limits'));
   return [];

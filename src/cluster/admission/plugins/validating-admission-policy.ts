@@ -67,8 +67,8 @@ export class ValidatingAdmissionPolicyPlugin implements AdmissionPlugin {
   private matchResources(m: Record<string, any> | undefined, request: AdmissionRequest): boolean {
     if (!m) return true;
     const equivalent = m.matchPolicy !== 'Exact' ? this.services.catalog.versionsOf(request.rt.group, request.rt.resource).map((t) => t.version) : [];
-    if (Array.isArray(m.resourceRules) && m.resourceRules.length && !m.resourceRules.some((r: any) => ruleMatches(r, request, equivalent))) return false;
-    if (Array.isArray(m.excludeResourceRules) && m.excludeResourceRules.some((r: any) => ruleMatches(r, request, equivalent))) return false;
+    if (Array.isArray(m.resourceRules) && m.resourceRules.length && !m.resourceRules.some((r) => ruleMatches(r, request, equivalent))) return false;
+    if (Array.isArray(m.excludeResourceRules) && m.excludeResourceRules.some((r) => ruleMatches(r, request, equivalent))) return false;
     if (request.rt.namespaced && request.namespace) {
       if (!selectorMatches(m.namespaceSelector, this.namespaceOf(request)?.metadata.labels)) return false;
     } else if (request.rt.group === '' && request.rt.resource === 'namespaces') {

@@ -87,7 +87,7 @@ const tables: Record<string, TableSpec> = {
   'apps/controllerrevisions': {
     columns: [nameColumn, column('Controller', 'string', 'Controller of the object.'), column('Revision', 'integer', 'Revision of the ControllerRevision'), ageColumn],
     cells: (o, now) => {
-      const owner = (o.metadata.ownerReferences ?? []).find((r: any) => r.controller);
+      const owner = (o.metadata.ownerReferences ?? []).find((r) => r.controller);
       const controller = owner ? `${owner.kind.toLowerCase()}.${String(owner.apiVersion).split('/').length > 1 ? String(owner.apiVersion).split('/')[0] : ''}/${owner.name}`.replace('./', '/') : '<none>';
       return [o.metadata.name, controller, o.revision ?? 0, age(o.metadata.creationTimestamp, now)];
     },

@@ -273,7 +273,7 @@ export const controllerRevisions = defineKind({
       ageColumn,
     ],
     cells: (o, now) => {
-      const ref = (o.metadata.ownerReferences ?? []).find((r: any) => r.controller === true);
+      const ref = (o.metadata.ownerReferences ?? []).find((r) => r.controller === true);
       const group = ref ? String(ref.apiVersion).split('/').slice(0, -1).join('/') : '';
       const controller = ref ? `${String(ref.kind).toLowerCase()}${group ? `.${group}` : ''}/${ref.name}` : '<none>';
       return [o.metadata.name, controller, o.revision ?? 0, age(o.metadata.creationTimestamp, now)];
