@@ -6,6 +6,7 @@
  * hostNetwork); RollingUpdate with maxUnavailable/maxSurge or OnDelete; ControllerRevisions; and the
  * status kubectl rollout status reads. The scheduler places the pods (it must honour matchFields).
  */
+import type { PodCondition } from 'kubernetes-types/core/v1.js';
 import type { ClusterClock } from '../clock/virtual-clock.js';
 import type { KubeObject, NewKubeObject, StoreEvent } from '../store/object-store.js';
 import type { ControllerClient } from './controller-client.js';
@@ -106,7 +107,7 @@ export class DaemonSetController implements BuiltinController {
   private isAvailable(ds: KubeObject, pod: KubeObject): boolean {
     if (!isRunningAndReady(pod) || pod.metadata.deletionTimestamp) return false;
     const minReady = (ds.spec?.minReadySeconds ?? 0) * 1000;
-    const ready = (pod.status?.conditions ?? []).find((c: any) => c.type === 'Ready');
+    const ready = (pod.status?.conditions ?? []).find((c: PodCondition) => c.type === 'Ready');
     return minReady === 0 || Date.parse(ready?.lastTransitionTime ?? '') + minReady <= this.clock.now();
   }
 
@@ -116,7 +117,7 @@ export class DaemonSetController implements BuiltinController {
     if (minReady === 0) return;
     const due = this.podsOf(ds)
       .filter((p) => isRunningAndReady(p) && !this.isAvailable(ds, p))
-      .map((p) => Date.parse((p.status?.conditions ?? []).find((c: any) => c.type === 'Ready')?.lastTransitionTime ?? '') + minReady);
+      .map((p) => Date.parse((p.status?.conditions ?? []).find((c: PodCondition) => c.type === 'Ready')?.lastTransitionTime ?? '') + minReady);
     if (due.length) return { requeueAfterMs: Math.max(0, Math.min(...due) - this.clock.now()) };
   }
 

@@ -5,6 +5,7 @@
  * and reports observedGeneration, replica counts and the Progressing/Available conditions with the real
  * reasons, messages and ScalingReplicaSet events.
  */
+import type { ReplicaSetCondition } from 'kubernetes-types/apps/v1.js';
 import type { ClusterClock } from '../clock/virtual-clock.js';
 import { ApiError } from '../errors/status-errors.js';
 import { AdmissionPending } from '../admission/controller-admission.js';
@@ -20,7 +21,7 @@ import {
   type RS, active, annotations, byCreation, equalIgnoreHash, hashLabel, numberAnnotation, replicasOf, revisionOf, setNewReplicaSetAnnotations, setReplicasAnnotations, sum,
 } from './deployment-revisions.js';
 import {
-  calculateStatus, condition, deploymentComplete, deploymentProgressing, deploymentTimedOut, getCondition, hasProgressDeadline, reasons, removeCondition, setCondition,
+  type DeploymentStatus, calculateStatus, condition, deploymentComplete, deploymentProgressing, deploymentTimedOut, getCondition, hasProgressDeadline, reasons, removeCondition, setCondition,
 } from './deployment-conditions.js';
 import { controllerRefOf } from './replica-set-controller.js';
 import { maxSurge, maxUnavailable, newReplicaSetSize, replicaSetProportion } from './rollout-arithmetic.js';
@@ -453,7 +454,7 @@ export class DeploymentController implements BuiltinController {
       }
     }
     // getReplicaFailures: the new ReplicaSet's failure first, else an old one's
-    const failure = [newRS, ...all].map((rs) => (rs?.status?.conditions ?? []).find((c: any) => c.type === 'ReplicaFailure')).find(Boolean);
+    const failure = [newRS, ...all].map((rs) => (rs?.status?.conditions ?? []).find((c: ReplicaSetCondition) => c.type === 'ReplicaFailure')).find(Boolean);
     if (failure) setCondition(status, { type: 'ReplicaFailure', status: failure.status, lastUpdateTime: failure.lastTransitionTime, lastTransitionTime: failure.lastTransitionTime, reason: failure.reason, message: failure.message });
     else removeCondition(status, 'ReplicaFailure');
     if (!deepEqual(d.status ?? {}, status)) this.writeStatus(run, status);
@@ -461,7 +462,7 @@ export class DeploymentController implements BuiltinController {
   }
 
   /** requeueStuckDeployment: look again when the progress deadline would pass. */
-  private requeueStuck(d: KubeObject, status: any, now: number): ReconcileResult | void {
+  private requeueStuck(d: KubeObject, status: DeploymentStatus, now: number): ReconcileResult | void {
     const cond = getCondition(d.status, 'Progressing');
     if (!hasProgressDeadline(d) || !cond) return;
     if (deploymentComplete(d, status) || cond.reason === reasons.timedOut) return;
@@ -469,7 +470,7 @@ export class DeploymentController implements BuiltinController {
     return { requeueAfterMs: after < 1000 ? 1000 : after + 1000 };
   }
 
-  private writeStatus(run: Run, status: any): void {
+  private writeStatus(run: Run, status: DeploymentStatus): void {
     const current = this.client.get('apps/deployments', run.d.metadata.namespace, run.d.metadata.name);
     if (!current) return;
     run.d = this.client.updateStatus('apps/deployments', { ...current, status });

@@ -6,6 +6,7 @@
  * pods' controllers, found through their owner references (a ReplicaSet's Deployment, or any owner
  * serving /scale).
  */
+import type { Condition } from 'kubernetes-types/meta/v1.js';
 import type { ClusterClock } from '../clock/virtual-clock.js';
 import { rfc3339 } from '../registry/system-metadata.js';
 import type { KubeObject, StoreEvent } from '../store/object-store.js';
@@ -81,7 +82,7 @@ export class DisruptionController implements BuiltinController {
       };
     } catch (err) {
       if (!(err instanceof SyncError)) throw err;
-      if ((pdb.status?.conditions ?? []).find((c: any) => c.type === 'DisruptionAllowed')?.message !== err.message) this.events?.record(pdb, 'Warning', err.reason, err.message);
+      if ((pdb.status?.conditions ?? []).find((c: Condition) => c.type === 'DisruptionAllowed')?.message !== err.message) this.events?.record(pdb, 'Warning', err.reason, err.message);
       // failSafe: nothing may be disrupted while the budget cannot be computed
       status = {
         ...(pdb.status ?? {}),
@@ -96,7 +97,7 @@ export class DisruptionController implements BuiltinController {
 
   /** The DisruptionAllowed condition, keeping lastTransitionTime while status and reason hold. */
   private condition(pdb: KubeObject, next: { status: string; reason: string; message: string }, now: number): unknown[] {
-    const current = (pdb.status?.conditions ?? []).find((c: any) => c.type === 'DisruptionAllowed');
+    const current = (pdb.status?.conditions ?? []).find((c: Condition) => c.type === 'DisruptionAllowed');
     const unchanged = current && current.status === next.status;
     return [
       {

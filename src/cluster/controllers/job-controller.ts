@@ -4,6 +4,7 @@
  * applies backoffLimit, activeDeadlineSeconds, parallelism/completions and suspend, and finishes
  * with SuccessCriteriaMet→Complete or FailureTarget→Failed with the real reasons and events.
  */
+import type { ContainerStatus, PodCondition } from 'kubernetes-types/core/v1.js';
 import type { ClusterClock } from '../clock/virtual-clock.js';
 import { rfc3339 } from '../registry/system-metadata.js';
 import type { KubeObject, NewKubeObject, StoreEvent, WritableObjectMeta } from '../store/object-store.js';
@@ -22,7 +23,7 @@ const podFailureBackoffBaseMs = 10_000;
 const podFailureBackoffCapMs = 600_000;
 
 const isTerminal = (pod: KubeObject): boolean => pod.status?.phase === 'Succeeded' || pod.status?.phase === 'Failed';
-const isReady = (pod: KubeObject): boolean => (pod.status?.conditions ?? []).some((c: any) => c.type === 'Ready' && c.status === 'True');
+const isReady = (pod: KubeObject): boolean => (pod.status?.conditions ?? []).some((c: PodCondition) => c.type === 'Ready' && c.status === 'True');
 const tracked = (pod: KubeObject): boolean => (pod.metadata.finalizers ?? []).includes(jobTrackingFinalizer);
 /**
  * A failed pod, or a deleted one no kubelet will ever finish (never bound to a node). A deleted bound
@@ -174,7 +175,7 @@ export class JobController implements BuiltinController {
     const spec = job.spec ?? {};
     const backoffLimit: number = spec.backoffLimit ?? 6;
     if (spec.template?.spec?.restartPolicy === 'OnFailure') {
-      const restarts = pods.filter((p) => !isTerminal(p)).reduce((n, p) => n + (p.status?.containerStatuses ?? []).reduce((m: number, c: any) => m + (c.restartCount ?? 0), 0), 0);
+      const restarts = pods.filter((p) => !isTerminal(p)).reduce((n, p) => n + (p.status?.containerStatuses ?? []).reduce((m: number, c: ContainerStatus) => m + (c.restartCount ?? 0), 0), 0);
       if (backoffLimit === 0 ? restarts > 0 : restarts >= backoffLimit) return jobReasons.backoffLimitExceeded;
     }
     if (failed > backoffLimit) return jobReasons.backoffLimitExceeded;

@@ -6,6 +6,7 @@
  * status (replicas, fullyLabeled, ready, available after minReadySeconds, observedGeneration,
  * ReplicaFailure) with SuccessfulCreate/SuccessfulDelete/FailedCreate events.
  */
+import type { ContainerStatus } from 'kubernetes-types/core/v1.js';
 import type { ClusterClock } from '../clock/virtual-clock.js';
 import { ApiError } from '../errors/status-errors.js';
 import { AdmissionPending } from '../admission/controller-admission.js';
@@ -55,7 +56,7 @@ export function controllerRefOf(object: KubeObject | undefined): { apiVersion: s
 }
 
 const phaseRank: Record<string, number> = { Pending: 0, Unknown: 1, Running: 2 };
-const restarts = (pod: KubeObject): number => (pod.status?.containerStatuses ?? []).reduce((n: number, c: any) => n + (c.restartCount ?? 0), 0);
+const restarts = (pod: KubeObject): number => (pod.status?.containerStatuses ?? []).reduce((n: number, c: ContainerStatus) => n + (c.restartCount ?? 0), 0);
 const time = (t: string | undefined): number => (t ? Date.parse(t) : 0);
 
 /**

@@ -7,6 +7,7 @@
  * or OnDelete; ControllerRevisions; the PVC retention policy's owner references; and the status
  * kubectl rollout status reads.
  */
+import type { PodCondition } from 'kubernetes-types/core/v1.js';
 import type { ClusterClock } from '../clock/virtual-clock.js';
 import type { KubeObject, StoreEvent } from '../store/object-store.js';
 import type { ControllerClient } from './controller-client.js';
@@ -25,10 +26,10 @@ const setKind = { apiVersion: 'apps/v1', kind: 'StatefulSet', hashLabel: 'contro
 const isTerminal = (pod: KubeObject): boolean => pod.status?.phase === 'Succeeded' || pod.status?.phase === 'Failed';
 const isTerminating = (pod: KubeObject): boolean => Boolean(pod.metadata.deletionTimestamp);
 export const isRunningAndReady = (pod: KubeObject): boolean =>
-  pod.status?.phase === 'Running' && (pod.status?.conditions ?? []).some((c: any) => c.type === 'Ready' && c.status === 'True');
+  pod.status?.phase === 'Running' && (pod.status?.conditions ?? []).some((c: PodCondition) => c.type === 'Ready' && c.status === 'True');
 
 function readySince(pod: KubeObject): number | undefined {
-  const ready = (pod.status?.conditions ?? []).find((c: any) => c.type === 'Ready' && c.status === 'True');
+  const ready = (pod.status?.conditions ?? []).find((c: PodCondition) => c.type === 'Ready' && c.status === 'True');
   return ready?.lastTransitionTime ? Date.parse(ready.lastTransitionTime) : undefined;
 }
 
