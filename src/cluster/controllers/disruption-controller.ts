@@ -6,7 +6,7 @@
  * pods' controllers, found through their owner references (a ReplicaSet's Deployment, or any owner
  * serving /scale).
  */
-import type { Condition } from 'kubernetes-types/meta/v1.js';
+import type { Condition, OwnerReference } from 'kubernetes-types/meta/v1.js';
 import type { ClusterClock } from '../clock/virtual-clock.js';
 import { rfc3339 } from '../registry/system-metadata.js';
 import type { KubeObject, StoreEvent } from '../store/object-store.js';
@@ -155,7 +155,7 @@ export class DisruptionController implements BuiltinController {
   }
 
   /** The object whose scale counts for a controller reference: a ReplicaSet's Deployment, else the owner if it serves /scale. */
-  private scaleOwner(namespace: string, ref: any): { uid: string; replicas: number } | undefined {
+  private scaleOwner(namespace: string, ref: OwnerReference): { uid: string; replicas: number } | undefined {
     const group = String(ref.apiVersion ?? '').includes('/') ? String(ref.apiVersion).split('/')[0]! : '';
     const rt = this.client.typeOfKind(group, ref.kind);
     if (!rt?.scale) return undefined;
@@ -169,8 +169,8 @@ export class DisruptionController implements BuiltinController {
       }
     }
     const path = rt.scale.specReplicasPath.replace(/^\./, '').split('.');
-    let value: any = owner;
-    for (const p of path) value = value?.[p];
+    let value: unknown = owner;
+    for (const p of path) value = value === null || value === undefined ? undefined : (value as Record<string, unknown>)[p];
     return { uid: owner.metadata.uid!, replicas: typeof value === 'number' ? value : 0 };
   }
 }

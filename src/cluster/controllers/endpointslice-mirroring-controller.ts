@@ -4,6 +4,8 @@
  * endpointslicemirroring-controller.k8s.io, owned by the Endpoints), one per subset: ready addresses
  * with ready=true, not-ready ones with ready=false. Endpoints labelled skip-mirror are left alone.
  */
+import type { Endpoint } from 'kubernetes-types/discovery/v1.js';
+import type { EndpointAddress, EndpointSubset } from 'kubernetes-types/core/v1.js';
 import type { KubeObject, NewKubeObject, StoreEvent } from '../store/object-store.js';
 import type { ControllerClient } from './controller-client.js';
 import type { BuiltinController } from './controller-scheduler.js';
@@ -15,7 +17,7 @@ const skipMirrorLabel = 'endpointslice.kubernetes.io/skip-mirror';
 
 const key = (o: KubeObject): string => `${o.metadata.namespace}/${o.metadata.name}`;
 
-function mirroredEndpoint(address: any, ready: boolean): Record<string, unknown> {
+function mirroredEndpoint(address: EndpointAddress, ready: boolean): Endpoint {
   return {
     addresses: [address.ip],
     conditions: { ready },
@@ -53,9 +55,9 @@ export class EndpointSliceMirroringController implements BuiltinController {
       .sort((a, b) => (a.metadata.name < b.metadata.name ? -1 : 1));
     const mirror = endpoints && service && !hasSelector(service) && endpoints.metadata.labels?.[skipMirrorLabel] !== 'true';
     const desired = mirror
-      ? (endpoints.subsets ?? []).map((subset: any) => ({
-          endpoints: [...(subset.addresses ?? []).map((a: any) => mirroredEndpoint(a, true)), ...(subset.notReadyAddresses ?? []).map((a: any) => mirroredEndpoint(a, false))],
-          ports: (subset.ports ?? []).map((p: any) => ({ name: p.name ?? '', port: p.port, protocol: p.protocol ?? 'TCP', ...(p.appProtocol ? { appProtocol: p.appProtocol } : {}) })),
+      ? (endpoints.subsets ?? []).map((subset: EndpointSubset) => ({
+          endpoints: [...(subset.addresses ?? []).map((a) => mirroredEndpoint(a, true)), ...(subset.notReadyAddresses ?? []).map((a) => mirroredEndpoint(a, false))],
+          ports: (subset.ports ?? []).map((p) => ({ name: p.name ?? '', port: p.port, protocol: p.protocol ?? 'TCP', ...(p.appProtocol ? { appProtocol: p.appProtocol } : {}) })),
         }))
       : [];
     const labels: Record<string, string> = { ...(endpoints?.metadata.labels ?? {}), [serviceNameLabel]: name, [managedByLabel]: mirroringControllerName };

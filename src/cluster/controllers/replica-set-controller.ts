@@ -6,6 +6,7 @@
  * status (replicas, fullyLabeled, ready, available after minReadySeconds, observedGeneration,
  * ReplicaFailure) with SuccessfulCreate/SuccessfulDelete/FailedCreate events.
  */
+import type { ReplicaSetCondition } from 'kubernetes-types/apps/v1.js';
 import type { ContainerStatus } from 'kubernetes-types/core/v1.js';
 import type { ClusterClock } from '../clock/virtual-clock.js';
 import { ApiError } from '../errors/status-errors.js';
@@ -257,7 +258,7 @@ export class ReplicaSetController implements BuiltinController {
     const ready = active.filter(isPodReady).length;
     const available = active.filter((p) => isPodAvailable(p, minReady, now)).length;
     const previous = current.status ?? {};
-    let conditions: any[] = [...(previous.conditions ?? [])];
+    let conditions: ReplicaSetCondition[] = [...(previous.conditions ?? [])];
     const failureCondition = conditions.find((c) => c.type === 'ReplicaFailure');
     if (failure && !failureCondition) {
       const diff = active.length - (current.spec?.replicas ?? 1);

@@ -7,7 +7,8 @@
  * or OnDelete; ControllerRevisions; the PVC retention policy's owner references; and the status
  * kubectl rollout status reads.
  */
-import type { PodCondition } from 'kubernetes-types/core/v1.js';
+import type { StatefulSetStatus } from 'kubernetes-types/apps/v1.js';
+import type { PodCondition, PodSpec } from 'kubernetes-types/core/v1.js';
 import type { ClusterClock } from '../clock/virtual-clock.js';
 import type { KubeObject, StoreEvent } from '../store/object-store.js';
 import type { ControllerClient } from './controller-client.js';
@@ -24,6 +25,9 @@ export const podIndexLabel = 'apps.kubernetes.io/pod-index';
 const setKind = { apiVersion: 'apps/v1', kind: 'StatefulSet', hashLabel: 'controller.kubernetes.io/hash' };
 
 const isTerminal = (pod: KubeObject): boolean => pod.status?.phase === 'Succeeded' || pod.status?.phase === 'Failed';
+/** The counts writeStatus tallies, present while it counts. */
+type Counts = Required<Pick<StatefulSetStatus, 'replicas' | 'readyReplicas' | 'availableReplicas' | 'currentReplicas' | 'updatedReplicas'>>;
+
 const isTerminating = (pod: KubeObject): boolean => Boolean(pod.metadata.deletionTimestamp);
 export const isRunningAndReady = (pod: KubeObject): boolean =>
   pod.status?.phase === 'Running' && (pod.status?.conditions ?? []).some((c: PodCondition) => c.type === 'Ready' && c.status === 'True');
@@ -174,10 +178,10 @@ export class StatefulSetController implements BuiltinController {
     const template = structuredClone(templateOf(revision));
     const name = `${set.metadata.name}-${ordinal}`;
     for (const claim of this.claimTemplates(set)) this.ensureClaim(set, claim, ordinal, undefined, true);
-    const podSpec = template.spec ?? {};
+    const podSpec: Partial<PodSpec> = template.spec ?? {};
     const claims = this.claimTemplates(set);
     const claimVolumes = claims.map((c) => ({ name: c.metadata.name, persistentVolumeClaim: { claimName: claimName(c.metadata.name, set.metadata.name, ordinal) } }));
-    podSpec.volumes = [...claimVolumes, ...(podSpec.volumes ?? []).filter((v: any) => !claims.some((c) => c.metadata.name === v.name))];
+    podSpec.volumes = [...claimVolumes, ...(podSpec.volumes ?? []).filter((v) => !claims.some((c) => c.metadata.name === v.name))];
     if (podSpec.volumes.length === 0) delete podSpec.volumes;
     podSpec.hostname = name;
     if (spec.serviceName) podSpec.subdomain = spec.serviceName;
@@ -208,7 +212,7 @@ export class StatefulSetController implements BuiltinController {
   }
 
   private claimTemplates(set: KubeObject): KubeObject[] {
-    return (set.spec?.volumeClaimTemplates ?? []).filter((c: any) => c?.metadata?.name);
+    return (set.spec?.volumeClaimTemplates ?? []).filter((c: KubeObject | undefined) => c?.metadata?.name);
   }
 
   /** The pod's claims exist and carry the owner references the retention policy asks for. */
@@ -274,7 +278,7 @@ export class StatefulSetController implements BuiltinController {
     const fresh = this.client.get('apps/statefulsets', set.metadata.namespace, set.metadata.name);
     if (!fresh) return;
     const pods = this.podsOf(fresh);
-    const status: Record<string, any> = {
+    const status: StatefulSetStatus & Counts = {
       observedGeneration: fresh.metadata.generation,
       replicas: 0,
       readyReplicas: 0,
@@ -299,7 +303,8 @@ export class StatefulSetController implements BuiltinController {
       status.currentReplicas = status.updatedReplicas;
       status.currentRevision = status.updateRevision;
     }
-    for (const k of ['readyReplicas', 'currentReplicas', 'updatedReplicas']) if (status[k] === 0) delete status[k];
+    const counted: StatefulSetStatus = status;
+    for (const k of ['readyReplicas', 'currentReplicas', 'updatedReplicas'] as const) if (counted[k] === 0) delete counted[k];
     if (fresh.status?.conditions) status.conditions = fresh.status.conditions;
     if (JSON.stringify(status) === JSON.stringify(fresh.status ?? {})) return;
     this.client.updateStatus('apps/statefulsets', { ...fresh, status });
