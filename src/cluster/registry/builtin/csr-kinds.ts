@@ -4,6 +4,7 @@
  * the `/approval` subresource `kubectl certificate approve|deny` writes, and the printer's columns.
  * Signing happens in controllers/csr-signing-controller.ts.
  */
+import type { CertificateSigningRequestCondition } from 'kubernetes-types/certificates/v1.js';
 import 'reflect-metadata';
 import { X509Certificate } from 'node:crypto';
 import * as x509 from '@peculiar/x509';
@@ -95,7 +96,7 @@ export function validateConditions(conditions: unknown): FieldError[] {
 }
 
 const conditionState = (o: KubeObject): string => {
-  const conditions: any[] = o.status?.conditions ?? [];
+  const conditions: CertificateSigningRequestCondition[] = o.status?.conditions ?? [];
   const names = conditions.filter((c) => c.status === 'True').map((c) => c.type);
   const state = names.length ? names.join(',') : 'Pending';
   return o.status?.certificate ? `${state},Issued` : state;

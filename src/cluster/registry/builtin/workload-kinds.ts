@@ -5,6 +5,7 @@
  * template labels, immutable StatefulSet spec fields, DaemonSet rolling-update bounds), the `/scale`
  * subresource of StatefulSets and the kubectl columns.
  */
+import type { Container, PodTemplateSpec } from 'kubernetes-types/core/v1.js';
 import { type FieldError, forbidden, goQuote, GoSyntaxValue, invalid, notSupported, required } from '../../errors/field-errors.js';
 import { labelSelectorToString, matchesLabels, parseLabelSelector } from '../../selectors/label-selector.js';
 import type { KubeObject } from '../../store/object-store.js';
@@ -56,8 +57,8 @@ const nonNegative = (path: string, value: unknown): FieldError[] =>
 const sameJson = (a: unknown, b: unknown): boolean => JSON.stringify(a ?? null) === JSON.stringify(b ?? null);
 
 /** Template containers as the wide columns show them. */
-function containerCells(template: any): [string, string] {
-  const containers: any[] = template?.spec?.containers ?? [];
+function containerCells(template: PodTemplateSpec | undefined): [string, string] {
+  const containers: Container[] = template?.spec?.containers ?? [];
   return [containers.map((c) => c.name).join(','), containers.map((c) => c.image).join(',')];
 }
 
