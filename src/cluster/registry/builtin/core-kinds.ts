@@ -226,7 +226,7 @@ export function defaultPodTemplate(template: { metadata?: object | null; spec?: 
 }
 
 /** Checks a pod spec at `path`; `restartPolicies` restricts restartPolicy (Jobs). */
-export function validatePodSpec(spec: PodSpec | undefined, path: string, restartPolicies = ['Always', 'OnFailure', 'Never']): FieldError[] {
+export function validatePodSpec(spec: Partial<PodSpec> | undefined, path: string, restartPolicies = ['Always', 'OnFailure', 'Never']): FieldError[] {
   const errs: FieldError[] = [];
   if (!spec || typeof spec !== 'object') return [required(path)];
   const containers: Container[] = Array.isArray(spec.containers) ? spec.containers : [];

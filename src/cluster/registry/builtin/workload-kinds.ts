@@ -40,13 +40,13 @@ function goLabelSelector(selector: LabelSelectorObject | undefined): GoSyntaxVal
 }
 
 /** Selector present, non-empty and matching the template's labels (ValidateStatefulSetSpec / ValidateDaemonSetSpec). */
-function validateSelectorAndTemplate(spec: any, owner: string): FieldError[] {
+function validateSelectorAndTemplate(spec: { selector?: LabelSelectorObject; template?: PodTemplateSpec } | undefined, owner: string): FieldError[] {
   const errs: FieldError[] = [];
   const selector: LabelSelectorObject | undefined = spec?.selector;
   if (!selector) return [required('spec.selector')];
   const empty = Object.keys(selector.matchLabels ?? {}).length + (selector.matchExpressions ?? []).length === 0;
   if (empty) errs.push(invalid('spec.selector', goLabelSelector(selector), `empty selector is invalid for ${owner}`));
-  const labels: Record<string, string> | undefined = spec.template?.metadata?.labels;
+  const labels: Record<string, string> | undefined = spec!.template?.metadata?.labels;
   if (!empty && !selectorMatches(selector, labels)) errs.push(invalid('spec.template.metadata.labels', goStringMap(labels), '`selector` does not match template `labels`'));
   return errs;
 }
@@ -124,7 +124,7 @@ const mutableStatefulSetFields = ['replicas', 'ordinals', 'template', 'updateStr
 
 function validateStatefulSetUpdate(o: KubeObject, old: KubeObject): FieldError[] {
   const errs = validateStatefulSet(o);
-  const frozen = (spec: any): Record<string, unknown> => Object.fromEntries(Object.entries(spec ?? {}).filter(([k]) => !mutableStatefulSetFields.includes(k)).sort(([a], [b]) => a.localeCompare(b)));
+  const frozen = (spec: object | undefined): Record<string, unknown> => Object.fromEntries(Object.entries(spec ?? {}).filter(([k]) => !mutableStatefulSetFields.includes(k)).sort(([a], [b]) => a.localeCompare(b)));
   if (!sameJson(frozen(o.spec), frozen(old.spec))) {
     errs.push(forbidden('spec', "updates to statefulset spec for fields other than 'replicas', 'ordinals', 'template', 'updateStrategy', 'revisionHistoryLimit', 'persistentVolumeClaimRetentionPolicy' and 'minReadySeconds' are forbidden"));
   }
