@@ -8,6 +8,7 @@
  * whole Status message, and the object as the server would store it (defaults filled in, unknown fields gone).
  * Admission webhooks and ValidatingAdmissionPolicies are not run: test those with startTestEnv().
  */
+import type { CustomResourceDefinitionVersion } from 'kubernetes-types/apiextensions/v1.js';
 import { readFileSync } from 'node:fs';
 import { parseAllDocuments } from 'yaml';
 import { VirtualClock } from '../cluster/clock/virtual-clock.js';
@@ -117,7 +118,7 @@ function resultOf(write: () => { object: KubeObject; code: number; warnings: str
 export function crdValidator(crdPath: string): CrdValidator {
   const crd = readCrd(crdPath);
   const established = establishedCrd(crd, crdPath);
-  const versions: Array<{ name: string; served?: boolean; storage?: boolean }> = established.spec.versions;
+  const versions: CustomResourceDefinitionVersion[] = established.spec.versions;
   const types = new Map<string, ResourceType>();
   const group: string = established.spec.group;
 

@@ -14,11 +14,11 @@ export interface ManagedFieldsEntry {
   apiVersion: string;
   time: string;
   fieldsType: 'FieldsV1';
-  fieldsV1: Record<string, any>;
+  fieldsV1: Record<string, unknown>;
   subresource?: string;
 }
 
-type Obj = Record<string, any>;
+type Obj = Record<string, unknown>;
 const isObject = (v: unknown): v is Obj => v !== null && typeof v === 'object' && !Array.isArray(v);
 
 /** The part of an object field ownership covers: no identity metadata, and status or not by subresource. */
