@@ -12,8 +12,8 @@ import { maxElements, schemaSizes, type Range, type SizeOf } from './size-model.
 export type { Range, SizeOf } from './size-model.js';
 export { cardinalityFactor, measuredSizes } from './size-model.js';
 
-type Schema = Record<string, any>;
-const isObject = (v: unknown): v is Record<string, any> => v !== null && typeof v === 'object' && !Array.isArray(v);
+type Schema = Record<string, unknown>;
+const isObject = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v);
 
 type Kind = 'string' | 'bytes' | 'list' | 'map' | 'object' | 'scalar' | 'dyn';
 
@@ -155,7 +155,7 @@ class Coster {
       case 'rcall':
         return this.memberCall(n.args[0] as string, n.args[1] as Node, n.args[2] as Node[]);
       default: {
-        const parts = Array.isArray(n.args) ? (n.args as unknown[]).filter((a): a is Node => isObject(a) && typeof (a as Node).op === 'string') : [];
+        const parts = Array.isArray(n.args) ? (n.args as unknown[]).filter((a): a is Node => isObject(a) && typeof a.op === 'string') : [];
         return { cost: add(fixed(1), ...parts.map((p) => this.walk(p).cost)) };
       }
     }
@@ -229,8 +229,8 @@ class Coster {
     const base = add(target.cost, ...args.map((a) => a.cost));
     const tSize = target.size ?? fixed(1);
     const aSize = args[0]?.size ?? fixed(1);
-    const elemSize = target.elem?.size ?? (isObject(target.schema) && isObject(target.schema.items) ? this.fromSchema(target.schema.items, fixed(0)).size : undefined) ?? fixed(1);
-    const listElementCost = target.elem?.kind === 'string' || target.elem?.kind === 'bytes' || kindOf(isObject(target.schema) ? target.schema.items : undefined) === 'string' ? add(fixed(1), byFactor(elemSize, traversal)) : fixed(1);
+    const elemSize = target.elem?.size ?? (isObject(target.schema) && isObject(target.schema.items) ? this.fromSchema(target.schema.items as Schema, fixed(0)).size : undefined) ?? fixed(1);
+    const listElementCost = target.elem?.kind === 'string' || target.elem?.kind === 'bytes' || kindOf(isObject(target.schema) ? (target.schema.items as Schema | undefined) : undefined) === 'string' ? add(fixed(1), byFactor(elemSize, traversal)) : fixed(1);
     switch (name) {
       case 'contains':
         return { cost: add(base, mul(byFactor(tSize, traversal), byFactor(aSize, traversal))), kind: 'scalar' };

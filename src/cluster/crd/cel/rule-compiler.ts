@@ -11,8 +11,8 @@ import { fieldPathProblem } from './field-path.js';
 import { ruleContext, type RuleContext } from './rule-context.js';
 import { hasCelRules } from './rules-present.js';
 
-type Schema = Record<string, any>;
-const isObject = (v: unknown): v is Record<string, any> => v !== null && typeof v === 'object' && !Array.isArray(v);
+type Schema = Record<string, unknown>;
+const isObject = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v);
 
 const reasons = ['FieldValueDuplicate', 'FieldValueForbidden', 'FieldValueInvalid', 'FieldValueRequired'];
 

@@ -14,8 +14,8 @@ import { hasCelRules } from './rules-present.js';
 
 export { hasCelRules };
 
-type Schema = Record<string, any>;
-const isObject = (v: unknown): v is Record<string, any> => v !== null && typeof v === 'object' && !Array.isArray(v);
+type Schema = Record<string, unknown>;
+const isObject = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v);
 
 interface Run {
   errs: FieldError[];
@@ -168,13 +168,13 @@ function evaluateChildren(value: unknown, old: unknown, schema: Schema, path: st
     const oldItems = Array.isArray(old) ? old : [];
     value.forEach((item, i) => {
       const oldItem = keys.length > 0 && isObject(item) ? oldItems.find((o) => isObject(o) && keys.every((k) => o[k] === item[k])) : undefined;
-      evaluateNode(item, oldItem, schema.items, `${path}[${i}]`, false, run);
+      evaluateNode(item, oldItem, schema.items as Schema, `${path}[${i}]`, false, run);
     });
   } else if (isObject(value)) {
     for (const [k, child] of Object.entries(value)) {
       if (isRoot && (k === 'metadata' || k === 'apiVersion' || k === 'kind')) continue;
       const declared = isObject(schema.properties) && k in schema.properties;
-      const childSchema = declared ? schema.properties[k] : isObject(schema.additionalProperties) ? schema.additionalProperties : undefined;
+      const childSchema = declared ? (schema.properties as Record<string, Schema>)[k] : isObject(schema.additionalProperties) ? schema.additionalProperties : undefined;
       evaluateNode(child, isObject(old) ? old[k] : undefined, childSchema, declared ? (path ? `${path}.${k}` : k) : `${path}[${k}]`, false, run);
     }
   }
