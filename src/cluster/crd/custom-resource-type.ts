@@ -3,6 +3,7 @@
  * scale subresources, printer columns, selectable fields, and the strategy that prunes, defaults and
  * validates custom resources against the version's structural schema (§5.3).
  */
+import type { Schema } from '../schemas/builtin-schemas.js';
 import type { CustomResourceColumnDefinition, CustomResourceDefinitionVersion, SelectableField } from 'kubernetes-types/apiextensions/v1.js';
 import type { KubeObject } from '../store/object-store.js';
 import { type ResourceType, allVerbs } from '../registry/resource-type.js';
@@ -102,8 +103,8 @@ export function customResourceType(crd: KubeObject, version: CustomResourceDefin
 }
 
 /** The CR schema as published: the standard apiVersion, kind and metadata at the root and in embedded resources. */
-function schemaForOpenAPI(schema: any): Record<string, any> {
-  const copy = structuredClone(schema);
+function schemaForOpenAPI(schema: object): Schema {
+  const copy = structuredClone(schema) as Schema; // a CRD's openAPIV3Schema: an OpenAPI v3 schema
   addTypeMetaProperties(copy);
   addEmbeddedProperties(copy);
   return copy;

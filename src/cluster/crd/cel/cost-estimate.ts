@@ -28,7 +28,8 @@ interface Info {
 }
 interface Node {
   op: string;
-  args: any;
+  /** Operator-specific: a literal, a name, or the operand nodes (read per operator below). */
+  args: unknown;
 }
 
 const fixed = (n: number): Range => ({ min: n, max: n });
@@ -91,8 +92,9 @@ class Coster {
       }
       case '.':
       case '.?': {
-        const operand = this.walk(n.args[0]);
-        return this.fromSchema(childSchema(operand.schema, n.args[1]), add(operand.cost, fixed(1)));
+        const [target, field] = n.args as [Node, string];
+        const operand = this.walk(target);
+        return this.fromSchema(childSchema(operand.schema, field), add(operand.cost, fixed(1)));
       }
       case 'list': {
         const items = (n.args as Node[]).map((e) => this.walk(e));
@@ -150,10 +152,14 @@ class Coster {
         if (!isObject(child) && t.elem) return { ...t.elem, cost: add(t.cost, i.cost, fixed(1)) };
         return this.fromSchema(isObject(child) ? child : undefined, add(t.cost, i.cost, fixed(1)));
       }
-      case 'call':
-        return this.call(n.args[0] as string, n.args[1] as Node[]);
-      case 'rcall':
-        return this.memberCall(n.args[0] as string, n.args[1] as Node, n.args[2] as Node[]);
+      case 'call': {
+        const [name, args] = n.args as [string, Node[]];
+        return this.call(name, args);
+      }
+      case 'rcall': {
+        const [name, target, args] = n.args as [string, Node, Node[]];
+        return this.memberCall(name, target, args);
+      }
       default: {
         const parts = Array.isArray(n.args) ? (n.args as unknown[]).filter((a): a is Node => isObject(a) && typeof a.op === 'string') : [];
         return { cost: add(fixed(1), ...parts.map((p) => this.walk(p).cost)) };
@@ -170,7 +176,7 @@ class Coster {
   call(name: string, argNodes: Node[]): Info {
     if (name === 'has') {
       const sel = argNodes[0];
-      const operand = sel && (sel.op === '.' || sel.op === '.?') ? this.walk(sel.args[0] as Node) : { cost: fixed(0) };
+      const operand = sel && (sel.op === '.' || sel.op === '.?') ? this.walk((sel.args as Node[])[0]!) : { cost: fixed(0) };
       return { cost: operand.cost, kind: 'scalar' };
     }
     const args = argNodes.map((a) => this.walk(a));
