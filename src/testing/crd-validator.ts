@@ -8,6 +8,7 @@
  * whole Status message, and the object as the server would store it (defaults filled in, unknown fields gone).
  * Admission webhooks and ValidatingAdmissionPolicies are not run: test those with startTestEnv().
  */
+import type { CustomResourceDefinitionVersion } from 'kubernetes-types/apiextensions/v1.js';
 import { readFileSync } from 'node:fs';
 import { parseAllDocuments } from 'yaml';
 import { VirtualClock } from '../cluster/clock/virtual-clock.js';
@@ -17,7 +18,7 @@ import { ApiError, invalidObject } from '../cluster/errors/status-errors.js';
 import { type FieldValidation, ObjectOperations } from '../cluster/registry/object-operations.js';
 import type { ResourceType } from '../cluster/registry/resource-type.js';
 import { rfc3339, SeededRandom } from '../cluster/registry/system-metadata.js';
-import { type KubeObject, ObjectStore } from '../cluster/store/object-store.js';
+import { type KubeObject, ObjectStore, type StoredObjectMeta } from '../cluster/store/object-store.js';
 
 /** One field error of a refused write, as in the Status' `details.causes`. */
 export interface CrdFieldError {
@@ -79,7 +80,7 @@ function readCrd(crdPath: string): KubeObject {
 /** The CRD as the server holds it once created and established (defaults filled, names accepted); throws the server's 422 if it would be refused. */
 function establishedCrd(crd: KubeObject, crdPath: string): KubeObject {
   const created = structuredClone(crd);
-  created.metadata ??= {};
+  created.metadata ??= {} as StoredObjectMeta;
   customResourceDefinitions.strategy.prepareForCreate?.(created, { now: 0, uid: () => '', stored: () => [] });
   const errs = validateCrd(created);
   if (errs.length > 0) {
@@ -117,7 +118,7 @@ function resultOf(write: () => { object: KubeObject; code: number; warnings: str
 export function crdValidator(crdPath: string): CrdValidator {
   const crd = readCrd(crdPath);
   const established = establishedCrd(crd, crdPath);
-  const versions: Array<{ name: string; served?: boolean; storage?: boolean }> = established.spec.versions;
+  const versions: CustomResourceDefinitionVersion[] = established.spec.versions;
   const types = new Map<string, ResourceType>();
   const group: string = established.spec.group;
 

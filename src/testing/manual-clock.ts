@@ -2,7 +2,7 @@
  * A minimal manual clock for unit tests that need no cluster (queues, backoff, leader-election timing):
  * time moves only through `advance`/`stepTo`, firing due timers in (time, scheduling) order.
  */
-import type { Clock, Timer } from '../runtime/clock.js';
+import type { Clock, Timer } from '../clock/clock.js';
 
 interface Pending {
   at: number;

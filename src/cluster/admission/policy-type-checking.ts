@@ -6,17 +6,16 @@
  * "<group>/<version>, Kind=<Kind>: <compile error>" (GroupVersionKind.String(): "/v1, Kind=Pod" for
  * the core group) at the expression's field.
  */
+import type { AuditAnnotation, MatchCondition, Validation, Variable } from 'kubernetes-types/admissionregistration/v1.js';
 import type { Environment } from '@marcbachmann/cel-js';
 import { baseEnvironment, knownFunctionNames } from '../crd/cel/environment.js';
 import { compileIssue } from '../crd/cel/compile-errors.js';
 import { type ObjectClasses, declareType, withTypeAndObjectMeta } from '../crd/cel/declared-types.js';
 import type { ResourceCatalog } from '../registry/resource-catalog.js';
 import type { ResourceType } from '../registry/resource-type.js';
-import { builtinDefinition, referencedName } from '../schemas/builtin-schemas.js';
+import { type Schema, builtinDefinition, referencedName } from '../schemas/builtin-schemas.js';
 import type { KubeObject } from '../store/object-store.js';
 import { registerAuthorizerLibrary } from './authorizer-library.js';
-
-type Schema = Record<string, any>;
 
 export interface ExpressionWarning {
   fieldRef: string;
@@ -97,13 +96,13 @@ function matchedKinds(policy: KubeObject, catalog: ResourceCatalog): ResourceTyp
 function expressionsOf(policy: KubeObject): Array<[string, string]> {
   const spec = policy.spec ?? {};
   const out: Array<[string, string]> = [];
-  (spec.matchConditions ?? []).forEach((c: any, i: number) => typeof c?.expression === 'string' && out.push([`spec.matchConditions[${i}].expression`, c.expression]));
-  (spec.variables ?? []).forEach((v: any, i: number) => typeof v?.expression === 'string' && out.push([`spec.variables[${i}].expression`, v.expression]));
-  (spec.validations ?? []).forEach((v: any, i: number) => {
+  (spec.matchConditions ?? []).forEach((c: MatchCondition | undefined, i: number) => typeof c?.expression === 'string' && out.push([`spec.matchConditions[${i}].expression`, c.expression]));
+  (spec.variables ?? []).forEach((v: Variable | undefined, i: number) => typeof v?.expression === 'string' && out.push([`spec.variables[${i}].expression`, v.expression]));
+  (spec.validations ?? []).forEach((v: Validation | undefined, i: number) => {
     if (typeof v?.expression === 'string') out.push([`spec.validations[${i}].expression`, v.expression]);
     if (typeof v?.messageExpression === 'string' && v.messageExpression !== '') out.push([`spec.validations[${i}].messageExpression`, v.messageExpression]);
   });
-  (spec.auditAnnotations ?? []).forEach((a: any, i: number) => typeof a?.valueExpression === 'string' && out.push([`spec.auditAnnotations[${i}].valueExpression`, a.valueExpression]));
+  (spec.auditAnnotations ?? []).forEach((a: AuditAnnotation | undefined, i: number) => typeof a?.valueExpression === 'string' && out.push([`spec.auditAnnotations[${i}].valueExpression`, a.valueExpression]));
   return out;
 }
 

@@ -25,19 +25,19 @@ test('a finished pod still counts as an object but no longer as a pod or compute
 });
 
 test('object counts for any kind, legacy names for core kinds, services and claims by type', () => {
-  expect(text(usageOf({ group: 'apps', resource: 'deployments' }, { metadata: {} }))).toEqual({ 'count/deployments.apps': '1' });
-  expect(text(usageOf(core('configmaps'), { metadata: {} }))).toEqual({ 'count/configmaps': '1', configmaps: '1' });
-  expect(text(usageOf(core('services'), { metadata: {}, spec: { type: 'LoadBalancer', ports: [{ port: 80 }, { port: 443 }] } }))).toEqual({
+  expect(text(usageOf({ group: 'apps', resource: 'deployments' }, { metadata: { name: 'o' } }))).toEqual({ 'count/deployments.apps': '1' });
+  expect(text(usageOf(core('configmaps'), { metadata: { name: 'o' } }))).toEqual({ 'count/configmaps': '1', configmaps: '1' });
+  expect(text(usageOf(core('services'), { metadata: { name: 'o' }, spec: { type: 'LoadBalancer', ports: [{ port: 80 }, { port: 443 }] } }))).toEqual({
     'count/services': '1', services: '1', 'services.loadbalancers': '1', 'services.nodeports': '2',
   });
-  expect(text(usageOf(core('persistentvolumeclaims'), { metadata: {}, spec: { storageClassName: 'standard', resources: { requests: { storage: '1Gi' } } } }))).toEqual({
+  expect(text(usageOf(core('persistentvolumeclaims'), { metadata: { name: 'o' }, spec: { storageClassName: 'standard', resources: { requests: { storage: '1Gi' } } } }))).toEqual({
     'count/persistentvolumeclaims': '1', persistentvolumeclaims: '1', 'requests.storage': '1Gi',
     'standard.storageclass.storage.k8s.io/persistentvolumeclaims': '1', 'standard.storageclass.storage.k8s.io/requests.storage': '1Gi',
   });
 });
 
 test('scopes: Terminating, BestEffort and PriorityClass through scopeSelector; other kinds never match a scoped quota', () => {
-  const quota = (spec: Record<string, any>) => ({ metadata: {}, spec: { hard: { pods: '1' }, ...spec } });
+  const quota = (spec: Record<string, any>) => ({ metadata: { name: 'o' }, spec: { hard: { pods: '1' }, ...spec } });
   const bestEffort = pod({ containers: [{ name: 'a' }] });
   const terminating = pod({ activeDeadlineSeconds: 10, containers: [{ name: 'a', resources: { requests: { cpu: '1' } } }] });
   expect(quotaMatches(quota({ scopes: ['BestEffort'] }), core('pods'), bestEffort)).toBe(true);
@@ -46,6 +46,6 @@ test('scopes: Terminating, BestEffort and PriorityClass through scopeSelector; o
   const high = quota({ scopeSelector: { matchExpressions: [{ scopeName: 'PriorityClass', operator: 'In', values: ['high'] }] } });
   expect(quotaMatches(high, core('pods'), pod({ priorityClassName: 'high', containers: [] }))).toBe(true);
   expect(quotaMatches(high, core('pods'), pod({ priorityClassName: 'low', containers: [] }))).toBe(false);
-  expect(quotaMatches(quota({ scopes: ['BestEffort'] }), core('configmaps'), { metadata: {} })).toBe(false);
-  expect(quotaMatches(quota({}), core('configmaps'), { metadata: {} })).toBe(true);
+  expect(quotaMatches(quota({ scopes: ['BestEffort'] }), core('configmaps'), { metadata: { name: 'o' } })).toBe(false);
+  expect(quotaMatches(quota({}), core('configmaps'), { metadata: { name: 'o' } })).toBe(true);
 });

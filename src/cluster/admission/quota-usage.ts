@@ -7,6 +7,7 @@
  * added later (e.g. by another part of the cluster) appends one entry there. Also: which scopes a pod
  * matches (Terminating, NotTerminating, BestEffort, NotBestEffort, PriorityClass via scopeSelector).
  */
+import type { ScopedResourceSelectorRequirement, WeightedPodAffinityTerm } from 'kubernetes-types/core/v1.js';
 import type { ResourceType } from '../registry/resource-type.js';
 import type { KubeObject } from '../store/object-store.js';
 import { type Quantity, addQuantities, maxQuantity, quantityOf } from './resource-quantities.js';
@@ -140,11 +141,11 @@ export function resourceCounted(name: string): { group: string; resource: string
 // ---- scopes ----
 
 const isBestEffort = (pod: KubeObject): boolean =>
-  [...(pod.spec?.containers ?? []), ...(pod.spec?.initContainers ?? [])].every((c: any) => Object.keys(c?.resources?.requests ?? {}).length === 0 && Object.keys(c?.resources?.limits ?? {}).length === 0);
+  [...(pod.spec?.containers ?? []), ...(pod.spec?.initContainers ?? [])].every((c) => Object.keys(c?.resources?.requests ?? {}).length === 0 && Object.keys(c?.resources?.limits ?? {}).length === 0);
 
 const isTerminating = (pod: KubeObject): boolean => typeof pod.spec?.activeDeadlineSeconds === 'number' && pod.spec.activeDeadlineSeconds >= 0;
 
-function scopeMatches(scope: string, operator: string, values: string[], pod: KubeObject): boolean {
+function scopeMatches(scope: string | undefined, operator: string, values: string[], pod: KubeObject): boolean {
   let matched: boolean;
   switch (scope) {
     case 'Terminating':
@@ -170,11 +171,11 @@ function scopeMatches(scope: string, operator: string, values: string[], pod: Ku
     case 'CrossNamespacePodAffinity': {
       const terms = [
         ...(pod.spec?.affinity?.podAffinity?.requiredDuringSchedulingIgnoredDuringExecution ?? []),
-        ...(pod.spec?.affinity?.podAffinity?.preferredDuringSchedulingIgnoredDuringExecution ?? []).map((t: any) => t?.podAffinityTerm),
+        ...(pod.spec?.affinity?.podAffinity?.preferredDuringSchedulingIgnoredDuringExecution ?? []).map((t: WeightedPodAffinityTerm | undefined) => t?.podAffinityTerm),
         ...(pod.spec?.affinity?.podAntiAffinity?.requiredDuringSchedulingIgnoredDuringExecution ?? []),
-        ...(pod.spec?.affinity?.podAntiAffinity?.preferredDuringSchedulingIgnoredDuringExecution ?? []).map((t: any) => t?.podAffinityTerm),
+        ...(pod.spec?.affinity?.podAntiAffinity?.preferredDuringSchedulingIgnoredDuringExecution ?? []).map((t: WeightedPodAffinityTerm | undefined) => t?.podAffinityTerm),
       ];
-      matched = terms.some((t: any) => (t?.namespaces ?? []).length > 0 || t?.namespaceSelector !== undefined);
+      matched = terms.some((t) => (t?.namespaces ?? []).length > 0 || t?.namespaceSelector !== undefined);
       break;
     }
     default:
@@ -186,7 +187,7 @@ function scopeMatches(scope: string, operator: string, values: string[], pod: Ku
 /** Whether a quota applies to an object: an unscoped quota to everything; a scoped one only to pods matching every scope. */
 export function quotaMatches(quota: KubeObject, rt: Pick<ResourceType, 'group' | 'resource'>, object: KubeObject): boolean {
   const scopes: string[] = quota.spec?.scopes ?? [];
-  const expressions: any[] = quota.spec?.scopeSelector?.matchExpressions ?? [];
+  const expressions: Array<ScopedResourceSelectorRequirement | undefined> = quota.spec?.scopeSelector?.matchExpressions ?? [];
   if (scopes.length === 0 && expressions.length === 0) return true;
   if (rt.group !== '' || rt.resource !== 'pods') return false;
   return scopes.every((s) => scopeMatches(s, 'Exists', [], object)) && expressions.every((e) => scopeMatches(e?.scopeName, e?.operator ?? 'Exists', e?.values ?? [], object));

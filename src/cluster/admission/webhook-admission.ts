@@ -4,6 +4,7 @@
  * applied), then the final object to every validating webhook; only then is the write done for
  * real. Writes made in-process by the built-in controllers do not call webhooks.
  */
+import type { MutatingWebhook } from 'kubernetes-types/admissionregistration/v1.js';
 import { randomUUID } from 'node:crypto';
 import type { UserInfo } from '../http/authentication.js';
 import { applyJsonPatch } from '../patch/json-patch.js';
@@ -12,7 +13,7 @@ import type { ObjectOperations, WriteOptions, WriteResult } from '../registry/ob
 import type { ResourceType } from '../registry/resource-type.js';
 import { deepEqual } from '../registry/system-metadata.js';
 import type { KubeObject, ObjectStore } from '../store/object-store.js';
-import { type ServiceResolver, callWebhook, deniedError } from './webhook-caller.js';
+import { type AdmissionReview, type ServiceResolver, callWebhook, deniedError } from './webhook-caller.js';
 import { processBackend } from '../controllers/service-backends.js';
 import { type AdmissionAttributes, type AdmissionOperation, matchingWebhooks } from './webhook-matching.js';
 
@@ -84,7 +85,7 @@ export class WebhookAdmission {
     return this.matching('mutating', c, a).length > 0 || this.matching('validating', c, a).length > 0;
   }
 
-  private review(op: AdmissionOperation, c: AdmissionRequestContext, object: KubeObject | undefined, old: KubeObject | undefined, version = c.rt.version): Record<string, any> {
+  private review(op: AdmissionOperation, c: AdmissionRequestContext, object: KubeObject | undefined, old: KubeObject | undefined, version = c.rt.version): AdmissionReview {
     const requestKind = { group: c.rt.group, version: c.rt.version, kind: c.rt.kind };
     const requestResource = { group: c.rt.group, version: c.rt.version, resource: c.rt.resource };
     return {
@@ -150,7 +151,7 @@ export class WebhookAdmission {
     return warnings;
   }
 
-  private checkDryRun(webhook: Record<string, any>, c: AdmissionRequestContext): void {
+  private checkDryRun(webhook: MutatingWebhook, c: AdmissionRequestContext): void {
     if (c.dryRun && webhook.sideEffects !== 'None' && webhook.sideEffects !== 'NoneOnDryRun') {
       throw new ApiError(400, 'BadRequest', `admission webhook "${webhook.name}" has side effects and does not support dry run`);
     }
@@ -160,7 +161,7 @@ export class WebhookAdmission {
 /** The object a dry run returned, as a request body again (server-set fields dropped). */
 function asRequestBody(object: KubeObject): KubeObject {
   const copy = structuredClone(object);
-  for (const f of ['uid', 'creationTimestamp', 'resourceVersion', 'generation', 'managedFields', 'deletionTimestamp', 'deletionGracePeriodSeconds']) delete copy.metadata[f];
+  for (const f of ['uid', 'creationTimestamp', 'resourceVersion', 'generation', 'managedFields', 'deletionTimestamp', 'deletionGracePeriodSeconds'] as const) delete copy.metadata[f];
   return copy;
 }
 

@@ -21,7 +21,19 @@ export interface AdmissionResponse {
  */
 export type ServiceResolver = (namespace: string, name: string, port: number) => string | { url: string; serverName?: string } | undefined;
 
-export function webhookTarget(webhook: Record<string, any>, resolve: ServiceResolver | undefined): { url: string; serverName?: string } | undefined {
+/** Where a webhook is reached: an admission or a CRD conversion webhook's clientConfig. */
+export interface WebhookEndpoint {
+  clientConfig?: { url?: string; caBundle?: string; service?: { namespace: string; name: string; port?: number; path?: string } };
+}
+
+/** The AdmissionReview a webhook receives (admission.k8s.io/v1: kubernetes-types has no admission group). */
+export interface AdmissionReview {
+  apiVersion: string;
+  kind: string;
+  request: { uid: string; [field: string]: unknown };
+}
+
+export function webhookTarget(webhook: WebhookEndpoint, resolve: ServiceResolver | undefined): { url: string; serverName?: string } | undefined {
   const cc = webhook.clientConfig ?? {};
   if (cc.url) return { url: cc.url };
   if (cc.service) {
@@ -64,7 +76,7 @@ export function post(url: string, caBundle: string | undefined, body: string, ti
 }
 
 /** Calls the webhook; undefined means "ignored" (failurePolicy Ignore after a failure). */
-export async function callWebhook(m: MatchedWebhook, review: Record<string, any>, resolve: ServiceResolver | undefined): Promise<AdmissionResponse | undefined> {
+export async function callWebhook(m: MatchedWebhook, review: AdmissionReview, resolve: ServiceResolver | undefined): Promise<AdmissionResponse | undefined> {
   const { webhook } = m;
   const target = webhookTarget(webhook, resolve);
   const url = target?.url;
@@ -79,14 +91,14 @@ export async function callWebhook(m: MatchedWebhook, review: Record<string, any>
   } catch (err) {
     return fail(`failed to call webhook: Post "${url}": ${(err as Error).message}`);
   }
-  let parsed: any;
+  let parsed: { response?: AdmissionResponse & { uid?: unknown } } | null;
   try {
     parsed = JSON.parse(text);
   } catch {
     return fail('received invalid webhook response: the response is not JSON');
   }
-  const response = parsed?.response as AdmissionResponse | undefined;
-  if (!response || (response as any).uid !== review.request.uid) return fail('received invalid webhook response: expected response.uid to match the request.uid');
+  const response = parsed?.response;
+  if (!response || response.uid !== review.request.uid) return fail('received invalid webhook response: expected response.uid to match the request.uid');
   return response;
 }
 

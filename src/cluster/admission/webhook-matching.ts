@@ -3,6 +3,8 @@
  * resources with subresources, scope), the namespace and object label selectors, of every stored
  * Mutating- or ValidatingWebhookConfiguration, in name order.
  */
+import type { LabelSelector } from 'kubernetes-types/meta/v1.js';
+import type { MutatingWebhook, RuleWithOperations } from 'kubernetes-types/admissionregistration/v1.js';
 import type { KubeObject, ObjectStore } from '../store/object-store.js';
 import { labelSelectorToString, matchesLabels, parseLabelSelector } from '../selectors/label-selector.js';
 
@@ -23,7 +25,8 @@ export interface AdmissionAttributes {
 
 export interface MatchedWebhook {
   configuration: string;
-  webhook: Record<string, any>;
+  /** The webhook as configured (a validating webhook has no reinvocationPolicy). */
+  webhook: MutatingWebhook;
   /**
    * The other version of the same resource the webhook's rules name (matchPolicy Equivalent): the
    * webhook then receives the object converted to it, and its kind and resource in it.
@@ -36,9 +39,12 @@ const buckets = {
   validating: 'validatingwebhookconfigurations.admissionregistration.k8s.io',
 };
 
+/** A webhook rule: kubernetes-types' RuleWithOperations leaves out the fields of the Rule it embeds in Go. */
+export type WebhookRule = RuleWithOperations & { resources?: string[]; scope?: string };
+
 const listMatches = (list: string[] | undefined, value: string): boolean => (list ?? []).some((v) => v === '*' || v === value);
 
-function ruleMatches(rule: Record<string, any>, a: AdmissionAttributes): boolean {
+function ruleMatches(rule: WebhookRule, a: AdmissionAttributes): boolean {
   if (!listMatches(rule.operations, a.operation)) return false;
   if (!listMatches(rule.apiGroups, a.group) || !listMatches(rule.apiVersions, a.version)) return false;
   const target = a.subresource ? `${a.resource}/${a.subresource}` : a.resource;
@@ -49,14 +55,14 @@ function ruleMatches(rule: Record<string, any>, a: AdmissionAttributes): boolean
   return scope === '*' || (scope === 'Namespaced' ? a.namespaced : !a.namespaced);
 }
 
-function selectorMatches(selector: Record<string, any> | undefined, labels: Record<string, string> | undefined): boolean {
+function selectorMatches(selector: LabelSelector | undefined, labels: Record<string, string> | undefined): boolean {
   if (!selector || Object.keys(selector).length === 0) return true;
   return matchesLabels(parseLabelSelector(labelSelectorToString(selector as never)), labels ?? {});
 }
 
 /** Whether the webhook's rules name the request, or else (matchPolicy Equivalent, the default) which other version they name. */
-function matchedVersion(webhook: Record<string, any>, a: AdmissionAttributes, equivalentVersions: string[]): { matched: boolean; version?: string } {
-  const rules: Record<string, any>[] = webhook.rules ?? [];
+function matchedVersion(webhook: MutatingWebhook, a: AdmissionAttributes, equivalentVersions: string[]): { matched: boolean; version?: string } {
+  const rules: WebhookRule[] = webhook.rules ?? [];
   if (rules.some((r) => ruleMatches(r, a))) return { matched: true };
   if ((webhook.matchPolicy ?? 'Equivalent') !== 'Equivalent') return { matched: false };
   const version = equivalentVersions.find((v) => v !== a.version && rules.some((r) => ruleMatches(r, { ...a, version: v })));
@@ -68,7 +74,7 @@ export function matchingWebhooks(store: ObjectStore, kind: 'mutating' | 'validat
   const out: MatchedWebhook[] = [];
   const namespace: KubeObject | undefined = a.namespace ? (store.peek('namespaces', undefined, a.namespace) as KubeObject | undefined) : undefined;
   for (const config of store.list(buckets[kind])) {
-    for (const webhook of config.webhooks ?? []) {
+    for (const webhook of (config.webhooks ?? []) as MutatingWebhook[]) {
       const match = matchedVersion(webhook, a, equivalentVersions);
       if (!match.matched) continue;
       if (a.namespaced && a.namespace && !selectorMatches(webhook.namespaceSelector, namespace?.metadata.labels)) continue;

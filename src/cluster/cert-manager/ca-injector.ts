@@ -5,6 +5,7 @@
  * Certificate's Secret as the caBundle of every webhook's clientConfig (for a CRD: its conversion
  * webhook's, when the strategy is Webhook) — and again whenever that Secret changes.
  */
+import type { MutatingWebhook } from 'kubernetes-types/admissionregistration/v1.js';
 import type { ControllerClient } from '../controllers/controller-client.js';
 import type { BuiltinController } from '../controllers/controller-scheduler.js';
 import type { KubeObject, StoreEvent } from '../store/object-store.js';
@@ -77,7 +78,7 @@ export class CaInjector implements BuiltinController {
       this.client.update(resource, { ...object, spec: { ...object.spec, conversion: { ...object.spec.conversion, webhook: { ...webhook, clientConfig: { ...webhook.clientConfig, caBundle } } } } });
       return;
     }
-    const webhooks: Array<Record<string, any>> = object.webhooks ?? [];
+    const webhooks: MutatingWebhook[] = object.webhooks ?? [];
     if (webhooks.every((w) => w.clientConfig?.caBundle === caBundle)) return;
     this.client.update(resource, { ...object, webhooks: webhooks.map((w) => ({ ...w, clientConfig: { ...w.clientConfig, caBundle } })) });
   }

@@ -10,6 +10,7 @@
  * own self-signed CA, as in cert-manager's CA bootstrap); renewal before expiry, ACME, Vault and
  * the other issuer kinds are not done (such an issuer is Ready=False and says so).
  */
+import type { Condition } from 'kubernetes-types/meta/v1.js';
 import { createCertificateAuthority, issueServingCertificate, loadCertificateAuthority, type CertificateAuthority } from '../../certificates/self-signed.js';
 import type { ClusterClock } from '../clock/virtual-clock.js';
 import type { ControllerClient } from '../controllers/controller-client.js';
@@ -53,7 +54,7 @@ function durationMs(text: unknown): number | undefined {
 }
 
 function condition(previous: KubeObject | undefined, status: 'True' | 'False', reason: string, message: string, now: number, generation?: number): Record<string, unknown> {
-  const old = (previous?.status?.conditions ?? []).find((c: any) => c.type === 'Ready');
+  const old = (previous?.status?.conditions ?? []).find((c: Condition) => c.type === 'Ready');
   const since = old && old.status === status ? old.lastTransitionTime : rfc3339(now);
   return { type: 'Ready', status, reason, message, lastTransitionTime: since, ...(generation !== undefined ? { observedGeneration: generation } : {}) };
 }
@@ -147,14 +148,14 @@ export class CertificateIssuer implements BuiltinController {
     const problem = this.issuerProblem(issuer, kind);
     const now = this.clock.now();
     const ready = problem ? condition(issuer, 'False', 'ErrInitIssuer', problem, now, issuer.metadata.generation) : condition(issuer, 'True', issuer.spec?.ca ? 'KeyPairVerified' : 'IsReady', issuer.spec?.ca ? 'Signing CA verified' : '', now, issuer.metadata.generation);
-    const current = (issuer.status?.conditions ?? []).find((c: any) => c.type === 'Ready');
+    const current = (issuer.status?.conditions ?? []).find((c: Condition) => c.type === 'Ready');
     if (current && current.status === ready.status && current.message === ready.message && current.observedGeneration === ready.observedGeneration) return;
     this.client.updateStatus(resource, { ...issuer, status: { ...issuer.status, conditions: [ready] } });
   }
 
   private setCertificateReady(certificate: KubeObject, status: 'True' | 'False', reason: string, message: string, extra: Record<string, unknown> = {}): void {
     const ready = condition(certificate, status, reason, message, this.clock.now(), certificate.metadata.generation);
-    const current = (certificate.status?.conditions ?? []).find((c: any) => c.type === 'Ready');
+    const current = (certificate.status?.conditions ?? []).find((c: Condition) => c.type === 'Ready');
     const same = current && current.status === status && current.message === message && current.observedGeneration === ready.observedGeneration;
     if (same && Object.keys(extra).length === 0) return;
     this.client.updateStatus(certificates, { ...certificate, status: { ...certificate.status, ...extra, conditions: [same ? current : ready] } });

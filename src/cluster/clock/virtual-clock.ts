@@ -3,7 +3,7 @@
  * controllers and the runtime under test. Time only moves when a test says so (`stepTo`, `advanceTo`,
  * `advance`), while work that is already due still runs by itself on the next macrotask.
  */
-import type { Clock, Timer } from '../../runtime/clock.js';
+import type { Clock, Timer } from '../../clock/clock.js';
 
 interface ScheduledTimer {
   at: number;

@@ -5,6 +5,7 @@
  * CRD groups) and `Available` because they are Local — kept in step with the served set as CRDs come and
  * go. APIServices that name a Service are reported unavailable: the local cluster proxies no aggregated API.
  */
+import type { Condition } from 'kubernetes-types/meta/v1.js';
 import type { ClusterClock } from '../clock/virtual-clock.js';
 import { apiServicePriorities } from '../registry/builtin/api-resources.js';
 import type { ResourceCatalog } from '../registry/resource-catalog.js';
@@ -77,7 +78,7 @@ export class ApiServiceRegistrationController implements BuiltinController {
         ? { status: 'False', reason: 'FailedDiscoveryCheck', message: `failing or missing response from the service/${service.name} in "${service.namespace}": the local cluster does not proxy aggregated APIs` }
         : { status: 'False', reason: 'ServiceNotFound', message: `service/${service.name} in "${service.namespace}" is not present` }
       : { status: 'True', reason: 'Local', message: 'Local APIServices are always available' };
-    const old = (current.status?.conditions ?? []).find((c: any) => c.type === 'Available');
+    const old = (current.status?.conditions ?? []).find((c: Condition) => c.type === 'Available');
     if (old && old.status === wanted.status && old.reason === wanted.reason && old.message === wanted.message) return;
     const lastTransitionTime = old && old.status === wanted.status ? old.lastTransitionTime : rfc3339(this.clock.now());
     const condition = { type: 'Available', status: wanted.status, lastTransitionTime, reason: wanted.reason, message: wanted.message };

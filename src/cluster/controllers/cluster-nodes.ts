@@ -131,7 +131,7 @@ export function nodeLeaseObject(node: KubeObject, at: string): KubeObject {
     metadata: {
       name: node.metadata.name,
       namespace: nodeLeaseNamespace,
-      ownerReferences: [{ apiVersion: 'v1', kind: 'Node', name: node.metadata.name, uid: node.metadata.uid }],
+      ownerReferences: [{ apiVersion: 'v1', kind: 'Node', name: node.metadata.name, uid: node.metadata.uid! }],
     },
     spec: { holderIdentity: node.metadata.name, leaseDurationSeconds: 40, renewTime: at },
   };

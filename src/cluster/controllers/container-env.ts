@@ -21,14 +21,14 @@ export interface EnvSources {
 /** `metadata.labels['app']` and the other downward-API field paths an env var may read. */
 function fieldValue(pod: KubeObject, fieldPath: string): string {
   const keyed = /^metadata\.(labels|annotations)\['(.*)'\]$/.exec(fieldPath);
-  if (keyed) return String(pod.metadata[keyed[1]!]?.[keyed[2]!] ?? '');
+  if (keyed) return String(pod.metadata[keyed[1] as 'labels' | 'annotations']?.[keyed[2]!] ?? '');
   switch (fieldPath) {
     case 'metadata.name':
       return pod.metadata.name;
     case 'metadata.namespace':
-      return pod.metadata.namespace;
+      return pod.metadata.namespace!;
     case 'metadata.uid':
-      return pod.metadata.uid;
+      return pod.metadata.uid!;
     case 'spec.nodeName':
       return pod.spec?.nodeName ?? '';
     case 'spec.serviceAccountName':
@@ -94,7 +94,7 @@ export function expandReferences(text: string, env: Record<string, string>): str
 
 /** The container's declared environment: envFrom first, then env in order (later entries see earlier ones in `$(VAR)`). */
 export function containerEnvironment(pod: KubeObject, container: Container, sources: EnvSources): Record<string, string> {
-  const namespace: string = pod.metadata.namespace;
+  const namespace: string = pod.metadata.namespace!;
   const env: Record<string, string> = {};
   for (const from of container.envFrom ?? []) {
     const prefix: string = from.prefix ?? '';

@@ -8,7 +8,7 @@
 import { request as httpRequest } from 'node:http';
 import { request as httpsRequest } from 'node:https';
 import { connect } from 'node:net';
-import type { Clock, Timer } from '../../runtime/clock.js';
+import type { Clock, Timer } from '../../clock/clock.js';
 import type { Container, HTTPGetAction, Probe } from 'kubernetes-types/core/v1.js';
 
 export type ProbeKind = 'startup' | 'readiness' | 'liveness';

@@ -9,7 +9,7 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { constants } from 'node:os';
 import { basename, isAbsolute, join } from 'node:path';
-import type { Clock, Timer } from '../../runtime/clock.js';
+import type { Clock, Timer } from '../../clock/clock.js';
 import type { ContainerLogs } from './container-logs.js';
 
 export interface ProcessSpec {

@@ -5,6 +5,7 @@
  * it controls that the selector no longer matches are released. This is what lets
  * `kubectl delete sts --cascade=orphan` followed by a re-create pick the old pods and revisions up again.
  */
+import type { OwnerReference } from 'kubernetes-types/meta/v1.js';
 import { selectorMatches } from '../registry/builtin/workload-kinds.js';
 import type { KubeObject } from '../store/object-store.js';
 import type { ControllerClient, ResourceName } from './controller-client.js';
@@ -14,7 +15,7 @@ export interface OwnerKind {
   kind: string;
 }
 
-const controllerRefOf = (o: KubeObject): any => (o.metadata.ownerReferences ?? []).find((r: any) => r.controller === true);
+const controllerRefOf = (o: KubeObject): OwnerReference | undefined => (o.metadata.ownerReferences ?? []).find((r) => r.controller === true);
 
 /**
  * Adopts matching orphans and releases unmatched dependents of `owner` among `resource` objects of its
@@ -30,11 +31,11 @@ export function claimDependents(client: ControllerClient, resource: ResourceName
     const ref = controllerRefOf(object);
     const matches = selectorMatches(selector, object.metadata.labels) && isMember(object);
     if (!ref && matches) {
-      const adopted = { apiVersion: kind.apiVersion, kind: kind.kind, name: owner.metadata.name, uid: owner.metadata.uid, controller: true, blockOwnerDeletion: true };
+      const adopted = { apiVersion: kind.apiVersion, kind: kind.kind, name: owner.metadata.name, uid: owner.metadata.uid!, controller: true, blockOwnerDeletion: true };
       client.update(resource, { ...object, metadata: { ...object.metadata, ownerReferences: [...(object.metadata.ownerReferences ?? []), adopted] } });
       changed = true;
     } else if (ref?.uid === owner.metadata.uid && !matches) {
-      const rest = (object.metadata.ownerReferences as any[]).filter((r) => r.uid !== owner.metadata.uid);
+      const rest = object.metadata.ownerReferences!.filter((r) => r.uid !== owner.metadata.uid);
       const released: KubeObject = { ...object, metadata: { ...object.metadata, ownerReferences: rest } };
       if (rest.length === 0) delete released.metadata.ownerReferences;
       client.update(resource, released);

@@ -8,7 +8,7 @@ import type { RequestLogEntry } from '../http/request-log.js';
 import type { DeleteOptions, ObjectOperations, WriteResult } from '../registry/object-operations.js';
 import type { ResourceCatalog } from '../registry/resource-catalog.js';
 import type { ResourceType } from '../registry/resource-type.js';
-import type { KubeObject, ObjectStore } from '../store/object-store.js';
+import type { KubeObject, NewKubeObject, ObjectStore } from '../store/object-store.js';
 import { AdmissionPending, type ControllerAdmission } from '../admission/controller-admission.js';
 import type { UserInfo } from '../http/authentication.js';
 import { bindPod } from '../registry/builtin/binding-kinds.js';
@@ -86,7 +86,8 @@ export class ControllerClient {
     return this.parts.store.list(rt.bucket, namespace).map((o) => this.present(rt, o));
   }
 
-  create(name: ResourceName | ResourceType, namespace: string | undefined, body: KubeObject): KubeObject {
+  create(name: ResourceName | ResourceType, namespace: string | undefined, newObject: NewKubeObject): KubeObject {
+    const body = newObject as KubeObject; // the registry names it from generateName
     const rt = this.type(name);
     const opts = this.writeOptions();
     return this.logged('create', rt, namespace, body.metadata?.name, undefined, () =>

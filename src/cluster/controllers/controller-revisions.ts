@@ -6,6 +6,8 @@
  * seen before — a rollback — has its old revision renumbered as the newest). Old revisions beyond
  * revisionHistoryLimit that no pod uses are deleted.
  */
+import type { OwnerReference } from 'kubernetes-types/meta/v1.js';
+import type { PodTemplateSpec } from 'kubernetes-types/core/v1.js';
 import type { KubeObject } from '../store/object-store.js';
 import type { ControllerClient } from './controller-client.js';
 import type { OwnerIndex } from './owner-index.js';
@@ -36,8 +38,8 @@ export function revisionData(template: unknown): Record<string, unknown> {
 }
 
 /** The pod template a revision restores. */
-export function templateOf(revision: KubeObject): Record<string, any> {
-  const { $patch: _replace, ...template } = (revision.data?.spec?.template ?? {}) as Record<string, any>;
+export function templateOf(revision: KubeObject): Partial<PodTemplateSpec> {
+  const { $patch: _replace, ...template } = (revision.data?.spec?.template ?? {}) as Partial<PodTemplateSpec> & { $patch?: string };
   return template;
 }
 
@@ -55,12 +57,12 @@ export function revisionHash(data: unknown, collisionCount = 0): string {
   return safeEncode(fnv32a(canonicalJson(data) + (collisionCount ? String(collisionCount) : '')));
 }
 
-const controllerRef = (o: KubeObject | undefined): any => (o?.metadata.ownerReferences ?? []).find((r: any) => r.controller === true);
+const controllerRef = (o: KubeObject | undefined): OwnerReference | undefined => (o?.metadata.ownerReferences ?? []).find((r) => r.controller === true);
 
 /** The revisions `owner` controls, oldest revision number first. */
 export function revisionsOf(client: ControllerClient, owners: OwnerIndex, owner: KubeObject): KubeObject[] {
   return owners
-    .dependentsIn(owner.metadata.uid, 'controllerrevisions.apps')
+    .dependentsIn(owner.metadata.uid!, 'controllerrevisions.apps')
     .map((l) => client.get(revisionsResource, l.namespace, l.name))
     .filter((r): r is KubeObject => r !== undefined && controllerRef(r)?.uid === owner.metadata.uid)
     .sort((a, b) => (a.revision ?? 0) - (b.revision ?? 0) || a.metadata.name.localeCompare(b.metadata.name));
@@ -99,7 +101,7 @@ export function ensureUpdateRevision(client: ControllerClient, owner: KubeObject
       namespace: owner.metadata.namespace,
       labels: { ...(owner.spec?.template?.metadata?.labels ?? {}), [kind.hashLabel]: hash },
       ...(owner.metadata.annotations?.['kubernetes.io/change-cause'] ? { annotations: { 'kubernetes.io/change-cause': owner.metadata.annotations['kubernetes.io/change-cause'] } } : {}),
-      ownerReferences: [{ apiVersion: kind.apiVersion, kind: kind.kind, name: owner.metadata.name, uid: owner.metadata.uid, controller: true, blockOwnerDeletion: true }],
+      ownerReferences: [{ apiVersion: kind.apiVersion, kind: kind.kind, name: owner.metadata.name, uid: owner.metadata.uid!, controller: true, blockOwnerDeletion: true }],
     },
     data,
     revision: top + 1,

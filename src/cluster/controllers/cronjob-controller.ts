@@ -4,10 +4,12 @@
  * annotation, applies concurrencyPolicy, suspend, startingDeadlineSeconds and the history limits,
  * keeps status.active/lastScheduleTime/lastSuccessfulTime, and records the upstream Events.
  */
+import type { CronJobStatus } from 'kubernetes-types/batch/v1.js';
+import type { ObjectReference } from 'kubernetes-types/core/v1.js';
 import type { ClusterClock } from '../clock/virtual-clock.js';
 import { isApiError } from './controller-client.js';
 import { rfc3339 } from '../registry/system-metadata.js';
-import type { KubeObject, StoreEvent } from '../store/object-store.js';
+import type { KubeObject, StoredObjectMeta, StoreEvent } from '../store/object-store.js';
 import type { ControllerClient } from './controller-client.js';
 import type { BuiltinController, ReconcileResult } from './controller-scheduler.js';
 import { ScheduleError, type Schedule, parseSchedule, rfc1123z, rfc3339InZone, splitZonePrefix } from './cron-schedule.js';
@@ -29,11 +31,14 @@ export const sawCompletedJobMessage = (job: string, condition: string): string =
 /** Job name for a schedule time: `<cronjob>-<unix minutes>`. */
 export const jobNameFor = (cronJobName: string, scheduledMs: number): string => `${cronJobName}-${Math.floor(scheduledMs / 60_000)}`;
 
+/** The status a reconcile works on: the stored one, with its own copy of the active list. */
+type WorkingStatus = CronJobStatus & { active: ObjectReference[] };
+
 function controlledBy(job: KubeObject, uid: string): boolean {
-  return (job.metadata.ownerReferences ?? []).some((r: any) => r.controller === true && r.uid === uid);
+  return (job.metadata.ownerReferences ?? []).some((r) => r.controller === true && r.uid === uid);
 }
 
-function jobReference(job: KubeObject): Record<string, string> {
+function jobReference(job: KubeObject): ObjectReference {
   return { kind: 'Job', namespace: job.metadata.namespace, name: job.metadata.name, uid: job.metadata.uid, apiVersion: 'batch/v1', resourceVersion: job.metadata.resourceVersion };
 }
 
@@ -45,9 +50,9 @@ export class CronJobController implements BuiltinController {
   /** The Jobs this CronJob controls (through the owner index, not a namespace scan). */
   private jobsOf(cronJob: KubeObject): KubeObject[] {
     return this.owners
-      .dependentsIn(cronJob.metadata.uid, 'jobs.batch')
+      .dependentsIn(cronJob.metadata.uid!, 'jobs.batch')
       .map((l) => this.client.get('batch/jobs', l.namespace, l.name))
-      .filter((j): j is KubeObject => j !== undefined && controlledBy(j, cronJob.metadata.uid));
+      .filter((j): j is KubeObject => j !== undefined && controlledBy(j, cronJob.metadata.uid!));
   }
 
   initialKeys(): string[] {
@@ -58,7 +63,7 @@ export class CronJobController implements BuiltinController {
     const o = event.object;
     if (event.bucket === 'cronjobs.batch') return event.type === 'DELETED' ? [] : [`${o.metadata.namespace}/${o.metadata.name}`];
     if (event.bucket !== 'jobs.batch') return [];
-    const owner = (o.metadata.ownerReferences ?? []).find((r: any) => r.controller === true && r.kind === 'CronJob' && r.apiVersion === 'batch/v1');
+    const owner = (o.metadata.ownerReferences ?? []).find((r) => r.controller === true && r.kind === 'CronJob' && r.apiVersion === 'batch/v1');
     return owner ? [`${o.metadata.namespace}/${owner.name}`] : [];
   }
 
@@ -67,8 +72,8 @@ export class CronJobController implements BuiltinController {
     const cronJob = this.client.get('batch/cronjobs', namespace, name);
     if (!cronJob) return;
     const jobs = this.jobsOf(cronJob);
-    const status = structuredClone(cronJob.status ?? {});
-    status.active = [...(status.active ?? [])];
+    const previous: CronJobStatus = structuredClone(cronJob.status ?? {});
+    const status: WorkingStatus = { ...previous, active: [...(previous.active ?? [])] };
     this.syncChildren(cronJob, jobs, status);
     const result = this.syncSchedule(cronJob, status);
     this.cleanupHistory(cronJob, status);
@@ -77,14 +82,14 @@ export class CronJobController implements BuiltinController {
   }
 
   /** Step 1: completed, unexpected and missing children. */
-  private syncChildren(cronJob: KubeObject, jobs: KubeObject[], status: any): void {
+  private syncChildren(cronJob: KubeObject, jobs: KubeObject[], status: WorkingStatus): void {
     for (const job of jobs) {
-      const inActive = status.active.some((a: any) => a.uid === job.metadata.uid);
+      const inActive = status.active.some((a) => a.uid === job.metadata.uid);
       const finished = finishedCondition(job);
       if (!finished && !inActive) {
         this.events.record(cronJob, 'Warning', 'UnexpectedJob', `Saw a job that the controller did not create or forgot: ${job.metadata.name}`);
       } else if (finished && inActive) {
-        status.active = status.active.filter((a: any) => a.uid !== job.metadata.uid);
+        status.active = status.active.filter((a) => a.uid !== job.metadata.uid);
         this.events.record(cronJob, 'Normal', 'SawCompletedJob', sawCompletedJobMessage(job.metadata.name, finished));
       }
       const completion = job.status?.completionTime;
@@ -93,16 +98,16 @@ export class CronJobController implements BuiltinController {
       }
     }
     for (const ref of [...status.active]) {
-      const job = this.client.get('batch/jobs', ref.namespace ?? cronJob.metadata.namespace, ref.name);
+      const job = this.client.get('batch/jobs', ref.namespace ?? cronJob.metadata.namespace, ref.name!);
       if (!job || job.metadata.uid !== ref.uid) {
         this.events.record(cronJob, 'Normal', 'MissingJob', `Active job went missing: ${ref.name}`);
-        status.active = status.active.filter((a: any) => a !== ref);
+        status.active = status.active.filter((a) => a !== ref);
       }
     }
   }
 
   /** Steps 2–8: decide whether a Job is due now and start it; returns when to look again. */
-  private syncSchedule(cronJob: KubeObject, status: any): ReconcileResult | void {
+  private syncSchedule(cronJob: KubeObject, status: WorkingStatus): ReconcileResult | void {
     const spec = cronJob.spec ?? {};
     if (cronJob.metadata.deletionTimestamp || spec.suspend) return;
     const now = this.clock.now();
@@ -125,20 +130,20 @@ export class CronJobController implements BuiltinController {
       return wakeAt();
     }
     const jobName = jobNameFor(cronJob.metadata.name, scheduled);
-    if (status.active.some((a: any) => a.name === jobName) || (status.lastScheduleTime && Date.parse(status.lastScheduleTime) === scheduled)) return wakeAt();
+    if (status.active.some((a) => a.name === jobName) || (status.lastScheduleTime && Date.parse(status.lastScheduleTime) === scheduled)) return wakeAt();
     if (spec.concurrencyPolicy === 'Forbid' && status.active.length > 0) {
       this.events.record(cronJob, 'Normal', 'JobAlreadyActive', 'Not starting job because prior execution is running and concurrency policy is Forbid');
       return wakeAt();
     }
     if (spec.concurrencyPolicy === 'Replace') {
       for (const ref of [...status.active]) {
-        this.deleteJob(cronJob, ref.name);
-        status.active = status.active.filter((a: any) => a !== ref);
+        this.deleteJob(cronJob, ref.name!);
+        status.active = status.active.filter((a) => a !== ref);
       }
     }
     const job = this.createJob(cronJob, jobName, scheduled);
     if (!job) return wakeAt();
-    if (!status.active.some((a: any) => a.uid === job.metadata.uid)) status.active.push(jobReference(job));
+    if (!status.active.some((a) => a.uid === job.metadata.uid)) status.active.push(jobReference(job));
     status.lastScheduleTime = rfc3339(scheduled);
     return wakeAt();
   }
@@ -164,18 +169,18 @@ export class CronJobController implements BuiltinController {
 
   private createJob(cronJob: KubeObject, name: string, scheduled: number): KubeObject | undefined {
     const template = cronJob.spec?.jobTemplate ?? {};
-    const metadata: Record<string, unknown> = { name, namespace: cronJob.metadata.namespace };
+    const metadata: StoredObjectMeta = { name, namespace: cronJob.metadata.namespace };
     if (template.metadata?.labels) metadata.labels = { ...template.metadata.labels };
     metadata.annotations = { ...(template.metadata?.annotations ?? {}), [scheduledTimestampAnnotation]: rfc3339InZone(scheduled, cronJob.spec?.timeZone) };
-    metadata.ownerReferences = [{ apiVersion: 'batch/v1', kind: 'CronJob', name: cronJob.metadata.name, uid: cronJob.metadata.uid, controller: true, blockOwnerDeletion: true }];
+    metadata.ownerReferences = [{ apiVersion: 'batch/v1', kind: 'CronJob', name: cronJob.metadata.name, uid: cronJob.metadata.uid!, controller: true, blockOwnerDeletion: true }];
     try {
-      const job = this.client.create('batch/jobs', cronJob.metadata.namespace, { apiVersion: 'batch/v1', kind: 'Job', metadata, spec: structuredClone(template.spec ?? {}) } as KubeObject);
+      const job = this.client.create('batch/jobs', cronJob.metadata.namespace, { apiVersion: 'batch/v1', kind: 'Job', metadata, spec: structuredClone(template.spec ?? {}) });
       this.events.record(cronJob, 'Normal', 'SuccessfulCreate', `Created job ${name}`);
       return job;
     } catch (err) {
       if (isApiError(err, 409)) {
         const existing = this.client.get('batch/jobs', cronJob.metadata.namespace, name);
-        return existing && controlledBy(existing, cronJob.metadata.uid) ? existing : undefined;
+        return existing && controlledBy(existing, cronJob.metadata.uid!) ? existing : undefined;
       }
       this.events.record(cronJob, 'Warning', 'FailedCreate', `Error creating job: ${(err as Error).message}`);
       return undefined;
@@ -192,7 +197,7 @@ export class CronJobController implements BuiltinController {
   }
 
   /** Step 9: keep only the newest finished Jobs within the history limits (oldest startTime goes first). */
-  private cleanupHistory(cronJob: KubeObject, status: any): void {
+  private cleanupHistory(cronJob: KubeObject, status: WorkingStatus): void {
     const jobs = this.jobsOf(cronJob).filter((j) => !j.metadata.deletionTimestamp);
     const byStart = (a: KubeObject, b: KubeObject): number => Date.parse(a.status?.startTime ?? a.metadata.creationTimestamp) - Date.parse(b.status?.startTime ?? b.metadata.creationTimestamp) || (a.metadata.name < b.metadata.name ? -1 : 1);
     for (const [condition, limit] of [['Complete', cronJob.spec?.successfulJobsHistoryLimit], ['Failed', cronJob.spec?.failedJobsHistoryLimit]] as const) {
@@ -200,12 +205,12 @@ export class CronJobController implements BuiltinController {
       const finished = jobs.filter((j) => finishedCondition(j) === condition).sort(byStart);
       for (const job of finished.slice(0, Math.max(0, finished.length - limit))) {
         this.deleteJob(cronJob, job.metadata.name);
-        status.active = status.active.filter((a: any) => a.uid !== job.metadata.uid);
+        status.active = status.active.filter((a) => a.uid !== job.metadata.uid);
       }
     }
   }
 
-  private writeStatus(cronJob: KubeObject, status: any): void {
+  private writeStatus(cronJob: KubeObject, status: WorkingStatus): void {
     const ordered: Record<string, unknown> = {};
     if (status.active?.length) ordered.active = status.active;
     if (status.lastScheduleTime) ordered.lastScheduleTime = status.lastScheduleTime;

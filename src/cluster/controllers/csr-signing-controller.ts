@@ -6,6 +6,7 @@
  * the cluster CA — valid from 5 minutes before now (cluster clock) for expirationSeconds, at most a
  * year. Signing is asynchronous (WebCrypto): the result is written by the next reconcile of the key.
  */
+import type { CertificateSigningRequestCondition } from 'kubernetes-types/certificates/v1.js';
 import 'reflect-metadata';
 import * as x509 from '@peculiar/x509';
 import { randomBytes } from 'node:crypto';
@@ -23,7 +24,7 @@ const kubeletClientSigner = 'kubernetes.io/kube-apiserver-client-kubelet';
 const maxDurationMs = 365 * 24 * 3600 * 1000;
 const backdateMs = 5 * 60 * 1000;
 
-const hasTrue = (csr: KubeObject, type: string): boolean => (csr.status?.conditions ?? []).some((c: any) => c.type === type && c.status === 'True');
+const hasTrue = (csr: KubeObject, type: string): boolean => (csr.status?.conditions ?? []).some((c: CertificateSigningRequestCondition) => c.type === type && c.status === 'True');
 
 /** Why `signer` refuses this request (the SignerValidationFailure message), or undefined when it is fine. */
 export function signerRefusal(signer: string, csr: x509.Pkcs10CertificateRequest, usages: string[]): string | undefined {
@@ -110,7 +111,7 @@ export class CsrSigningController implements BuiltinController {
     const refusal = signerRefusal(signer, parsed.csr, usages);
     if (refusal) return this.fail(csr, refusal);
     this.inFlight.add(name);
-    const uid = csr.metadata.uid;
+    const uid = csr.metadata.uid!;
     sign(this.authority, parsed.csr, usages, this.clock.now(), csr.spec?.expirationSeconds)
       .then((certificate) => this.results.set(name, { uid, certificate }), (err: Error) => this.results.set(name, { uid, error: err.message }))
       .finally(() => {

@@ -6,8 +6,10 @@
  * hostNetwork); RollingUpdate with maxUnavailable/maxSurge or OnDelete; ControllerRevisions; and the
  * status kubectl rollout status reads. The scheduler places the pods (it must honour matchFields).
  */
+import type { DaemonSetStatus } from 'kubernetes-types/apps/v1.js';
+import type { NodeSelectorRequirement, NodeSelectorTerm, PodCondition, PodSpec, Taint, Toleration } from 'kubernetes-types/core/v1.js';
 import type { ClusterClock } from '../clock/virtual-clock.js';
-import type { KubeObject, StoreEvent } from '../store/object-store.js';
+import type { KubeObject, NewKubeObject, StoreEvent } from '../store/object-store.js';
 import type { ControllerClient } from './controller-client.js';
 import type { BuiltinController, ReconcileResult } from './controller-scheduler.js';
 import { ensureUpdateRevision, revisionsOf, truncateHistory } from './controller-revisions.js';
@@ -23,11 +25,11 @@ const templateGenerationLabel = 'pod-template-generation';
 const isTerminal = (pod: KubeObject): boolean => pod.status?.phase === 'Succeeded' || pod.status?.phase === 'Failed';
 
 const controllerOf = (o: KubeObject | undefined): OwnerReference | undefined =>
-  (o?.metadata.ownerReferences ?? []).find((r: any) => r.controller === true && r.kind === 'DaemonSet' && r.apiVersion === 'apps/v1');
+  (o?.metadata.ownerReferences ?? []).find((r) => r.controller === true && r.kind === 'DaemonSet' && r.apiVersion === 'apps/v1');
 
 /** The tolerations the controller adds to every daemon pod (util.AddOrUpdateDaemonPodTolerations). */
-export function daemonPodTolerations(hostNetwork: boolean): Array<Record<string, string>> {
-  const t = (key: string, effect: string): Record<string, string> => ({ key: `node.kubernetes.io/${key}`, operator: 'Exists', effect });
+export function daemonPodTolerations(hostNetwork: boolean): Toleration[] {
+  const t = (key: string, effect: string): Toleration => ({ key: `node.kubernetes.io/${key}`, operator: 'Exists', effect });
   return [
     t('not-ready', 'NoExecute'), t('unreachable', 'NoExecute'), t('disk-pressure', 'NoSchedule'), t('memory-pressure', 'NoSchedule'),
     t('pid-pressure', 'NoSchedule'), t('unschedulable', 'NoSchedule'), ...(hostNetwork ? [t('network-unavailable', 'NoSchedule')] : []),
@@ -35,21 +37,22 @@ export function daemonPodTolerations(hostNetwork: boolean): Array<Record<string,
 }
 
 /** Whether the daemon pod template may run on `node` (NodeShouldRunDaemonPod's predicates). */
-export function shouldRunOn(template: any, node: KubeObject): boolean {
-  const spec = template?.spec ?? {};
+export function shouldRunOn(template: { spec?: Partial<PodSpec> } | undefined, node: KubeObject): boolean {
+  const spec: Partial<PodSpec> = template?.spec ?? {};
   const labels: Record<string, string> = node.metadata.labels ?? {};
   if (!Object.entries(spec.nodeSelector ?? {}).every(([k, v]) => labels[k] === v)) return false;
-  const terms: any[] = spec.affinity?.nodeAffinity?.requiredDuringSchedulingIgnoredDuringExecution?.nodeSelectorTerms ?? [];
+  const terms: NodeSelectorTerm[] = spec.affinity?.nodeAffinity?.requiredDuringSchedulingIgnoredDuringExecution?.nodeSelectorTerms ?? [];
   if (terms.length > 0 && !terms.some((t) => nodeSelectorTermMatches(t, node))) return false;
   const tolerations = [...(spec.tolerations ?? []), ...daemonPodTolerations(spec.hostNetwork === true)];
-  return (node.spec?.taints ?? []).filter((t: any) => t.effect === 'NoSchedule' || t.effect === 'NoExecute').every((t: any) => tolerates(tolerations, t));
+  const taints: Taint[] = node.spec?.taints ?? [];
+  return taints.filter((t) => t.effect === 'NoSchedule' || t.effect === 'NoExecute').every((t) => tolerates(tolerations, t));
 }
 
 /** The node a daemon pod is for: its nodeName, else the matchFields metadata.name of its affinity. */
 export function daemonPodNode(pod: KubeObject): string | undefined {
   if (pod.spec?.nodeName) return pod.spec.nodeName;
   for (const term of pod.spec?.affinity?.nodeAffinity?.requiredDuringSchedulingIgnoredDuringExecution?.nodeSelectorTerms ?? []) {
-    const field = (term.matchFields ?? []).find((f: any) => f.key === 'metadata.name' && f.operator === 'In');
+    const field = (term.matchFields ?? []).find((f: NodeSelectorRequirement) => f.key === 'metadata.name' && f.operator === 'In');
     if (field?.values?.length === 1) return field.values[0];
   }
   return undefined;
@@ -82,7 +85,7 @@ export class DaemonSetController implements BuiltinController {
 
   private podsOf(ds: KubeObject): KubeObject[] {
     return this.owners
-      .dependentsIn(ds.metadata.uid, 'pods')
+      .dependentsIn(ds.metadata.uid!, 'pods')
       .map((l) => this.client.get('pods', l.namespace, l.name))
       .filter((p): p is KubeObject => p !== undefined && controllerOf(p)?.uid === ds.metadata.uid);
   }
@@ -106,7 +109,7 @@ export class DaemonSetController implements BuiltinController {
   private isAvailable(ds: KubeObject, pod: KubeObject): boolean {
     if (!isRunningAndReady(pod) || pod.metadata.deletionTimestamp) return false;
     const minReady = (ds.spec?.minReadySeconds ?? 0) * 1000;
-    const ready = (pod.status?.conditions ?? []).find((c: any) => c.type === 'Ready');
+    const ready = (pod.status?.conditions ?? []).find((c: PodCondition) => c.type === 'Ready');
     return minReady === 0 || Date.parse(ready?.lastTransitionTime ?? '') + minReady <= this.clock.now();
   }
 
@@ -116,7 +119,7 @@ export class DaemonSetController implements BuiltinController {
     if (minReady === 0) return;
     const due = this.podsOf(ds)
       .filter((p) => isRunningAndReady(p) && !this.isAvailable(ds, p))
-      .map((p) => Date.parse((p.status?.conditions ?? []).find((c: any) => c.type === 'Ready')?.lastTransitionTime ?? '') + minReady);
+      .map((p) => Date.parse((p.status?.conditions ?? []).find((c: PodCondition) => c.type === 'Ready')?.lastTransitionTime ?? '') + minReady);
     if (due.length) return { requeueAfterMs: Math.max(0, Math.min(...due) - this.clock.now()) };
   }
 
@@ -197,12 +200,12 @@ export class DaemonSetController implements BuiltinController {
     const nodeAffinity = (spec.affinity ??= {}).nodeAffinity ??= {};
     const required = (nodeAffinity.requiredDuringSchedulingIgnoredDuringExecution ??= { nodeSelectorTerms: [] });
     const pinned = { key: 'metadata.name', operator: 'In', values: [nodeName] };
-    const terms: any[] = required.nodeSelectorTerms ?? [];
+    const terms: NodeSelectorTerm[] = required.nodeSelectorTerms ?? [];
     // ReplaceDaemonSetPodNodeNameNodeAffinity: every term's matchFields become the one node
     required.nodeSelectorTerms = terms.length === 0 ? [{ matchFields: [pinned] }] : terms.map((t) => ({ ...t, matchFields: [pinned] }));
-    const added = daemonPodTolerations(spec.hostNetwork === true).filter((t) => !(spec.tolerations ?? []).some((x: any) => x.key === t.key && x.effect === t.effect));
+    const added = daemonPodTolerations(spec.hostNetwork === true).filter((t) => !(spec.tolerations ?? []).some((x: Toleration) => x.key === t.key && x.effect === t.effect));
     spec.tolerations = [...(spec.tolerations ?? []), ...added];
-    const pod: KubeObject = {
+    const pod: NewKubeObject = {
       apiVersion: 'v1',
       kind: 'Pod',
       metadata: {
@@ -210,7 +213,7 @@ export class DaemonSetController implements BuiltinController {
         namespace: ds.metadata.namespace,
         labels: { ...(template.metadata?.labels ?? {}), [dsKind.hashLabel]: hash, [templateGenerationLabel]: String(ds.metadata.generation ?? 1) },
         ...(template.metadata?.annotations ? { annotations: template.metadata.annotations } : {}),
-        ownerReferences: [{ apiVersion: 'apps/v1', kind: 'DaemonSet', name: ds.metadata.name, uid: ds.metadata.uid, controller: true, blockOwnerDeletion: true }],
+        ownerReferences: [{ apiVersion: 'apps/v1', kind: 'DaemonSet', name: ds.metadata.name, uid: ds.metadata.uid!, controller: true, blockOwnerDeletion: true }],
       },
       spec,
     };
@@ -243,7 +246,7 @@ export class DaemonSetController implements BuiltinController {
       if (here.some((p) => this.isAvailable(fresh, p))) available++;
       if (here.some((p) => p.metadata.labels?.[dsKind.hashLabel] === hash && !p.metadata.deletionTimestamp)) updated++;
     }
-    const status: Record<string, any> = {
+    const status: DaemonSetStatus = {
       currentNumberScheduled: current,
       numberMisscheduled: misscheduled,
       desiredNumberScheduled: desired,

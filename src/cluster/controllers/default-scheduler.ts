@@ -126,14 +126,14 @@ export class DefaultScheduler implements BuiltinController {
       // a malformed annotation: the kubelet reports it; schedule without delay
     }
     if ((pod.spec.schedulingGates ?? []).length) return this.gated(pod);
-    const wait = Date.parse(pod.metadata.creationTimestamp) + delayMs - this.clock.now();
+    const wait = Date.parse(pod.metadata.creationTimestamp!) + delayMs - this.clock.now();
     if (wait > 0) return { requeueAfterMs: wait };
     const state = this.cycleState();
     const chosen = this.selectNode(pod, state);
     if (typeof chosen !== 'string') return this.failed(pod, chosen);
     try {
       for (const p of this.plugins) p.preBind?.(pod, chosen);
-      this.client.bind(namespace, name, pod.metadata.uid, chosen, this.clock.now());
+      this.client.bind(namespace, name, pod.metadata.uid!, chosen, this.clock.now());
     } catch (err) {
       if (err instanceof ApiError && (err.code === 409 || err.code === 404)) return;
       throw err;
@@ -185,7 +185,7 @@ export class DefaultScheduler implements BuiltinController {
 
   /** A pod with scheduling gates waits, saying so, until they are removed. */
   private gated(pod: KubeObject): void {
-    const conditions: Array<Record<string, any>> = pod.status?.conditions ?? [];
+    const conditions: Array<Record<string, unknown>> = pod.status?.conditions ?? [];
     if (conditions.some((c) => c.type === 'PodScheduled' && c.reason === 'SchedulingGated')) return;
     const next = { type: 'PodScheduled', status: 'False', lastProbeTime: null, lastTransitionTime: rfc3339(this.clock.now()), reason: 'SchedulingGated', message: 'Scheduling is blocked due to non-empty scheduling gates' };
     this.client.updateStatus('pods', { ...pod, status: { ...pod.status, conditions: [...conditions.filter((c) => c.type !== 'PodScheduled'), next] } });
@@ -195,7 +195,7 @@ export class DefaultScheduler implements BuiltinController {
     const message = fitErrorMessage(why.nodeCount, why.failures, why.preFilter);
     this.unschedulable.add(key(pod));
     const status = structuredClone(pod.status ?? {});
-    const conditions: Array<Record<string, any>> = (status.conditions ??= []);
+    const conditions: Array<Record<string, unknown>> = (status.conditions ??= []);
     const existing = conditions.find((c) => c.type === 'PodScheduled');
     const next = { type: 'PodScheduled', status: 'False', lastProbeTime: null, lastTransitionTime: rfc3339(this.clock.now()), reason: 'Unschedulable', message };
     if (!existing) conditions.push(next);

@@ -3,6 +3,7 @@
  * counts from its ReplicaSets, the Available and Progressing conditions with 1.32's reasons and
  * messages, and the complete / progressing / timed-out tests behind them.
  */
+import type { DeploymentStatus as KubernetesDeploymentStatus } from 'kubernetes-types/apps/v1.js';
 import { rfc3339 } from '../registry/system-metadata.js';
 import type { KubeObject } from '../store/object-store.js';
 import { type RS, replicasOf, sum } from './deployment-revisions.js';
@@ -33,13 +34,16 @@ export interface DeploymentCondition {
   message: string;
 }
 
+/** A Deployment's status as computed here: kubernetes-types' fields, with conditions always complete. */
+export type DeploymentStatus = Omit<KubernetesDeploymentStatus, 'conditions'> & { conditions?: DeploymentCondition[] };
+
 export function condition(type: string, status: string, reason: string, message: string, now: number): DeploymentCondition {
   const at = rfc3339(now);
   return { type, status, lastUpdateTime: at, lastTransitionTime: at, reason, message };
 }
 
 /** SetDeploymentCondition: no change for the same status and reason; keeps lastTransitionTime for the same status. */
-export function setCondition(status: any, next: DeploymentCondition): void {
+export function setCondition(status: DeploymentStatus, next: DeploymentCondition): void {
   const conditions: DeploymentCondition[] = status.conditions ?? [];
   const current = conditions.find((c) => c.type === next.type);
   if (current && current.status === next.status && current.reason === next.reason) return;
@@ -47,13 +51,13 @@ export function setCondition(status: any, next: DeploymentCondition): void {
   status.conditions = [...conditions.filter((c) => c.type !== next.type), next];
 }
 
-export function removeCondition(status: any, type: string): void {
+export function removeCondition(status: DeploymentStatus, type: string): void {
   if (!status.conditions) return;
-  status.conditions = status.conditions.filter((c: DeploymentCondition) => c.type !== type);
+  status.conditions = status.conditions.filter((c) => c.type !== type);
   if (status.conditions.length === 0) delete status.conditions;
 }
 
-export const getCondition = (status: any, type: string): DeploymentCondition | undefined => (status?.conditions ?? []).find((c: DeploymentCondition) => c.type === type);
+export const getCondition = (status: DeploymentStatus | undefined, type: string): DeploymentCondition | undefined => (status?.conditions ?? []).find((c) => c.type === type);
 
 export function hasProgressDeadline(d: KubeObject): boolean {
   const p = d.spec?.progressDeadlineSeconds;
@@ -61,10 +65,10 @@ export function hasProgressDeadline(d: KubeObject): boolean {
 }
 
 /** calculateStatus: counts from the ReplicaSets and the Available condition, at `now`. */
-export function calculateStatus(d: KubeObject, all: RS[], newRS: RS | undefined, now: number): any {
+export function calculateStatus(d: KubeObject, all: RS[], newRS: RS | undefined, now: number): DeploymentStatus {
   const available = sum(all, (rs) => rs.status?.availableReplicas ?? 0);
   const total = sum(all, replicasOf);
-  const status: any = {
+  const status: DeploymentStatus = {
     observedGeneration: d.metadata.generation,
     replicas: sum(all, (rs) => rs.status?.replicas ?? 0),
     updatedReplicas: newRS?.status?.replicas ?? 0,
@@ -77,26 +81,26 @@ export function calculateStatus(d: KubeObject, all: RS[], newRS: RS | undefined,
   if (available >= d.spec.replicas - maxUnavailable(d.spec.replicas, d.spec.strategy)) {
     setCondition(status, condition('Available', 'True', reasons.minAvailable, 'Deployment has minimum availability.', now));
   } else setCondition(status, condition('Available', 'False', reasons.minUnavailable, 'Deployment does not have minimum availability.', now));
-  for (const k of ['replicas', 'updatedReplicas', 'readyReplicas', 'availableReplicas', 'unavailableReplicas']) if (status[k] === 0) delete status[k];
+  for (const k of ['replicas', 'updatedReplicas', 'readyReplicas', 'availableReplicas', 'unavailableReplicas'] as const) if (status[k] === 0) delete status[k];
   return status;
 }
 
 /** DeploymentComplete. */
-export function deploymentComplete(d: KubeObject, status: any): boolean {
+export function deploymentComplete(d: KubeObject, status: DeploymentStatus): boolean {
   const want = d.spec.replicas;
-  return (status.updatedReplicas ?? 0) === want && (status.replicas ?? 0) === want && (status.availableReplicas ?? 0) === want && (status.observedGeneration ?? 0) >= d.metadata.generation;
+  return (status.updatedReplicas ?? 0) === want && (status.replicas ?? 0) === want && (status.availableReplicas ?? 0) === want && (status.observedGeneration ?? 0) >= d.metadata.generation!;
 }
 
 /** DeploymentProgressing: any sign of progress since the last status. */
-export function deploymentProgressing(d: KubeObject, status: any): boolean {
-  const old = d.status ?? {};
+export function deploymentProgressing(d: KubeObject, status: DeploymentStatus): boolean {
+  const old: DeploymentStatus = d.status ?? {};
   const oldOld = (old.replicas ?? 0) - (old.updatedReplicas ?? 0);
   const newOld = (status.replicas ?? 0) - (status.updatedReplicas ?? 0);
   return (status.updatedReplicas ?? 0) > (old.updatedReplicas ?? 0) || newOld < oldOld || (status.readyReplicas ?? 0) > (old.readyReplicas ?? 0) || (status.availableReplicas ?? 0) > (old.availableReplicas ?? 0);
 }
 
 /** DeploymentTimedOut. */
-export function deploymentTimedOut(d: KubeObject, status: any, now: number): boolean {
+export function deploymentTimedOut(d: KubeObject, status: DeploymentStatus, now: number): boolean {
   const cond = getCondition(status, 'Progressing');
   if (!cond || cond.reason === reasons.available) return false;
   if (cond.reason === reasons.timedOut) return true;

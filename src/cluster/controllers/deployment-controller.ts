@@ -5,11 +5,13 @@
  * and reports observedGeneration, replica counts and the Progressing/Available conditions with the real
  * reasons, messages and ScalingReplicaSet events.
  */
+import type { ReplicaSetCondition } from 'kubernetes-types/apps/v1.js';
 import type { ClusterClock } from '../clock/virtual-clock.js';
 import { ApiError } from '../errors/status-errors.js';
 import { AdmissionPending } from '../admission/controller-admission.js';
 import { deepEqual } from '../registry/system-metadata.js';
 import { isEmptySelector, selectorMatches } from '../selectors/label-selector-object.js';
+import type { OwnerReference } from 'kubernetes-types/meta/v1.js';
 import type { KubeObject, StoreEvent } from '../store/object-store.js';
 import type { ControllerClient } from './controller-client.js';
 import type { BuiltinController, ReconcileResult } from './controller-scheduler.js';
@@ -19,7 +21,7 @@ import {
   type RS, active, annotations, byCreation, equalIgnoreHash, hashLabel, numberAnnotation, replicasOf, revisionOf, setNewReplicaSetAnnotations, setReplicasAnnotations, sum,
 } from './deployment-revisions.js';
 import {
-  calculateStatus, condition, deploymentComplete, deploymentProgressing, deploymentTimedOut, getCondition, hasProgressDeadline, reasons, removeCondition, setCondition,
+  type DeploymentStatus, calculateStatus, condition, deploymentComplete, deploymentProgressing, deploymentTimedOut, getCondition, hasProgressDeadline, reasons, removeCondition, setCondition,
 } from './deployment-conditions.js';
 import { controllerRefOf } from './replica-set-controller.js';
 import { maxSurge, maxUnavailable, newReplicaSetSize, replicaSetProportion } from './rollout-arithmetic.js';
@@ -73,7 +75,7 @@ export class DeploymentController implements BuiltinController {
     const run: Run = { d, now: this.clock.now() };
     if (isEmptySelector(d.spec?.selector)) {
       this.events.record(d, 'Warning', 'SelectingAll', 'This deployment is selecting all pods. A non-empty selector is required.');
-      if ((d.status?.observedGeneration ?? 0) < d.metadata.generation) this.writeStatus(run, { ...(d.status ?? {}), observedGeneration: d.metadata.generation });
+      if ((d.status?.observedGeneration ?? 0) < d.metadata.generation!) this.writeStatus(run, { ...(d.status ?? {}), observedGeneration: d.metadata.generation });
       return;
     }
     const rsList = this.claimReplicaSets(d);
@@ -96,7 +98,7 @@ export class DeploymentController implements BuiltinController {
         if (matches || d.metadata.deletionTimestamp) claimed.push(rs);
         else {
           const copy = structuredClone(rs);
-          copy.metadata.ownerReferences = copy.metadata.ownerReferences.filter((r: any) => r.uid !== d.metadata.uid);
+          copy.metadata.ownerReferences = copy.metadata.ownerReferences!.filter((r) => r.uid !== d.metadata.uid);
           this.tryUpdate(() => this.client.update('apps/replicasets', copy));
         }
       } else if (!ref && matches && !d.metadata.deletionTimestamp && !rs.metadata.deletionTimestamp) {
@@ -109,8 +111,8 @@ export class DeploymentController implements BuiltinController {
     return claimed;
   }
 
-  private ownerReference(d: KubeObject): Record<string, unknown> {
-    return { apiVersion: 'apps/v1', kind: 'Deployment', name: d.metadata.name, uid: d.metadata.uid, controller: true, blockOwnerDeletion: true };
+  private ownerReference(d: KubeObject): OwnerReference {
+    return { apiVersion: 'apps/v1', kind: 'Deployment', name: d.metadata.name, uid: d.metadata.uid!, controller: true, blockOwnerDeletion: true };
   }
 
   private tryUpdate(write: () => KubeObject): KubeObject | undefined {
@@ -244,7 +246,7 @@ export class DeploymentController implements BuiltinController {
           throw err;
         }
       } else {
-        if (err instanceof ApiError && (err.status.details?.causes ?? []).some((c: any) => c.reason === 'NamespaceTerminating')) throw err;
+        if (err instanceof ApiError && (err.status.details?.causes ?? []).some((c) => c.reason === 'NamespaceTerminating')) throw err;
         const message = `Failed to create new replica set "${rsName}": ${(err as Error).message}`;
         if (hasProgressDeadline(d)) {
           const status = structuredClone(run.d.status ?? {});
@@ -452,7 +454,7 @@ export class DeploymentController implements BuiltinController {
       }
     }
     // getReplicaFailures: the new ReplicaSet's failure first, else an old one's
-    const failure = [newRS, ...all].map((rs) => (rs?.status?.conditions ?? []).find((c: any) => c.type === 'ReplicaFailure')).find(Boolean);
+    const failure = [newRS, ...all].map((rs) => (rs?.status?.conditions ?? []).find((c: ReplicaSetCondition) => c.type === 'ReplicaFailure')).find(Boolean);
     if (failure) setCondition(status, { type: 'ReplicaFailure', status: failure.status, lastUpdateTime: failure.lastTransitionTime, lastTransitionTime: failure.lastTransitionTime, reason: failure.reason, message: failure.message });
     else removeCondition(status, 'ReplicaFailure');
     if (!deepEqual(d.status ?? {}, status)) this.writeStatus(run, status);
@@ -460,7 +462,7 @@ export class DeploymentController implements BuiltinController {
   }
 
   /** requeueStuckDeployment: look again when the progress deadline would pass. */
-  private requeueStuck(d: KubeObject, status: any, now: number): ReconcileResult | void {
+  private requeueStuck(d: KubeObject, status: DeploymentStatus, now: number): ReconcileResult | void {
     const cond = getCondition(d.status, 'Progressing');
     if (!hasProgressDeadline(d) || !cond) return;
     if (deploymentComplete(d, status) || cond.reason === reasons.timedOut) return;
@@ -468,7 +470,7 @@ export class DeploymentController implements BuiltinController {
     return { requeueAfterMs: after < 1000 ? 1000 : after + 1000 };
   }
 
-  private writeStatus(run: Run, status: any): void {
+  private writeStatus(run: Run, status: DeploymentStatus): void {
     const current = this.client.get('apps/deployments', run.d.metadata.namespace, run.d.metadata.name);
     if (!current) return;
     run.d = this.client.updateStatus('apps/deployments', { ...current, status });

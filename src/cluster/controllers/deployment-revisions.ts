@@ -3,7 +3,8 @@
  * pod-template-hash label, the revision, revision-history, desired-replicas and max-replicas annotations,
  * template equality ignoring the hash, and the orderings the controller sorts ReplicaSets by.
  */
-import type { KubeObject } from '../store/object-store.js';
+import type { PodTemplateSpec } from 'kubernetes-types/core/v1.js';
+import type { KubeObject, WritableObjectMeta } from '../store/object-store.js';
 import { deepEqual } from '../registry/system-metadata.js';
 import { maxSurge } from './rollout-arithmetic.js';
 
@@ -31,10 +32,13 @@ export const numberAnnotation = (rs: RS, key: string): number | undefined => {
   return v !== undefined && /^-?\d+$/.test(v) ? Number(v) : undefined;
 };
 
+/** A pod template, its metadata as written (the creationTimestamp a template carries is dropped). */
+type Template = Omit<PodTemplateSpec, 'metadata'> & { metadata?: WritableObjectMeta };
+
 /** EqualIgnoreHash: the templates equal once the pod-template-hash label is dropped from both. */
-export function equalIgnoreHash(a: any, b: any): boolean {
-  const strip = (t: any): any => {
-    const copy = structuredClone(t ?? {});
+export function equalIgnoreHash(a: Template | undefined, b: Template | undefined): boolean {
+  const strip = (t: Template | undefined): Template => {
+    const copy: Template = structuredClone(t ?? {});
     if (copy.metadata) delete copy.metadata.creationTimestamp;
     if (copy.metadata?.labels) {
       delete copy.metadata.labels[hashLabel];

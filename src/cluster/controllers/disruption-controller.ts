@@ -6,6 +6,7 @@
  * pods' controllers, found through their owner references (a ReplicaSet's Deployment, or any owner
  * serving /scale).
  */
+import type { Condition, OwnerReference } from 'kubernetes-types/meta/v1.js';
 import type { ClusterClock } from '../clock/virtual-clock.js';
 import { rfc3339 } from '../registry/system-metadata.js';
 import type { KubeObject, StoreEvent } from '../store/object-store.js';
@@ -81,7 +82,7 @@ export class DisruptionController implements BuiltinController {
       };
     } catch (err) {
       if (!(err instanceof SyncError)) throw err;
-      if ((pdb.status?.conditions ?? []).find((c: any) => c.type === 'DisruptionAllowed')?.message !== err.message) this.events?.record(pdb, 'Warning', err.reason, err.message);
+      if ((pdb.status?.conditions ?? []).find((c: Condition) => c.type === 'DisruptionAllowed')?.message !== err.message) this.events?.record(pdb, 'Warning', err.reason, err.message);
       // failSafe: nothing may be disrupted while the budget cannot be computed
       status = {
         ...(pdb.status ?? {}),
@@ -96,7 +97,7 @@ export class DisruptionController implements BuiltinController {
 
   /** The DisruptionAllowed condition, keeping lastTransitionTime while status and reason hold. */
   private condition(pdb: KubeObject, next: { status: string; reason: string; message: string }, now: number): unknown[] {
-    const current = (pdb.status?.conditions ?? []).find((c: any) => c.type === 'DisruptionAllowed');
+    const current = (pdb.status?.conditions ?? []).find((c: Condition) => c.type === 'DisruptionAllowed');
     const unchanged = current && current.status === next.status;
     return [
       {
@@ -144,9 +145,9 @@ export class DisruptionController implements BuiltinController {
   private expectedScale(pods: KubeObject[]): number {
     const counted = new Map<string, number>();
     for (const pod of pods) {
-      const ref = (pod.metadata.ownerReferences ?? []).find((r: any) => r.controller === true);
+      const ref = (pod.metadata.ownerReferences ?? []).find((r) => r.controller === true);
       if (!ref) throw new SyncError(`found no controller ref for pod "${pod.metadata.name}"`, 'NoControllerRef');
-      const owner = this.scaleOwner(pod.metadata.namespace, ref);
+      const owner = this.scaleOwner(pod.metadata.namespace!, ref);
       if (!owner) throw new SyncError(`found no controllers for pod "${pod.metadata.name}"`, 'NoControllers');
       counted.set(owner.uid, owner.replicas);
     }
@@ -154,22 +155,22 @@ export class DisruptionController implements BuiltinController {
   }
 
   /** The object whose scale counts for a controller reference: a ReplicaSet's Deployment, else the owner if it serves /scale. */
-  private scaleOwner(namespace: string, ref: any): { uid: string; replicas: number } | undefined {
+  private scaleOwner(namespace: string, ref: OwnerReference): { uid: string; replicas: number } | undefined {
     const group = String(ref.apiVersion ?? '').includes('/') ? String(ref.apiVersion).split('/')[0]! : '';
     const rt = this.client.typeOfKind(group, ref.kind);
     if (!rt?.scale) return undefined;
     const owner = this.client.get(rt, namespace, ref.name);
     if (!owner || owner.metadata.uid !== ref.uid) return undefined;
     if (ref.kind === 'ReplicaSet') {
-      const parent = (owner.metadata.ownerReferences ?? []).find((r: any) => r.controller === true && r.kind === 'Deployment');
+      const parent = (owner.metadata.ownerReferences ?? []).find((r) => r.controller === true && r.kind === 'Deployment');
       if (parent) {
         const found = this.scaleOwner(namespace, parent);
         if (found) return found;
       }
     }
     const path = rt.scale.specReplicasPath.replace(/^\./, '').split('.');
-    let value: any = owner;
-    for (const p of path) value = value?.[p];
-    return { uid: owner.metadata.uid, replicas: typeof value === 'number' ? value : 0 };
+    let value: unknown = owner;
+    for (const p of path) value = value === null || value === undefined ? undefined : (value as Record<string, unknown>)[p];
+    return { uid: owner.metadata.uid!, replicas: typeof value === 'number' ? value : 0 };
   }
 }

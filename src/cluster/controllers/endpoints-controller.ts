@@ -4,6 +4,7 @@
  * each with its node and pod reference, grouped into subsets by the ports their targetPorts resolve
  * to — and removes it with the Service. Selector-less Services keep the Endpoints their owner writes.
  */
+import type { EndpointPort, ServicePort } from 'kubernetes-types/core/v1.js';
 import type { ClusterClock } from '../clock/virtual-clock.js';
 import type { KubeObject, StoreEvent } from '../store/object-store.js';
 import type { ControllerClient } from './controller-client.js';
@@ -23,13 +24,13 @@ const byIP = (a: Address, b: Address): number => (a.ip < b.ip ? -1 : a.ip > b.ip
 /** The subsets of a Service's Endpoints computed from its pods (RepackSubsets: one subset per port set). */
 export function endpointSubsets(service: KubeObject, pods: KubeObject[]): Array<Record<string, unknown>> {
   const publishNotReady = service.spec?.publishNotReadyAddresses === true;
-  const servicePorts: any[] = service.spec?.ports ?? [];
-  const groups = new Map<string, { ports: any[]; ready: Address[]; notReady: Address[] }>();
+  const servicePorts: ServicePort[] = service.spec?.ports ?? [];
+  const groups = new Map<string, { ports: EndpointPort[]; ready: Address[]; notReady: Address[] }>();
   for (const pod of pods) {
     if (!belongsInEndpoints(pod, publishNotReady)) continue;
     const address: Address = { ip: pod.status.podIP, ...(pod.spec?.nodeName ? { nodeName: pod.spec.nodeName } : {}), targetRef: podReference(pod) };
     if (pod.spec?.hostname && pod.spec?.subdomain === service.metadata.name) address.hostname = pod.spec.hostname;
-    const ports: any[] = [];
+    const ports: EndpointPort[] = [];
     for (const sp of servicePorts) {
       const port = resolveTargetPort(pod, sp);
       if (port === undefined) continue;

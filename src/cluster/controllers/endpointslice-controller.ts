@@ -4,8 +4,10 @@
  * owned by the Service), one group of slices per distinct port set, at most 100 endpoints per slice, with
  * the ready/serving/terminating conditions of 1.32; a Service without endpoints keeps one empty slice.
  */
+import type { ServicePort } from 'kubernetes-types/core/v1.js';
+import type { Endpoint, EndpointPort } from 'kubernetes-types/discovery/v1.js';
 import type { ClusterClock } from '../clock/virtual-clock.js';
-import type { KubeObject, StoreEvent } from '../store/object-store.js';
+import type { KubeObject, NewKubeObject, StoreEvent } from '../store/object-store.js';
 import type { ControllerClient } from './controller-client.js';
 import type { BuiltinController } from './controller-scheduler.js';
 import { belongsInEndpoints, hasSelector, isPodReady, labelsFromService, lastChangeTriggerTime, podChangeTime, podReference, resolveTargetPort, serviceSelects, triggerTimeText } from './service-pods.js';
@@ -17,14 +19,20 @@ export const maxEndpointsPerSlice = 100;
 
 const key = (o: KubeObject): string => `${o.metadata.namespace}/${o.metadata.name}`;
 
+/** What one EndpointSlice holds: a port set (none for the placeholder slice) and its endpoints. */
+interface SliceContent {
+  ports: EndpointPort[];
+  endpoints: Endpoint[];
+}
+
 /** Desired endpoints of a Service grouped by their port set (JSON of the ports → ports and endpoints). */
-export function desiredEndpoints(service: KubeObject, pods: KubeObject[]): Map<string, { ports: any[]; endpoints: any[] }> {
+export function desiredEndpoints(service: KubeObject, pods: KubeObject[]): Map<string, SliceContent> {
   const publishNotReady = service.spec?.publishNotReadyAddresses === true;
-  const servicePorts: any[] = service.spec?.ports ?? [];
-  const groups = new Map<string, { ports: any[]; endpoints: any[] }>();
+  const servicePorts: ServicePort[] = service.spec?.ports ?? [];
+  const groups = new Map<string, SliceContent>();
   for (const pod of pods) {
     if (!belongsInEndpoints(pod, true)) continue;
-    const ports: any[] = [];
+    const ports: EndpointPort[] = [];
     for (const sp of servicePorts) {
       const port = resolveTargetPort(pod, sp);
       if (port === undefined) continue;
@@ -32,7 +40,7 @@ export function desiredEndpoints(service: KubeObject, pods: KubeObject[]): Map<s
     }
     const serving = isPodReady(pod);
     const terminating = Boolean(pod.metadata.deletionTimestamp);
-    const endpoint: Record<string, unknown> = {
+    const endpoint: Endpoint = {
       addresses: [pod.status.podIP],
       conditions: { ready: publishNotReady || (serving && !terminating), serving, terminating },
       ...(pod.spec?.hostname && pod.spec?.subdomain === service.metadata.name ? { hostname: pod.spec.hostname } : {}),
@@ -94,7 +102,7 @@ export class EndpointSliceController implements BuiltinController {
       return;
     }
     const pods = this.client.list('pods', namespace).filter((p) => serviceSelects(service, p));
-    const desired: Array<{ ports: any[] | undefined; endpoints: any[] }> = [];
+    const desired: Array<{ ports: EndpointPort[] | undefined; endpoints: Endpoint[] }> = [];
     for (const group of desiredEndpoints(service, pods).values()) {
       for (const part of chunks(group.endpoints, maxEndpointsPerSlice)) desired.push({ ports: group.ports, endpoints: part });
     }
@@ -112,7 +120,7 @@ export class EndpointSliceController implements BuiltinController {
     for (const extra of reusable) this.client.delete('discovery.k8s.io/endpointslices', namespace, extra.metadata.name);
   }
 
-  private write(service: KubeObject, slice: KubeObject | undefined, want: { ports: any[] | undefined; endpoints: any[] }, labels: Record<string, string>, changedAt: number): void {
+  private write(service: KubeObject, slice: KubeObject | undefined, want: { ports: EndpointPort[] | undefined; endpoints: Endpoint[] }, labels: Record<string, string>, changedAt: number): void {
     const same =
       slice &&
       JSON.stringify(slice.endpoints ?? []) === JSON.stringify(want.endpoints) &&
@@ -120,20 +128,20 @@ export class EndpointSliceController implements BuiltinController {
       JSON.stringify(slice.metadata.labels ?? {}) === JSON.stringify(labels);
     if (same) return;
     const { namespace, name } = service.metadata;
-    const body: KubeObject = {
+    const body: NewKubeObject = {
       apiVersion: 'discovery.k8s.io/v1',
       kind: 'EndpointSlice',
       metadata: {
         ...(slice?.metadata ?? { generateName: `${name}-`, namespace }),
         labels,
         annotations: { ...(slice?.metadata.annotations ?? {}), [lastChangeTriggerTime]: triggerTimeText(changedAt) },
-        ownerReferences: [{ apiVersion: 'v1', kind: 'Service', name, uid: service.metadata.uid, controller: true, blockOwnerDeletion: true }],
+        ownerReferences: [{ apiVersion: 'v1', kind: 'Service', name, uid: service.metadata.uid!, controller: true, blockOwnerDeletion: true }],
       },
       addressType: 'IPv4',
       endpoints: want.endpoints,
       ...(want.ports ? { ports: want.ports } : {}),
     };
-    if (slice) this.client.update('discovery.k8s.io/endpointslices', body);
+    if (slice) this.client.update('discovery.k8s.io/endpointslices', body as KubeObject); // named: it is the existing slice's metadata
     else this.client.create('discovery.k8s.io/endpointslices', namespace, body);
   }
 }

@@ -4,7 +4,9 @@
  * endpointslicemirroring-controller.k8s.io, owned by the Endpoints), one per subset: ready addresses
  * with ready=true, not-ready ones with ready=false. Endpoints labelled skip-mirror are left alone.
  */
-import type { KubeObject, StoreEvent } from '../store/object-store.js';
+import type { Endpoint } from 'kubernetes-types/discovery/v1.js';
+import type { EndpointAddress, EndpointSubset } from 'kubernetes-types/core/v1.js';
+import type { KubeObject, NewKubeObject, StoreEvent } from '../store/object-store.js';
 import type { ControllerClient } from './controller-client.js';
 import type { BuiltinController } from './controller-scheduler.js';
 import { managedByLabel, serviceNameLabel } from './endpointslice-controller.js';
@@ -15,7 +17,7 @@ const skipMirrorLabel = 'endpointslice.kubernetes.io/skip-mirror';
 
 const key = (o: KubeObject): string => `${o.metadata.namespace}/${o.metadata.name}`;
 
-function mirroredEndpoint(address: any, ready: boolean): Record<string, unknown> {
+function mirroredEndpoint(address: EndpointAddress, ready: boolean): Endpoint {
   return {
     addresses: [address.ip],
     conditions: { ready },
@@ -53,9 +55,9 @@ export class EndpointSliceMirroringController implements BuiltinController {
       .sort((a, b) => (a.metadata.name < b.metadata.name ? -1 : 1));
     const mirror = endpoints && service && !hasSelector(service) && endpoints.metadata.labels?.[skipMirrorLabel] !== 'true';
     const desired = mirror
-      ? (endpoints.subsets ?? []).map((subset: any) => ({
-          endpoints: [...(subset.addresses ?? []).map((a: any) => mirroredEndpoint(a, true)), ...(subset.notReadyAddresses ?? []).map((a: any) => mirroredEndpoint(a, false))],
-          ports: (subset.ports ?? []).map((p: any) => ({ name: p.name ?? '', port: p.port, protocol: p.protocol ?? 'TCP', ...(p.appProtocol ? { appProtocol: p.appProtocol } : {}) })),
+      ? (endpoints.subsets ?? []).map((subset: EndpointSubset) => ({
+          endpoints: [...(subset.addresses ?? []).map((a) => mirroredEndpoint(a, true)), ...(subset.notReadyAddresses ?? []).map((a) => mirroredEndpoint(a, false))],
+          ports: (subset.ports ?? []).map((p) => ({ name: p.name ?? '', port: p.port, protocol: p.protocol ?? 'TCP', ...(p.appProtocol ? { appProtocol: p.appProtocol } : {}) })),
         }))
       : [];
     const labels: Record<string, string> = { ...(endpoints?.metadata.labels ?? {}), [serviceNameLabel]: name, [managedByLabel]: mirroringControllerName };
@@ -65,20 +67,20 @@ export class EndpointSliceMirroringController implements BuiltinController {
     for (const want of desired) {
       const slice = existing.shift();
       if (slice && JSON.stringify(slice.endpoints ?? []) === JSON.stringify(want.endpoints) && JSON.stringify(slice.ports ?? []) === JSON.stringify(want.ports) && JSON.stringify(slice.metadata.labels ?? {}) === JSON.stringify(labels)) continue;
-      const body: KubeObject = {
+      const body: NewKubeObject = {
         apiVersion: 'discovery.k8s.io/v1',
         kind: 'EndpointSlice',
         metadata: {
           ...(slice?.metadata ?? { generateName: `${name}-`, namespace }),
           labels,
           ...(Object.keys(annotations).length ? { annotations } : {}),
-          ownerReferences: [{ apiVersion: 'v1', kind: 'Endpoints', name, uid: endpoints!.metadata.uid, controller: true, blockOwnerDeletion: true }],
+          ownerReferences: [{ apiVersion: 'v1', kind: 'Endpoints', name, uid: endpoints!.metadata.uid!, controller: true, blockOwnerDeletion: true }],
         },
         addressType: 'IPv4',
         endpoints: want.endpoints,
         ports: want.ports,
       };
-      if (slice) this.client.update('discovery.k8s.io/endpointslices', body);
+      if (slice) this.client.update('discovery.k8s.io/endpointslices', body as KubeObject); // named: it is the existing slice's metadata
       else this.client.create('discovery.k8s.io/endpointslices', namespace, body);
     }
     for (const extra of existing) this.client.delete('discovery.k8s.io/endpointslices', namespace, extra.metadata.name);

@@ -4,6 +4,7 @@
  * owned by the pod (controller reference), so the claim lives and dies with the pod. A claim of that
  * name the pod does not own is left alone (the pod cannot start, as upstream).
  */
+import type { PersistentVolumeClaimTemplate, Volume } from 'kubernetes-types/core/v1.js';
 import type { KubeObject, StoreEvent } from '../store/object-store.js';
 import type { ControllerClient } from './controller-client.js';
 import type { BuiltinController } from './controller-scheduler.js';
@@ -12,7 +13,11 @@ import type { EventRecorder } from './event-recorder.js';
 /** The claim name of a pod's generic ephemeral volume. */
 export const ephemeralClaimName = (pod: KubeObject, volumeName: string): string => `${pod.metadata.name}-${volumeName}`;
 
-const ephemeralVolumes = (pod: KubeObject): any[] => (pod.spec?.volumes ?? []).filter((v: any) => v?.ephemeral?.volumeClaimTemplate);
+/** A generic ephemeral volume: the claim template it makes its claim from. */
+type EphemeralVolume = Volume & { ephemeral: { volumeClaimTemplate: PersistentVolumeClaimTemplate } };
+
+const ephemeralVolumes = (pod: KubeObject): EphemeralVolume[] =>
+  (pod.spec?.volumes ?? []).filter((v: Volume | undefined): v is EphemeralVolume => Boolean(v?.ephemeral?.volumeClaimTemplate));
 
 export class EphemeralVolumeController implements BuiltinController {
   readonly name = 'ephemeral-volume-controller';
@@ -44,7 +49,7 @@ export class EphemeralVolumeController implements BuiltinController {
           namespace,
           ...(template.metadata?.labels ? { labels: template.metadata.labels } : {}),
           ...(template.metadata?.annotations ? { annotations: template.metadata.annotations } : {}),
-          ownerReferences: [{ apiVersion: 'v1', kind: 'Pod', name: pod.metadata.name, uid: pod.metadata.uid, controller: true, blockOwnerDeletion: true }],
+          ownerReferences: [{ apiVersion: 'v1', kind: 'Pod', name: pod.metadata.name, uid: pod.metadata.uid!, controller: true, blockOwnerDeletion: true }],
         },
         spec: structuredClone(template.spec ?? {}),
       };

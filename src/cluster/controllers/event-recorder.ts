@@ -82,9 +82,9 @@ export class EventRecorder {
 
 /** The ObjectReference an Event points at. */
 export function involvedObject(object: KubeObject): Record<string, string> {
-  const ref: Record<string, string> = { kind: object.kind, name: object.metadata.name };
+  const ref: Record<string, string> = { kind: object.kind!, name: object.metadata.name };
   if (object.metadata.namespace) ref.namespace = object.metadata.namespace;
-  ref.uid = object.metadata.uid;
+  ref.uid = object.metadata.uid!;
   // a kubelet's nodeRef carries neither
   if (object.apiVersion !== undefined) ref.apiVersion = object.apiVersion;
   if (object.metadata.resourceVersion !== undefined) ref.resourceVersion = object.metadata.resourceVersion;

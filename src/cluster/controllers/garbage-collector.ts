@@ -39,7 +39,7 @@ export class GarbageCollector implements BuiltinController {
     const key = locationKey({ bucket: event.bucket, namespace: object.metadata.namespace, name: object.metadata.name });
     const keys: string[] = [];
     if (event.type === 'DELETED') {
-      for (const dependent of this.index.dependentsOf(object.metadata.uid)) keys.push(`dependent:${dependent}`);
+      for (const dependent of this.index.dependentsOf(object.metadata.uid!)) keys.push(`dependent:${dependent}`);
     } else {
       if (deleting(object) && (hasFinalizer(object, foreground) || hasFinalizer(object, orphan))) keys.push(`owner:${key}`);
       const refsChanged = JSON.stringify(ownerReferencesOf(object)) !== JSON.stringify(ownerReferencesOf(oldObject));
@@ -94,7 +94,7 @@ export class GarbageCollector implements BuiltinController {
     if (deleting(object)) return;
     // only a dependent with dependents of its own carries an owner's foreground deletion on; a leaf goes
     // by its own finalizers (attemptToDeleteItem's `waitingForDependentsDeletion && dependentsLength() != 0`)
-    const passesForegroundOn = states.includes('waitingForDependents') && this.index.dependentsOf(object.metadata.uid).length > 0;
+    const passesForegroundOn = states.includes('waitingForDependents') && this.index.dependentsOf(object.metadata.uid!).length > 0;
     const propagationPolicy = passesForegroundOn ? 'Foreground' : hasFinalizer(object, orphan) ? 'Orphan' : hasFinalizer(object, foreground) ? 'Foreground' : 'Background';
     this.client.delete(rt, object.metadata.namespace, object.metadata.name, { propagationPolicy, preconditions: { uid: object.metadata.uid } });
   }
@@ -104,7 +104,7 @@ export class GarbageCollector implements BuiltinController {
     if (!loaded || !deleting(loaded.object)) return;
     const owner = loaded.object;
     const rt = this.client.typeOfBucket(loaded.bucket)!;
-    const uid: string = owner.metadata.uid;
+    const uid: string = owner.metadata.uid!;
     const dependents = this.index.dependentsOf(uid).map((k) => this.load(k)).filter((d) => d !== undefined);
     if (hasFinalizer(owner, orphan)) {
       for (const d of dependents) {
@@ -129,7 +129,7 @@ export class GarbageCollector implements BuiltinController {
   private removeFinalizer(rt: ReturnType<ControllerClient['type']>, owner: KubeObject, finalizer: string): void {
     const current = this.client.get(rt, owner.metadata.namespace, owner.metadata.name);
     if (!current || !hasFinalizer(current, finalizer)) return;
-    const rest = current.metadata.finalizers.filter((f: string) => f !== finalizer);
+    const rest = current.metadata.finalizers!.filter((f) => f !== finalizer);
     if (rest.length) current.metadata.finalizers = rest;
     else delete current.metadata.finalizers;
     this.client.update(rt, current);

@@ -2,7 +2,7 @@
  * Indexed Jobs (`completionMode: Indexed`): the completion index a pod carries, and
  * `status.completedIndexes` in the API's compressed interval form (`0-2,4,7-8`).
  */
-import type { KubeObject } from '../store/object-store.js';
+import type { KubeObject, NewKubeObject } from '../store/object-store.js';
 
 export const completionIndexKey = 'batch.kubernetes.io/job-completion-index';
 
@@ -45,7 +45,7 @@ export function missingIndexes(completions: number, completed: Set<number>, runn
 }
 
 /** Adds the index label, annotation, hostname and JOB_COMPLETION_INDEX env as the Job controller does. */
-export function stampIndex(pod: KubeObject, jobName: string, index: number): void {
+export function stampIndex(pod: NewKubeObject, jobName: string, index: number): void {
   pod.metadata.generateName = `${jobName}-${index}-`;
   pod.metadata.labels = { ...(pod.metadata.labels ?? {}), [completionIndexKey]: String(index) };
   pod.metadata.annotations = { ...(pod.metadata.annotations ?? {}), [completionIndexKey]: String(index) };

@@ -29,11 +29,11 @@ export function jobCondition(type: string, status: 'True' | 'False', why: { reas
   return { type, status, lastProbeTime: rfc3339(now), lastTransitionTime: rfc3339(now), reason: why.reason, message: why.message };
 }
 
-export function findCondition(job: KubeObject | { status?: any }, type: string): JobCondition | undefined {
+export function findCondition(job: KubeObject | { status?: { conditions?: JobCondition[] } }, type: string): JobCondition | undefined {
   return (job.status?.conditions ?? []).find((c: JobCondition) => c.type === type);
 }
 
-export function hasTrueCondition(job: KubeObject | { status?: any }, type: string): boolean {
+export function hasTrueCondition(job: KubeObject | { status?: { conditions?: JobCondition[] } }, type: string): boolean {
   return findCondition(job, type)?.status === 'True';
 }
 

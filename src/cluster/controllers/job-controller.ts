@@ -4,9 +4,10 @@
  * applies backoffLimit, activeDeadlineSeconds, parallelism/completions and suspend, and finishes
  * with SuccessCriteriaMet→Complete or FailureTarget→Failed with the real reasons and events.
  */
+import type { ContainerStatus, PodCondition } from 'kubernetes-types/core/v1.js';
 import type { ClusterClock } from '../clock/virtual-clock.js';
 import { rfc3339 } from '../registry/system-metadata.js';
-import type { KubeObject, StoreEvent } from '../store/object-store.js';
+import type { KubeObject, NewKubeObject, StoreEvent, WritableObjectMeta } from '../store/object-store.js';
 import type { ControllerClient } from './controller-client.js';
 import type { BuiltinController, ReconcileResult } from './controller-scheduler.js';
 import type { EventRecorder } from './event-recorder.js';
@@ -22,7 +23,7 @@ const podFailureBackoffBaseMs = 10_000;
 const podFailureBackoffCapMs = 600_000;
 
 const isTerminal = (pod: KubeObject): boolean => pod.status?.phase === 'Succeeded' || pod.status?.phase === 'Failed';
-const isReady = (pod: KubeObject): boolean => (pod.status?.conditions ?? []).some((c: any) => c.type === 'Ready' && c.status === 'True');
+const isReady = (pod: KubeObject): boolean => (pod.status?.conditions ?? []).some((c: PodCondition) => c.type === 'Ready' && c.status === 'True');
 const tracked = (pod: KubeObject): boolean => (pod.metadata.finalizers ?? []).includes(jobTrackingFinalizer);
 /**
  * A failed pod, or a deleted one no kubelet will ever finish (never bound to a node). A deleted bound
@@ -32,7 +33,7 @@ const countsAsFailed = (pod: KubeObject): boolean =>
   pod.status?.phase === 'Failed' || (Boolean(pod.metadata.deletionTimestamp) && pod.status?.phase !== 'Succeeded' && !pod.spec?.nodeName);
 
 function controllerOf(object: KubeObject | undefined, kind: string): { name: string; uid: string } | undefined {
-  return (object?.metadata.ownerReferences ?? []).find((r: any) => r.controller === true && r.kind === kind && r.apiVersion === 'batch/v1');
+  return (object?.metadata.ownerReferences ?? []).find((r) => r.controller === true && r.kind === kind && r.apiVersion === 'batch/v1');
 }
 
 /** Finished pods counted so far (succeeded/failed counters, completed indexes of an Indexed Job). */
@@ -52,7 +53,7 @@ export class JobController implements BuiltinController {
   /** The pods this Job controls (through the owner index, not a namespace scan). */
   private podsOf(job: KubeObject): KubeObject[] {
     return this.owners
-      .dependentsIn(job.metadata.uid, 'pods')
+      .dependentsIn(job.metadata.uid!, 'pods')
       .map((l) => this.client.get('pods', l.namespace, l.name))
       .filter((p): p is KubeObject => p !== undefined && controllerOf(p, 'Job')?.uid === job.metadata.uid);
   }
@@ -158,14 +159,14 @@ export class JobController implements BuiltinController {
     // pods removed because the Job is suspended are not failures: just let them go
     for (const pod of pods) if (tracked(pod) && removedBySuspend(pod)) this.releasePod(pod);
     if (!newlySucceeded.length && !newlyFailed.length) return pods;
-    const uncounted = { succeeded: newlySucceeded.map((p) => p.metadata.uid), failed: newlyFailed.map((p) => p.metadata.uid) };
+    const uncounted = { succeeded: newlySucceeded.map((p) => p.metadata.uid!), failed: newlyFailed.map((p) => p.metadata.uid!) };
     const previous = job.status ?? {};
     this.writeStatus(job, jobStatus(this.counts(pods, tally.succeeded, tally.failed), at.conditions, { startTime: at.startTime, completionTime: previous.completionTime, uncounted, completedIndexes: previous.completedIndexes }));
     for (const pod of [...newlySucceeded, ...newlyFailed]) this.releasePod(pod);
     tally.succeeded += newlySucceeded.length;
     tally.failed += newlyFailed.length;
     if (isIndexed(job)) for (const p of newlySucceeded) if (indexOf(p) !== undefined) tally.completed.add(indexOf(p)!);
-    this.noteFailures(job.metadata.uid, newlySucceeded.length, newlyFailed.length, at.now);
+    this.noteFailures(job.metadata.uid!, newlySucceeded.length, newlyFailed.length, at.now);
     return this.podsOf(job);
   }
 
@@ -174,7 +175,7 @@ export class JobController implements BuiltinController {
     const spec = job.spec ?? {};
     const backoffLimit: number = spec.backoffLimit ?? 6;
     if (spec.template?.spec?.restartPolicy === 'OnFailure') {
-      const restarts = pods.filter((p) => !isTerminal(p)).reduce((n, p) => n + (p.status?.containerStatuses ?? []).reduce((m: number, c: any) => m + (c.restartCount ?? 0), 0), 0);
+      const restarts = pods.filter((p) => !isTerminal(p)).reduce((n, p) => n + (p.status?.containerStatuses ?? []).reduce((m: number, c: ContainerStatus) => m + (c.restartCount ?? 0), 0), 0);
       if (backoffLimit === 0 ? restarts > 0 : restarts >= backoffLimit) return jobReasons.backoffLimitExceeded;
     }
     if (failed > backoffLimit) return jobReasons.backoffLimitExceeded;
@@ -201,7 +202,7 @@ export class JobController implements BuiltinController {
     // podReplacementPolicy Failed: a terminating pod still holds its slot until it has failed
     const terminating = spec.podReplacementPolicy === 'Failed' ? pods.filter((p) => p.metadata.deletionTimestamp && !isTerminal(p)).length : 0;
     if (active.length + terminating >= want) return pods;
-    const failures = this.failures.get(job.metadata.uid);
+    const failures = this.failures.get(job.metadata.uid!);
     if (failures && failures.consecutive > 0) {
       const delay = Math.min(podFailureBackoffBaseMs * 2 ** (failures.consecutive - 1), podFailureBackoffCapMs);
       if (now < failures.lastAt + delay) {
@@ -279,7 +280,7 @@ export class JobController implements BuiltinController {
   private releasePod(pod: KubeObject): void {
     const current = this.client.get('pods', pod.metadata.namespace, pod.metadata.name);
     if (!current || !tracked(current)) return;
-    const rest = current.metadata.finalizers.filter((f: string) => f !== jobTrackingFinalizer);
+    const rest = current.metadata.finalizers!.filter((f) => f !== jobTrackingFinalizer);
     if (rest.length) current.metadata.finalizers = rest;
     else delete current.metadata.finalizers;
     this.client.update('pods', current);
@@ -293,15 +294,15 @@ export class JobController implements BuiltinController {
 }
 
 /** The pod a Job creates from its template. */
-function podFor(job: KubeObject): KubeObject {
+function podFor(job: KubeObject): NewKubeObject {
   const template = job.spec?.template ?? {};
-  const metadata: Record<string, unknown> = {
+  const metadata: WritableObjectMeta = {
     generateName: `${job.metadata.name}-`,
     namespace: job.metadata.namespace,
     labels: { ...(template.metadata?.labels ?? {}) },
     finalizers: [jobTrackingFinalizer],
-    ownerReferences: [{ apiVersion: 'batch/v1', kind: 'Job', name: job.metadata.name, uid: job.metadata.uid, controller: true, blockOwnerDeletion: true }],
+    ownerReferences: [{ apiVersion: 'batch/v1', kind: 'Job', name: job.metadata.name, uid: job.metadata.uid!, controller: true, blockOwnerDeletion: true }],
   };
   if (template.metadata?.annotations) metadata.annotations = { ...template.metadata.annotations };
-  return { apiVersion: 'v1', kind: 'Pod', metadata, spec: structuredClone(template.spec ?? {}) } as KubeObject;
+  return { apiVersion: 'v1', kind: 'Pod', metadata, spec: structuredClone(template.spec ?? {}) };
 }

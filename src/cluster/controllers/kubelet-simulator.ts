@@ -133,8 +133,8 @@ export class KubeletSimulator implements BuiltinController {
     for (const gate of gates) {
       const reason = gate(pod, this.node.name);
       if (reason === undefined) continue;
-      if (this.gateRecorded.get(pod.metadata.uid) !== reason) {
-        this.gateRecorded.set(pod.metadata.uid, reason);
+      if (this.gateRecorded.get(pod.metadata.uid!) !== reason) {
+        this.gateRecorded.set(pod.metadata.uid!, reason);
         this.events.record(pod, 'Warning', 'FailedMount', reason);
       }
       return true;
@@ -151,11 +151,11 @@ export class KubeletSimulator implements BuiltinController {
     const pod = event.object;
     if (pod.spec?.nodeName !== this.node.name) return [];
     if (event.type === 'DELETED') {
-      this.processes?.forget(pod.metadata.uid);
-      this.logs.forgetPod(pod.metadata.uid);
-      this.usedIPs.delete(pod.metadata.uid);
-      this.killing.delete(pod.metadata.uid);
-      this.gateRecorded.delete(pod.metadata.uid);
+      this.processes?.forget(pod.metadata.uid!);
+      this.logs.forgetPod(pod.metadata.uid!);
+      this.usedIPs.delete(pod.metadata.uid!);
+      this.killing.delete(pod.metadata.uid!);
+      this.gateRecorded.delete(pod.metadata.uid!);
       for (const c of pod.spec?.containers ?? []) this.unhealthy.delete(`${pod.metadata.uid}/${c.name}`);
       return [];
     }
@@ -366,9 +366,9 @@ export class KubeletSimulator implements BuiltinController {
     this.events.record(pod, 'Normal', 'Created', `Created container: ${container.name}`, container.name);
     this.events.record(pod, 'Normal', 'Started', `Started container ${container.name}`, container.name);
     const command = [...(container.command ?? []), ...(container.args ?? [])].join(' ');
-    this.logs.write(pod.metadata.uid, `containerd://${id}`, now, `kubeforge: container ${container.name} started (image ${container.image}${command ? `, command: ${command}` : ''})`);
+    this.logs.write(pod.metadata.uid!, `containerd://${id}`, now, `kubeforge: container ${container.name} started (image ${container.image}${command ? `, command: ${command}` : ''})`);
     const extra = behaviour.logs ? behaviour.logs.split('\n').filter((l) => l !== '') : [];
-    if (extra.length) this.logs.write(pod.metadata.uid, `containerd://${id}`, now, ...extra);
+    if (extra.length) this.logs.write(pod.metadata.uid!, `containerd://${id}`, now, ...extra);
     const startupProbe = container.startupProbe;
     return {
       name: container.name,
@@ -392,8 +392,8 @@ export class KubeletSimulator implements BuiltinController {
       containerID: cs.containerID,
     };
     if (cs.containerID) {
-      if (line) this.logs.write(pod.metadata.uid, cs.containerID, now, line);
-      this.logs.end(pod.metadata.uid, cs.containerID);
+      if (line) this.logs.write(pod.metadata.uid!, cs.containerID, now, line);
+      this.logs.end(pod.metadata.uid!, cs.containerID);
     }
     return { ...cs, state: { terminated }, ready: false, started: false };
   }
@@ -521,7 +521,7 @@ export class KubeletSimulator implements BuiltinController {
     status.conditions = orderConditions(status.conditions);
     if (status.podIP === undefined && status.conditions.some((c: Status) => c.type === 'PodReadyToStartContainers' && c.status === 'True')) {
       // host-network pods share the node's address
-      const ip = pod.spec.hostNetwork ? this.hostIP() : this.allocateIP(pod.metadata.uid);
+      const ip = pod.spec.hostNetwork ? this.hostIP() : this.allocateIP(pod.metadata.uid!);
       status.podIP = ip;
       status.podIPs = [{ ip }];
     }
@@ -559,8 +559,8 @@ export class KubeletSimulator implements BuiltinController {
     const status: Status = structuredClone(pod.status ?? {});
     const running = (cs: Status): boolean => Boolean(cs.state?.running);
     const all: Status[] = [...(status.initContainerStatuses ?? []), ...(status.containerStatuses ?? [])];
-    if (!this.killing.has(pod.metadata.uid)) {
-      this.killing.add(pod.metadata.uid);
+    if (!this.killing.has(pod.metadata.uid!)) {
+      this.killing.add(pod.metadata.uid!);
       for (const cs of all.filter(running)) this.events.record(pod, 'Normal', 'Killing', `Stopping container ${cs.name}`, cs.name);
     }
     const sigtermHonouredAt = requestedAt + behaviour.stopDelayMs;

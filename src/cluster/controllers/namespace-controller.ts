@@ -3,6 +3,7 @@
  * reports what remains in its status conditions, and loses the `kubernetes` finalizer (then goes
  * away) once nothing is left — or stays Terminating for as long as some content keeps a finalizer.
  */
+import type { NamespaceCondition } from 'kubernetes-types/core/v1.js';
 import type { ClusterClock } from '../clock/virtual-clock.js';
 import type { ResourceCatalog } from '../registry/resource-catalog.js';
 import type { ResourceType } from '../registry/resource-type.js';
@@ -96,7 +97,7 @@ export class NamespaceController implements BuiltinController {
 }
 
 /** The conditions the namespace controller reports while deleting content (§7.2). */
-export function namespaceConditions(remaining: Remaining, previous: any[], nowMs: number): Array<Record<string, unknown>> {
+export function namespaceConditions(remaining: Remaining, previous: NamespaceCondition[], nowMs: number): NamespaceCondition[] {
   const now = rfc3339(nowMs);
   const resources = [...remaining.resources.entries()].sort(([a], [b]) => (a < b ? -1 : 1)).map(([r, n]) => `${r} has ${n} resource instances`);
   const finalizers = [...remaining.finalizers.entries()].sort(([a], [b]) => (a < b ? -1 : 1)).map(([f, n]) => `${f} in ${n} resource instances`);

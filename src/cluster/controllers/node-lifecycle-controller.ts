@@ -5,6 +5,7 @@
  * node status."), gets the unreachable NoSchedule/NoExecute taints and its pods Ready=False; pods
  * that do not tolerate a NoExecute taint are deleted — at once, or after their tolerationSeconds.
  */
+import type { NodeCondition, PodCondition, Toleration } from 'kubernetes-types/core/v1.js';
 import type { ClusterClock } from '../clock/virtual-clock.js';
 import { rfc3339 } from '../registry/system-metadata.js';
 import type { KubeObject, StoreEvent } from '../store/object-store.js';
@@ -57,7 +58,7 @@ export class NodeLifecycleController implements BuiltinController {
     const now = this.clock.now();
     let nextCheck = Infinity;
     const lease = this.client.get('coordination.k8s.io/leases', nodeLeaseNamespace, name);
-    const renewed = lease?.spec?.renewTime ? Date.parse(lease.spec.renewTime) : Date.parse(node.metadata.creationTimestamp);
+    const renewed = lease?.spec?.renewTime ? Date.parse(lease.spec.renewTime) : Date.parse(node.metadata.creationTimestamp!);
     const expiresAt = renewed + nodeMonitorGracePeriodMs;
     if (expiresAt <= now) node = this.markUnknown(node, now);
     else nextCheck = expiresAt;
@@ -69,7 +70,7 @@ export class NodeLifecycleController implements BuiltinController {
 
   /** The kubelet went quiet: every condition Unknown, pods on the node not Ready. */
   private markUnknown(node: KubeObject, now: number): KubeObject {
-    const conditions: KubeObject[] = node.status?.conditions ?? [];
+    const conditions: NodeCondition[] = node.status?.conditions ?? [];
     if (conditions.every((c) => c.status === 'Unknown')) return node;
     const at = rfc3339(now);
     const next = conditions.map((c) =>
@@ -77,7 +78,7 @@ export class NodeLifecycleController implements BuiltinController {
     );
     const updated = this.client.updateStatus('nodes', { ...node, status: { ...node.status, conditions: next } });
     for (const pod of this.client.list('pods').filter((p) => p.spec?.nodeName === node.metadata.name)) {
-      const podConditions: KubeObject[] = pod.status?.conditions ?? [];
+      const podConditions: PodCondition[] = pod.status?.conditions ?? [];
       const ready = podConditions.find((c) => c.type === 'Ready');
       if (!ready || ready.status === 'False') continue;
       const status = { ...pod.status, conditions: podConditions.map((c) => (c.type === 'Ready' ? { ...c, status: 'False', lastTransitionTime: at } : c)) };
@@ -88,7 +89,7 @@ export class NodeLifecycleController implements BuiltinController {
 
   /** The taints that follow spec.unschedulable and the Ready condition. */
   private syncTaints(node: KubeObject, now: number): KubeObject {
-    const ready = (node.status?.conditions ?? []).find((c: KubeObject) => c.type === 'Ready')?.status;
+    const ready = (node.status?.conditions ?? []).find((c: NodeCondition) => c.type === 'Ready')?.status;
     const wanted: Taint[] = [];
     if (node.spec?.unschedulable) wanted.push({ key: unschedulableTaint, effect: 'NoSchedule' });
     if (ready === 'Unknown') wanted.push({ key: unreachableTaint, effect: 'NoSchedule' }, { key: unreachableTaint, effect: 'NoExecute' });
@@ -114,13 +115,13 @@ export class NodeLifecycleController implements BuiltinController {
     for (const pod of this.client.list('pods').filter((p) => p.spec?.nodeName === node.metadata.name && !p.metadata.deletionTimestamp)) {
       let evictAt = Infinity;
       for (const taint of taints) {
-        const matching = (pod.spec?.tolerations ?? []).filter((t: KubeObject) => tolerates([t], taint));
+        const matching: Toleration[] = (pod.spec?.tolerations ?? []).filter((t: Toleration) => tolerates([t], taint));
         if (matching.length === 0) {
           evictAt = now;
           break;
         }
-        if (matching.some((t: KubeObject) => t.tolerationSeconds === undefined || t.tolerationSeconds === null)) continue;
-        const seconds = Math.min(...matching.map((t: KubeObject) => Math.max(0, Number(t.tolerationSeconds))));
+        if (matching.some((t) => t.tolerationSeconds === undefined || t.tolerationSeconds === null)) continue;
+        const seconds = Math.min(...matching.map((t) => Math.max(0, Number(t.tolerationSeconds))));
         evictAt = Math.min(evictAt, Date.parse(taint.timeAdded ?? rfc3339(now)) + seconds * 1000);
       }
       if (evictAt === Infinity) continue;

@@ -53,10 +53,10 @@ export class OwnerIndex {
     const key = locationKey(location);
     for (const ref of ownerReferencesOf(event.oldObject)) this.dependents.get(ref.uid)?.delete(key);
     if (event.type === 'DELETED') {
-      if (this.byUid.get(meta.uid) && locationKey(this.byUid.get(meta.uid)!) === key) this.byUid.delete(meta.uid);
+      if (this.byUid.get(meta.uid!) && locationKey(this.byUid.get(meta.uid!)!) === key) this.byUid.delete(meta.uid!);
       return;
     }
-    this.byUid.set(meta.uid, location);
+    this.byUid.set(meta.uid!, location);
     for (const ref of ownerReferencesOf(event.object)) {
       let set = this.dependents.get(ref.uid);
       if (!set) this.dependents.set(ref.uid, (set = new Set()));

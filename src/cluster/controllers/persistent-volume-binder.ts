@@ -8,6 +8,7 @@
  * (Pending → Available → Bound → Released) and the bind-completed / bound-by-controller annotations.
  * A released volume whose reclaim policy is Delete is left to its provisioner to remove.
  */
+import type { NodeSelectorTerm } from 'kubernetes-types/core/v1.js';
 import type { ClusterClock } from '../clock/virtual-clock.js';
 import { rfc3339 } from '../registry/system-metadata.js';
 import { parseQuantity, storageClassBucket } from '../registry/builtin/storage-kinds.js';
@@ -33,19 +34,19 @@ const volumeClass = (pv: KubeObject): string => pv.spec?.storageClassName ?? pv.
 
 /** Whether a volume's node affinity admits `node` (no affinity: every node). */
 export function volumeFitsNode(pv: KubeObject, node: KubeObject | undefined): boolean {
-  const terms: any[] = pv.spec?.nodeAffinity?.required?.nodeSelectorTerms ?? [];
+  const terms: NodeSelectorTerm[] = pv.spec?.nodeAffinity?.required?.nodeSelectorTerms ?? [];
   if (terms.length === 0) return true;
   if (!node) return false;
   const labels: Record<string, string> = node.metadata.labels ?? {};
   return terms.some((term) =>
-    (term.matchExpressions ?? []).every((r: any) => {
+    (term.matchExpressions ?? []).every((r) => {
       const v = labels[r.key];
       if (r.operator === 'In') return v !== undefined && (r.values ?? []).includes(v);
       if (r.operator === 'NotIn') return v === undefined || !(r.values ?? []).includes(v);
       if (r.operator === 'Exists') return v !== undefined;
       if (r.operator === 'DoesNotExist') return v === undefined;
       return false;
-    }) && (term.matchFields ?? []).every((r: any) => r.key === 'metadata.name' && (r.operator === 'In' ? (r.values ?? []).includes(node.metadata.name) : !(r.values ?? []).includes(node.metadata.name))),
+    }) && (term.matchFields ?? []).every((r) => r.key === 'metadata.name' && (r.operator === 'In' ? (r.values ?? []).includes(node.metadata.name) : !(r.values ?? []).includes(node.metadata.name))),
   );
 }
 

@@ -2,13 +2,14 @@
  * Pod states the workload controllers count, as k8s.io/kubernetes/pkg/api/v1/pod does: active (not
  * finished, not being deleted), ready (Ready condition True), available (ready for minReadySeconds).
  */
+import type { PodCondition } from 'kubernetes-types/core/v1.js';
 import type { KubeObject } from '../store/object-store.js';
 
 export const isPodTerminal = (pod: KubeObject): boolean => pod.status?.phase === 'Succeeded' || pod.status?.phase === 'Failed';
 export const isPodActive = (pod: KubeObject): boolean => !isPodTerminal(pod) && !pod.metadata.deletionTimestamp;
 
 export function readyCondition(pod: KubeObject): { status: string; lastTransitionTime?: string } | undefined {
-  return (pod.status?.conditions ?? []).find((c: any) => c.type === 'Ready');
+  return (pod.status?.conditions ?? []).find((c: PodCondition) => c.type === 'Ready');
 }
 
 export const isPodReady = (pod: KubeObject): boolean => readyCondition(pod)?.status === 'True';

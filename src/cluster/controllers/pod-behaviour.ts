@@ -64,7 +64,7 @@ export function readCommand(container: KubeObject | undefined): { runMs?: number
 }
 
 const controlledByJob = (pod: KubeObject): boolean =>
-  (pod.metadata.ownerReferences ?? []).some((r: any) => r.controller === true && r.kind === 'Job' && String(r.apiVersion).startsWith('batch/'));
+  (pod.metadata.ownerReferences ?? []).some((r) => r.controller === true && r.kind === 'Job' && String(r.apiVersion).startsWith('batch/'));
 
 /** The behaviour of `pod`; a malformed annotation is an error naming the pod and the annotation. */
 export function podBehaviour(pod: KubeObject): PodBehaviour {

@@ -8,7 +8,7 @@
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { Clock } from '../../runtime/clock.js';
+import type { Clock } from '../../clock/clock.js';
 import { apiAudiences } from '../http/authentication.js';
 import type { ServiceAccountTokenIssuer } from '../http/service-account-issuer.js';
 import { extendedExpirationSeconds, warnOnlyExpirationSeconds } from '../http/token-request.js';
@@ -73,7 +73,7 @@ export class PodSandboxes {
 
   /** Makes the pod's sandbox: its address (the one its status records, after a restart) and folder. */
   create(pod: KubeObject): PodSandbox {
-    const uid: string = pod.metadata.uid;
+    const uid: string = pod.metadata.uid!;
     const dir = join(this.settings.root, `${pod.metadata.namespace}_${pod.metadata.name}_${uid}`);
     const homeDir = join(dir, 'home');
     mkdirSync(homeDir, { recursive: true });
@@ -97,7 +97,7 @@ export class PodSandboxes {
   writeServiceAccount(pod: KubeObject, sandbox: PodSandbox): void {
     if (pod.spec?.automountServiceAccountToken === false) return;
     mkdirSync(sandbox.serviceAccountDir, { recursive: true });
-    const namespace: string = pod.metadata.namespace;
+    const namespace: string = pod.metadata.namespace!;
     const accountName: string = pod.spec?.serviceAccountName ?? 'default';
     writeFileSync(join(sandbox.serviceAccountDir, 'ca.crt'), this.settings.caCertPem);
     writeFileSync(join(sandbox.serviceAccountDir, 'namespace'), namespace);
@@ -116,7 +116,7 @@ export class PodSandboxes {
       expirationSeconds: extendedExpirationSeconds,
       warnAfter: issuedAt + warnOnlyExpirationSeconds,
       id: this.newId().slice(0, 32),
-      pod: { name: pod.metadata.name, uid: pod.metadata.uid },
+      pod: { name: pod.metadata.name, uid: pod.metadata.uid! },
       ...(pod.spec?.nodeName ? { node: { name: pod.spec.nodeName, ...(node?.metadata.uid ? { uid: node.metadata.uid } : {}) } } : {}),
     });
     writeFileSync(join(sandbox.serviceAccountDir, 'token'), token);

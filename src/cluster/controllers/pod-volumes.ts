@@ -13,10 +13,8 @@
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import type { Container } from 'kubernetes-types/core/v1.js';
+import type { Container, Volume } from 'kubernetes-types/core/v1.js';
 import type { KubeObject } from '../store/object-store.js';
-
-type Volume = Record<string, any>;
 
 /** The mount paths the pod-volumes module redirects (newline-separated) and the folder they live under. */
 export const volumeMountsEnv = 'KUBEFORGE_VOLUME_MOUNTS';
@@ -31,8 +29,8 @@ interface SourceReader {
 export function missingVolumeSource(pod: KubeObject, read: SourceReader): string | undefined {
   const ns = pod.metadata.namespace!;
   for (const v of (pod.spec?.volumes ?? []) as Volume[]) {
-    if (v.secret && !v.secret.optional && !read.secret(ns, v.secret.secretName)) return `MountVolume.SetUp failed for volume "${v.name}" : secret "${v.secret.secretName}" not found`;
-    if (v.configMap && !v.configMap.optional && !read.configMap(ns, v.configMap.name)) return `MountVolume.SetUp failed for volume "${v.name}" : configmap "${v.configMap.name}" not found`;
+    if (v.secret && !v.secret.optional && !read.secret(ns, v.secret.secretName!)) return `MountVolume.SetUp failed for volume "${v.name}" : secret "${v.secret.secretName}" not found`;
+    if (v.configMap && !v.configMap.optional && !read.configMap(ns, v.configMap.name!)) return `MountVolume.SetUp failed for volume "${v.name}" : configmap "${v.configMap.name}" not found`;
   }
   return undefined;
 }
@@ -61,8 +59,8 @@ export function writeContainerVolumes(pod: KubeObject, container: Container, pod
     const volume = volumes.get(mount.name);
     if (!volume || typeof mount.mountPath !== 'string' || !mount.mountPath.startsWith('/')) continue;
     let files: Map<string, Buffer> | undefined;
-    if (volume.secret) files = filesOf(read.secret(ns, volume.secret.secretName), volume.secret.items, true);
-    else if (volume.configMap) files = filesOf(read.configMap(ns, volume.configMap.name), volume.configMap.items, false);
+    if (volume.secret) files = filesOf(read.secret(ns, volume.secret.secretName!), volume.secret.items, true);
+    else if (volume.configMap) files = filesOf(read.configMap(ns, volume.configMap.name!), volume.configMap.items, false);
     else if (volume.emptyDir) files = new Map();
     else continue;
     const target = join(podDir, mount.mountPath);

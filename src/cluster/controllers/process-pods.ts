@@ -16,7 +16,7 @@ import { existsSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { Container, Probe } from 'kubernetes-types/core/v1.js';
-import type { Clock } from '../../runtime/clock.js';
+import type { Clock } from '../../clock/clock.js';
 import { rfc3339 } from '../registry/system-metadata.js';
 import type { KubeObject } from '../store/object-store.js';
 import { ContainerConfigError, containerArgv, containerEnvironment } from './container-env.js';
@@ -112,8 +112,8 @@ export class ProcessPods {
   // ---- sandbox -------------------------------------------------------------------------------
 
   private sandbox(pod: KubeObject): Sandbox {
-    let sandbox = this.sandboxes.get(pod.metadata.uid);
-    if (!sandbox) this.sandboxes.set(pod.metadata.uid, (sandbox = { ...this.made.create(pod), instances: new Map(), stopping: false }));
+    let sandbox = this.sandboxes.get(pod.metadata.uid!);
+    if (!sandbox) this.sandboxes.set(pod.metadata.uid!, (sandbox = { ...this.made.create(pod), instances: new Map(), stopping: false }));
     return sandbox;
   }
 
@@ -205,7 +205,7 @@ export class ProcessPods {
       this.events.record(pod, 'Normal', 'Created', `Created container: ${container.name}`, container.name);
       this.events.record(pod, 'Normal', 'Started', `Started container ${container.name}`, container.name);
       const key = podKey(pod);
-      const proc = image ? new ContainerProcess({ argv: containerArgv(container, image, env), cwd: workingDirectory(container, image), env }, pod.metadata.uid, `containerd://${containerId}`, this.clock, this.logs, () => this.requeue(key)) : undefined;
+      const proc = image ? new ContainerProcess({ argv: containerArgv(container, image, env), cwd: workingDirectory(container, image), env }, pod.metadata.uid!, `containerd://${containerId}`, this.clock, this.logs, () => this.requeue(key)) : undefined;
       const instance: Instance = { process: proc, containerId: `containerd://${containerId}`, probes: {}, killedByProbe: false };
       sandbox.instances.set(container.name, instance);
       const startedAt = now;
@@ -371,7 +371,7 @@ export class ProcessPods {
    * Returns true when the pod's containers have all stopped.
    */
   stop(pod: KubeObject, now: number): boolean {
-    const sandbox = this.sandboxes.get(pod.metadata.uid);
+    const sandbox = this.sandboxes.get(pod.metadata.uid!);
     if (!sandbox) return true;
     const remainingMs = Math.max(0, time(pod.metadata.deletionTimestamp) - now);
     if (!sandbox.stopping) {
@@ -389,7 +389,7 @@ export class ProcessPods {
 
   /** The exit of a stopped container's process, for its final status (undefined: it had none). */
   exitOf(pod: KubeObject, container: string): { exitCode: number; at: number } | undefined {
-    const instance = this.sandboxes.get(pod.metadata.uid)?.instances.get(container);
+    const instance = this.sandboxes.get(pod.metadata.uid!)?.instances.get(container);
     if (!instance) return undefined;
     // an idle container (no process) honours SIGTERM at once
     return instance.process ? instance.process.exit ?? { exitCode: 137, at: this.clock.now() } : { exitCode: 143, at: this.clock.now() };

@@ -6,12 +6,15 @@
  * status (replicas, fullyLabeled, ready, available after minReadySeconds, observedGeneration,
  * ReplicaFailure) with SuccessfulCreate/SuccessfulDelete/FailedCreate events.
  */
+import type { ReplicaSetCondition } from 'kubernetes-types/apps/v1.js';
+import type { ContainerStatus } from 'kubernetes-types/core/v1.js';
 import type { ClusterClock } from '../clock/virtual-clock.js';
 import { ApiError } from '../errors/status-errors.js';
 import { AdmissionPending } from '../admission/controller-admission.js';
 import { deepEqual, rfc3339 } from '../registry/system-metadata.js';
 import { type LabelSelectorObject, fromSelectorMap, isEmptySelector, selectorMatches } from '../selectors/label-selector-object.js';
-import type { KubeObject, StoreEvent } from '../store/object-store.js';
+import type { OwnerReference } from 'kubernetes-types/meta/v1.js';
+import type { KubeObject, NewKubeObject, StoreEvent, WritableObjectMeta } from '../store/object-store.js';
 import type { ControllerClient } from './controller-client.js';
 import type { BuiltinController, ReconcileResult } from './controller-scheduler.js';
 import type { EventRecorder } from './event-recorder.js';
@@ -50,11 +53,11 @@ const burstReplicas = 500;
 const deletionCostAnnotation = 'controller.kubernetes.io/pod-deletion-cost';
 
 export function controllerRefOf(object: KubeObject | undefined): { apiVersion: string; kind: string; name: string; uid: string } | undefined {
-  return (object?.metadata?.ownerReferences ?? []).find((r: any) => r.controller === true);
+  return (object?.metadata?.ownerReferences ?? []).find((r) => r.controller === true);
 }
 
 const phaseRank: Record<string, number> = { Pending: 0, Unknown: 1, Running: 2 };
-const restarts = (pod: KubeObject): number => (pod.status?.containerStatuses ?? []).reduce((n: number, c: any) => n + (c.restartCount ?? 0), 0);
+const restarts = (pod: KubeObject): number => (pod.status?.containerStatuses ?? []).reduce((n: number, c: ContainerStatus) => n + (c.restartCount ?? 0), 0);
 const time = (t: string | undefined): number => (t ? Date.parse(t) : 0);
 
 /**
@@ -147,7 +150,7 @@ export class ReplicaSetController implements BuiltinController {
   /** The owner's pods: adopts matching orphans, releases controlled pods that no longer match. */
   private claimPods(owner: KubeObject): KubeObject[] {
     const claimed: KubeObject[] = [];
-    const uid = owner.metadata.uid;
+    const uid = owner.metadata.uid!;
     // read-only scan of the namespace's pods (no copies); writes below work on copies
     for (const pod of this.client.listShared('pods', owner.metadata.namespace) as KubeObject[]) {
       const ref = controllerRefOf(pod);
@@ -163,8 +166,8 @@ export class ReplicaSetController implements BuiltinController {
     return claimed;
   }
 
-  private ownerReference(owner: KubeObject): Record<string, unknown> {
-    return { apiVersion: this.kind.apiVersion, kind: this.kind.kind, name: owner.metadata.name, uid: owner.metadata.uid, controller: true, blockOwnerDeletion: true };
+  private ownerReference(owner: KubeObject): OwnerReference {
+    return { apiVersion: this.kind.apiVersion, kind: this.kind.kind, name: owner.metadata.name, uid: owner.metadata.uid!, controller: true, blockOwnerDeletion: true };
   }
 
   private adopt(owner: KubeObject, pod: KubeObject): KubeObject | undefined {
@@ -181,7 +184,7 @@ export class ReplicaSetController implements BuiltinController {
   private release(pod: KubeObject, uid: string): void {
     try {
       const copy = structuredClone(pod);
-      copy.metadata.ownerReferences = copy.metadata.ownerReferences.filter((r: any) => r.uid !== uid);
+      copy.metadata.ownerReferences = copy.metadata.ownerReferences!.filter((r) => r.uid !== uid);
       if (copy.metadata.ownerReferences.length === 0) delete copy.metadata.ownerReferences;
       this.client.update('pods', copy);
     } catch (err) {
@@ -233,9 +236,9 @@ export class ReplicaSetController implements BuiltinController {
     return undefined;
   }
 
-  private podFor(owner: KubeObject): KubeObject {
+  private podFor(owner: KubeObject): NewKubeObject {
     const template = owner.spec?.template ?? {};
-    const metadata: Record<string, unknown> = {
+    const metadata: WritableObjectMeta = {
       generateName: `${owner.metadata.name}-`,
       namespace: owner.metadata.namespace,
       ownerReferences: [this.ownerReference(owner)],
@@ -243,7 +246,7 @@ export class ReplicaSetController implements BuiltinController {
     if (template.metadata?.labels) metadata.labels = { ...template.metadata.labels };
     if (template.metadata?.annotations) metadata.annotations = { ...template.metadata.annotations };
     if (template.metadata?.finalizers) metadata.finalizers = [...template.metadata.finalizers];
-    return { apiVersion: 'v1', kind: 'Pod', metadata, spec: structuredClone(template.spec ?? {}) } as KubeObject;
+    return { apiVersion: 'v1', kind: 'Pod', metadata, spec: structuredClone(template.spec ?? {}) };
   }
 
   private writeStatus(owner: KubeObject, active: KubeObject[], failure: Error | undefined, now: number): void {
@@ -255,7 +258,7 @@ export class ReplicaSetController implements BuiltinController {
     const ready = active.filter(isPodReady).length;
     const available = active.filter((p) => isPodAvailable(p, minReady, now)).length;
     const previous = current.status ?? {};
-    let conditions: any[] = [...(previous.conditions ?? [])];
+    let conditions: ReplicaSetCondition[] = [...(previous.conditions ?? [])];
     const failureCondition = conditions.find((c) => c.type === 'ReplicaFailure');
     if (failure && !failureCondition) {
       const diff = active.length - (current.spec?.replicas ?? 1);

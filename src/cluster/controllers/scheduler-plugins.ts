@@ -3,6 +3,8 @@
  * cluster needs): filters that rule nodes out with the real reason texts, and scores that rank the
  * rest. Other parts of the cluster add their own (e.g. volume binding) through `SchedulerPlugin`.
  */
+import type { LabelSelector } from 'kubernetes-types/meta/v1.js';
+import type { Container, NodeSelectorTerm, PodAffinityTerm, PreferredSchedulingTerm, Toleration } from 'kubernetes-types/core/v1.js';
 import { parseQuantity } from '../crd/cel/quantity-library.js';
 import type { KubeObject } from '../store/object-store.js';
 
@@ -57,7 +59,7 @@ export function milli(text: string | number | undefined): number {
 /** The pod's effective requests: the sum over containers, at least each init container's, plus overhead. */
 export function podRequests(pod: KubeObject): Record<string, number> {
   const total: Record<string, number> = {};
-  const requestsOf = (c: KubeObject): Record<string, string> => ({ ...(c.resources?.limits ?? {}), ...(c.resources?.requests ?? {}) });
+  const requestsOf = (c: Container): Record<string, string> => ({ ...(c.resources?.limits ?? {}), ...(c.resources?.requests ?? {}) });
   for (const c of pod.spec?.containers ?? []) for (const [k, v] of Object.entries(requestsOf(c))) total[k] = (total[k] ?? 0) + milli(v);
   for (const c of pod.spec?.initContainers ?? []) for (const [k, v] of Object.entries(requestsOf(c))) total[k] = Math.max(total[k] ?? 0, milli(v));
   for (const [k, v] of Object.entries(pod.spec?.overhead ?? {})) total[k] = (total[k] ?? 0) + milli(v as string);
@@ -119,7 +121,7 @@ interface Taint {
 }
 
 /** Whether one of `tolerations` tolerates `taint` (core/v1 ToleratesTaint). */
-export function tolerates(tolerations: KubeObject[] | undefined, taint: Taint): boolean {
+export function tolerates(tolerations: Toleration[] | undefined, taint: Taint): boolean {
   return (tolerations ?? []).some((t) => {
     if (t.effect && t.effect !== taint.effect) return false;
     if (t.key && t.key !== taint.key) return false;
@@ -169,7 +171,7 @@ function requirementMatches(r: SelectorRequirement, value: string | undefined): 
 }
 
 /** A NodeSelectorTerm: every expression and field requirement holds; an empty term matches nothing. */
-export function nodeSelectorTermMatches(term: KubeObject, node: KubeObject): boolean {
+export function nodeSelectorTermMatches(term: NodeSelectorTerm, node: KubeObject): boolean {
   const expressions: SelectorRequirement[] = term.matchExpressions ?? [];
   const fields: SelectorRequirement[] = term.matchFields ?? [];
   if (expressions.length === 0 && fields.length === 0) return false;
@@ -181,7 +183,7 @@ export function nodeSelectorTermMatches(term: KubeObject, node: KubeObject): boo
 export function matchesNodeSelection(pod: KubeObject, node: KubeObject): boolean {
   const labels: Record<string, string> = node.metadata.labels ?? {};
   if (!Object.entries(pod.spec?.nodeSelector ?? {}).every(([k, v]) => labels[k] === v)) return false;
-  const terms: KubeObject[] | undefined = pod.spec?.affinity?.nodeAffinity?.requiredDuringSchedulingIgnoredDuringExecution?.nodeSelectorTerms;
+  const terms: NodeSelectorTerm[] | undefined = pod.spec?.affinity?.nodeAffinity?.requiredDuringSchedulingIgnoredDuringExecution?.nodeSelectorTerms;
   return terms === undefined || terms.some((t) => nodeSelectorTermMatches(t, node));
 }
 
@@ -192,7 +194,7 @@ const nodeAffinity: SchedulerPlugin = {
     return matchesNodeSelection(pod, node) ? undefined : unresolvable("node(s) didn't match Pod's node affinity/selector");
   },
   score(pod, { node }) {
-    const preferred: KubeObject[] = pod.spec?.affinity?.nodeAffinity?.preferredDuringSchedulingIgnoredDuringExecution ?? [];
+    const preferred: PreferredSchedulingTerm[] = pod.spec?.affinity?.nodeAffinity?.preferredDuringSchedulingIgnoredDuringExecution ?? [];
     const total = preferred.reduce((n, p) => n + (p.weight ?? 0), 0);
     if (total === 0) return 0;
     return (preferred.filter((p) => nodeSelectorTermMatches(p.preference ?? {}, node)).reduce((n, p) => n + (p.weight ?? 0), 0) * 100) / total;
@@ -203,7 +205,7 @@ const nodePorts: SchedulerPlugin = {
   name: 'NodePorts',
   filter(pod, { pods }) {
     const ports = (p: KubeObject): string[] =>
-      (p.spec?.containers ?? []).flatMap((c: KubeObject) => (c.ports ?? []).filter((port: KubeObject) => port.hostPort).map((port: KubeObject) => `${port.protocol ?? 'TCP'}/${port.hostPort}`));
+      (p.spec?.containers ?? []).flatMap((c: Container) => (c.ports ?? []).filter((port) => port.hostPort).map((port) => `${port.protocol ?? 'TCP'}/${port.hostPort}`));
     const wanted = ports(pod);
     if (wanted.length === 0) return undefined;
     const used = new Set(pods.flatMap(ports));
@@ -213,21 +215,21 @@ const nodePorts: SchedulerPlugin = {
 
 // ---- inter-pod affinity ---------------------------------------------------------------------
 
-function labelSelectorMatches(selector: KubeObject | undefined, labels: Record<string, string> | undefined): boolean {
+function labelSelectorMatches(selector: LabelSelector | undefined, labels: Record<string, string> | undefined): boolean {
   if (!selector) return false;
   const l = labels ?? {};
   return Object.entries(selector.matchLabels ?? {}).every(([k, v]) => l[k] === v) && ((selector.matchExpressions ?? []) as SelectorRequirement[]).every((r) => requirementMatches(r, l[r.key]));
 }
 
 /** Whether `other` is selected by the affinity term of `owner` (namespaces default to the owner's). */
-function termSelects(term: KubeObject, owner: KubeObject, other: KubeObject, state: CycleState): boolean {
+function termSelects(term: PodAffinityTerm, owner: KubeObject, other: KubeObject, state: CycleState): boolean {
   const namespaces: string[] = term.namespaces ?? [];
   const ns = other.metadata.namespace;
   const inNamespace =
     term.namespaceSelector !== undefined && term.namespaceSelector !== null
-      ? namespaces.includes(ns) || labelSelectorMatches({ matchLabels: {}, ...term.namespaceSelector }, state.namespaceLabels(ns))
+      ? namespaces.includes(ns!) || labelSelectorMatches({ matchLabels: {}, ...term.namespaceSelector }, state.namespaceLabels(ns!))
       : namespaces.length
-        ? namespaces.includes(ns)
+        ? namespaces.includes(ns!)
         : ns === owner.metadata.namespace;
   return inNamespace && labelSelectorMatches(term.labelSelector, other.metadata.labels);
 }
@@ -241,7 +243,7 @@ function sameDomain(a: KubeObject | undefined, b: KubeObject, topologyKey: strin
   return a !== undefined && value !== undefined && a.metadata.labels?.[topologyKey] === value;
 }
 
-const requiredTerms = (pod: KubeObject, kind: 'podAffinity' | 'podAntiAffinity'): KubeObject[] => pod.spec?.affinity?.[kind]?.requiredDuringSchedulingIgnoredDuringExecution ?? [];
+const requiredTerms = (pod: KubeObject, kind: 'podAffinity' | 'podAntiAffinity'): PodAffinityTerm[] => pod.spec?.affinity?.[kind]?.requiredDuringSchedulingIgnoredDuringExecution ?? [];
 
 const interPodAffinity: SchedulerPlugin = {
   name: 'InterPodAffinity',
@@ -289,9 +291,9 @@ const defaultSpread: SchedulerPlugin = {
   name: 'PodTopologySpread',
   weight: 2,
   score(pod, { pods }) {
-    const owner = (pod.metadata.ownerReferences ?? []).find((r: KubeObject) => r.controller)?.uid;
+    const owner = (pod.metadata.ownerReferences ?? []).find((r) => r.controller)?.uid;
     if (!owner) return 0;
-    const siblings = pods.filter((p) => (p.metadata.ownerReferences ?? []).some((r: KubeObject) => r.controller && r.uid === owner)).length;
+    const siblings = pods.filter((p) => (p.metadata.ownerReferences ?? []).some((r) => r.controller && r.uid === owner)).length;
     return Math.max(0, 100 - siblings * 10);
   },
 };

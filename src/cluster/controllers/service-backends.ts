@@ -4,6 +4,7 @@
  * chosen round-robin as kube-proxy spreads connections. The API server uses it for admission webhooks
  * (`clientConfig.service`, verified as `<service>.<namespace>.svc`) and for services/proxy.
  */
+import type { ServicePort } from 'kubernetes-types/core/v1.js';
 import type { KubeObject, ObjectStore } from '../store/object-store.js';
 import { isProcessPodAddress } from './pod-network.js';
 import { belongsInEndpoints, isPodReady, resolveTargetPort, serviceSelects } from './service-pods.js';
@@ -18,8 +19,8 @@ export interface ServiceBackend {
 const turns = new WeakMap<ObjectStore, Map<string, number>>();
 
 /** The Service port named by number or by name (the only port when `port` is undefined). */
-function servicePortOf(service: Readonly<KubeObject>, port: number | string | undefined): KubeObject | undefined {
-  const ports: KubeObject[] = service.spec?.ports ?? [];
+function servicePortOf(service: Readonly<KubeObject>, port: number | string | undefined): ServicePort | undefined {
+  const ports: ServicePort[] = service.spec?.ports ?? [];
   if (port === undefined || port === '') return ports.length === 1 ? ports[0] : undefined;
   return ports.find((p) => p.port === Number(port) || (p.name !== undefined && p.name === port));
 }

@@ -51,7 +51,7 @@ test('Endpoints list ready pods as addresses and unready ones as notReadyAddress
   await cluster.settle();
   const ep = get('endpoints', 'web');
   expect(ep.metadata.labels).toEqual({ tier: 'web' });
-  expect(ep.metadata.annotations['endpoints.kubernetes.io/last-change-trigger-time']).toBe('2026-11-22T10:00:00Z');
+  expect(ep.metadata.annotations!['endpoints.kubernetes.io/last-change-trigger-time']).toBe('2026-11-22T10:00:00Z');
   expect(ep.subsets).toEqual([
     {
       addresses: [{ ip: '10.244.0.5', nodeName: 'kubeforge-control-plane', targetRef: { kind: 'Pod', namespace: 'default', name: 'a', uid: expect.any(String) } }],
@@ -94,7 +94,7 @@ test('publishNotReadyAddresses puts unready pods among the ready addresses', asy
   pod('a', '10.244.0.5', false);
   await cluster.settle();
   const ep = get('endpoints', 'peers');
-  expect(ep.metadata.labels['service.kubernetes.io/headless']).toBe('');
+  expect(ep.metadata.labels!['service.kubernetes.io/headless']).toBe('');
   expect(ep.subsets[0].addresses.map((a: any) => a.ip)).toEqual(['10.244.0.5']);
   expect(slicesOf('peers')[0]!.endpoints[0].conditions).toEqual({ ready: true, serving: false, terminating: false });
 });
@@ -125,8 +125,8 @@ test('Endpoints written for a selector-less Service are mirrored into a slice; t
   });
   await cluster.settle();
   const [slice] = slicesOf('external');
-  expect(slice!.metadata.labels['endpointslice.kubernetes.io/managed-by']).toBe('endpointslicemirroring-controller.k8s.io');
-  expect(slice!.metadata.ownerReferences[0]).toMatchObject({ kind: 'Endpoints', name: 'external' });
+  expect(slice!.metadata.labels!['endpointslice.kubernetes.io/managed-by']).toBe('endpointslicemirroring-controller.k8s.io');
+  expect(slice!.metadata.ownerReferences![0]).toMatchObject({ kind: 'Endpoints', name: 'external' });
   expect(slice!.endpoints).toEqual([
     { addresses: ['192.168.1.10'], conditions: { ready: true } },
     { addresses: ['192.168.1.11'], conditions: { ready: false } },

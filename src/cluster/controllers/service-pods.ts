@@ -3,6 +3,7 @@
  * a LabelSelector selects, whether a pod is ready, whether it belongs in endpoints at all, which
  * container port a Service port's targetPort names, and the trigger-time annotation they write.
  */
+import type { PodCondition, ServicePort } from 'kubernetes-types/core/v1.js';
 import { labelSelectorToString, matchesLabels, parseLabelSelector } from '../selectors/label-selector.js';
 import type { KubeObject } from '../store/object-store.js';
 
@@ -29,7 +30,7 @@ export function labelSelectorSelects(selector: unknown, labels: Record<string, s
 
 /** The pod's Ready condition is True. */
 export function isPodReady(pod: KubeObject): boolean {
-  return (pod.status?.conditions ?? []).some((c: any) => c.type === 'Ready' && c.status === 'True');
+  return (pod.status?.conditions ?? []).some((c: PodCondition) => c.type === 'Ready' && c.status === 'True');
 }
 
 const isTerminal = (pod: KubeObject): boolean => pod.status?.phase === 'Succeeded' || pod.status?.phase === 'Failed';
@@ -44,7 +45,7 @@ export function belongsInEndpoints(pod: KubeObject, includeTerminating: boolean)
  * The pod port a Service port reaches: a number is taken as is; a name is looked up among the
  * containers' ports with the same protocol (undefined when the pod has no such port).
  */
-export function resolveTargetPort(pod: KubeObject, servicePort: any): number | undefined {
+export function resolveTargetPort(pod: KubeObject, servicePort: ServicePort): number | undefined {
   const target = servicePort.targetPort ?? servicePort.port;
   if (typeof target === 'number') return target;
   const protocol = servicePort.protocol ?? 'TCP';
@@ -57,7 +58,7 @@ export function resolveTargetPort(pod: KubeObject, servicePort: any): number | u
 
 /** When the pod last changed in a way endpoints see: its Ready transition, else its creation. */
 export function podChangeTime(pod: KubeObject): number {
-  const ready = (pod.status?.conditions ?? []).find((c: any) => c.type === 'Ready');
+  const ready = (pod.status?.conditions ?? []).find((c: PodCondition) => c.type === 'Ready');
   return Date.parse(ready?.lastTransitionTime ?? pod.metadata.creationTimestamp ?? '') || 0;
 }
 
@@ -68,7 +69,7 @@ export function triggerTimeText(ms: number): string {
 
 /** The pod reference endpoints carry. */
 export function podReference(pod: KubeObject): Record<string, string> {
-  return { kind: 'Pod', namespace: pod.metadata.namespace, name: pod.metadata.name, uid: pod.metadata.uid };
+  return { kind: 'Pod', namespace: pod.metadata.namespace!, name: pod.metadata.name, uid: pod.metadata.uid! };
 }
 
 /** The labels a Service's Endpoints/EndpointSlices copy from it, plus the headless marker. */

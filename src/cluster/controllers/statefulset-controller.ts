@@ -7,6 +7,8 @@
  * or OnDelete; ControllerRevisions; the PVC retention policy's owner references; and the status
  * kubectl rollout status reads.
  */
+import type { StatefulSetStatus } from 'kubernetes-types/apps/v1.js';
+import type { PodCondition, PodSpec } from 'kubernetes-types/core/v1.js';
 import type { ClusterClock } from '../clock/virtual-clock.js';
 import type { KubeObject, StoreEvent } from '../store/object-store.js';
 import type { ControllerClient } from './controller-client.js';
@@ -23,17 +25,20 @@ export const podIndexLabel = 'apps.kubernetes.io/pod-index';
 const setKind = { apiVersion: 'apps/v1', kind: 'StatefulSet', hashLabel: 'controller.kubernetes.io/hash' };
 
 const isTerminal = (pod: KubeObject): boolean => pod.status?.phase === 'Succeeded' || pod.status?.phase === 'Failed';
+/** The counts writeStatus tallies, present while it counts. */
+type Counts = Required<Pick<StatefulSetStatus, 'replicas' | 'readyReplicas' | 'availableReplicas' | 'currentReplicas' | 'updatedReplicas'>>;
+
 const isTerminating = (pod: KubeObject): boolean => Boolean(pod.metadata.deletionTimestamp);
 export const isRunningAndReady = (pod: KubeObject): boolean =>
-  pod.status?.phase === 'Running' && (pod.status?.conditions ?? []).some((c: any) => c.type === 'Ready' && c.status === 'True');
+  pod.status?.phase === 'Running' && (pod.status?.conditions ?? []).some((c: PodCondition) => c.type === 'Ready' && c.status === 'True');
 
 function readySince(pod: KubeObject): number | undefined {
-  const ready = (pod.status?.conditions ?? []).find((c: any) => c.type === 'Ready' && c.status === 'True');
+  const ready = (pod.status?.conditions ?? []).find((c: PodCondition) => c.type === 'Ready' && c.status === 'True');
   return ready?.lastTransitionTime ? Date.parse(ready.lastTransitionTime) : undefined;
 }
 
 const controllerOf = (o: KubeObject | undefined): OwnerReference | undefined =>
-  (o?.metadata.ownerReferences ?? []).find((r: any) => r.controller === true && r.kind === 'StatefulSet' && r.apiVersion === 'apps/v1');
+  (o?.metadata.ownerReferences ?? []).find((r) => r.controller === true && r.kind === 'StatefulSet' && r.apiVersion === 'apps/v1');
 
 /** The ordinal of a pod named `<set>-<n>`, or -1. */
 export function ordinalOf(setName: string, podName: string): number {
@@ -59,12 +64,12 @@ export class StatefulSetController implements BuiltinController {
     if (owner) return [`${event.object.metadata.namespace}/${owner.name}`];
     // an orphan: the set its name points at may adopt it
     const set = /^(.+)-\d+$/.exec(event.object.metadata.name)?.[1];
-    return set && event.type !== 'DELETED' && !(event.object.metadata.ownerReferences ?? []).some((r: any) => r.controller) ? [`${event.object.metadata.namespace}/${set}`] : [];
+    return set && event.type !== 'DELETED' && !(event.object.metadata.ownerReferences ?? []).some((r) => r.controller) ? [`${event.object.metadata.namespace}/${set}`] : [];
   }
 
   private podsOf(set: KubeObject): KubeObject[] {
     return this.owners
-      .dependentsIn(set.metadata.uid, 'pods')
+      .dependentsIn(set.metadata.uid!, 'pods')
       .map((l) => this.client.get('pods', l.namespace, l.name))
       .filter((p): p is KubeObject => p !== undefined && controllerOf(p)?.uid === set.metadata.uid);
   }
@@ -173,10 +178,10 @@ export class StatefulSetController implements BuiltinController {
     const template = structuredClone(templateOf(revision));
     const name = `${set.metadata.name}-${ordinal}`;
     for (const claim of this.claimTemplates(set)) this.ensureClaim(set, claim, ordinal, undefined, true);
-    const podSpec = template.spec ?? {};
+    const podSpec: Partial<PodSpec> = template.spec ?? {};
     const claims = this.claimTemplates(set);
-    const claimVolumes = claims.map((c: any) => ({ name: c.metadata.name, persistentVolumeClaim: { claimName: claimName(c.metadata.name, set.metadata.name, ordinal) } }));
-    podSpec.volumes = [...claimVolumes, ...(podSpec.volumes ?? []).filter((v: any) => !claims.some((c: any) => c.metadata.name === v.name))];
+    const claimVolumes = claims.map((c) => ({ name: c.metadata.name, persistentVolumeClaim: { claimName: claimName(c.metadata.name, set.metadata.name, ordinal) } }));
+    podSpec.volumes = [...claimVolumes, ...(podSpec.volumes ?? []).filter((v) => !claims.some((c) => c.metadata.name === v.name))];
     if (podSpec.volumes.length === 0) delete podSpec.volumes;
     podSpec.hostname = name;
     if (spec.serviceName) podSpec.subdomain = spec.serviceName;
@@ -188,7 +193,7 @@ export class StatefulSetController implements BuiltinController {
         namespace: set.metadata.namespace,
         labels: { ...(template.metadata?.labels ?? {}), [revisionLabel]: revision.metadata.name, [podNameLabel]: name, [podIndexLabel]: String(ordinal) },
         ...(template.metadata?.annotations ? { annotations: template.metadata.annotations } : {}),
-        ownerReferences: [{ apiVersion: 'apps/v1', kind: 'StatefulSet', name: set.metadata.name, uid: set.metadata.uid, controller: true, blockOwnerDeletion: true }],
+        ownerReferences: [{ apiVersion: 'apps/v1', kind: 'StatefulSet', name: set.metadata.name, uid: set.metadata.uid!, controller: true, blockOwnerDeletion: true }],
       },
       spec: podSpec,
     };
@@ -207,7 +212,7 @@ export class StatefulSetController implements BuiltinController {
   }
 
   private claimTemplates(set: KubeObject): KubeObject[] {
-    return (set.spec?.volumeClaimTemplates ?? []).filter((c: any) => c?.metadata?.name);
+    return (set.spec?.volumeClaimTemplates ?? []).filter((c: KubeObject | undefined) => c?.metadata?.name);
   }
 
   /** The pod's claims exist and carry the owner references the retention policy asks for. */
@@ -231,7 +236,7 @@ export class StatefulSetController implements BuiltinController {
         },
         spec: structuredClone(template.spec ?? {}),
       };
-      if (Object.keys(claim.metadata.labels).length === 0) delete claim.metadata.labels;
+      if (Object.keys(claim.metadata.labels!).length === 0) delete claim.metadata.labels;
       claim.metadata.ownerReferences = this.claimOwners(set, claim, pod, inRange);
       if (claim.metadata.ownerReferences.length === 0) delete claim.metadata.ownerReferences;
       try {
@@ -257,9 +262,9 @@ export class StatefulSetController implements BuiltinController {
    */
   private claimOwners(set: KubeObject, claim: KubeObject, pod: KubeObject | undefined, inRange: boolean): OwnerReference[] {
     const policy = set.spec?.persistentVolumeClaimRetentionPolicy ?? {};
-    const others = (claim.metadata.ownerReferences ?? []).filter((r: any) => r.uid !== set.metadata.uid && !(r.kind === 'Pod' && r.apiVersion === 'v1' && r.name === `${set.metadata.name}-${ordinalOf(set.metadata.name, r.name)}`));
+    const others = (claim.metadata.ownerReferences ?? []).filter((r) => r.uid !== set.metadata.uid && !(r.kind === 'Pod' && r.apiVersion === 'v1' && r.name === `${set.metadata.name}-${ordinalOf(set.metadata.name, r.name)}`));
     // KEP-1847: the set's reference is a controller reference that does not block the set's deletion
-    const setRef: OwnerReference = { apiVersion: 'apps/v1', kind: 'StatefulSet', name: set.metadata.name, uid: set.metadata.uid, controller: true };
+    const setRef: OwnerReference = { apiVersion: 'apps/v1', kind: 'StatefulSet', name: set.metadata.name, uid: set.metadata.uid!, controller: true };
     const podRef = pod ? ({ apiVersion: 'v1', kind: 'Pod', name: pod.metadata.name, uid: pod.metadata.uid } as OwnerReference) : undefined;
     const refs = [...others];
     const scaledDown = !inRange;
@@ -273,7 +278,7 @@ export class StatefulSetController implements BuiltinController {
     const fresh = this.client.get('apps/statefulsets', set.metadata.namespace, set.metadata.name);
     if (!fresh) return;
     const pods = this.podsOf(fresh);
-    const status: Record<string, any> = {
+    const status: StatefulSetStatus & Counts = {
       observedGeneration: fresh.metadata.generation,
       replicas: 0,
       readyReplicas: 0,
@@ -298,7 +303,8 @@ export class StatefulSetController implements BuiltinController {
       status.currentReplicas = status.updatedReplicas;
       status.currentRevision = status.updateRevision;
     }
-    for (const k of ['readyReplicas', 'currentReplicas', 'updatedReplicas']) if (status[k] === 0) delete status[k];
+    const counted: StatefulSetStatus = status;
+    for (const k of ['readyReplicas', 'currentReplicas', 'updatedReplicas'] as const) if (counted[k] === 0) delete counted[k];
     if (fresh.status?.conditions) status.conditions = fresh.status.conditions;
     if (JSON.stringify(status) === JSON.stringify(fresh.status ?? {})) return;
     this.client.updateStatus('apps/statefulsets', { ...fresh, status });

@@ -5,6 +5,7 @@
  * (The finalizers themselves are added on create by the StorageObjectInUseProtection admission step
  * in storage-kinds.ts.)
  */
+import type { Volume } from 'kubernetes-types/core/v1.js';
 import { pvProtectionFinalizer, pvcProtectionFinalizer } from '../registry/builtin/storage-kinds.js';
 import type { KubeObject, StoreEvent } from '../store/object-store.js';
 import type { ControllerClient } from './controller-client.js';
@@ -13,7 +14,7 @@ import type { BuiltinController } from './controller-scheduler.js';
 /** Names of the claims a pod's volumes use. */
 export function claimNamesOf(pod: KubeObject): string[] {
   return (pod.spec?.volumes ?? [])
-    .map((v: any) => v?.persistentVolumeClaim?.claimName ?? (v?.ephemeral ? `${pod.metadata.name}-${v.name}` : undefined))
+    .map((v: Volume | undefined) => v?.persistentVolumeClaim?.claimName ?? (v?.ephemeral ? `${pod.metadata.name}-${v.name}` : undefined))
     .filter((n: unknown): n is string => typeof n === 'string');
 }
 

@@ -12,6 +12,7 @@
  *   claim changes.
  * `volumeBindingPlugin()` and `volumeMountGate()` wrap them as a scheduler plugin and a kubelet gate.
  */
+import type { Volume } from 'kubernetes-types/core/v1.js';
 import type { KubeObject } from '../store/object-store.js';
 import type { ControllerClient } from './controller-client.js';
 import { selectedNodeAnnotation, volumeFitsNode, claimClass } from './persistent-volume-binder.js';
@@ -29,7 +30,7 @@ export class VolumeScheduling {
 
   volumeBindingFor(pod: KubeObject, nodeName: string): VolumeBindingDecision {
     const namespace = pod.metadata.namespace;
-    const ephemeral = new Set((pod.spec?.volumes ?? []).filter((v: any) => v?.ephemeral).map((v: any) => `${pod.metadata.name}-${v.name}`));
+    const ephemeral = new Set(((pod.spec?.volumes ?? []) as Array<Volume | undefined>).filter((v) => v?.ephemeral).map((v) => `${pod.metadata.name}-${v!.name}`));
     const claims: KubeObject[] = [];
     // claim-level checks first (the scheduler's PreFilter), then the node (Filter)
     for (const name of claimNamesOf(pod)) {

@@ -4,6 +4,7 @@
  * naming v1 or v1beta1; the None strategy takes neither. Errors are named by the internal type's paths
  * (`spec.conversion.webhookClientConfig`, `spec.conversion.conversionReviewVersions`), as the real server names them.
  */
+import type { CustomResourceConversion, ServiceReference } from 'kubernetes-types/apiextensions/v1.js';
 import { type FieldError, GoSyntaxValue, forbidden, goQuote, invalid, notSupported, required } from '../errors/field-errors.js';
 import { dns1035LabelErrors } from '../registry/object-meta.js';
 
@@ -25,7 +26,7 @@ function urlErrors(field: string, raw: string): FieldError[] {
   return errs;
 }
 
-function serviceErrors(field: string, service: Record<string, any>): FieldError[] {
+function serviceErrors(field: string, service: ServiceReference): FieldError[] {
   const errs: FieldError[] = [];
   if (!service.name) errs.push(required(`${field}.name`, 'service name is required'));
   if (!service.namespace) errs.push(required(`${field}.namespace`, 'service namespace is required'));
@@ -56,7 +57,7 @@ function reviewVersionErrors(field: string, versions: unknown): FieldError[] {
 }
 
 /** The errors of `spec.conversion` (already defaulted to `{ strategy: None }`). */
-export function conversionErrors(conversion: Record<string, any> | undefined): FieldError[] {
+export function conversionErrors(conversion: CustomResourceConversion | undefined): FieldError[] {
   if (!conversion) return [];
   const strategy = conversion.strategy;
   if (strategy !== 'None' && strategy !== 'Webhook') return [notSupported('spec.conversion.strategy', strategy ?? '', ['None', 'Webhook'])];
@@ -74,7 +75,7 @@ export function conversionErrors(conversion: Record<string, any> | undefined): F
   if (!clientConfig) errs.push(required(clientField, 'required when strategy is set to Webhook'));
   else if (Boolean(clientConfig.url) === Boolean(clientConfig.service)) errs.push(required(clientField, 'exactly one of url or service is required'));
   else if (clientConfig.url) errs.push(...urlErrors(`${clientField}.url`, String(clientConfig.url)));
-  else errs.push(...serviceErrors(`${clientField}.service`, clientConfig.service));
+  else errs.push(...serviceErrors(`${clientField}.service`, clientConfig.service!));
   errs.push(...reviewVersionErrors(versionsField, reviewVersions));
   return errs;
 }

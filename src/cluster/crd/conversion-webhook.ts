@@ -7,9 +7,10 @@
  * error texts (`conversion webhook for <gvk> failed: …`, code 500). The converted metadata is the
  * original's, with the webhook's labels and annotations kept.
  */
+import type { ServiceReference, WebhookClientConfig } from 'kubernetes-types/apiextensions/v1.js';
 import { randomUUID } from 'node:crypto';
 import { ApiError } from '../errors/status-errors.js';
-import type { KubeObject } from '../store/object-store.js';
+import type { KubeObject, StoredObjectMeta } from '../store/object-store.js';
 import { type ServiceResolver, post, webhookTarget } from '../admission/webhook-caller.js';
 
 /** How long the server waits for a conversion webhook (client-go's default webhook request timeout). */
@@ -37,9 +38,9 @@ export function usesConversionWebhook(crd: KubeObject | Readonly<KubeObject> | u
 }
 
 /** The URL the server's client names in errors: the configured one, or `https://<service>.<namespace>.svc:<port><path>`. */
-function requestUrl(clientConfig: Record<string, any>): string {
+function requestUrl(clientConfig: WebhookClientConfig): string {
   if (clientConfig.url) return String(clientConfig.url);
-  const service = clientConfig.service ?? {};
+  const service: Partial<ServiceReference> = clientConfig.service ?? {};
   return `https://${service.name}.${service.namespace}.svc:${service.port ?? 443}${service.path ?? ''}`;
 }
 
@@ -49,8 +50,23 @@ function reviewVersion(crd: KubeObject): 'v1' | 'v1beta1' | undefined {
   return listed.find((v): v is 'v1' | 'v1beta1' => v === 'v1' || v === 'v1beta1');
 }
 
+/** A ConversionReview reply as decoded (its fields unchecked). */
+interface ConversionReviewReply {
+  apiVersion?: unknown;
+  kind?: unknown;
+  response?: { uid?: unknown; result?: { status?: unknown; message?: unknown }; convertedObjects?: unknown } | null;
+}
+
+/** One object a conversion webhook returned (its fields unchecked). */
+interface ConvertedObject {
+  apiVersion?: unknown;
+  kind?: unknown;
+  metadata?: unknown;
+  [field: string]: unknown;
+}
+
 /** The converted objects of a response, or the reason it is not acceptable (getConvertedObjectsFromResponse). */
-function convertedObjects(response: any, version: 'v1' | 'v1beta1', uid: string): unknown[] {
+function convertedObjects(response: ConversionReviewReply | null, version: 'v1' | 'v1beta1', uid: string): unknown[] {
   if (version === 'v1') {
     const gvk = `${response?.apiVersion ?? ''}, Kind=${response?.kind ?? ''}`;
     if (response?.apiVersion !== 'apiextensions.k8s.io/v1' || response?.kind !== 'ConversionReview') {
@@ -61,40 +77,41 @@ function convertedObjects(response: any, version: 'v1' | 'v1beta1', uid: string)
   if (!r) throw new Error('no response provided');
   if (version === 'v1' && r.uid !== uid) throw new Error(`expected response.uid=${JSON.stringify(uid)}, got ${JSON.stringify(r.uid ?? '')}`);
   if (r.result?.status !== 'Success') {
-    if (r.result?.message) throw new Error(r.result.message);
+    if (r.result?.message) throw new Error(String(r.result.message));
     throw new Error(`response.result.status was '${r.result?.status ?? ''}', not 'Success'`);
   }
   return Array.isArray(r.convertedObjects) ? r.convertedObjects : [];
 }
 
 /** validateConvertedObject: the webhook may not change the kind, name, namespace or uid. */
-function identityError(original: KubeObject, converted: any): string | undefined {
+function identityError(original: KubeObject, converted: ConvertedObject | undefined): string | undefined {
+  const meta = converted?.metadata as { name?: unknown; namespace?: unknown; uid?: unknown } | null | undefined;
   const pairs: [string, unknown, unknown][] = [
     ['kind', original.kind, converted?.kind],
-    ['name', original.metadata?.name, converted?.metadata?.name],
-    ['namespace', original.metadata?.namespace ?? '', converted?.metadata?.namespace ?? ''],
-    ['UID', original.metadata?.uid ?? '', converted?.metadata?.uid ?? ''],
+    ['name', original.metadata?.name, meta?.name],
+    ['namespace', original.metadata?.namespace ?? '', meta?.namespace ?? ''],
+    ['UID', original.metadata?.uid ?? '', meta?.uid ?? ''],
   ];
   const wrong = pairs.find(([, a, b]) => (a ?? '') !== (b ?? ''));
   return wrong ? `must have the same ${wrong[0]}: ${wrong[1] ?? ''} != ${wrong[2] ?? ''}` : undefined;
 }
 
 /** restoreObjectMeta: the original metadata with the webhook's labels and annotations. */
-function restoredMetadata(original: KubeObject, converted: any): Record<string, any> {
+function restoredMetadata(original: KubeObject, converted: ConvertedObject | undefined): StoredObjectMeta {
   const meta = converted?.metadata;
   if (meta === undefined) throw new Error('missing metadata in converted object');
   if (meta === null || typeof meta !== 'object' || Array.isArray(meta)) throw new Error(`invalid metadata of type ${meta === null ? '<nil>' : Array.isArray(meta) ? '[]interface {}' : typeof meta} in converted object`);
-  const out: Record<string, any> = structuredClone(original.metadata);
+  const out = structuredClone(original.metadata);
   for (const field of ['labels', 'annotations'] as const) {
-    const value = meta[field];
+    const value = (meta as Record<string, unknown>)[field];
     if (value === undefined || value === null) {
       delete out[field];
       continue;
     }
-    for (const [k, v] of Object.entries(value)) {
+    for (const [k, v] of Object.entries(value as object)) {
       if (typeof v !== 'string') throw new Error(`metadata.${field}[${k}] must be a string, but is ${typeof v} in converted object`);
     }
-    out[field] = value;
+    out[field] = value as Record<string, string>; // every value checked to be a string above
   }
   return out;
 }
@@ -105,7 +122,7 @@ function restoredMetadata(original: KubeObject, converted: any): Record<string, 
  */
 export async function convertThroughWebhook(crd: KubeObject, object: KubeObject, desiredAPIVersion: string, settings: ConversionSettings): Promise<KubeObject> {
   if (object.apiVersion === desiredAPIVersion) return object;
-  const gvk = gvkText(object.apiVersion, object.kind);
+  const gvk = gvkText(object.apiVersion!, object.kind!);
   const failed = (why: string): ConversionError => new ConversionError(`conversion webhook for ${gvk} failed: ${why}`);
   const version = reviewVersion(crd);
   if (!version) throw new ConversionError('no supported conversion review versions');
@@ -128,7 +145,7 @@ export async function convertThroughWebhook(crd: KubeObject, object: KubeObject,
     throw failed(err instanceof SyntaxError ? `the server responded with invalid JSON: ${err.message}` : (err as Error).message);
   }
   if (objects.length !== 1) throw new ConversionError(`conversion webhook for ${gvk} returned ${objects.length} objects, expected 1`);
-  const converted = objects[0] as any;
+  const converted = objects[0] as ConvertedObject | undefined;
   const receivedApiVersion = String(converted?.apiVersion ?? '');
   if (receivedApiVersion !== desiredAPIVersion) {
     throw new ConversionError(`conversion webhook for ${gvk} returned invalid object at index 0: invalid groupVersion (expected ${desiredAPIVersion}, received ${receivedApiVersion})`);
@@ -138,7 +155,7 @@ export async function convertThroughWebhook(crd: KubeObject, object: KubeObject,
   }
   const identity = identityError(object, converted);
   if (identity) throw new ConversionError(`conversion webhook for ${gvk} returned invalid object: ${identity}`);
-  let metadata: Record<string, any>;
+  let metadata: StoredObjectMeta;
   try {
     metadata = restoredMetadata(object, converted);
   } catch (err) {

@@ -6,6 +6,7 @@
  * kube-apiserver's CRD finalizer does (Terminating=True, InstanceDeletionFailed, "could not issue all
  * deletes: …") and the cleanup retried with per-CRD exponential backoff (5 ms doubling to 1000 s).
  */
+import type { CustomResourceDefinitionCondition, CustomResourceDefinitionVersion } from 'kubernetes-types/apiextensions/v1.js';
 import { ApiError } from '../errors/status-errors.js';
 import type { ClusterInternals } from '../local-cluster.js';
 import type { ResourceType } from '../registry/resource-type.js';
@@ -17,13 +18,13 @@ import { customResourceType } from './custom-resource-type.js';
 const crdBucket = 'customresourcedefinitions.apiextensions.k8s.io';
 const manager = { fieldManager: 'kube-apiserver' };
 
-function condition(type: string, status: string, reason: string, message: string, now: number, previous?: any): Record<string, unknown> {
+function condition(type: string, status: string, reason: string, message: string, now: number, previous?: CustomResourceDefinitionCondition): Record<string, unknown> {
   const transition = previous && previous.status === status ? previous.lastTransitionTime : rfc3339(now);
   return { type, status, lastTransitionTime: transition, reason, message };
 }
 
 function isTrue(crd: KubeObject, type: string): boolean {
-  return (crd.status?.conditions ?? []).some((c: any) => c.type === type && c.status === 'True');
+  return (crd.status?.conditions ?? []).some((c: CustomResourceDefinitionCondition) => c.type === type && c.status === 'True');
 }
 
 export class CrdController {
@@ -77,8 +78,8 @@ export class CrdController {
       return;
     }
     const terminating = Boolean(crd.metadata.deletionTimestamp);
-    const types: ResourceType[] = (crd.spec.versions ?? []).filter((v: any) => v.served).map((v: any) => customResourceType(crd, v, terminating));
-    const storage = (crd.spec.versions ?? []).find((v: any) => v.storage)?.name;
+    const types: ResourceType[] = ((crd.spec.versions ?? []) as CustomResourceDefinitionVersion[]).filter((v) => v.served).map((v) => customResourceType(crd, v, terminating));
+    const storage = ((crd.spec.versions ?? []) as CustomResourceDefinitionVersion[]).find((v) => v.storage)?.name;
     types.sort((a, b) => (a.version === storage ? -1 : b.version === storage ? 1 : 0));
     this.cluster.catalog.replace(group, crd.spec.names.plural, types);
     this.onTypesChanged(group, crd.spec.names.plural, false);
@@ -95,7 +96,7 @@ export class CrdController {
     if (isTrue(crd, 'Established') && JSON.stringify(crd.status.acceptedNames) === JSON.stringify(crd.spec.names)) return;
     const now = this.cluster.clock.now();
     const conflict = this.nameConflict(crd);
-    const prev = (t: string): any => (crd.status?.conditions ?? []).find((c: any) => c.type === t);
+    const prev = (t: string): CustomResourceDefinitionCondition | undefined => (crd.status?.conditions ?? []).find((c: CustomResourceDefinitionCondition) => c.type === t);
     const status = structuredClone(crd.status ?? {});
     if (conflict) {
       status.conditions = [
@@ -134,8 +135,8 @@ export class CrdController {
     const remaining = this.cluster.store.list(bucket);
     const rt = this.cluster.catalog.versionsOf(crd.spec.group, crd.spec.names.plural)[0];
     const setTerminating = (reason: string, message: string, status: string): void => {
-      const others = (crd.status?.conditions ?? []).filter((c: any) => c.type !== 'Terminating');
-      const prev = (crd.status?.conditions ?? []).find((c: any) => c.type === 'Terminating');
+      const others = (crd.status?.conditions ?? []).filter((c: CustomResourceDefinitionCondition) => c.type !== 'Terminating');
+      const prev = (crd.status?.conditions ?? []).find((c: CustomResourceDefinitionCondition) => c.type === 'Terminating');
       if (prev?.reason === reason && prev?.status === status && prev?.message === message) return;
       const next = { ...crd, status: { ...crd.status, conditions: [...others, condition('Terminating', status, reason, message, now, prev)] } };
       const r = this.cluster.operations.update(this.crdType(), undefined, crd.metadata.name, next, { ...manager, subresource: 'status' });

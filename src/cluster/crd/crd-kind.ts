@@ -3,6 +3,7 @@
  * §5.1 with their messages (named under spec.validation / spec.subresources / … when every version
  * shares that part), immutability on update, and the initial status the POST response shows.
  */
+import type { CustomResourceColumnDefinition, CustomResourceDefinitionCondition, CustomResourceDefinitionVersion, CustomResourceSubresources } from 'kubernetes-types/apiextensions/v1.js';
 import { type FieldError, forbidden, invalid, notSupported, required } from '../errors/field-errors.js';
 import { defineKind } from '../registry/define-kind.js';
 import { dns1035LabelErrors, dns1123SubdomainErrors } from '../registry/object-meta.js';
@@ -47,18 +48,20 @@ function schemaErrors(schema: Record<string, any>, path: string, statusOn: boole
 
 function columnErrors(columns: unknown, p: string): FieldError[] {
   const errs: FieldError[] = [];
-  (Array.isArray(columns) ? columns : []).forEach((c: any, j: number) => {
+  (Array.isArray(columns) ? columns : []).forEach((c: CustomResourceColumnDefinition | undefined, j: number) => {
     const cp = `${p}[${j}]`;
     if (!c?.name) errs.push(required(`${cp}.name`));
-    if (!columnTypes.includes(c?.type)) errs.push(notSupported(`${cp}.type`, c?.type ?? '', columnTypes));
-    if (c?.format && !columnFormats.includes(c.format)) errs.push(notSupported(`${cp}.format`, c.format, columnFormats));
-    if (!c?.jsonPath) errs.push(required(`${cp}.JSONPath`));
-    else if (!String(c.jsonPath).startsWith('.')) errs.push(invalid(`${cp}.JSONPath`, c.jsonPath, 'must be a simple json path starting with .'));
+    if (!columnTypes.includes(c?.type as string)) errs.push(notSupported(`${cp}.type`, c?.type ?? '', columnTypes));
+    const format = c?.format;
+    if (format && !columnFormats.includes(format)) errs.push(notSupported(`${cp}.format`, format, columnFormats));
+    const jsonPath = c?.jsonPath;
+    if (!jsonPath) errs.push(required(`${cp}.JSONPath`));
+    else if (!String(jsonPath).startsWith('.')) errs.push(invalid(`${cp}.JSONPath`, jsonPath, 'must be a simple json path starting with .'));
   });
   return errs;
 }
 
-function subresourceErrors(subresources: any, p: string): FieldError[] {
+function subresourceErrors(subresources: CustomResourceSubresources | undefined, p: string): FieldError[] {
   const errs: FieldError[] = [];
   const scale = subresources?.scale;
   if (scale) {
@@ -81,13 +84,13 @@ function selectableFieldErrors(fields: unknown, p: string): FieldError[] {
  * to the spec (`spec.validation`, `spec.subresources`, `spec.additionalPrinterColumns`,
  * `spec.selectableFields` — the last only together with the schema), and errors are named there.
  */
-export function sharedVersionParts(versions: any[]): { schema: boolean; subresources: boolean; columns: boolean; selectableFields: boolean } {
-  const same = (part: string): boolean => versions.length > 0 && versions.every((v) => deepEqual(v?.[part], versions[0]?.[part]));
+export function sharedVersionParts(versions: Array<CustomResourceDefinitionVersion | undefined>): { schema: boolean; subresources: boolean; columns: boolean; selectableFields: boolean } {
+  const same = (part: keyof CustomResourceDefinitionVersion): boolean => versions.length > 0 && versions.every((v) => deepEqual(v?.[part], versions[0]?.[part]));
   const schema = versions.length > 0 && versions[0]?.schema?.openAPIV3Schema !== undefined && same('schema');
   return { schema, subresources: same('subresources'), columns: same('additionalPrinterColumns'), selectableFields: schema && same('selectableFields') };
 }
 
-function validateVersion(v: any, i: number, errs: FieldError[], shared: ReturnType<typeof sharedVersionParts>): void {
+function validateVersion(v: CustomResourceDefinitionVersion | undefined, i: number, errs: FieldError[], shared: ReturnType<typeof sharedVersionParts>): void {
   const p = `spec.versions[${i}]`;
   errs.push(...nameErrors(`${p}.name`, v?.name));
   const schema = v?.schema?.openAPIV3Schema;
@@ -117,9 +120,9 @@ export function validateCrd(o: KubeObject): FieldError[] {
   if (names.kind && names.kind === names.listKind) errs.push(invalid('spec.names.listKind', names.listKind, 'kind and listKind cannot be the same'));
   (names.shortNames ?? []).forEach((s: string, i: number) => errs.push(...nameErrors(`spec.names.shortNames[${i}]`, s)));
   (names.categories ?? []).forEach((s: string, i: number) => errs.push(...nameErrors(`spec.names.categories[${i}]`, s)));
-  const versions: any[] = Array.isArray(spec.versions) ? spec.versions : [];
+  const versions: Array<CustomResourceDefinitionVersion | undefined> = Array.isArray(spec.versions) ? spec.versions : [];
   if (versions.length === 0) errs.push(invalid('spec.versions', versions, 'must have exactly one version marked as storage version'));
-  const seen = new Set<string>();
+  const seen = new Set<string | undefined>();
   const shared = sharedVersionParts(versions);
   versions.forEach((v, i) => {
     if (seen.has(v?.name)) errs.push(invalid('spec.versions', versions, 'must contain unique version names'));
@@ -128,7 +131,7 @@ export function validateCrd(o: KubeObject): FieldError[] {
   });
   if (shared.schema) {
     const statusOn = versions.some((v) => Boolean(v?.subresources?.status));
-    errs.push(...schemaErrors(versions[0].schema.openAPIV3Schema, 'spec.validation.openAPIV3Schema', statusOn));
+    errs.push(...schemaErrors(versions[0]!.schema!.openAPIV3Schema!, 'spec.validation.openAPIV3Schema', statusOn));
   }
   if (shared.subresources) errs.push(...subresourceErrors(versions[0]?.subresources, 'spec.subresources'));
   if (shared.columns) errs.push(...columnErrors(versions[0]?.additionalPrinterColumns, 'spec.additionalPrinterColumns'));
@@ -143,12 +146,12 @@ function validateCrdUpdate(o: KubeObject, old: KubeObject): FieldError[] {
   const errs = validateCrd(o);
   if (o.spec?.group !== old.spec?.group) errs.push(invalid('spec.group', o.spec?.group, 'field is immutable'));
   if (o.spec?.names?.plural !== old.spec?.names?.plural) errs.push(invalid('spec.names.plural', o.spec?.names?.plural, 'field is immutable'));
-  const established = (old.status?.conditions ?? []).some((c: any) => c.type === 'Established' && c.status === 'True');
+  const established = (old.status?.conditions ?? []).some((c: CustomResourceDefinitionCondition) => c.type === 'Established' && c.status === 'True');
   if (established) {
     if (o.spec?.scope !== old.spec?.scope) errs.push(invalid('spec.scope', o.spec?.scope, 'field is immutable'));
     if (o.spec?.names?.kind !== old.spec?.names?.kind) errs.push(invalid('spec.names.kind', o.spec?.names?.kind, 'field is immutable'));
   }
-  const versionNames = (o.spec?.versions ?? []).map((v: any) => v?.name);
+  const versionNames = (o.spec?.versions ?? []).map((v: CustomResourceDefinitionVersion | undefined) => v?.name);
   (old.status?.storedVersions ?? []).forEach((sv: string, i: number) => {
     if (!versionNames.includes(sv)) errs.push(invalid(`status.storedVersions[${i}]`, sv, 'must appear in spec.versions'));
   });
@@ -172,12 +175,12 @@ export const customResourceDefinitions = defineKind({
   strategy: {
     prepareForCreate(o) {
       defaultCrd(o);
-      const storage = (o.spec.versions ?? []).find((v: any) => v?.storage === true)?.name;
+      const storage = (o.spec.versions ?? []).find((v: CustomResourceDefinitionVersion | undefined) => v?.storage === true)?.name;
       o.status = { acceptedNames: { plural: '', kind: '' }, storedVersions: storage ? [storage] : [] };
     },
     prepareForUpdate(o) {
       defaultCrd(o);
-      const storage = (o.spec?.versions ?? []).find((v: any) => v?.storage === true)?.name;
+      const storage = (o.spec?.versions ?? []).find((v: CustomResourceDefinitionVersion | undefined) => v?.storage === true)?.name;
       if (storage && o.status && !(o.status.storedVersions ?? []).includes(storage)) o.status.storedVersions = [...(o.status.storedVersions ?? []), storage];
     },
     validateCreate: validateCrd,

@@ -3,6 +3,8 @@
  * scale subresources, printer columns, selectable fields, and the strategy that prunes, defaults and
  * validates custom resources against the version's structural schema (§5.3).
  */
+import type { Schema } from '../schemas/builtin-schemas.js';
+import type { CustomResourceColumnDefinition, CustomResourceDefinitionVersion, SelectableField } from 'kubernetes-types/apiextensions/v1.js';
 import type { KubeObject } from '../store/object-store.js';
 import { type ResourceType, allVerbs } from '../registry/resource-type.js';
 import { age, ageColumn, nameColumn } from '../registry/table-format.js';
@@ -17,8 +19,8 @@ export interface CustomResourceTypeExtras {
   listSemantics: ListSemanticsResolver;
 }
 
-function printerTable(version: any) {
-  const columns: any[] = version.additionalPrinterColumns ?? [];
+function printerTable(version: CustomResourceDefinitionVersion) {
+  const columns: CustomResourceColumnDefinition[] = version.additionalPrinterColumns ?? [];
   if (columns.length === 0) {
     return { columns: [nameColumn, ageColumn], cells: (o: KubeObject, now: number) => [o.metadata.name, age(o.metadata.creationTimestamp, now)] };
   }
@@ -41,12 +43,12 @@ function printerTable(version: any) {
   };
 }
 
-export function customResourceType(crd: KubeObject, version: any, terminating: boolean): ResourceType & CustomResourceTypeExtras {
+export function customResourceType(crd: KubeObject, version: CustomResourceDefinitionVersion, terminating: boolean): ResourceType & CustomResourceTypeExtras {
   const spec = crd.spec;
   const names = crd.status?.acceptedNames?.kind ? crd.status.acceptedNames : spec.names;
   const schema = version.schema?.openAPIV3Schema ?? { type: 'object', 'x-kubernetes-preserve-unknown-fields': true };
   const group: string = spec.group;
-  const selectable: string[] = (version.selectableFields ?? []).map((f: any) => String(f.jsonPath));
+  const selectable: string[] = (version.selectableFields ?? []).map((f: SelectableField) => String(f.jsonPath));
   const kind: string = names.kind;
   return {
     group,
@@ -101,8 +103,8 @@ export function customResourceType(crd: KubeObject, version: any, terminating: b
 }
 
 /** The CR schema as published: the standard apiVersion, kind and metadata at the root and in embedded resources. */
-function schemaForOpenAPI(schema: any): Record<string, any> {
-  const copy = structuredClone(schema);
+function schemaForOpenAPI(schema: object): Schema {
+  const copy = structuredClone(schema) as Schema; // a CRD's openAPIV3Schema: an OpenAPI v3 schema
   addTypeMetaProperties(copy);
   addEmbeddedProperties(copy);
   return copy;

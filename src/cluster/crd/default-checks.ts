@@ -7,7 +7,7 @@ import { type FieldError, forbidden, invalid } from '../errors/field-errors.js';
 import { pruneUnknown } from './prune-and-default.js';
 import { validateValue } from './schema-validation.js';
 
-type Schema = Record<string, any>;
+type Schema = Record<string, unknown>;
 const isObject = (v: unknown): v is Schema => v !== null && typeof v === 'object' && !Array.isArray(v);
 
 /** `schemaPath` addresses the node in the CRD; `jsonPath` is the field it describes (`spec.replicas`). */
@@ -29,7 +29,7 @@ function check(schema: Schema, schemaPath: string, jsonPath: string, errs: Field
 
 export function defaultErrors(root: Schema, path: string): FieldError[] {
   const errs: FieldError[] = [];
-  const meta = root.properties?.metadata;
+  const meta = (root.properties as Record<string, unknown> | undefined)?.metadata;
   if (isObject(meta)) {
     const walkMeta = (s: Schema, p: string): void => {
       if (s.default !== undefined) errs.push(forbidden(`${p}.default`, 'must not be set in top-level metadata'));

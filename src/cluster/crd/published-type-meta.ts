@@ -16,7 +16,7 @@ const embeddedKind = 'kind is a string value representing the type of this objec
 
 /** TypeMeta's apiVersion and kind properties, as every built-in kind publishes them. */
 function typeMetaProperty(name: 'apiVersion' | 'kind'): Schema {
-  return structuredClone(builtinDefinition('io.k8s.api.core.v1.ConfigMap')!.properties[name]);
+  return structuredClone(builtinDefinition('io.k8s.api.core.v1.ConfigMap')!.properties![name]);
 }
 
 const metadataProperty = (): Schema => ({ allOf: [{ $ref: objectMetaRef }], description: metadataDescription });

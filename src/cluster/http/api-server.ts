@@ -23,7 +23,7 @@ import { impersonate } from './impersonation.js';
 import { authenticateClientCertificate, combineAuthentication } from './client-certificate-authentication.js';
 import { healthChecks, healthPath, healthReport } from './health-checks.js';
 import { RequestMetrics, metricsContentType } from './request-metrics.js';
-import type { Clock } from '../../runtime/clock.js';
+import type { Clock } from '../../clock/clock.js';
 import { RequestDeadlines, defaultReadHeaderTimeoutSeconds, defaultRequestTimeoutSeconds, isLongRunning, requestDeadlineMs, requestTimedOut } from './request-deadline.js';
 
 export const kubernetesVersion = {

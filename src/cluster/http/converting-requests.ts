@@ -7,6 +7,7 @@
  * answers of writes and deletes) is converted from the version it is stored in, as kube-apiserver's
  * storage codec does. Objects already in the wanted version need no call.
  */
+import type { CustomResourceDefinitionVersion } from 'kubernetes-types/apiextensions/v1.js';
 import { ApiError, alreadyExists, conflict, notFound, pathNotFound } from '../errors/status-errors.js';
 import type { ObjectOperations, WriteOptions, WriteResult } from '../registry/object-operations.js';
 import type { ResourceType } from '../registry/resource-type.js';
@@ -91,7 +92,7 @@ export class ConvertingRequests {
    */
   private scale(rt: ResourceType, ctx: ResourceRequestContext): HandlerResult | Promise<HandlerResult> | undefined {
     const raw = this.stored(rt, ctx);
-    const storedType = this.catalog.find(rt.group, raw.apiVersion.slice(rt.group.length + 1), rt.resource);
+    const storedType = this.catalog.find(rt.group, raw.apiVersion!.slice(rt.group.length + 1), rt.resource);
     return storedType?.scale ? this.http.scale(storedType, ctx) : undefined;
   }
 
@@ -102,8 +103,10 @@ export class ConvertingRequests {
     return stored;
   }
 
+  /** The version objects are stored in (validation lets a CRD have exactly one). */
   private storageVersion(crd: KubeObject): string {
-    return (crd.spec.versions ?? []).find((v: any) => v?.storage === true)?.name;
+    const versions: CustomResourceDefinitionVersion[] = crd.spec.versions ?? [];
+    return versions.find((v) => v?.storage === true)?.name!;
   }
 
   private async create(rt: ResourceType, crd: KubeObject, ctx: ResourceRequestContext): Promise<HandlerResult> {
@@ -161,7 +164,7 @@ export class ConvertingRequests {
     if (!raw && !(info.verb === 'patch' && type === 'application/apply-patch+yaml')) throw notFound({ group: rt.group, resource: rt.resource }, info.name!);
     const current = raw ? await this.readAs(rt, crd, raw) : undefined;
     // the object path sees the managers of the request's version only; the others are compared in theirs
-    const entries: ManagedFieldsEntry[] = current?.metadata.managedFields ?? [];
+    const entries = (current?.metadata.managedFields ?? []) as ManagedFieldsEntry[];
     const inRequestVersion = (e: ManagedFieldsEntry): boolean => e.apiVersion === current?.apiVersion;
     const sameVersion = current && structuredClone(current);
     if (sameVersion) {
@@ -193,7 +196,7 @@ export class ConvertingRequests {
    * converted to it), each kept at its place in the list.
    */
   private async managedFieldsAcrossVersions(rt: ResourceType, crd: KubeObject, before: KubeObject, after: KubeObject, entries: ManagedFieldsEntry[], subresource: string | undefined, apply: { force: boolean } | undefined): Promise<ManagedFieldsEntry[] | undefined> {
-    const computed: ManagedFieldsEntry[] = after.metadata.managedFields ?? [];
+    const computed = (after.metadata.managedFields ?? []) as ManagedFieldsEntry[];
     const reconciled = new Map<ManagedFieldsEntry, ManagedFieldsEntry | undefined>();
     for (const apiVersion of new Set(entries.map((e) => e.apiVersion).filter((v) => v !== before.apiVersion))) {
       const version = apiVersion.split('/')[1] ?? apiVersion;
@@ -291,7 +294,7 @@ export class ConvertingRequests {
   resourceVersions(): ResourceVersions {
     const crdOf = (rt: ResourceType): KubeObject | undefined => (rt.custom ? (this.store.peek(crdBucket, undefined, rt.bucket) as KubeObject | undefined) : undefined);
     return {
-      equivalents: (rt) => (crdOf(rt)?.spec?.versions ?? []).filter((v: any) => v?.served && v.name !== rt.version).map((v: any) => String(v.name)),
+      equivalents: (rt) => ((crdOf(rt)?.spec?.versions ?? []) as CustomResourceDefinitionVersion[]).filter((v) => v?.served && v.name !== rt.version).map((v) => String(v.name)),
       convert: async (rt, object, version) => {
         const crd = crdOf(rt);
         if (!crd) return object;

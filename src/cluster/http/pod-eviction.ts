@@ -11,6 +11,8 @@ import type { ObjectOperations, DeleteOptions } from '../registry/object-operati
 import type { ResourceCatalog } from '../registry/resource-catalog.js';
 import { rfc3339 } from '../registry/system-metadata.js';
 import { ApiError, badRequest, conflict, forbidden, type StatusCause } from '../errors/status-errors.js';
+import type { Condition } from 'kubernetes-types/meta/v1.js';
+import type { Eviction } from 'kubernetes-types/policy/v1.js';
 import type { KubeObject, ObjectStore } from '../store/object-store.js';
 import type { ResourceHandler } from './resource-handler.js';
 import type { ResourceType } from '../registry/resource-type.js';
@@ -33,7 +35,7 @@ const canIgnoreBudgets = (pod: KubeObject): boolean => ['Pending', 'Succeeded', 
  * request's when the body names none, the body's when the request names none (kubectl drain
  * --dry-run=server sets only the body's); when both name some they must be the same.
  */
-function deleteOptionsOf(eviction: any, requestDryRun: string[]): DeleteOptions {
+function deleteOptionsOf(eviction: Eviction, requestDryRun: string[]): DeleteOptions {
   const given = eviction?.deleteOptions ?? {};
   const bodyDryRun: string[] = Array.isArray(given.dryRun) ? given.dryRun : [];
   if (bodyDryRun.length && requestDryRun.length && bodyDryRun.join('\0') !== requestDryRun.join('\0')) {
@@ -44,7 +46,7 @@ function deleteOptionsOf(eviction: any, requestDryRun: string[]): DeleteOptions 
   const options: DeleteOptions = { dryRun: dryRun.includes('All') };
   if (typeof given.gracePeriodSeconds === 'number') options.gracePeriodSeconds = given.gracePeriodSeconds;
   if (given.preconditions) options.preconditions = given.preconditions;
-  if (given.propagationPolicy) options.propagationPolicy = given.propagationPolicy;
+  if (given.propagationPolicy) options.propagationPolicy = given.propagationPolicy as DeleteOptions['propagationPolicy']; // not validated on this path (as before typing)
   return options;
 }
 
@@ -52,7 +54,7 @@ export function installPodEviction(handler: ResourceHandler, catalog: ResourceCa
   handler.subresourceHandlers.set('/pods/eviction', (rt, ctx) => {
     if (ctx.info.verb !== 'create') throw new ApiError(405, 'MethodNotAllowed', `${ctx.info.verb} is not supported on resources of kind "pods/eviction"`, { kind: 'pods' });
     const budgets = catalog.find('policy', 'v1', 'poddisruptionbudgets');
-    const eviction = (handler.decodeBody(ctx, evictionKind) as any) ?? {};
+    const eviction: Eviction = (handler.decodeBody(ctx, evictionKind) as Eviction | undefined) ?? {};
     const name = ctx.info.name!;
     const namespace = ctx.info.namespace!;
     if ((eviction.metadata?.name ?? '') !== name) throw badRequest('name in URL does not match name in Eviction object');
@@ -97,7 +99,7 @@ function checkAndDecrement(operations: ObjectOperations, budgets: ResourceType, 
   const next = structuredClone(pdb);
   next.status.disruptionsAllowed -= 1;
   if (next.status.disruptionsAllowed === 0) {
-    next.status.conditions = (next.status.conditions ?? []).map((c: any) =>
+    next.status.conditions = (next.status.conditions ?? []).map((c: Condition) =>
       c.type === 'DisruptionAllowed' && c.status !== 'False' ? { ...c, status: 'False', reason: 'InsufficientPods', message: '', lastTransitionTime: rfc3339(now()) } : c,
     );
   }
@@ -118,7 +120,7 @@ function deletePod(operations: ObjectOperations, pods: ResourceType, pod: KubeOb
   let current = pod;
   if (!options.dryRun) {
     const next = structuredClone(pod);
-    const conditions: any[] = (next.status ??= {}).conditions ?? [];
+    const conditions: Array<Record<string, unknown>> = (next.status ??= {}).conditions ?? [];
     const condition = { type: 'DisruptionTarget', status: 'True', lastProbeTime: null, lastTransitionTime: rfc3339(now()), reason: 'EvictionByEvictionAPI', message: 'Eviction API: evicting' };
     const i = conditions.findIndex((c) => c.type === 'DisruptionTarget');
     if (i === -1) conditions.push(condition);

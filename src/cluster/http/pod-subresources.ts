@@ -220,7 +220,7 @@ function servePodLog(pod: KubeObject, ctx: ResourceRequestContext, parts: PodSub
   }
   const instance = logInstance(pod, container, options.previous);
   const logs = parts.logs();
-  let lines: LogLine[] = logs?.lines(pod.metadata.uid, instance) ?? [];
+  let lines: LogLine[] = logs?.lines(pod.metadata.uid!, instance) ?? [];
   if (options.sinceMs !== undefined) lines = lines.filter((l) => l.at >= options.sinceMs!);
   if (options.tailLines !== undefined) lines = options.tailLines === 0 ? [] : lines.slice(-options.tailLines);
   let budget = options.limitBytes ?? Infinity;
@@ -246,7 +246,7 @@ function servePodLog(pod: KubeObject, ctx: ResourceRequestContext, parts: PodSub
     if (!response.writableEnded) response.end();
   };
   const unsubscribe = logs.follow(
-    pod.metadata.uid,
+    pod.metadata.uid!,
     instance,
     (l) => {
       if (!write(l)) finish(res);

@@ -3,8 +3,9 @@
  * the bootstrap policy (system:masters is superuser; discovery, health and self-reviews are open to
  * every authenticated user), with the real 403 message (§8.4).
  */
+import type { RoleBinding, RoleRef, Subject } from 'kubernetes-types/rbac/v1.js';
 import { ApiError } from '../errors/status-errors.js';
-import type { ObjectStore } from '../store/object-store.js';
+import type { KubeObject, ObjectStore } from '../store/object-store.js';
 import type { UserInfo } from './authentication.js';
 import type { Authorizer } from './api-server.js';
 import type { RequestInfo } from './request-info.js';
@@ -21,7 +22,7 @@ interface Rule {
   nonResourceURLs?: string[];
 }
 
-function subjectMatches(subject: any, user: UserInfo, bindingNamespace: string | undefined): boolean {
+function subjectMatches(subject: Subject | undefined, user: UserInfo, bindingNamespace: string | undefined): boolean {
   if (subject?.kind === 'User') return subject.name === user.username;
   if (subject?.kind === 'Group') return user.groups.includes(subject.name);
   if (subject?.kind === 'ServiceAccount') {
@@ -55,14 +56,14 @@ function ruleAllows(rule: Rule, info: RequestInfo): boolean {
  */
 export function rulesFor(store: ObjectStore, user: UserInfo, namespace: string | undefined, options: { excludeBaseline?: boolean } = {}): Rule[] {
   const rules: Rule[] = [];
-  const roleRules = (ref: any, ns: string | undefined): Rule[] => {
+  const roleRules = (ref: RoleRef | undefined, ns: string | undefined): Rule[] => {
     if (ref?.kind === 'ClusterRole') return (store.get('clusterroles.rbac.authorization.k8s.io', undefined, ref.name)?.rules as Rule[]) ?? [];
     if (ref?.kind === 'Role' && ns) return (store.get('roles.rbac.authorization.k8s.io', ns, ref.name)?.rules as Rule[]) ?? [];
     return [];
   };
-  const grants = (b: any, ns: string | undefined): boolean => {
-    const matching = (b.subjects ?? []).filter((s: any) => subjectMatches(s, user, ns));
-    if (options.excludeBaseline) return matching.some((s: any) => !(s.kind === 'Group' && everyoneGroups.has(s.name)));
+  const grants = (b: KubeObject, ns: string | undefined): boolean => {
+    const matching = ((b as RoleBinding).subjects ?? []).filter((s) => subjectMatches(s, user, ns));
+    if (options.excludeBaseline) return matching.some((s) => !(s.kind === 'Group' && everyoneGroups.has(s.name)));
     return matching.length > 0;
   };
   for (const b of store.list('clusterrolebindings.rbac.authorization.k8s.io')) {

@@ -5,7 +5,7 @@
  * ReadHeaderTimeout — and is then closed without a response.
  */
 import { ApiError, badRequest } from '../errors/status-errors.js';
-import type { Clock, Timer } from '../../runtime/clock.js';
+import type { Clock, Timer } from '../../clock/clock.js';
 import type { RequestInfo } from './request-info.js';
 
 /** `--request-timeout`'s default, the most any non-long-running request gets. */

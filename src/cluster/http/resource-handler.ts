@@ -4,6 +4,8 @@
  * shapes responses (object, list, Table, Scale, Status).
  */
 import type { IncomingHttpHeaders } from 'node:http';
+import type { DeleteOptions as MetaDeleteOptions } from 'kubernetes-types/meta/v1.js';
+import type { Scale } from 'kubernetes-types/autoscaling/v1.js';
 import { ApiError, badRequest, invalidObject, methodNotAllowed, notFound, pathNotFound, unsupportedMediaType } from '../errors/status-errors.js';
 import { forbidden, invalid } from '../errors/field-errors.js';
 import type { DeleteOptions, FieldValidation, ObjectOperations, WriteOptions } from '../registry/object-operations.js';
@@ -243,14 +245,14 @@ export class ResourceHandler {
   deleteOptions(ctx: ResourceRequestContext): DeleteOptions {
     const q = ctx.query;
     // client-go sends the options as protobuf when it talks protobuf (kubectl drain --disable-eviction)
-    const body = ctx.body.length ? ((this.decodeBody(ctx, deleteOptionsKind) ?? {}) as Record<string, any>) : {};
+    const body: MetaDeleteOptions = ctx.body.length ? ((this.decodeBody(ctx, deleteOptionsKind) ?? {}) as MetaDeleteOptions) : {};
     const options: DeleteOptions = {};
     const policy = body.propagationPolicy ?? q.get('propagationPolicy') ?? undefined;
     if (policy !== undefined && policy !== null) {
       if (!['Background', 'Foreground', 'Orphan'].includes(policy)) {
         throw new ApiError(422, 'Invalid', `DeleteOptions.meta.k8s.io "" is invalid: propagationPolicy: Unsupported value: "${policy}": supported values: "Foreground", "Background", "Orphan", "nil"`);
       }
-      options.propagationPolicy = policy;
+      options.propagationPolicy = policy as DeleteOptions['propagationPolicy'];
     } else {
       const orphan = body.orphanDependents ?? (q.has('orphanDependents') ? queryBool(q.get('orphanDependents')) : undefined);
       if (orphan === true) options.propagationPolicy = 'Orphan';
@@ -528,18 +530,18 @@ export class ResourceHandler {
     let replicas: unknown;
     let rv: string | undefined;
     if (info.verb === 'update') {
-      const body = this.decodeBody(ctx, { group: 'autoscaling', version: 'v1', kind: 'Scale', custom: false }) as Record<string, any>;
+      const body = this.decodeBody(ctx, { group: 'autoscaling', version: 'v1', kind: 'Scale', custom: false }) as Scale | undefined;
       replicas = body?.spec?.replicas;
       rv = body?.metadata?.resourceVersion;
     } else if (info.verb === 'patch' && this.contentType(ctx) === 'application/apply-patch+yaml') {
       return this.applyScale(rt, ctx, toScale);
     } else if (info.verb === 'patch') {
       const type = this.contentType(ctx);
-      const body = this.decodeJson(ctx.body) as any;
-      if (type === 'application/merge-patch+json' || type === 'application/strategic-merge-patch+json') replicas = body?.spec?.replicas;
-      else if (type === 'application/json-patch+json' && Array.isArray(body)) replicas = body.find((op: any) => op.path === '/spec/replicas')?.value;
+      const body = this.decodeJson(ctx.body);
+      if (type === 'application/merge-patch+json' || type === 'application/strategic-merge-patch+json') replicas = (body as Scale | null)?.spec?.replicas;
+      else if (type === 'application/json-patch+json' && Array.isArray(body)) replicas = (body as JsonPatchOperation[]).find((op) => op.path === '/spec/replicas')?.value;
       else throw unsupportedMediaType(['application/json-patch+json', 'application/merge-patch+json', 'application/apply-patch+yaml']);
-      rv = type === 'application/json-patch+json' ? undefined : body?.metadata?.resourceVersion;
+      rv = type === 'application/json-patch+json' ? undefined : (body as Scale | null)?.metadata?.resourceVersion;
     } else throw methodNotAllowed(info.verb, { group: rt.group, resource: `${rt.resource}/scale` });
     checkScaleReplicas(info.name!, replicas);
     const next = structuredClone(current);
@@ -555,8 +557,9 @@ export class ResourceHandler {
    */
   private applyScale(rt: ResourceType, ctx: ResourceRequestContext, toScale: (o: KubeObject) => Record<string, unknown>): HandlerResult {
     const { info } = ctx;
-    const body = this.decodeApplyPatch(ctx.body) as any;
-    if (body === null || typeof body !== 'object' || Array.isArray(body)) throw badRequest('error decoding YAML: the applied configuration must be an object');
+    const decoded = this.decodeApplyPatch(ctx.body);
+    if (decoded === null || typeof decoded !== 'object' || Array.isArray(decoded)) throw badRequest('error decoding YAML: the applied configuration must be an object');
+    const body = decoded as Scale;
     if (body.apiVersion !== 'autoscaling/v1') {
       throw badRequest(`Incorrect version specified in apply patch. Specified patch version: ${body.apiVersion ?? ''}, expected: autoscaling/v1`);
     }
@@ -593,20 +596,26 @@ function checkPathSegmentName(name: string): void {
   if (why.length) throw badRequest(`Name parameter invalid: ${JSON.stringify(name)}: ${why.join(';')}`);
 }
 
+/** One operation of a JSON patch body, as decoded (fields unchecked). */
+interface JsonPatchOperation {
+  path?: unknown;
+  value?: unknown;
+}
+
 function isApply(ctx: ResourceRequestContext): boolean {
   return String(ctx.headers['content-type'] ?? '').startsWith('application/apply-patch+yaml');
 }
 
 function readPath(o: unknown, path: string): unknown {
-  let node: any = o;
-  for (const p of path.replace(/^\./, '').split('.')) node = node?.[p];
+  let node = o;
+  for (const p of path.replace(/^\./, '').split('.')) node = node === null || node === undefined ? undefined : (node as Record<string, unknown>)[p];
   return node;
 }
 
-function writePath(o: Record<string, any>, path: string, value: unknown): void {
+function writePath(o: Record<string, unknown>, path: string, value: unknown): void {
   const parts = path.replace(/^\./, '').split('.');
   let node = o;
-  for (const p of parts.slice(0, -1)) node = node[p] ??= {};
+  for (const p of parts.slice(0, -1)) node = (node[p] ??= {}) as Record<string, unknown>;
   node[parts[parts.length - 1]!] = value;
 }
 

@@ -3,6 +3,8 @@
  * SelfSubjectRulesReview (authorization.k8s.io), SelfSubjectReview and TokenReview
  * (authentication.k8s.io) — §8.3/§8.4. TokenRequest is in token-request.ts.
  */
+import type { TokenReview } from 'kubernetes-types/authentication/v1.js';
+import type { SelfSubjectAccessReview, SelfSubjectRulesReview, SubjectAccessReview, SubjectAccessReviewSpec } from 'kubernetes-types/authorization/v1.js';
 import { invalid } from '../errors/field-errors.js';
 import { badRequest, invalidObject } from '../errors/status-errors.js';
 import { defineKind } from '../registry/define-kind.js';
@@ -26,7 +28,7 @@ export const reviewKinds: ResourceType[] = [
   review('authentication.k8s.io', 'tokenreviews', 'TokenReview'),
 ];
 
-function attributesToInfo(spec: any): RequestInfo {
+function attributesToInfo(spec: SubjectAccessReviewSpec | undefined): RequestInfo {
   if (spec?.nonResourceAttributes) return { kind: 'nonresource', path: spec.nonResourceAttributes.path ?? '', verb: spec.nonResourceAttributes.verb ?? '' };
   const a = spec?.resourceAttributes ?? {};
   return {
@@ -42,22 +44,22 @@ function attributesToInfo(spec: any): RequestInfo {
   };
 }
 
-function answer(rt: ResourceType, body: any, status: Record<string, unknown>) {
+function answer(rt: ResourceType, body: { spec?: unknown } | undefined, status: Record<string, unknown>) {
   return { code: 201, body: { kind: rt.kind, apiVersion: `${rt.group}/${rt.version}`, metadata: { creationTimestamp: null }, spec: body?.spec ?? {}, status } };
 }
 
 export function installReviewApis(handler: ResourceHandler, store: ObjectStore, auth: TokenAuthenticator): void {
-  const access = (user: UserInfo, spec: any): Record<string, unknown> => {
+  const access = (user: UserInfo, spec: SubjectAccessReviewSpec | undefined): Record<string, unknown> => {
     const allowed = isAllowed(store, user, attributesToInfo(spec));
     return allowed ? { allowed: true } : { allowed: false };
   };
   handler.createHandlers.set('authorization.k8s.io/selfsubjectaccessreviews', (rt, ctx) => {
-    const body = handler.decodeBody(ctx, rt) as any;
+    const body = handler.decodeBody(ctx, rt) as SelfSubjectAccessReview | undefined;
     return answer(rt, body, access(ctx.user, body?.spec));
   });
   const subjectReview = (rt: ResourceType, ctx: ResourceRequestContext) => {
-    const body = handler.decodeBody(ctx, rt) as any;
-    const spec = body?.spec ?? {};
+    const body = handler.decodeBody(ctx, rt) as SubjectAccessReview | undefined;
+    const spec: SubjectAccessReviewSpec = body?.spec ?? {};
     if (rt.namespaced && spec.resourceAttributes?.namespace !== ctx.info.namespace) {
       throw invalidObject(rt.kind, rt.group, '', [invalid('spec.resourceAttributes.namespace', spec.resourceAttributes?.namespace ?? '', 'must match metadata.namespace')]);
     }
@@ -67,7 +69,7 @@ export function installReviewApis(handler: ResourceHandler, store: ObjectStore, 
   handler.createHandlers.set('authorization.k8s.io/subjectaccessreviews', subjectReview);
   handler.createHandlers.set('authorization.k8s.io/localsubjectaccessreviews', subjectReview);
   handler.createHandlers.set('authorization.k8s.io/selfsubjectrulesreviews', (rt, ctx) => {
-    const body = handler.decodeBody(ctx, rt) as any;
+    const body = handler.decodeBody(ctx, rt) as SelfSubjectRulesReview | undefined;
     if (ctx.user.groups.includes('system:masters')) {
       return answer(rt, body, { resourceRules: [{ verbs: ['*'], apiGroups: ['*'], resources: ['*'] }], nonResourceRules: [{ verbs: ['*'], nonResourceURLs: ['*'] }], incomplete: false });
     }
@@ -84,7 +86,7 @@ export function installReviewApis(handler: ResourceHandler, store: ObjectStore, 
     return { code: 201, body: { kind: rt.kind, apiVersion: 'authentication.k8s.io/v1', metadata: { creationTimestamp: null }, status: { userInfo: userInfoOf(ctx.user) } } };
   });
   handler.createHandlers.set('authentication.k8s.io/tokenreviews', (rt, ctx) => {
-    const body = handler.decodeBody(ctx, rt) as any;
+    const body = handler.decodeBody(ctx, rt) as TokenReview | undefined;
     const token: string = body?.spec?.token ?? '';
     if (!token) throw badRequest('token is required for TokenReview in authentication');
     const verdict = auth.check(token, body?.spec?.audiences);

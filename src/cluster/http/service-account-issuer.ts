@@ -37,8 +37,28 @@ export interface ServiceAccountClaims {
   warnAfter?: number;
 }
 
-/** What a verified token says, as the JSON payload (both the bound and the legacy claim shapes). */
-export type TokenPayload = Record<string, any>;
+/** What a verified token says, as the JSON payload (both the bound and the legacy claim shapes): what `sign`/`signLegacy` write. */
+export interface TokenPayload {
+  iss?: string;
+  sub?: string;
+  aud?: string | string[];
+  exp?: number;
+  nbf?: number;
+  iat?: number;
+  jti?: string;
+  'kubernetes.io'?: {
+    namespace?: string;
+    serviceaccount?: ObjectRef;
+    pod?: ObjectRef;
+    secret?: ObjectRef;
+    node?: { name: string; uid?: string };
+    warnafter?: number;
+  };
+  'kubernetes.io/serviceaccount/namespace'?: string;
+  'kubernetes.io/serviceaccount/secret.name'?: string;
+  'kubernetes.io/serviceaccount/service-account.name'?: string;
+  'kubernetes.io/serviceaccount/service-account.uid'?: string;
+}
 
 /** Outcome of checking a presented token: not one of ours, ours but badly signed, or verified. */
 export type VerifiedToken = { kind: 'foreign' } | { kind: 'bad-signature' } | { kind: 'bound' | 'legacy'; payload: TokenPayload };
@@ -52,7 +72,7 @@ function sortedJson(value: unknown): string {
   return `{${entries.join(',')}}`;
 }
 
-function parseJson(part: string): any {
+function parseJson(part: string): unknown {
   try {
     return JSON.parse(Buffer.from(part, 'base64url').toString('utf8'));
   } catch {
@@ -119,8 +139,8 @@ export class ServiceAccountTokenIssuer {
   verify(token: string): VerifiedToken {
     const parts = token.split('.');
     if (parts.length !== 3) return { kind: 'foreign' };
-    const payload = parseJson(parts[1]!);
-    const header = parseJson(parts[0]!);
+    const payload = parseJson(parts[1]!) as TokenPayload | null | undefined;
+    const header = parseJson(parts[0]!) as { alg?: unknown } | null | undefined;
     if (!payload || typeof payload !== 'object' || !header || typeof header !== 'object') return { kind: 'foreign' };
     const kind = payload.iss === serviceAccountIssuer ? 'bound' : payload.iss === legacyServiceAccountIssuer ? 'legacy' : undefined;
     if (!kind) return { kind: 'foreign' };

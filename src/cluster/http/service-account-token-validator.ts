@@ -7,7 +7,7 @@
  */
 import type { KubeObject } from '../store/object-store.js';
 import type { UserInfo } from './authentication.js';
-import type { TokenPayload } from './service-account-issuer.js';
+import type { ObjectRef, TokenPayload } from './service-account-issuer.js';
 
 /** go-jose's jwt.DefaultLeeway. */
 const leewaySeconds = 60;
@@ -61,7 +61,7 @@ export class ServiceAccountTokenValidator {
 
     const claims = payload['kubernetes.io'] ?? {};
     const namespace: string = claims.namespace ?? '';
-    const saRef = claims.serviceaccount ?? {};
+    const saRef: Partial<ObjectRef> = claims.serviceaccount ?? {};
     const deletedBefore = (o: Readonly<KubeObject>): boolean => !!o.metadata.deletionTimestamp && Date.parse(o.metadata.deletionTimestamp) < nowMs - leeway;
     const serviceAccount = this.lookup('serviceaccounts', namespace, saRef.name ?? '');
     if (!serviceAccount) return { error: `serviceaccounts "${saRef.name ?? ''}" not found` };
@@ -94,7 +94,7 @@ export class ServiceAccountTokenValidator {
       if (claims.node.uid) extra['authentication.kubernetes.io/node-uid'] = [claims.node.uid];
     }
     if (typeof payload.jti === 'string' && payload.jti) extra['authentication.kubernetes.io/credential-id'] = [`JTI=${payload.jti}`];
-    return { user: serviceAccountUser(namespace, saRef.name, saRef.uid, extra), audiences: aud.audiences };
+    return { user: serviceAccountUser(namespace, saRef.name!, saRef.uid!, extra), audiences: aud.audiences };
   }
 
   /** A legacy token (issuer `kubernetes/serviceaccount`), good only while its Secret still holds it. */

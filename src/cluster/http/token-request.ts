@@ -5,6 +5,7 @@
  * recorded too), Secret or Node checked by name and uid, and a pod's projected token (3607 s for the API
  * audience) extended to a year with `warnafter` at the requested expiry.
  */
+import type { BoundObjectReference, TokenRequest, TokenRequestSpec } from 'kubernetes-types/authentication/v1.js';
 import { randomUUID } from 'node:crypto';
 import { invalid } from '../errors/field-errors.js';
 import { badRequest, conflict, invalidObject, notFound } from '../errors/status-errors.js';
@@ -41,7 +42,7 @@ interface BoundObjects {
 const refOf = (o: Readonly<KubeObject>): ObjectRef => ({ name: o.metadata.name, uid: o.metadata.uid ?? '' });
 
 /** Looks up the object a TokenRequest binds to, as TokenREST does: by kind, in the request's namespace. */
-function bindTo(ref: any, serviceAccount: string, namespace: string, lookup: ObjectLookup): BoundObjects {
+function bindTo(ref: BoundObjectReference, serviceAccount: string, namespace: string, lookup: ObjectLookup): BoundObjects {
   const apiVersion: string = ref.apiVersion ?? '';
   const group = apiVersion.includes('/') ? apiVersion.slice(0, apiVersion.indexOf('/')) : '';
   const version = apiVersion.includes('/') ? apiVersion.slice(apiVersion.indexOf('/') + 1) : apiVersion;
@@ -83,7 +84,7 @@ export function installTokenRequest(handler: ResourceHandler, auth: TokenAuthent
     if (ctx.info.verb !== 'create') throw notFound({ group: '', resource: 'serviceaccounts' }, ctx.info.name ?? '');
     const namespace = ctx.info.namespace!;
     const name = ctx.info.name!;
-    const body = (handler.decodeBody(ctx, tokenRequestKind) as any) ?? {};
+    const body: Partial<TokenRequest> = (handler.decodeBody(ctx, tokenRequestKind) as TokenRequest | undefined) ?? {};
     const meta = body.metadata ?? {};
     if (meta.name && meta.name !== name) {
       throw invalidObject('TokenRequest', 'authentication.k8s.io', name, [invalid('metadata.name', meta.name, 'must match the service account name if specified')]);
@@ -93,7 +94,7 @@ export function installTokenRequest(handler: ResourceHandler, auth: TokenAuthent
     }
     const serviceAccount = options.lookup(rt.bucket, namespace, name);
     if (!serviceAccount) throw notFound({ group: '', resource: 'serviceaccounts' }, name);
-    const spec = body.spec ?? {};
+    const spec: Partial<TokenRequestSpec> = body.spec ?? {};
     const audiences: string[] = spec.audiences?.length ? spec.audiences : apiAudiences;
     let expirationSeconds: number = spec.expirationSeconds ?? defaultExpirationSeconds;
     const nowMs = options.now();

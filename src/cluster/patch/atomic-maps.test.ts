@@ -42,7 +42,7 @@ test('apply replaces an atomic map whole and conflicts on it as a whole', () => 
   expect((err as ApiError).status.message).toBe('Apply failed with 1 conflict: conflict with "one": .spec.selector');
   const forced = serverSideApply(first, obj({ selector: { c: '3' } }), ctx('two'), true);
   expect(forced.spec.selector).toEqual({ c: '3' });
-  expect(forced.metadata.managedFields.map((e: { manager: string }) => e.manager)).toEqual(['two']);
+  expect(forced.metadata.managedFields!.map((e) => e.manager)).toEqual(['two']);
 });
 
 test('an atomic list item conflicts as a whole when a field of it differs', () => {

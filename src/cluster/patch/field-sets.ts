@@ -6,7 +6,7 @@
 
 import { builtinRootDefinition, listTypeAt, mapTypeAt, schemaAt } from '../schemas/merge-semantics.js';
 
-type Obj = Record<string, any>;
+type Obj = Record<string, unknown>;
 const isObject = (v: unknown): v is Obj => v !== null && typeof v === 'object' && !Array.isArray(v);
 
 /** How a list at a schema path (plain field names) merges: by keys, as a set, or atomically. */
@@ -144,7 +144,7 @@ export function toFieldsV1(paths: FieldPath[]): Obj {
   const root: Obj = {};
   for (const p of paths) {
     let node = root;
-    for (const t of p) node = node[t] ??= {};
+    for (const t of p) node = (node[t] ??= {}) as Obj;
   }
   return root;
 }

@@ -74,10 +74,20 @@ function sortKeys(v: unknown): unknown {
   return v;
 }
 
+/** Go's encoding/json name for a JSON value's type, as its unmarshal errors print it. */
+const goJsonType = (v: unknown): string => (Array.isArray(v) ? 'array' : v === null ? 'null' : typeof v === 'boolean' ? 'bool' : typeof v);
+
+/** A move's or copy's `from` pointer (Operation.From), with the library's error when it is missing or not a string. */
+function fromOf(op: Record<string, unknown>, kind: string): string {
+  if (op.from === undefined || op.from === null) throw new JsonPatchError(`${kind} operation failed to decode from: operation, missing from field: missing value`);
+  if (typeof op.from !== 'string') throw new JsonPatchError(`${kind} operation failed to decode from: json: cannot unmarshal ${goJsonType(op.from)} into Go value of type string`);
+  return op.from;
+}
+
 export function applyJsonPatch(document: unknown, operations: unknown): unknown {
   if (!Array.isArray(operations)) throw new TypeError('json: cannot unmarshal object into Go value of type jsonpatch.Patch');
   let doc = structuredClone(document);
-  for (const op of operations as Array<Record<string, any>>) {
+  for (const op of operations as Array<Record<string, unknown>>) {
     const path = op.path;
     if (typeof path !== 'string') throw new JsonPatchError(`Unable to find path for operation ${JSON.stringify(op.op)}`);
     switch (op.op) {
@@ -94,13 +104,14 @@ export function applyJsonPatch(document: unknown, operations: unknown): unknown 
         break;
       }
       case 'move': {
-        const value = get(doc, op.from);
-        doc = remove(doc, op.from);
+        const from = fromOf(op, 'move');
+        const value = get(doc, from);
+        doc = remove(doc, from);
         doc = add(doc, path, value);
         break;
       }
       case 'copy':
-        doc = add(doc, path, get(doc, op.from));
+        doc = add(doc, path, get(doc, fromOf(op, 'copy')));
         break;
       case 'test':
         if (!deepEqual(get(doc, path), op.value)) throw new JsonPatchError(`testing value ${path} failed: test failed`);

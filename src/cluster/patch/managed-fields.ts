@@ -4,7 +4,7 @@
  * real 409 message (embedded-apiserver.md §3.4.4).
  */
 import { ApiError } from '../errors/status-errors.js';
-import type { KubeObject } from '../store/object-store.js';
+import type { KubeObject, StoredObjectMeta } from '../store/object-store.js';
 import { deepEqual, rfc3339 } from '../registry/system-metadata.js';
 import { type FieldPath, type ListSemanticsResolver, deleteAt, fromFieldsV1, isAtomicMap, keyValue, leafPaths, pathKey, toFieldsV1, valueAt, withKeyDefaults } from './field-sets.js';
 
@@ -14,11 +14,11 @@ export interface ManagedFieldsEntry {
   apiVersion: string;
   time: string;
   fieldsType: 'FieldsV1';
-  fieldsV1: Record<string, any>;
+  fieldsV1: Record<string, unknown>;
   subresource?: string;
 }
 
-type Obj = Record<string, any>;
+type Obj = Record<string, unknown>;
 const isObject = (v: unknown): v is Obj => v !== null && typeof v === 'object' && !Array.isArray(v);
 
 /** The part of an object field ownership covers: no identity metadata, and status or not by subresource. */
@@ -54,7 +54,7 @@ function forObject(ctx: OwnershipContext, object: KubeObject): OwnershipContext 
 }
 
 function entries(object: KubeObject): ManagedFieldsEntry[] {
-  return Array.isArray(object.metadata.managedFields) ? structuredClone(object.metadata.managedFields) : [];
+  return Array.isArray(object.metadata.managedFields) ? (structuredClone(object.metadata.managedFields) as ManagedFieldsEntry[]) : [];
 }
 
 function setEntry(list: ManagedFieldsEntry[], ctx: OwnershipContext, operation: 'Apply' | 'Update', paths: FieldPath[]): ManagedFieldsEntry[] {
@@ -178,7 +178,7 @@ export function serverSideApply(live: KubeObject | undefined, given: KubeObject,
     if (conflicts.length && !force) throw applyConflict(conflicts);
     for (const c of conflicts) taken.add(pathKey(c.path));
   }
-  const base: KubeObject = live ? structuredClone(live) : { apiVersion: config.apiVersion, kind: config.kind, metadata: {} };
+  const base: KubeObject = live ? structuredClone(live) : { apiVersion: config.apiVersion, kind: config.kind, metadata: {} as StoredObjectMeta };
   // keyed list items that leave out a key field with a schema default (a port's protocol) get the default,
   // as defaulting gives it before a real server merges; the applier does not own the defaulted field
   const defaulted = withKeyDefaults({ ...config, metadata: { ...(config.metadata ?? {}) } }, ctx.lists);

@@ -24,6 +24,14 @@ test('JSON patch: all six operations, and failures with the library message', ()
   expect(() => applyJsonPatch(doc, [{ op: 'replace', path: '/nope/x', value: 1 }])).toThrow('doc is missing path: "/nope/x": missing value');
 });
 
+test('JSON patch: a move or copy without a string from is the library error (a 422), not a crash', () => {
+  const doc = { a: 1 };
+  expect(() => applyJsonPatch(doc, [{ op: 'move', path: '/b' }])).toThrow(new JsonPatchError('move operation failed to decode from: operation, missing from field: missing value'));
+  expect(() => applyJsonPatch(doc, [{ op: 'copy', path: '/b', from: null }])).toThrow(new JsonPatchError('copy operation failed to decode from: operation, missing from field: missing value'));
+  expect(() => applyJsonPatch(doc, [{ op: 'copy', path: '/b', from: 7 }])).toThrow(new JsonPatchError('copy operation failed to decode from: json: cannot unmarshal number into Go value of type string'));
+  expect(applyJsonPatch(doc, [{ op: 'copy', path: '/b', from: '/a' }])).toEqual({ a: 1, b: 1 });
+});
+
 test('strategic merge: keyed lists merge by name, finalizers union, $patch and $setElementOrder directives', () => {
   const pod = { spec: { containers: [{ name: 'a', image: 'a:1' }, { name: 'b', image: 'b:1' }], tolerations: [{ key: 'x' }] }, metadata: { finalizers: ['f1'] } };
   const out = applyStrategicMergePatch(pod, {

@@ -6,7 +6,7 @@
 import { ApiError } from '../errors/status-errors.js';
 import { builtinRootDefinition, firstUndeclaredField } from '../schemas/merge-semantics.js';
 
-type Obj = Record<string, any>;
+type Obj = Record<string, unknown>;
 
 /**
  * Throws the server's 500 when `config` (an apply body) sets a field its schema lacks: `schema` for a
@@ -17,7 +17,7 @@ export function rejectUndeclaredApplyFields(config: Obj, schema?: Obj): void {
   if (!root) return;
   const field = firstUndeclaredField(root, config);
   if (!field) return;
-  const meta: Obj = config.metadata && typeof config.metadata === 'object' ? config.metadata : {};
+  const meta = (config.metadata && typeof config.metadata === 'object' ? config.metadata : {}) as Obj;
   const slash = String(config.apiVersion).indexOf('/');
   const gv = slash < 0 ? `/${config.apiVersion}` : String(config.apiVersion);
   const error = new ApiError(500, '', `failed to create typed patch object (${meta.namespace ?? ''}/${meta.name ?? ''}; ${gv}, Kind=${config.kind}): ${field}: field not declared in schema`);

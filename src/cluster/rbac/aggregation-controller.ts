@@ -3,6 +3,7 @@
  * `aggregationRule` gets the union of the rules of every other ClusterRole its selectors match,
  * kept current as those roles are created, changed or deleted.
  */
+import type { LabelSelector } from 'kubernetes-types/meta/v1.js';
 import { labelSelectorToString, matchesLabels, parseLabelSelector } from '../selectors/label-selector.js';
 import type { KubeObject, StoreEvent } from '../store/object-store.js';
 import type { ControllerClient } from '../controllers/controller-client.js';
@@ -12,7 +13,7 @@ export const clusterRolesBucket = 'clusterroles.rbac.authorization.k8s.io';
 
 /** The rules an aggregated role should hold, given every ClusterRole (sorted by name, duplicates dropped). */
 export function aggregatedRules(role: KubeObject, allRoles: KubeObject[]): unknown[] {
-  const selectors = (role.aggregationRule?.clusterRoleSelectors ?? []).map((s: any) => parseLabelSelector(labelSelectorToString(s)));
+  const selectors = (role.aggregationRule?.clusterRoleSelectors ?? []).map((s: LabelSelector) => parseLabelSelector(labelSelectorToString(s)));
   const seen = new Set<string>();
   const rules: unknown[] = [];
   const sources = allRoles.filter((r) => r.metadata.name !== role.metadata.name).sort((a, b) => (a.metadata.name < b.metadata.name ? -1 : 1));

@@ -8,7 +8,7 @@ import type { KubeObject } from '../store/object-store.js';
 import { ageColumn, age, nameColumn } from './table-format.js';
 import { allVerbs, type ResourceStrategy, type ResourceType, type TableSpec } from './resource-type.js';
 import type { NameRule } from './object-meta.js';
-import { builtinDefinition, definitionName } from '../schemas/builtin-schemas.js';
+import { type Schema, builtinDefinition, definitionName } from '../schemas/builtin-schemas.js';
 import { decodeBuiltin } from '../schemas/typed-decoding.js';
 
 export const objectMetaFields = [
@@ -28,7 +28,7 @@ export function dropUnknownTopLevel(object: KubeObject, fields: string[]): strin
   for (const key of Object.keys(object.metadata ?? {})) {
     if (objectMetaFields.includes(key)) continue;
     unknown.push(`metadata.${key}`);
-    delete object.metadata[key];
+    delete (object.metadata as Record<string, unknown>)[key];
   }
   return unknown;
 }
@@ -97,8 +97,8 @@ export function defineKind(d: KindDeclaration): ResourceType {
 }
 
 /** A shallow schema for explain and the OpenAPI documents: the declared top-level fields. */
-function builtinSchema(d: KindDeclaration): Record<string, any> {
-  const properties: Record<string, any> = {
+function builtinSchema(d: KindDeclaration): Schema {
+  const properties: Record<string, Schema> = {
     apiVersion: { type: 'string', description: 'APIVersion defines the versioned schema of this representation of an object.' },
     kind: { type: 'string', description: 'Kind is a string value representing the REST resource this object represents.' },
     metadata: { allOf: [{ $ref: '#/components/schemas/io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta' }], default: {}, description: "Standard object's metadata." },

@@ -2,6 +2,7 @@
  * Validation of ObjectMeta shared by every kind: names, labels, annotations, finalizers and owner
  * references, with the messages of apimachinery 1.32.
  */
+import type { ObjectMeta, OwnerReference } from 'kubernetes-types/meta/v1.js';
 import { type FieldError, forbidden, invalid, required, tooLong } from '../errors/field-errors.js';
 
 const dns1123LabelFmt = '[a-z0-9]([-a-z0-9]*[a-z0-9])?';
@@ -96,7 +97,7 @@ export function pathSegmentErrors(name: string): string[] {
 export type NameRule = 'subdomain' | 'label' | 'path-segment';
 
 /** Validates metadata.name (or reports the missing name) by the kind's naming rule. */
-export function validateName(meta: Record<string, any>, rule: NameRule): FieldError[] {
+export function validateName(meta: ObjectMeta, rule: NameRule): FieldError[] {
   const name = meta.name;
   if (typeof name !== 'string' || name === '') {
     return [required('metadata.name', 'name or generateName is required')];
@@ -111,7 +112,7 @@ export function validateName(meta: Record<string, any>, rule: NameRule): FieldEr
 const annotationLimit = 256 * 1024;
 
 /** Labels, annotations, finalizers and owner references (kind-independent checks). */
-export function validateObjectMetaFields(meta: Record<string, any>, isUpdateOfDeleting = false, oldFinalizers: string[] = []): FieldError[] {
+export function validateObjectMetaFields(meta: ObjectMeta, isUpdateOfDeleting = false, oldFinalizers: string[] = []): FieldError[] {
   const errs: FieldError[] = [];
   const labels = meta.labels ?? {};
   for (const key of Object.keys(labels).sort()) {
@@ -137,7 +138,7 @@ export function validateObjectMetaFields(meta: Record<string, any>, isUpdateOfDe
       errs.push(forbidden('metadata.finalizers', `no new finalizers can be added if the object is being deleted, found new finalizers []string{${added.map((a) => JSON.stringify(a)).join(', ')}}`));
     }
   }
-  const owners: any[] = Array.isArray(meta.ownerReferences) ? meta.ownerReferences : [];
+  const owners: OwnerReference[] = Array.isArray(meta.ownerReferences) ? meta.ownerReferences : [];
   let controllers = 0;
   owners.forEach((ref, i) => {
     const path = `metadata.ownerReferences[${i}]`;

@@ -4,12 +4,13 @@
  * finalizers and propagation, get and list; system metadata, defaulting, validation, optimistic
  * concurrency and no-op detection (embedded-apiserver.md §3).
  */
+import type { OwnerReference } from 'kubernetes-types/meta/v1.js';
 import type { ClusterClock } from '../clock/virtual-clock.js';
 import { type FieldError, invalid, required } from '../errors/field-errors.js';
 import {
   ApiError, alreadyExists, badRequest, conflict, forbidden, internalError, invalidObject, notFound, unsupportedMediaType,
 } from '../errors/status-errors.js';
-import type { KubeObject, ObjectStore } from '../store/object-store.js';
+import type { KubeObject, ObjectStore, StoredObjectMeta } from '../store/object-store.js';
 import { builtinListSemantics, type ListSemanticsResolver } from '../patch/field-sets.js';
 import { JsonPatchError, applyJsonPatch } from '../patch/json-patch.js';
 import { recordUpdate, serverSideApply } from '../patch/managed-fields.js';
@@ -138,7 +139,7 @@ export class ObjectOperations {
     if (object.kind !== undefined && object.kind !== rt.kind) throw badRequest(`the kind in the data (${object.kind}) does not match the expected kind (${rt.kind})`);
     object.apiVersion = groupVersion(rt);
     object.kind = rt.kind;
-    if (object.metadata === undefined || object.metadata === null) object.metadata = {};
+    if (object.metadata === undefined || object.metadata === null) object.metadata = {} as StoredObjectMeta;
     if (typeof object.metadata !== 'object' || Array.isArray(object.metadata)) throw badRequest('metadata: expected an object');
     if (rt.namespaced) {
       if (object.metadata.namespace && namespace && object.metadata.namespace !== namespace) {
@@ -304,7 +305,7 @@ export class ObjectOperations {
       if (!meta.uid) meta.uid = stored.metadata.uid;
       for (const f of ['creationTimestamp', 'deletionTimestamp', 'deletionGracePeriodSeconds'] as const) {
         if (stored.metadata[f] === undefined) delete meta[f];
-        else meta[f] = stored.metadata[f];
+        else (meta as Record<string, unknown>)[f] = stored.metadata[f];
       }
       if (meta.managedFields === undefined && stored.metadata.managedFields) meta.managedFields = stored.metadata.managedFields;
       meta.namespace = stored.metadata.namespace;
@@ -471,7 +472,7 @@ function cannotBeHandled(rt: ResourceType, reason: string): string {
 
 /** Owner references with the same uid are stored once, with a warning (as kube-apiserver 1.32 does). */
 function dropDuplicateOwnerReferences(object: KubeObject): string[] {
-  const refs: any[] = Array.isArray(object.metadata.ownerReferences) ? object.metadata.ownerReferences : [];
+  const refs: OwnerReference[] = Array.isArray(object.metadata.ownerReferences) ? object.metadata.ownerReferences : [];
   const seen = new Set<string>();
   const kept = refs.filter((r) => {
     if (typeof r?.uid !== 'string' || !seen.has(r.uid)) {

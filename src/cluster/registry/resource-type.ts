@@ -5,6 +5,7 @@
  */
 import type { FieldError } from '../errors/field-errors.js';
 import type { KubeObject } from '../store/object-store.js';
+import type { Schema } from '../schemas/builtin-schemas.js';
 import type { NameRule } from './object-meta.js';
 
 export interface TableColumn {
@@ -92,7 +93,7 @@ export interface ResourceType {
   table: TableSpec;
   strategy: ResourceStrategy;
   /** OpenAPI v3 schema of the kind (for /openapi/v3 and explain). */
-  openAPISchema(): Record<string, any>;
+  openAPISchema(): Schema;
   /** True while the CRD serving it is being deleted (creates are refused). */
   terminating?: boolean;
   /**

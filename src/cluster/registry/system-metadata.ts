@@ -81,7 +81,7 @@ export function isNoOp(next: KubeObject, old: KubeObject): boolean {
     const copy = { ...o, metadata: { ...o.metadata } };
     delete copy.metadata.resourceVersion;
     if (Array.isArray(copy.metadata.managedFields)) {
-      copy.metadata.managedFields = copy.metadata.managedFields.map((m: Record<string, unknown>) => ({ ...m, time: undefined }));
+      copy.metadata.managedFields = copy.metadata.managedFields.map((m) => ({ ...m, time: undefined }));
     }
     return copy;
   };

@@ -21,16 +21,16 @@ test('the Job schema reaches containers, ports and ObjectMeta with descriptions 
   }
   const port = builtinDefinition('io.k8s.api.core.v1.ContainerPort')!;
   expect(port.required).toEqual(['containerPort']);
-  expect(port.properties.containerPort).toMatchObject({ type: 'integer', format: 'int32' });
-  expect(port.properties.containerPort.description).toContain("Number of port to expose on the pod's IP address.");
+  expect(port.properties!.containerPort).toMatchObject({ type: 'integer', format: 'int32' });
+  expect(port.properties!.containerPort.description).toContain("Number of port to expose on the pod's IP address.");
 });
 
 test('descriptions keep their paragraphs and string fields their enums where the upstream text is known', () => {
   const jobSpec = builtinDefinition('io.k8s.api.batch.v1.JobSpec')!;
-  expect(jobSpec.properties.completionMode.enum).toEqual(['Indexed', 'NonIndexed']);
-  expect(jobSpec.properties.completionMode.description).toContain('or `Indexed`.\n\n`NonIndexed` means');
+  expect(jobSpec.properties!.completionMode.enum).toEqual(['Indexed', 'NonIndexed']);
+  expect(jobSpec.properties!.completionMode.description).toContain('or `Indexed`.\n\n`NonIndexed` means');
   const rule = builtinDefinition('io.k8s.api.admissionregistration.v1.RuleWithOperations')!;
-  expect(rule.properties.operations.items).toEqual({ type: 'string', enum: ['*', 'CONNECT', 'CREATE', 'DELETE', 'UPDATE'] });
+  expect(rule.properties!.operations.items).toEqual({ type: 'string', enum: ['*', 'CONNECT', 'CREATE', 'DELETE', 'UPDATE'] });
 });
 
 test('every reference in the catalogue resolves', () => {

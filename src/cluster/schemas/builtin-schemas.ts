@@ -5,7 +5,23 @@
  */
 import { BUILTIN_DEFINITION_SOURCES } from './builtin-definitions.generated.js';
 
-export type Schema = Record<string, any>;
+/** An OpenAPI v3 schema as kube-apiserver publishes it: the fields read here, and any other keyword or extension. */
+export interface Schema {
+  type?: string;
+  format?: string;
+  description?: string;
+  properties?: Record<string, Schema>;
+  items?: Schema;
+  additionalProperties?: Schema;
+  allOf?: Schema[];
+  $ref?: string;
+  required?: string[];
+  enum?: unknown[];
+  default?: unknown;
+  'x-kubernetes-list-type'?: string;
+  'x-kubernetes-list-map-keys'?: string[];
+  [keyword: string]: unknown;
+}
 
 const parsed = new Map<string, Schema>();
 const refPrefix = '#/components/schemas/';

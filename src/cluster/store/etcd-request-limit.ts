@@ -9,7 +9,7 @@ import { ApiError } from '../errors/status-errors.js';
 export const etcdMaxRequestBytes = 1.5 * 1024 * 1024;
 
 /** Throws etcd's "request is too large" for an object that would not fit in one etcd request. */
-export function checkEtcdRequestSize(bucket: string, object: { metadata: Record<string, any> }): void {
+export function checkEtcdRequestSize(bucket: string, object: { metadata: { namespace?: string; name?: string } }): void {
   const { namespace, name } = object.metadata;
   const key = `/registry/${bucket}/${namespace ? `${namespace}/` : ''}${name}`;
   // a cheap bound first: most objects are far below it

@@ -3,7 +3,7 @@
  * waitUntilFreshAndBlock): up to 3 s on the cluster's clock, then 504 Timeout with the
  * `ResourceVersionTooLarge` cause, as a Kubernetes 1.32 server answers.
  */
-import type { Clock } from '../../runtime/clock.js';
+import type { Clock } from '../../clock/clock.js';
 import { ApiError } from '../errors/status-errors.js';
 import type { ObjectStore } from './object-store.js';
 

@@ -9,8 +9,8 @@ import { expired } from '../errors/status-errors.js';
 import { checkEtcdRequestSize } from './etcd-request-limit.js';
 import type { PersistedState, StorePersistence } from './sqlite-persistence.js';
 
-/** A stored Kubernetes object; the store only relies on metadata.name/namespace/resourceVersion. */
-export type KubeObject = Record<string, any> & { metadata: Record<string, any> };
+export type { KubeObject, NewKubeObject, Stored, StoredObjectMeta, WritableObjectMeta } from './kube-object.js';
+import type { KubeObject } from './kube-object.js';
 
 export type ChangeType = 'ADDED' | 'MODIFIED' | 'DELETED';
 

@@ -5,6 +5,7 @@
  * maxLimitRequestRatio — with the 403 messages of 1.32 ("maximum cpu usage per Container is 1, but limit is 2.").
  * Pod updates are not checked (containers' resources cannot change), as in 1.32.
  */
+import type { Container, LimitRangeItem } from 'kubernetes-types/core/v1.js';
 import type { KubeObject } from '../../store/object-store.js';
 import type { AdmissionPlugin, AdmissionRequest, AdmissionServices } from '../admission-chain.js';
 import { Quantity, formatQuantity, maxQuantity, quantityOf } from '../resource-quantities.js';
@@ -94,7 +95,7 @@ function roundedUp(q: Quantity, shift: number): bigint {
 
 /** Pod-level requests or limits: the containers' sum, raised to any single init container's value. */
 function podTotal(pod: KubeObject, field: 'requests' | 'limits'): Quantities {
-  const total = sumAll((pod.spec?.containers ?? []).map((c: any) => quantities(c?.resources?.[field])));
+  const total = sumAll((pod.spec?.containers ?? []).map((c: Container | undefined) => quantities(c?.resources?.[field])));
   for (const c of pod.spec?.initContainers ?? []) {
     for (const [k, v] of Object.entries(quantities(c?.resources?.[field]))) total[k] = total[k] ? maxQuantity(total[k]!, v) : v;
   }
@@ -123,7 +124,7 @@ export class LimitRanger implements AdmissionPlugin {
     if (ranges.length === 0) return;
     const pod = request.object!;
     for (const range of ranges) {
-      const defaults = { limits: {} as Record<string, unknown>, requests: {} as Record<string, unknown> };
+      const defaults = { limits: {} as Record<string, string>, requests: {} as Record<string, string> };
       for (const item of range.spec?.limits ?? []) {
         if (item?.type !== 'Container') continue;
         Object.assign(defaults.limits, item.default ?? {});
@@ -154,7 +155,7 @@ export class LimitRanger implements AdmissionPlugin {
 }
 
 /** Fills missing limits, then missing requests (a limit without a request also sets the request, as pod defaulting does). */
-function mergeDefaults(container: any, defaults: { limits: Record<string, unknown>; requests: Record<string, unknown> }, prefix: string): string[] {
+function mergeDefaults(container: Container | undefined, defaults: { limits: Record<string, string>; requests: Record<string, string> }, prefix: string): string[] {
   if (!container || typeof container !== 'object') return [];
   container.resources ??= {};
   const resources = container.resources;
@@ -185,7 +186,7 @@ function mergeDefaults(container: any, defaults: { limits: Record<string, unknow
   return notes;
 }
 
-function checkItem(item: any, type: string, requests: Quantities, limits: Quantities, maxOnRequest = false): string[] {
+function checkItem(item: Pick<LimitRangeItem, 'min' | 'max' | 'maxLimitRequestRatio'>, type: string, requests: Quantities, limits: Quantities, maxOnRequest = false): string[] {
   const errors: string[] = [];
   for (const [k, v] of sortedEntries(quantities(item.min))) {
     const e = minConstraint(type, k, v, requests, limits);
@@ -202,16 +203,16 @@ function checkItem(item: any, type: string, requests: Quantities, limits: Quanti
   return errors;
 }
 
-function podErrors(pod: KubeObject, item: any): string[] {
+function podErrors(pod: KubeObject, item: LimitRangeItem | undefined): string[] {
   if (item?.type === 'Container') {
     const containers = [...(pod.spec?.containers ?? []), ...(pod.spec?.initContainers ?? [])];
-    return containers.flatMap((c: any) => checkItem(item, 'Container', quantities(c?.resources?.requests), quantities(c?.resources?.limits)));
+    return containers.flatMap((c) => checkItem(item, 'Container', quantities(c?.resources?.requests), quantities(c?.resources?.limits)));
   }
   if (item?.type === 'Pod') return checkItem(item, 'Pod', podTotal(pod, 'requests'), podTotal(pod, 'limits'));
   return [];
 }
 
-function claimErrors(claim: KubeObject, item: any): string[] {
+function claimErrors(claim: KubeObject, item: LimitRangeItem | undefined): string[] {
   if (item?.type !== 'PersistentVolumeClaim') return [];
   // a claim's resources.limits is not user input here: min is checked against the requests only
   return checkItem({ min: item.min, max: item.max }, 'PersistentVolumeClaim', quantities(claim.spec?.resources?.requests), {}, true);

@@ -7,6 +7,7 @@
  * template against the warn level, never a refusal. A namespace whose enforce level tightens gets
  * warnings naming its existing pods that violate the new level; invalid labels are refused (422).
  */
+import type { Container, PodTemplateSpec } from 'kubernetes-types/core/v1.js';
 import { invalid, type FieldError } from '../../errors/field-errors.js';
 import { invalidObject } from '../../errors/status-errors.js';
 import type { KubeObject } from '../../store/object-store.js';
@@ -62,16 +63,16 @@ function policyOf(labels: Record<string, string> | undefined, mode: Mode): Polic
 
 const samePolicy = (a: Policy, b: Policy): boolean => a.level === b.level && a.version === b.version;
 
-function templateOf(object: KubeObject, path: string[]): Record<string, any> | undefined {
-  let at: any = object;
-  for (const p of path) at = at?.[p];
-  return at && typeof at === 'object' ? at : undefined;
+function templateOf(object: KubeObject, path: string[]): PodTemplateSpec | undefined {
+  let at: unknown = object;
+  for (const p of path) at = at === null || at === undefined ? undefined : (at as Record<string, unknown>)[p];
+  return at && typeof at === 'object' ? (at as PodTemplateSpec) : undefined;
 }
 
 /** Only image changes (and containers added) make a pod update worth a new evaluation (isSignificantPodUpdate). */
 function significantPodUpdate(pod: KubeObject, old: KubeObject): boolean {
   const images = (p: KubeObject): string =>
-    JSON.stringify(['initContainers', 'containers', 'ephemeralContainers'].map((f) => (p.spec?.[f] ?? []).map((c: any) => c?.image)));
+    JSON.stringify(['initContainers', 'containers', 'ephemeralContainers'].map((f) => (p.spec?.[f] ?? []).map((c: Container | undefined) => c?.image)));
   return images(pod) !== images(old);
 }
 

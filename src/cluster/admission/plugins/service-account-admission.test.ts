@@ -10,7 +10,7 @@ import { ServiceAccountAdmission } from './service-account-admission.js';
 function plugin(accounts: Array<Record<string, unknown>> = []): ServiceAccountAdmission {
   const store = new ObjectStore({ initialResourceVersion: 1, historyLimit: 10 });
   store.create('namespaces', { metadata: { name: 'ns' } });
-  for (const a of accounts) store.create('serviceaccounts', { ...a, metadata: { namespace: 'ns', ...(a.metadata as object) } });
+  for (const a of accounts) store.create('serviceaccounts', { ...a, metadata: { name: '', namespace: 'ns', ...(a.metadata as object) } });
   return new ServiceAccountAdmission({ store, catalog: new ResourceCatalog([]), clock: new VirtualClock(0) });
 }
 

@@ -10,7 +10,7 @@
  * creates it right after the namespace; here admission is synchronous, so a missing `default` account of
  * an active namespace counts as that account about to exist (with no settings of its own).
  */
-import type { ProjectedVolumeSource, VolumeMount } from 'kubernetes-types/core/v1.js';
+import type { PodSpec, ProjectedVolumeSource, Volume, VolumeMount } from 'kubernetes-types/core/v1.js';
 import type { KubeObject } from '../../store/object-store.js';
 import { SeededRandom } from '../../registry/system-metadata.js';
 import type { AdmissionPlugin, AdmissionRequest, AdmissionServices } from '../admission-chain.js';
@@ -85,8 +85,8 @@ export class ServiceAccountAdmission implements AdmissionPlugin {
   }
 
   /** mountServiceAccountToken: one volume (reused if the pod has one), a mount in each container lacking the path. */
-  private mountToken(spec: Record<string, any>): void {
-    const volumes: Array<Record<string, any>> = Array.isArray(spec.volumes) ? spec.volumes : [];
+  private mountToken(spec: PodSpec): void {
+    const volumes: Volume[] = Array.isArray(spec.volumes) ? spec.volumes : [];
     const existing = volumes.find((v) => typeof v?.name === 'string' && v.name.startsWith(tokenVolumePrefix));
     const volumeName: string = existing?.name ?? `${tokenVolumePrefix}${this.random.nameSuffix()}`;
     let needsVolume = false;

@@ -10,6 +10,8 @@
  * auditAnnotations are evaluated only for their errors). Errors (an expression failing, a parameter
  * missing) follow the policy's failurePolicy. `authorizer` asks the cluster's RBAC (authorizer-library.ts).
  */
+import type { LabelSelector } from 'kubernetes-types/meta/v1.js';
+import type { MatchResources, NamedRuleWithOperations, Validation } from 'kubernetes-types/admissionregistration/v1.js';
 import { ApiError, qualified } from '../../errors/status-errors.js';
 import { labelSelectorToString, matchesLabels, parseLabelSelector } from '../../selectors/label-selector.js';
 import type { KubeObject } from '../../store/object-store.js';
@@ -28,7 +30,10 @@ const listMatches = (items: unknown, value: string): boolean => Array.isArray(it
  * Whether a rule matches; with matchPolicy Equivalent a request through another served version of the
  * same group/resource matches a rule naming one of its versions (`servedVersions`).
  */
-function ruleMatches(rule: Record<string, any>, request: AdmissionRequest, servedVersions: string[] = []): boolean {
+/** A policy rule: kubernetes-types' NamedRuleWithOperations leaves out the fields of the Rule it embeds in Go. */
+type PolicyRule = NamedRuleWithOperations & { resources?: string[]; scope?: string };
+
+function ruleMatches(rule: PolicyRule, request: AdmissionRequest, servedVersions: string[] = []): boolean {
   const { rt } = request;
   if (!listMatches(rule.operations, request.operation)) return false;
   if (!listMatches(rule.apiGroups, rt.group)) return false;
@@ -45,7 +50,7 @@ function ruleMatches(rule: Record<string, any>, request: AdmissionRequest, serve
   return scope === '*' || (scope === 'Namespaced' ? rt.namespaced : !rt.namespaced);
 }
 
-function selectorMatches(selector: Record<string, any> | undefined, labels: Record<string, string> | undefined): boolean {
+function selectorMatches(selector: LabelSelector | undefined, labels: Record<string, string> | undefined): boolean {
   if (!selector || Object.keys(selector).length === 0) return true;
   return matchesLabels(parseLabelSelector(labelSelectorToString(selector as never)), labels ?? {});
 }
@@ -64,11 +69,11 @@ export class ValidatingAdmissionPolicyPlugin implements AdmissionPlugin {
     return request.namespace ? (this.services.store.peek('namespaces', undefined, request.namespace) as KubeObject | undefined) : undefined;
   }
 
-  private matchResources(m: Record<string, any> | undefined, request: AdmissionRequest): boolean {
+  private matchResources(m: MatchResources | undefined, request: AdmissionRequest): boolean {
     if (!m) return true;
     const equivalent = m.matchPolicy !== 'Exact' ? this.services.catalog.versionsOf(request.rt.group, request.rt.resource).map((t) => t.version) : [];
-    if (Array.isArray(m.resourceRules) && m.resourceRules.length && !m.resourceRules.some((r: any) => ruleMatches(r, request, equivalent))) return false;
-    if (Array.isArray(m.excludeResourceRules) && m.excludeResourceRules.some((r: any) => ruleMatches(r, request, equivalent))) return false;
+    if (Array.isArray(m.resourceRules) && m.resourceRules.length && !m.resourceRules.some((r) => ruleMatches(r, request, equivalent))) return false;
+    if (Array.isArray(m.excludeResourceRules) && m.excludeResourceRules.some((r) => ruleMatches(r, request, equivalent))) return false;
     if (request.rt.namespaced && request.namespace) {
       if (!selectorMatches(m.namespaceSelector, this.namespaceOf(request)?.metadata.labels)) return false;
     } else if (request.rt.group === '' && request.rt.resource === 'namespaces') {
@@ -195,7 +200,7 @@ export class ValidatingAdmissionPolicyPlugin implements AdmissionPlugin {
     return true;
   }
 
-  private validation(v: Record<string, any>, context: Record<string, unknown>, variableErrors: Map<string, string>): Decision {
+  private validation(v: Validation, context: Record<string, unknown>, variableErrors: Map<string, string>): Decision {
     const compiled = compileAdmissionExpression(v.expression);
     if (!compiled.ok) return { kind: 'error', message: `compilation error: ${compiled.issue}` };
     let result: unknown;
@@ -234,7 +239,7 @@ function auditAnnotationErrors(policy: KubeObject, context: Record<string, unkno
 }
 
 /** messageExpression's result when it gives a non-empty single-line string, else message, else "failed expression: <expression>". */
-function failureMessage(v: Record<string, any>, context: Record<string, unknown>): string {
+function failureMessage(v: Validation, context: Record<string, unknown>): string {
   const fallback = typeof v.message === 'string' && v.message !== '' ? v.message : `failed expression: ${String(v.expression).trim()}`;
   if (typeof v.messageExpression !== 'string' || v.messageExpression === '') return fallback;
   const compiled = compileAdmissionExpression(v.messageExpression);

@@ -12,8 +12,8 @@ import { maxElements, schemaSizes, type Range, type SizeOf } from './size-model.
 export type { Range, SizeOf } from './size-model.js';
 export { cardinalityFactor, measuredSizes } from './size-model.js';
 
-type Schema = Record<string, any>;
-const isObject = (v: unknown): v is Record<string, any> => v !== null && typeof v === 'object' && !Array.isArray(v);
+type Schema = Record<string, unknown>;
+const isObject = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v);
 
 type Kind = 'string' | 'bytes' | 'list' | 'map' | 'object' | 'scalar' | 'dyn';
 
@@ -28,7 +28,8 @@ interface Info {
 }
 interface Node {
   op: string;
-  args: any;
+  /** Operator-specific: a literal, a name, or the operand nodes (read per operator below). */
+  args: unknown;
 }
 
 const fixed = (n: number): Range => ({ min: n, max: n });
@@ -91,8 +92,9 @@ class Coster {
       }
       case '.':
       case '.?': {
-        const operand = this.walk(n.args[0]);
-        return this.fromSchema(childSchema(operand.schema, n.args[1]), add(operand.cost, fixed(1)));
+        const [target, field] = n.args as [Node, string];
+        const operand = this.walk(target);
+        return this.fromSchema(childSchema(operand.schema, field), add(operand.cost, fixed(1)));
       }
       case 'list': {
         const items = (n.args as Node[]).map((e) => this.walk(e));
@@ -150,12 +152,16 @@ class Coster {
         if (!isObject(child) && t.elem) return { ...t.elem, cost: add(t.cost, i.cost, fixed(1)) };
         return this.fromSchema(isObject(child) ? child : undefined, add(t.cost, i.cost, fixed(1)));
       }
-      case 'call':
-        return this.call(n.args[0] as string, n.args[1] as Node[]);
-      case 'rcall':
-        return this.memberCall(n.args[0] as string, n.args[1] as Node, n.args[2] as Node[]);
+      case 'call': {
+        const [name, args] = n.args as [string, Node[]];
+        return this.call(name, args);
+      }
+      case 'rcall': {
+        const [name, target, args] = n.args as [string, Node, Node[]];
+        return this.memberCall(name, target, args);
+      }
       default: {
-        const parts = Array.isArray(n.args) ? (n.args as unknown[]).filter((a): a is Node => isObject(a) && typeof (a as Node).op === 'string') : [];
+        const parts = Array.isArray(n.args) ? (n.args as unknown[]).filter((a): a is Node => isObject(a) && typeof a.op === 'string') : [];
         return { cost: add(fixed(1), ...parts.map((p) => this.walk(p).cost)) };
       }
     }
@@ -170,7 +176,7 @@ class Coster {
   call(name: string, argNodes: Node[]): Info {
     if (name === 'has') {
       const sel = argNodes[0];
-      const operand = sel && (sel.op === '.' || sel.op === '.?') ? this.walk(sel.args[0] as Node) : { cost: fixed(0) };
+      const operand = sel && (sel.op === '.' || sel.op === '.?') ? this.walk((sel.args as Node[])[0]!) : { cost: fixed(0) };
       return { cost: operand.cost, kind: 'scalar' };
     }
     const args = argNodes.map((a) => this.walk(a));
@@ -229,8 +235,8 @@ class Coster {
     const base = add(target.cost, ...args.map((a) => a.cost));
     const tSize = target.size ?? fixed(1);
     const aSize = args[0]?.size ?? fixed(1);
-    const elemSize = target.elem?.size ?? (isObject(target.schema) && isObject(target.schema.items) ? this.fromSchema(target.schema.items, fixed(0)).size : undefined) ?? fixed(1);
-    const listElementCost = target.elem?.kind === 'string' || target.elem?.kind === 'bytes' || kindOf(isObject(target.schema) ? target.schema.items : undefined) === 'string' ? add(fixed(1), byFactor(elemSize, traversal)) : fixed(1);
+    const elemSize = target.elem?.size ?? (isObject(target.schema) && isObject(target.schema.items) ? this.fromSchema(target.schema.items as Schema, fixed(0)).size : undefined) ?? fixed(1);
+    const listElementCost = target.elem?.kind === 'string' || target.elem?.kind === 'bytes' || kindOf(isObject(target.schema) ? (target.schema.items as Schema | undefined) : undefined) === 'string' ? add(fixed(1), byFactor(elemSize, traversal)) : fixed(1);
     switch (name) {
       case 'contains':
         return { cost: add(base, mul(byFactor(tSize, traversal), byFactor(aSize, traversal))), kind: 'scalar' };

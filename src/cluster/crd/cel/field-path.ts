@@ -4,7 +4,7 @@
  * declared property (or any key of a map). The reasons are ValidFieldPath's; apiextensions itself only
  * says `fieldPath must be a valid path`.
  */
-type Schema = Record<string, any>;
+type Schema = Record<string, unknown>;
 
 const escapes: Record<string, string> = { a: '\x07', b: '\b', f: '\f', n: '\n', r: '\r', t: '\t', v: '\v', "'": "'", '\\': '\\' };
 
@@ -45,11 +45,11 @@ export function fieldPathProblem(fieldPath: string, schema: Schema): string | un
   let node: Schema | undefined = schema;
   const step = (name: string): string | undefined => {
     if (node?.properties !== undefined && node.properties !== null) {
-      node = node.properties[name];
+      node = (node.properties as Record<string, Schema | undefined>)[name];
       return node === undefined ? 'does not refer to a valid field' : undefined;
     }
     if (node?.additionalProperties !== undefined && node.additionalProperties !== false) {
-      node = typeof node.additionalProperties === 'object' ? node.additionalProperties : {};
+      node = (typeof node.additionalProperties === 'object' ? node.additionalProperties : {}) as Schema;
       return undefined;
     }
     return 'does not refer to a valid field';

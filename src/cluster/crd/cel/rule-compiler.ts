@@ -4,6 +4,7 @@
  * optionalOldSelf are well-formed, transition rules stand on correlatable nodes, and estimated costs
  * stay within the per-expression and per-CRD limits.
  */
+import type { ValidationRule } from 'kubernetes-types/apiextensions/v1.js';
 import { type FieldError, forbidden, goQuote, GoSyntaxValue, invalid, notSupported, required } from '../../errors/field-errors.js';
 import { cardinalityFactor, estimateCost } from './cost-estimate.js';
 import { costErrorMessage, perCrdEstimatedLimit, perExpressionEstimatedLimit } from './cost-limits.js';
@@ -11,8 +12,8 @@ import { fieldPathProblem } from './field-path.js';
 import { ruleContext, type RuleContext } from './rule-context.js';
 import { hasCelRules } from './rules-present.js';
 
-type Schema = Record<string, any>;
-const isObject = (v: unknown): v is Record<string, any> => v !== null && typeof v === 'object' && !Array.isArray(v);
+type Schema = Record<string, unknown>;
+const isObject = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v);
 
 const reasons = ['FieldValueDuplicate', 'FieldValueForbidden', 'FieldValueInvalid', 'FieldValueRequired'];
 
@@ -21,8 +22,11 @@ export function usesOldSelf(expression: string): boolean {
   return /\boldSelf\b/.test(expression.replace(/"(?:[^"\\]|\\.)*"|'(?:[^'\\]|\\.)*'/g, '""'));
 }
 
+/** A rule of x-kubernetes-validations as the CRD holds it: its fields unchecked until ruleShapeErrors. */
+export type DecodedRule = { [K in keyof ValidationRule]?: unknown } | null | undefined;
+
 /** The rule as the server prints it in a field error: Go's %#v of apiextensions.ValidationRule. */
-export function validationRuleValue(v: any): GoSyntaxValue {
+export function validationRuleValue(v: DecodedRule): GoSyntaxValue {
   const text = (x: unknown): string => goQuote(typeof x === 'string' ? x : '');
   const pointer = (type: string, x: unknown): string => `(*${type})(${x === undefined || x === null ? 'nil' : '0xc000a1e000'})`;
   return new GoSyntaxValue(
@@ -57,7 +61,7 @@ interface Walk {
 const lineBreak = /[\n\r]+/;
 
 /** The checks of a rule's fields that need no compiling (apiextensions' SchemaErrors for x-kubernetes-validations). */
-function ruleShapeErrors(v: any, p: string, schema: Schema): FieldError[] {
+function ruleShapeErrors(v: DecodedRule, p: string, schema: Schema): FieldError[] {
   const errs: FieldError[] = [];
   const rule = typeof v?.rule === 'string' ? v.rule : '';
   const message = typeof v?.message === 'string' ? v.message : '';
@@ -68,7 +72,7 @@ function ruleShapeErrors(v: any, p: string, schema: Schema): FieldError[] {
   if (typeof v?.messageExpression === 'string' && v.messageExpression.length > 0 && v.messageExpression.trim() === '') {
     errs.push(required(`${p}.messageExpression`, 'messageExpression must be non-empty if specified'));
   }
-  if (v?.reason !== undefined && v?.reason !== null && !reasons.includes(v.reason)) errs.push(notSupported(`${p}.reason`, v.reason, reasons));
+  if (v?.reason !== undefined && v?.reason !== null && !reasons.includes(v.reason as string)) errs.push(notSupported(`${p}.reason`, v.reason, reasons));
   const fieldPath = typeof v?.fieldPath === 'string' ? v.fieldPath : '';
   if (fieldPath.length > 0 && fieldPath.trim() === '') errs.push(invalid(`${p}.fieldPath`, fieldPath, 'fieldPath must be non-empty if specified'));
   if (lineBreak.test(fieldPath)) errs.push(invalid(`${p}.fieldPath`, fieldPath, 'fieldPath must not contain line breaks'));
@@ -77,7 +81,7 @@ function ruleShapeErrors(v: any, p: string, schema: Schema): FieldError[] {
 }
 
 /** Compiles a rule and its messageExpression: the CELErrors in apiextensions' order, costs into the CRD total. */
-function compileRule(v: any, p: string, ctx: RuleContext, cardinality: number, uncorrelatable: string | undefined, walk: Walk): void {
+function compileRule(v: ValidationRule, p: string, ctx: RuleContext, cardinality: number, uncorrelatable: string | undefined, walk: Walk): void {
   const refuse = (error: FieldError, cost?: number): void => {
     walk.celErrs.push({ error, rule: v, ...(cost === undefined ? {} : { cost: { estimated: cost, limit: perExpressionEstimatedLimit, of: 'rule' as const } }) });
   };
@@ -122,13 +126,14 @@ function visit(schema: unknown, path: string, isRoot: boolean, ancestors: Schema
   const rules = Array.isArray(schema['x-kubernetes-validations']) ? (schema['x-kubernetes-validations'] as unknown[]) : [];
   if (rules.length === 0) return;
   rules.forEach((v, i) => {
-    for (const error of ruleShapeErrors(v, `${path}.x-kubernetes-validations[${i}]`, schema)) walk.schemaErrs.push({ error, ...(isObject(v) ? { rule: v } : {}) });
+    for (const error of ruleShapeErrors(v as DecodedRule, `${path}.x-kubernetes-validations[${i}]`, schema)) walk.schemaErrs.push({ error, ...(isObject(v) ? { rule: v } : {}) });
   });
   // a schema error at this node or below leaves its rules uncompiled, as apiextensions does
   if (walk.schemaErrs.length > schemaErrsBefore) return;
   const ctx = ruleContext(schema, isRoot);
   const cardinality = cardinalityFactor(ancestors);
-  rules.forEach((v, i) => compileRule(v, `${path}.x-kubernetes-validations[${i}]`, ctx, cardinality, uncorrelatable, walk));
+  // every rule passed ruleShapeErrors: a string rule, and the optional fields of their types
+  rules.forEach((v, i) => compileRule(v as ValidationRule, `${path}.x-kubernetes-validations[${i}]`, ctx, cardinality, uncorrelatable, walk));
 }
 
 /**

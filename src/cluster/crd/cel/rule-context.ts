@@ -7,7 +7,7 @@ import { baseEnvironment, knownFunctionNames } from './environment.js';
 import { compileIssue, invalidLiterals, undeclaredCalls } from './compile-errors.js';
 import { declareType, type ObjectClasses, toCelValue, withTypeAndObjectMeta } from './declared-types.js';
 
-type Schema = Record<string, any>;
+type Schema = Record<string, unknown>;
 
 /** A compiled expression: callable with `{self, oldSelf}`, its AST and its result type. */
 export interface Program {

@@ -4,6 +4,7 @@
  * and maps), failures as field errors carrying message / messageExpression / reason / fieldPath, and
  * the runtime cost limits (per call and per object).
  */
+import type { ValidationRule } from 'kubernetes-types/apiextensions/v1.js';
 import { Optional } from '@marcbachmann/cel-js';
 import { duplicate, type FieldError, forbidden, invalid, required } from '../../errors/field-errors.js';
 import { estimateCost, measuredSizes, type SizeOf } from './cost-estimate.js';
@@ -14,8 +15,8 @@ import { hasCelRules } from './rules-present.js';
 
 export { hasCelRules };
 
-type Schema = Record<string, any>;
-const isObject = (v: unknown): v is Record<string, any> => v !== null && typeof v === 'object' && !Array.isArray(v);
+type Schema = Record<string, unknown>;
+const isObject = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v);
 
 interface Run {
   errs: FieldError[];
@@ -31,9 +32,9 @@ function typeName(schema: Schema | undefined): string {
 
 const trimmed = (s: unknown): string => (typeof s === 'string' ? s.trim() : '');
 /** The rule's message, or its text when it has none (apiextensions ruleErrorString). */
-const ruleErrorString = (v: any): string => trimmed(v.message) || trimmed(v.rule);
+const ruleErrorString = (v: ValidationRule): string => trimmed(v.message) || trimmed(v.rule);
 
-function failure(v: any, path: string, schema: Schema | undefined, message: string): FieldError {
+function failure(v: ValidationRule, path: string, schema: Schema | undefined, message: string): FieldError {
   const field = v.fieldPath ? `${path}${v.fieldPath}`.replace(/^\./, '') : path || '<nil>';
   switch (v.reason) {
     case 'FieldValueForbidden':
@@ -86,7 +87,7 @@ const maxMessageBytes = 5 * 1024;
  * The failure message: messageExpression's result when it evaluates to a usable string (charged to the
  * budget), else the message / "failed rule: …" — or undefined when its cost ran the budget out.
  */
-function messageFor(v: any, context: Record<string, unknown>, ctx: ReturnType<typeof ruleContext>, optionalOldSelf: boolean, sizes: SizeOf, run: Run): string | undefined {
+function messageFor(v: ValidationRule, context: Record<string, unknown>, ctx: ReturnType<typeof ruleContext>, optionalOldSelf: boolean, sizes: SizeOf, run: Run): string | undefined {
   const fallback = trimmed(v.message) || `failed rule: ${ruleErrorString(v)}`;
   if (typeof v.messageExpression !== 'string') return fallback;
   const compiled = ctx.compile(v.messageExpression, optionalOldSelf);
@@ -122,7 +123,7 @@ function stop(run: Run, node: NodeRun, message: string): void {
   run.stopped = true;
 }
 
-function evaluateRule(v: any, node: NodeRun, run: Run): void {
+function evaluateRule(v: ValidationRule, node: NodeRun, run: Run): void {
   if (typeof v?.rule !== 'string') return;
   const transition = usesOldSelf(v.rule);
   const optionalOldSelf = v.optionalOldSelf === true;
@@ -168,13 +169,13 @@ function evaluateChildren(value: unknown, old: unknown, schema: Schema, path: st
     const oldItems = Array.isArray(old) ? old : [];
     value.forEach((item, i) => {
       const oldItem = keys.length > 0 && isObject(item) ? oldItems.find((o) => isObject(o) && keys.every((k) => o[k] === item[k])) : undefined;
-      evaluateNode(item, oldItem, schema.items, `${path}[${i}]`, false, run);
+      evaluateNode(item, oldItem, schema.items as Schema, `${path}[${i}]`, false, run);
     });
   } else if (isObject(value)) {
     for (const [k, child] of Object.entries(value)) {
       if (isRoot && (k === 'metadata' || k === 'apiVersion' || k === 'kind')) continue;
       const declared = isObject(schema.properties) && k in schema.properties;
-      const childSchema = declared ? schema.properties[k] : isObject(schema.additionalProperties) ? schema.additionalProperties : undefined;
+      const childSchema = declared ? (schema.properties as Record<string, Schema>)[k] : isObject(schema.additionalProperties) ? schema.additionalProperties : undefined;
       evaluateNode(child, isObject(old) ? old[k] : undefined, childSchema, declared ? (path ? `${path}.${k}` : k) : `${path}[${k}]`, false, run);
     }
   }
@@ -183,7 +184,8 @@ function evaluateChildren(value: unknown, old: unknown, schema: Schema, path: st
 function evaluateNode(value: unknown, old: unknown, schema: Schema | undefined, path: string, isRoot: boolean, run: Run): void {
   // null values are not validated: rules about them stand on the enclosing schema
   if (!isObject(schema) || value === undefined || value === null || run.stopped || !hasCelRules(schema)) return;
-  const rules: unknown[] = Array.isArray(schema['x-kubernetes-validations']) ? schema['x-kubernetes-validations'] : [];
+  // the CRD's rules passed its validation: a string rule each, optional fields of their types
+  const rules: ValidationRule[] = Array.isArray(schema['x-kubernetes-validations']) ? schema['x-kubernetes-validations'] : [];
   if (rules.length > 0) {
     const ctx = ruleContext(schema, isRoot);
     const node: NodeRun = { value, old, schema, path, field: path || '<nil>', ctx, sizes: measuredSizes(old === undefined ? [value] : [value, old], ctx.selfSchema) };
@@ -196,7 +198,7 @@ function evaluateNode(value: unknown, old: unknown, schema: Schema | undefined, 
 }
 
 /** Evaluates every rule of the schema against a custom resource (and its old version on update). */
-export function evaluateCelRules(object: Record<string, any>, schema: Schema, old?: Record<string, any>): FieldError[] {
+export function evaluateCelRules(object: Record<string, unknown>, schema: Schema, old?: Record<string, unknown>): FieldError[] {
   const run: Run = { errs: [], remaining: perObjectRuntimeBudget, stopped: false, isUpdate: old !== undefined };
   evaluateNode(object, old, schema, '', true, run);
   return run.errs;

@@ -3,8 +3,8 @@
  * validator for a schema without rules, and the CRD-write checks and evaluation skip subtrees without any.
  * Memoized per schema object, each subtree once.
  */
-type Schema = Record<string, any>;
-const isObject = (v: unknown): v is Record<string, any> => v !== null && typeof v === 'object' && !Array.isArray(v);
+type Schema = Record<string, unknown>;
+const isObject = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v);
 
 const withRules = new WeakMap<Schema, boolean>();
 

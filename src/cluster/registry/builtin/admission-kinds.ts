@@ -2,6 +2,7 @@
  * admissionregistration.k8s.io/v1 Mutating- and ValidatingWebhookConfiguration: stored with the
  * API server's defaults and validation; src/cluster/admission calls the webhooks they describe.
  */
+import type { MutatingWebhook } from 'kubernetes-types/admissionregistration/v1.js';
 import { type FieldError, invalid, notSupported, required } from '../../errors/field-errors.js';
 import type { KubeObject } from '../../store/object-store.js';
 import { defineKind } from '../define-kind.js';
@@ -26,7 +27,7 @@ function defaultWebhooks(o: KubeObject, mutating: boolean): void {
 function validateWebhooks(o: KubeObject, mutating: boolean): FieldError[] {
   const errs: FieldError[] = [];
   const seen = new Set<string>();
-  (Array.isArray(o.webhooks) ? o.webhooks : []).forEach((w: any, i: number) => {
+  (Array.isArray(o.webhooks) ? o.webhooks : []).forEach((w: MutatingWebhook | undefined, i: number) => {
     const p = `webhooks[${i}]`;
     if (!w?.name) errs.push(required(`${p}.name`));
     else {
@@ -38,8 +39,8 @@ function validateWebhooks(o: KubeObject, mutating: boolean): FieldError[] {
     if (!Array.isArray(w?.admissionReviewVersions) || w.admissionReviewVersions.length === 0) {
       errs.push(required(`${p}.admissionReviewVersions`, 'must specify one of v1, v1beta1'));
     }
-    if (!['None', 'NoneOnDryRun'].includes(w?.sideEffects)) errs.push(notSupported(`${p}.sideEffects`, w?.sideEffects ?? '', ['None', 'NoneOnDryRun']));
-    if (!['Fail', 'Ignore'].includes(w?.failurePolicy)) errs.push(notSupported(`${p}.failurePolicy`, w?.failurePolicy ?? '', ['Fail', 'Ignore']));
+    if (!['None', 'NoneOnDryRun'].includes(w?.sideEffects as string)) errs.push(notSupported(`${p}.sideEffects`, w?.sideEffects ?? '', ['None', 'NoneOnDryRun']));
+    if (!['Fail', 'Ignore'].includes(w?.failurePolicy as string)) errs.push(notSupported(`${p}.failurePolicy`, w?.failurePolicy ?? '', ['Fail', 'Ignore']));
     if (typeof w?.timeoutSeconds === 'number' && (w.timeoutSeconds < 1 || w.timeoutSeconds > 30)) {
       errs.push(invalid(`${p}.timeoutSeconds`, w.timeoutSeconds, 'the timeout value must be between 1 and 30 seconds'));
     }

@@ -5,19 +5,23 @@
  * ValidatingAdmissionPolicy admission plugin evaluates them; the policy status controller writes
  * status.observedGeneration and status.typeChecking.
  */
+import type { AuditAnnotation, MatchCondition, Validation, Variable } from 'kubernetes-types/admissionregistration/v1.js';
 import { type FieldError, duplicate, forbidden, invalid, notSupported, required } from '../../errors/field-errors.js';
 import type { KubeObject } from '../../store/object-store.js';
 import { compileAdmissionExpression } from '../../admission/admission-cel.js';
 import { defineKind } from '../define-kind.js';
 import { age, ageColumn, column, nameColumn } from '../table-format.js';
 
-const isObject = (v: unknown): v is Record<string, any> => v !== null && typeof v === 'object' && !Array.isArray(v);
-const list = (v: unknown): any[] => (Array.isArray(v) ? v : []);
+const isObject = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v);
+/** A decoded list field (absent or not a list: empty), its items read as `T` where they are objects. */
+const list = <T = unknown>(v: unknown): Array<T | undefined> => (Array.isArray(v) ? v : []);
+/** Whether a decoded field holds one of `values`. */
+const isOneOf = (values: readonly string[], v: unknown): boolean => (values as readonly unknown[]).includes(v);
 
 const reasons = ['Unauthorized', 'Forbidden', 'Invalid', 'RequestEntityTooLarge'];
 const operations = ['*', 'CREATE', 'UPDATE', 'DELETE', 'CONNECT'];
 
-function defaultMatchResources(m: Record<string, any> | undefined): void {
+function defaultMatchResources(m: unknown): void {
   if (!isObject(m)) return;
   m.matchPolicy ??= 'Equivalent';
   m.namespaceSelector ??= {};
@@ -49,12 +53,12 @@ function validateRules(rules: unknown, path: string): FieldError[] {
     if (!isObject(r)) return;
     if (!list(r.operations).length) errs.push(required(`${p}.operations`));
     list(r.operations).forEach((op, j) => {
-      if (!operations.includes(op)) errs.push(notSupported(`${p}.operations[${j}]`, op, operations));
+      if (!isOneOf(operations, op)) errs.push(notSupported(`${p}.operations[${j}]`, op, operations));
     });
     if (!list(r.apiGroups).length) errs.push(required(`${p}.apiGroups`));
     if (!list(r.apiVersions).length) errs.push(required(`${p}.apiVersions`));
     if (!list(r.resources).length) errs.push(required(`${p}.resources`));
-    if (r.scope !== undefined && !['*', 'Cluster', 'Namespaced'].includes(r.scope)) errs.push(notSupported(`${p}.scope`, r.scope, ['*', 'Cluster', 'Namespaced']));
+    if (r.scope !== undefined && !isOneOf(['*', 'Cluster', 'Namespaced'], r.scope)) errs.push(notSupported(`${p}.scope`, r.scope, ['*', 'Cluster', 'Namespaced']));
   });
   return errs;
 }
@@ -64,14 +68,14 @@ function validateMatchResources(m: unknown, path: string, forPolicy: boolean): F
   const errs: FieldError[] = [];
   if (forPolicy && !list(m.resourceRules).length) errs.push(required(`${path}.resourceRules`));
   errs.push(...validateRules(m.resourceRules, `${path}.resourceRules`), ...validateRules(m.excludeResourceRules, `${path}.excludeResourceRules`));
-  if (!['Exact', 'Equivalent'].includes(m.matchPolicy)) errs.push(notSupported(`${path}.matchPolicy`, m.matchPolicy ?? '', ['Equivalent', 'Exact']));
+  if (!isOneOf(['Exact', 'Equivalent'], m.matchPolicy)) errs.push(notSupported(`${path}.matchPolicy`, m.matchPolicy ?? '', ['Equivalent', 'Exact']));
   return errs;
 }
 
 export function validatePolicy(o: KubeObject): FieldError[] {
-  const spec = isObject(o.spec) ? o.spec : {};
+  const spec: Record<string, unknown> = isObject(o.spec) ? o.spec : {};
   const errs: FieldError[] = [];
-  if (!['Fail', 'Ignore'].includes(spec.failurePolicy)) errs.push(notSupported('spec.failurePolicy', spec.failurePolicy ?? '', ['Fail', 'Ignore']));
+  if (!isOneOf(['Fail', 'Ignore'], spec.failurePolicy)) errs.push(notSupported('spec.failurePolicy', spec.failurePolicy ?? '', ['Fail', 'Ignore']));
   if (spec.paramKind !== undefined) {
     if (!isObject(spec.paramKind) || !spec.paramKind.apiVersion) errs.push(required('spec.paramKind.apiVersion'));
     if (!isObject(spec.paramKind) || !spec.paramKind.kind) errs.push(required('spec.paramKind.kind'));
@@ -80,16 +84,16 @@ export function validatePolicy(o: KubeObject): FieldError[] {
   if (!list(spec.validations).length && !list(spec.auditAnnotations).length) {
     errs.push(required('spec.validations', 'validations or auditAnnotations must contain at least one item'));
   }
-  const names = new Set<string>();
-  list(spec.matchConditions).forEach((c, i) => {
+  const names = new Set<string | undefined>();
+  list<MatchCondition>(spec.matchConditions).forEach((c, i) => {
     const p = `spec.matchConditions[${i}]`;
     if (!c?.name) errs.push(required(`${p}.name`));
     else if (names.has(c.name)) errs.push(duplicate(`${p}.name`, c.name));
     names.add(c?.name);
     errs.push(...compileErrors(c?.expression, `${p}.expression`));
   });
-  const variableNames = new Set<string>();
-  list(spec.variables).forEach((v, i) => {
+  const variableNames = new Set<string | undefined>();
+  list<Variable>(spec.variables).forEach((v, i) => {
     const p = `spec.variables[${i}]`;
     if (!v?.name) errs.push(required(`${p}.name`));
     else if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(v.name)) errs.push(invalid(`${p}.name`, v.name, 'name is not a valid CEL identifier'));
@@ -97,7 +101,7 @@ export function validatePolicy(o: KubeObject): FieldError[] {
     variableNames.add(v?.name);
     errs.push(...compileErrors(v?.expression, `${p}.expression`));
   });
-  list(spec.validations).forEach((v, i) => {
+  list<Validation>(spec.validations).forEach((v, i) => {
     const p = `spec.validations[${i}]`;
     errs.push(...compileErrors(v?.expression, `${p}.expression`));
     if (typeof v?.messageExpression === 'string' && v.messageExpression.trim() !== '') {
@@ -105,9 +109,9 @@ export function validatePolicy(o: KubeObject): FieldError[] {
       if (!compiled.ok) errs.push(invalid(`${p}.messageExpression`, v.messageExpression, `compilation failed: ${compiled.issue}`));
     }
     if (typeof v?.message === 'string' && v.message.includes('\n')) errs.push(invalid(`${p}.message`, v.message, 'message must not contain line breaks'));
-    if (v?.reason !== undefined && !reasons.includes(v.reason)) errs.push(notSupported(`${p}.reason`, v.reason, reasons));
+    if (v?.reason !== undefined && !isOneOf(reasons, v.reason)) errs.push(notSupported(`${p}.reason`, v.reason, reasons));
   });
-  list(spec.auditAnnotations).forEach((a, i) => {
+  list<AuditAnnotation>(spec.auditAnnotations).forEach((a, i) => {
     const p = `spec.auditAnnotations[${i}]`;
     if (!a?.key) errs.push(required(`${p}.key`));
     errs.push(...compileErrors(a?.valueExpression, `${p}.valueExpression`));
@@ -118,7 +122,7 @@ export function validatePolicy(o: KubeObject): FieldError[] {
 const validationActions = ['Audit', 'Deny', 'Warn'];
 
 export function validateBinding(o: KubeObject): FieldError[] {
-  const spec = isObject(o.spec) ? o.spec : {};
+  const spec: Record<string, unknown> = isObject(o.spec) ? o.spec : {};
   const errs: FieldError[] = [];
   if (!spec.policyName) errs.push(required('spec.policyName'));
   const actions: unknown[] = list(spec.validationActions);
@@ -133,11 +137,11 @@ export function validateBinding(o: KubeObject): FieldError[] {
   }
   if (actions.length === 0) errs.push(required('spec.validationActions', 'at least one validation action is required'));
   if (spec.paramRef !== undefined) {
-    const ref = isObject(spec.paramRef) ? spec.paramRef : {};
+    const ref: Record<string, unknown> = isObject(spec.paramRef) ? spec.paramRef : {};
     if (ref.name && ref.selector) errs.push(forbidden('spec.paramRef.name', 'name and selector are mutually exclusive'));
     if (!ref.name && !ref.selector) errs.push(required('spec.paramRef', 'one of name or selector must be specified'));
     if (!ref.parameterNotFoundAction) errs.push(required('spec.paramRef.parameterNotFoundAction'));
-    else if (!['Allow', 'Deny'].includes(ref.parameterNotFoundAction)) errs.push(notSupported('spec.paramRef.parameterNotFoundAction', ref.parameterNotFoundAction, ['Allow', 'Deny']));
+    else if (!isOneOf(['Allow', 'Deny'], ref.parameterNotFoundAction)) errs.push(notSupported('spec.paramRef.parameterNotFoundAction', ref.parameterNotFoundAction, ['Allow', 'Deny']));
   }
   errs.push(...validateMatchResources(spec.matchResources, 'spec.matchResources', false));
   return errs;

@@ -3,6 +3,7 @@
  * `/scale` subresource a 1.32 server serves for them (autoscaling/v1 Scale over spec.replicas,
  * status.replicas and spec.selector as a label-selector string).
  */
+import type { Container } from 'kubernetes-types/core/v1.js';
 import { type FieldError, invalid } from '../../errors/field-errors.js';
 import type { KubeObject } from '../../store/object-store.js';
 import { defineKind } from '../define-kind.js';
@@ -75,7 +76,7 @@ const deploymentKind = defineKind({
       column('Selector', 'string', 'Label selector for pods. Existing ReplicaSets whose pods are selected by this will be the ones affected by this deployment.', 1),
     ],
     cells: (o, now) => {
-      const containers: any[] = o.spec?.template?.spec?.containers ?? [];
+      const containers: Container[] = o.spec?.template?.spec?.containers ?? [];
       return [
         o.metadata.name,
         `${o.status?.readyReplicas ?? 0}/${o.spec?.replicas ?? 1}`,

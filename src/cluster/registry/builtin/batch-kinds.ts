@@ -2,6 +2,8 @@
  * batch/v1 Job and CronJob: the API server's defaulting (parallelism/completions, generated
  * selector and labels), validation and immutability rules, and their kubectl columns.
  */
+import type { JobCondition, JobSpec } from 'kubernetes-types/batch/v1.js';
+import type { Container } from 'kubernetes-types/core/v1.js';
 import { type FieldError, invalid, required } from '../../errors/field-errors.js';
 import type { KubeObject } from '../../store/object-store.js';
 import { defineKind } from '../define-kind.js';
@@ -9,7 +11,7 @@ import type { ResourceType } from '../resource-type.js';
 import { age, ageColumn, column, humanDuration, nameColumn } from '../table-format.js';
 import { defaultPodTemplate, validatePodSpec } from './core-kinds.js';
 
-function defaultJobSpec(spec: Record<string, any>): void {
+function defaultJobSpec(spec: Partial<JobSpec>): void {
   if (spec.parallelism === undefined && spec.completions === undefined) spec.completions = 1;
   spec.parallelism ??= 1;
   if (spec.backoffLimitPerIndex === undefined) spec.backoffLimit ??= 6;
@@ -22,11 +24,12 @@ function defaultJobSpec(spec: Record<string, any>): void {
   defaultPodTemplate(spec.template);
 }
 
-function validateJobSpec(spec: any, path: string): FieldError[] {
+function validateJobSpec(spec: JobSpec | undefined, path: string): FieldError[] {
   const errs: FieldError[] = [];
   if (!spec || typeof spec !== 'object') return [required(path)];
-  for (const f of ['parallelism', 'completions', 'backoffLimit', 'ttlSecondsAfterFinished']) {
-    if (typeof spec[f] === 'number' && spec[f] < 0) errs.push(invalid(`${path}.${f}`, spec[f], 'must be greater than or equal to 0'));
+  for (const f of ['parallelism', 'completions', 'backoffLimit', 'ttlSecondsAfterFinished'] as const) {
+    const value = spec[f];
+    if (typeof value === 'number' && value < 0) errs.push(invalid(`${path}.${f}`, value, 'must be greater than or equal to 0'));
   }
   if (typeof spec.activeDeadlineSeconds === 'number' && spec.activeDeadlineSeconds <= 0) {
     errs.push(invalid(`${path}.activeDeadlineSeconds`, spec.activeDeadlineSeconds, 'must be greater than 0'));
@@ -57,13 +60,13 @@ export const jobs = defineKind({
       column('Selector', 'string', 'Selector for pods.', 1),
     ],
     cells: (o, now) => {
-      const conds: any[] = o.status?.conditions ?? [];
+      const conds: JobCondition[] = o.status?.conditions ?? [];
       const has = (t: string): boolean => conds.some((c) => c.type === t && c.status === 'True');
       const status = has('Complete') ? 'Complete' : has('Failed') ? 'Failed' : o.metadata.deletionTimestamp ? 'Terminating' : has('Suspended') ? 'Suspended' : 'Running';
       const completions = o.spec?.completions !== undefined ? `${o.status?.succeeded ?? 0}/${o.spec.completions}` : `${o.status?.succeeded ?? 0}/1 of ${o.spec?.parallelism ?? 1}`;
       const start = o.status?.startTime ? Date.parse(o.status.startTime) : undefined;
       const end = o.status?.completionTime ? Date.parse(o.status.completionTime) : now;
-      const containers: any[] = o.spec?.template?.spec?.containers ?? [];
+      const containers: Container[] = o.spec?.template?.spec?.containers ?? [];
       const selector = Object.entries(o.spec?.selector?.matchLabels ?? {}).map(([k, v]) => `${k}=${v}`).join(',');
       return [o.metadata.name, status, completions, start === undefined ? '' : humanDuration(end - start), age(o.metadata.creationTimestamp, now), containers.map((c) => c.name).join(','), containers.map((c) => c.image).join(','), selector || '<none>'];
     },
@@ -168,7 +171,7 @@ export const cronJobs = defineKind({
       column('Selector', 'string', 'Selector for created jobs (if any).', 1),
     ],
     cells: (o, now) => {
-      const containers: any[] = o.spec?.jobTemplate?.spec?.template?.spec?.containers ?? [];
+      const containers: Container[] = o.spec?.jobTemplate?.spec?.template?.spec?.containers ?? [];
       return [
         o.metadata.name,
         o.spec?.schedule ?? '',

@@ -66,7 +66,7 @@ export function bindPod(ops: ObjectOperations, podsType: ResourceType, namespace
 /** PodScheduled=True, keeping the transition time when it already was True. */
 function markScheduled(pod: KubeObject, now: number): void {
   pod.status ??= {};
-  const conditions: Array<Record<string, any>> = (pod.status.conditions ??= []);
+  const conditions: Array<Record<string, unknown>> = (pod.status.conditions ??= []);
   const existing = conditions.find((c) => c.type === 'PodScheduled');
   const scheduled = { type: 'PodScheduled', status: 'True', lastProbeTime: null, lastTransitionTime: rfc3339(now) };
   if (!existing) conditions.push(scheduled);

@@ -2,9 +2,10 @@
  * Built-in kinds of the core group (v1): Namespace, ConfigMap, Secret, ServiceAccount, Pod, Event,
  * Node — their defaults, validation and table columns as kube-apiserver 1.32 has them.
  */
+import type { Container, ContainerStateTerminated, ContainerStatus, NodeAddress, NodeCondition, Pod, PodSpec, Toleration } from 'kubernetes-types/core/v1.js';
 import { type FieldError, forbidden, invalid, notSupported, required, tooLong } from '../../errors/field-errors.js';
 import { badRequest } from '../../errors/status-errors.js';
-import type { KubeObject } from '../../store/object-store.js';
+import type { KubeObject, Stored } from '../../store/object-store.js';
 import { defineKind } from '../define-kind.js';
 import type { ResourceType } from '../resource-type.js';
 import { age, ageColumn, column, nameColumn } from '../table-format.js';
@@ -168,7 +169,7 @@ export const serviceAccounts = defineKind({
  * What SetDefaults_Pod and v1 conversion add to pods only, never to templates (the `default` account, the
  * token volume, priority and preemptionPolicy come from the ServiceAccount and Priority admission plugins).
  */
-function defaultPodOnly(spec: Record<string, any>): void {
+function defaultPodOnly(spec: PodSpec): void {
   if (!spec.serviceAccountName && spec.serviceAccount) spec.serviceAccountName = spec.serviceAccount;
   if (spec.serviceAccountName) spec.serviceAccount = spec.serviceAccountName;
   spec.enableServiceLinks ??= true;
@@ -176,7 +177,7 @@ function defaultPodOnly(spec: Record<string, any>): void {
 }
 
 /** SetDefaults_PodSpec and the container defaults: what pods and pod templates share. */
-function defaultPodSpecFields(spec: Record<string, any>): void {
+function defaultPodSpecFields(spec: PodSpec): void {
   spec.restartPolicy ??= 'Always';
   spec.dnsPolicy ??= 'ClusterFirst';
   spec.schedulerName ??= 'default-scheduler';
@@ -199,7 +200,7 @@ function defaultPodSpecFields(spec: Record<string, any>): void {
 }
 
 /** SetDefaults_Probe, SetDefaults_HTTPGetAction and SetDefaults_ObjectFieldSelector for one container. */
-function defaultProbesAndEnv(c: Record<string, any>): void {
+function defaultProbesAndEnv(c: Container): void {
   for (const probe of [c.livenessProbe, c.readinessProbe, c.startupProbe]) {
     if (!probe || typeof probe !== 'object') continue;
     probe.timeoutSeconds ??= 1;
@@ -215,7 +216,7 @@ function defaultProbesAndEnv(c: Record<string, any>): void {
 }
 
 /** Pod template defaults (Job/CronJob/Deployment/ReplicaSet templates): the pod spec's, not the pod-only ones. */
-export function defaultPodTemplate(template: Record<string, any> | undefined): void {
+export function defaultPodTemplate(template: { metadata?: object | null; spec?: PodSpec } | undefined): void {
   if (!template || typeof template !== 'object') return;
   // a template's ObjectMeta is a Go struct: its zero creationTimestamp always serialises as null
   if (template.metadata === undefined || (template.metadata && typeof template.metadata === 'object')) {
@@ -225,10 +226,10 @@ export function defaultPodTemplate(template: Record<string, any> | undefined): v
 }
 
 /** Checks a pod spec at `path`; `restartPolicies` restricts restartPolicy (Jobs). */
-export function validatePodSpec(spec: any, path: string, restartPolicies = ['Always', 'OnFailure', 'Never']): FieldError[] {
+export function validatePodSpec(spec: Partial<PodSpec> | undefined, path: string, restartPolicies = ['Always', 'OnFailure', 'Never']): FieldError[] {
   const errs: FieldError[] = [];
   if (!spec || typeof spec !== 'object') return [required(path)];
-  const containers: any[] = Array.isArray(spec.containers) ? spec.containers : [];
+  const containers: Container[] = Array.isArray(spec.containers) ? spec.containers : [];
   if (containers.length === 0) errs.push(required(`${path}.containers`));
   const names = new Set<string>();
   containers.forEach((c, i) => {
@@ -250,16 +251,16 @@ export function validatePodSpec(spec: any, path: string, restartPolicies = ['Alw
  * The DefaultTolerationSeconds admission plugin: pods tolerate not-ready and unreachable nodes for
  * 300 s unless they say otherwise, so taint eviction gives them five minutes.
  */
-function addDefaultTolerationSeconds(spec: any): void {
-  const tolerations: any[] = Array.isArray(spec.tolerations) ? spec.tolerations : [];
+function addDefaultTolerationSeconds(spec: PodSpec): void {
+  const tolerations: Toleration[] = Array.isArray(spec.tolerations) ? spec.tolerations : [];
   const added = ['node.kubernetes.io/not-ready', 'node.kubernetes.io/unreachable']
     .filter((key) => !tolerations.some((t) => (t?.effect === 'NoExecute' || !t?.effect) && (t?.key === key || (!t?.key && t?.operator === 'Exists'))))
     .map((key) => ({ key, operator: 'Exists', effect: 'NoExecute', tolerationSeconds: 300 }));
   if (added.length) spec.tolerations = [...tolerations, ...added];
 }
 
-function qosClass(spec: any): string {
-  const containers: any[] = spec?.containers ?? [];
+function qosClass(spec: PodSpec | undefined): string {
+  const containers: Container[] = spec?.containers ?? [];
   const res = containers.map((c) => c?.resources ?? {});
   if (res.every((r) => !r.limits && !r.requests)) return 'BestEffort';
   const guaranteed = res.every((r) => r.limits?.cpu && r.limits?.memory && (!r.requests || (r.requests.cpu === r.limits.cpu && r.requests.memory === r.limits.memory)));
@@ -267,31 +268,32 @@ function qosClass(spec: any): string {
 }
 
 /** SetDefaults_Pod (pods only, not templates): a container's requests default to its limits. */
-function defaultRequestsToLimits(spec: any): void {
+function defaultRequestsToLimits(spec: PodSpec): void {
   for (const c of [...(spec.containers ?? []), ...(spec.initContainers ?? [])]) {
     const limits = c?.resources?.limits;
     if (!limits || typeof limits !== 'object') continue;
     for (const [k, v] of Object.entries(limits)) {
-      c.resources.requests ??= {};
-      if (!(k in c.resources.requests)) c.resources.requests[k] = v;
+      const resources = c.resources!; // it holds the limits
+      resources.requests ??= {};
+      if (!(k in resources.requests)) resources.requests[k] = v;
     }
   }
 }
 
 /** The Ready, Status and Restarts cells as kubectl's printPod computes them (init containers first). */
-function podTableStatus(o: any, now: number): { ready: number; total: number; reason: string; restarts: string } {
-  const statuses: any[] = o.status?.containerStatuses ?? [];
-  const inits: any[] = o.status?.initContainerStatuses ?? [];
+function podTableStatus(o: Stored<Pod>, now: number): { ready: number; total: number; reason: string; restarts: string } {
+  const statuses: ContainerStatus[] = o.status?.containerStatuses ?? [];
+  const inits: ContainerStatus[] = o.status?.initContainerStatuses ?? [];
   const total = (o.spec?.containers ?? []).length;
   let reason: string = o.status?.reason ?? o.status?.phase ?? '';
   let restarts = 0;
   let lastRestart = 0;
-  const noteRestart = (s: any): void => {
+  const noteRestart = (s: ContainerStatus): void => {
     restarts += s.restartCount ?? 0;
     const finished = s.lastState?.terminated?.finishedAt;
     if (finished) lastRestart = Math.max(lastRestart, Date.parse(finished));
   };
-  const exitText = (t: any): string => t.reason || (t.signal ? `Signal:${t.signal}` : `ExitCode:${t.exitCode}`);
+  const exitText = (t: ContainerStateTerminated): string => t.reason || (t.signal ? `Signal:${t.signal}` : `ExitCode:${t.exitCode}`);
   let initializing = false;
   for (let i = 0; i < inits.length; i++) {
     const s = inits[i];
@@ -304,7 +306,7 @@ function podTableStatus(o: any, now: number): { ready: number; total: number; re
     break;
   }
   let ready = 0;
-  const initialized = (o.status?.conditions ?? []).some((c: any) => c.type === 'Initialized' && c.status === 'True');
+  const initialized = (o.status?.conditions ?? []).some((c) => c.type === 'Initialized' && c.status === 'True');
   if (!initializing || initialized) {
     restarts = 0;
     let hasRunning = false;
@@ -318,7 +320,7 @@ function podTableStatus(o: any, now: number): { ready: number; total: number; re
         ready++;
       }
     }
-    if (reason === 'Completed' && hasRunning) reason = (o.status?.conditions ?? []).some((c: any) => c.type === 'Ready' && c.status === 'True') ? 'Running' : 'NotReady';
+    if (reason === 'Completed' && hasRunning) reason = (o.status?.conditions ?? []).some((c) => c.type === 'Ready' && c.status === 'True') ? 'Running' : 'NotReady';
   }
   if (o.metadata.deletionTimestamp) reason = o.status?.reason === 'NodeLost' ? 'Unknown' : 'Terminating';
   const restartsText = restarts !== 0 && lastRestart ? `${restarts} (${age(new Date(lastRestart).toISOString(), now)} ago)` : String(restarts);
@@ -366,8 +368,8 @@ export const pods = defineKind({
     validateCreate: (o) => validatePodSpec(o.spec, 'spec'),
     validateUpdate(o, old) {
       const errs = validatePodSpec(o.spec, 'spec');
-      const strip = (spec: any): string => {
-        const copy = structuredClone(spec ?? {});
+      const strip = (spec: PodSpec | undefined): string => {
+        const copy: Partial<PodSpec> = structuredClone(spec ?? {});
         for (const c of copy.containers ?? []) delete c.image;
         for (const c of copy.initContainers ?? []) delete c.image;
         delete copy.activeDeadlineSeconds;
@@ -421,8 +423,8 @@ export const nodes = defineKind({
       column('Container-Runtime', 'string', 'ContainerRuntime Version reported by the node through runtime remote API (e.g. containerd://1.4.2).', 1),
     ],
     cells: (o, now) => {
-      const conditions: any[] = o.status?.conditions ?? [];
-      const ready = conditions.find((c: any) => c.type === 'Ready');
+      const conditions: NodeCondition[] = o.status?.conditions ?? [];
+      const ready = conditions.find((c) => c.type === 'Ready');
       let status = conditions.length === 0 ? 'Unknown' : ready?.status === 'True' ? 'Ready' : 'NotReady';
       if (o.spec?.unschedulable) status += ',SchedulingDisabled';
       const labels: Record<string, string> = o.metadata.labels ?? {};
@@ -430,7 +432,7 @@ export const nodes = defineKind({
         .flatMap((k) => (k.startsWith('node-role.kubernetes.io/') ? [k.slice('node-role.kubernetes.io/'.length)] : k === 'kubernetes.io/role' ? [labels[k]!] : []))
         .filter((r) => r !== '')
         .sort();
-      const address = (type: string): string => (o.status?.addresses ?? []).find((a: any) => a.type === type)?.address ?? '<none>';
+      const address = (type: string): string => ((o.status?.addresses ?? []) as NodeAddress[]).find((a) => a.type === type)?.address ?? '<none>';
       const info = o.status?.nodeInfo ?? {};
       return [
         o.metadata.name, status, roles.length ? roles.join(',') : '<none>', age(o.metadata.creationTimestamp, now), info.kubeletVersion ?? '',

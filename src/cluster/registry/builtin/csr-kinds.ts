@@ -4,6 +4,7 @@
  * the `/approval` subresource `kubectl certificate approve|deny` writes, and the printer's columns.
  * Signing happens in controllers/csr-signing-controller.ts.
  */
+import type { CertificateSigningRequestCondition } from 'kubernetes-types/certificates/v1.js';
 import 'reflect-metadata';
 import { X509Certificate } from 'node:crypto';
 import * as x509 from '@peculiar/x509';
@@ -75,27 +76,28 @@ function validateCsr(o: KubeObject): FieldError[] {
 /** The conditions of an approval write: known types, Approved and Denied exclusive, each at most once. */
 export function validateConditions(conditions: unknown): FieldError[] {
   const errs: FieldError[] = [];
-  const list: any[] = Array.isArray(conditions) ? conditions : [];
-  const types = new Map<string, number>();
+  const list: Array<CertificateSigningRequestCondition | undefined> = Array.isArray(conditions) ? conditions : [];
+  const types = new Map<string | undefined, number>();
   list.forEach((c, i) => {
     const at = `status.conditions[${i}]`;
     if (!c?.type) errs.push(required(`${at}.type`));
-    if (!['True', 'False', 'Unknown'].includes(c?.status)) errs.push(notSupported(`${at}.status`, c?.status ?? '', ['False', 'True', 'Unknown']));
-    if (['Approved', 'Denied', 'Failed'].includes(c?.type)) {
-      if (types.has(c.type)) errs.push({ type: 'FieldValueDuplicate', field: `${at}.type`, value: c.type });
-      if ((c.type === 'Approved' || c.type === 'Denied') && c.status !== 'True') errs.push(notSupported(`${at}.status`, c.status, ['True']));
+    if (!['True', 'False', 'Unknown'].includes(c?.status as string)) errs.push(notSupported(`${at}.status`, c?.status ?? '', ['False', 'True', 'Unknown']));
+    const type = c?.type;
+    if (['Approved', 'Denied', 'Failed'].includes(type as string)) {
+      if (types.has(type)) errs.push({ type: 'FieldValueDuplicate', field: `${at}.type`, value: type });
+      if ((type === 'Approved' || type === 'Denied') && c?.status !== 'True') errs.push(notSupported(`${at}.status`, c?.status, ['True']));
     }
-    types.set(c?.type, i);
+    types.set(type, i);
   });
   if (types.has('Approved') && types.has('Denied')) {
     const i = Math.max(types.get('Approved')!, types.get('Denied')!);
-    errs.push(invalid(`status.conditions[${i}].type`, list[i].type, 'Approved and Denied conditions are mutually exclusive'));
+    errs.push(invalid(`status.conditions[${i}].type`, list[i]!.type, 'Approved and Denied conditions are mutually exclusive'));
   }
   return errs;
 }
 
 const conditionState = (o: KubeObject): string => {
-  const conditions: any[] = o.status?.conditions ?? [];
+  const conditions: CertificateSigningRequestCondition[] = o.status?.conditions ?? [];
   const names = conditions.filter((c) => c.status === 'True').map((c) => c.type);
   const state = names.length ? names.join(',') : 'Pending';
   return o.status?.certificate ? `${state},Issued` : state;

@@ -3,6 +3,7 @@
  * mutually exclusive, non-negative integers or percentages up to 100%, selector), an empty status at
  * creation (the disruption controller fills it) and the `kubectl get pdb` columns.
  */
+import type { LabelSelector, LabelSelectorRequirement } from 'kubernetes-types/meta/v1.js';
 import { type FieldError, GoSyntaxValue, goQuote, invalid, notSupported } from '../../errors/field-errors.js';
 import type { KubeObject } from '../../store/object-store.js';
 import { defineKind } from '../define-kind.js';
@@ -34,13 +35,15 @@ function specValue(spec: Record<string, unknown>): GoSyntaxValue {
   );
 }
 
-function validateSelector(selector: any, path: string): FieldError[] {
+function validateSelector(selector: LabelSelector | undefined, path: string): FieldError[] {
   const errs: FieldError[] = [];
-  (selector?.matchExpressions ?? []).forEach((e: any, i: number) => {
+  (selector?.matchExpressions ?? []).forEach((e: LabelSelectorRequirement | undefined, i: number) => {
     const p = `${path}.matchExpressions[${i}]`;
-    if (!selectorOperators.includes(e?.operator)) errs.push(invalid(`${p}.operator`, e?.operator ?? '', 'not a valid selector operator'));
-    else if ((e.operator === 'In' || e.operator === 'NotIn') && !(e.values ?? []).length) errs.push({ type: 'FieldValueRequired', field: `${p}.values`, detail: 'must be specified when `operator` is \'In\' or \'NotIn\'' });
-    else if ((e.operator === 'Exists' || e.operator === 'DoesNotExist') && (e.values ?? []).length) errs.push({ type: 'FieldValueForbidden', field: `${p}.values`, detail: 'may not be specified when `operator` is \'Exists\' or \'DoesNotExist\'' });
+    const operator = e?.operator;
+    const values = e?.values ?? [];
+    if (!selectorOperators.includes(operator as string)) errs.push(invalid(`${p}.operator`, operator ?? '', 'not a valid selector operator'));
+    else if ((operator === 'In' || operator === 'NotIn') && !values.length) errs.push({ type: 'FieldValueRequired', field: `${p}.values`, detail: 'must be specified when `operator` is \'In\' or \'NotIn\'' });
+    else if ((operator === 'Exists' || operator === 'DoesNotExist') && values.length) errs.push({ type: 'FieldValueForbidden', field: `${p}.values`, detail: 'may not be specified when `operator` is \'Exists\' or \'DoesNotExist\'' });
   });
   return errs;
 }

@@ -3,6 +3,8 @@
  * EndpointSlice controllers (or by hand for Services without a selector): their validation and the
  * `kubectl get ep` / `kubectl get endpointslices` columns as kube-apiserver 1.32 prints them.
  */
+import type { Endpoint, EndpointPort as DiscoveryEndpointPort } from 'kubernetes-types/discovery/v1.js';
+import type { EndpointAddress, EndpointPort, EndpointSubset } from 'kubernetes-types/core/v1.js';
 import { type FieldError, invalid, notSupported, required, tooMany } from '../../errors/field-errors.js';
 import type { KubeObject } from '../../store/object-store.js';
 import { defineKind } from '../define-kind.js';
@@ -13,26 +15,26 @@ import { isIPAddress } from './service-network.js';
 const protocols = ['SCTP', 'TCP', 'UDP'];
 const ipMessage = 'must be a valid IP address, (e.g. 10.9.8.7 or 2001:db8::ffff)';
 
-function validatePort(p: any, path: string, requireName: boolean): FieldError[] {
+function validatePort(p: EndpointPort | undefined, path: string, requireName: boolean): FieldError[] {
   const errs: FieldError[] = [];
   if (requireName && !p?.name) errs.push(required(`${path}.name`));
   if (typeof p?.port !== 'number' || p.port < 1 || p.port > 65535) errs.push(invalid(`${path}.port`, p?.port ?? 0, 'must be between 1 and 65535, inclusive'));
-  if (!protocols.includes(p?.protocol)) errs.push(notSupported(`${path}.protocol`, p?.protocol ?? '', protocols));
+  if (!protocols.includes(p?.protocol as string)) errs.push(notSupported(`${path}.protocol`, p?.protocol ?? '', protocols));
   return errs;
 }
 
 function validateEndpoints(o: KubeObject): FieldError[] {
   const errs: FieldError[] = [];
-  (Array.isArray(o.subsets) ? o.subsets : []).forEach((subset: any, i: number) => {
+  (Array.isArray(o.subsets) ? o.subsets : []).forEach((subset: EndpointSubset | undefined, i: number) => {
     const path = `subsets[${i}]`;
     const addresses = [...(subset?.addresses ?? []), ...(subset?.notReadyAddresses ?? [])];
     if (addresses.length === 0 && (subset?.ports ?? []).length > 0) errs.push(required(`${path}`, 'must specify `addresses` or `notReadyAddresses`'));
     for (const [field, list] of [['addresses', subset?.addresses], ['notReadyAddresses', subset?.notReadyAddresses]] as const) {
-      (list ?? []).forEach((a: any, j: number) => {
+      (list ?? []).forEach((a: EndpointAddress | undefined, j: number) => {
         if (typeof a?.ip !== 'string' || !isIPAddress(a.ip)) errs.push(invalid(`${path}.${field}[${j}].ip`, a?.ip ?? '', ipMessage));
       });
     }
-    const ports: any[] = subset?.ports ?? [];
+    const ports: EndpointPort[] = subset?.ports ?? [];
     ports.forEach((p, j) => errs.push(...validatePort(p, `${path}.ports[${j}]`, ports.length > 1)));
   });
   return errs;
@@ -44,14 +46,14 @@ function defaultEndpoints(o: KubeObject): void {
 
 /** kubectl's formatEndpoints: up to three ready `ip:port`, then `+ N more...`. */
 export function endpointsCell(o: KubeObject): string {
-  const subsets: any[] = o.subsets ?? [];
+  const subsets: EndpointSubset[] = o.subsets ?? [];
   if (subsets.length === 0) return '<none>';
   const list: string[] = [];
   let count = 0;
   let more = false;
   for (const ss of subsets) {
-    const addresses: any[] = ss.addresses ?? [];
-    const ports: any[] = ss.ports ?? [];
+    const addresses: EndpointAddress[] = ss.addresses ?? [];
+    const ports: EndpointPort[] = ss.ports ?? [];
     const targets = ports.length === 0 ? [undefined] : ports;
     for (const port of targets) {
       count += addresses.length;
@@ -98,17 +100,17 @@ function validateEndpointSlice(o: KubeObject): FieldError[] {
   const errs: FieldError[] = [];
   if (!o.addressType) errs.push(required('addressType'));
   else if (!addressTypes.includes(o.addressType)) errs.push(notSupported('addressType', o.addressType, addressTypes));
-  const list: any[] = Array.isArray(o.endpoints) ? o.endpoints : [];
+  const list: Array<Endpoint | undefined> = Array.isArray(o.endpoints) ? o.endpoints : [];
   if (list.length > 1000) errs.push(tooMany('endpoints', list.length, 1000));
   list.forEach((e, i) => {
-    const addresses: any[] = e?.addresses ?? [];
+    const addresses: unknown[] = e?.addresses ?? [];
     if (addresses.length === 0) errs.push(required(`endpoints[${i}].addresses`, 'must contain at least 1 address'));
     else if (addresses.length > 100) errs.push(tooMany(`endpoints[${i}].addresses`, addresses.length, 100));
     addresses.forEach((a, j) => {
       if ((o.addressType === 'IPv4' || o.addressType === 'IPv6') && (typeof a !== 'string' || !isIPAddress(a))) errs.push(invalid(`endpoints[${i}].addresses[${j}]`, a, ipMessage));
     });
   });
-  const ports: any[] = Array.isArray(o.ports) ? o.ports : [];
+  const ports: Array<DiscoveryEndpointPort | undefined> = Array.isArray(o.ports) ? o.ports : [];
   if (ports.length > 100) errs.push(tooMany('ports', ports.length, 100));
   ports.forEach((p, i) => {
     if (p?.port !== undefined && p.port !== null && (p.port < 1 || p.port > 65535)) errs.push(invalid(`ports[${i}].port`, p.port, 'must be between 1 and 65535, inclusive'));
@@ -143,8 +145,8 @@ export const endpointSlices = defineKind({
     cells: (o, now) => [
       o.metadata.name,
       o.addressType ?? '',
-      listWithMore((o.ports ?? []).map((p: any) => (typeof p.port === 'number' ? String(p.port) : p.name || '*'))),
-      listWithMore((o.endpoints ?? []).flatMap((e: any) => e.addresses ?? [])),
+      listWithMore((o.ports ?? []).map((p: DiscoveryEndpointPort) => (typeof p.port === 'number' ? String(p.port) : p.name || '*'))),
+      listWithMore((o.endpoints ?? []).flatMap((e: Endpoint) => e.addresses ?? [])),
       age(o.metadata.creationTimestamp, now),
     ],
   },

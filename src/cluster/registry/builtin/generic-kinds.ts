@@ -4,6 +4,11 @@
  * from the 1.32 definitions; the server's simple defaults and `kubectl get` columns where the real
  * printers have them (Name + Age otherwise); and the required-string checks the schema states.
  */
+import type { TokenRequest } from 'kubernetes-types/storage/v1.js';
+import type { FlowSchemaCondition } from 'kubernetes-types/flowcontrol/v1.js';
+import type { Condition } from 'kubernetes-types/meta/v1.js';
+import type { ComponentCondition, Container } from 'kubernetes-types/core/v1.js';
+import type { HTTPIngressPath, IngressLoadBalancerIngress, IngressRule, NetworkPolicyEgressRule, NetworkPolicyIngressRule, NetworkPolicyPort } from 'kubernetes-types/networking/v1.js';
 import { type FieldError, forbidden, invalid, notSupported, required } from '../../errors/field-errors.js';
 import { type Schema, builtinDefinition, definitionName, referencedName } from '../../schemas/builtin-schemas.js';
 import type { KubeObject } from '../../store/object-store.js';
@@ -19,8 +24,8 @@ const tables: Record<string, TableSpec> = {
   'networking.k8s.io/ingresses': {
     columns: [nameColumn, column('Class', 'string', 'The name of the IngressClass resource that should be used for this Ingress.'), column('Hosts', 'string', 'Hosts that incoming requests are matched against before the ingress rule'), column('Address', 'string', 'Address is a list containing ingress points for the load-balancer'), column('Ports', 'string', 'Ports of TLS configurations that open'), ageColumn],
     cells: (o, now) => {
-      const hosts = (o.spec?.rules ?? []).map((r: any) => r.host).filter(Boolean);
-      const address = (o.status?.loadBalancer?.ingress ?? []).map((i: any) => i.ip || i.hostname).filter(Boolean).join(',');
+      const hosts = (o.spec?.rules ?? []).map((r: IngressRule) => r.host).filter(Boolean);
+      const address = (o.status?.loadBalancer?.ingress ?? []).map((i: IngressLoadBalancerIngress) => i.ip || i.hostname).filter(Boolean).join(',');
       return [o.metadata.name, o.spec?.ingressClassName ?? '<none>', hosts.length ? hosts.join(',') : '*', address, o.spec?.tls?.length ? '80, 443' : '80', age(o.metadata.creationTimestamp, now)];
     },
   },
@@ -47,7 +52,7 @@ const tables: Record<string, TableSpec> = {
   '/podtemplates': {
     columns: [nameColumn, column('Containers', 'string', 'Names of each container in the template.'), column('Images', 'string', 'Images referenced by each container in the template.'), column('Pod Labels', 'string', 'The labels for the pod template.')],
     cells: (o) => {
-      const containers: any[] = o.template?.spec?.containers ?? [];
+      const containers: Container[] = o.template?.spec?.containers ?? [];
       const labels = Object.entries(o.template?.metadata?.labels ?? {}).map(([k, v]) => `${k}=${v}`).join(',');
       return [o.metadata.name, containers.map((c) => c.name).join(','), containers.map((c) => c.image).join(','), labels || '<none>'];
     },
@@ -55,7 +60,7 @@ const tables: Record<string, TableSpec> = {
   '/componentstatuses': {
     columns: [nameColumn, column('Status', 'string', 'Status of the component conditions'), column('Message', 'string', 'Message of the component conditions'), column('Error', 'string', 'Error of the component conditions')],
     cells: (o) => {
-      const c = (o.conditions ?? []).find((x: any) => x.type === 'Healthy');
+      const c = (o.conditions ?? []).find((x: ComponentCondition) => x.type === 'Healthy');
       return [o.metadata.name, c?.status === 'True' ? 'Healthy' : 'Unhealthy', c?.message ?? '', c?.error ?? ''];
     },
   },
@@ -63,7 +68,7 @@ const tables: Record<string, TableSpec> = {
     columns: [nameColumn, column('Service', 'string', 'The reference to the service that hosts this API endpoint.'), column('Available', 'string', 'Whether this service is available.'), ageColumn],
     cells: (o, now) => {
       const svc = o.spec?.service;
-      const c = (o.status?.conditions ?? []).find((x: any) => x.type === 'Available');
+      const c = (o.status?.conditions ?? []).find((x: Condition) => x.type === 'Available');
       const available = !c ? 'Unknown' : c.status === 'True' ? 'True' : `${c.status} (${c.reason})`;
       return [o.metadata.name, svc ? `${svc.namespace}/${svc.name}` : 'Local', available, age(o.metadata.creationTimestamp, now)];
     },
@@ -71,7 +76,7 @@ const tables: Record<string, TableSpec> = {
   'flowcontrol.apiserver.k8s.io/flowschemas': {
     columns: [nameColumn, column('PriorityLevel', 'string', "priorityLevelConfiguration is a reference to the priority level configuration that this flow schema belongs to."), column('MatchingPrecedence', 'string', 'matchingPrecedence is used to choose among the FlowSchemas that match a given request.'), column('DistinguisherMethod', 'string', '`distinguisherMethod` defines how to compute the flow distinguisher for requests that match this schema.'), ageColumn, column('MissingPL', 'string', 'references a broken or non-existent PriorityLevelConfiguration')],
     cells: (o, now) => {
-      const dangling = (o.status?.conditions ?? []).find((x: any) => x.type === 'Dangling');
+      const dangling = (o.status?.conditions ?? []).find((x: FlowSchemaCondition) => x.type === 'Dangling');
       return [o.metadata.name, o.spec?.priorityLevelConfiguration?.name ?? '', String(o.spec?.matchingPrecedence ?? 1000), o.spec?.distinguisherMethod?.type ?? '<none>', age(o.metadata.creationTimestamp, now), dangling?.status ?? '?'];
     },
   },
@@ -87,7 +92,7 @@ const tables: Record<string, TableSpec> = {
   'apps/controllerrevisions': {
     columns: [nameColumn, column('Controller', 'string', 'Controller of the object.'), column('Revision', 'integer', 'Revision of the ControllerRevision'), ageColumn],
     cells: (o, now) => {
-      const owner = (o.metadata.ownerReferences ?? []).find((r: any) => r.controller);
+      const owner = (o.metadata.ownerReferences ?? []).find((r) => r.controller);
       const controller = owner ? `${owner.kind.toLowerCase()}.${String(owner.apiVersion).split('/').length > 1 ? String(owner.apiVersion).split('/')[0] : ''}/${owner.name}`.replace('./', '/') : '<none>';
       return [o.metadata.name, controller, o.revision ?? 0, age(o.metadata.creationTimestamp, now)];
     },
@@ -102,7 +107,7 @@ const tables: Record<string, TableSpec> = {
   },
   'storage.k8s.io/csidrivers': {
     columns: [nameColumn, column('AttachRequired', 'boolean', 'Indicates this CSI volume driver requires an attach operation.'), column('PodInfoOnMount', 'boolean', 'Indicates this CSI volume driver requires additional pod information during mount operations.'), column('StorageCapacity', 'boolean', 'Indicates this CSI volume driver reports storage capacity.'), column('TokenRequests', 'string', 'Indicates the CSI driver wants pod service account tokens.'), column('RequiresRepublish', 'boolean', 'Indicates the CSI driver wants NodePublishVolume periodically called.'), column('Modes', 'string', 'Volume lifecycle modes supported by the driver.'), ageColumn],
-    cells: (o, now) => [o.metadata.name, o.spec?.attachRequired ?? true, o.spec?.podInfoOnMount ?? false, o.spec?.storageCapacity ?? false, (o.spec?.tokenRequests ?? []).map((t: any) => t.audience).join(',') || '<unset>', o.spec?.requiresRepublish ?? false, (o.spec?.volumeLifecycleModes ?? []).join(',') || '<none>', age(o.metadata.creationTimestamp, now)],
+    cells: (o, now) => [o.metadata.name, o.spec?.attachRequired ?? true, o.spec?.podInfoOnMount ?? false, o.spec?.storageCapacity ?? false, (o.spec?.tokenRequests ?? []).map((t: TokenRequest) => t.audience).join(',') || '<unset>', o.spec?.requiresRepublish ?? false, (o.spec?.volumeLifecycleModes ?? []).join(',') || '<none>', age(o.metadata.creationTimestamp, now)],
   },
 };
 
@@ -195,8 +200,8 @@ const checks: Record<string, (o: KubeObject, old?: KubeObject) => FieldError[]> 
   'networking.k8s.io/ingresses': (o) => {
     const errs: FieldError[] = [];
     const types = ['Exact', 'ImplementationSpecific', 'Prefix'];
-    (o.spec?.rules ?? []).forEach((rule: any, i: number) => {
-      (rule?.http?.paths ?? []).forEach((p: any, j: number) => {
+    (o.spec?.rules ?? []).forEach((rule: IngressRule | undefined, i: number) => {
+      (rule?.http?.paths ?? []).forEach((p: HTTPIngressPath | undefined, j: number) => {
         const at = `spec.rules[${i}].http.paths[${j}]`;
         if (p?.pathType && !types.includes(p.pathType)) errs.push(notSupported(`${at}.pathType`, p.pathType, types));
         if ((p?.pathType === 'Prefix' || p?.pathType === 'Exact') && !String(p.path ?? '').startsWith('/')) errs.push(invalid(`${at}.path`, p.path ?? '', 'must be an absolute path'));
@@ -211,8 +216,8 @@ const checks: Record<string, (o: KubeObject, old?: KubeObject) => FieldError[]> 
       if (!policyTypes.includes(t as string)) errs.push(notSupported(`spec.policyTypes[${i}]`, t, policyTypes));
     });
     for (const direction of ['ingress', 'egress']) {
-      (o.spec?.[direction] ?? []).forEach((rule: any, i: number) => {
-        (rule?.ports ?? []).forEach((port: any, j: number) => {
+      (o.spec?.[direction] ?? []).forEach((rule: NetworkPolicyIngressRule | NetworkPolicyEgressRule | undefined, i: number) => {
+        (rule?.ports ?? []).forEach((port: NetworkPolicyPort | undefined, j: number) => {
           if (port?.protocol !== undefined && !['SCTP', 'TCP', 'UDP'].includes(port.protocol)) errs.push(notSupported(`spec.${direction}[${i}].ports[${j}].protocol`, port.protocol, ['SCTP', 'TCP', 'UDP']));
         });
       });

@@ -5,6 +5,7 @@
  * annotations, here in the v2 shape), with the v2 defaults, the 1.32 validation messages and the
  * printer's columns.
  */
+import type { CrossVersionObjectReference, HPAScalingPolicy, HPAScalingRules, HorizontalPodAutoscalerBehavior, HorizontalPodAutoscalerCondition, MetricSpec, MetricStatus, MetricTarget, MetricValueStatus } from 'kubernetes-types/autoscaling/v2.js';
 import { type FieldError, forbidden, invalid, notSupported, required } from '../../errors/field-errors.js';
 import type { KubeObject } from '../../store/object-store.js';
 import { defineKind } from '../define-kind.js';
@@ -19,10 +20,10 @@ const annotation = {
   conditions: 'autoscaling.alpha.kubernetes.io/conditions',
 };
 
-const isCpuUtilization = (m: any): boolean => m?.type === 'Resource' && m.resource?.name === 'cpu' && m.resource?.target?.type === 'Utilization';
+const isCpuUtilization = (m: MetricSpec | undefined): boolean => m?.type === 'Resource' && m.resource?.name === 'cpu' && m.resource?.target?.type === 'Utilization';
 
-function scalingRules(rules: any, up: boolean): Record<string, unknown> {
-  const r = { ...(rules ?? {}) };
+function scalingRules(rules: HPAScalingRules | undefined, up: boolean): HPAScalingRules {
+  const r: HPAScalingRules = { ...(rules ?? {}) };
   r.stabilizationWindowSeconds ??= up ? 0 : 300;
   r.selectPolicy ??= 'Max';
   r.policies ??= up
@@ -41,11 +42,13 @@ function defaultHpa(o: KubeObject): void {
   if (spec.behavior) spec.behavior = { ...spec.behavior, scaleUp: scalingRules(spec.behavior.scaleUp, true), scaleDown: scalingRules(spec.behavior.scaleDown, false) };
 }
 
-const annotationJson = (o: KubeObject, key: string): any => {
+/** The JSON a v1 object keeps in one of its `autoscaling.alpha.kubernetes.io/*` annotations (as v2 wrote it). */
+const annotationJson = <T>(o: KubeObject, key: string): T | undefined => {
+  // the annotation holds what hpaV2ToV1 wrote: v2 metrics, behavior or conditions
   const text = o.metadata?.annotations?.[key];
   if (typeof text !== 'string') return undefined;
   try {
-    return JSON.parse(text);
+    return JSON.parse(text) as T;
   } catch {
     return undefined;
   }
@@ -54,27 +57,27 @@ const annotationJson = (o: KubeObject, key: string): any => {
 /** A v1 object (as written) → the v2 storage form. */
 export function hpaV1ToV2(o: KubeObject): KubeObject {
   const spec = o.spec ?? {};
-  const metrics: any[] = [];
+  const metrics: MetricSpec[] = [];
   if (typeof spec.targetCPUUtilizationPercentage === 'number') {
     metrics.push({ type: 'Resource', resource: { name: 'cpu', target: { type: 'Utilization', averageUtilization: spec.targetCPUUtilizationPercentage } } });
   }
-  metrics.push(...(annotationJson(o, annotation.metrics) ?? []));
-  const behavior = annotationJson(o, annotation.behavior);
+  metrics.push(...(annotationJson<MetricSpec[]>(o, annotation.metrics) ?? []));
+  const behavior = annotationJson<HorizontalPodAutoscalerBehavior>(o, annotation.behavior);
   const next: KubeObject = { ...o, apiVersion: 'autoscaling/v2', spec: { scaleTargetRef: spec.scaleTargetRef, minReplicas: spec.minReplicas, maxReplicas: spec.maxReplicas } };
   if (metrics.length) next.spec.metrics = metrics;
   if (behavior) next.spec.behavior = behavior;
-  for (const k of ['scaleTargetRef', 'minReplicas', 'maxReplicas']) if (next.spec[k] === undefined) delete next.spec[k];
+  for (const k of ['scaleTargetRef', 'minReplicas', 'maxReplicas'] as const) if (next.spec[k] === undefined) delete next.spec[k];
   if (o.status) {
     const s = o.status;
     const status: Record<string, unknown> = { desiredReplicas: s.desiredReplicas ?? 0 };
     if (s.currentReplicas) status.currentReplicas = s.currentReplicas;
     if (s.observedGeneration !== undefined) status.observedGeneration = s.observedGeneration;
     if (s.lastScaleTime) status.lastScaleTime = s.lastScaleTime;
-    const current: any[] = [];
+    const current: MetricStatus[] = [];
     if (typeof s.currentCPUUtilizationPercentage === 'number') current.push({ type: 'Resource', resource: { name: 'cpu', current: { averageUtilization: s.currentCPUUtilizationPercentage } } });
-    current.push(...(annotationJson(o, annotation.currentMetrics) ?? []));
+    current.push(...(annotationJson<MetricStatus[]>(o, annotation.currentMetrics) ?? []));
     if (current.length) status.currentMetrics = current;
-    const conditions = annotationJson(o, annotation.conditions);
+    const conditions = annotationJson<HorizontalPodAutoscalerCondition[]>(o, annotation.conditions);
     if (conditions) status.conditions = conditions;
     next.status = status;
   }
@@ -88,14 +91,14 @@ export function hpaV1ToV2(o: KubeObject): KubeObject {
 /** The v2 storage form → what autoscaling/v1 serves. */
 export function hpaV2ToV1(o: KubeObject): KubeObject {
   const spec = o.spec ?? {};
-  const metrics: any[] = spec.metrics ?? [];
+  const metrics: MetricSpec[] = spec.metrics ?? [];
   const cpu = metrics.find(isCpuUtilization);
   const others = metrics.filter((m) => m !== cpu);
   const annotations: Record<string, string> = { ...(o.metadata?.annotations ?? {}) };
   if (others.length) annotations[annotation.metrics] = JSON.stringify(others);
   if (spec.behavior) annotations[annotation.behavior] = JSON.stringify(spec.behavior);
   const v1spec: Record<string, unknown> = { scaleTargetRef: spec.scaleTargetRef, minReplicas: spec.minReplicas, maxReplicas: spec.maxReplicas };
-  if (cpu) v1spec.targetCPUUtilizationPercentage = cpu.resource.target.averageUtilization;
+  if (cpu) v1spec.targetCPUUtilizationPercentage = cpu.resource!.target.averageUtilization;
   for (const k of Object.keys(v1spec)) if (v1spec[k] === undefined) delete v1spec[k];
   const next: KubeObject = { ...o, apiVersion: 'autoscaling/v1', spec: v1spec };
   if (o.status) {
@@ -105,9 +108,9 @@ export function hpaV2ToV1(o: KubeObject): KubeObject {
     if (s.lastScaleTime) status.lastScaleTime = s.lastScaleTime;
     status.currentReplicas = s.currentReplicas ?? 0;
     status.desiredReplicas = s.desiredReplicas ?? 0;
-    const current: any[] = s.currentMetrics ?? [];
+    const current: MetricStatus[] = s.currentMetrics ?? [];
     const cpuNow = current.find((m) => m?.type === 'Resource' && m.resource?.name === 'cpu' && typeof m.resource?.current?.averageUtilization === 'number');
-    if (cpuNow) status.currentCPUUtilizationPercentage = cpuNow.resource.current.averageUtilization;
+    if (cpuNow) status.currentCPUUtilizationPercentage = cpuNow.resource!.current.averageUtilization;
     const otherNow = current.filter((m) => m !== cpuNow);
     if (otherNow.length) annotations[annotation.currentMetrics] = JSON.stringify(otherNow);
     if (s.conditions?.length) annotations[annotation.conditions] = JSON.stringify(s.conditions);
@@ -118,9 +121,9 @@ export function hpaV2ToV1(o: KubeObject): KubeObject {
   return next;
 }
 
-function validateReference(ref: any, path: string): FieldError[] {
+function validateReference(ref: CrossVersionObjectReference | undefined, path: string): FieldError[] {
   const errs: FieldError[] = [];
-  for (const f of ['kind', 'name']) {
+  for (const f of ['kind', 'name'] as const) {
     const v = ref?.[f];
     if (!v) errs.push(required(`${path}.${f}`));
     else for (const m of pathSegmentErrors(String(v))) errs.push(invalid(`${path}.${f}`, v, m));
@@ -129,9 +132,25 @@ function validateReference(ref: any, path: string): FieldError[] {
 }
 
 const metricTypes = ['ContainerResource', 'External', 'Object', 'Pods', 'Resource'];
-const sourceField: Record<string, string> = { Object: 'object', Pods: 'pods', Resource: 'resource', External: 'external', ContainerResource: 'containerResource' };
 
-function validateTarget(target: any, path: string): FieldError[] {
+/** The field of a metric (spec or status) that holds its source, by metric type. */
+type SourceField = 'object' | 'pods' | 'resource' | 'external' | 'containerResource';
+
+/** What the five metric sources hold, spec and status side (each has some of these). */
+interface MetricSource {
+  name?: string;
+  container?: string;
+  metric?: { name?: string };
+  describedObject?: CrossVersionObjectReference;
+  target?: MetricTarget;
+  current?: MetricValueStatus;
+}
+
+/** A metric's source in `field`, read through the fields the five sources share. */
+const sourceOf = (metric: MetricSpec | MetricStatus, field: SourceField): MetricSource | undefined => metric[field] as MetricSource | undefined;
+const sourceField: Record<string, SourceField> = { Object: 'object', Pods: 'pods', Resource: 'resource', External: 'external', ContainerResource: 'containerResource' };
+
+function validateTarget(target: MetricTarget | undefined, path: string): FieldError[] {
   const errs: FieldError[] = [];
   const types = ['AverageValue', 'Utilization', 'Value'];
   if (!target?.type) errs.push(required(`${path}.type`, 'must specify a metric target type'));
@@ -140,15 +159,15 @@ function validateTarget(target: any, path: string): FieldError[] {
   return errs;
 }
 
-function validateMetric(m: any, path: string): FieldError[] {
+function validateMetric(m: MetricSpec | undefined, path: string): FieldError[] {
   const errs: FieldError[] = [];
   if (!m?.type) errs.push(required(`${path}.type`, 'must specify a metric source type'));
-  if (!metricTypes.includes(m?.type)) errs.push(notSupported(`${path}.type`, m?.type ?? '', metricTypes));
-  const expected = sourceField[m?.type];
-  if (expected && !m[expected]) errs.push(required(`${path}.${expected}`, 'must populate information for the given metric source'));
+  if (!metricTypes.includes(m?.type as string)) errs.push(notSupported(`${path}.type`, m?.type ?? '', metricTypes));
+  const expected: SourceField | undefined = sourceField[m?.type as string];
+  if (expected && !m![expected]) errs.push(required(`${path}.${expected}`, 'must populate information for the given metric source'));
   for (const other of Object.values(sourceField)) if (other !== expected && m?.[other]) errs.push(forbidden(`${path}.${other}`, 'must populate the given metric source only'));
-  const src = expected ? m[expected] : undefined;
-  if (!src) return errs;
+  const src = expected && m ? sourceOf(m, expected) : undefined;
+  if (!src || !m) return errs;
   const at = `${path}.${expected}`;
   if (m.type === 'Resource' || m.type === 'ContainerResource') {
     if (!src.name) errs.push(required(`${at}.name`, 'must specify a resource name'));
@@ -165,7 +184,7 @@ function validateMetric(m: any, path: string): FieldError[] {
   return errs;
 }
 
-function validateRules(rules: any, path: string): FieldError[] {
+function validateRules(rules: HPAScalingRules | undefined, path: string): FieldError[] {
   if (!rules) return [];
   const errs: FieldError[] = [];
   const w = rules.stabilizationWindowSeconds;
@@ -173,12 +192,12 @@ function validateRules(rules: any, path: string): FieldError[] {
   if (typeof w === 'number' && w > 3600) errs.push(invalid(`${path}.stabilizationWindowSeconds`, w, 'must be less than or equal to 3600'));
   if (rules.selectPolicy !== undefined && !['Disabled', 'Max', 'Min'].includes(rules.selectPolicy)) errs.push(notSupported(`${path}.selectPolicy`, rules.selectPolicy, ['Disabled', 'Max', 'Min']));
   if (!rules.policies?.length) errs.push(required(`${path}.policies`, 'must specify at least one Policy'));
-  (rules.policies ?? []).forEach((p: any, i: number) => {
+  (rules.policies ?? []).forEach((p: HPAScalingPolicy | undefined, i: number) => {
     const at = `${path}.policies[${i}]`;
     if (p?.type !== 'Pods' && p?.type !== 'Percent') errs.push(notSupported(`${at}.type`, p?.type ?? '', ['Percent', 'Pods']));
-    if (!(p?.value > 0)) errs.push(invalid(`${at}.value`, p?.value ?? 0, 'must be greater than zero'));
-    if (!(p?.periodSeconds > 0)) errs.push(invalid(`${at}.periodSeconds`, p?.periodSeconds ?? 0, 'must be greater than zero'));
-    else if (p.periodSeconds > 1800) errs.push(invalid(`${at}.periodSeconds`, p.periodSeconds, 'must be less than or equal to 1800'));
+    if (!((p?.value as number) > 0)) errs.push(invalid(`${at}.value`, p?.value ?? 0, 'must be greater than zero'));
+    if (!((p?.periodSeconds as number) > 0)) errs.push(invalid(`${at}.periodSeconds`, p?.periodSeconds ?? 0, 'must be greater than zero'));
+    else if (p!.periodSeconds > 1800) errs.push(invalid(`${at}.periodSeconds`, p!.periodSeconds, 'must be less than or equal to 1800'));
   });
   return errs;
 }
@@ -194,8 +213,8 @@ export function validateHpa(o: KubeObject, old?: KubeObject): FieldError[] {
   if (max < 1) errs.push(invalid('spec.maxReplicas', max, 'must be greater than 0'));
   if (typeof min === 'number' && max < min) errs.push(invalid('spec.maxReplicas', max, 'must be greater than or equal to `minReplicas`'));
   errs.push(...validateReference(spec.scaleTargetRef, 'spec.scaleTargetRef'));
-  (spec.metrics ?? []).forEach((m: any, i: number) => errs.push(...validateMetric(m, `spec.metrics[${i}]`)));
-  if (min === 0 && !(spec.metrics ?? []).some((m: any) => m?.type === 'Object' || m?.type === 'External')) {
+  (spec.metrics ?? []).forEach((m: MetricSpec | undefined, i: number) => errs.push(...validateMetric(m, `spec.metrics[${i}]`)));
+  if (min === 0 && !(spec.metrics ?? []).some((m: MetricSpec | undefined) => m?.type === 'Object' || m?.type === 'External')) {
     errs.push(forbidden('spec.metrics', 'must specify at least one Object or External metric to support scaling to zero replicas'));
   }
   if (spec.behavior) {
@@ -206,19 +225,20 @@ export function validateHpa(o: KubeObject, old?: KubeObject): FieldError[] {
 }
 
 /** The printer's TARGETS cell (formatHPAMetrics): at most two metrics, then "+ N more...". */
-function formatTargets(specs: any[], statuses: any[]): string {
+function formatTargets(specs: MetricSpec[], statuses: MetricStatus[]): string {
   if (!specs?.length) return '<none>';
   const list = specs.map((m, i) => {
     const status = statuses?.[i];
-    const src = m[sourceField[m.type] ?? ''] ?? {};
-    const target = src.target ?? {};
+    const field = sourceField[m.type];
+    const src: MetricSource = (field ? sourceOf(m, field) : undefined) ?? {};
+    const target: Partial<MetricTarget> = src.target ?? {};
     if (m.type === 'Resource' || m.type === 'ContainerResource') {
-      const current = status?.[sourceField[m.type]!]?.current;
+      const current = status && sourceOf(status, field!)?.current;
       if (target.averageValue !== undefined) return `${src.name}: ${current?.averageValue ?? '<unknown>'}/${target.averageValue}`;
       const now = typeof current?.averageUtilization === 'number' ? `${current.averageUtilization}%` : '<unknown>';
       return `${src.name}: ${now}/${typeof target.averageUtilization === 'number' ? `${target.averageUtilization}%` : '<auto>'}`;
     }
-    const current = status?.[sourceField[m.type]!]?.current;
+    const current = status && sourceOf(status, field!)?.current;
     if (target.averageValue !== undefined) return `${current?.averageValue ?? '<unknown>'}/${target.averageValue}${m.type === 'Pods' ? '' : ' (avg)'}`;
     return `${current?.value ?? '<unknown>'}/${target.value ?? '<unknown>'}`;
   });

@@ -4,6 +4,7 @@
  * ← default ← min for Containers) and validation (min ≤ defaultRequest ≤ default ≤ max, ratio ≥ 1). The
  * LimitRanger admission plugin (src/cluster/admission/plugins/limit-ranger.ts) applies them to pods.
  */
+import type { LimitRangeItem } from 'kubernetes-types/core/v1.js';
 import { type FieldError, forbidden, invalid, required } from '../../errors/field-errors.js';
 import type { KubeObject } from '../../store/object-store.js';
 import { type Quantity, canonicalQuantity, formatQuantity, quantityOf } from '../../admission/resource-quantities.js';
@@ -12,15 +13,15 @@ import { qualifiedNameErrors } from '../object-meta.js';
 import { nameColumn } from '../table-format.js';
 import { validateResourceListNames } from './resource-names.js';
 
-const isObject = (v: unknown): v is Record<string, any> => v !== null && typeof v === 'object' && !Array.isArray(v);
+const isObject = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v);
 
 /** SetDefaults_LimitRangeItem: for Containers, default ← max, defaultRequest ← default, then ← min. */
-export function defaultLimitRangeItem(item: Record<string, any>): void {
+export function defaultLimitRangeItem(item: LimitRangeItem): void {
   if (item.type !== 'Container') return;
-  const fill = (target: string, from: Record<string, unknown> | undefined): void => {
+  const fill = (target: 'default' | 'defaultRequest', from: Record<string, string> | undefined): void => {
     for (const [k, v] of Object.entries(from ?? {})) {
-      item[target] ??= {};
-      if (!(k in item[target])) item[target][k] = v;
+      const filled = (item[target] ??= {});
+      if (!(k in filled)) filled[k] = v;
     }
   };
   fill('default', item.max);
@@ -29,7 +30,8 @@ export function defaultLimitRangeItem(item: Record<string, any>): void {
 }
 
 function defaultLimitRange(o: KubeObject): void {
-  for (const item of Array.isArray(o.spec?.limits) ? o.spec.limits : []) if (isObject(item)) defaultLimitRangeItem(item);
+  const items: Array<LimitRangeItem | null> = Array.isArray(o.spec?.limits) ? o.spec.limits : [];
+  for (const item of items) if (isObject(item)) defaultLimitRangeItem(item);
 }
 
 const quantityValue = (q: Quantity): string => q.text;
@@ -37,7 +39,7 @@ const quantityValue = (q: Quantity): string => q.text;
 /** ValidateLimitRange (1.32 pkg/apis/core/validation). */
 export function validateLimitRange(o: KubeObject): FieldError[] {
   const errs: FieldError[] = [];
-  const limits: any[] = Array.isArray(o.spec?.limits) ? o.spec.limits : [];
+  const limits: unknown[] = Array.isArray(o.spec?.limits) ? o.spec.limits : [];
   const seenTypes = new Set<string>();
   limits.forEach((limit, i) => {
     const path = `spec.limits[${i}]`;

@@ -2,6 +2,7 @@
  * Built-in kinds outside core and batch: coordination.k8s.io Leases, rbac.authorization.k8s.io
  * roles and bindings, and (from service-kind.ts and apps-kinds.ts) v1 Services and apps/v1 Deployments.
  */
+import type { PolicyRule, Subject } from 'kubernetes-types/rbac/v1.js';
 import { type FieldError, invalid, notSupported, required } from '../../errors/field-errors.js';
 import type { KubeObject } from '../../store/object-store.js';
 import { defineKind } from '../define-kind.js';
@@ -38,7 +39,7 @@ function validateLease(o: KubeObject): FieldError[] {
 function validateRules(rules: unknown, clusterRole: boolean): FieldError[] {
   const errs: FieldError[] = [];
   if (!Array.isArray(rules)) return errs;
-  rules.forEach((r: any, i) => {
+  rules.forEach((r: PolicyRule | undefined, i) => {
     const p = `rules[${i}]`;
     if (!Array.isArray(r?.verbs) || r.verbs.length === 0) errs.push(required(`${p}.verbs`, 'verbs must contain at least one value'));
     const nonResource = Array.isArray(r?.nonResourceURLs) && r.nonResourceURLs.length > 0;
@@ -61,9 +62,9 @@ function validateBinding(o: KubeObject, clusterBinding: boolean): FieldError[] {
   const kinds = clusterBinding ? ['ClusterRole'] : ['Role', 'ClusterRole'];
   if (!kinds.includes(ref.kind)) errs.push(notSupported('roleRef.kind', ref.kind ?? '', kinds));
   if (!ref.name) errs.push(required('roleRef.name'));
-  (Array.isArray(o.subjects) ? o.subjects : []).forEach((s: any, i: number) => {
+  (Array.isArray(o.subjects) ? o.subjects : []).forEach((s: Subject | undefined, i: number) => {
     const p = `subjects[${i}]`;
-    if (!['User', 'Group', 'ServiceAccount'].includes(s?.kind)) errs.push(notSupported(`${p}.kind`, s?.kind ?? '', ['ServiceAccount', 'User', 'Group']));
+    if (!['User', 'Group', 'ServiceAccount'].includes(s?.kind as string)) errs.push(notSupported(`${p}.kind`, s?.kind ?? '', ['ServiceAccount', 'User', 'Group']));
     if (!s?.name) errs.push(required(`${p}.name`));
     if (s?.kind === 'ServiceAccount') {
       if (s.apiGroup) errs.push(notSupported(`${p}.apiGroup`, s.apiGroup, ['']));
@@ -93,8 +94,8 @@ const bindingTable = {
     column('ServiceAccounts', 'string', 'ServiceAccounts in the binding.', 1),
   ],
   cells: (o: KubeObject, now: number) => {
-    const subjects: any[] = o.subjects ?? [];
-    const of = (k: string, f: (s: any) => string): string => subjects.filter((s) => s.kind === k).map(f).join(', ');
+    const subjects: Subject[] = o.subjects ?? [];
+    const of = (k: string, f: (s: Subject) => string): string => subjects.filter((s) => s.kind === k).map(f).join(', ');
     return [o.metadata.name, `${o.roleRef?.kind}/${o.roleRef?.name}`, age(o.metadata.creationTimestamp, now), of('User', (s) => s.name), of('Group', (s) => s.name), of('ServiceAccount', (s) => `${s.namespace ?? ''}/${s.name}`)];
   },
 };

@@ -3,6 +3,7 @@
  * and labels taken from its template), validation (selector required and matching the template's labels,
  * immutable for apps/v1, replicas ≥ 0, restartPolicy Always), kubectl columns, and `/scale`.
  */
+import type { Container } from 'kubernetes-types/core/v1.js';
 import { type FieldError, invalid, required } from '../../errors/field-errors.js';
 import type { KubeObject } from '../../store/object-store.js';
 import { defineKind } from '../define-kind.js';
@@ -14,7 +15,7 @@ import { defaultPodTemplate } from './core-kinds.js';
 import { goLabelSelector, nonNegative, validateLabelSelector, validateReplicaTemplate } from './replica-validation.js';
 
 const sameJson = (a: unknown, b: unknown): boolean => JSON.stringify(a ?? null) === JSON.stringify(b ?? null);
-const containersOf = (o: KubeObject): any[] => o.spec?.template?.spec?.containers ?? [];
+const containersOf = (o: KubeObject): Container[] => o.spec?.template?.spec?.containers ?? [];
 
 /** The columns kubectl shows for ReplicaSets and ReplicationControllers (wide adds containers, images, selector). */
 const replicaTable = (selectorText: (o: KubeObject) => string) => ({

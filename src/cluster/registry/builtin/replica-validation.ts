@@ -4,6 +4,8 @@
  * operators), the template's labels matching the selector, restartPolicy Always, no
  * activeDeadlineSeconds, container ports, non-negative counts and Deployment strategies.
  */
+import type { DeploymentStrategy } from 'kubernetes-types/apps/v1.js';
+import type { Container, ContainerPort, PodSpec, PodTemplateSpec } from 'kubernetes-types/core/v1.js';
 import { type FieldError, GoSyntaxValue, forbidden, goQuote, invalid, notSupported, required } from '../../errors/field-errors.js';
 import { type LabelSelectorObject, isEmptySelector, requirementsOf, selectorMatches } from '../../selectors/label-selector-object.js';
 import { validatePodSpec } from './core-kinds.js';
@@ -48,11 +50,11 @@ export function validateLabelSelector(selector: LabelSelectorObject | undefined,
 }
 
 /** Container names (DNS-1123 labels) and ports (ValidatePorts): the number range and the protocol. */
-function validateContainers(spec: any, path: string): FieldError[] {
+function validateContainers(spec: PodSpec | undefined, path: string): FieldError[] {
   const errs: FieldError[] = [];
-  (Array.isArray(spec?.containers) ? spec.containers : []).forEach((c: any, i: number) => {
+  (Array.isArray(spec?.containers) ? spec.containers : []).forEach((c: Container | undefined, i: number) => {
     if (typeof c?.name === 'string' && c.name !== '') for (const m of dns1123LabelErrors(c.name)) errs.push(invalid(`${path}.containers[${i}].name`, c.name, m));
-    (Array.isArray(c?.ports) ? c.ports : []).forEach((port: any, j: number) => {
+    (Array.isArray(c?.ports) ? c!.ports : []).forEach((port: ContainerPort | undefined, j: number) => {
       const p = `${path}.containers[${i}].ports[${j}]`;
       if (typeof port?.containerPort !== 'number') errs.push(required(`${p}.containerPort`));
       else if (port.containerPort < 1 || port.containerPort > 65535) errs.push(invalid(`${p}.containerPort`, port.containerPort, 'must be between 1 and 65535, inclusive'));
@@ -66,10 +68,10 @@ function validateContainers(spec: any, path: string): FieldError[] {
  * ValidatePodTemplateSpecForReplicaSet / ForRC: labels matched by the selector, the pod spec, restartPolicy
  * Always and no activeDeadlineSeconds. `selector` undefined: an invalid selector (not checked against labels).
  */
-export function validateReplicaTemplate(templateIn: any, selector: LabelSelectorObject | undefined, path: string, controllerKind: 'ReplicaSet' | 'ReplicationController'): FieldError[] {
+export function validateReplicaTemplate(templateIn: PodTemplateSpec | undefined, selector: LabelSelectorObject | undefined, path: string, controllerKind: 'ReplicaSet' | 'ReplicationController'): FieldError[] {
   // a Deployment's or ReplicaSet's template is a struct, never nil: a missing one is validated as empty
   if (templateIn === undefined && controllerKind === 'ReplicationController') return [required(path)];
-  const template = templateIn && typeof templateIn === 'object' ? templateIn : {};
+  const template: PodTemplateSpec = templateIn && typeof templateIn === 'object' ? templateIn : {};
   const errs: FieldError[] = [];
   const labels: Record<string, string> | undefined = template.metadata?.labels;
   if (selector && !isEmptySelector(selector) && requirementsOf(selector) && !selectorMatches(selector, labels)) {
@@ -115,7 +117,7 @@ function validatePositiveIntOrPercent(value: unknown, path: string): FieldError[
 }
 
 /** ValidateDeploymentStrategy. */
-export function validateDeploymentStrategy(strategy: any, path: string): FieldError[] {
+export function validateDeploymentStrategy(strategy: DeploymentStrategy | undefined, path: string): FieldError[] {
   const errs: FieldError[] = [];
   if (strategy?.type === 'Recreate') {
     if (strategy.rollingUpdate) errs.push(forbidden(`${path}.rollingUpdate`, "may not be specified when strategy `type` is 'Recreate'"));

@@ -3,6 +3,7 @@
  * validation; status (hard, used) is written by the resource quota controller and by the ResourceQuota
  * admission plugin as objects are created (src/cluster/admission/plugins/resource-quota-admission.ts).
  */
+import type { ScopeSelector, ScopedResourceSelectorRequirement } from 'kubernetes-types/core/v1.js';
 import { type FieldError, GoSyntaxValue, goQuote, invalid, notSupported, required } from '../../errors/field-errors.js';
 import type { KubeObject } from '../../store/object-store.js';
 import { canonicalQuantity, formatQuantity, quantityOf } from '../../admission/resource-quantities.js';
@@ -11,7 +12,7 @@ import { defineKind } from '../define-kind.js';
 import { age, ageColumn, column, nameColumn } from '../table-format.js';
 import { standardQuotaResources, validateResourceListNames } from './resource-names.js';
 
-const isObject = (v: unknown): v is Record<string, any> => v !== null && typeof v === 'object' && !Array.isArray(v);
+const isObject = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v);
 
 export const quotaScopes = ['Terminating', 'NotTerminating', 'BestEffort', 'NotBestEffort', 'PriorityClass', 'CrossNamespacePodAffinity'];
 
@@ -38,7 +39,7 @@ function validateQuantities(list: Record<string, unknown>, path: string): FieldE
   return errs;
 }
 
-function validateScopes(spec: Record<string, any>): FieldError[] {
+function validateScopes(spec: Record<string, unknown>): FieldError[] {
   const errs: FieldError[] = [];
   const scopes: string[] = Array.isArray(spec.scopes) ? spec.scopes : [];
   if (scopes.length === 0) return errs;
@@ -57,12 +58,13 @@ function validateScopes(spec: Record<string, any>): FieldError[] {
   return errs;
 }
 
-function validateScopeSelector(spec: Record<string, any>): FieldError[] {
+function validateScopeSelector(spec: Record<string, unknown>): FieldError[] {
   const errs: FieldError[] = [];
-  const expressions: any[] = Array.isArray(spec.scopeSelector?.matchExpressions) ? spec.scopeSelector.matchExpressions : [];
+  const selector = spec.scopeSelector as ScopeSelector | undefined;
+  const expressions: Array<ScopedResourceSelectorRequirement | undefined> = Array.isArray(selector?.matchExpressions) ? selector.matchExpressions : [];
   expressions.forEach((e, i) => {
     const path = `spec.scopeSelector.matchExpressions[${i}]`;
-    if (!quotaScopes.includes(e?.scopeName)) errs.push(invalid(`${path}.scopeName`, e?.scopeName ?? '', 'unsupported scope'));
+    if (!quotaScopes.includes(e?.scopeName as string)) errs.push(invalid(`${path}.scopeName`, e?.scopeName ?? '', 'unsupported scope'));
     const values: unknown[] = Array.isArray(e?.values) ? e.values : [];
     switch (e?.operator) {
       case 'In':
@@ -76,7 +78,7 @@ function validateScopeSelector(spec: Record<string, any>): FieldError[] {
       default:
         errs.push(invalid(`${path}.operator`, e?.operator ?? '', 'not a valid selector operator'));
     }
-    if (['Terminating', 'NotTerminating', 'BestEffort', 'NotBestEffort'].includes(e?.scopeName) && e?.operator !== 'Exists') {
+    if (['Terminating', 'NotTerminating', 'BestEffort', 'NotBestEffort'].includes(e?.scopeName as string) && e?.operator !== 'Exists') {
       errs.push(invalid(`${path}.operator`, e?.operator ?? '', 'must be \'Exist\' when scope is any of ResourceQuotaScopeTerminating, ResourceQuotaScopeNotTerminating, ResourceQuotaScopeBestEffort or ResourceQuotaScopeNotBestEffort'));
     }
   });

@@ -5,6 +5,7 @@
  * by the Service's uid, itself drawn from the cluster's seed — and never collide; a requested address
  * or port already held by another Service answers the real 422.
  */
+import type { ServicePort } from 'kubernetes-types/core/v1.js';
 import { GoSyntaxValue, goQuote, invalid } from '../../errors/field-errors.js';
 import { invalidObject } from '../../errors/status-errors.js';
 import type { KubeObject } from '../../store/object-store.js';
@@ -103,7 +104,7 @@ export function allocateClusterIP(service: KubeObject, used: ReadonlySet<string>
  * already held before this write (an update keeps them without a new check).
  */
 export function allocateNodePorts(service: KubeObject, used: ReadonlySet<number>, kept: ReadonlySet<number> = new Set()): void {
-  const ports: any[] = service.spec?.ports ?? [];
+  const ports: ServicePort[] = service.spec?.ports ?? [];
   const taken = new Set(used);
   const byPort = new Map<number, number>();
   ports.forEach((p, i) => {

@@ -4,6 +4,7 @@
  * the kept allocations of an update, the validation messages of pkg/apis/core/validation, and the
  * `kubectl get svc` columns. Nothing proxies traffic: a LoadBalancer stays `<pending>` (no cloud).
  */
+import type { LoadBalancerIngress, ServicePort } from 'kubernetes-types/core/v1.js';
 import { type FieldError, GoSyntaxValue, duplicate, forbidden, goQuote, invalid, notSupported, required } from '../../errors/field-errors.js';
 import type { KubeObject } from '../../store/object-store.js';
 import { defineKind } from '../define-kind.js';
@@ -80,13 +81,13 @@ function validateClusterIPFields(o: KubeObject): FieldError[] {
   return errs;
 }
 
-const servicePortText = (p: any): string =>
+const servicePortText = (p: ServicePort): string =>
   `core.ServicePort{Name:"", Protocol:${goQuote(String(p.protocol ?? 'TCP'))}, AppProtocol:(*string)(nil), Port:${Number(p.port)}, TargetPort:intstr.IntOrString{Type:0, IntVal:0, StrVal:""}, NodePort:0}`;
 
 function validatePorts(o: KubeObject): FieldError[] {
   const errs: FieldError[] = [];
   const spec = o.spec ?? {};
-  const ports: any[] = Array.isArray(spec.ports) ? spec.ports : [];
+  const ports: Array<ServicePort | undefined> = Array.isArray(spec.ports) ? spec.ports : [];
   if (ports.length === 0 && !isHeadless(o) && spec.type !== 'ExternalName') errs.push(required('spec.ports'));
   const names = new Set<string>();
   ports.forEach((p, i) => {
@@ -98,7 +99,7 @@ function validatePorts(o: KubeObject): FieldError[] {
       names.add(p.name);
     }
     if (typeof p?.port !== 'number' || p.port < 1 || p.port > 65535) errs.push(invalid(`${path}.port`, p?.port ?? 0, 'must be between 1 and 65535, inclusive'));
-    if (!protocols.includes(p?.protocol)) errs.push(notSupported(`${path}.protocol`, p?.protocol ?? '', protocols));
+    if (!protocols.includes(p?.protocol as string)) errs.push(notSupported(`${path}.protocol`, p?.protocol ?? '', protocols));
     const target = p?.targetPort;
     if (typeof target === 'number' && (target < 1 || target > 65535)) errs.push(invalid(`${path}.targetPort`, target, 'must be between 1 and 65535, inclusive'));
     if (typeof target === 'string' && !/^[a-z0-9]([a-z0-9-]{0,13})$/.test(target)) {
@@ -116,7 +117,7 @@ function validatePorts(o: KubeObject): FieldError[] {
   const seen = new Set<string>();
   ports.forEach((p, i) => {
     const key = `${p?.protocol}/${p?.port}`;
-    if (seen.has(key)) errs.push(duplicate(`spec.ports[${i}]`, new GoSyntaxValue(servicePortText(p))));
+    if (seen.has(key)) errs.push(duplicate(`spec.ports[${i}]`, new GoSyntaxValue(servicePortText(p!))));
     seen.add(key);
   });
   return errs;
@@ -141,7 +142,7 @@ function validateService(o: KubeObject): FieldError[] {
 
 /** `80/TCP`, `80:30080/TCP`, joined by commas (kubectl's makePortString). */
 function portsCell(o: KubeObject): string {
-  const text = (o.spec?.ports ?? []).map((p: any) => (p.nodePort > 0 ? `${p.port}:${p.nodePort}/${p.protocol}` : `${p.port}/${p.protocol}`)).join(',');
+  const text = (o.spec?.ports ?? []).map((p: ServicePort) => ((p.nodePort ?? 0) > 0 ? `${p.port}:${p.nodePort}/${p.protocol}` : `${p.port}/${p.protocol}`)).join(',');
   return text || '<none>';
 }
 
@@ -153,7 +154,7 @@ function externalIPCell(o: KubeObject): string {
     case 'NodePort':
       return external.length ? external.join(',') : '<none>';
     case 'LoadBalancer': {
-      const ingress: string[] = (o.status?.loadBalancer?.ingress ?? []).map((i: any) => i.ip || i.hostname).filter(Boolean);
+      const ingress: string[] = (o.status?.loadBalancer?.ingress ?? []).map((i: LoadBalancerIngress) => i.ip || i.hostname).filter(Boolean);
       const all = [...ingress, ...external];
       return all.length ? all.join(',') : '<pending>';
     }
@@ -209,7 +210,7 @@ export const services = defineKind({
       const stored = storedServices(ctx);
       if (needsClusterIP(o) && !needsClusterIP(old)) allocateClusterIP(o, allocatedClusterIPs(stored, old.metadata.uid));
       if (needsNodePorts(o.spec.type)) {
-        const held = new Set<number>((old.spec?.ports ?? []).map((p: any) => p.nodePort).filter((n: unknown) => typeof n === 'number' && n > 0));
+        const held = new Set<number>((old.spec?.ports ?? []).map((p: ServicePort) => p.nodePort).filter((n: unknown) => typeof n === 'number' && n > 0));
         allocateNodePorts(o, allocatedNodePorts(stored, old.metadata.uid), held);
       }
     },
@@ -250,7 +251,7 @@ function keepAllocations(o: KubeObject, old: KubeObject): void {
     const same = (field: string): boolean => JSON.stringify(spec[field] ?? null) === JSON.stringify(old.spec?.[field] ?? null);
     for (const field of ['clusterIP', 'clusterIPs', 'ipFamilies', 'ipFamilyPolicy', 'internalTrafficPolicy']) if (same(field)) delete spec[field];
   }
-  const oldPorts: any[] = old.spec?.ports ?? [];
+  const oldPorts: ServicePort[] = old.spec?.ports ?? [];
   if (needsNodePorts(spec.type) && needsNodePorts(old.spec?.type)) {
     for (const p of spec.ports ?? []) {
       if (p?.nodePort) continue;

@@ -5,6 +5,7 @@
  * for the fields operators set, the DefaultStorageClass admission plugin (a claim that names no class
  * gets the default one), the PersistentVolumeClaimResize admission check and the kubectl columns.
  */
+import type { PersistentVolumeClaimSpec, VolumeResourceRequirements } from 'kubernetes-types/core/v1.js';
 import { type FieldError, forbidden, invalid, notSupported, required } from '../../errors/field-errors.js';
 import { forbidden as forbiddenRequest } from '../../errors/status-errors.js';
 import type { KubeObject, ObjectStore } from '../../store/object-store.js';
@@ -41,7 +42,7 @@ export function accessModesText(modes: string[] | undefined): string {
 }
 
 /** PersistentVolumeClaimSpec defaults (also applied to StatefulSet volumeClaimTemplates). */
-export function defaultClaimSpec(spec: Record<string, any>): void {
+export function defaultClaimSpec(spec: PersistentVolumeClaimSpec): void {
   spec.volumeMode ??= 'Filesystem';
 }
 
@@ -59,7 +60,7 @@ function validateVolumeMode(mode: unknown, path: string): FieldError[] {
 }
 
 /** ValidatePersistentVolumeClaimSpec: access modes, a positive storage request, volume mode. */
-export function validateClaimSpec(spec: any, path: string): FieldError[] {
+export function validateClaimSpec(spec: PersistentVolumeClaimSpec | undefined, path: string): FieldError[] {
   if (!spec || typeof spec !== 'object') return [required(path)];
   const errs = validateAccessModes(spec.accessModes, `${path}.accessModes`, 'at least 1 access mode is required');
   const storage = spec.resources?.requests?.storage;
@@ -85,15 +86,15 @@ function addFinalizer(o: KubeObject, finalizer: string): void {
 const sameJson = (a: unknown, b: unknown): boolean => JSON.stringify(a ?? null) === JSON.stringify(b ?? null);
 
 /** The parts of a claim spec an update may not change (ValidatePersistentVolumeClaimUpdate). */
-function frozenClaimSpec(o: KubeObject, old: KubeObject): { now: any; before: any } {
-  const now = structuredClone(o.spec ?? {});
-  const before = structuredClone(old.spec ?? {});
+function frozenClaimSpec(o: KubeObject, old: KubeObject): { now: PersistentVolumeClaimSpec; before: PersistentVolumeClaimSpec } {
+  const now: PersistentVolumeClaimSpec = structuredClone(o.spec ?? {});
+  const before: PersistentVolumeClaimSpec = structuredClone(old.spec ?? {});
   if (!before.volumeName) before.volumeName = now.volumeName; // the binder sets volumeName once
   if (before.storageClassName === undefined && now.storageClassName !== undefined && !before.volumeName) before.storageClassName = now.storageClassName;
-  if (o.status?.phase === 'Bound' && now.resources?.requests) now.resources.requests.storage = before.resources?.requests?.storage;
+  if (o.status?.phase === 'Bound' && now.resources?.requests) (now.resources.requests as Record<string, string | undefined>).storage = before.resources?.requests?.storage;
   delete now.volumeAttributesClassName;
   delete before.volumeAttributesClassName;
-  for (const spec of [now, before]) for (const k of Object.keys(spec)) if (spec[k] === undefined) delete spec[k];
+  for (const spec of [now, before]) for (const k of Object.keys(spec) as Array<keyof PersistentVolumeClaimSpec>) if (spec[k] === undefined) delete spec[k];
   return { now, before };
 }
 
@@ -114,10 +115,13 @@ function validateClaimUpdate(o: KubeObject, old: KubeObject): FieldError[] {
 }
 
 /** PersistentVolumeClaimSpec's fields in Go order, with how go-cmp prints a value of each. */
-const claimSpecFields: Array<[string, string, (v: any) => string]> = [
-  ['AccessModes', 'accessModes', (v) => (v ? `[]core.PersistentVolumeAccessMode{${v.map((m: string) => JSON.stringify(m)).join(', ')}}` : 'nil')],
+const claimSpecFields: Array<[string, keyof PersistentVolumeClaimSpec, (v: unknown) => string]> = [
+  ['AccessModes', 'accessModes', (v) => (v ? `[]core.PersistentVolumeAccessMode{${(v as string[]).map((m) => JSON.stringify(m)).join(', ')}}` : 'nil')],
   ['Selector', 'selector', (v) => (v ? '&{...}' : 'nil')],
-  ['Resources', 'resources', (v) => (v?.requests?.storage !== undefined ? `{Requests: {s"storage": {s: ${JSON.stringify(String(v.requests.storage))}, ...}}}` : '{}')],
+  ['Resources', 'resources', (v) => {
+    const storage = (v as VolumeResourceRequirements | undefined)?.requests?.storage;
+    return storage !== undefined ? `{Requests: {s"storage": {s: ${JSON.stringify(String(storage))}, ...}}}` : '{}';
+  }],
   ['VolumeName', 'volumeName', (v) => JSON.stringify(v ?? '')],
   ['StorageClassName', 'storageClassName', (v) => (v === undefined ? 'nil' : `&${JSON.stringify(v)}`)],
   ['VolumeMode', 'volumeMode', (v) => (v === undefined ? 'nil' : `&${JSON.stringify(v)}`)],
@@ -130,7 +134,7 @@ const claimSpecFields: Array<[string, string, (v: any) => string]> = [
  * The go-cmp diff 1.32 appends to the immutability error: changed fields as -/+ lines, runs of equal
  * fields folded. (go-cmp's exact layout — which equal neighbours it shows, its spacing — is not stable by design.)
  */
-function claimSpecDiff(before: any, now: any): string {
+function claimSpecDiff(before: PersistentVolumeClaimSpec, now: PersistentVolumeClaimSpec): string {
   const lines = ['  core.PersistentVolumeClaimSpec{'];
   let same = 0;
   const flush = (): void => {
@@ -266,7 +270,7 @@ function validatePersistentVolume(o: KubeObject): FieldError[] {
 
 function validatePersistentVolumeUpdate(o: KubeObject, old: KubeObject): FieldError[] {
   const errs = validatePersistentVolume(o);
-  const source = (spec: any): unknown => sortKeys(Object.fromEntries(volumeSources.filter((s) => spec?.[s] !== undefined).map((s) => [s, spec[s]])));
+  const source = (spec: Record<string, unknown> | undefined): unknown => sortKeys(Object.fromEntries(volumeSources.filter((s) => spec?.[s] !== undefined).map((s) => [s, spec![s]])));
   if (!sameJson(source(o.spec), source(old.spec))) errs.push(forbidden('spec.persistentvolumesource', 'spec.persistentvolumesource is forbidden.'));
   if (old.spec?.volumeMode !== undefined && o.spec?.volumeMode !== old.spec.volumeMode) errs.push(invalid('spec.volumeMode', o.spec?.volumeMode ?? null, 'field is immutable'));
   if (old.spec?.nodeAffinity && !sameJson(o.spec?.nodeAffinity, old.spec.nodeAffinity)) errs.push(invalid('spec.nodeAffinity', null, 'field is immutable'));

@@ -5,6 +5,7 @@
  * template labels, immutable StatefulSet spec fields, DaemonSet rolling-update bounds), the `/scale`
  * subresource of StatefulSets and the kubectl columns.
  */
+import type { Container, PodTemplateSpec } from 'kubernetes-types/core/v1.js';
 import { type FieldError, forbidden, goQuote, GoSyntaxValue, invalid, notSupported, required } from '../../errors/field-errors.js';
 import { labelSelectorToString, matchesLabels, parseLabelSelector } from '../../selectors/label-selector.js';
 import type { KubeObject } from '../../store/object-store.js';
@@ -39,13 +40,13 @@ function goLabelSelector(selector: LabelSelectorObject | undefined): GoSyntaxVal
 }
 
 /** Selector present, non-empty and matching the template's labels (ValidateStatefulSetSpec / ValidateDaemonSetSpec). */
-function validateSelectorAndTemplate(spec: any, owner: string): FieldError[] {
+function validateSelectorAndTemplate(spec: { selector?: LabelSelectorObject; template?: PodTemplateSpec } | undefined, owner: string): FieldError[] {
   const errs: FieldError[] = [];
   const selector: LabelSelectorObject | undefined = spec?.selector;
   if (!selector) return [required('spec.selector')];
   const empty = Object.keys(selector.matchLabels ?? {}).length + (selector.matchExpressions ?? []).length === 0;
   if (empty) errs.push(invalid('spec.selector', goLabelSelector(selector), `empty selector is invalid for ${owner}`));
-  const labels: Record<string, string> | undefined = spec.template?.metadata?.labels;
+  const labels: Record<string, string> | undefined = spec!.template?.metadata?.labels;
   if (!empty && !selectorMatches(selector, labels)) errs.push(invalid('spec.template.metadata.labels', goStringMap(labels), '`selector` does not match template `labels`'));
   return errs;
 }
@@ -56,8 +57,8 @@ const nonNegative = (path: string, value: unknown): FieldError[] =>
 const sameJson = (a: unknown, b: unknown): boolean => JSON.stringify(a ?? null) === JSON.stringify(b ?? null);
 
 /** Template containers as the wide columns show them. */
-function containerCells(template: any): [string, string] {
-  const containers: any[] = template?.spec?.containers ?? [];
+function containerCells(template: PodTemplateSpec | undefined): [string, string] {
+  const containers: Container[] = template?.spec?.containers ?? [];
   return [containers.map((c) => c.name).join(','), containers.map((c) => c.image).join(',')];
 }
 
@@ -123,7 +124,7 @@ const mutableStatefulSetFields = ['replicas', 'ordinals', 'template', 'updateStr
 
 function validateStatefulSetUpdate(o: KubeObject, old: KubeObject): FieldError[] {
   const errs = validateStatefulSet(o);
-  const frozen = (spec: any): Record<string, unknown> => Object.fromEntries(Object.entries(spec ?? {}).filter(([k]) => !mutableStatefulSetFields.includes(k)).sort(([a], [b]) => a.localeCompare(b)));
+  const frozen = (spec: object | undefined): Record<string, unknown> => Object.fromEntries(Object.entries(spec ?? {}).filter(([k]) => !mutableStatefulSetFields.includes(k)).sort(([a], [b]) => a.localeCompare(b)));
   if (!sameJson(frozen(o.spec), frozen(old.spec))) {
     errs.push(forbidden('spec', "updates to statefulset spec for fields other than 'replicas', 'ordinals', 'template', 'updateStrategy', 'revisionHistoryLimit', 'persistentVolumeClaimRetentionPolicy' and 'minReadySeconds' are forbidden"));
   }
@@ -273,7 +274,7 @@ export const controllerRevisions = defineKind({
       ageColumn,
     ],
     cells: (o, now) => {
-      const ref = (o.metadata.ownerReferences ?? []).find((r: any) => r.controller === true);
+      const ref = (o.metadata.ownerReferences ?? []).find((r) => r.controller === true);
       const group = ref ? String(ref.apiVersion).split('/').slice(0, -1).join('/') : '';
       const controller = ref ? `${String(ref.kind).toLowerCase()}${group ? `.${group}` : ''}/${ref.name}` : '<none>';
       return [o.metadata.name, controller, o.revision ?? 0, age(o.metadata.creationTimestamp, now)];

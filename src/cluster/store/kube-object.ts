@@ -1,0 +1,34 @@
+/**
+ * The shape of every object the local cluster stores and serves: apiVersion, kind and a typed
+ * ObjectMeta (kubernetes-types', writable because the server sets uid, resourceVersion and the rest,
+ * with the name every stored object has). Each kind's own fields are read through its
+ * kubernetes-types type where a module needs them.
+ */
+import type { ObjectMeta } from 'kubernetes-types/meta/v1.js';
+
+type Writable<T> = { -readonly [K in keyof T]: T[K] };
+
+/** ObjectMeta as the server writes it: every field writable. */
+export type WritableObjectMeta = Writable<ObjectMeta>;
+
+/** A stored object's metadata: it always has its name. */
+export type StoredObjectMeta = WritableObjectMeta & { name: string };
+
+/** A stored Kubernetes object; the store itself only relies on metadata.name/namespace/resourceVersion. */
+export interface KubeObject {
+  apiVersion?: string;
+  kind?: string;
+  metadata: StoredObjectMeta;
+  // any: each kind's spec/status/data, of ~90 built-in kinds and every custom resource; modules that read
+  // them name the kubernetes-types type (Pod, Job, …) at the point of use.
+  [field: string]: any;
+}
+
+/** An object a client asks to create: its name may still be left to `generateName`. */
+export type NewKubeObject = Omit<KubeObject, 'metadata'> & { metadata: WritableObjectMeta };
+
+/**
+ * An object of one kind read through its kubernetes-types type (`Stored<Pod>`, `Stored<Job>`): the kind's
+ * own fields typed, apiVersion/kind/metadata as stored. A KubeObject is assignable to it.
+ */
+export type Stored<T> = Omit<T, 'apiVersion' | 'kind' | 'metadata'> & { apiVersion?: string; kind?: string; metadata: StoredObjectMeta };
