@@ -31,8 +31,8 @@ export class DynamicConfigWatcher implements Runnable {
 
   constructor(
     private readonly config: FurikoConfig,
-    private readonly configMap: ObjectName,
-    private readonly secret?: ObjectName,
+    readonly configMap: ObjectName,
+    readonly secret?: ObjectName,
   ) {}
 
   async start(mgr: Manager): Promise<void> {
