@@ -108,3 +108,14 @@ describe('shell completion', () => {
     expect(await plugin.kubectl(['completion', 'fish'])).toEqual({ code: 1, stdout: '', stderr: 'Error: unsupported shell "fish": one of bash, zsh\n' });
   });
 });
+
+describe('kubectl furiko logs -f', () => {
+  it("follows the task Pod's log to the end of its container (here already finished: the whole log, then exit 0)", async () => {
+    // sleep 600 ends on the cluster's clock; the task and its Pod finish.
+    await furiko.env.stepTo(new Date(start.getTime() + 700_000));
+    expect((await jobOf('first')).status?.tasks?.[0]?.status.state).toBe('Terminated');
+    const result = await plugin.kubectl(['logs', 'first', '-f']);
+    expect(result).toMatchObject({ code: 0, stderr: '' });
+    expect(result.stdout.startsWith(`kubeforge: container main started (image alpine, command: ${COMMAND})\n`)).toBe(true);
+  });
+});
