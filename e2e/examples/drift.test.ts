@@ -140,9 +140,18 @@ const USER_EDITED: Record<string, string[]> = {
 /**
  * Lines an example added to scaffold-owned files, as kubebuilder users add their flags to cmd/main.go:
  * storagebucket's --probe-interval and --s3-endpoint in the manager's parser and --help, and its S3 client
- * and s3rver in package.json.
+ * and s3rver in package.json; jobconfig's Furiko start-up in cmd/run-local.ts (as in its cmd/main.ts).
  */
 const ADDED_LINES: Record<string, AddedLines> = {
+  jobconfig: {
+    'cmd/run-local.ts': [
+      "import { furikoBootstrap } from '../internal/furiko/startup.js';",
+      '// Furiko, as cmd/main.ts: --config <bootstrap file> is taken out of process.argv; its dynamic ConfigMap is watched.',
+      'const furiko = furikoBootstrap(process.argv);',
+      '    furiko.watchDynamicConfig(mgr);',
+      '    furiko.configureControllers(mgr);',
+    ],
+  },
   storagebucket: {
     'package.json': ['    "@aws-sdk/client-s3": "3.1175.0",', '    "s3rver": "3.7.1",'],
   },

@@ -38,6 +38,7 @@ async function main(): Promise<void> {
   const mgr = new Manager(flags.options);
   furiko.watchDynamicConfig(mgr);
   await setupControllers(mgr);
+  furiko.configureControllers(mgr);
   if (process.env.ENABLE_WEBHOOKS !== 'false') setupWebhooks(mgr);
   // +kubebuilder:scaffold:webhooks
   mgr.logger.info('starting manager');

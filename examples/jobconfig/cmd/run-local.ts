@@ -24,12 +24,17 @@ limitations under the License.
 import { runLocal } from 'kubeforge/testing';
 import { setupControllers } from '../internal/controller/index.js';
 import { setupWebhooks } from '../internal/webhook/index.js';
+import { furikoBootstrap } from '../internal/furiko/startup.js';
 // +kubebuilder:scaffold:imports
 
+// Furiko, as cmd/main.ts: --config <bootstrap file> is taken out of process.argv; its dynamic ConfigMap is watched.
+const furiko = furikoBootstrap(process.argv);
 void runLocal({
   leaderElectionId: 'jobconfig-leader.furiko.io',
   async setup(mgr) {
+    furiko.watchDynamicConfig(mgr);
     await setupControllers(mgr);
+    furiko.configureControllers(mgr);
     if (process.env.ENABLE_WEBHOOKS !== 'false') setupWebhooks(mgr);
     // +kubebuilder:scaffold:webhooks
   },

@@ -29,6 +29,8 @@ export interface FurikoEnvOptions {
   rbac?: { user: string; role: KubeObject };
   /** Leave the cluster's own batch/v1 Job and CronJob controllers off (they never touch Furiko's kinds). */
   withoutBatchControllers?: boolean;
+  /** Task Pods inert (the tests drive their status; the default) or run by the kubelet simulator (logs, exits). */
+  pods?: 'inert' | 'simulate';
   /** Adds to the manager before it starts (e.g. the dynamic config's watcher, as cmd/main.ts does). */
   beforeStart?: (manager: Manager) => void;
 }
@@ -48,7 +50,7 @@ export async function startFurikoEnv(options: FurikoEnvOptions): Promise<FurikoE
     ...(options.webhooks ? { webhooks: webhookManifests } : {}),
     authz: options.rbac ? 'rbac' : 'alwaysAllow',
     ...(options.rbac ? { identity: { user: options.rbac.user } } : {}),
-    cluster: { pods: 'inert', ...(options.withoutBatchControllers ? { controllers: { job: false, cronJob: false } } : {}) },
+    cluster: { pods: options.pods ?? 'inert', ...(options.withoutBatchControllers ? { controllers: { job: false, cronJob: false } } : {}) },
   });
   const adminManager = new Manager({ kubeConfig: env.cluster.kubeconfigPath, clock: env.cluster.clock, logger: pino({ level: 'silent' }) });
   if (options.rbac) await bindClusterRole(adminManager.client, options.rbac.role, options.rbac.user);

@@ -16,8 +16,8 @@ limitations under the License.
 
 /**
  * The `furiko` command line (a kubectl plugin as `kubectl-furiko`, or standalone): Furiko's commands —
- * `run`, `get job(s)`, `get jobconfig(s)`, `list job(s)`, `list jobconfig(s)`, `kill`, `disable`,
- * `enable` — with kubectl's connection flags (`--kubeconfig`, `--context`, `-n/--namespace`). Streams,
+ * `run`, `get job(s)`, `get jobconfig(s)`, `list job(s)`, `list jobconfig(s)` (with `-w/--watch`), `kill`,
+ * `disable`, `enable`, `logs`, `completion bash|zsh` — with kubectl's connection flags (`--kubeconfig`, `--context`, `-n/--namespace`). Streams,
  * environment and terminal detection are passed in, so tests can run it in-process.
  */
 import type { Readable, Writable } from 'node:stream';
@@ -27,7 +27,9 @@ import type { JobConfig } from '../../api/v1alpha1/jobconfig_types.js';
 import { JOB_CONFIG_HEADER, JOB_HEADER, jobConfigRow, jobConfigSections, jobRow, jobSections } from './describe.js';
 import { connect, type ConnectionFlags, type FurikoClient } from './kube-client.js';
 import { LineReader } from './option-prompts.js';
-import { DIVIDER, parseOutputFormat, renderDescription, renderObjects, renderTable, type Section } from './printers.js';
+import { completionScript, completeWords, COMPLETE_COMMAND, type Completer } from './completion.js';
+import { showLogs, type LogsFlags } from './logs-command.js';
+import { DIVIDER, parseOutputFormat, renderDescription, renderObjects, renderTable, WatchedTable, type OutputFormat, type Section } from './printers.js';
 import { keyOf, runJob, type RunFlags } from './run-command.js';
 import { formatTime, parseGoDuration } from './time-format.js';
 
@@ -121,8 +123,9 @@ export async function runFurikoCli(argv: string[], io: CliIO): Promise<number> {
     .alias('jobs')
     .description('Displays information about multiple Jobs.')
     .option('--for <jobconfig>', 'Return only jobs for the given job config.')
+    .option('-w, --watch', 'If specified, the list will be watched and changes printed after listing.')
     .addOption(outputFlag())
-    .action(async (flags: { output: string; for?: string }, command: Command) => {
+    .action(async (flags: { output: string; for?: string; watch?: boolean }, command: Command) => {
       const format = parseOutputFormat(flags.output);
       const client = clientOf(command);
       let selector: string | undefined;
@@ -132,7 +135,9 @@ export async function runFurikoCli(argv: string[], io: CliIO): Promise<number> {
         });
         selector = `${LABEL_JOB_CONFIG_UID}=${jobConfig.metadata!.uid}`;
       }
-      printJobs(await client.listJobs(selector), format, client.namespace);
+      if (!flags.watch) return printJobs(await client.listJobs(selector), format, client.namespace);
+      const table = new WatchedTable(JOB_HEADER);
+      await listAndWatch<Job>(client, 'jobs', selector, format, (jobs) => table.render(jobs.map((job) => jobRow(job, now().getTime()))));
     });
   list
     .command('jobconfig')
@@ -141,19 +146,22 @@ export async function runFurikoCli(argv: string[], io: CliIO): Promise<number> {
     .option('--scheduled', 'Only return job configs with a schedule.')
     .option('--schedule-enabled', 'Only return job configs with a schedule and are enabled.')
     .option('--adhoc-only', 'Only return job configs without a schedule (i.e. adhoc-only job configs).')
+    .option('-w, --watch', 'If specified, the list will be watched and changes printed after listing.')
     .addOption(outputFlag())
-    .action(async (flags: { output: string; scheduled?: boolean; scheduleEnabled?: boolean; adhocOnly?: boolean }, command: Command) => {
+    .action(async (flags: { output: string; scheduled?: boolean; scheduleEnabled?: boolean; adhocOnly?: boolean; watch?: boolean }, command: Command) => {
       const format = parseOutputFormat(flags.output);
       if (flags.scheduled && flags.adhocOnly) throw new Error('cannot specify --scheduled and --adhoc-only together');
       if (flags.scheduleEnabled && flags.adhocOnly) throw new Error('cannot specify --schedule-enabled and --adhoc-only together');
       const client = clientOf(command);
-      const kept = (await client.listJobConfigs()).filter((jc) => {
+      const keep = (jc: JobConfig): boolean => {
         if (flags.scheduled && !jc.spec.schedule) return false;
         if (flags.adhocOnly && jc.spec.schedule) return false;
         if (flags.scheduleEnabled && (!jc.spec.schedule || jc.spec.schedule.disabled)) return false;
         return true;
-      });
-      printJobConfigs(kept, format, client.namespace);
+      };
+      if (!flags.watch) return printJobConfigs((await client.listJobConfigs()).filter(keep), format, client.namespace);
+      const table = new WatchedTable(JOB_CONFIG_HEADER);
+      await listAndWatch<JobConfig>(client, 'jobconfigs', undefined, format, (jobConfigs) => table.render(jobConfigs.map((jc) => jobConfigRow(jc, now().getTime()))), keep);
     });
 
   program
@@ -177,6 +185,41 @@ export async function runFurikoCli(argv: string[], io: CliIO): Promise<number> {
         throw new Error(`cannot update job: ${err.message}`);
       });
       out(`Requested for job ${keyOf(updated)} to be killed at ${formatTime(killAt)}\n`);
+    });
+
+  program
+    .command('logs')
+    .description("Loads and streams logs for a Job's pod. By default, the latest retry attempt's pod logs will be loaded.")
+    .argument('<job>', 'the Job')
+    .option('-c, --container <name>', 'Print the logs of this container.')
+    .option('-f, --follow', 'Specify if the logs should be streamed.')
+    .option('-p, --previous', 'If true, print the logs for the previous instance of the container in a pod if it exists.')
+    .option('--limit-bytes <bytes>', 'Maximum bytes of logs to return. Defaults to no limit.')
+    .option('-t, --tail <lines>', 'Lines of recent log file to display. Defaults to -1, showing all log lines.')
+    .option('-i, --index <index>', 'The parallel index of the task: INT (indexNumber), STRING (indexKey), KEY=VALUE[,KEY2=VALUE2] (matrixValues) or its JSON.')
+    .option('-r, --retry-index <n>', 'Which retry attempt to load. By default, the latest retry attempt.')
+    .action(async (name: string, flags: LogsFlags, command: Command) => {
+      await showLogs(name, flags, clientOf(command), io.stdout);
+    });
+
+  program
+    .command('completion')
+    .description('Generates the autocompletion script for the specified shell (bash or zsh): source <(furiko completion bash).')
+    .argument('<shell>', 'bash or zsh')
+    .action((shell: string) => out(completionScript(shell, io.name === 'kubectl furiko' ? 'furiko' : (io.name ?? 'furiko'))));
+
+  program
+    .command(COMPLETE_COMMAND, { hidden: true })
+    .description('Completions for the shell scripts of `completion` (one candidate a line, then :<directive>).')
+    .argument('[words...]')
+    .allowUnknownOption()
+    .helpOption(false)
+    .action(async (words: string[], _flags: unknown, command: Command) => {
+      const completer: Completer = {
+        jobConfigs: async () => (await clientOf(command).listJobConfigs()).map((jc) => jc.metadata!.name!),
+        jobs: async () => (await clientOf(command).listJobs()).map((job) => job.metadata!.name!),
+      };
+      out(await completeWords(program, words, completer));
     });
 
   for (const disable of [true, false]) {
@@ -203,12 +246,48 @@ export async function runFurikoCli(argv: string[], io: CliIO): Promise<number> {
       });
   }
 
+  /**
+   * `list … --watch`, as Furiko's: the list first (nothing when empty), then each change from the list's
+   * resourceVersion on, one row (or object) per event, until the watch ends or the command is interrupted.
+   * An object once shown stays shown when it no longer passes `keep` (Furiko's filter cache).
+   */
+  async function listAndWatch<T extends Job | JobConfig>(
+    client: FurikoClient,
+    plural: 'jobs' | 'jobconfigs',
+    selector: string | undefined,
+    format: OutputFormat,
+    rows: (objects: T[]) => string,
+    keep: (object: T) => boolean = () => true,
+  ): Promise<void> {
+    const shown = new Set<string>();
+    const passes = (object: T): boolean => {
+      if (keep(object)) shown.add(object.metadata!.uid!);
+      return shown.has(object.metadata!.uid!);
+    };
+    const print = (objects: T[]): void => {
+      if (format === 'pretty' || format === 'detail') out(rows(objects));
+      else for (const object of objects) out(renderObjects(format, [object], false));
+    };
+    const { items, resourceVersion } = await client.listWithVersion<T>(plural, selector).catch((err: Error) => {
+      throw new Error(`cannot list ${plural}: ${err.message}`);
+    });
+    const listed = items.filter(passes);
+    if (listed.length) print(listed);
+    await client
+      .watch<T>(plural, resourceVersion, selector, ({ object }) => {
+        if (passes(object)) print([object]);
+      })
+      .catch((err: Error) => {
+        throw new Error(`cannot watch ${plural}: ${err.message}`);
+      });
+  }
+
   function printObjects<T extends Job | JobConfig>(format: ReturnType<typeof parseOutputFormat>, objects: T[], describe: (object: T) => Section[]): void {
     if (format !== 'pretty' && format !== 'detail') return out(renderObjects(format, objects, false));
     out(objects.map((object) => renderDescription(describe(object), io.stdoutIsTTY)).join(DIVIDER));
   }
 
-  function printJobs(jobs: Job[], format: ReturnType<typeof parseOutputFormat>, namespace: string): void {
+  function printJobs(jobs: Job[], format: OutputFormat, namespace: string): void {
     if (format !== 'pretty' && format !== 'detail') return out(renderObjects(format, jobs, true));
     if (jobs.length === 0) return out(`No jobs found in ${namespace} namespace.\n`);
     out(

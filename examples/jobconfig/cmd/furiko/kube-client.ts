@@ -18,9 +18,11 @@ limitations under the License.
  * The cluster as kubectl finds it: the kubeconfig from `--kubeconfig`, else `KUBECONFIG` (a list of files,
  * merged), else `~/.kube/config` (or the in-cluster service account); `--context` picks the context; the
  * namespace is `-n/--namespace`, else the context's, else `default`. Reads and writes Furiko's Jobs and
- * JobConfigs through @kubernetes/client-node, and turns API errors into one line (the Status message).
+ * JobConfigs through @kubernetes/client-node (and watches them, and reads task Pods' logs), and turns API
+ * errors into one line (the Status message).
  */
-import { ApiException, CustomObjectsApi, KubeConfig } from '@kubernetes/client-node';
+import { PassThrough, type Writable } from 'node:stream';
+import { ApiException, CoreV1Api, CustomObjectsApi, KubeConfig, Log, Watch } from '@kubernetes/client-node';
 import type { Job } from '../../api/v1alpha1/job_types.js';
 import type { JobConfig } from '../../api/v1alpha1/jobconfig_types.js';
 
@@ -38,17 +40,84 @@ export interface ConnectionFlags {
 
 interface ListOf<T> {
   items: T[];
+  metadata?: { resourceVersion?: string };
 }
+
+/** The Pod log options `furiko logs` passes on (the API server's PodLogOptions). */
+export interface PodLogOptions {
+  container?: string;
+  follow: boolean;
+  previous: boolean;
+  limitBytes?: number;
+  tailLines?: number;
+}
+
+/** One event of a watch: ADDED, MODIFIED or DELETED and the object. */
+export type WatchEvent<T> = { type: 'ADDED' | 'MODIFIED' | 'DELETED'; object: T };
 
 export class FurikoClient {
   private readonly api: CustomObjectsApi;
+  private readonly core: CoreV1Api;
 
   constructor(
-    kubeConfig: KubeConfig,
+    private readonly kubeConfig: KubeConfig,
     /** The namespace commands work in. */
     readonly namespace: string,
   ) {
     this.api = kubeConfig.makeApiClient(CustomObjectsApi);
+    this.core = kubeConfig.makeApiClient(CoreV1Api);
+  }
+
+  /** The list of `plural` (jobs or jobconfigs) with its resourceVersion, to watch from. */
+  async listWithVersion<T>(plural: 'jobs' | 'jobconfigs', labelSelector?: string): Promise<{ items: T[]; resourceVersion: string }> {
+    const list = await callApi<ListOf<T>>(() => this.api.listNamespacedCustomObject({ ...this.ref(plural), ...(labelSelector ? { labelSelector } : {}) }));
+    return { items: list.items, resourceVersion: list.metadata?.resourceVersion ?? '' };
+  }
+
+  /**
+   * Watches `plural` from `resourceVersion`, calling `onEvent` for each change, until the server ends the
+   * watch (resolves) or it fails (rejects). Bookmarks and error events are not passed on.
+   */
+  async watch<T>(plural: 'jobs' | 'jobconfigs', resourceVersion: string, labelSelector: string | undefined, onEvent: (event: WatchEvent<T>) => void): Promise<void> {
+    const path = `/apis/${GROUP}/${VERSION}/namespaces/${this.namespace}/${plural}`;
+    await new Promise<void>((resolve, reject) => {
+      void new Watch(this.kubeConfig)
+        .watch(
+          path,
+          { resourceVersion, allowWatchBookmarks: false, ...(labelSelector ? { labelSelector } : {}) },
+          (type: string, object: T) => {
+            if (type === 'ADDED' || type === 'MODIFIED' || type === 'DELETED') onEvent({ type, object });
+          },
+          (err: unknown) => (err ? reject(err instanceof Error ? err : new Error(String(err))) : resolve()),
+        )
+        .catch(reject);
+    });
+  }
+
+  /** Writes the log of Pod `name` (this namespace) to `out`; with `follow`, until the container ends. */
+  async podLogs(name: string, out: Writable, options: PodLogOptions): Promise<void> {
+    if (!options.follow) {
+      const text = await callApi<string>(() =>
+        this.core.readNamespacedPodLog({
+          name,
+          namespace: this.namespace,
+          ...(options.container ? { container: options.container } : {}),
+          previous: options.previous,
+          ...(options.limitBytes !== undefined ? { limitBytes: options.limitBytes } : {}),
+          ...(options.tailLines !== undefined ? { tailLines: options.tailLines } : {}),
+        }),
+      );
+      out.write(text);
+      return;
+    }
+    // Following: the API server's stream, copied to `out` without ending it. Without -c, the Pod's only
+    // (or first) container, as the API server and kubectl pick it.
+    const container = options.container ?? (await callApi<{ spec?: { containers?: Array<{ name: string }> } }>(() => this.core.readNamespacedPod({ name, namespace: this.namespace }))).spec?.containers?.[0]?.name ?? '';
+    const stream = new PassThrough();
+    stream.pipe(out, { end: false });
+    const ended = new Promise<void>((resolve) => stream.on('end', resolve));
+    await callApi(() => new Log(this.kubeConfig).log(this.namespace, name, container, stream, { follow: true, previous: options.previous, ...(options.limitBytes !== undefined ? { limitBytes: options.limitBytes } : {}), ...(options.tailLines !== undefined ? { tailLines: options.tailLines } : {}) }));
+    await ended;
   }
 
   private ref(plural: string) {

@@ -36,6 +36,22 @@ export function renderTable(header: string[], rows: string[][]): string {
     .join('');
 }
 
+/**
+ * A table printed in parts, as `list … --watch` prints it: the header and the rows listed first set the
+ * column widths (each column at least as wide as its header), the rows of later changes are padded to them.
+ */
+export class WatchedTable {
+  private widths: number[] | undefined;
+
+  constructor(private readonly header: string[]) {}
+
+  render(rows: string[][]): string {
+    const first = this.widths === undefined;
+    const widths = (this.widths ??= this.header.map((cell, column) => Math.max(cell.length, ...rows.map((row) => (row[column] ?? '').length))));
+    return (first ? [this.header, ...rows] : rows).map((row) => row.map((cell, column) => (cell ?? '').padEnd(widths[column] ?? 0)).join('   ').trimEnd() + '\n').join('');
+  }
+}
+
 /** One section of a description: its header and its key/value pairs (a section without pairs is left out). */
 export interface Section {
   name: string;

@@ -40,11 +40,20 @@ controllerConcurrency:
 `;
 
 describe('parseBootstrapConfig', () => {
-  test("Furiko's sample file: its dynamic ConfigMap and its leader election", () => {
+  test("Furiko's sample file: its dynamic ConfigMap and Secret, leader election, http, concurrency and resync", () => {
     expect(parseBootstrapConfig(FURIKO_SAMPLE, 'config.yaml')).toEqual({
       dynamicConfigMap: { namespace: 'furiko-system', name: 'execution-dynamic-config' },
+      dynamicSecret: { namespace: 'furiko-system', name: 'execution-dynamic-config' },
       leaderElection: { id: 'execution-controller', namespace: 'furiko-system', leaseDurationMs: 30_000, renewDeadlineMs: 15_000, retryPeriodMs: 5_000 },
+      controllerConcurrency: { cron: { factorOfCPUs: 4 }, job: { factorOfCPUs: 4 }, jobConfig: { factorOfCPUs: 4 }, jobQueue: { factorOfCPUs: 4 } },
+      http: { bindAddress: ':8080', metrics: { enabled: true, path: '/metrics' }, health: { enabled: true, readinessProbePath: '/readyz', livenessProbePath: '/healthz' } },
+      defaultResyncMs: 600_000,
     });
+  });
+
+  test('the dynamic Secret is watched only when the file names one; a name alone keeps the default namespace', () => {
+    expect(parseBootstrapConfig('dynamicConfigs:\n  configMap:\n    name: cm\n', 'c.yaml').dynamicSecret).toBeUndefined();
+    expect(parseBootstrapConfig('dynamicConfigs:\n  secret:\n    name: s\n', 'c.yaml').dynamicSecret).toEqual({ namespace: 'furiko-system', name: 's' });
   });
 
   test("an empty file is Furiko's defaults: furiko-system/execution-dynamic-config, no leader election", () => {
@@ -57,6 +66,7 @@ describe('parseBootstrapConfig', () => {
     expect(parsed).toEqual({
       dynamicConfigMap: { namespace: 'furiko-system', name: 'mine' },
       leaderElection: { id: 'execution-controller', namespace: 'furiko-system', leaseDurationMs: 90_000, renewDeadlineMs: 15_000, retryPeriodMs: 5_000 },
+      controllerConcurrency: {},
     });
   });
 
@@ -68,6 +78,8 @@ describe('parseBootstrapConfig', () => {
     ['leaderElection:\n  enabled: true\n  leaseDuration: 10s\n  renewDeadline: 15s\n', 'c.yaml:4: leaderElection.renewDeadline: must be less than or equal to leaseDuration'],
     ['controllerConcurrency:\n  job:\n    workers: -1\n', 'c.yaml:3: controllerConcurrency.job.workers: must be at least 0, got -1'],
     ['dynamicConfigs: [a]\n', 'c.yaml:1: dynamicConfigs: expected a map of fields, got a list'],
+    ['http:\n  metrics:\n    metricsPath: /prom\n', 'c.yaml:3: http.metrics.metricsPath: the manager serves metrics at /metrics only, got "/prom"'],
+    ['http:\n  health:\n    livenessProbePath: /live\n', 'c.yaml:3: http.health.livenessProbePath: the manager serves liveness at /healthz only, got "/live"'],
   ])('%j: %s', (text, message) => {
     expect(() => parseBootstrapConfig(text, 'c.yaml')).toThrow(ConfigError);
     expect(() => parseBootstrapConfig(text, 'c.yaml')).toThrow(message);

@@ -1,23 +1,41 @@
 /**
  * Furiko's bootstrap configuration (config.furiko.io/v1alpha1 ExecutionControllerConfig), the file the
- * execution-controller reads at start from `--config`: where the dynamic ConfigMap is, and leader election.
- * The rest of Furiko's fields (defaultResync, http, controllerConcurrency, dynamicConfigs.secret) are
- * accepted and checked but do not apply here: the manager's own flags serve probes and metrics.
+ * execution-controller reads at start from `--config`: where the dynamic ConfigMap (and Secret) are, leader
+ * election, each controller's concurrency and HTTP serving (http-serving.ts maps it onto the manager's
+ * probe and metrics servers). `defaultResync` is checked and kept but applies nowhere: kubeforge's
+ * informers list once and then watch, they have no resync period.
  * A bad file is a ConfigError naming the file, the line and the field.
  */
 import { readFileSync } from 'node:fs';
 import type { LeaderElectionOptions, ManagerOptions } from 'kubeforge/runtime';
+import { FURIKO_CONTROLLERS, type ControllerConcurrency, type FurikoControllerName } from './controller-concurrency.js';
 import { DEFAULT_DYNAMIC_CONFIG } from './dynamic-config.js';
 import { ConfigError, YamlFields } from './yaml-fields.js';
 
 export interface BootstrapConfig {
   /** The dynamic ConfigMap (`dynamicConfigs.configMap`); default furiko-system/execution-dynamic-config. */
   dynamicConfigMap: { namespace: string; name: string };
+  /** The dynamic Secret (`dynamicConfigs.secret`), only when the file names one; its fields win over the ConfigMap's. */
+  dynamicSecret?: { namespace: string; name: string };
   /** `leaderElection`, when `enabled: true`. */
   leaderElection?: LeaderElectionOptions;
+  /** `controllerConcurrency`: workers of each controller the file sets (the rest: 4 × CPUs, Furiko's default). */
+  controllerConcurrency: Partial<Record<FurikoControllerName, ControllerConcurrency>>;
+  /** `http`, when the file has it. */
+  http?: HttpSpec;
+  /** `defaultResync` in ms when set (Furiko: 10m); kept for the record, kubeforge's informers do not resync. */
+  defaultResyncMs?: number;
 }
 
-export const defaultBootstrapConfig: Readonly<BootstrapConfig> = Object.freeze({ dynamicConfigMap: { ...DEFAULT_DYNAMIC_CONFIG } });
+/** Furiko's HTTPSpec: one address for metrics and health probes, each with its paths. */
+export interface HttpSpec {
+  /** Furiko's default ":8080". */
+  bindAddress: string;
+  metrics: { enabled: boolean; path: string };
+  health: { enabled: boolean; readinessProbePath: string; livenessProbePath: string };
+}
+
+export const defaultBootstrapConfig: Readonly<BootstrapConfig> = Object.freeze({ dynamicConfigMap: { ...DEFAULT_DYNAMIC_CONFIG }, controllerConcurrency: {} });
 
 /** Furiko's leader election defaults (LeaderElectionSpec): lease in furiko-system, 30 s / 15 s / 5 s. */
 export const DEFAULT_LEASE = Object.freeze({ name: 'execution-controller', namespace: 'furiko-system', durationMs: 30_000, renewDeadlineMs: 15_000, retryPeriodMs: 5_000 });
@@ -33,12 +51,13 @@ export function parseBootstrapConfig(text: string, file: string): BootstrapConfi
   if (apiVersion !== undefined && apiVersion !== API_VERSION) throw root.error('apiVersion', `expected ${API_VERSION}, got ${JSON.stringify(apiVersion)}`);
   const kind = root.string('kind');
   if (kind !== undefined && kind !== KIND) throw root.error('kind', `expected ${KIND}, got ${JSON.stringify(kind)}`);
-  root.duration('defaultResync');
+  const defaultResyncMs = root.duration('defaultResync');
 
   const dynamicConfigs = root.object('dynamicConfigs');
   dynamicConfigs.only(['configMap', 'secret']);
   const configMap = objectReference(dynamicConfigs.object('configMap'));
-  objectReference(dynamicConfigs.object('secret'));
+  const secretFields = dynamicConfigs.object('secret');
+  const secret = objectReference(secretFields);
 
   const election = root.object('leaderElection');
   election.only(['enabled', 'leaseName', 'leaseNamespace', 'leaseDuration', 'renewDeadline', 'retryPeriod']);
@@ -55,29 +74,44 @@ export function parseBootstrapConfig(text: string, file: string): BootstrapConfi
 
   const http = root.object('http');
   http.only(['bindAddress', 'metrics', 'health']);
-  http.string('bindAddress');
   const metrics = http.object('metrics');
   metrics.only(['enabled', 'metricsPath']);
-  metrics.bool('enabled');
-  metrics.string('metricsPath');
   const health = http.object('health');
   health.only(['enabled', 'readinessProbePath', 'livenessProbePath']);
-  health.bool('enabled');
-  health.string('readinessProbePath');
-  health.string('livenessProbePath');
+  // Furiko's defaults for each field left out or empty.
+  const httpSpec: HttpSpec = {
+    bindAddress: http.string('bindAddress') || ':8080',
+    metrics: { enabled: metrics.bool('enabled') ?? true, path: metrics.string('metricsPath') || '/metrics' },
+    health: {
+      enabled: health.bool('enabled') ?? true,
+      readinessProbePath: health.string('readinessProbePath') || '/readyz',
+      livenessProbePath: health.string('livenessProbePath') || '/healthz',
+    },
+  };
+
+  // The manager's probe and metrics servers answer on fixed paths only.
+  if (httpSpec.metrics.path !== '/metrics') throw metrics.error('metricsPath', `the manager serves metrics at /metrics only, got ${JSON.stringify(httpSpec.metrics.path)}`);
+  if (httpSpec.health.readinessProbePath !== '/readyz') throw health.error('readinessProbePath', `the manager serves readiness at /readyz only, got ${JSON.stringify(httpSpec.health.readinessProbePath)}`);
+  if (httpSpec.health.livenessProbePath !== '/healthz') throw health.error('livenessProbePath', `the manager serves liveness at /healthz only, got ${JSON.stringify(httpSpec.health.livenessProbePath)}`);
 
   const concurrency = root.object('controllerConcurrency');
-  concurrency.only(['job', 'jobConfig', 'jobQueue', 'cron']);
-  for (const controller of ['job', 'jobConfig', 'jobQueue', 'cron']) {
+  concurrency.only(FURIKO_CONTROLLERS);
+  const controllerConcurrency: Partial<Record<FurikoControllerName, ControllerConcurrency>> = {};
+  for (const controller of FURIKO_CONTROLLERS) {
     const spec = concurrency.object(controller);
     spec.only(['workers', 'factorOfCPUs']);
-    spec.integer('workers', 0);
-    spec.integer('factorOfCPUs', 0);
+    const workers = spec.integer('workers', 0);
+    const factorOfCPUs = spec.integer('factorOfCPUs', 0);
+    if (workers || factorOfCPUs) controllerConcurrency[controller] = { ...(workers ? { workers } : {}), ...(factorOfCPUs ? { factorOfCPUs } : {}) };
   }
 
   return {
     dynamicConfigMap: { namespace: configMap.namespace ?? DEFAULT_DYNAMIC_CONFIG.namespace, name: configMap.name ?? DEFAULT_DYNAMIC_CONFIG.name },
+    ...(secretFields.present ? { dynamicSecret: { namespace: secret.namespace ?? DEFAULT_DYNAMIC_CONFIG.namespace, name: secret.name ?? DEFAULT_DYNAMIC_CONFIG.name } } : {}),
     ...(election.bool('enabled') ? { leaderElection } : {}),
+    controllerConcurrency,
+    ...(http.present ? { http: httpSpec } : {}),
+    ...(defaultResyncMs !== undefined ? { defaultResyncMs } : {}),
   };
 }
 
@@ -128,4 +162,5 @@ export function withBootstrapConfig(options: ManagerOptions, bootstrap: Bootstra
 
 /** The `--config` line of the command's usage text. */
 export const CONFIG_FLAG_USAGE = `  --config <file>                     Furiko's bootstrap configuration (ExecutionControllerConfig): the dynamic
-                                      ConfigMap (default furiko-system/execution-dynamic-config), leader election`;
+                                      ConfigMap (default furiko-system/execution-dynamic-config) and Secret, leader
+                                      election, controllerConcurrency, http (probes on http.bindAddress)`;

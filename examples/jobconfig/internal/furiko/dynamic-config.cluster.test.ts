@@ -1,12 +1,13 @@
 /**
  * Furiko's configuration on the local cluster, wired as cmd/main.ts wires it (furikoBootstrap with a
- * `--config` file naming the dynamic ConfigMap): the webhooks and controllers registered by the scaffold's
- * setup functions follow the ConfigMap as it is created, changed and broken, without a restart.
+ * `--config` file naming the dynamic ConfigMap and Secret): the webhooks and controllers registered by the
+ * scaffold's setup functions follow the ConfigMap as it is created, changed and broken, and the Secret's
+ * fields over it, without a restart.
  */
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { ConfigMap } from 'kubernetes-types/core/v1.js';
+import type { ConfigMap, Secret } from 'kubernetes-types/core/v1.js';
 import { BuiltinKinds } from 'kubeforge/runtime';
 import { JobConfigKind, type JobConfig } from '../../api/v1alpha1/jobconfig_types.js';
 import { JobKind, type Job } from '../../api/v1alpha1/job_types.js';
@@ -24,7 +25,7 @@ let folder: string;
 beforeAll(async () => {
   folder = mkdtempSync(join(tmpdir(), 'furiko-bootstrap-'));
   const file = join(folder, 'config.yaml');
-  writeFileSync(file, `apiVersion: config.furiko.io/v1alpha1\nkind: ExecutionControllerConfig\ndynamicConfigs:\n  configMap:\n    namespace: ${CONFIG_MAP.namespace}\n    name: ${CONFIG_MAP.name}\n`);
+  writeFileSync(file, `apiVersion: config.furiko.io/v1alpha1\nkind: ExecutionControllerConfig\ndynamicConfigs:\n  configMap:\n    namespace: ${CONFIG_MAP.namespace}\n    name: ${CONFIG_MAP.name}\n  secret:\n    namespace: ${CONFIG_MAP.namespace}\n    name: ${CONFIG_MAP.name}\n`);
   const argv = ['node', 'main.js', '--config', file, '--health-probe-bind-address=0'];
   const startup = furikoBootstrap(argv);
   expect(argv).toEqual(['node', 'main.js', '--health-probe-bind-address=0']);
@@ -100,5 +101,21 @@ describe("Furiko's dynamic ConfigMap, reloaded without a restart", () => {
     await furiko.admin.delete(await furiko.admin.get(BuiltinKinds.ConfigMap, CONFIG_MAP));
     await furiko.env.settle();
     expect(sharedFurikoConfig.defaultPendingTimeoutSeconds).toBe(30);
+  });
+
+  test("a dynamic Secret's fields win over the ConfigMap's, field by field, whichever changes last", async () => {
+    // The ConfigMap was deleted above: its last configuration (defaultPendingTimeoutSeconds 30) stays.
+    const secret: Secret = await furiko.admin.create({
+      apiVersion: 'v1',
+      kind: 'Secret',
+      metadata: { ...CONFIG_MAP },
+      stringData: { jobs: 'apiVersion: config.furiko.io/v1alpha1\nkind: JobExecutionConfig\ndefaultTTLSecondsAfterFinished: 90\n' },
+    });
+    await watcher.observed(secret.metadata!.resourceVersion);
+    expect(sharedFurikoConfig.defaultPendingTimeoutSeconds).toBe(30);
+    expect(await adhocTtl('from-secret')).toBe(90);
+    await setDynamicConfig({ jobs: 'defaultTTLSecondsAfterFinished: 60\ndefaultPendingTimeoutSeconds: 45\n', jobConfigs: 'maxEnqueuedJobs: 7\n' });
+    expect(sharedFurikoConfig).toMatchObject({ defaultTTLSecondsAfterFinished: 90, defaultPendingTimeoutSeconds: 45, maxEnqueuedJobs: 7 });
+    expect(await adhocTtl('secret-still-wins')).toBe(90);
   });
 });

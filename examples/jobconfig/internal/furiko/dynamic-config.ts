@@ -16,9 +16,12 @@ const API_VERSION = 'config.furiko.io/v1alpha1';
 /** The ConfigMap keys (Furiko's ConfigName) and the kind each document may declare. */
 export const DYNAMIC_CONFIG_KINDS = Object.freeze({ jobs: 'JobExecutionConfig', jobConfigs: 'JobConfigExecutionConfig', cron: 'CronExecutionConfig' });
 
-/** The configuration `data` describes, over Furiko's defaults. `source` names the ConfigMap in messages. */
-export function parseDynamicConfig(data: Readonly<Record<string, string>> | undefined, source: string): FurikoConfig {
-  const config: FurikoConfig = { ...defaultFurikoConfig };
+/**
+ * The configuration `data` describes, over `base` (Furiko's defaults; the ConfigMap's configuration when
+ * `data` is the dynamic Secret's, whose fields win). `source` names the ConfigMap or Secret in messages.
+ */
+export function parseDynamicConfig(data: Readonly<Record<string, string>> | undefined, source: string, base: Readonly<FurikoConfig> = defaultFurikoConfig): FurikoConfig {
+  const config: FurikoConfig = { ...base };
   const read = (key: keyof typeof DYNAMIC_CONFIG_KINDS): YamlFields | undefined => {
     const text = data?.[key];
     if (text === undefined) return undefined;

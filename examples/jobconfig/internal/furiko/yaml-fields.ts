@@ -51,6 +51,11 @@ export class YamlFields {
     }
   }
 
+  /** Whether this object is in the document (an absent or null one reads as empty). */
+  get present(): boolean {
+    return this.map !== undefined;
+  }
+
   /** The nested object at `key` (an empty one when absent or null). */
   object(key: string): YamlFields {
     const node = this.node(key);

@@ -147,6 +147,12 @@ export class TerminalSession {
     this.child.stdin!.write(`${line}\r`);
   }
 
+  /** Ends the command (a watch that would run until interrupted): the terminal closes, as on Ctrl-D of the window. */
+  stop(): Promise<number> {
+    this.child.kill('SIGTERM');
+    return this.exited;
+  }
+
   /** The exit status; stdin is kept open until then (script ends the session when it reaches its end). */
   async exit(): Promise<number> {
     const code = await this.exited;

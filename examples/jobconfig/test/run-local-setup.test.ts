@@ -1,0 +1,55 @@
+/**
+ * `make run-local` starts Furiko as cmd/main.ts does: cmd/run-local.ts takes `--config` out of the command
+ * line, and the setup it gives kubeforge/testing's runLocal watches the bootstrap file's dynamic ConfigMap
+ * and Secret and applies its controllerConcurrency. runLocal is replaced by one that records its options,
+ * so the setup runs on a manager that never connects.
+ */
+import { jest } from '@jest/globals';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { KubeConfig } from '@kubernetes/client-node';
+import pino from 'pino';
+import { Manager, type Runnable } from 'kubeforge/runtime';
+import type { RunLocalOptions } from 'kubeforge/testing';
+
+const recorded: RunLocalOptions[] = [];
+jest.unstable_mockModule('kubeforge/testing', () => ({ runLocal: (options: RunLocalOptions) => void recorded.push(options) }));
+const { DynamicConfigWatcher } = await import('../internal/furiko/dynamic-config-watcher.js');
+
+let folder: string;
+const argv = process.argv;
+beforeAll(() => (folder = mkdtempSync(join(tmpdir(), 'furiko-run-local-'))));
+afterAll(() => {
+  process.argv = argv;
+  rmSync(folder, { recursive: true, force: true });
+});
+
+function offlineManager(): Manager {
+  const kubeConfig = new KubeConfig();
+  kubeConfig.loadFromOptions({ clusters: [{ name: 'c', server: 'https://127.0.0.1:1' }], users: [{ name: 'u' }], contexts: [{ name: 'x', cluster: 'c', user: 'u' }], currentContext: 'x' });
+  return new Manager({ kubeConfig, logger: pino({ level: 'silent' }) });
+}
+
+test('run-local watches the dynamic ConfigMap and Secret of --config and applies controllerConcurrency, as main.ts', async () => {
+  const file = join(folder, 'config.yaml');
+  writeFileSync(file, 'dynamicConfigs:\n  configMap:\n    namespace: default\n    name: dyn\n  secret:\n    name: dyn-secret\ncontrollerConcurrency:\n  job:\n    workers: 2\n');
+  process.argv = ['node', 'dist/cmd/run-local.js', '--fresh', '--config', file, '--health-probe-bind-address=:0'];
+  await import('../cmd/run-local.js');
+  expect(process.argv).toEqual(['node', 'dist/cmd/run-local.js', '--fresh', '--health-probe-bind-address=:0']);
+  expect(recorded).toHaveLength(1);
+
+  const mgr = offlineManager();
+  const added: Runnable[] = [];
+  jest.spyOn(mgr, 'add').mockImplementation((runnable) => void added.push(runnable));
+  process.env.ENABLE_WEBHOOKS = 'false';
+  await recorded[0]!.setup(mgr);
+  delete process.env.ENABLE_WEBHOOKS;
+
+  const watchers = added.filter((runnable) => runnable instanceof DynamicConfigWatcher);
+  expect(watchers.map((watcher) => ({ configMap: watcher.configMap, secret: watcher.secret }))).toEqual([
+    { configMap: { namespace: 'default', name: 'dyn' }, secret: { namespace: 'furiko-system', name: 'dyn-secret' } },
+  ]);
+  expect(mgr.controllerList().find((controller) => controller.name === 'job')?.options.maxConcurrentReconciles).toBe(2);
+  mgr.close();
+});
