@@ -6,6 +6,7 @@
  * SIGTERM is honoured in time and 137 after terminationGracePeriodSeconds; `kubectl logs` with -f,
  * --previous, --tail and --timestamps; exec answers as a server whose kubelet cannot be reached.
  */
+import { jest } from '@jest/globals';
 import { useClusterSuite } from './cluster-suite.js';
 
 const suite = useClusterSuite({ nodes: 2 });
@@ -170,6 +171,15 @@ test('kubectl logs: --tail, --timestamps, -f until the container ends, and the w
   expect((await getPod('tick')).status.phase).toBe('Succeeded');
   // --since counts back from the cluster's clock: only the exit line is younger than 10 s
   expect(await kubectl.ok(['logs', 'tick', '--since=10s'])).toBe('kubeforge: container app exited with code 0\n');
+  // -f on a container that has already ended: the whole log at once, and no internal error in the server
+  const internalErrors = jest.spyOn(console, 'error');
+  try {
+    const ended = await kubectl.run(['logs', '-f', 'tick']);
+    expect({ code: ended.code, stdout: ended.stdout }).toEqual({ code: 0, stdout: followed.stdout });
+    expect(internalErrors.mock.calls.filter((call) => String(call[0]).includes('internal error'))).toEqual([]);
+  } finally {
+    internalErrors.mockRestore();
+  }
 
   await createPod('slow', { annotations: { 'sim.kubeforge.io/start-delay': '1m' } });
   const waiting = await kubectl.run(['logs', 'slow']);

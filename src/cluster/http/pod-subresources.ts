@@ -241,11 +241,15 @@ function servePodLog(pod: KubeObject, ctx: ResourceRequestContext, parts: PodSub
     res.end();
     return;
   }
+  // A container that has already ended calls back at once, before `follow` returns its unsubscribe.
+  let unsubscribe: () => void = () => {};
+  let finished = false;
   const finish = (response: ServerResponse): void => {
+    finished = true;
     unsubscribe();
     if (!response.writableEnded) response.end();
   };
-  const unsubscribe = logs.follow(
+  unsubscribe = logs.follow(
     pod.metadata.uid!,
     instance,
     (l) => {
@@ -253,5 +257,6 @@ function servePodLog(pod: KubeObject, ctx: ResourceRequestContext, parts: PodSub
     },
     () => finish(res),
   );
+  if (finished) unsubscribe();
   res.on('close', () => unsubscribe());
 }
