@@ -7,7 +7,8 @@
 import type { ConvertingRequests } from './http/converting-requests.js';
 import type { ObjectOperations } from './registry/object-operations.js';
 import type { ResourceCatalog } from './registry/resource-catalog.js';
-import type { ObjectStore } from './store/object-store.js';
+import type { CustomResourceDefinition } from 'kubernetes-types/apiextensions/v1.js';
+import type { ObjectStore, Stored } from './store/object-store.js';
 
 export interface StorageMigrationResult {
   /** Objects rewritten (those already in the storage version are left alone). */
@@ -23,14 +24,14 @@ export async function migrateStorage(
   parts: { store: ObjectStore; operations: ObjectOperations; catalog: ResourceCatalog; converting: ConvertingRequests },
   crdName: string,
 ): Promise<StorageMigrationResult> {
-  const crd = parts.store.get(crdBucket, undefined, crdName);
+  const crd: Stored<Partial<CustomResourceDefinition>> | undefined = parts.store.get(crdBucket, undefined, crdName);
   if (!crd) throw new Error(`customresourcedefinitions.apiextensions.k8s.io "${crdName}" not found`);
-  const storageVersion: string | undefined = (crd.spec?.versions ?? []).find((v: { storage?: boolean }) => v?.storage === true)?.name;
+  const storageVersion: string | undefined = (crd.spec?.versions ?? []).find((v) => v?.storage === true)?.name;
   if (!storageVersion) throw new Error(`customresourcedefinition ${crdName} has no storage version`);
   const rewritten = await parts.converting.rewriteInStorageVersion(crd);
   const rt = parts.catalog.find('apiextensions.k8s.io', 'v1', 'customresourcedefinitions')!;
   const latest = parts.store.get(crdBucket, undefined, crdName)!;
   const trimmed = { ...latest, status: { ...(latest.status ?? {}), storedVersions: [storageVersion] } };
-  const saved = parts.operations.update(rt, undefined, crdName, trimmed, { subresource: 'status', fieldManager: 'storage-version-migrator' }).object;
+  const saved: Stored<Partial<CustomResourceDefinition>> = parts.operations.update(rt, undefined, crdName, trimmed, { subresource: 'status', fieldManager: 'storage-version-migrator' }).object;
   return { rewritten, storageVersion, storedVersions: saved.status?.storedVersions ?? [] };
 }

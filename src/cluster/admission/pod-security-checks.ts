@@ -7,7 +7,8 @@
  * A version label (`v1.25`) leaves out the checks (and safe sysctls) added after it; `latest` is 1.32's set.
  * Older check variants (the seccomp and AppArmor annotations before 1.19) are not modelled.
  */
-type Spec = Record<string, any>;
+import type { Container, ContainerPort, EphemeralContainer, PodSpec, SELinuxOptions, Sysctl, Volume } from 'kubernetes-types/core/v1.js';
+
 type Meta = { annotations?: Record<string, string> };
 
 export type PodSecurityLevel = 'privileged' | 'baseline' | 'restricted';
@@ -25,16 +26,16 @@ interface Check {
   overrides?: string;
   /** The first policy version (minor of v1.x) the check belongs to; 0 when it always did. */
   since?: number;
-  run(spec: Spec, meta: Meta, minor: number): CheckFailure | undefined;
+  run(spec: PodSpec, meta: Meta, minor: number): CheckFailure | undefined;
 }
 
 interface NamedContainer {
   name: string;
-  c: Spec;
+  c: Container | EphemeralContainer;
 }
 
-function containersOf(spec: Spec): NamedContainer[] {
-  const all = [...(spec.initContainers ?? []), ...(spec.containers ?? []), ...(spec.ephemeralContainers ?? [])];
+function containersOf(spec: PodSpec): NamedContainer[] {
+  const all: Array<Container | EphemeralContainer> = [...(spec.initContainers ?? []), ...(spec.containers ?? []), ...(spec.ephemeralContainers ?? [])];
   return all.filter((c) => c && typeof c === 'object').map((c) => ({ name: String(c.name ?? ''), c }));
 }
 
@@ -45,7 +46,7 @@ const withContainers = (names: string[]): string => `${plural('container', 'cont
 const sortedSet = (items: string[]): string[] => [...new Set(items)].sort();
 /** `pod and containers "a", "b"`: who set a forbidden value. */
 const setters = (pod: boolean, containers: string[]): string[] => [...(pod ? ['pod'] : []), ...(containers.length ? [withContainers(containers)] : [])];
-const isWindows = (spec: Spec): boolean => spec.os?.name === 'windows';
+const isWindows = (spec: PodSpec): boolean => spec.os?.name === 'windows';
 
 const baselineCapabilities = ['AUDIT_WRITE', 'CHOWN', 'DAC_OVERRIDE', 'FOWNER', 'FSETID', 'KILL', 'MKNOD', 'NET_BIND_SERVICE', 'SETFCAP', 'SETGID', 'SETPCAP', 'SETUID', 'SYS_CHROOT'];
 /** Safe sysctls by the policy version that allowed them. */
@@ -57,8 +58,8 @@ const allowedSysctls: Array<[string, number]> = [
 const allowedVolumeTypes = ['configMap', 'csi', 'downwardAPI', 'emptyDir', 'ephemeral', 'persistentVolumeClaim', 'projected', 'secret'];
 const allowedSeLinuxTypes = ['', 'container_t', 'container_init_t', 'container_kvm_t', 'container_engine_t'];
 
-function volumeType(v: Spec): string | undefined {
-  return Object.keys(v).find((k) => k !== 'name' && v[k] !== undefined && v[k] !== null);
+function volumeType(v: Volume): string | undefined {
+  return Object.entries(v).find(([k, source]) => k !== 'name' && source !== undefined && source !== null)?.[0];
 }
 
 const checks: Check[] = [
@@ -153,7 +154,7 @@ const checks: Check[] = [
     id: 'hostPathVolumes',
     level: 'baseline',
     run(spec) {
-      const bad = (spec.volumes ?? []).filter((v: Spec) => v?.hostPath).map((v: Spec) => String(v.name ?? ''));
+      const bad = (spec.volumes ?? []).filter((v: Volume) => v?.hostPath).map((v: Volume) => String(v.name ?? ''));
       return bad.length ? { reason: 'hostPath volumes', detail: `${plural('volume', 'volumes', bad.length)} ${joinQuote(bad)}` } : undefined;
     },
   },
@@ -164,7 +165,7 @@ const checks: Check[] = [
       const names: string[] = [];
       const ports: string[] = [];
       for (const { name, c } of containersOf(spec)) {
-        const hostPorts = (c.ports ?? []).map((p: Spec) => p?.hostPort).filter((p: unknown) => typeof p === 'number' && p !== 0);
+        const hostPorts = (c.ports ?? []).map((p: ContainerPort) => p?.hostPort).filter((p: unknown) => typeof p === 'number' && p !== 0);
         if (hostPorts.length) {
           names.push(name);
           ports.push(...hostPorts.map(String));
@@ -190,7 +191,7 @@ const checks: Check[] = [
     run(spec) {
       const bad = containersOf(spec).filter(({ c }) => c.securityContext?.procMount !== undefined && c.securityContext.procMount !== 'Default');
       if (!bad.length) return undefined;
-      const values = sortedSet(bad.map(({ c }) => String(c.securityContext.procMount)));
+      const values = sortedSet(bad.map(({ c }) => String(c.securityContext?.procMount)));
       return { reason: 'procMount', detail: `${withContainers(bad.map((x) => x.name))} must not set securityContext.procMount to ${joinQuote(values)}` };
     },
   },
@@ -249,7 +250,7 @@ const checks: Check[] = [
       const badTypes: string[] = [];
       let setUser = false;
       let setRole = false;
-      const valid = (o: Spec | undefined): boolean => {
+      const valid = (o: SELinuxOptions | undefined): boolean => {
         if (!o) return true;
         let ok = true;
         if (!allowedSeLinuxTypes.includes(o.type ?? '')) {
@@ -333,7 +334,7 @@ const checks: Check[] = [
     level: 'baseline',
     run(spec, _meta, minor) {
       const allowed = allowedSysctls.filter(([, since]) => since <= minor).map(([name]) => name);
-      const bad = (spec.securityContext?.sysctls ?? []).map((s: Spec) => String(s?.name ?? '')).filter((n: string) => !allowed.includes(n));
+      const bad = (spec.securityContext?.sysctls ?? []).map((s: Sysctl) => String(s?.name ?? '')).filter((n: string) => !allowed.includes(n));
       return bad.length ? { reason: 'forbidden sysctls', detail: bad.join(', ') } : undefined;
     },
   },
@@ -370,7 +371,7 @@ export function policyMinor(version: string): number {
 }
 
 /** The failures of a pod spec (and its pod or template metadata) against a level at a version (`latest` by default). */
-export function evaluatePodSecurity(level: PodSecurityLevel, spec: Spec | undefined, meta: Meta = {}, version = 'latest'): CheckFailure[] {
+export function evaluatePodSecurity(level: PodSecurityLevel, spec: PodSpec | undefined, meta: Meta = {}, version = 'latest'): CheckFailure[] {
   if (!spec || typeof spec !== 'object') return [];
   const minor = policyMinor(version);
   const failures: CheckFailure[] = [];

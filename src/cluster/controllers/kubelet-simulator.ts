@@ -10,6 +10,7 @@
  * real processes (admission and the final delete stay here).
  */
 import { createHash } from 'node:crypto';
+import type { NodeCondition } from 'kubernetes-types/core/v1.js';
 import type { ClusterClock } from '../clock/virtual-clock.js';
 import { SeededRandom, rfc3339, rfc3339Micro } from '../registry/system-metadata.js';
 import type { KubeObject, StoreEvent } from '../store/object-store.js';
@@ -22,7 +23,7 @@ import type { PodBehaviour } from './pod-behaviour.js';
 import { readCommand } from './pod-behaviour.js';
 import type { PodScripts } from './pod-scripts.js';
 import { matchesNodeSelection, milli, podRequests } from './scheduler-plugins.js';
-import { type Status, backoffMs, condition, finishIfDone, goDuration, imageReference, orderConditions, setCondition } from './pod-status.js';
+import { type KubeletContainerStatus, type KubeletPodStatus, backoffMs, condition, finishIfDone, goDuration, imageReference, orderConditions, setCondition } from './pod-status.js';
 import { ProcessPods, type ProcessPodsConfig } from './process-pods.js';
 
 export type { BehaviourOverride, PodSelector } from './pod-scripts.js';
@@ -35,7 +36,7 @@ const nodeStatusReportMs = 300_000;
 const nodeKey = '#node';
 
 const isTerminal = (pod: KubeObject): boolean => pod.status?.phase === 'Succeeded' || pod.status?.phase === 'Failed';
-const time = (text: string | undefined): number => (text ? Date.parse(text) : 0);
+const time = (text: string | null | undefined): number => (text ? Date.parse(text) : 0);
 
 /**
  * Something a pod must wait for before its containers are created (e.g. its volumes: a PVC still
@@ -129,7 +130,7 @@ export class KubeletSimulator implements BuiltinController {
    * gate that gives a reason holds it, and that reason is recorded once as a Warning `FailedMount` event.
    */
   private heldByMountGate(pod: KubeObject, gates: KubeletPodGate[]): boolean {
-    if (pod.status?.containerStatuses?.some((cs: Status) => cs.containerID || cs.lastState?.terminated)) return false;
+    if (pod.status?.containerStatuses?.some((cs: KubeletContainerStatus) => cs.containerID || cs.lastState?.terminated)) return false;
     for (const gate of gates) {
       const reason = gate(pod, this.node.name);
       if (reason === undefined) continue;
@@ -188,8 +189,8 @@ export class KubeletSimulator implements BuiltinController {
     const processes = this.processes!;
     if (pod.metadata.deletionTimestamp) {
       if (!processes.stop(pod, now)) return;
-      const status: Status = structuredClone(pod.status ?? {});
-      const finish = (cs: Status): Status => {
+      const status: KubeletPodStatus = structuredClone(pod.status ?? {});
+      const finish = (cs: KubeletContainerStatus): KubeletContainerStatus => {
         if (!cs.state?.running) return cs;
         const exit = processes.exitOf(pod, cs.name) ?? { exitCode: 137, at: now };
         const terminated = { exitCode: exit.exitCode, reason: exit.exitCode === 0 ? 'Completed' : 'Error', startedAt: cs.state.running.startedAt, finishedAt: rfc3339(exit.at), containerID: cs.containerID };
@@ -229,11 +230,11 @@ export class KubeletSimulator implements BuiltinController {
     if (lease) this.client.update('coordination.k8s.io/leases', { ...lease, spec: { ...lease.spec, holderIdentity: this.node.name, renewTime: rfc3339Micro(now) } });
     else this.client.create('coordination.k8s.io/leases', nodeLeaseNamespace, nodeLeaseObject(node, rfc3339Micro(now)));
     this.recordSchedulableChange(node);
-    const ready = (node.status?.conditions ?? []).find((c: Status) => c.type === 'Ready');
+    const ready = (node.status?.conditions ?? []).find((c: NodeCondition) => c.type === 'Ready');
     if (ready?.status !== 'True' || now - this.lastStatusReport >= nodeStatusReportMs) {
       const at = rfc3339(now);
       const conditions = healthyNodeConditions(at).map((c) => {
-        const old = (node.status?.conditions ?? []).find((o: Status) => o.type === c.type);
+        const old = (node.status?.conditions ?? []).find((o: NodeCondition) => o.type === c.type);
         return old && old.status === c.status ? { ...c, lastTransitionTime: old.lastTransitionTime } : c;
       });
       this.client.updateStatus('nodes', { ...node, status: { ...node.status, conditions } });
@@ -300,11 +301,11 @@ export class KubeletSimulator implements BuiltinController {
       this.client.updateStatus('pods', { ...pod, status });
       return;
     }
-    const status: Status = structuredClone(pod.status ?? {});
+    const status: KubeletPodStatus = structuredClone(pod.status ?? {});
     const inits: KubeObject[] = pod.spec.initContainers ?? [];
     const containers: KubeObject[] = pod.spec.containers ?? [];
     const waitingReason = inits.length ? 'PodInitializing' : 'ContainerCreating';
-    const waiting = (c: KubeObject, reason: string): Status => ({ name: c.name, state: { waiting: { reason } }, lastState: {}, ready: false, restartCount: 0, image: c.image, imageID: '', started: false });
+    const waiting = (c: KubeObject, reason: string): KubeletContainerStatus => ({ name: c.name, state: { waiting: { reason } }, lastState: {}, ready: false, restartCount: 0, image: c.image, imageID: '', started: false });
     status.phase = 'Pending';
     status.hostIP = this.hostIP();
     status.hostIPs = [{ ip: this.hostIP() }];
@@ -360,7 +361,7 @@ export class KubeletSimulator implements BuiltinController {
   }
 
   /** Starts a container instance: a fresh container id, events, log lines. */
-  private startContainer(pod: KubeObject, container: KubeObject, previous: Status | undefined, now: number, behaviour: PodBehaviour, pullMs: number): Status {
+  private startContainer(pod: KubeObject, container: KubeObject, previous: KubeletContainerStatus | undefined, now: number, behaviour: PodBehaviour, pullMs: number): KubeletContainerStatus {
     this.pullImage(pod, container, pullMs);
     const id = this.containerId();
     this.events.record(pod, 'Normal', 'Created', `Created container: ${container.name}`, container.name);
@@ -383,7 +384,7 @@ export class KubeletSimulator implements BuiltinController {
     };
   }
 
-  private terminate(pod: KubeObject, cs: Status, exitCode: number, now: number, line: string): Status {
+  private terminate(pod: KubeObject, cs: KubeletContainerStatus, exitCode: number, now: number, line: string): KubeletContainerStatus {
     const terminated = {
       exitCode,
       reason: exitCode === 0 ? 'Completed' : 'Error',
@@ -405,7 +406,7 @@ export class KubeletSimulator implements BuiltinController {
 
   /** Moves every container along: init containers in order, then app containers, exits, restarts, probes. */
   private advance(pod: KubeObject, behaviour: PodBehaviour, now: number): ReconcileResult | void {
-    const status: Status = structuredClone(pod.status);
+    const status: KubeletPodStatus = structuredClone(pod.status);
     const policy: string = pod.spec.restartPolicy ?? 'Always';
     const at = rfc3339(now);
     const pullMs = behaviour.startDelayMs;
@@ -417,10 +418,12 @@ export class KubeletSimulator implements BuiltinController {
 
     // init containers, one at a time
     const inits: KubeObject[] = pod.spec.initContainers ?? [];
+    // admit() wrote one status per init container
+    const initStatuses = status.initContainerStatuses!;
     let initsDone = true;
     for (let i = 0; i < inits.length; i++) {
       const c = inits[i]!;
-      let cs: Status = status.initContainerStatuses[i];
+      let cs: KubeletContainerStatus = initStatuses[i]!;
       if (cs.state?.terminated?.exitCode === 0) continue;
       initsDone = false;
       if (cs.state?.waiting?.reason === 'CrashLoopBackOff') {
@@ -433,12 +436,12 @@ export class KubeletSimulator implements BuiltinController {
       if (!cs.state?.running) {
         cs = this.startContainer(pod, c, cs, now, behaviour, pullMs);
         cs.started = false;
-        status.initContainerStatuses[i] = cs;
+        initStatuses[i] = cs;
         setCondition(status, condition('PodReadyToStartContainers', 'True', at));
       }
       const command = readCommand(c);
       const runMs = command.runMs ?? 0;
-      const end = time(cs.state.running.startedAt) + runMs;
+      const end = time(cs.state?.running?.startedAt) + runMs;
       if (end > now) {
         due(end);
         break;
@@ -446,17 +449,17 @@ export class KubeletSimulator implements BuiltinController {
       const exitCode = behaviour.failContainers?.includes(c.name) ? behaviour.exitCode || 1 : command.exitCode ?? 0;
       const done = this.terminate(pod, cs, exitCode, now, `kubeforge: container ${c.name} exited with code ${exitCode}`);
       if (exitCode === 0) {
-        status.initContainerStatuses[i] = done;
+        initStatuses[i] = done;
         continue;
       }
       if (policy === 'Never') {
-        status.initContainerStatuses[i] = done;
+        initStatuses[i] = done;
         status.phase = 'Failed';
         setCondition(status, condition('Initialized', 'False', at, 'ContainersNotInitialized', `containers with incomplete status: [${c.name}]`));
         break;
       }
       const restartCount = (cs.restartCount ?? 0) + 1;
-      status.initContainerStatuses[i] = { ...cs, state: { waiting: { reason: 'CrashLoopBackOff', message: this.backoffMessage(pod, c.name, restartCount) } }, lastState: { terminated: done.state.terminated }, ready: false, started: false, restartCount };
+      initStatuses[i] = { ...cs, state: { waiting: { reason: 'CrashLoopBackOff', message: this.backoffMessage(pod, c.name, restartCount) } }, lastState: { terminated: done.state?.terminated }, ready: false, started: false, restartCount };
       this.events.record(pod, 'Warning', 'BackOff', 'Back-off restarting failed container ' + c.name + ' in pod ' + `${pod.metadata.name}_${pod.metadata.namespace}(${pod.metadata.uid})`, c.name);
       due(now + backoffMs(restartCount));
       break;
@@ -465,8 +468,9 @@ export class KubeletSimulator implements BuiltinController {
 
     // app containers
     if (initsDone && status.phase !== 'Failed') {
-      status.containerStatuses = (pod.spec.containers ?? []).map((c: KubeObject, i: number) => {
-        let cs: Status = status.containerStatuses[i] ?? { name: c.name, restartCount: 0, lastState: {} };
+      const previous = status.containerStatuses ?? [];
+      const containerStatuses: KubeletContainerStatus[] = (pod.spec.containers ?? []).map((c: KubeObject, i: number): KubeletContainerStatus => {
+        let cs: KubeletContainerStatus = previous[i] ?? { name: c.name, restartCount: 0, lastState: {} };
         if (cs.state?.waiting?.reason === 'CrashLoopBackOff') {
           const retry = time(cs.lastState?.terminated?.finishedAt) + backoffMs(cs.restartCount);
           if (retry > now) return due(retry), cs;
@@ -513,13 +517,14 @@ export class KubeletSimulator implements BuiltinController {
         const restartCount = (cs.restartCount ?? 0) + 1;
         this.events.record(pod, 'Warning', 'BackOff', `Back-off restarting failed container ${c.name} in pod ${pod.metadata.name}_${pod.metadata.namespace}(${pod.metadata.uid})`, c.name);
         due(now + backoffMs(restartCount));
-        return { ...done, state: { waiting: { reason: 'CrashLoopBackOff', message: this.backoffMessage(pod, c.name, restartCount) } }, lastState: { terminated: done.state.terminated }, restartCount };
+        return { ...done, state: { waiting: { reason: 'CrashLoopBackOff', message: this.backoffMessage(pod, c.name, restartCount) } }, lastState: { terminated: done.state?.terminated }, restartCount };
       });
-      if (status.containerStatuses.some((cs: Status) => cs.state?.running || cs.state?.waiting?.reason === 'CrashLoopBackOff')) status.phase = 'Running';
+      status.containerStatuses = containerStatuses;
+      if (containerStatuses.some((cs) => cs.state?.running || cs.state?.waiting?.reason === 'CrashLoopBackOff')) status.phase = 'Running';
       finishIfDone(status, at);
     }
     status.conditions = orderConditions(status.conditions);
-    if (status.podIP === undefined && status.conditions.some((c: Status) => c.type === 'PodReadyToStartContainers' && c.status === 'True')) {
+    if (status.podIP === undefined && status.conditions.some((c) => c.type === 'PodReadyToStartContainers' && c.status === 'True')) {
       // host-network pods share the node's address
       const ip = pod.spec.hostNetwork ? this.hostIP() : this.allocateIP(pod.metadata.uid!);
       status.podIP = ip;
@@ -556,9 +561,9 @@ export class KubeletSimulator implements BuiltinController {
   private stop(pod: KubeObject, behaviour: PodBehaviour, now: number): ReconcileResult | void {
     const graceMs = (pod.metadata.deletionGracePeriodSeconds ?? 0) * 1000;
     const requestedAt = time(pod.metadata.deletionTimestamp) - graceMs;
-    const status: Status = structuredClone(pod.status ?? {});
-    const running = (cs: Status): boolean => Boolean(cs.state?.running);
-    const all: Status[] = [...(status.initContainerStatuses ?? []), ...(status.containerStatuses ?? [])];
+    const status: KubeletPodStatus = structuredClone(pod.status ?? {});
+    const running = (cs: KubeletContainerStatus): boolean => Boolean(cs.state?.running);
+    const all: KubeletContainerStatus[] = [...(status.initContainerStatuses ?? []), ...(status.containerStatuses ?? [])];
     if (!this.killing.has(pod.metadata.uid!)) {
       this.killing.add(pod.metadata.uid!);
       for (const cs of all.filter(running)) this.events.record(pod, 'Normal', 'Killing', `Stopping container ${cs.name}`, cs.name);
@@ -567,7 +572,7 @@ export class KubeletSimulator implements BuiltinController {
     const stopAt = Math.min(sigtermHonouredAt, requestedAt + graceMs);
     if (all.some(running) && stopAt > now) return { requeueAfterMs: stopAt - now };
     const exitCode = behaviour.stopDelayMs <= graceMs ? 143 : 137;
-    const kill = (cs: Status): Status =>
+    const kill = (cs: KubeletContainerStatus): KubeletContainerStatus =>
       running(cs) ? this.terminate(pod, cs, exitCode, now, exitCode === 143 ? `kubeforge: container ${cs.name} received SIGTERM, exiting` : '') : cs;
     if (status.initContainerStatuses) status.initContainerStatuses = status.initContainerStatuses.map(kill);
     status.containerStatuses = (status.containerStatuses ?? []).map(kill);
@@ -578,9 +583,9 @@ export class KubeletSimulator implements BuiltinController {
    * The end of a deletion once every container stopped: containers that never ran end as the runtime
    * reports them, the final status is written and the pod is removed (grace period 0).
    */
-  private finishDeletion(pod: KubeObject, status: Status, now: number): void {
+  private finishDeletion(pod: KubeObject, status: KubeletPodStatus, now: number): void {
     const at = rfc3339(now);
-    const unknown = (cs: Status): Status => {
+    const unknown = (cs: KubeletContainerStatus): KubeletContainerStatus => {
       if (!cs.state?.waiting) return cs;
       // a container between runs ends with its last termination; one that never ran is unknown to the runtime
       const terminated = cs.lastState?.terminated ?? { exitCode: 137, reason: 'ContainerStatusUnknown', message: 'The container could not be located when the pod was terminated', startedAt: null, finishedAt: null };
@@ -588,7 +593,7 @@ export class KubeletSimulator implements BuiltinController {
     };
     if (status.initContainerStatuses) status.initContainerStatuses = status.initContainerStatuses.map(unknown);
     status.containerStatuses = (status.containerStatuses ?? []).map(unknown);
-    if (status.containerStatuses.length && status.containerStatuses.every((cs: Status) => cs.state?.terminated)) finishIfDone(status, at);
+    if (status.containerStatuses.length && status.containerStatuses.every((cs: KubeletContainerStatus) => cs.state?.terminated)) finishIfDone(status, at);
     try {
       this.client.updateStatus('pods', { ...pod, status });
       // once asked to go now, the pod waits only for its finalizers: asking again changes nothing

@@ -29,7 +29,7 @@ import type { EventRecorder } from './event-recorder.js';
 import type { LocalImage, LocalImages } from './local-images.js';
 import { type PodSandbox, PodSandboxes, type SandboxSettings, serviceAccountMountPath } from './pod-sandboxes.js';
 import { missingVolumeSource, podRootEnv, volumeMountsEnv, writeContainerVolumes } from './pod-volumes.js';
-import { type Status, backoffMs, condition, finishIfDone, orderConditions, setCondition } from './pod-status.js';
+import { type KubeletContainerStatus, type KubeletPodStatus, backoffMs, condition, finishIfDone, orderConditions, setCondition } from './pod-status.js';
 
 /** The env var naming the ServiceAccount folder (kubeforge/runtime's SERVICE_ACCOUNT_DIR_ENV reads it). */
 export const serviceAccountDirEnv = 'KUBEFORGE_SERVICEACCOUNT_DIR';
@@ -66,7 +66,7 @@ function workingDirectory(container: Container, image: LocalImage): string {
   const inside = join(image.projectDir, container.workingDir);
   return existsSync(inside) && statSync(inside).isDirectory() ? inside : image.projectDir;
 }
-const time = (text: string | undefined): number => (text ? Date.parse(text) : 0);
+const time = (text: string | null | undefined): number => (text ? Date.parse(text) : 0);
 const podKey = (pod: KubeObject): string => `${pod.metadata.namespace}/${pod.metadata.name}`;
 
 export class ProcessPods {
@@ -194,7 +194,7 @@ export class ProcessPods {
   }
 
   /** Creates and starts one container instance; a status `running`, or `waiting` with the kubelet's config error. */
-  private start(pod: KubeObject, container: Container, cs: Status, sandbox: Sandbox, now: number): Status {
+  private start(pod: KubeObject, container: Container, cs: KubeletContainerStatus, sandbox: Sandbox, now: number): KubeletContainerStatus {
     const image = this.config.images.find(container.image);
     try {
       this.checkUser(pod, container, image);
@@ -253,8 +253,8 @@ export class ProcessPods {
    * One container's next status: started when waiting (and not backing off), its exit recorded and
    * restarted per `policy`, probe results applied. `due` collects when to look again.
    */
-  private sync(pod: KubeObject, container: Container, previous: Status | undefined, sandbox: Sandbox, policy: string, now: number, due: (t: number) => void): Status {
-    let cs: Status = previous ?? { name: container.name, state: { waiting: { reason: 'ContainerCreating' } }, lastState: {}, ready: false, restartCount: 0, image: container.image, imageID: '', started: false };
+  private sync(pod: KubeObject, container: Container, previous: KubeletContainerStatus | undefined, sandbox: Sandbox, policy: string, now: number, due: (t: number) => void): KubeletContainerStatus {
+    let cs: KubeletContainerStatus = previous ?? { name: container.name, state: { waiting: { reason: 'ContainerCreating' } }, lastState: {}, ready: false, restartCount: 0, image: container.image, imageID: '', started: false };
     if (cs.state?.waiting?.reason === 'CrashLoopBackOff') {
       const retry = time(cs.lastState?.terminated?.finishedAt) + backoffMs(cs.restartCount);
       if (retry > now) {
@@ -289,7 +289,7 @@ export class ProcessPods {
         finishedAt: rfc3339(exit.at),
         containerID: cs.containerID,
       };
-      const done: Status = { ...cs, state: { terminated }, ready: false, started: false };
+      const done: KubeletContainerStatus = { ...cs, state: { terminated }, ready: false, started: false };
       const restart = policy === 'Always' || (policy === 'OnFailure' && exit.exitCode !== 0);
       if (!restart) return done;
       const restartCount = (cs.restartCount ?? 0) + 1;
@@ -318,7 +318,7 @@ export class ProcessPods {
 
   /** A bound pod moves on: sandbox, init containers in order, then its containers. */
   advance(pod: KubeObject, now: number): ReconcileResult | void {
-    const status: Status = structuredClone(pod.status);
+    const status: KubeletPodStatus = structuredClone(pod.status);
     const policy: string = pod.spec.restartPolicy ?? 'Always';
     const at = rfc3339(now);
     const sandbox = this.sandbox(pod);
@@ -333,7 +333,7 @@ export class ProcessPods {
     const inits: Container[] = pod.spec.initContainers ?? [];
     let initsDone = true;
     for (let i = 0; i < inits.length; i++) {
-      const current: Status | undefined = status.initContainerStatuses?.[i];
+      const current: KubeletContainerStatus | undefined = status.initContainerStatuses?.[i];
       if (current?.state?.terminated?.exitCode === 0) continue;
       initsDone = false;
       // an init container that is not mapped completes at once
@@ -343,7 +343,8 @@ export class ProcessPods {
         sandbox.instances.delete(inits[i]!.name);
         next = { ...next, state: { terminated: { exitCode: 0, reason: 'Completed', startedAt: next.state.running.startedAt, finishedAt: at, containerID: next.containerID } }, ready: false, started: false };
       }
-      status.initContainerStatuses[i] = { ...next, ready: next.state?.terminated?.exitCode === 0 };
+      // the kubelet's admit() wrote one status per init container
+      status.initContainerStatuses![i] = { ...next, ready: next.state?.terminated?.exitCode === 0 };
       if (next.state?.terminated?.exitCode === 0) {
         initsDone = i === inits.length - 1;
         continue;
@@ -356,8 +357,9 @@ export class ProcessPods {
     }
     if (initsDone && inits.length) setCondition(status, condition('Initialized', 'True', at));
     if (initsDone && status.phase !== 'Failed') {
-      status.containerStatuses = (pod.spec.containers ?? []).map((c: Container, i: number) => this.sync(seen, c, status.containerStatuses?.[i], sandbox, policy, now, due));
-      if (status.containerStatuses.some((cs: Status) => cs.state?.running || cs.state?.waiting?.reason === 'CrashLoopBackOff')) status.phase = 'Running';
+      const containerStatuses: KubeletContainerStatus[] = (pod.spec.containers ?? []).map((c: Container, i: number) => this.sync(seen, c, status.containerStatuses?.[i], sandbox, policy, now, due));
+      status.containerStatuses = containerStatuses;
+      if (containerStatuses.some((cs) => cs.state?.running || cs.state?.waiting?.reason === 'CrashLoopBackOff')) status.phase = 'Running';
       finishIfDone(status, at);
     }
     status.conditions = orderConditions(status.conditions);

@@ -3,13 +3,14 @@
  * §5.1 with their messages (named under spec.validation / spec.subresources / … when every version
  * shares that part), immutability on update, and the initial status the POST response shows.
  */
-import type { CustomResourceColumnDefinition, CustomResourceDefinitionCondition, CustomResourceDefinitionVersion, CustomResourceSubresources } from 'kubernetes-types/apiextensions/v1.js';
+import type { CustomResourceColumnDefinition, CustomResourceDefinitionCondition, CustomResourceDefinitionVersion, CustomResourceSubresources, JSONSchemaProps } from 'kubernetes-types/apiextensions/v1.js';
 import { type FieldError, forbidden, invalid, notSupported, required } from '../errors/field-errors.js';
 import { defineKind } from '../registry/define-kind.js';
 import { dns1035LabelErrors, dns1123SubdomainErrors } from '../registry/object-meta.js';
 import type { KubeObject } from '../store/object-store.js';
 import { column, nameColumn } from '../registry/table-format.js';
 import { celCompileErrors } from './cel-rules.js';
+import type { CrdSchema } from './crd-schema.js';
 import { structuralErrors } from './structural-schema.js';
 import { defaultErrors } from './default-checks.js';
 import { deepEqual } from '../registry/system-metadata.js';
@@ -39,7 +40,9 @@ const columnTypes = ['integer', 'number', 'string', 'boolean', 'date'];
 const columnFormats = ['int32', 'int64', 'float', 'double', 'byte', 'date', 'date-time', 'password'];
 
 /** The structural, CEL and default checks of one openAPIV3Schema reported under `path`. */
-function schemaErrors(schema: Record<string, any>, path: string, statusOn: boolean): FieldError[] {
+function schemaErrors(written: JSONSchemaProps, path: string, statusOn: boolean): FieldError[] {
+  // kubernetes-types' JSONSchemaProps has no x-kubernetes extensions: read it as the CRD schema it is
+  const schema = written as CrdSchema;
   const structural = structuralErrors(schema, path, statusOn);
   const errs = [...structural, ...celCompileErrors(schema, path)];
   if (structural.length === 0) errs.push(...defaultErrors(schema, path));

@@ -4,6 +4,7 @@
  * validates custom resources against the version's structural schema (§5.3).
  */
 import type { Schema } from '../schemas/builtin-schemas.js';
+import type { CrdSchema } from './crd-schema.js';
 import type { CustomResourceColumnDefinition, CustomResourceDefinitionVersion, SelectableField } from 'kubernetes-types/apiextensions/v1.js';
 import type { KubeObject } from '../store/object-store.js';
 import { type ResourceType, allVerbs } from '../registry/resource-type.js';
@@ -46,7 +47,8 @@ function printerTable(version: CustomResourceDefinitionVersion) {
 export function customResourceType(crd: KubeObject, version: CustomResourceDefinitionVersion, terminating: boolean): ResourceType & CustomResourceTypeExtras {
   const spec = crd.spec;
   const names = crd.status?.acceptedNames?.kind ? crd.status.acceptedNames : spec.names;
-  const schema = version.schema?.openAPIV3Schema ?? { type: 'object', 'x-kubernetes-preserve-unknown-fields': true };
+  // the stored openAPIV3Schema passed the structural checks when the CRD was written
+  const schema = (version.schema?.openAPIV3Schema ?? { type: 'object', 'x-kubernetes-preserve-unknown-fields': true }) as CrdSchema;
   const group: string = spec.group;
   const selectable: string[] = (version.selectableFields ?? []).map((f: SelectableField) => String(f.jsonPath));
   const kind: string = names.kind;

@@ -7,20 +7,21 @@ import { type FieldError, forbidden, invalid } from '../errors/field-errors.js';
 import { pruneUnknown } from './prune-and-default.js';
 import { validateValue } from './schema-validation.js';
 
-type Schema = Record<string, unknown>;
-const isObject = (v: unknown): v is Schema => v !== null && typeof v === 'object' && !Array.isArray(v);
+import type { CrdSchema as Schema } from './crd-schema.js';
+
+const isObject = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v);
 
 /** `schemaPath` addresses the node in the CRD; `jsonPath` is the field it describes (`spec.replicas`). */
 function check(schema: Schema, schemaPath: string, jsonPath: string, errs: FieldError[]): void {
   if (schema.default !== undefined) {
-    const probe: Record<string, any> = { value: structuredClone(schema.default) };
+    const probe: Record<string, unknown> = { value: structuredClone(schema.default) };
     const unknown = pruneUnknown(probe, { type: 'object', properties: { value: schema } });
     if (unknown.length) {
       errs.push(invalid(`${schemaPath}.default`, schema.default, `must not have unknown fields: ${unknown.map((u) => u.replace(/^value\.?/, '')).join(', ')}`));
     }
     for (const e of validateValue(probe.value, schema, jsonPath)) errs.push({ ...e, field: `${schemaPath}.default` });
   }
-  for (const [name, child] of Object.entries((schema.properties ?? {}) as Schema)) {
+  for (const [name, child] of Object.entries(schema.properties ?? {})) {
     if (isObject(child)) check(child, `${schemaPath}.properties[${name}]`, `${jsonPath}.${name}`, errs);
   }
   if (isObject(schema.items)) check(schema.items, `${schemaPath}.items`, `${jsonPath}[0]`, errs);
@@ -29,15 +30,15 @@ function check(schema: Schema, schemaPath: string, jsonPath: string, errs: Field
 
 export function defaultErrors(root: Schema, path: string): FieldError[] {
   const errs: FieldError[] = [];
-  const meta = (root.properties as Record<string, unknown> | undefined)?.metadata;
+  const meta = root.properties?.metadata;
   if (isObject(meta)) {
     const walkMeta = (s: Schema, p: string): void => {
       if (s.default !== undefined) errs.push(forbidden(`${p}.default`, 'must not be set in top-level metadata'));
-      for (const [n, c] of Object.entries((s.properties ?? {}) as Schema)) if (isObject(c)) walkMeta(c, `${p}.properties[${n}]`);
+      for (const [n, c] of Object.entries(s.properties ?? {})) if (isObject(c)) walkMeta(c, `${p}.properties[${n}]`);
     };
     walkMeta(meta, `${path}.properties[metadata]`);
   }
-  for (const [name, child] of Object.entries((root.properties ?? {}) as Schema)) {
+  for (const [name, child] of Object.entries(root.properties ?? {})) {
     if (name !== 'metadata' && isObject(child)) check(child, `${path}.properties[${name}]`, name, errs);
   }
   return errs;

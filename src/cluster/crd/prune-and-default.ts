@@ -5,17 +5,18 @@
  */
 import { objectMetaFields } from '../registry/define-kind.js';
 
-type Schema = Record<string, any>;
-const isObject = (v: unknown): v is Record<string, any> => v !== null && typeof v === 'object' && !Array.isArray(v);
+import type { CrdSchema as Schema } from './crd-schema.js';
+const isObject = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v);
 
 function pruneNode(value: unknown, schema: Schema | undefined, path: string, unknown: string[], embedded: boolean): void {
   if (!schema) return;
   if (Array.isArray(value)) {
-    if (schema.items) value.forEach((item, i) => pruneNode(item, schema.items, `${path}[${i}]`, unknown, Boolean(schema.items['x-kubernetes-embedded-resource'])));
+    const items = schema.items;
+    if (items) value.forEach((item, i) => pruneNode(item, items, `${path}[${i}]`, unknown, Boolean(items['x-kubernetes-embedded-resource'])));
     return;
   }
   if (!isObject(value)) return;
-  const props: Schema | undefined = schema.properties;
+  const props: Record<string, Schema> | undefined = schema.properties;
   const preserve = schema['x-kubernetes-preserve-unknown-fields'] === true;
   const embeddedKeep = embedded || schema['x-kubernetes-embedded-resource'] === true;
   for (const key of Object.keys(value)) {
@@ -59,17 +60,17 @@ function pruneMetadata(meta: unknown, path: string, unknown: string[]): void {
 const isEmptyCollection = (v: unknown): boolean => v === null || (Array.isArray(v) ? v.length === 0 : isObject(v) && Object.keys(v).length === 0);
 
 /** Drops fields the schema does not declare; returns their paths (`spec.foo`). */
-export function pruneUnknown(object: Record<string, any>, schema: Schema): string[] {
+export function pruneUnknown(object: Record<string, unknown>, schema: Schema): string[] {
   const unknown: string[] = [];
-  const rootSchema: Schema = { ...schema, properties: { ...(schema.properties ?? {}) } };
-  delete rootSchema.properties.metadata;
+  const rootProperties = { ...(schema.properties ?? {}) };
+  delete rootProperties.metadata;
   for (const key of Object.keys(object)) {
     if (key === 'apiVersion' || key === 'kind') continue;
     if (key === 'metadata') {
       pruneMetadata(object.metadata, 'metadata', unknown);
       continue;
     }
-    const childSchema = rootSchema.properties[key];
+    const childSchema = rootProperties[key];
     if (childSchema) {
       if (object[key] === null && !childSchema.nullable) {
         delete object[key];
@@ -91,7 +92,7 @@ function defaultNode(value: unknown, schema: Schema | undefined): void {
     return;
   }
   if (!isObject(value)) return;
-  for (const [key, childSchema] of Object.entries((schema.properties ?? {}) as Schema)) {
+  for (const [key, childSchema] of Object.entries(schema.properties ?? {})) {
     if ((value[key] === undefined || (value[key] === null && !childSchema.nullable)) && childSchema.default !== undefined) {
       value[key] = structuredClone(childSchema.default);
     }
@@ -101,8 +102,8 @@ function defaultNode(value: unknown, schema: Schema | undefined): void {
 }
 
 /** Fills `default` values into missing fields (recursing only into values that exist). */
-export function applyDefaults(object: Record<string, any>, schema: Schema): void {
-  const rootSchema: Schema = { ...schema, properties: { ...(schema.properties ?? {}) } };
-  delete rootSchema.properties.metadata;
-  defaultNode(object, rootSchema);
+export function applyDefaults(object: Record<string, unknown>, schema: Schema): void {
+  const properties = { ...(schema.properties ?? {}) };
+  delete properties.metadata;
+  defaultNode(object, { ...schema, properties });
 }

@@ -7,7 +7,7 @@
  */
 import { builtinDefinition } from '../schemas/builtin-schemas.js';
 
-type Schema = Record<string, any>;
+import type { CrdSchema as Schema } from './crd-schema.js';
 
 const objectMetaRef = '#/components/schemas/io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta';
 const metadataDescription = "Standard object's metadata. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#metadata";

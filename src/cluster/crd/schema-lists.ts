@@ -4,10 +4,11 @@
  * atomic (the default for CR lists); `x-kubernetes-map-type` atomic maps and structs (granular by default).
  */
 import { type ListSemantics, type ListSemanticsResolver, type MapSemantics, builtinListSemantics } from '../patch/field-sets.js';
+import type { CrdSchema as Schema } from './crd-schema.js';
 
 /** The schema node at a path of field names (through list items and additionalProperties). */
-function schemaAt(schema: Record<string, any>, path: string[]): Record<string, any> | undefined {
-  let node: Record<string, any> | undefined = schema;
+function schemaAt(schema: Schema, path: string[]): Schema | undefined {
+  let node: Schema | undefined = schema;
   for (const key of path) {
     while (node?.type === 'array' || (node?.items && !node.properties)) node = node?.items;
     node = node?.properties?.[key] ?? (typeof node?.additionalProperties === 'object' ? node.additionalProperties : undefined);
@@ -17,15 +18,15 @@ function schemaAt(schema: Record<string, any>, path: string[]): Record<string, a
 }
 
 /** A keyed list's keys, and the schema defaults of those that have one (structured-merge-diff keys an item by them). */
-function keyedList(node: Record<string, any>): ListSemantics {
+function keyedList(node: Schema): ListSemantics {
   const keys: string[] = node['x-kubernetes-list-map-keys'] ?? [];
-  const itemProperties: Record<string, any> = node.items?.properties ?? {};
+  const itemProperties: Record<string, Schema> = node.items?.properties ?? {};
   const keyDefaults: Record<string, unknown> = {};
   for (const key of keys) if (itemProperties[key]?.default !== undefined) keyDefaults[key] = itemProperties[key].default;
   return Object.keys(keyDefaults).length ? { keys, keyDefaults } : { keys };
 }
 
-export function listSemanticsFromSchema(schema: Record<string, any>): ListSemanticsResolver {
+export function listSemanticsFromSchema(schema: Schema): ListSemanticsResolver {
   const mapType = (path: string[]): MapSemantics => {
     if (path[0] === 'metadata') return 'granular';
     let node = schemaAt(schema, path);

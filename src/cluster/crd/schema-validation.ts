@@ -6,8 +6,8 @@ import { type FieldError, duplicate, invalid, notSupported, required, tooLong, t
 import { evaluateCelRules, hasCelRules } from './cel-rules.js';
 import { deepEqual } from '../registry/system-metadata.js';
 
-type Schema = Record<string, any>;
-const isObject = (v: unknown): v is Record<string, any> => v !== null && typeof v === 'object' && !Array.isArray(v);
+import type { CrdSchema as Schema } from './crd-schema.js';
+const isObject = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v);
 
 export function jsonTypeName(v: unknown): string {
   if (v === null) return 'null';
@@ -136,10 +136,11 @@ function validateArray(v: unknown[], s: Schema, path: string, errs: FieldError[]
       seen.add(k);
     });
   }
-  if (s.items) v.forEach((item, i) => validateNode(item, s.items, `${path}[${i}]`, errs));
+  const items = s.items;
+  if (items) v.forEach((item, i) => validateNode(item, items, `${path}[${i}]`, errs));
 }
 
-function validateObject(v: Record<string, any>, s: Schema, path: string, errs: FieldError[]): void {
+function validateObject(v: Record<string, unknown>, s: Schema, path: string, errs: FieldError[]): void {
   const prefix = path ? `${path}.` : '';
   for (const r of (s.required ?? []) as string[]) if (v[r] === undefined) errs.push(required(`${prefix}${r}`));
   const count = Object.keys(v).length;
@@ -160,10 +161,11 @@ export function validateValue(value: unknown, schema: Schema, path: string): Fie
 
 /** The value at a field-error path such as `spec.items[2].name` (undefined when absent). */
 function valueAtFieldPath(object: unknown, path: string): unknown {
-  let node: any = object;
+  let node: unknown = object;
   for (const token of path.match(/[^.[\]]+|\[\d+\]/g) ?? []) {
     if (node === undefined || node === null) return undefined;
-    node = token.startsWith('[') ? node[Number(token.slice(1, -1))] : node[token];
+    const container = node as Record<string | number, unknown>;
+    node = token.startsWith('[') ? container[Number(token.slice(1, -1))] : container[token];
   }
   return node;
 }
@@ -172,18 +174,19 @@ function valueAtFieldPath(object: unknown, path: string): unknown {
  * Validation ratcheting (on in 1.32): on update, an error on a value that is unchanged from the old
  * object is dropped, so objects stored before a stricter schema can still be updated elsewhere.
  */
-function ratchet(errs: FieldError[], object: Record<string, any>, old: Record<string, any> | undefined): FieldError[] {
+function ratchet(errs: FieldError[], object: Record<string, unknown>, old: Record<string, unknown> | undefined): FieldError[] {
   if (!old) return errs;
   return errs.filter((e) => e.field === '<nil>' || !deepEqual(valueAtFieldPath(object, e.field), valueAtFieldPath(old, e.field)));
 }
 
 /** Schema and CEL validation of a custom resource (metadata is validated by the generic path). */
-export function validateCustomResource(object: Record<string, any>, schema: Schema, old?: Record<string, any>): FieldError[] {
+export function validateCustomResource(object: Record<string, unknown>, schema: Schema, old?: Record<string, unknown>): FieldError[] {
   const errs: FieldError[] = [];
-  const rootSchema: Schema = { ...schema, properties: { ...(schema.properties ?? {}) } };
-  delete rootSchema.properties.metadata;
-  delete rootSchema.properties.apiVersion;
-  delete rootSchema.properties.kind;
+  const properties = { ...(schema.properties ?? {}) };
+  delete properties.metadata;
+  delete properties.apiVersion;
+  delete properties.kind;
+  const rootSchema: Schema = { ...schema, properties };
   const body = { ...object };
   delete body.metadata;
   delete body.apiVersion;

@@ -4,7 +4,7 @@
  */
 import { type FieldError, forbidden, invalid, notSupported, required } from '../errors/field-errors.js';
 
-type Schema = Record<string, any>;
+import type { CrdSchema as Schema } from './crd-schema.js';
 const isObject = (v: unknown): v is Schema => v !== null && typeof v === 'object' && !Array.isArray(v);
 const allowedTypes = ['array', 'boolean', 'integer', 'number', 'object', 'string'];
 

@@ -28,7 +28,8 @@ function ownedView(object: KubeObject, subresource: string | undefined, statusSu
     if (k === 'apiVersion' || k === 'kind') continue;
     if (k === 'metadata') {
       const meta: Obj = {};
-      for (const m of ['labels', 'annotations', 'finalizers', 'ownerReferences']) if (v?.[m] !== undefined) meta[m] = v[m];
+      const objectMeta = v as Record<string, unknown> | undefined;
+      for (const m of ['labels', 'annotations', 'finalizers', 'ownerReferences']) if (objectMeta?.[m] !== undefined) meta[m] = objectMeta[m];
       if (Object.keys(meta).length) view.metadata = meta;
       continue;
     }

@@ -3,9 +3,9 @@
  * `aggregationRule` gets the union of the rules of every other ClusterRole its selectors match,
  * kept current as those roles are created, changed or deleted.
  */
-import type { LabelSelector } from 'kubernetes-types/meta/v1.js';
+import type { ClusterRole, PolicyRule } from 'kubernetes-types/rbac/v1.js';
 import { labelSelectorToString, matchesLabels, parseLabelSelector } from '../selectors/label-selector.js';
-import type { KubeObject, StoreEvent } from '../store/object-store.js';
+import type { KubeObject, Stored, StoreEvent } from '../store/object-store.js';
 import type { ControllerClient } from '../controllers/controller-client.js';
 import type { BuiltinController } from '../controllers/controller-scheduler.js';
 
@@ -13,12 +13,13 @@ export const clusterRolesBucket = 'clusterroles.rbac.authorization.k8s.io';
 
 /** The rules an aggregated role should hold, given every ClusterRole (sorted by name, duplicates dropped). */
 export function aggregatedRules(role: KubeObject, allRoles: KubeObject[]): unknown[] {
-  const selectors = (role.aggregationRule?.clusterRoleSelectors ?? []).map((s: LabelSelector) => parseLabelSelector(labelSelectorToString(s)));
+  const aggregated: Stored<ClusterRole> = role;
+  const selectors = (aggregated.aggregationRule?.clusterRoleSelectors ?? []).map((s) => parseLabelSelector(labelSelectorToString(s)));
   const seen = new Set<string>();
-  const rules: unknown[] = [];
-  const sources = allRoles.filter((r) => r.metadata.name !== role.metadata.name).sort((a, b) => (a.metadata.name < b.metadata.name ? -1 : 1));
+  const rules: PolicyRule[] = [];
+  const sources: Array<Stored<ClusterRole>> = allRoles.filter((r) => r.metadata.name !== role.metadata.name).sort((a, b) => (a.metadata.name < b.metadata.name ? -1 : 1));
   for (const source of sources) {
-    if (!selectors.some((s: ReturnType<typeof parseLabelSelector>) => s.length > 0 && matchesLabels(s, source.metadata.labels))) continue;
+    if (!selectors.some((s) => s.length > 0 && matchesLabels(s, source.metadata.labels))) continue;
     for (const r of source.rules ?? []) {
       const key = JSON.stringify(r);
       if (seen.has(key)) continue;

@@ -8,7 +8,8 @@ import { ApiError, notFound } from '../errors/status-errors.js';
 import type { UserInfo } from '../http/authentication.js';
 import { isAllowed, rulesFor } from '../http/rbac-authorizer.js';
 import type { ResourceType } from '../registry/resource-type.js';
-import type { KubeObject, ObjectStore } from '../store/object-store.js';
+import type { ClusterRole, ClusterRoleBinding } from 'kubernetes-types/rbac/v1.js';
+import type { KubeObject, ObjectStore, Stored } from '../store/object-store.js';
 
 const rbac = 'rbac.authorization.k8s.io';
 
@@ -109,17 +110,22 @@ export function checkRbacEscalation(store: ObjectStore, user: UserInfo, rt: Reso
   const namespace = rt.namespaced ? object.metadata?.namespace : undefined;
   if (rt.resource === 'roles' || rt.resource === 'clusterroles') {
     if (may(store, user, 'escalate', rt.resource, name, namespace)) return;
-    if (rt.resource === 'clusterroles' && (object.aggregationRule || old?.aggregationRule)) {
+    // a Role is a ClusterRole without aggregationRule
+    const role: Stored<ClusterRole> = object;
+    const oldRole: Stored<ClusterRole> | undefined = old;
+    if (rt.resource === 'clusterroles' && (role.aggregationRule || oldRole?.aggregationRule)) {
       throw forbidden(rt, name, 'must have cluster-admin privileges to use the aggregationRule');
     }
-    confirmNoEscalation(store, user, namespace, object.rules ?? [], rt, name);
+    confirmNoEscalation(store, user, namespace, role.rules ?? [], rt, name);
     return;
   }
   if (rt.resource === 'rolebindings' || rt.resource === 'clusterrolebindings') {
-    const ref = object.roleRef ?? {};
+    // a RoleBinding has a ClusterRoleBinding's fields; not validated yet, so roleRef may be missing
+    const binding: Stored<Partial<ClusterRoleBinding>> = object;
+    const ref: Partial<ClusterRoleBinding['roleRef']> = binding.roleRef ?? {};
     const refResource = ref.kind === 'Role' ? 'roles' : 'clusterroles';
     if (may(store, user, 'bind', refResource, ref.name ?? '', namespace)) return;
-    const role = ref.kind === 'Role' ? store.get(`roles.${rbac}`, namespace, ref.name) : store.get(`clusterroles.${rbac}`, undefined, ref.name);
+    const role: Stored<ClusterRole> | undefined = ref.kind === 'Role' ? store.get(`roles.${rbac}`, namespace, ref.name ?? '') : store.get(`clusterroles.${rbac}`, undefined, ref.name ?? '');
     if (!role) throw notFound({ group: rbac, resource: refResource }, ref.name ?? '');
     confirmNoEscalation(store, user, namespace, role.rules ?? [], rt, name);
   }

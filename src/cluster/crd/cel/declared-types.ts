@@ -6,8 +6,8 @@
 import type { Environment } from '@marcbachmann/cel-js';
 import { celEquals } from './values.js';
 
-type Schema = Record<string, any>;
-const isObject = (v: unknown): v is Record<string, any> => v !== null && typeof v === 'object' && !Array.isArray(v);
+import type { CrdSchema as Schema } from '../crd-schema.js';
+const isObject = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v);
 
 const reserved = new Set(['true', 'false', 'null', 'in', 'as', 'break', 'const', 'continue', 'else', 'for', 'function', 'if', 'import', 'let', 'loop', 'package', 'namespace', 'return', 'var', 'void', 'while']);
 
@@ -125,7 +125,7 @@ export function toCelValue(value: unknown, schema: Schema | undefined, makeDurat
   if (Array.isArray(value)) return Array.from(value, (v) => toCelValue(v, isObject(s) ? s.items : undefined, makeDuration, classes));
   if (isObject(value)) {
     const out: Record<string, unknown> = {};
-    const props = isObject(s?.properties) ? (s?.properties as Schema) : undefined;
+    const props = isObject(s?.properties) ? (s?.properties as Record<string, Schema>) : undefined;
     for (const [k, v] of Object.entries(value)) {
       if (props && Object.keys(props).length > 0) {
         const field = escapePropertyName(k);

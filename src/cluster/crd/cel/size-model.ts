@@ -5,8 +5,8 @@
  */
 import { maxRequestSizeBytes } from './cost-limits.js';
 
-type Schema = Record<string, any>;
-const isObject = (v: unknown): v is Record<string, any> => v !== null && typeof v === 'object' && !Array.isArray(v);
+import type { CrdSchema as Schema } from '../crd-schema.js';
+const isObject = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v);
 
 /** A min..max range of costs or sizes. */
 export interface Range {
@@ -19,7 +19,7 @@ export type SizeOf = (schema: Schema) => Range;
 
 const fixed = (n: number): Range => ({ min: n, max: n });
 
-function minSerializedSize(s: Schema | undefined): number {
+function minSerializedSize(s: Schema | boolean | undefined): number {
   if (!isObject(s) || s['x-kubernetes-int-or-string'] === true) return 1;
   switch (s.type) {
     case 'string':
