@@ -32,3 +32,12 @@ export type NewKubeObject = Omit<KubeObject, 'metadata'> & { metadata: WritableO
  * own fields typed, apiVersion/kind/metadata as stored. A KubeObject is assignable to it.
  */
 export type Stored<T> = Omit<T, 'apiVersion' | 'kind' | 'metadata'> & { apiVersion?: string; kind?: string; metadata: StoredObjectMeta };
+
+/**
+ * Reads a stored object as its kind (`asStored<Pod>(obj)`): the deliberate, named cast every module makes at the
+ * point where it knows the kind — the registry validated the object against the kind's schema before storing,
+ * so its fields have the kind's shape. A KubeObject is not assignable to `Stored<T>` when T has required fields.
+ */
+export function asStored<T>(obj: KubeObject): Stored<T> {
+  return obj as unknown as Stored<T>;
+}
