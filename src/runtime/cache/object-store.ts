@@ -49,9 +49,18 @@ export class ObjectStore<T> {
   /** Stores `obj` under `key`; returns the object it replaced. */
   upsert(key: string, obj: T): T | undefined {
     const old = this.objects.get(key);
-    if (old !== undefined) for (const name of this.indexers.keys()) this.index(name, key, old, -1);
     this.objects.set(key, obj);
-    for (const name of this.indexers.keys()) this.index(name, key, obj, +1);
+    for (const [name, fn] of this.indexers) {
+      const values = fn(obj);
+      if (old === undefined) this.indexValues(name, key, values, +1);
+      else {
+        // An update that keeps the object's index values (most do: the namespace never changes) leaves the index alone.
+        const oldValues = fn(old);
+        if (sameValues(oldValues, values)) continue;
+        this.indexValues(name, key, oldValues, -1);
+        this.indexValues(name, key, values, +1);
+      }
+    }
     return old;
   }
 
@@ -96,7 +105,10 @@ export class ObjectStore<T> {
    * changed (reads hand out copies or frozen objects) — which saves a map entry per object and index.
    */
   private index(name: string, key: string, obj: T, change: 1 | -1): void {
-    const raw = this.indexers.get(name)!(obj);
+    this.indexValues(name, key, this.indexers.get(name)!(obj), change);
+  }
+
+  private indexValues(name: string, key: string, raw: string | string[] | undefined, change: 1 | -1): void {
     if (raw === undefined) return;
     const index = this.indices.get(name)!;
     if (typeof raw === 'string') this.indexValue(index, raw, key, change);
@@ -113,4 +125,12 @@ export class ObjectStore<T> {
       if (keys.size === 0) index.delete(value);
     }
   }
+}
+
+/** True when an index function gave the same values for two objects (the same string, or equal lists). */
+function sameValues(a: string | string[] | undefined, b: string | string[] | undefined): boolean {
+  if (a === b) return true;
+  if (!Array.isArray(a) || !Array.isArray(b) || a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
 }
