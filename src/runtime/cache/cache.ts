@@ -9,7 +9,7 @@ import type { Clock } from '../clock.js';
 import type { CacheReader, ListOptions, ObjectKey } from '../client/client.js';
 import type { Client } from '../client/client.js';
 import { apiVersionOf, type KindInfo, type KindRef, type KindRegistry } from '../client/kinds.js';
-import { keyOf, type KubeObject } from '../client/object.js';
+import type { KubeObject } from '../client/object.js';
 import type { Transport } from '../client/transport.js';
 import { cloneJson, deepFreeze } from './copy.js';
 import { Informer, type InformerMetrics, type InformerObserver } from './informer.js';
@@ -148,15 +148,28 @@ export class Cache implements CacheReader {
   }
 
   async get<T extends KubeObject>(info: KindInfo<T>, key: ObjectKey): Promise<T | undefined> {
-    // Hot path (every reconcile reads its object): the informer is found by the KindInfo object itself,
-    // and a synced informer is read without waiting on a promise.
+    return this.read(info, key);
+  }
+
+  /**
+   * get() for the manager's client: a synced informer answers at once, without a promise (the hot path:
+   * every reconcile reads its object); the informer is found by the KindInfo object itself.
+   */
+  read<T extends KubeObject>(info: KindInfo<T>, key: ObjectKey): T | undefined | Promise<T | undefined> {
     let informer = this.informerByInfo.get(info) as Informer<T> | undefined;
     if (informer === undefined) {
       informer = this.informerFor(info);
       this.informerByInfo.set(info, informer as unknown as Informer);
     }
-    if (!informer.hasSynced()) await informer.waitForSync();
-    const obj = informer.store.get(keyOf({ namespace: info.namespaced ? key.namespace : undefined, name: key.name }));
+    if (!informer.hasSynced()) {
+      const waiting = informer;
+      return waiting.waitForSync().then(() => this.readSynced(info, waiting, key));
+    }
+    return this.readSynced(info, informer, key);
+  }
+
+  private readSynced<T extends KubeObject>(info: KindInfo<T>, informer: Informer<T>, key: ObjectKey): T | undefined {
+    const obj = informer.store.get(info.namespaced && key.namespace ? `${key.namespace}/${key.name}` : key.name);
     return obj === undefined ? undefined : this.handOut(info, obj);
   }
 

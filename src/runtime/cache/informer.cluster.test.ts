@@ -236,4 +236,21 @@ describe('Cache against the local cluster', () => {
     }).toThrow(TypeError);
     await frozen.stop();
   });
+
+  test('read() waits for the sync once, then answers at once (no promise): a copy, or undefined for a missing object', async () => {
+    const ns = await freshNamespace();
+    await client.create(configMap(ns, 'a', { k: 'v' }));
+    const cache = new Cache({ client, transport, kinds: defaultKindRegistry, namespace: ns });
+    const info = defaultKindRegistry.resolve(BuiltinKinds.ConfigMap);
+    cache.start();
+    const first = cache.read(info, { namespace: ns, name: 'a' });
+    expect(first).toBeInstanceOf(Promise);
+    expect((await first)?.data).toEqual({ k: 'v' });
+    const synced = cache.read(info, { namespace: ns, name: 'a' });
+    expect(synced).not.toBeInstanceOf(Promise);
+    expect((synced as ConfigMap).data).toEqual({ k: 'v' });
+    expect(synced).not.toBe(cache.read(info, { namespace: ns, name: 'a' }));
+    expect(cache.read(info, { namespace: ns, name: 'missing' })).toBeUndefined();
+    await cache.stop();
+  });
 });

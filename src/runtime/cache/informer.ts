@@ -215,13 +215,14 @@ export class Informer<T extends KubeObject = KubeObject> {
       switch (event.type) {
         case 'Apply': {
           const { object, old } = event;
-          if (old === undefined) for (const h of handlers) h.onAdd?.(object, false);
-          else for (const h of handlers) h.onUpdate?.(old, object);
+          // Indexed loops: the per-event path allocates no array iterator.
+          if (old === undefined) for (let i = 0; i < handlers.length; i++) handlers[i]!.onAdd?.(object, false);
+          else for (let i = 0; i < handlers.length; i++) handlers[i]!.onUpdate?.(old, object);
           break;
         }
         case 'Delete': {
           const object = event.old ?? event.object;
-          for (const h of handlers) h.onDelete?.(object);
+          for (let i = 0; i < handlers.length; i++) handlers[i]!.onDelete?.(object);
           break;
         }
         case 'InitDone':
@@ -241,10 +242,12 @@ export class Informer<T extends KubeObject = KubeObject> {
 
   private listed(changes: NonNullable<Extract<WatchEvent<T>, { type: 'InitDone' }>['changes']>): void {
     const initial = !this.health.synced;
-    for (const change of changes) {
-      if (change.type === 'deleted') for (const h of this.handlers) h.onDelete?.(change.object);
-      else if (change.type === 'added') for (const h of this.handlers) h.onAdd?.(change.object, initial);
-      else for (const h of this.handlers) h.onUpdate?.(change.old, change.object);
+    const handlers = this.handlers;
+    for (let c = 0; c < changes.length; c++) {
+      const change = changes[c]!;
+      if (change.type === 'deleted') for (let i = 0; i < handlers.length; i++) handlers[i]!.onDelete?.(change.object);
+      else if (change.type === 'added') for (let i = 0; i < handlers.length; i++) handlers[i]!.onAdd?.(change.object, initial);
+      else for (let i = 0; i < handlers.length; i++) handlers[i]!.onUpdate?.(change.old, change.object);
     }
     if (initial) {
       for (const o of this.observers) o.onSynced?.(this.options.kind.kind);

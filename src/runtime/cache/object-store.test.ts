@@ -48,3 +48,16 @@ test('an index added later is filled from the stored objects; an unknown index i
   expect(() => s.addIndex('node', (o) => o.node)).toThrow('index "node" already exists');
   expect(() => s.byIndex('zone', 'z')).toThrow('no index named "zone": register it with indexField() before the cache starts');
 });
+
+test('an update that keeps its index values leaves the index untouched (the key keeps its place)', () => {
+  const s = store();
+  s.upsert('a', { name: 'a', node: 'n1', tags: ['x'] });
+  s.upsert('b', { name: 'b', node: 'n1', tags: ['x'] });
+  s.upsert('a', { name: 'a2', node: 'n1', tags: ['x'] });
+  expect(s.get('a')?.name).toBe('a2');
+  expect(s.byIndex('node', 'n1')).toEqual(['a', 'b']);
+  expect(s.byIndex('tags', 'x')).toEqual(['a', 'b']);
+  s.upsert('a', { name: 'a3', node: 'n1', tags: ['x', 'y'] });
+  expect(s.byIndex('tags', 'x')).toEqual(['b', 'a']);
+  expect(s.byIndex('tags', 'y')).toEqual(['a']);
+});

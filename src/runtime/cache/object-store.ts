@@ -17,6 +17,8 @@ export class ObjectStore<T> {
   private readonly objects = new Map<string, T>();
   private readonly indexers = new Map<string, IndexFunc<T>>();
   private readonly indices = new Map<string, Map<string, Set<string>>>();
+  /** The indexes as a list, for the per-event paths (no Map iterator or entry array per object). */
+  private readonly indexList: Array<{ fn: IndexFunc<T>; index: Map<string, Set<string>> }> = [];
 
   get size(): number {
     return this.objects.size;
@@ -41,24 +43,38 @@ export class ObjectStore<T> {
   /** Adds an index and fills it from the objects already stored. */
   addIndex(name: string, fn: IndexFunc<T>): void {
     if (this.indexers.has(name)) throw new Error(`index "${name}" already exists`);
+    const index = new Map<string, Set<string>>();
     this.indexers.set(name, fn);
-    this.indices.set(name, new Map());
-    for (const [key, obj] of this.objects) this.index(name, key, obj, +1);
+    this.indices.set(name, index);
+    this.indexList.push({ fn, index });
+    for (const [key, obj] of this.objects) indexValues(index, key, fn(obj), +1);
   }
 
   /** Stores `obj` under `key`; returns the object it replaced. */
   upsert(key: string, obj: T): T | undefined {
     const old = this.objects.get(key);
-    if (old !== undefined) for (const name of this.indexers.keys()) this.index(name, key, old, -1);
     this.objects.set(key, obj);
-    for (const name of this.indexers.keys()) this.index(name, key, obj, +1);
+    const indexes = this.indexList;
+    for (let i = 0; i < indexes.length; i++) {
+      const { fn, index } = indexes[i]!;
+      const values = fn(obj);
+      if (old === undefined) indexValues(index, key, values, +1);
+      else {
+        // An update that keeps the object's index values (most do: the namespace never changes) leaves the index alone.
+        const oldValues = fn(old);
+        if (sameValues(oldValues, values)) continue;
+        indexValues(index, key, oldValues, -1);
+        indexValues(index, key, values, +1);
+      }
+    }
     return old;
   }
 
   remove(key: string): T | undefined {
     const old = this.objects.get(key);
     if (old === undefined) return undefined;
-    for (const name of this.indexers.keys()) this.index(name, key, old, -1);
+    const indexes = this.indexList;
+    for (let i = 0; i < indexes.length; i++) indexValues(indexes[i]!.index, key, indexes[i]!.fn(old), -1);
     this.objects.delete(key);
     return old;
   }
@@ -89,28 +105,34 @@ export class ObjectStore<T> {
     if (!index) throw new Error(`no index named "${name}": register it with indexField() before the cache starts`);
     return [...(index.get(value) ?? [])];
   }
+}
 
-  /**
-   * Adds `key` under the values index `name` gives `obj` (+1), or takes it out (-1). The values an old
-   * object was indexed under are computed again from it rather than remembered — stored objects are never
-   * changed (reads hand out copies or frozen objects) — which saves a map entry per object and index.
-   */
-  private index(name: string, key: string, obj: T, change: 1 | -1): void {
-    const raw = this.indexers.get(name)!(obj);
-    if (raw === undefined) return;
-    const index = this.indices.get(name)!;
-    if (typeof raw === 'string') this.indexValue(index, raw, key, change);
-    else for (const value of raw) this.indexValue(index, value, key, change);
-  }
+/** True when an index function gave the same values for two objects (the same string, or equal lists). */
+function sameValues(a: string | string[] | undefined, b: string | string[] | undefined): boolean {
+  if (a === b) return true;
+  if (!Array.isArray(a) || !Array.isArray(b) || a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
+}
 
-  private indexValue(index: Map<string, Set<string>>, value: string, key: string, change: 1 | -1): void {
-    let keys = index.get(value);
-    if (change > 0) {
-      if (!keys) index.set(value, (keys = new Set()));
-      keys.add(key);
-    } else if (keys) {
-      keys.delete(key);
-      if (keys.size === 0) index.delete(value);
-    }
+/**
+ * Adds `key` under `values` in `index` (+1), or takes it out (-1). The values an old object was indexed under
+ * are computed again from it rather than remembered — stored objects are never changed (reads hand out
+ * copies or frozen objects) — which saves a map entry per object and index.
+ */
+function indexValues(index: Map<string, Set<string>>, key: string, values: string | string[] | undefined, change: 1 | -1): void {
+  if (values === undefined) return;
+  if (typeof values === 'string') indexValue(index, values, key, change);
+  else for (let i = 0; i < values.length; i++) indexValue(index, values[i]!, key, change);
+}
+
+function indexValue(index: Map<string, Set<string>>, value: string, key: string, change: 1 | -1): void {
+  let keys = index.get(value);
+  if (change > 0) {
+    if (!keys) index.set(value, (keys = new Set()));
+    keys.add(key);
+  } else if (keys) {
+    keys.delete(key);
+    if (keys.size === 0) index.delete(value);
   }
 }

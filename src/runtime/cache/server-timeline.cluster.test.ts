@@ -74,6 +74,12 @@ test('wentBackInTime compares integer resourceVersions only', () => {
   expect(wentBackInTime('abc', '100')).toBe(false);
   expect(wentBackInTime(undefined, '100')).toBe(false);
   expect(wentBackInTime('5', '')).toBe(false);
+  // compared as digit strings: length first, leading zeros ignored
+  expect(wentBackInTime('99', '100')).toBe(true);
+  expect(wentBackInTime('100', '99')).toBe(false);
+  expect(wentBackInTime('0100', '99')).toBe(false);
+  expect(wentBackInTime('099', '100')).toBe(true);
+  expect(wentBackInTime('12a', '100')).toBe(false);
 });
 
 test('a replacement whose resourceVersion restarted below ours: relisted, vanished objects deleted, new ones added', async () => {

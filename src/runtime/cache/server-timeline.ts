@@ -13,8 +13,25 @@ import type { Transport } from '../client/transport.js';
 
 /** True when both are integer resourceVersions and `seen` is below `last`. */
 export function wentBackInTime(seen: string | undefined, last: string): boolean {
-  if (!seen || !/^\d+$/.test(seen) || !/^\d+$/.test(last)) return false;
-  return BigInt(seen) < BigInt(last);
+  // Checked on every watch event: compared as digit strings (no RegExp, no BigInt per event).
+  if (!seen || !last || !isDigits(seen) || !isDigits(last)) return false;
+  const a = withoutLeadingZeros(seen);
+  const b = withoutLeadingZeros(last);
+  return a.length !== b.length ? a.length < b.length : a < b;
+}
+
+function isDigits(text: string): boolean {
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c < 48 || c > 57) return false;
+  }
+  return true;
+}
+
+function withoutLeadingZeros(digits: string): string {
+  let i = 0;
+  while (i < digits.length - 1 && digits.charCodeAt(i) === 48) i++;
+  return i === 0 ? digits : digits.slice(i);
 }
 
 /** Raised inside a watch when an event or bookmark carries a resourceVersion below the last seen one. */

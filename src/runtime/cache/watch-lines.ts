@@ -73,19 +73,33 @@ export class WatchLines {
 
   private push(chunk: Buffer): void {
     if (this.ended) return;
-    const data = this.carry ? Buffer.concat([this.carry, chunk]) : chunk;
-    this.carry = undefined;
-    let start = 0;
-    let newline: number;
     const before = this.lines.length;
-    while ((newline = data.indexOf(10, start)) >= 0) {
-      const end = newline > start && data[newline - 1] === 13 ? newline - 1 : newline;
-      const lineStart = start;
+    let start = 0;
+    let newline = chunk.indexOf(10);
+    const carry = this.carry;
+    if (carry !== undefined) {
+      // A line split across chunks: joined with this chunk's first line only, never the whole chunk.
+      if (newline < 0) {
+        this.carry = Buffer.concat([carry, chunk]);
+        return;
+      }
+      this.carry = undefined;
+      this.pushLine(Buffer.concat([carry, chunk.subarray(0, newline)]), 0, carry.length + newline);
       start = newline + 1;
-      if (end > lineStart) this.lines.push(data.toString('utf8', lineStart, end));
+      newline = chunk.indexOf(10, start);
     }
-    if (start < data.length) this.carry = data.subarray(start);
+    for (; newline >= 0; newline = chunk.indexOf(10, start)) {
+      this.pushLine(chunk, start, newline);
+      start = newline + 1;
+    }
+    if (start < chunk.length) this.carry = chunk.subarray(start);
     if (this.lines.length > before) this.signal();
+  }
+
+  /** The line in `data` from `start` to the newline at `newline` (a CR before it dropped; empty lines skipped). */
+  private pushLine(data: Buffer, start: number, newline: number): void {
+    const end = newline > start && data[newline - 1] === 13 ? newline - 1 : newline;
+    if (end > start) this.lines.push(data.toString('utf8', start, end));
   }
 
   private end(err: Error | undefined): void {

@@ -64,7 +64,8 @@ export interface DeleteOptions {
 /** What the cache offers the client; the manager wires its cache in. */
 export interface CacheReader {
   serves(info: KindInfo): boolean;
-  get<T extends KubeObject>(info: KindInfo<T>, key: ObjectKey): Promise<T | undefined>;
+  /** The cached object; may answer at once (no promise) when the kind's cache has synced. */
+  get<T extends KubeObject>(info: KindInfo<T>, key: ObjectKey): T | undefined | Promise<T | undefined>;
   list<T extends KubeObject>(info: KindInfo<T>, options: ListOptions): Promise<T[]>;
   /** Told of each of this client's own writes (its answer; a delete's may be a Status), for read-your-own-writes. */
   wrote?(info: KindInfo, written: KubeObject | undefined, key: ObjectKey, deletedUid?: string): void;
@@ -124,7 +125,9 @@ export class Client {
   async get<T extends KubeObject>(kind: KindRef<T>, key: ObjectKey): Promise<T> {
     const info = this.kinds.resolve(kind);
     if (this.cache?.serves(info)) {
-      const found = await this.cache.get(info, key);
+      // A synced cache answers without a promise: no extra await per reconcile's read.
+      const cached = this.cache.get(info, key);
+      const found = cached instanceof Promise ? await cached : cached;
       if (!found) throw notFound(info, key);
       return found;
     }

@@ -39,7 +39,7 @@ function mapping<T extends KubeObject>(toRequests: MapFunc<T>): EventHandler<T> 
   const one = (obj: T, queue: RequestQueue, context: EventContext = detachedEventContext): void | Promise<void> => {
     const result = mapSafely(toRequests, obj, context);
     if (Array.isArray(result)) {
-      for (const req of result) queue.add(req);
+      for (let i = 0; i < result.length; i++) queue.add(result[i]!);
       return;
     }
     return result.then(

@@ -20,7 +20,8 @@ interface Series {
   labels: Record<string, string>;
   /** Per-bucket counts (not cumulative); the last slot counts values above every bound. */
   counts: Float64Array;
-  sum: number;
+  /** The sum of observations, in a typed array: a double in an object field would be boxed anew per observation. */
+  sum: Float64Array;
   count: number;
 }
 
@@ -62,7 +63,7 @@ export class BoundHistogram {
       let i = 0;
       while (i < bounds.length && value > bounds[i]!) i++;
       series.counts[i]!++;
-      series.sum += value;
+      series.sum[0]! += value;
       series.count++;
     };
   }
@@ -75,7 +76,7 @@ export class BoundHistogram {
   reset(): void {
     for (const s of this.series.values()) {
       s.counts.fill(0);
-      s.sum = 0;
+      s.sum[0] = 0;
       s.count = 0;
     }
   }
@@ -91,7 +92,7 @@ export class BoundHistogram {
         values.push({ labels: { le: this.bounds[i]! }, sharedLabels: s.labels, value: cumulative, metricName: bucketName, exemplar: null });
       }
       values.push({ labels: { le: '+Inf' }, sharedLabels: s.labels, value: s.count, metricName: bucketName, exemplar: null });
-      values.push({ labels: {}, sharedLabels: s.labels, value: s.sum, metricName: `${this.name}_sum` });
+      values.push({ labels: {}, sharedLabels: s.labels, value: s.sum[0]!, metricName: `${this.name}_sum` });
       values.push({ labels: {}, sharedLabels: s.labels, value: s.count, metricName: `${this.name}_count` });
     }
     return { name: this.name, help: this.help, type: this.type, aggregator: this.aggregator, values };
@@ -113,7 +114,7 @@ export class BoundHistogram {
     if (!series) {
       const own: Record<string, string> = {};
       for (const n of this.labelNames) if (labels[n] !== undefined) own[n] = labels[n]!;
-      series = { labels: own, counts: new Float64Array(this.bounds.length + 1), sum: 0, count: 0 };
+      series = { labels: own, counts: new Float64Array(this.bounds.length + 1), sum: new Float64Array(1), count: 0 };
       this.series.set(key, series);
     }
     return series;

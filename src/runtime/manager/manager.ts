@@ -175,7 +175,7 @@ export class Manager implements ControllerHost {
     this.transport.onActivity(() => this.activity());
     const reader: CacheReader = {
       serves: (info: KindInfo) => this.cache.serves(info),
-      get: (info, key) => this.cache.get(info, key),
+      get: (info, key) => this.cache.read(info, key),
       list: (info, opts) => this.cache.list(info, opts),
     };
     if (options.readYourOwnWrites?.enabled) {

@@ -251,7 +251,7 @@ export class WorkQueue {
   /** Appends `key` to the bucket of its priority (made when missing, in order) as its one live entry. */
   private enqueue(key: string, state: KeyState): void {
     const priority = state.priority;
-    let bucket = this.buckets.find((b) => b.priority === priority);
+    let bucket = this.bucketOf(priority);
     if (!bucket) {
       bucket = { priority, keys: [], sequences: [], head: 0 };
       const at = this.buckets.findIndex((b) => b.priority < priority);
@@ -263,9 +263,18 @@ export class WorkQueue {
     bucket.sequences.push(state.sequence);
   }
 
+  /** The bucket of `priority` (an indexed loop: no closure or iterator per key, this is every add's path). */
+  private bucketOf(priority: number): Bucket | undefined {
+    const buckets = this.buckets;
+    for (let i = 0; i < buckets.length; i++) if (buckets[i]!.priority === priority) return buckets[i];
+    return undefined;
+  }
+
   private take(): string | undefined {
     if (this.shuttingDown || this.queuedCount === 0) return undefined;
-    for (const bucket of this.buckets) {
+    const buckets = this.buckets;
+    for (let b = 0; b < buckets.length; b++) {
+      const bucket = buckets[b]!;
       while (bucket.head < bucket.keys.length) {
         const key = bucket.keys[bucket.head]!;
         const state = this.keys.get(key);
