@@ -111,5 +111,6 @@ describe('npm run demo (the reference operators on the local cluster)', () => {
     // The run's transpiled copy of the examples is gone.
     const left = existsSync(join(repoRoot, 'dist/examples')) ? readdirSync(join(repoRoot, 'dist/examples')) : [];
     expect(left.filter((name) => name.startsWith('run-'))).toEqual([]);
-  });
+    // six operators, a real s3rver and the furiko CLI: about 20 s alone, over a minute on two busy cores
+  }, 180_000);
 });
