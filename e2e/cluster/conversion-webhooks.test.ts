@@ -549,7 +549,7 @@ describe('storedVersions and storage migration', () => {
     expect(printed).toContain(`customresourcedefinition ${crdName}: ${before.length} object(s) written in storage version v2; status.storedVersions: [v2]`);
     const after = suite.cluster.internals.store.list(crdName);
     expect(after.map((o) => o.apiVersion)).toEqual(before.map(() => `${group}/v2`));
-    expect(after.find((o) => o.metadata.name === 'hourly')?.spec.schedule).toEqual({ minute: '0', hour: '3', dayOfMonth: '*', month: '*', dayOfWeek: '1' });
+    expect((after.find((o) => o.metadata.name === 'hourly')?.spec as Record<string, unknown> | undefined)?.schedule).toEqual({ minute: '0', hour: '3', dayOfMonth: '*', month: '*', dayOfWeek: '1' });
     expect(JSON.parse(await kubectl.ok(['get', 'crd', crdName, '-o', 'json'])).status.storedVersions).toEqual(['v2']);
     await expect(main(['node', 'kubeforge', 'cluster', 'migrate-storage', 'nothing.example.com', '--kubeconfig', suite.cluster.kubeconfigPath])).rejects.toThrow('customresourcedefinition nothing.example.com not found');
   });
@@ -562,7 +562,7 @@ describe('storedVersions and storage migration', () => {
     const result = await suite.cluster.migrateStorage(crdName);
     const count = suite.cluster.internals.store.list(crdName).length;
     expect(result).toEqual({ rewritten: count, storageVersion: 'v1', storedVersions: ['v1'] });
-    expect(suite.cluster.internals.store.list(crdName).every((o) => o.apiVersion === `${group}/v1` && typeof o.spec.schedule === 'string')).toBe(true);
+    expect(suite.cluster.internals.store.list(crdName).every((o) => o.apiVersion === `${group}/v1` && typeof (o.spec as Record<string, unknown>).schedule === 'string')).toBe(true);
     await expect(suite.cluster.migrateStorage('nothing.example.com')).rejects.toThrow('customresourcedefinitions.apiextensions.k8s.io "nothing.example.com" not found');
   });
 });

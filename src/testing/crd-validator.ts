@@ -8,7 +8,7 @@
  * whole Status message, and the object as the server would store it (defaults filled in, unknown fields gone).
  * Admission webhooks and ValidatingAdmissionPolicies are not run: test those with startTestEnv().
  */
-import type { CustomResourceDefinitionVersion } from 'kubernetes-types/apiextensions/v1.js';
+import type { CustomResourceDefinition, CustomResourceDefinitionVersion } from 'kubernetes-types/apiextensions/v1.js';
 import { readFileSync } from 'node:fs';
 import { parseAllDocuments } from 'yaml';
 import { VirtualClock } from '../cluster/clock/virtual-clock.js';
@@ -18,6 +18,7 @@ import { ApiError, invalidObject } from '../cluster/errors/status-errors.js';
 import { type FieldValidation, ObjectOperations } from '../cluster/registry/object-operations.js';
 import type { ResourceType } from '../cluster/registry/resource-type.js';
 import { rfc3339, SeededRandom } from '../cluster/registry/system-metadata.js';
+import { asStored } from '../cluster/store/kube-object.js';
 import { type KubeObject, ObjectStore, type StoredObjectMeta } from '../cluster/store/object-store.js';
 
 /** One field error of a refused write, as in the Status' `details.causes`. */
@@ -87,7 +88,8 @@ function establishedCrd(crd: KubeObject, crdPath: string): KubeObject {
     const refusal = invalidObject('CustomResourceDefinition', 'apiextensions.k8s.io', created.metadata.name ?? '', errs);
     throw new Error(`${crdPath}: the API server would refuse this CRD: ${refusal.message}`);
   }
-  created.status = { ...created.status, acceptedNames: created.spec.names };
+  const createdCrd = asStored<CustomResourceDefinition>(created);
+  created.status = { ...createdCrd.status, acceptedNames: createdCrd.spec.names };
   return created;
 }
 
@@ -118,9 +120,10 @@ function resultOf(write: () => { object: KubeObject; code: number; warnings: str
 export function crdValidator(crdPath: string): CrdValidator {
   const crd = readCrd(crdPath);
   const established = establishedCrd(crd, crdPath);
-  const versions: CustomResourceDefinitionVersion[] = established.spec.versions;
+  const { spec } = asStored<CustomResourceDefinition>(established);
+  const versions: CustomResourceDefinitionVersion[] = spec.versions;
   const types = new Map<string, ResourceType>();
-  const group: string = established.spec.group;
+  const group: string = spec.group;
 
   const typeFor = (object: Record<string, unknown>): ResourceType => {
     const apiVersion = typeof object.apiVersion === 'string' ? object.apiVersion : `${group}/${versions.find((v) => v.storage)?.name}`;

@@ -3,6 +3,8 @@ import { AdmissionChain, type AdmissionPluginDefinition, type AdmissionRequest, 
 import { ObjectStore } from '../store/object-store.js';
 import { ResourceCatalog } from '../registry/resource-catalog.js';
 import { VirtualClock } from '../clock/virtual-clock.js';
+import type { Pod } from 'kubernetes-types/core/v1.js';
+import { asStored } from '../store/kube-object.js';
 
 const services = () => ({ store: new ObjectStore({ initialResourceVersion: 1, historyLimit: 10 }), catalog: new ResourceCatalog([]), clock: new VirtualClock(0) });
 
@@ -33,7 +35,7 @@ test('a plugin added as one entry mutates and validates in its place', () => {
     create: () => ({
       admit(r) {
         seen.push('admit');
-        r.object!.spec.tolerations = [{ key: 'node.kubernetes.io/not-ready', operator: 'Exists', effect: 'NoExecute', tolerationSeconds: 300 }];
+        asStored<Pod>(r.object!).spec!.tolerations = [{ key: 'node.kubernetes.io/not-ready', operator: 'Exists', effect: 'NoExecute', tolerationSeconds: 300 }];
       },
       validate: () => ['checked'],
     }),
@@ -46,7 +48,7 @@ test('a plugin added as one entry mutates and validates in its place', () => {
     object: { metadata: { name: 'p', namespace: 'default' }, spec: { containers: [{ name: 'c', image: 'x' }] } }, oldObject: undefined, user: undefined, dryRun: false,
   };
   chain.admit(request);
-  expect(request.object!.spec.tolerations[0].tolerationSeconds).toBe(300);
+  expect(asStored<Pod>(request.object!).spec!.tolerations![0]!.tolerationSeconds).toBe(300);
   expect(chain.validate(request)).toEqual(['checked']);
   expect(seen).toEqual(['admit']);
 });

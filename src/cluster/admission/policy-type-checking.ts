@@ -6,7 +6,7 @@
  * "<group>/<version>, Kind=<Kind>: <compile error>" (GroupVersionKind.String(): "/v1, Kind=Pod" for
  * the core group) at the expression's field.
  */
-import type { AuditAnnotation, MatchCondition, Validation, Variable } from 'kubernetes-types/admissionregistration/v1.js';
+import type { AuditAnnotation, MatchCondition, NamedRuleWithOperations, ValidatingAdmissionPolicy, ValidatingAdmissionPolicySpec, Validation, Variable } from 'kubernetes-types/admissionregistration/v1.js';
 import type { Environment } from '@marcbachmann/cel-js';
 import { baseEnvironment, knownFunctionNames } from '../crd/cel/environment.js';
 import { compileIssue } from '../crd/cel/compile-errors.js';
@@ -14,6 +14,7 @@ import { type ObjectClasses, declareType, withTypeAndObjectMeta } from '../crd/c
 import type { ResourceCatalog } from '../registry/resource-catalog.js';
 import type { ResourceType } from '../registry/resource-type.js';
 import { type Schema, builtinDefinition, referencedName } from '../schemas/builtin-schemas.js';
+import { asStored } from '../store/kube-object.js';
 import type { KubeObject } from '../store/object-store.js';
 import { registerAuthorizerLibrary } from './authorizer-library.js';
 
@@ -75,10 +76,14 @@ function issueOf(env: Environment, expression: string): string | undefined {
   }
 }
 
+/** A policy rule: kubernetes-types' NamedRuleWithOperations leaves out the `resources` of the Rule it embeds in Go. */
+type PolicyRule = NamedRuleWithOperations & { resources?: string[] };
+
 /** The kinds a policy's resourceRules name without wildcards. */
 function matchedKinds(policy: KubeObject, catalog: ResourceCatalog): ResourceType[] {
   const kinds: ResourceType[] = [];
-  for (const rule of policy.spec?.matchConstraints?.resourceRules ?? []) {
+  const rules: PolicyRule[] = asStored<ValidatingAdmissionPolicy>(policy).spec?.matchConstraints?.resourceRules ?? [];
+  for (const rule of rules) {
     for (const group of rule?.apiGroups ?? []) {
       for (const version of rule?.apiVersions ?? []) {
         for (const resource of rule?.resources ?? []) {
@@ -94,7 +99,7 @@ function matchedKinds(policy: KubeObject, catalog: ResourceCatalog): ResourceTyp
 
 /** The expressions of a policy with the field each stands at. */
 function expressionsOf(policy: KubeObject): Array<[string, string]> {
-  const spec = policy.spec ?? {};
+  const spec: ValidatingAdmissionPolicySpec = asStored<ValidatingAdmissionPolicy>(policy).spec ?? {};
   const out: Array<[string, string]> = [];
   (spec.matchConditions ?? []).forEach((c: MatchCondition | undefined, i: number) => typeof c?.expression === 'string' && out.push([`spec.matchConditions[${i}].expression`, c.expression]));
   (spec.variables ?? []).forEach((v: Variable | undefined, i: number) => typeof v?.expression === 'string' && out.push([`spec.variables[${i}].expression`, v.expression]));

@@ -7,8 +7,9 @@
  * added later (e.g. by another part of the cluster) appends one entry there. Also: which scopes a pod
  * matches (Terminating, NotTerminating, BestEffort, NotBestEffort, PriorityClass via scopeSelector).
  */
-import type { ScopedResourceSelectorRequirement, WeightedPodAffinityTerm } from 'kubernetes-types/core/v1.js';
+import type { PersistentVolumeClaim, Pod, ResourceQuota, ScopedResourceSelectorRequirement, Service, WeightedPodAffinityTerm } from 'kubernetes-types/core/v1.js';
 import type { ResourceType } from '../registry/resource-type.js';
+import { asStored } from '../store/kube-object.js';
 import type { KubeObject } from '../store/object-store.js';
 import { type Quantity, addQuantities, maxQuantity, quantityOf } from './resource-quantities.js';
 
@@ -34,25 +35,26 @@ export function objectCountName(rt: Pick<ResourceType, 'group' | 'resource'>): s
 
 /** Whether a pod still consumes compute quota (not Succeeded/Failed). */
 export function podIsActive(pod: KubeObject): boolean {
-  const phase = pod.status?.phase;
+  const phase = asStored<Pod>(pod).status?.phase;
   return phase !== 'Succeeded' && phase !== 'Failed';
 }
 
 function resourceSums(pod: KubeObject, field: 'requests' | 'limits'): Usage {
+  const { spec } = asStored<Pod>(pod);
   const total: Usage = {};
-  for (const c of pod.spec?.containers ?? []) {
+  for (const c of spec?.containers ?? []) {
     for (const [k, v] of Object.entries(c?.resources?.[field] ?? {})) {
       const q = quantityOf(v);
       if (q) total[k] = total[k] ? addQuantities(total[k]!, q) : q;
     }
   }
-  for (const c of pod.spec?.initContainers ?? []) {
+  for (const c of spec?.initContainers ?? []) {
     for (const [k, v] of Object.entries(c?.resources?.[field] ?? {})) {
       const q = quantityOf(v);
       if (q) total[k] = total[k] ? maxQuantity(total[k]!, q) : q;
     }
   }
-  for (const [k, v] of Object.entries(pod.spec?.overhead ?? {})) {
+  for (const [k, v] of Object.entries(spec?.overhead ?? {})) {
     const q = quantityOf(v);
     if (q && total[k]) total[k] = addQuantities(total[k]!, q);
   }
@@ -82,10 +84,11 @@ function podUsage(pod: KubeObject): Usage {
 
 function serviceUsage(service: KubeObject): Usage {
   const usage: Usage = {};
-  const type = service.spec?.type ?? 'ClusterIP';
+  const { spec } = asStored<Service>(service);
+  const type = spec?.type ?? 'ClusterIP';
   if (type === 'LoadBalancer') usage['services.loadbalancers'] = one();
   if (type === 'NodePort' || type === 'LoadBalancer') {
-    const ports = (service.spec?.ports ?? []).length;
+    const ports = (spec?.ports ?? []).length;
     usage['services.nodeports'] = quantityOf(String(ports))!;
   }
   return usage;
@@ -93,8 +96,9 @@ function serviceUsage(service: KubeObject): Usage {
 
 function claimUsage(claim: KubeObject): Usage {
   const usage: Usage = {};
-  const storage = quantityOf(claim.spec?.resources?.requests?.storage);
-  const className = claim.spec?.storageClassName;
+  const { spec } = asStored<PersistentVolumeClaim>(claim);
+  const storage = quantityOf(spec?.resources?.requests?.storage);
+  const className = spec?.storageClassName;
   if (storage) usage['requests.storage'] = storage;
   if (className) {
     usage[`${className}.storageclass.storage.k8s.io/persistentvolumeclaims`] = one();
@@ -141,9 +145,12 @@ export function resourceCounted(name: string): { group: string; resource: string
 // ---- scopes ----
 
 const isBestEffort = (pod: KubeObject): boolean =>
-  [...(pod.spec?.containers ?? []), ...(pod.spec?.initContainers ?? [])].every((c) => Object.keys(c?.resources?.requests ?? {}).length === 0 && Object.keys(c?.resources?.limits ?? {}).length === 0);
+  [...(asStored<Pod>(pod).spec?.containers ?? []), ...(asStored<Pod>(pod).spec?.initContainers ?? [])].every((c) => Object.keys(c?.resources?.requests ?? {}).length === 0 && Object.keys(c?.resources?.limits ?? {}).length === 0);
 
-const isTerminating = (pod: KubeObject): boolean => typeof pod.spec?.activeDeadlineSeconds === 'number' && pod.spec.activeDeadlineSeconds >= 0;
+const isTerminating = (pod: KubeObject): boolean => {
+  const { spec } = asStored<Pod>(pod);
+  return typeof spec?.activeDeadlineSeconds === 'number' && spec.activeDeadlineSeconds >= 0;
+};
 
 function scopeMatches(scope: string | undefined, operator: string, values: string[], pod: KubeObject): boolean {
   let matched: boolean;
@@ -161,19 +168,20 @@ function scopeMatches(scope: string | undefined, operator: string, values: strin
       matched = !isBestEffort(pod);
       break;
     case 'PriorityClass': {
-      const pc = pod.spec?.priorityClassName;
+      const pc = asStored<Pod>(pod).spec?.priorityClassName;
       if (operator === 'Exists') return Boolean(pc);
       if (operator === 'DoesNotExist') return !pc;
-      if (operator === 'In') return Boolean(pc) && values.includes(pc);
+      if (operator === 'In') return Boolean(pc) && values.includes(pc!);
       if (operator === 'NotIn') return !pc || !values.includes(pc);
       return Boolean(pc);
     }
     case 'CrossNamespacePodAffinity': {
+      const affinity = asStored<Pod>(pod).spec?.affinity;
       const terms = [
-        ...(pod.spec?.affinity?.podAffinity?.requiredDuringSchedulingIgnoredDuringExecution ?? []),
-        ...(pod.spec?.affinity?.podAffinity?.preferredDuringSchedulingIgnoredDuringExecution ?? []).map((t: WeightedPodAffinityTerm | undefined) => t?.podAffinityTerm),
-        ...(pod.spec?.affinity?.podAntiAffinity?.requiredDuringSchedulingIgnoredDuringExecution ?? []),
-        ...(pod.spec?.affinity?.podAntiAffinity?.preferredDuringSchedulingIgnoredDuringExecution ?? []).map((t: WeightedPodAffinityTerm | undefined) => t?.podAffinityTerm),
+        ...(affinity?.podAffinity?.requiredDuringSchedulingIgnoredDuringExecution ?? []),
+        ...(affinity?.podAffinity?.preferredDuringSchedulingIgnoredDuringExecution ?? []).map((t: WeightedPodAffinityTerm | undefined) => t?.podAffinityTerm),
+        ...(affinity?.podAntiAffinity?.requiredDuringSchedulingIgnoredDuringExecution ?? []),
+        ...(affinity?.podAntiAffinity?.preferredDuringSchedulingIgnoredDuringExecution ?? []).map((t: WeightedPodAffinityTerm | undefined) => t?.podAffinityTerm),
       ];
       matched = terms.some((t) => (t?.namespaces ?? []).length > 0 || t?.namespaceSelector !== undefined);
       break;
@@ -186,8 +194,9 @@ function scopeMatches(scope: string | undefined, operator: string, values: strin
 
 /** Whether a quota applies to an object: an unscoped quota to everything; a scoped one only to pods matching every scope. */
 export function quotaMatches(quota: KubeObject, rt: Pick<ResourceType, 'group' | 'resource'>, object: KubeObject): boolean {
-  const scopes: string[] = quota.spec?.scopes ?? [];
-  const expressions: Array<ScopedResourceSelectorRequirement | undefined> = quota.spec?.scopeSelector?.matchExpressions ?? [];
+  const { spec } = asStored<ResourceQuota>(quota);
+  const scopes: string[] = spec?.scopes ?? [];
+  const expressions: Array<ScopedResourceSelectorRequirement | undefined> = spec?.scopeSelector?.matchExpressions ?? [];
   if (scopes.length === 0 && expressions.length === 0) return true;
   if (rt.group !== '' || rt.resource !== 'pods') return false;
   return scopes.every((s) => scopeMatches(s, 'Exists', [], object)) && expressions.every((e) => scopeMatches(e?.scopeName, e?.operator ?? 'Exists', e?.values ?? [], object));
@@ -201,7 +210,7 @@ export function namespaceUsage(
 ): Usage {
   const used: Usage = {};
   const listed = new Map<string, Array<{ rt: Pick<ResourceType, 'group' | 'resource'>; object: KubeObject }>>();
-  for (const name of Object.keys(quota.spec?.hard ?? {})) {
+  for (const name of Object.keys(asStored<ResourceQuota>(quota).spec?.hard ?? {})) {
     used[name] = quantityOf('0')!;
     const counted = resourceCounted(name);
     const rt = counted && lookup.typeOf(counted.group, counted.resource);

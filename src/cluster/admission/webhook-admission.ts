@@ -5,6 +5,7 @@
  * real. Writes made in-process by the built-in controllers do not call webhooks.
  */
 import type { MutatingWebhook } from 'kubernetes-types/admissionregistration/v1.js';
+import type { Service } from 'kubernetes-types/core/v1.js';
 import { randomUUID } from 'node:crypto';
 import type { UserInfo } from '../http/authentication.js';
 import { applyJsonPatch } from '../patch/json-patch.js';
@@ -12,6 +13,7 @@ import { ApiError } from '../errors/status-errors.js';
 import type { ObjectOperations, WriteOptions, WriteResult } from '../registry/object-operations.js';
 import type { ResourceType } from '../registry/resource-type.js';
 import { deepEqual } from '../registry/system-metadata.js';
+import { asStored } from '../store/kube-object.js';
 import type { KubeObject, ObjectStore } from '../store/object-store.js';
 import { type AdmissionReview, type ServiceResolver, callWebhook, deniedError } from './webhook-caller.js';
 import { processBackend } from '../controllers/service-backends.js';
@@ -45,7 +47,7 @@ export class WebhookAdmission {
     const backend = processBackend(this.store, namespace, name, port);
     if (backend) return { url: `https://${backend.ip}:${backend.port}`, serverName: backend.serverName };
     const svc = this.store.peek('services', namespace, name);
-    const entry = (svc?.spec?.ports ?? []).find((p: { port?: number }) => p.port === port);
+    const entry = ((svc && asStored<Service>(svc).spec?.ports) ?? []).find((p: { port?: number }) => p.port === port);
     const target = entry?.targetPort ?? entry?.port;
     return typeof target === 'number' ? `https://127.0.0.1:${target}` : undefined;
   };

@@ -5,11 +5,15 @@
  * Certificate's Secret as the caBundle of every webhook's clientConfig (for a CRD: its conversion
  * webhook's, when the strategy is Webhook) — and again whenever that Secret changes.
  */
-import type { MutatingWebhook } from 'kubernetes-types/admissionregistration/v1.js';
+import type { MutatingWebhook, MutatingWebhookConfiguration } from 'kubernetes-types/admissionregistration/v1.js';
+import type { CustomResourceDefinition } from 'kubernetes-types/apiextensions/v1.js';
+import type { Secret } from 'kubernetes-types/core/v1.js';
 import type { ControllerClient } from '../controllers/controller-client.js';
 import type { BuiltinController } from '../controllers/controller-scheduler.js';
+import { asStored } from '../store/kube-object.js';
 import type { KubeObject, StoreEvent } from '../store/object-store.js';
 import { certManagerGroup } from './cert-manager-crds.js';
+import type { Certificate } from './cert-manager-types.js';
 
 export const injectFromCertificate = 'cert-manager.io/inject-ca-from';
 export const injectFromSecret = 'cert-manager.io/inject-ca-from-secret';
@@ -58,11 +62,12 @@ export class CaInjector implements BuiltinController {
     else if (fromCertificate && this.client.typeOfBucket(`certificates.${certManagerGroup}`)) {
       const [ns, name] = fromCertificate.split('/', 2) as [string, string];
       const certificate = ns && name ? this.client.get(`${certManagerGroup}/certificates`, ns, name) : undefined;
-      if (certificate?.spec?.secretName) secretRef = [ns, certificate.spec.secretName];
+      const secretName = certificate && asStored<Certificate>(certificate).spec?.secretName;
+      if (secretName) secretRef = [ns, secretName];
     }
     if (!secretRef || !secretRef[0] || !secretRef[1]) return undefined;
     const secret = this.client.get('secrets', secretRef[0], secretRef[1]);
-    return secret?.data?.['ca.crt'] || undefined;
+    return (secret && asStored<Secret>(secret).data?.['ca.crt']) || undefined;
   }
 
   reconcile(key: string): void {
@@ -73,12 +78,13 @@ export class CaInjector implements BuiltinController {
     const caBundle = this.caBundleFor(object);
     if (!caBundle) return;
     if (bucket.startsWith('customresourcedefinitions')) {
-      const webhook = object.spec?.conversion?.webhook;
-      if (object.spec?.conversion?.strategy !== 'Webhook' || !webhook?.clientConfig || webhook.clientConfig.caBundle === caBundle) return;
-      this.client.update(resource, { ...object, spec: { ...object.spec, conversion: { ...object.spec.conversion, webhook: { ...webhook, clientConfig: { ...webhook.clientConfig, caBundle } } } } });
+      const { spec } = asStored<CustomResourceDefinition>(object);
+      const webhook = spec?.conversion?.webhook;
+      if (spec?.conversion?.strategy !== 'Webhook' || !webhook?.clientConfig || webhook.clientConfig.caBundle === caBundle) return;
+      this.client.update(resource, { ...object, spec: { ...spec, conversion: { ...spec.conversion, webhook: { ...webhook, clientConfig: { ...webhook.clientConfig, caBundle } } } } });
       return;
     }
-    const webhooks: MutatingWebhook[] = object.webhooks ?? [];
+    const webhooks: MutatingWebhook[] = asStored<MutatingWebhookConfiguration>(object).webhooks ?? [];
     if (webhooks.every((w) => w.clientConfig?.caBundle === caBundle)) return;
     this.client.update(resource, { ...object, webhooks: webhooks.map((w) => ({ ...w, clientConfig: { ...w.clientConfig, caBundle } })) });
   }

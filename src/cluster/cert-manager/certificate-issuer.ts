@@ -10,14 +10,18 @@
  * own self-signed CA, as in cert-manager's CA bootstrap); renewal before expiry, ACME, Vault and
  * the other issuer kinds are not done (such an issuer is Ready=False and says so).
  */
+import type { CustomResourceDefinition } from 'kubernetes-types/apiextensions/v1.js';
+import type { Secret } from 'kubernetes-types/core/v1.js';
 import type { Condition } from 'kubernetes-types/meta/v1.js';
 import { createCertificateAuthority, issueServingCertificate, loadCertificateAuthority, type CertificateAuthority } from '../../certificates/self-signed.js';
 import type { ClusterClock } from '../clock/virtual-clock.js';
 import type { ControllerClient } from '../controllers/controller-client.js';
 import type { BuiltinController } from '../controllers/controller-scheduler.js';
 import { rfc3339 } from '../registry/system-metadata.js';
-import type { KubeObject, StoreEvent } from '../store/object-store.js';
+import { asStored } from '../store/kube-object.js';
+import type { KubeObject, StoreEvent, Stored } from '../store/object-store.js';
 import { certManagerGroup } from './cert-manager-crds.js';
+import type { Certificate, Issuer, IssuerRef, IssuerSpec } from './cert-manager-types.js';
 
 const issuers = `${certManagerGroup}/issuers`;
 const clusterIssuers = `${certManagerGroup}/clusterissuers`;
@@ -53,7 +57,7 @@ function durationMs(text: unknown): number | undefined {
   return ms;
 }
 
-function condition(previous: KubeObject | undefined, status: 'True' | 'False', reason: string, message: string, now: number, generation?: number): Record<string, unknown> {
+function condition(previous: { status?: { conditions?: Condition[] } } | undefined, status: 'True' | 'False', reason: string, message: string, now: number, generation?: number): Record<string, unknown> {
   const old = (previous?.status?.conditions ?? []).find((c: Condition) => c.type === 'Ready');
   const since = old && old.status === status ? old.lastTransitionTime : rfc3339(now);
   return { type: 'Ready', status, reason, message, lastTransitionTime: since, ...(generation !== undefined ? { observedGeneration: generation } : {}) };
@@ -83,7 +87,7 @@ export class CertificateIssuer implements BuiltinController {
 
   keysFor(event: StoreEvent): string[] {
     const o = event.object;
-    if (event.bucket === 'customresourcedefinitions.apiextensions.k8s.io' && o.spec?.group === certManagerGroup) return this.served() ? this.initialKeys() : [];
+    if (event.bucket === 'customresourcedefinitions.apiextensions.k8s.io' && asStored<CustomResourceDefinition>(o).spec?.group === certManagerGroup) return this.served() ? this.initialKeys() : [];
     if (!this.served()) return [];
     if (event.bucket === buckets.certificate) return event.type === 'DELETED' ? [] : [`Certificate:${o.metadata.namespace}/${o.metadata.name}`];
     if (event.bucket === buckets.issuer || event.bucket === buckets.clusterIssuer) {
@@ -95,10 +99,10 @@ export class CertificateIssuer implements BuiltinController {
       // a Secret a Certificate writes to changed or went away: check it is still what the Certificate says;
       // a ca issuer's key pair came or went: the issuer and what it signs
       const ns = o.metadata.namespace;
-      const written = this.client.list(certificates, ns).filter((c) => c.spec?.secretName === o.metadata.name).map((c) => `Certificate:${c.metadata.namespace}/${c.metadata.name}`);
+      const written = this.client.list(certificates, ns).filter((c) => asStored<Certificate>(c).spec?.secretName === o.metadata.name).map((c) => `Certificate:${c.metadata.namespace}/${c.metadata.name}`);
       const signers = [
-        ...this.client.list(issuers, ns).filter((i) => i.spec?.ca?.secretName === o.metadata.name).map((i) => ['Issuer', i] as const),
-        ...(ns === clusterResourceNamespace ? this.client.list(clusterIssuers).filter((i) => i.spec?.ca?.secretName === o.metadata.name).map((i) => ['ClusterIssuer', i] as const) : []),
+        ...this.client.list(issuers, ns).filter((i) => asStored<Issuer>(i).spec?.ca?.secretName === o.metadata.name).map((i) => ['Issuer', i] as const),
+        ...(ns === clusterResourceNamespace ? this.client.list(clusterIssuers).filter((i) => asStored<Issuer>(i).spec?.ca?.secretName === o.metadata.name).map((i) => ['ClusterIssuer', i] as const) : []),
       ];
       return [...written, ...signers.flatMap(([kind, i]) => [`${kind}:${i.metadata.namespace ?? ''}/${i.metadata.name}`, ...this.certificatesOf(kind, i.metadata.namespace, i.metadata.name)])];
     }
@@ -109,7 +113,7 @@ export class CertificateIssuer implements BuiltinController {
   private certificatesOf(kind: string, namespace: string | undefined, name: string): string[] {
     return this.client
       .list(certificates, kind === 'Issuer' ? namespace : undefined)
-      .filter((c) => (c.spec?.issuerRef?.kind ?? 'Issuer') === kind && c.spec?.issuerRef?.name === name)
+      .filter((c) => (asStored<Certificate>(c).spec?.issuerRef?.kind ?? 'Issuer') === kind && asStored<Certificate>(c).spec?.issuerRef?.name === name)
       .map((c) => `Certificate:${c.metadata.namespace}/${c.metadata.name}`);
   }
 
@@ -128,22 +132,24 @@ export class CertificateIssuer implements BuiltinController {
   }
 
   /** Why an issuer cannot sign (undefined: it can), and the Ready condition's reason and message when it can. */
-  private issuerProblem(issuer: KubeObject, kind: string): string | undefined {
-    const spec = issuer.spec ?? {};
+  private issuerProblem(issuer: Stored<Issuer>, kind: string): string | undefined {
+    const spec: IssuerSpec = issuer.spec ?? {};
     if (spec.selfSigned) return undefined;
     if (spec.ca) {
       const ns = kind === 'ClusterIssuer' ? clusterResourceNamespace : issuer.metadata.namespace;
       const secret = spec.ca.secretName ? this.client.get('secrets', ns, spec.ca.secretName) : undefined;
       if (!secret) return `Error getting keypair for CA issuer: secret "${String(spec.ca.secretName)}" not found`;
-      if (!secret.data?.['tls.crt'] || !secret.data?.['tls.key']) return `Error getting keypair for CA issuer: secret "${String(spec.ca.secretName)}" has no tls.crt and tls.key`;
+      const { data } = asStored<Secret>(secret);
+      if (!data?.['tls.crt'] || !data?.['tls.key']) return `Error getting keypair for CA issuer: secret "${String(spec.ca.secretName)}" has no tls.crt and tls.key`;
       return undefined;
     }
     return `the local cluster's cert-manager stand-in issues with selfSigned and ca issuers only (this ${kind} has ${Object.keys(spec).join(', ') || 'no issuer type'})`;
   }
 
   private reconcileIssuer(resource: string, namespace: string | undefined, name: string): void {
-    const issuer = this.client.get(resource, namespace, name);
-    if (!issuer) return;
+    const stored = this.client.get(resource, namespace, name);
+    if (!stored) return;
+    const issuer = asStored<Issuer>(stored);
     const kind = resource === issuers ? 'Issuer' : 'ClusterIssuer';
     const problem = this.issuerProblem(issuer, kind);
     const now = this.clock.now();
@@ -153,7 +159,7 @@ export class CertificateIssuer implements BuiltinController {
     this.client.updateStatus(resource, { ...issuer, status: { ...issuer.status, conditions: [ready] } });
   }
 
-  private setCertificateReady(certificate: KubeObject, status: 'True' | 'False', reason: string, message: string, extra: Record<string, unknown> = {}): void {
+  private setCertificateReady(certificate: Stored<Certificate>, status: 'True' | 'False', reason: string, message: string, extra: Record<string, unknown> = {}): void {
     const ready = condition(certificate, status, reason, message, this.clock.now(), certificate.metadata.generation);
     const current = (certificate.status?.conditions ?? []).find((c: Condition) => c.type === 'Ready');
     const same = current && current.status === status && current.message === message && current.observedGeneration === ready.observedGeneration;
@@ -162,20 +168,22 @@ export class CertificateIssuer implements BuiltinController {
   }
 
   private reconcileCertificate(namespace: string, name: string): void {
-    const certificate = this.client.get(certificates, namespace, name);
-    if (!certificate) return;
+    const stored = this.client.get(certificates, namespace, name);
+    if (!stored) return;
+    const certificate = asStored<Certificate>(stored);
     const key = `${namespace}/${name}`;
-    const ref = certificate.spec?.issuerRef ?? {};
+    const ref: Partial<IssuerRef> = certificate.spec?.issuerRef ?? {};
     const kind: string = ref.kind ?? 'Issuer';
-    const issuer = kind === 'ClusterIssuer' ? this.client.get(clusterIssuers, undefined, ref.name) : kind === 'Issuer' ? this.client.get(issuers, namespace, ref.name) : undefined;
-    if (!issuer) return this.setCertificateReady(certificate, 'False', 'Pending', `Referenced "${kind}" not found: ${kind.toLowerCase()}.${certManagerGroup} "${String(ref.name)}" not found`);
+    const storedIssuer = kind === 'ClusterIssuer' ? this.client.get(clusterIssuers, undefined, ref.name!) : kind === 'Issuer' ? this.client.get(issuers, namespace, ref.name!) : undefined;
+    if (!storedIssuer) return this.setCertificateReady(certificate, 'False', 'Pending', `Referenced "${kind}" not found: ${kind.toLowerCase()}.${certManagerGroup} "${String(ref.name)}" not found`);
+    const issuer = asStored<Issuer>(storedIssuer);
     const problem = this.issuerProblem(issuer, kind);
     if (problem) return this.setCertificateReady(certificate, 'False', 'Pending', `Issuer ${String(ref.name)} is not ready: ${problem}`);
 
     const altNames = (certificate.spec?.dnsNames ?? []).join(',');
     const secret = this.client.get('secrets', namespace, certificate.spec.secretName);
     const annotations = secret?.metadata.annotations ?? {};
-    const upToDate = secret && annotations[secretAnnotations.certificateName] === name && annotations[secretAnnotations.altNames] === altNames && annotations[secretAnnotations.issuerName] === ref.name && annotations[secretAnnotations.issuerKind] === kind && secret.data?.['tls.crt'];
+    const upToDate = secret && annotations[secretAnnotations.certificateName] === name && annotations[secretAnnotations.altNames] === altNames && annotations[secretAnnotations.issuerName] === ref.name && annotations[secretAnnotations.issuerKind] === kind && asStored<Secret>(secret).data?.['tls.crt'];
     if (upToDate) return this.setCertificateReady(certificate, 'True', 'Ready', 'Certificate is up to date and has not expired');
 
     const done = this.results.get(key);
@@ -201,16 +209,17 @@ export class CertificateIssuer implements BuiltinController {
       });
   }
 
-  private async signingAuthority(certificate: KubeObject, issuer: KubeObject, kind: string): Promise<CertificateAuthority> {
+  private async signingAuthority(certificate: Stored<Certificate>, issuer: Stored<Issuer>, kind: string): Promise<CertificateAuthority> {
     if (issuer.spec?.ca) {
       const ns = kind === 'ClusterIssuer' ? clusterResourceNamespace : issuer.metadata.namespace;
       const secret = this.client.get('secrets', ns, issuer.spec.ca.secretName)!;
-      return loadCertificateAuthority(fromB64(secret.data['tls.crt']), fromB64(secret.data['tls.key']));
+      const data = asStored<Secret>(secret).data!;
+      return loadCertificateAuthority(fromB64(data['tls.crt']), fromB64(data['tls.key']));
     }
     return createCertificateAuthority(`${certificate.metadata.name}.${certificate.metadata.namespace}`, { now: new Date(this.clock.now()) });
   }
 
-  private async sign(certificate: KubeObject, issuer: KubeObject, kind: string): Promise<Omit<Signed, 'uid' | 'generation'>> {
+  private async sign(certificate: Stored<Certificate>, issuer: Stored<Issuer>, kind: string): Promise<Omit<Signed, 'uid' | 'generation'>> {
     const hosts: string[] = [...(certificate.spec?.dnsNames ?? []), ...(certificate.spec?.ipAddresses ?? [])];
     const commonName: string = certificate.spec?.commonName ?? hosts[0] ?? certificate.metadata.name;
     if (hosts.length === 0) hosts.push(commonName);
@@ -227,7 +236,7 @@ export class CertificateIssuer implements BuiltinController {
     return { tlsCrt: leaf.certPem, tlsKey: leaf.keyPem, caCrt: authority.certPem, notBefore: now - 3600_000, notAfter: now + validMs };
   }
 
-  private writeSecret(certificate: KubeObject, existing: KubeObject | undefined, kind: string, altNames: string, signed: Signed): void {
+  private writeSecret(certificate: Stored<Certificate>, existing: KubeObject | undefined, kind: string, altNames: string, signed: Signed): void {
     const ref = certificate.spec.issuerRef;
     const annotations = {
       [secretAnnotations.certificateName]: certificate.metadata.name,
@@ -239,7 +248,7 @@ export class CertificateIssuer implements BuiltinController {
     };
     const data = { 'tls.crt': b64(signed.tlsCrt!), 'tls.key': b64(signed.tlsKey!), 'ca.crt': b64(signed.caCrt!) };
     if (existing) {
-      this.client.update('secrets', { ...existing, metadata: { ...existing.metadata, annotations: { ...existing.metadata.annotations, ...annotations } }, data: { ...existing.data, ...data } });
+      this.client.update('secrets', { ...existing, metadata: { ...existing.metadata, annotations: { ...existing.metadata.annotations, ...annotations } }, data: { ...asStored<Secret>(existing).data, ...data } });
     } else {
       this.client.create('secrets', certificate.metadata.namespace, {
         apiVersion: 'v1',

@@ -7,9 +7,10 @@
  * error texts (`conversion webhook for <gvk> failed: …`, code 500). The converted metadata is the
  * original's, with the webhook's labels and annotations kept.
  */
-import type { ServiceReference, WebhookClientConfig } from 'kubernetes-types/apiextensions/v1.js';
+import type { CustomResourceDefinition, ServiceReference, WebhookClientConfig } from 'kubernetes-types/apiextensions/v1.js';
 import { randomUUID } from 'node:crypto';
 import { ApiError } from '../errors/status-errors.js';
+import { asStored } from '../store/kube-object.js';
 import type { KubeObject, StoredObjectMeta } from '../store/object-store.js';
 import { type ServiceResolver, post, webhookTarget } from '../admission/webhook-caller.js';
 
@@ -34,7 +35,7 @@ export class ConversionError extends ApiError {
 }
 
 export function usesConversionWebhook(crd: KubeObject | Readonly<KubeObject> | undefined): boolean {
-  return crd?.spec?.conversion?.strategy === 'Webhook';
+  return crd !== undefined && asStored<CustomResourceDefinition>(crd).spec?.conversion?.strategy === 'Webhook';
 }
 
 /** The URL the server's client names in errors: the configured one, or `https://<service>.<namespace>.svc:<port><path>`. */
@@ -46,7 +47,7 @@ function requestUrl(clientConfig: WebhookClientConfig): string {
 
 /** The ConversionReview version the server speaks to this webhook: the first it lists that the server knows. */
 function reviewVersion(crd: KubeObject): 'v1' | 'v1beta1' | undefined {
-  const listed: string[] = crd.spec?.conversion?.webhook?.conversionReviewVersions ?? [];
+  const listed: string[] = asStored<CustomResourceDefinition>(crd).spec?.conversion?.webhook?.conversionReviewVersions ?? [];
   return listed.find((v): v is 'v1' | 'v1beta1' => v === 'v1' || v === 'v1beta1');
 }
 
@@ -126,7 +127,7 @@ export async function convertThroughWebhook(crd: KubeObject, object: KubeObject,
   const failed = (why: string): ConversionError => new ConversionError(`conversion webhook for ${gvk} failed: ${why}`);
   const version = reviewVersion(crd);
   if (!version) throw new ConversionError('no supported conversion review versions');
-  const webhook = crd.spec.conversion.webhook;
+  const webhook = asStored<CustomResourceDefinition>(crd).spec.conversion!.webhook!;
   const target = webhookTarget(webhook, settings.resolve);
   const shown = requestUrl(webhook.clientConfig ?? {});
   if (!target) throw failed(`Post "${shown}": service "${webhook.clientConfig?.service?.name}" not found`);

@@ -6,25 +6,32 @@
  * kube-apiserver's CRD finalizer does (Terminating=True, InstanceDeletionFailed, "could not issue all
  * deletes: …") and the cleanup retried with per-CRD exponential backoff (5 ms doubling to 1000 s).
  */
-import type { CustomResourceDefinitionCondition, CustomResourceDefinitionVersion } from 'kubernetes-types/apiextensions/v1.js';
+import type {
+  CustomResourceDefinition,
+  CustomResourceDefinitionCondition,
+  CustomResourceDefinitionNames,
+  CustomResourceDefinitionStatus,
+  CustomResourceDefinitionVersion,
+} from 'kubernetes-types/apiextensions/v1.js';
 import { ApiError } from '../errors/status-errors.js';
 import type { ClusterInternals } from '../local-cluster.js';
 import type { ResourceType } from '../registry/resource-type.js';
 import { rfc3339 } from '../registry/system-metadata.js';
-import type { KubeObject, StoreEvent } from '../store/object-store.js';
+import { asStored } from '../store/kube-object.js';
+import type { KubeObject, StoreEvent, Stored } from '../store/object-store.js';
 import { crdCleanupFinalizer } from './crd-kind.js';
 import { customResourceType } from './custom-resource-type.js';
 
 const crdBucket = 'customresourcedefinitions.apiextensions.k8s.io';
 const manager = { fieldManager: 'kube-apiserver' };
 
-function condition(type: string, status: string, reason: string, message: string, now: number, previous?: CustomResourceDefinitionCondition): Record<string, unknown> {
+function condition(type: string, status: string, reason: string, message: string, now: number, previous?: CustomResourceDefinitionCondition): CustomResourceDefinitionCondition {
   const transition = previous && previous.status === status ? previous.lastTransitionTime : rfc3339(now);
   return { type, status, lastTransitionTime: transition, reason, message };
 }
 
 function isTrue(crd: KubeObject, type: string): boolean {
-  return (crd.status?.conditions ?? []).some((c: CustomResourceDefinitionCondition) => c.type === type && c.status === 'True');
+  return (asStored<CustomResourceDefinition>(crd).status?.conditions ?? []).some((c: CustomResourceDefinitionCondition) => c.type === type && c.status === 'True');
 }
 
 export class CrdController {
@@ -42,7 +49,8 @@ export class CrdController {
   private observe(e: StoreEvent): void {
     if (e.bucket === crdBucket) {
       const crd = e.object;
-      const bucket = `${crd.spec?.names?.plural}.${crd.spec?.group}`;
+      const { spec } = asStored<CustomResourceDefinition>(crd);
+      const bucket = `${spec?.names?.plural}.${spec?.group}`;
       if (e.type !== 'DELETED' && crd.metadata.deletionTimestamp) this.terminatingBuckets.set(bucket, crd.metadata.name);
       else this.terminatingBuckets.delete(bucket);
       this.syncServing(e.type === 'DELETED' ? undefined : crd, crd);
@@ -68,8 +76,9 @@ export class CrdController {
 
   /** Keeps the catalog equal to what each CRD serves (synchronously at commit). */
   private syncServing(crd: KubeObject | undefined, last: KubeObject): void {
-    const group: string = last.spec?.group;
-    const plural: string = (last.status?.acceptedNames?.plural || last.spec?.names?.plural) ?? '';
+    const lastCrd = asStored<CustomResourceDefinition>(last);
+    const group: string = lastCrd.spec?.group;
+    const plural: string = (lastCrd.status?.acceptedNames?.plural || lastCrd.spec?.names?.plural) ?? '';
     if (!crd || !(isTrue(crd, 'NamesAccepted') || isTrue(crd, 'Established'))) {
       if (this.cluster.catalog.versionsOf(group, plural).length) {
         this.cluster.catalog.replace(group, plural, []);
@@ -78,11 +87,12 @@ export class CrdController {
       return;
     }
     const terminating = Boolean(crd.metadata.deletionTimestamp);
-    const types: ResourceType[] = ((crd.spec.versions ?? []) as CustomResourceDefinitionVersion[]).filter((v) => v.served).map((v) => customResourceType(crd, v, terminating));
-    const storage = ((crd.spec.versions ?? []) as CustomResourceDefinitionVersion[]).find((v) => v.storage)?.name;
+    const { spec } = asStored<CustomResourceDefinition>(crd);
+    const types: ResourceType[] = ((spec.versions ?? []) as CustomResourceDefinitionVersion[]).filter((v) => v.served).map((v) => customResourceType(crd, v, terminating));
+    const storage = ((spec.versions ?? []) as CustomResourceDefinitionVersion[]).find((v) => v.storage)?.name;
     types.sort((a, b) => (a.version === storage ? -1 : b.version === storage ? 1 : 0));
-    this.cluster.catalog.replace(group, crd.spec.names.plural, types);
-    this.onTypesChanged(group, crd.spec.names.plural, false);
+    this.cluster.catalog.replace(group, spec.names.plural, types);
+    this.onTypesChanged(group, spec.names.plural, false);
   }
 
   private crdType(): ResourceType {
@@ -90,14 +100,15 @@ export class CrdController {
   }
 
   reconcile(name: string): void {
-    const crd = this.cluster.store.get(crdBucket, undefined, name);
-    if (!crd) return;
+    const stored = this.cluster.store.get(crdBucket, undefined, name);
+    if (!stored) return;
+    const crd = asStored<CustomResourceDefinition>(stored);
     if (crd.metadata.deletionTimestamp) return this.cleanup(crd);
-    if (isTrue(crd, 'Established') && JSON.stringify(crd.status.acceptedNames) === JSON.stringify(crd.spec.names)) return;
+    if (isTrue(crd, 'Established') && JSON.stringify(crd.status!.acceptedNames) === JSON.stringify(crd.spec.names)) return;
     const now = this.cluster.clock.now();
     const conflict = this.nameConflict(crd);
     const prev = (t: string): CustomResourceDefinitionCondition | undefined => (crd.status?.conditions ?? []).find((c: CustomResourceDefinitionCondition) => c.type === t);
-    const status = structuredClone(crd.status ?? {});
+    const status: CustomResourceDefinitionStatus = structuredClone(crd.status ?? {});
     if (conflict) {
       status.conditions = [
         condition('NamesAccepted', 'False', conflict.reason, conflict.message, now, prev('NamesAccepted')),
@@ -113,11 +124,12 @@ export class CrdController {
     this.cluster.operations.update(this.crdType(), undefined, name, { ...crd, status }, { ...manager, subresource: 'status' });
   }
 
-  private nameConflict(crd: KubeObject): { reason: string; message: string } | undefined {
+  private nameConflict(crd: Stored<CustomResourceDefinition>): { reason: string; message: string } | undefined {
     const names = crd.spec.names;
-    for (const other of this.cluster.store.list(crdBucket)) {
+    for (const stored of this.cluster.store.list(crdBucket)) {
+      const other = asStored<CustomResourceDefinition>(stored);
       if (other.metadata.name === crd.metadata.name || other.spec.group !== crd.spec.group) continue;
-      const taken = other.status?.acceptedNames ?? {};
+      const taken: Partial<CustomResourceDefinitionNames> = other.status?.acceptedNames ?? {};
       if (taken.plural === names.plural) return { reason: 'PluralConflict', message: `"${names.plural}" is already in use` };
       if (taken.singular && taken.singular === names.singular) return { reason: 'SingularConflict', message: `"${names.singular}" is already in use` };
       for (const s of names.shortNames ?? []) if ((taken.shortNames ?? []).includes(s)) return { reason: 'ShortNamesConflict', message: `"${s}" is already in use` };
@@ -127,7 +139,7 @@ export class CrdController {
     return undefined;
   }
 
-  private cleanup(crd: KubeObject): void {
+  private cleanup(crd: Stored<CustomResourceDefinition>): void {
     const now = this.cluster.clock.now();
     const backoff = this.cleanupBackoff.get(crd.metadata.name);
     if (backoff && now < backoff.retryAt) return;
@@ -140,7 +152,7 @@ export class CrdController {
       if (prev?.reason === reason && prev?.status === status && prev?.message === message) return;
       const next = { ...crd, status: { ...crd.status, conditions: [...others, condition('Terminating', status, reason, message, now, prev)] } };
       const r = this.cluster.operations.update(this.crdType(), undefined, crd.metadata.name, next, { ...manager, subresource: 'status' });
-      crd.status = r.object.status;
+      crd.status = asStored<CustomResourceDefinition>(r.object).status;
       crd.metadata.resourceVersion = r.object.metadata.resourceVersion;
     };
     if (remaining.length > 0 && rt) {

@@ -3,7 +3,17 @@
  * §5.1 with their messages (named under spec.validation / spec.subresources / … when every version
  * shares that part), immutability on update, and the initial status the POST response shows.
  */
-import type { CustomResourceColumnDefinition, CustomResourceDefinitionCondition, CustomResourceDefinitionVersion, CustomResourceSubresources, JSONSchemaProps } from 'kubernetes-types/apiextensions/v1.js';
+import type {
+  CustomResourceColumnDefinition,
+  CustomResourceDefinition,
+  CustomResourceDefinitionNames,
+  CustomResourceDefinitionSpec,
+  CustomResourceDefinitionStatus,
+  CustomResourceDefinitionVersion,
+  CustomResourceSubresources,
+  JSONSchemaProps,
+} from 'kubernetes-types/apiextensions/v1.js';
+import { asStored } from '../store/kube-object.js';
 import { type FieldError, forbidden, invalid, notSupported, required } from '../errors/field-errors.js';
 import { defineKind } from '../registry/define-kind.js';
 import { dns1035LabelErrors, dns1123SubdomainErrors } from '../registry/object-meta.js';
@@ -18,9 +28,12 @@ import { conversionErrors } from './conversion-validation.js';
 
 export const crdCleanupFinalizer = 'customresourcecleanup.apiextensions.k8s.io';
 
+/** A CRD's spec as a client sent it: not validated yet, so any field may be missing. */
+type SentCrdSpec = Partial<CustomResourceDefinitionSpec>;
+
 function defaultCrd(o: KubeObject): void {
-  const spec = (o.spec ??= {});
-  const names = (spec.names ??= {});
+  const spec = (o.spec ??= {}) as SentCrdSpec;
+  const names: Partial<CustomResourceDefinitionNames> = (spec.names ??= {} as CustomResourceDefinitionNames);
   if (!names.singular && typeof names.kind === 'string') names.singular = names.kind.toLowerCase();
   if (!names.listKind && typeof names.kind === 'string') names.listKind = `${names.kind}List`;
   spec.conversion ??= { strategy: 'None' };
@@ -107,15 +120,15 @@ function validateVersion(v: CustomResourceDefinitionVersion | undefined, i: numb
 
 export function validateCrd(o: KubeObject): FieldError[] {
   const errs: FieldError[] = [];
-  const spec = o.spec ?? {};
-  const names = spec.names ?? {};
+  const spec = (o.spec ?? {}) as SentCrdSpec;
+  const names: Partial<CustomResourceDefinitionNames> = spec.names ?? {};
   if (!spec.group) errs.push(required('spec.group'));
   else {
     errs.push(...dns1123SubdomainErrors(spec.group).map((m) => invalid('spec.group', spec.group, m)));
     if (!String(spec.group).includes('.')) errs.push(invalid('spec.group', spec.group, 'should be a domain with at least one dot'));
   }
   if (o.metadata.name !== `${names.plural}.${spec.group}`) errs.push(invalid('metadata.name', o.metadata.name, 'must be spec.names.plural+"."+spec.group'));
-  if (!['Cluster', 'Namespaced'].includes(spec.scope)) errs.push(notSupported('spec.scope', spec.scope ?? '', ['Cluster', 'Namespaced']));
+  if (!(['Cluster', 'Namespaced'] as Array<string | undefined>).includes(spec.scope)) errs.push(notSupported('spec.scope', spec.scope ?? '', ['Cluster', 'Namespaced']));
   errs.push(...nameErrors('spec.names.plural', names.plural));
   errs.push(...nameErrors('spec.names.singular', names.singular));
   errs.push(...nameErrors('spec.names.kind', names.kind, true));
@@ -147,15 +160,17 @@ export function validateCrd(o: KubeObject): FieldError[] {
 
 function validateCrdUpdate(o: KubeObject, old: KubeObject): FieldError[] {
   const errs = validateCrd(o);
-  if (o.spec?.group !== old.spec?.group) errs.push(invalid('spec.group', o.spec?.group, 'field is immutable'));
-  if (o.spec?.names?.plural !== old.spec?.names?.plural) errs.push(invalid('spec.names.plural', o.spec?.names?.plural, 'field is immutable'));
-  const established = (old.status?.conditions ?? []).some((c: CustomResourceDefinitionCondition) => c.type === 'Established' && c.status === 'True');
+  const spec = o.spec as SentCrdSpec | undefined;
+  const stored = asStored<CustomResourceDefinition>(old);
+  if (spec?.group !== stored.spec?.group) errs.push(invalid('spec.group', spec?.group, 'field is immutable'));
+  if (spec?.names?.plural !== stored.spec?.names?.plural) errs.push(invalid('spec.names.plural', spec?.names?.plural, 'field is immutable'));
+  const established = (stored.status?.conditions ?? []).some((c) => c.type === 'Established' && c.status === 'True');
   if (established) {
-    if (o.spec?.scope !== old.spec?.scope) errs.push(invalid('spec.scope', o.spec?.scope, 'field is immutable'));
-    if (o.spec?.names?.kind !== old.spec?.names?.kind) errs.push(invalid('spec.names.kind', o.spec?.names?.kind, 'field is immutable'));
+    if (spec?.scope !== stored.spec?.scope) errs.push(invalid('spec.scope', spec?.scope, 'field is immutable'));
+    if (spec?.names?.kind !== stored.spec?.names?.kind) errs.push(invalid('spec.names.kind', spec?.names?.kind, 'field is immutable'));
   }
-  const versionNames = (o.spec?.versions ?? []).map((v: CustomResourceDefinitionVersion | undefined) => v?.name);
-  (old.status?.storedVersions ?? []).forEach((sv: string, i: number) => {
+  const versionNames = (spec?.versions ?? []).map((v: CustomResourceDefinitionVersion | undefined) => v?.name);
+  (stored.status?.storedVersions ?? []).forEach((sv: string, i: number) => {
     if (!versionNames.includes(sv)) errs.push(invalid(`status.storedVersions[${i}]`, sv, 'must appear in spec.versions'));
   });
   return errs;
@@ -178,13 +193,14 @@ export const customResourceDefinitions = defineKind({
   strategy: {
     prepareForCreate(o) {
       defaultCrd(o);
-      const storage = (o.spec.versions ?? []).find((v: CustomResourceDefinitionVersion | undefined) => v?.storage === true)?.name;
+      const storage = ((o.spec as SentCrdSpec).versions ?? []).find((v: CustomResourceDefinitionVersion | undefined) => v?.storage === true)?.name;
       o.status = { acceptedNames: { plural: '', kind: '' }, storedVersions: storage ? [storage] : [] };
     },
     prepareForUpdate(o) {
       defaultCrd(o);
-      const storage = (o.spec?.versions ?? []).find((v: CustomResourceDefinitionVersion | undefined) => v?.storage === true)?.name;
-      if (storage && o.status && !(o.status.storedVersions ?? []).includes(storage)) o.status.storedVersions = [...(o.status.storedVersions ?? []), storage];
+      const storage = ((o.spec as SentCrdSpec | undefined)?.versions ?? []).find((v: CustomResourceDefinitionVersion | undefined) => v?.storage === true)?.name;
+      const status = o.status as CustomResourceDefinitionStatus | undefined;
+      if (storage && status && !(status.storedVersions ?? []).includes(storage)) status.storedVersions = [...(status.storedVersions ?? []), storage];
     },
     validateCreate: validateCrd,
     validateUpdate: validateCrdUpdate,

@@ -5,7 +5,8 @@
  */
 import type { Schema } from '../schemas/builtin-schemas.js';
 import type { CrdSchema } from './crd-schema.js';
-import type { CustomResourceColumnDefinition, CustomResourceDefinitionVersion, SelectableField } from 'kubernetes-types/apiextensions/v1.js';
+import type { CustomResourceColumnDefinition, CustomResourceDefinition, CustomResourceDefinitionVersion, SelectableField } from 'kubernetes-types/apiextensions/v1.js';
+import { asStored } from '../store/kube-object.js';
 import type { KubeObject } from '../store/object-store.js';
 import { type ResourceType, allVerbs } from '../registry/resource-type.js';
 import { age, ageColumn, nameColumn } from '../registry/table-format.js';
@@ -45,8 +46,8 @@ function printerTable(version: CustomResourceDefinitionVersion) {
 }
 
 export function customResourceType(crd: KubeObject, version: CustomResourceDefinitionVersion, terminating: boolean): ResourceType & CustomResourceTypeExtras {
-  const spec = crd.spec;
-  const names = crd.status?.acceptedNames?.kind ? crd.status.acceptedNames : spec.names;
+  const { spec, status } = asStored<CustomResourceDefinition>(crd);
+  const names = status?.acceptedNames?.kind ? status.acceptedNames : spec.names;
   // the stored openAPIV3Schema passed the structural checks when the CRD was written
   const schema = (version.schema?.openAPIV3Schema ?? { type: 'object', 'x-kubernetes-preserve-unknown-fields': true }) as CrdSchema;
   const group: string = spec.group;

@@ -21,7 +21,8 @@ export function installCertificateApis(handler: ResourceHandler, operations: Obj
     const body = handler.decodeBody(ctx, rt) as KubeObject;
     const current = operations.get(rt, undefined, name);
     const stamp = rfc3339(now());
-    const conditions = (Array.isArray(body?.status?.conditions) ? body.status.conditions : []).map((c: Record<string, unknown>) => ({
+    const sentConditions: unknown = (body?.status as { conditions?: unknown } | undefined)?.conditions;
+    const conditions = (Array.isArray(sentConditions) ? sentConditions : []).map((c: Record<string, unknown>) => ({
       ...c,
       lastUpdateTime: c.lastUpdateTime ?? stamp,
       lastTransitionTime: c.lastTransitionTime ?? stamp,

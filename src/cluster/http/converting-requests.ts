@@ -7,13 +7,14 @@
  * answers of writes and deletes) is converted from the version it is stored in, as kube-apiserver's
  * storage codec does. Objects already in the wanted version need no call.
  */
-import type { CustomResourceDefinitionVersion } from 'kubernetes-types/apiextensions/v1.js';
+import type { CustomResourceDefinition, CustomResourceDefinitionVersion } from 'kubernetes-types/apiextensions/v1.js';
 import { ApiError, alreadyExists, conflict, notFound, pathNotFound } from '../errors/status-errors.js';
 import type { ObjectOperations, WriteOptions, WriteResult } from '../registry/object-operations.js';
 import type { ResourceType } from '../registry/resource-type.js';
 import type { ResourceCatalog } from '../registry/resource-catalog.js';
 import { type ManagedFieldsEntry, reconcileOtherVersionEntries } from '../patch/managed-fields.js';
 import { isNoOp } from '../registry/system-metadata.js';
+import { asStored } from '../store/kube-object.js';
 import type { KubeObject, ObjectStore } from '../store/object-store.js';
 import { type ConversionSettings, convertThroughWebhook, defaultConversionTimeoutMs, usesConversionWebhook } from '../crd/conversion-webhook.js';
 import { type ResourceVersions, type WebhookAdmission, admittedWrite } from '../admission/webhook-admission.js';
@@ -46,7 +47,7 @@ export class ConvertingRequests {
 
   /** Converts `object` to `version` of the CRD's group (no call when it is in that version already). */
   convert(crd: KubeObject, object: KubeObject, version: string): Promise<KubeObject> {
-    return convertThroughWebhook(crd, object, `${crd.spec.group}/${version}`, this.settings);
+    return convertThroughWebhook(crd, object, `${asStored<CustomResourceDefinition>(crd).spec.group}/${version}`, this.settings);
   }
 
   /** A stored object as `rt` serves it: converted, then read-time defaults. */
@@ -105,7 +106,7 @@ export class ConvertingRequests {
 
   /** The version objects are stored in (validation lets a CRD have exactly one). */
   private storageVersion(crd: KubeObject): string {
-    const versions: CustomResourceDefinitionVersion[] = crd.spec.versions ?? [];
+    const versions: CustomResourceDefinitionVersion[] = asStored<CustomResourceDefinition>(crd).spec.versions ?? [];
     return versions.find((v) => v?.storage === true)?.name!;
   }
 
@@ -294,7 +295,7 @@ export class ConvertingRequests {
   resourceVersions(): ResourceVersions {
     const crdOf = (rt: ResourceType): KubeObject | undefined => (rt.custom ? (this.store.peek(crdBucket, undefined, rt.bucket) as KubeObject | undefined) : undefined);
     return {
-      equivalents: (rt) => ((crdOf(rt)?.spec?.versions ?? []) as CustomResourceDefinitionVersion[]).filter((v) => v?.served && v.name !== rt.version).map((v) => String(v.name)),
+      equivalents: (rt) => ((crdOf(rt)?.spec as CustomResourceDefinition['spec'] | undefined)?.versions ?? []).filter((v) => v?.served && v.name !== rt.version).map((v) => String(v.name)),
       convert: async (rt, object, version) => {
         const crd = crdOf(rt);
         if (!crd) return object;
@@ -314,15 +315,16 @@ export class ConvertingRequests {
    * path, as kube-storage-version-migrator does — and returns how many were rewritten.
    */
   async rewriteInStorageVersion(crd: KubeObject): Promise<number> {
-    const bucket = `${crd.spec.names.plural}.${crd.spec.group}`;
-    const target = `${crd.spec.group}/${this.storageVersion(crd)}`;
+    const { spec } = asStored<CustomResourceDefinition>(crd);
+    const bucket = `${spec.names.plural}.${spec.group}`;
+    const target = `${spec.group}/${this.storageVersion(crd)}`;
     let rewritten = 0;
     // an object written meanwhile is converted again from what it became (the migrator retries conflicts)
     for (let pass = 0; pass < maxPatchAttempts; pass++) {
       const left = this.store.list(bucket).filter((o) => o.apiVersion !== target);
       if (left.length === 0) break;
       for (const stored of left) {
-        const converted = crd.spec.conversion?.strategy === 'Webhook' ? await this.convert(crd, structuredClone(stored), this.storageVersion(crd)) : { ...structuredClone(stored), apiVersion: target };
+        const converted = spec.conversion?.strategy === 'Webhook' ? await this.convert(crd, structuredClone(stored), this.storageVersion(crd)) : { ...structuredClone(stored), apiVersion: target };
         const now = this.store.peek(bucket, stored.metadata.namespace, stored.metadata.name);
         if (now?.metadata.resourceVersion !== stored.metadata.resourceVersion) continue;
         this.store.update(bucket, converted);

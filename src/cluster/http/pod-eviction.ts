@@ -12,7 +12,9 @@ import type { ResourceCatalog } from '../registry/resource-catalog.js';
 import { rfc3339 } from '../registry/system-metadata.js';
 import { ApiError, badRequest, conflict, forbidden, type StatusCause } from '../errors/status-errors.js';
 import type { Condition } from 'kubernetes-types/meta/v1.js';
-import type { Eviction } from 'kubernetes-types/policy/v1.js';
+import type { Pod } from 'kubernetes-types/core/v1.js';
+import type { Eviction, PodDisruptionBudget, PodDisruptionBudgetStatus } from 'kubernetes-types/policy/v1.js';
+import { asStored } from '../store/kube-object.js';
 import type { KubeObject, ObjectStore } from '../store/object-store.js';
 import type { ResourceHandler } from './resource-handler.js';
 import type { ResourceType } from '../registry/resource-type.js';
@@ -28,7 +30,7 @@ function tooManyRequests(message: string, cause: string, retryAfterSeconds = 0):
 }
 
 /** Pending, Succeeded, Failed or already terminating pods are deleted without consulting budgets. */
-const canIgnoreBudgets = (pod: KubeObject): boolean => ['Pending', 'Succeeded', 'Failed'].includes(pod.status?.phase) || Boolean(pod.metadata.deletionTimestamp);
+const canIgnoreBudgets = (pod: KubeObject): boolean => (['Pending', 'Succeeded', 'Failed'] as Array<string | undefined>).includes(asStored<Pod>(pod).status?.phase) || Boolean(pod.metadata.deletionTimestamp);
 
 /**
  * The Eviction's DeleteOptions with the request's dryRun folded in, as propagateDryRun does: the
@@ -65,15 +67,15 @@ export function installPodEviction(handler: ResourceHandler, catalog: ResourceCa
       return { code: 201, body: { kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Success', code: 201 } };
     };
     if (canIgnoreBudgets(pod) || !budgets) return evict();
-    const matching = store.list(budgets.bucket, namespace).filter((b) => labelSelectorSelects(b.spec?.selector, pod.metadata.labels));
+    const matching = store.list(budgets.bucket, namespace).filter((b) => labelSelectorSelects(asStored<PodDisruptionBudget>(b).spec?.selector, pod.metadata.labels));
     if (matching.length > 1) {
       return { code: 500, body: { kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message: 'This pod has more than one PodDisruptionBudget, which the eviction subresource does not support.', code: 500 } };
     }
     const pdb = matching[0];
     if (!pdb) return evict();
     if (!isPodReady(pod)) {
-      const status = pdb.status ?? {};
-      const alwaysAllow = pdb.spec?.unhealthyPodEvictionPolicy === 'AlwaysAllow';
+      const status: Partial<PodDisruptionBudgetStatus> = asStored<PodDisruptionBudget>(pdb).status ?? {};
+      const alwaysAllow = asStored<PodDisruptionBudget>(pdb).spec?.unhealthyPodEvictionPolicy === 'AlwaysAllow';
       // an unready pod does not count as healthy: deleting it disrupts nothing while the budget is met
       if (alwaysAllow || ((status.currentHealthy ?? 0) >= (status.desiredHealthy ?? 0) && (status.desiredHealthy ?? 0) > 0)) return evict();
     }
@@ -84,7 +86,7 @@ export function installPodEviction(handler: ResourceHandler, catalog: ResourceCa
 
 /** Takes one disruption from the budget (and records the pod as disrupted), or refuses with 429. */
 function checkAndDecrement(operations: ObjectOperations, budgets: ResourceType, pdb: KubeObject, podName: string, dryRun: boolean, now: () => number): void {
-  const status = pdb.status ?? {};
+  const status: Partial<PodDisruptionBudgetStatus> = asStored<PodDisruptionBudget>(pdb).status ?? {};
   if ((status.observedGeneration ?? 0) < (pdb.metadata.generation ?? 0)) {
     throw tooManyRequests(violationMessage, `The disruption budget ${pdb.metadata.name} is still being processed by the server.`, 10);
   }
@@ -97,13 +99,14 @@ function checkAndDecrement(operations: ObjectOperations, budgets: ResourceType, 
   }
   if (dryRun) return;
   const next = structuredClone(pdb);
-  next.status.disruptionsAllowed -= 1;
-  if (next.status.disruptionsAllowed === 0) {
-    next.status.conditions = (next.status.conditions ?? []).map((c: Condition) =>
+  const nextStatus = asStored<PodDisruptionBudget>(next).status!;
+  nextStatus.disruptionsAllowed -= 1;
+  if (nextStatus.disruptionsAllowed === 0) {
+    nextStatus.conditions = (nextStatus.conditions ?? []).map((c: Condition) =>
       c.type === 'DisruptionAllowed' && c.status !== 'False' ? { ...c, status: 'False', reason: 'InsufficientPods', message: '', lastTransitionTime: rfc3339(now()) } : c,
     );
   }
-  next.status.disruptedPods = { ...(next.status.disruptedPods ?? {}), [podName]: rfc3339(now()) };
+  nextStatus.disruptedPods = { ...(nextStatus.disruptedPods ?? {}), [podName]: rfc3339(now()) };
   operations.update(budgets, pdb.metadata.namespace, pdb.metadata.name, next, { ...writer, subresource: 'status' });
 }
 
@@ -120,12 +123,13 @@ function deletePod(operations: ObjectOperations, pods: ResourceType, pod: KubeOb
   let current = pod;
   if (!options.dryRun) {
     const next = structuredClone(pod);
-    const conditions: Array<Record<string, unknown>> = (next.status ??= {}).conditions ?? [];
+    const status = (next.status ??= {}) as { conditions?: Array<Record<string, unknown>> };
+    const conditions: Array<Record<string, unknown>> = status.conditions ?? [];
     const condition = { type: 'DisruptionTarget', status: 'True', lastProbeTime: null, lastTransitionTime: rfc3339(now()), reason: 'EvictionByEvictionAPI', message: 'Eviction API: evicting' };
     const i = conditions.findIndex((c) => c.type === 'DisruptionTarget');
     if (i === -1) conditions.push(condition);
     else if (conditions[i].status !== 'True') conditions[i] = condition;
-    next.status.conditions = conditions;
+    status.conditions = conditions;
     current = operations.update(pods, namespace, name, next, { ...writer, subresource: 'status' }).object;
   }
   const deleteOptions: DeleteOptions = { ...options, ...(pre.resourceVersion ? { preconditions: { ...pre, resourceVersion: current.metadata.resourceVersion } } : {}) };

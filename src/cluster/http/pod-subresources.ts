@@ -4,6 +4,7 @@
  * kubelet's error texts), and exec/attach/portforward/proxy (pods, services, nodes), which need a
  * container or the network: they answer as a real API server does when the kubelet cannot be reached.
  */
+import type { ContainerStatus, Pod } from 'kubernetes-types/core/v1.js';
 import type { ServerResponse } from 'node:http';
 import { ApiError, badRequest, methodNotAllowed, notFound } from '../errors/status-errors.js';
 import { invalid } from '../errors/field-errors.js';
@@ -11,7 +12,8 @@ import { invalidObject } from '../errors/status-errors.js';
 import { bindPod, bindingSucceeded } from '../registry/builtin/binding-kinds.js';
 import type { ObjectOperations } from '../registry/object-operations.js';
 import type { ResourceCatalog } from '../registry/resource-catalog.js';
-import type { KubeObject, ObjectStore } from '../store/object-store.js';
+import { asStored } from '../store/kube-object.js';
+import type { KubeObject, ObjectStore, Stored } from '../store/object-store.js';
 import type { ContainerLogs, LogLine } from '../controllers/container-logs.js';
 import { internalIPOf, kubeletPort } from '../controllers/cluster-nodes.js';
 import type { ResourceHandler, ResourceRequestContext } from './resource-handler.js';
@@ -37,10 +39,10 @@ export function kubeletUnreachable(hostIP: string): ApiError {
 
 export function installPodSubresources(handler: ResourceHandler, parts: PodSubresourceParts): void {
   const pods = (): ReturnType<ResourceCatalog['find']> & object => parts.catalog.find('', 'v1', 'pods')!;
-  const readPod = (namespace: string, name: string): KubeObject => {
+  const readPod = (namespace: string, name: string): Stored<Pod> => {
     const pod = parts.store.get('pods', namespace, name);
     if (!pod) throw notFound({ group: '', resource: 'pods' }, name);
-    return pod;
+    return asStored<Pod>(pod);
   };
 
   handler.subresourceHandlers.set('/pods/binding', (rt, ctx) => {
@@ -118,9 +120,9 @@ function bindingType(parts: PodSubresourceParts): { group: string; version: stri
 }
 
 /** The container a request names, or the only one; the API server's 400s otherwise. */
-function containerOf(pod: KubeObject, requested: string | null): { name: string; init: boolean } {
-  const containers: string[] = (pod.spec?.containers ?? []).map((c: KubeObject) => c.name);
-  const inits: string[] = (pod.spec?.initContainers ?? []).map((c: KubeObject) => c.name);
+function containerOf(pod: Stored<Pod>, requested: string | null): { name: string; init: boolean } {
+  const containers: string[] = (pod.spec?.containers ?? []).map((c) => c.name);
+  const inits: string[] = (pod.spec?.initContainers ?? []).map((c) => c.name);
   const name = pod.metadata.name;
   if (!requested) {
     if (containers.length === 1) return { name: containers[0]!, init: false };
@@ -177,8 +179,8 @@ function logOptions(ctx: ResourceRequestContext, now: number): LogOptions {
 }
 
 /** The container id whose log is asked for, or the kubelet's 400 (validateContainerLogStatus). */
-function logInstance(pod: KubeObject, container: { name: string; init: boolean }, previous: boolean): string {
-  const statuses: KubeObject[] = container.init ? pod.status?.initContainerStatuses ?? [] : pod.status?.containerStatuses ?? [];
+function logInstance(pod: Stored<Pod>, container: { name: string; init: boolean }, previous: boolean): string {
+  const statuses: ContainerStatus[] = container.init ? pod.status?.initContainerStatuses ?? [] : pod.status?.containerStatuses ?? [];
   const cs = statuses.find((s) => s.name === container.name);
   const podName = pod.metadata.name;
   const q = (s: string): string => JSON.stringify(s);
@@ -188,7 +190,7 @@ function logInstance(pod: KubeObject, container: { name: string; init: boolean }
     if (!last?.containerID) throw badRequest(`previous terminated container ${q(container.name)} in pod ${q(podName)} not found`);
     return last.containerID;
   }
-  if (cs.state?.running) return cs.containerID;
+  if (cs.state?.running) return cs.containerID!;
   if (cs.state?.terminated) {
     const id = cs.state.terminated.containerID || last?.containerID;
     if (!id) throw badRequest(`container ${q(container.name)} in pod ${q(podName)} is terminated`);
@@ -207,7 +209,7 @@ function timestamp(ms: number): string {
   return new Date(ms).toISOString().replace(/\.(\d{3})Z$/, '.$1000000Z');
 }
 
-function servePodLog(pod: KubeObject, ctx: ResourceRequestContext, parts: PodSubresourceParts): void {
+function servePodLog(pod: Stored<Pod>, ctx: ResourceRequestContext, parts: PodSubresourceParts): void {
   const options = logOptions(ctx, parts.now());
   const container = containerOf(pod, ctx.query.get('container'));
   const res = ctx.res;

@@ -5,6 +5,7 @@
  */
 import type { RoleBinding, RoleRef, Subject } from 'kubernetes-types/rbac/v1.js';
 import { ApiError } from '../errors/status-errors.js';
+import { asStored } from '../store/kube-object.js';
 import type { KubeObject, ObjectStore } from '../store/object-store.js';
 import type { UserInfo } from './authentication.js';
 import type { Authorizer } from './api-server.js';
@@ -62,16 +63,16 @@ export function rulesFor(store: ObjectStore, user: UserInfo, namespace: string |
     return [];
   };
   const grants = (b: KubeObject, ns: string | undefined): boolean => {
-    const matching = ((b as RoleBinding).subjects ?? []).filter((s) => subjectMatches(s, user, ns));
+    const matching = (asStored<RoleBinding>(b).subjects ?? []).filter((s) => subjectMatches(s, user, ns));
     if (options.excludeBaseline) return matching.some((s) => !(s.kind === 'Group' && everyoneGroups.has(s.name)));
     return matching.length > 0;
   };
   for (const b of store.list('clusterrolebindings.rbac.authorization.k8s.io')) {
-    if (grants(b, undefined)) rules.push(...roleRules(b.roleRef, undefined));
+    if (grants(b, undefined)) rules.push(...roleRules(asStored<RoleBinding>(b).roleRef, undefined));
   }
   if (namespace) {
     for (const b of store.list('rolebindings.rbac.authorization.k8s.io', namespace)) {
-      if (grants(b, namespace)) rules.push(...roleRules(b.roleRef, namespace));
+      if (grants(b, namespace)) rules.push(...roleRules(asStored<RoleBinding>(b).roleRef, namespace));
     }
   }
   return rules;

@@ -5,6 +5,8 @@
  * token names; a legacy Secret-based token only while its Secret holds it. Each refusal carries the
  * server's own words, which a TokenReview reports.
  */
+import type { Secret } from 'kubernetes-types/core/v1.js';
+import { asStored } from '../store/kube-object.js';
 import type { KubeObject } from '../store/object-store.js';
 import type { UserInfo } from './authentication.js';
 import type { ObjectRef, TokenPayload } from './service-account-issuer.js';
@@ -113,7 +115,7 @@ export class ServiceAccountTokenValidator {
     if (payload.sub !== `system:serviceaccount:${namespace}:${name}`) return { error: 'sub claim is invalid' };
     const secret = this.lookup('secrets', namespace, secretName);
     if (!secret || secret.metadata.deletionTimestamp) return { error: 'Token has been invalidated' };
-    if (Buffer.from(secret.data?.token ?? '', 'base64').toString('utf8') !== token) return { error: "Token does not match server's copy" };
+    if (Buffer.from(asStored<Secret>(secret).data?.token ?? '', 'base64').toString('utf8') !== token) return { error: "Token does not match server's copy" };
     const serviceAccount = this.lookup('serviceaccounts', namespace, name);
     if (!serviceAccount) return { error: `serviceaccounts "${name}" not found` };
     if (serviceAccount.metadata.deletionTimestamp) return { error: `ServiceAccount ${namespace}/${name} has been deleted` };

@@ -6,10 +6,12 @@
  * audience) extended to a year with `warnafter` at the requested expiry.
  */
 import type { BoundObjectReference, TokenRequest, TokenRequestSpec } from 'kubernetes-types/authentication/v1.js';
+import type { Pod } from 'kubernetes-types/core/v1.js';
 import { randomUUID } from 'node:crypto';
 import { invalid } from '../errors/field-errors.js';
 import { badRequest, conflict, invalidObject, notFound } from '../errors/status-errors.js';
 import { rfc3339 } from '../registry/system-metadata.js';
+import { asStored } from '../store/kube-object.js';
 import type { KubeObject } from '../store/object-store.js';
 import { apiAudiences, type TokenAuthenticator } from './authentication.js';
 import type { ResourceHandler } from './resource-handler.js';
@@ -51,8 +53,9 @@ function bindTo(ref: BoundObjectReference, serviceAccount: string, namespace: st
   let bound: BoundObjects;
   let uid: string | undefined;
   if (group === '' && kind === 'Pod') {
-    const pod = lookup('pods', namespace, name);
-    if (!pod) throw notFound({ group: '', resource: 'pods' }, name);
+    const found = lookup('pods', namespace, name);
+    if (!found) throw notFound({ group: '', resource: 'pods' }, name);
+    const pod = asStored<Pod>(found);
     if (pod.spec?.serviceAccountName !== serviceAccount) {
       throw badRequest(`cannot bind token for serviceaccount "${serviceAccount}" to pod running with different serviceaccount name.`);
     }

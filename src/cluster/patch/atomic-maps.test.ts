@@ -41,7 +41,7 @@ test('apply replaces an atomic map whole and conflicts on it as a whole', () => 
   }
   expect((err as ApiError).status.message).toBe('Apply failed with 1 conflict: conflict with "one": .spec.selector');
   const forced = serverSideApply(first, obj({ selector: { c: '3' } }), ctx('two'), true);
-  expect(forced.spec.selector).toEqual({ c: '3' });
+  expect((forced.spec as Record<string, unknown>).selector).toEqual({ c: '3' });
   expect(forced.metadata.managedFields!.map((e) => e.manager)).toEqual(['two']);
 });
 
@@ -49,7 +49,7 @@ test('an atomic list item conflicts as a whole when a field of it differs', () =
   const first = serverSideApply(undefined, obj({ items: [{ a: 'x', b: '1' }] }), ctx('one'), false);
   expect(() => serverSideApply(first, obj({ items: [{ a: 'x', b: '2' }] }), ctx('two'), false)).toThrow('conflict with "one": .spec.items[a="x"]');
   const same = serverSideApply(first, obj({ items: [{ a: 'x', b: '1' }] }), ctx('two'), false);
-  expect(same.spec.items).toEqual([{ a: 'x', b: '1' }]);
+  expect((same.spec as Record<string, unknown>).items).toEqual([{ a: 'x', b: '1' }]);
 });
 
 test('built-in kinds: label selectors and node selectors are atomic, configmap data is not', () => {

@@ -1,5 +1,7 @@
 /** ObjectStore: one increasing resourceVersion, history replay, snapshots, compaction → 410. */
 import { ApiError } from '../errors/status-errors.js';
+import type { ConfigMap } from 'kubernetes-types/core/v1.js';
+import { asStored } from './kube-object.js';
 import { ObjectStore, type StoreEvent } from './object-store.js';
 
 const obj = (name: string, data = {}) => ({ metadata: { name, namespace: 'ns' }, data });
@@ -62,6 +64,6 @@ test('history is bounded: the oldest events drop out', () => {
 test('objects handed out are copies', () => {
   const store = new ObjectStore();
   const a = store.create('cm', obj('a', { k: 'v' }));
-  a.data.k = 'changed';
+  asStored<ConfigMap>(a).data!.k = 'changed';
   expect(store.get('cm', 'ns', 'a')!.data).toEqual({ k: 'v' });
 });

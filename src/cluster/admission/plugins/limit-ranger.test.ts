@@ -6,6 +6,8 @@ import { pods } from '../../registry/builtin/core-kinds.js';
 import type { ApiError } from '../../errors/status-errors.js';
 import type { AdmissionRequest } from '../admission-chain.js';
 import { LimitRanger } from './limit-ranger.js';
+import type { Pod } from 'kubernetes-types/core/v1.js';
+import { asStored } from '../../store/kube-object.js';
 
 function ranger(limits: unknown[]): LimitRanger {
   const store = new ObjectStore({ initialResourceVersion: 1, historyLimit: 10 });
@@ -47,7 +49,7 @@ test('a max without a default limit leaves a container without limit refused; de
   const defaulting = ranger([{ type: 'Container', default: { cpu: '1' }, defaultRequest: { cpu: '500m' } }]);
   const request = podRequest([{ name: 'c', resources: { requests: { cpu: '200m' } } }]);
   defaulting.admit(request);
-  expect(request.object!.spec.containers[0].resources).toEqual({ requests: { cpu: '200m' }, limits: { cpu: '1' } });
+  expect(asStored<Pod>(request.object!).spec!.containers[0]!.resources).toEqual({ requests: { cpu: '200m' }, limits: { cpu: '1' } });
   expect(request.object!.metadata.annotations).toEqual({ 'kubernetes.io/limit-ranger': 'LimitRanger plugin set: cpu limit for container c' });
 });
 

@@ -5,7 +5,8 @@
  * maxLimitRequestRatio — with the 403 messages of 1.32 ("maximum cpu usage per Container is 1, but limit is 2.").
  * Pod updates are not checked (containers' resources cannot change), as in 1.32.
  */
-import type { Container, LimitRangeItem } from 'kubernetes-types/core/v1.js';
+import type { Container, LimitRange, LimitRangeItem, PersistentVolumeClaim, Pod } from 'kubernetes-types/core/v1.js';
+import { asStored } from '../../store/kube-object.js';
 import type { KubeObject } from '../../store/object-store.js';
 import type { AdmissionPlugin, AdmissionRequest, AdmissionServices } from '../admission-chain.js';
 import { Quantity, formatQuantity, maxQuantity, quantityOf } from '../resource-quantities.js';
@@ -95,8 +96,9 @@ function roundedUp(q: Quantity, shift: number): bigint {
 
 /** Pod-level requests or limits: the containers' sum, raised to any single init container's value. */
 function podTotal(pod: KubeObject, field: 'requests' | 'limits'): Quantities {
-  const total = sumAll((pod.spec?.containers ?? []).map((c: Container | undefined) => quantities(c?.resources?.[field])));
-  for (const c of pod.spec?.initContainers ?? []) {
+  const spec = asStored<Pod>(pod).spec;
+  const total = sumAll((spec?.containers ?? []).map((c: Container | undefined) => quantities(c?.resources?.[field])));
+  for (const c of spec?.initContainers ?? []) {
     for (const [k, v] of Object.entries(quantities(c?.resources?.[field]))) total[k] = total[k] ? maxQuantity(total[k]!, v) : v;
   }
   return total;
@@ -125,15 +127,15 @@ export class LimitRanger implements AdmissionPlugin {
     const pod = request.object!;
     for (const range of ranges) {
       const defaults = { limits: {} as Record<string, string>, requests: {} as Record<string, string> };
-      for (const item of range.spec?.limits ?? []) {
+      for (const item of asStored<LimitRange>(range).spec?.limits ?? []) {
         if (item?.type !== 'Container') continue;
         Object.assign(defaults.limits, item.default ?? {});
         Object.assign(defaults.requests, item.defaultRequest ?? {});
       }
       if (Object.keys(defaults.limits).length === 0 && Object.keys(defaults.requests).length === 0) continue;
       const notes: string[] = [];
-      for (const c of pod.spec?.containers ?? []) notes.push(...mergeDefaults(c, defaults, 'container'));
-      for (const c of pod.spec?.initContainers ?? []) notes.push(...mergeDefaults(c, defaults, 'init container'));
+      for (const c of asStored<Pod>(pod).spec?.containers ?? []) notes.push(...mergeDefaults(c, defaults, 'container'));
+      for (const c of asStored<Pod>(pod).spec?.initContainers ?? []) notes.push(...mergeDefaults(c, defaults, 'init container'));
       if (notes.length) {
         pod.metadata.annotations = { ...(pod.metadata.annotations ?? {}), [annotation]: `LimitRanger plugin set: ${notes.join('; ')}` };
       }
@@ -145,7 +147,7 @@ export class LimitRanger implements AdmissionPlugin {
     if (!kind) return;
     const errors: string[] = [];
     for (const range of this.limitRanges(request.namespace)) {
-      for (const item of range.spec?.limits ?? []) {
+      for (const item of asStored<LimitRange>(range).spec?.limits ?? []) {
         if (kind === 'pod') errors.push(...podErrors(request.object!, item));
         else errors.push(...claimErrors(request.object!, item));
       }
@@ -205,7 +207,8 @@ function checkItem(item: Pick<LimitRangeItem, 'min' | 'max' | 'maxLimitRequestRa
 
 function podErrors(pod: KubeObject, item: LimitRangeItem | undefined): string[] {
   if (item?.type === 'Container') {
-    const containers = [...(pod.spec?.containers ?? []), ...(pod.spec?.initContainers ?? [])];
+    const { spec } = asStored<Pod>(pod);
+    const containers = [...(spec?.containers ?? []), ...(spec?.initContainers ?? [])];
     return containers.flatMap((c) => checkItem(item, 'Container', quantities(c?.resources?.requests), quantities(c?.resources?.limits)));
   }
   if (item?.type === 'Pod') return checkItem(item, 'Pod', podTotal(pod, 'requests'), podTotal(pod, 'limits'));
@@ -215,5 +218,5 @@ function podErrors(pod: KubeObject, item: LimitRangeItem | undefined): string[] 
 function claimErrors(claim: KubeObject, item: LimitRangeItem | undefined): string[] {
   if (item?.type !== 'PersistentVolumeClaim') return [];
   // a claim's resources.limits is not user input here: min is checked against the requests only
-  return checkItem({ min: item.min, max: item.max }, 'PersistentVolumeClaim', quantities(claim.spec?.resources?.requests), {}, true);
+  return checkItem({ min: item.min, max: item.max }, 'PersistentVolumeClaim', quantities(asStored<PersistentVolumeClaim>(claim).spec?.resources?.requests), {}, true);
 }

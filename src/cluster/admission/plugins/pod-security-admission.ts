@@ -7,9 +7,10 @@
  * template against the warn level, never a refusal. A namespace whose enforce level tightens gets
  * warnings naming its existing pods that violate the new level; invalid labels are refused (422).
  */
-import type { Container, PodTemplateSpec } from 'kubernetes-types/core/v1.js';
+import type { Pod, PodTemplateSpec } from 'kubernetes-types/core/v1.js';
 import { invalid, type FieldError } from '../../errors/field-errors.js';
 import { invalidObject } from '../../errors/status-errors.js';
+import { asStored } from '../../store/kube-object.js';
 import type { KubeObject } from '../../store/object-store.js';
 import type { AdmissionPlugin, AdmissionRequest, AdmissionServices } from '../admission-chain.js';
 import { type PodSecurityLevel, evaluatePodSecurity, failureText, podSecurityLevels } from '../pod-security-checks.js';
@@ -72,7 +73,7 @@ function templateOf(object: KubeObject, path: string[]): PodTemplateSpec | undef
 /** Only image changes (and containers added) make a pod update worth a new evaluation (isSignificantPodUpdate). */
 function significantPodUpdate(pod: KubeObject, old: KubeObject): boolean {
   const images = (p: KubeObject): string =>
-    JSON.stringify(['initContainers', 'containers', 'ephemeralContainers'].map((f) => (p.spec?.[f] ?? []).map((c: Container | undefined) => c?.image)));
+    JSON.stringify((['initContainers', 'containers', 'ephemeralContainers'] as const).map((f) => (asStored<Pod>(p).spec?.[f] ?? []).map((c: { image?: string } | undefined) => c?.image)));
   return images(pod) !== images(old);
 }
 
@@ -102,7 +103,7 @@ export class PodSecurityAdmission implements AdmissionPlugin {
     const labels = this.namespaceLabels(request.namespace!);
     const enforce = policyOf(labels, 'enforce');
     const warn = policyOf(labels, 'warn');
-    const pod = request.object!;
+    const pod = asStored<Pod>(request.object!);
     const enforced = evaluatePodSecurity(enforce.level, pod.spec, pod.metadata, enforce.version);
     if (enforced.length) throw admissionForbidden(request, [`violates PodSecurity ${JSON.stringify(policyText(enforce))}: ${failureText(enforced)}`]);
     if (samePolicy(warn, enforce)) return [];
@@ -141,7 +142,7 @@ export class PodSecurityAdmission implements AdmissionPlugin {
   private existingPodWarnings(namespace: string, enforce: Policy): string[] {
     const byReasons = new Map<string, string[]>();
     for (const pod of this.services.store.listShared('pods', namespace)) {
-      const failures = evaluatePodSecurity(enforce.level, pod.spec, pod.metadata, enforce.version);
+      const failures = evaluatePodSecurity(enforce.level, asStored<Pod>(pod).spec, pod.metadata, enforce.version);
       if (failures.length === 0) continue;
       const key = failureText(failures, false);
       byReasons.set(key, [...(byReasons.get(key) ?? []), pod.metadata.name]);

@@ -7,6 +7,11 @@ import { genericKinds } from '../../registry/builtin/generic-kinds.js';
 import type { ApiError } from '../../errors/status-errors.js';
 import type { AdmissionRequest } from '../admission-chain.js';
 import { PriorityAdmission } from './priority-admission.js';
+import type { Pod, PodSpec } from 'kubernetes-types/core/v1.js';
+import { asStored } from '../../store/kube-object.js';
+
+/** The admitted pod's spec, read as a PodSpec. */
+const podSpec = (request: AdmissionRequest): PodSpec => asStored<Pod>(request.object!).spec!;
 
 const catalog = new ResourceCatalog(genericKinds());
 const priorityClassType = catalog.find('scheduling.k8s.io', 'v1', 'priorityclasses')!;
@@ -34,18 +39,18 @@ function refusal(run: () => void): { code: number; message: string } {
 test('a named class sets priority and preemptionPolicy', () => {
   const request = podCreate({ priorityClassName: 'batch' });
   plugin([{ name: 'batch', value: 500, preemptionPolicy: 'Never' }]).admit(request);
-  expect(request.object!.spec).toMatchObject({ priorityClassName: 'batch', priority: 500, preemptionPolicy: 'Never' });
+  expect(podSpec(request)).toMatchObject({ priorityClassName: 'batch', priority: 500, preemptionPolicy: 'Never' });
 });
 
 test('no class: 0 and PreemptLowerPriority without a default class, the default class (named on the pod) with one', () => {
   const plain = podCreate({});
   plugin([{ name: 'batch', value: 500 }]).admit(plain);
-  expect(plain.object!.spec.priority).toBe(0);
-  expect(plain.object!.spec.preemptionPolicy).toBe('PreemptLowerPriority');
-  expect(plain.object!.spec.priorityClassName).toBeUndefined();
+  expect(podSpec(plain).priority).toBe(0);
+  expect(podSpec(plain).preemptionPolicy).toBe('PreemptLowerPriority');
+  expect(podSpec(plain).priorityClassName).toBeUndefined();
   const defaulted = podCreate({});
   plugin([{ name: 'batch', value: 500 }, { name: 'normal', value: 100, globalDefault: true, preemptionPolicy: 'Never' }]).admit(defaulted);
-  expect(defaulted.object!.spec).toMatchObject({ priorityClassName: 'normal', priority: 100, preemptionPolicy: 'Never' });
+  expect(podSpec(defaulted)).toMatchObject({ priorityClassName: 'normal', priority: 100, preemptionPolicy: 'Never' });
 });
 
 test('an unknown class and a priority that differs from the class are refused with 403', () => {
@@ -57,13 +62,13 @@ test('an unknown class and a priority that differs from the class are refused wi
   });
   const same = podCreate({ priorityClassName: 'batch', priority: 500 });
   p.admit(same);
-  expect(same.object!.spec.priority).toBe(500);
+  expect(podSpec(same).priority).toBe(500);
 });
 
 test('an update keeps the stored priority and preemptionPolicy', () => {
   const request: AdmissionRequest = { ...podCreate({}), operation: 'UPDATE', oldObject: { metadata: { name: 'p' }, spec: { priority: 500, preemptionPolicy: 'Never' } } };
   plugin([]).admit(request);
-  expect(request.object!.spec).toMatchObject({ priority: 500, preemptionPolicy: 'Never' });
+  expect(podSpec(request)).toMatchObject({ priority: 500, preemptionPolicy: 'Never' });
 });
 
 test('a second globalDefault class is refused, the default class itself may be updated', () => {

@@ -6,7 +6,10 @@
  * Updates keep the stored priority and preemptionPolicy. On PriorityClasses it keeps globalDefault to one class.
  * (Since 1.17 the system-* classes may be used in any namespace; ResourceQuota scopes limit them.)
  */
-import type { KubeObject } from '../../store/object-store.js';
+import type { PodSpec } from 'kubernetes-types/core/v1.js';
+import type { PriorityClass } from 'kubernetes-types/scheduling/v1.js';
+import { asStored } from '../../store/kube-object.js';
+import type { KubeObject, Stored } from '../../store/object-store.js';
 import type { AdmissionPlugin, AdmissionRequest, AdmissionServices } from '../admission-chain.js';
 import { admissionForbidden } from './admission-errors.js';
 
@@ -20,10 +23,10 @@ export class PriorityAdmission implements AdmissionPlugin {
   constructor(private readonly services: AdmissionServices) {}
 
   admit(request: AdmissionRequest): void {
-    const spec = request.object?.spec;
+    const spec = request.object?.spec as PodSpec | undefined;
     if (!isPodWrite(request) || !spec || typeof spec !== 'object') return;
     if (request.operation === 'UPDATE') {
-      const old = request.oldObject?.spec ?? {};
+      const old = (request.oldObject?.spec ?? {}) as Partial<PodSpec>;
       if (spec.priority === undefined && old.priority !== undefined) spec.priority = old.priority;
       if (spec.preemptionPolicy === undefined && old.preemptionPolicy !== undefined) spec.preemptionPolicy = old.preemptionPolicy;
       return;
@@ -41,8 +44,9 @@ export class PriorityAdmission implements AdmissionPlugin {
     } else {
       const named = this.priorityClasses().find((pc) => pc.metadata.name === spec.priorityClassName);
       if (!named) throw admissionForbidden(request, [`no PriorityClass with name ${spec.priorityClassName} was found`]);
-      priority = Number(named.value ?? 0);
-      preemptionPolicy = named.preemptionPolicy;
+      const namedClass = asStored<PriorityClass>(named);
+      priority = Number(namedClass.value ?? 0);
+      preemptionPolicy = namedClass.preemptionPolicy;
     }
     if (spec.priority !== undefined && spec.priority !== null && spec.priority !== priority) {
       throw admissionForbidden(request, [`the integer value of priority (${spec.priority}) must not be provided in pod spec; priority admission controller computed ${priority} from the given PriorityClass name`]);
@@ -72,9 +76,10 @@ export class PriorityAdmission implements AdmissionPlugin {
   }
 
   /** The globalDefault class; should a race have made several, the lowest value (getDefaultPriorityClass). */
-  private globalDefault(): KubeObject | undefined {
-    let found: KubeObject | undefined;
-    for (const pc of this.priorityClasses()) {
+  private globalDefault(): Stored<PriorityClass> | undefined {
+    let found: Stored<PriorityClass> | undefined;
+    for (const stored of this.priorityClasses()) {
+      const pc = asStored<PriorityClass>(stored);
       if (pc.globalDefault && (!found || Number(found.value ?? 0) > Number(pc.value ?? 0))) found = pc;
     }
     return found;

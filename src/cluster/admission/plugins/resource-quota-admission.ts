@@ -5,6 +5,8 @@
  * quota-limited cpu/memory unset with "failed quota: q: must specify limits.cpu for: c"; otherwise the
  * quotas' status.used grows at once (not on dry runs), and the quota controller reconciles it later.
  */
+import type { Pod, ResourceQuota } from 'kubernetes-types/core/v1.js';
+import { asStored } from '../../store/kube-object.js';
 import type { KubeObject } from '../../store/object-store.js';
 import type { AdmissionPlugin, AdmissionRequest, AdmissionServices } from '../admission-chain.js';
 import { containerConstrainedResources, quotaMatches, usageOf, type Usage } from '../quota-usage.js';
@@ -18,7 +20,8 @@ function missingContainerResources(pod: KubeObject, required: string[]): string 
   const wanted = required.filter((r) => containerConstrainedResources.includes(r));
   if (wanted.length === 0) return undefined;
   const missing = new Map<string, Set<string>>();
-  for (const c of [...(pod.spec?.containers ?? []), ...(pod.spec?.initContainers ?? [])]) {
+  const { spec } = asStored<Pod>(pod);
+  for (const c of [...(spec?.containers ?? []), ...(spec?.initContainers ?? [])]) {
     const requests = c?.resources?.requests ?? {};
     const limits = c?.resources?.limits ?? {};
     const has = new Set<string>();
@@ -62,22 +65,23 @@ export class ResourceQuotaAdmission implements AdmissionPlugin {
     for (const quota of quotas) {
       if (quota.metadata.deletionTimestamp) continue;
       if (!quotaMatches(quota, rt, request.object)) continue;
-      const hard: Record<string, string> = quota.status?.hard ?? {};
+      const status = asStored<ResourceQuota>(quota).status;
+      const hard: Record<string, string> = status?.hard ?? {};
       const limited = Object.keys(hard).filter((k) => k in delta || (rt.group === '' && rt.resource === 'pods' && containerConstrainedResources.includes(k)));
       if (limited.length === 0) continue;
       if (rt.group === '' && rt.resource === 'pods' && request.operation === 'CREATE') {
         const missing = missingContainerResources(request.object, limited);
         if (missing) throw admissionForbidden(request, [`failed quota: ${quota.metadata.name}: ${missing}`]);
       }
-      const unknown = limited.filter((k) => k in delta && quota.status?.used?.[k] === undefined);
+      const unknown = limited.filter((k) => k in delta && status?.used?.[k] === undefined);
       if (unknown.length) throw admissionForbidden(request, [`status unknown for quota: ${quota.metadata.name}, resources: ${unknown.sort().join(',')}`]);
       const requested: Usage = {};
       const used: Usage = {};
       const limits: Usage = {};
-      const next: Record<string, string> = { ...(quota.status?.used ?? {}) };
+      const next: Record<string, string> = { ...(status?.used ?? {}) };
       for (const k of limited) {
         if (!(k in delta)) continue;
-        const current = quantityOf(quota.status.used[k]) ?? quantityOf('0')!;
+        const current = quantityOf(status!.used![k]) ?? quantityOf('0')!;
         const total = addQuantities(current, delta[k]!);
         next[k] = formatQuantity(total);
         const cap = quantityOf(hard[k]);
@@ -97,7 +101,7 @@ export class ResourceQuotaAdmission implements AdmissionPlugin {
     if (request.dryRun) return;
     for (const { quota, used } of charges) {
       const updated = structuredClone(quota) as KubeObject;
-      updated.status = { ...updated.status, used };
+      updated.status = { ...asStored<ResourceQuota>(updated).status, used };
       this.services.store.update(bucket, updated);
     }
   }

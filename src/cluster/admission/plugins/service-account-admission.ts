@@ -10,8 +10,9 @@
  * creates it right after the namespace; here admission is synchronous, so a missing `default` account of
  * an active namespace counts as that account about to exist (with no settings of its own).
  */
-import type { PodSpec, ProjectedVolumeSource, Volume, VolumeMount } from 'kubernetes-types/core/v1.js';
-import type { KubeObject } from '../../store/object-store.js';
+import type { PodSpec, ProjectedVolumeSource, ServiceAccount, Volume, VolumeMount } from 'kubernetes-types/core/v1.js';
+import { asStored } from '../../store/kube-object.js';
+import type { Stored } from '../../store/object-store.js';
 import { SeededRandom } from '../../registry/system-metadata.js';
 import type { AdmissionPlugin, AdmissionRequest, AdmissionServices } from '../admission-chain.js';
 import { admissionForbidden } from './admission-errors.js';
@@ -49,7 +50,7 @@ export class ServiceAccountAdmission implements AdmissionPlugin {
     const pod = request.object;
     if (!isPodCreate(request) || !pod?.spec || typeof pod.spec !== 'object') return;
     if (pod.metadata?.annotations?.[mirrorPodAnnotation] !== undefined) return this.validate(request);
-    const spec = pod.spec;
+    const spec = pod.spec as PodSpec;
     // the deprecated spec.serviceAccount converts to serviceAccountName before admission
     spec.serviceAccountName ||= spec.serviceAccount || 'default';
     const account = this.lookUp(request, spec.serviceAccountName);
@@ -65,20 +66,21 @@ export class ServiceAccountAdmission implements AdmissionPlugin {
   validate(request: AdmissionRequest): void {
     const pod = request.object;
     if (!isPodCreate(request) || !pod?.spec || typeof pod.spec !== 'object') return;
+    const spec = pod.spec as PodSpec;
     if (pod.metadata?.annotations?.[mirrorPodAnnotation] !== undefined) {
-      if (pod.spec.serviceAccountName) throw admissionForbidden(request, ['a mirror pod may not reference service accounts']);
+      if (spec.serviceAccountName) throw admissionForbidden(request, ['a mirror pod may not reference service accounts']);
       return;
     }
-    if (!pod.spec.serviceAccountName) {
+    if (!spec.serviceAccountName) {
       throw admissionForbidden(request, [`no service account specified for pod ${request.namespace}/${request.name}`]);
     }
-    this.lookUp(request, pod.spec.serviceAccountName);
+    this.lookUp(request, spec.serviceAccountName);
   }
 
-  private lookUp(request: AdmissionRequest, name: string): Readonly<KubeObject> {
+  private lookUp(request: AdmissionRequest, name: string): Readonly<Stored<ServiceAccount>> {
     const namespace = request.namespace ?? '';
     const found = this.services.store.peek('serviceaccounts', namespace, name);
-    if (found) return found;
+    if (found) return asStored<ServiceAccount>(found);
     const ns = this.services.store.peek('namespaces', undefined, namespace);
     if (name === 'default' && ns && !ns.metadata.deletionTimestamp) return { metadata: { name, namespace } };
     throw admissionForbidden(request, [`error looking up service account ${namespace}/${name}: serviceaccount "${name}" not found`]);

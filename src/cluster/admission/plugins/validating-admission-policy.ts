@@ -11,10 +11,11 @@
  * missing) follow the policy's failurePolicy. `authorizer` asks the cluster's RBAC (authorizer-library.ts).
  */
 import type { LabelSelector } from 'kubernetes-types/meta/v1.js';
-import type { MatchResources, NamedRuleWithOperations, Validation } from 'kubernetes-types/admissionregistration/v1.js';
+import type { MatchResources, NamedRuleWithOperations, ValidatingAdmissionPolicy, ValidatingAdmissionPolicyBinding, Validation } from 'kubernetes-types/admissionregistration/v1.js';
 import { ApiError, qualified } from '../../errors/status-errors.js';
 import { labelSelectorToString, matchesLabels, parseLabelSelector } from '../../selectors/label-selector.js';
-import type { KubeObject } from '../../store/object-store.js';
+import { asStored } from '../../store/kube-object.js';
+import type { KubeObject, Stored } from '../../store/object-store.js';
 import type { AdmissionPlugin, AdmissionRequest, AdmissionServices } from '../admission-chain.js';
 import { compileAdmissionExpression, evaluationError, toAdmissionValue } from '../admission-cel.js';
 import { Authorizer } from '../authorizer-library.js';
@@ -86,9 +87,11 @@ export class ValidatingAdmissionPolicyPlugin implements AdmissionPlugin {
     const bindings = this.services.store.listShared(bindingBucket);
     if (bindings.length === 0) return [];
     const warnings: string[] = [];
-    for (const binding of bindings) {
-      const policy = this.services.store.peek(policyBucket, undefined, binding.spec?.policyName ?? '') as KubeObject | undefined;
-      if (!policy) continue;
+    for (const storedBinding of bindings) {
+      const binding = asStored<ValidatingAdmissionPolicyBinding>(storedBinding);
+      const storedPolicy = this.services.store.peek(policyBucket, undefined, binding.spec?.policyName ?? '') as KubeObject | undefined;
+      if (!storedPolicy) continue;
+      const policy = asStored<ValidatingAdmissionPolicy>(storedPolicy);
       if (!this.matchResources(policy.spec?.matchConstraints, request)) continue;
       if (binding.spec?.matchResources && !this.matchResources(binding.spec.matchResources, request)) continue;
       const actions: string[] = binding.spec?.validationActions ?? [];
@@ -105,7 +108,7 @@ export class ValidatingAdmissionPolicyPlugin implements AdmissionPlugin {
     return warnings;
   }
 
-  private denied(request: AdmissionRequest, policy: KubeObject, binding: KubeObject, message: string, reason: string): ApiError {
+  private denied(request: AdmissionRequest, policy: Stored<ValidatingAdmissionPolicy>, binding: Stored<ValidatingAdmissionPolicyBinding>, message: string, reason: string): ApiError {
     const text = `ValidatingAdmissionPolicy '${policy.metadata.name}' with binding '${binding.metadata.name}' denied request: ${message}`;
     const qr = { group: request.rt.group, resource: request.rt.resource };
     const name = request.name || 'Unknown';
@@ -113,7 +116,7 @@ export class ValidatingAdmissionPolicyPlugin implements AdmissionPlugin {
   }
 
   /** The parameters the binding selects (undefined entries: no paramKind), or a configuration error. */
-  private params(policy: KubeObject, binding: KubeObject, request: AdmissionRequest): Array<KubeObject | null> | { error: string } | 'allow' {
+  private params(policy: Stored<ValidatingAdmissionPolicy>, binding: Stored<ValidatingAdmissionPolicyBinding>, request: AdmissionRequest): Array<KubeObject | null> | { error: string } | 'allow' {
     const paramKind = policy.spec?.paramKind;
     if (!paramKind) return [null];
     const ref = binding.spec?.paramRef;
@@ -140,7 +143,7 @@ export class ValidatingAdmissionPolicyPlugin implements AdmissionPlugin {
     return found;
   }
 
-  private evaluate(policy: KubeObject, binding: KubeObject, request: AdmissionRequest): Decision[] {
+  private evaluate(policy: Stored<ValidatingAdmissionPolicy>, binding: Stored<ValidatingAdmissionPolicyBinding>, request: AdmissionRequest): Decision[] {
     const params = this.params(policy, binding, request);
     if (params === 'allow') return [];
     if ('error' in params) return [{ kind: 'config', message: params.error }];
@@ -187,7 +190,7 @@ export class ValidatingAdmissionPolicyPlugin implements AdmissionPlugin {
   }
 
   /** true when every matchCondition holds, false when one does not, an error decision when one fails. */
-  private matchConditions(policy: KubeObject, context: Record<string, unknown>): boolean | Decision {
+  private matchConditions(policy: Stored<ValidatingAdmissionPolicy>, context: Record<string, unknown>): boolean | Decision {
     for (const condition of policy.spec?.matchConditions ?? []) {
       const compiled = compileAdmissionExpression(condition.expression);
       if (!compiled.ok) return { kind: 'error', message: `compilation failed: ${compiled.issue}` };
@@ -221,7 +224,7 @@ export class ValidatingAdmissionPolicyPlugin implements AdmissionPlugin {
  * auditAnnotations: their values are recorded nowhere (no audit log), but a valueExpression that fails
  * denies under failurePolicy Fail whatever the binding's actions, as 1.32 does.
  */
-function auditAnnotationErrors(policy: KubeObject, context: Record<string, unknown>): Decision[] {
+function auditAnnotationErrors(policy: Stored<ValidatingAdmissionPolicy>, context: Record<string, unknown>): Decision[] {
   const out: Decision[] = [];
   for (const annotation of policy.spec?.auditAnnotations ?? []) {
     const compiled = compileAdmissionExpression(annotation.valueExpression);
