@@ -5,7 +5,9 @@
  */
 import type { ClusterClock } from '../clock/virtual-clock.js';
 import { conflict, forbidden, notFound } from '../errors/status-errors.js';
+import type { Namespace, Pod } from 'kubernetes-types/core/v1.js';
 import type { KubeObject, ObjectStore } from '../store/object-store.js';
+import { asStored } from '../store/kube-object.js';
 import type { ResourceType } from './resource-type.js';
 import type { UserInfo } from '../http/authentication.js';
 import { isNoOp, rfc3339 } from './system-metadata.js';
@@ -86,9 +88,10 @@ export class DeleteOperations {
    */
   private gracefulPodDeletion(rt: ResourceType, stored: KubeObject, options: DeleteOptions, finalizers: string[]): KubeObject | undefined {
     if (rt.group !== '' || rt.resource !== 'pods') return undefined;
-    const phase = stored.status?.phase;
-    const bound = Boolean(stored.spec?.nodeName);
-    const grace = options.gracePeriodSeconds ?? stored.spec?.terminationGracePeriodSeconds ?? 30;
+    const pod = asStored<Pod>(stored);
+    const phase = pod.status?.phase;
+    const bound = Boolean(pod.spec?.nodeName);
+    const grace = options.gracePeriodSeconds ?? pod.spec?.terminationGracePeriodSeconds ?? 30;
     if (!bound || phase === 'Succeeded' || phase === 'Failed' || grace <= 0) {
       if (grace <= 0 && stored.metadata.deletionTimestamp && finalizers.length > 0) {
         const next = structuredClone(stored);
@@ -138,9 +141,9 @@ export class DeleteOperations {
   finalizeNamespace(rt: ResourceType, name: string, body: unknown): KubeObject {
     const stored = this.store.get('namespaces', undefined, name);
     if (!stored) throw notFound(this.qr(rt), name);
-    const next = structuredClone(stored);
-    next.spec = { ...(next.spec ?? {}), finalizers: (body as KubeObject)?.spec?.finalizers ?? [] };
-    if (next.spec.finalizers.length === 0) delete next.spec.finalizers;
+    const next = asStored<Namespace>(structuredClone(stored));
+    next.spec = { ...(next.spec ?? {}), finalizers: asStored<Namespace>(body as KubeObject)?.spec?.finalizers ?? [] };
+    if (next.spec.finalizers!.length === 0) delete next.spec.finalizers;
     if (isNoOp(next, stored)) return this.present(rt, stored);
     if (next.metadata.deletionTimestamp && !(next.spec.finalizers ?? []).length && !(next.metadata.finalizers ?? []).length) {
       return this.present(rt, this.store.delete('namespaces', undefined, name)!);

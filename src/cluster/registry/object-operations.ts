@@ -10,7 +10,9 @@ import { type FieldError, invalid, required } from '../errors/field-errors.js';
 import {
   ApiError, alreadyExists, badRequest, conflict, forbidden, internalError, invalidObject, notFound, unsupportedMediaType,
 } from '../errors/status-errors.js';
+import type { Namespace } from 'kubernetes-types/core/v1.js';
 import type { KubeObject, ObjectStore, StoredObjectMeta } from '../store/object-store.js';
+import { asStored } from '../store/kube-object.js';
 import { builtinListSemantics, type ListSemanticsResolver } from '../patch/field-sets.js';
 import { JsonPatchError, applyJsonPatch } from '../patch/json-patch.js';
 import { recordUpdate, serverSideApply } from '../patch/managed-fields.js';
@@ -510,6 +512,6 @@ function readyToRemove(rt: ResourceType, next: KubeObject): boolean {
   const meta = next.metadata;
   if (!meta.deletionTimestamp || (meta.finalizers ?? []).length > 0) return false;
   if ((meta.deletionGracePeriodSeconds ?? 0) > 0) return false;
-  if (rt.bucket === 'namespaces' && (next.spec?.finalizers ?? []).length > 0) return false;
+  if (rt.bucket === 'namespaces' && (asStored<Namespace>(next).spec?.finalizers ?? []).length > 0) return false;
   return true;
 }

@@ -2,9 +2,10 @@
  * admissionregistration.k8s.io/v1 Mutating- and ValidatingWebhookConfiguration: stored with the
  * API server's defaults and validation; src/cluster/admission calls the webhooks they describe.
  */
-import type { MutatingWebhook } from 'kubernetes-types/admissionregistration/v1.js';
+import type { MutatingWebhook, ValidatingWebhookConfiguration } from 'kubernetes-types/admissionregistration/v1.js';
 import { type FieldError, invalid, notSupported, required } from '../../errors/field-errors.js';
 import type { KubeObject } from '../../store/object-store.js';
+import { asStored } from '../../store/kube-object.js';
 import { defineKind } from '../define-kind.js';
 import { dns1123SubdomainErrors } from '../object-meta.js';
 import type { ResourceType } from '../resource-type.js';
@@ -64,7 +65,7 @@ function webhookKind(kind: string, resource: string, mutating: boolean): Resourc
     fields: ['webhooks:list'],
     table: {
       columns: [nameColumn, column('Webhooks', 'integer', 'Webhooks indicates the number of webhooks.'), ageColumn],
-      cells: (o, now) => [o.metadata.name, (o.webhooks ?? []).length, age(o.metadata.creationTimestamp, now)],
+      cells: (o, now) => [o.metadata.name, (asStored<ValidatingWebhookConfiguration>(o).webhooks ?? []).length, age(o.metadata.creationTimestamp, now)],
     },
     strategy: {
       prepareForCreate: (o) => defaultWebhooks(o, mutating),

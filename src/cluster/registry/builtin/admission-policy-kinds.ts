@@ -5,9 +5,10 @@
  * ValidatingAdmissionPolicy admission plugin evaluates them; the policy status controller writes
  * status.observedGeneration and status.typeChecking.
  */
-import type { AuditAnnotation, MatchCondition, Validation, Variable } from 'kubernetes-types/admissionregistration/v1.js';
+import type { AuditAnnotation, MatchCondition, Validation, ValidatingAdmissionPolicy, ValidatingAdmissionPolicyBinding, Variable } from 'kubernetes-types/admissionregistration/v1.js';
 import { type FieldError, duplicate, forbidden, invalid, notSupported, required } from '../../errors/field-errors.js';
 import type { KubeObject } from '../../store/object-store.js';
+import { asStored } from '../../store/kube-object.js';
 import { compileAdmissionExpression } from '../../admission/admission-cel.js';
 import { defineKind } from '../define-kind.js';
 import { age, ageColumn, column, nameColumn } from '../table-format.js';
@@ -164,8 +165,9 @@ export const validatingAdmissionPolicies = defineKind({
       ageColumn,
     ],
     cells: (o, now) => {
-      const pk = o.spec?.paramKind;
-      return [o.metadata.name, (o.spec?.validations ?? []).length, pk ? `${pk.apiVersion}/${pk.kind}` : '<unset>', age(o.metadata.creationTimestamp, now)];
+      const policy = asStored<ValidatingAdmissionPolicy>(o);
+      const pk = policy.spec?.paramKind;
+      return [o.metadata.name, (policy.spec?.validations ?? []).length, pk ? `${pk.apiVersion}/${pk.kind}` : '<unset>', age(o.metadata.creationTimestamp, now)];
     },
   },
   strategy: {
@@ -195,9 +197,10 @@ export const validatingAdmissionPolicyBindings = defineKind({
       ageColumn,
     ],
     cells: (o, now) => {
-      const ref = o.spec?.paramRef;
+      const spec = asStored<ValidatingAdmissionPolicyBinding>(o).spec;
+      const ref = spec?.paramRef;
       const refText = ref ? (ref.name ? `${ref.namespace ? `${ref.namespace}/` : ''}${ref.name}` : '*/*') : '<unset>';
-      return [o.metadata.name, o.spec?.policyName ?? '', refText, age(o.metadata.creationTimestamp, now)];
+      return [o.metadata.name, spec?.policyName ?? '', refText, age(o.metadata.creationTimestamp, now)];
     },
   },
   strategy: {

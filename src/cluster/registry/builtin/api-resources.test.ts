@@ -2,6 +2,8 @@
  * The 1.32 resource table against Kubernetes' own 1.32 OpenAPI definitions, and the composition of
  * specific and generic kinds (specific wins by group/resource, discovery facts from the table).
  */
+import type { HorizontalPodAutoscaler } from 'kubernetes-types/autoscaling/v2.js';
+import { asStored } from '../../store/kube-object.js';
 import { BUILTIN_DEFINITION_SOURCES } from '../../schemas/builtin-definitions.generated.js';
 import { builtinDefinition, definitionName } from '../../schemas/builtin-schemas.js';
 import { defineKind } from '../define-kind.js';
@@ -78,7 +80,7 @@ test('HPA v1 ↔ v2 conversion keeps what v1 cannot say in annotations', () => {
   expect(v1.spec).toEqual({ scaleTargetRef: { kind: 'Deployment', name: 'web' }, minReplicas: 1, maxReplicas: 3, targetCPUUtilizationPercentage: 50 });
   expect(v1.status).toEqual({ currentReplicas: 2, desiredReplicas: 2 });
   const back = hpaV1ToV2(v1);
-  expect(back.spec.metrics).toEqual([v2.spec.metrics[1], v2.spec.metrics[0]]);
+  expect(asStored<HorizontalPodAutoscaler>(back).spec?.metrics).toEqual([v2.spec.metrics[1], v2.spec.metrics[0]]);
   expect(back.metadata.annotations).toBeUndefined();
   expect(horizontalPodAutoscalersV1.bucket).toBe('horizontalpodautoscalers.autoscaling');
 });

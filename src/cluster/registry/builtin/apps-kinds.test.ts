@@ -1,6 +1,8 @@
 /** The Deployment kind's strategy (defaults, validation, selector immutability) and its scale paths. */
 import { deployments } from './apps-kinds.js';
+import type { Deployment } from 'kubernetes-types/apps/v1.js';
 import type { KubeObject } from '../../store/object-store.js';
+import { asStored } from '../../store/kube-object.js';
 import { fieldErrorText } from '../../errors/field-errors.js';
 
 /** A Deployment as the server validates it: after defaulting. */
@@ -25,7 +27,7 @@ test('serves /scale over spec.replicas, status.replicas and spec.selector', () =
 test('create defaults replicas to 1 and validates the selector, containers and replicas', () => {
   const d = deployment({});
   deployments.strategy.prepareForCreate!(d, ctx);
-  expect(d.spec.replicas).toBe(1);
+  expect(asStored<Deployment>(d).spec?.replicas).toBe(1);
   expect(deployments.strategy.validateCreate!(d)).toEqual([]);
   expect(fields(deployments.strategy.validateCreate!(deployment({ replicas: -1 })))).toEqual(['spec.replicas: must be greater than or equal to 0']);
   expect(fields(deployments.strategy.validateCreate!(defaulted({ ...deployment({}), spec: { replicas: 0 } })))).toEqual(['spec.selector: ', 'spec.template.spec.containers: ']);

@@ -3,9 +3,11 @@
  * `/scale` subresource a 1.32 server serves for them (autoscaling/v1 Scale over spec.replicas,
  * status.replicas and spec.selector as a label-selector string).
  */
+import type { Deployment, DeploymentSpec } from 'kubernetes-types/apps/v1.js';
 import type { Container } from 'kubernetes-types/core/v1.js';
 import { type FieldError, invalid } from '../../errors/field-errors.js';
 import type { KubeObject } from '../../store/object-store.js';
+import { asStored } from '../../store/kube-object.js';
 import { defineKind } from '../define-kind.js';
 import { labelSelectorToString } from '../../selectors/label-selector.js';
 import type { ResourceType, ScaleSubresource } from '../resource-type.js';
@@ -21,7 +23,7 @@ export const deploymentScale: ScaleSubresource = {
 };
 
 function validateDeployment(o: KubeObject): FieldError[] {
-  const spec = o.spec ?? {};
+  const spec: Partial<DeploymentSpec> = asStored<Deployment>(o).spec ?? {};
   const errs = nonNegative(spec.replicas, 'spec.replicas');
   const selectorErrs = validateLabelSelector(spec.selector, 'spec.selector');
   errs.push(...selectorErrs);
@@ -38,7 +40,8 @@ function validateDeployment(o: KubeObject): FieldError[] {
 
 /** SetDefaults_Deployment (apps/v1). */
 function defaultDeployment(o: KubeObject): void {
-  const spec = (o.spec ??= {});
+  o.spec ??= {};
+  const spec = asStored<Deployment>(o).spec!;
   spec.replicas ??= 1;
   const strategy = (spec.strategy ??= {});
   strategy.type ||= 'RollingUpdate';
@@ -75,7 +78,8 @@ const deploymentKind = defineKind({
       column('Images', 'string', 'Images referenced by each container in the template.', 1),
       column('Selector', 'string', 'Label selector for pods. Existing ReplicaSets whose pods are selected by this will be the ones affected by this deployment.', 1),
     ],
-    cells: (o, now) => {
+    cells: (stored, now) => {
+      const o = asStored<Deployment>(stored);
       const containers: Container[] = o.spec?.template?.spec?.containers ?? [];
       return [
         o.metadata.name,
@@ -98,7 +102,9 @@ const deploymentKind = defineKind({
     validateCreate: validateDeployment,
     validateUpdate(o, old) {
       const errs = validateDeployment(o);
-      if (old.spec?.selector && !sameJson(o.spec?.selector, old.spec.selector)) errs.push(invalid('spec.selector', goLabelSelector(o.spec?.selector), 'field is immutable'));
+      const selector = asStored<Deployment>(o).spec?.selector;
+      const oldSelector = asStored<Deployment>(old).spec?.selector;
+      if (oldSelector && !sameJson(selector, oldSelector)) errs.push(invalid('spec.selector', goLabelSelector(selector), 'field is immutable'));
       return errs;
     },
   },

@@ -2,10 +2,11 @@
  * batch/v1 Job and CronJob: the API server's defaulting (parallelism/completions, generated
  * selector and labels), validation and immutability rules, and their kubectl columns.
  */
-import type { JobCondition, JobSpec } from 'kubernetes-types/batch/v1.js';
+import type { CronJob, CronJobSpec, Job, JobCondition, JobSpec } from 'kubernetes-types/batch/v1.js';
 import type { Container } from 'kubernetes-types/core/v1.js';
 import { type FieldError, invalid, required } from '../../errors/field-errors.js';
 import type { KubeObject } from '../../store/object-store.js';
+import { asStored } from '../../store/kube-object.js';
 import { defineKind } from '../define-kind.js';
 import type { ResourceType } from '../resource-type.js';
 import { age, ageColumn, column, humanDuration, nameColumn } from '../table-format.js';
@@ -59,7 +60,8 @@ export const jobs = defineKind({
       column('Images', 'string', 'Images referenced by each container in the template.', 1),
       column('Selector', 'string', 'Selector for pods.', 1),
     ],
-    cells: (o, now) => {
+    cells: (stored, now) => {
+      const o = asStored<Job>(stored);
       const conds: JobCondition[] = o.status?.conditions ?? [];
       const has = (t: string): boolean => conds.some((c) => c.type === t && c.status === 'True');
       const status = has('Complete') ? 'Complete' : has('Failed') ? 'Failed' : o.metadata.deletionTimestamp ? 'Terminating' : has('Suspended') ? 'Suspended' : 'Running';
@@ -74,19 +76,22 @@ export const jobs = defineKind({
   strategy: {
     prepareForCreate(o) {
       o.spec = o.spec ?? {};
-      defaultJobSpec(o.spec);
-      if (o.spec.manualSelector !== true && !o.spec.selector) {
-        const uid = o.metadata.uid;
-        o.spec.selector = { matchLabels: { 'batch.kubernetes.io/controller-uid': uid } };
-        const tmeta = (o.spec.template.metadata ??= {});
+      const spec = asStored<Job>(o).spec!;
+      defaultJobSpec(spec);
+      if (spec.manualSelector !== true && !spec.selector) {
+        const uid = o.metadata.uid!;
+        spec.selector = { matchLabels: { 'batch.kubernetes.io/controller-uid': uid } };
+        const tmeta = (spec.template.metadata ??= {});
         tmeta.labels = { 'batch.kubernetes.io/controller-uid': uid, 'batch.kubernetes.io/job-name': o.metadata.name, 'controller-uid': uid, 'job-name': o.metadata.name, ...(tmeta.labels ?? {}) };
       }
       o.status = {};
     },
     prepareForUpdate(o) {
-      if (o.spec) defaultJobSpec(o.spec);
+      const spec = asStored<Job>(o).spec;
+      if (spec) defaultJobSpec(spec);
     },
-    validateCreate(o) {
+    validateCreate(stored) {
+      const o = asStored<Job>(stored);
       const errs = validateJobSpec(o.spec, 'spec');
       if (o.spec?.selector && o.spec.manualSelector !== true) {
         const generated = o.spec.selector.matchLabels?.['batch.kubernetes.io/controller-uid'] === o.metadata.uid;
@@ -94,7 +99,9 @@ export const jobs = defineKind({
       }
       return errs;
     },
-    validateUpdate(o, old) {
+    validateUpdate(stored, storedOld) {
+      const o = asStored<Job>(stored);
+      const old = asStored<Job>(storedOld);
       const errs = validateJobSpec(o.spec, 'spec');
       const same = (a: unknown, b: unknown): boolean => JSON.stringify(a ?? null) === JSON.stringify(b ?? null);
       if (!same(o.spec?.selector, old.spec?.selector)) errs.push(invalid('spec.selector', o.spec?.selector, 'field is immutable'));
@@ -103,7 +110,7 @@ export const jobs = defineKind({
       if (!same(o.spec?.completionMode, old.spec?.completionMode)) errs.push(invalid('spec.completionMode', o.spec?.completionMode, 'field is immutable'));
       return errs;
     },
-    fieldLabels: (o) => ({ 'status.successful': String(o.status?.succeeded ?? 0) }),
+    fieldLabels: (o) => ({ 'status.successful': String(asStored<Job>(o).status?.succeeded ?? 0) }),
     deleteWarning:
       'child pods are preserved by default when jobs are deleted; set propagationPolicy=Background to remove them or set propagationPolicy=Orphan to suppress this warning',
   },
@@ -131,7 +138,7 @@ export function cronScheduleError(schedule: string): string | undefined {
 function validateCronJob(o: KubeObject): FieldError[] {
   const errs: FieldError[] = [];
   if (o.metadata.name && o.metadata.name.length > 52) errs.push(invalid('metadata.name', o.metadata.name, 'must be no more than 52 characters'));
-  const spec = o.spec ?? {};
+  const spec: Partial<CronJobSpec> = asStored<CronJob>(o).spec ?? {};
   if (typeof spec.schedule !== 'string' || spec.schedule === '') errs.push(required('spec.schedule'));
   else {
     const why = cronScheduleError(spec.schedule);
@@ -140,7 +147,7 @@ function validateCronJob(o: KubeObject): FieldError[] {
   if (typeof spec.startingDeadlineSeconds === 'number' && spec.startingDeadlineSeconds < 0) {
     errs.push(invalid('spec.startingDeadlineSeconds', spec.startingDeadlineSeconds, 'must be greater than or equal to 0'));
   }
-  if (!['Allow', 'Forbid', 'Replace'].includes(spec.concurrencyPolicy)) {
+  if (!(['Allow', 'Forbid', 'Replace'] as Array<string | undefined>).includes(spec.concurrencyPolicy)) {
     errs.push({ type: 'FieldValueNotSupported', field: 'spec.concurrencyPolicy', value: spec.concurrencyPolicy ?? '', detail: 'supported values: "Allow", "Forbid", "Replace"' });
   }
   errs.push(...validateJobSpec(spec.jobTemplate?.spec, 'spec.jobTemplate.spec'));
@@ -170,7 +177,8 @@ export const cronJobs = defineKind({
       column('Images', 'string', 'Images referenced by each container in the template.', 1),
       column('Selector', 'string', 'Selector for created jobs (if any).', 1),
     ],
-    cells: (o, now) => {
+    cells: (stored, now) => {
+      const o = asStored<CronJob>(stored);
       const containers: Container[] = o.spec?.jobTemplate?.spec?.template?.spec?.containers ?? [];
       return [
         o.metadata.name,
@@ -198,12 +206,14 @@ export const cronJobs = defineKind({
 });
 
 function defaultCronJob(o: KubeObject): void {
-  const spec = (o.spec ??= {});
+  o.spec ??= {};
+  const spec: Partial<CronJobSpec> = asStored<CronJob>(o).spec!;
   spec.concurrencyPolicy ??= 'Allow';
   spec.suspend ??= false;
   spec.successfulJobsHistoryLimit ??= 3;
   spec.failedJobsHistoryLimit ??= 1;
-  const jobSpec = ((spec.jobTemplate ??= {}).spec ??= {});
+  const jobTemplate: { spec?: Partial<JobSpec> } = (spec.jobTemplate ??= {});
+  const jobSpec = (jobTemplate.spec ??= {});
   if (jobSpec.parallelism === undefined && jobSpec.completions === undefined) jobSpec.completions = 1;
   jobSpec.parallelism ??= 1;
   jobSpec.backoffLimit ??= 6;

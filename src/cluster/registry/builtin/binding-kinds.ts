@@ -6,7 +6,9 @@
 import { ApiError, conflict, notFound } from '../../errors/status-errors.js';
 import { invalid, required } from '../../errors/field-errors.js';
 import { invalidObject, badRequest } from '../../errors/status-errors.js';
+import type { Binding, Pod } from 'kubernetes-types/core/v1.js';
 import type { KubeObject } from '../../store/object-store.js';
+import { asStored } from '../../store/kube-object.js';
 import { defineKind } from '../define-kind.js';
 import type { ObjectOperations } from '../object-operations.js';
 import type { ResourceType } from '../resource-type.js';
@@ -33,27 +35,29 @@ export function bindPod(ops: ObjectOperations, podsType: ResourceType, namespace
   const name: string = binding?.metadata?.name ?? '';
   if (urlName !== undefined && name !== '' && name !== urlName) throw badRequest('name in URL does not match name in Binding object');
   const podName = name || urlName || '';
+  const target = asStored<Binding>(binding)?.target;
   const errors = [];
-  if (!binding?.target?.name) errors.push(required('target.name'));
-  if (binding?.target?.kind && binding.target.kind !== 'Node') errors.push(invalid('target.kind', binding.target.kind, "must be empty or 'Node'"));
+  if (!target?.name) errors.push(required('target.name'));
+  if (target?.kind && target.kind !== 'Node') errors.push(invalid('target.kind', target.kind, "must be empty or 'Node'"));
   if (errors.length) throw invalidObject('Binding', '', podName, errors);
   const bodyNamespace = binding.metadata?.namespace;
   if (bodyNamespace && bodyNamespace !== namespace) throw badRequest('the namespace of the provided object does not match the namespace sent on the request');
-  const target: string = binding.target.name;
+  const nodeName: string = target!.name!;
   try {
     return ops.guaranteedUpdate(
       podsType,
       namespace,
       podName,
-      (pod) => {
+      (stored) => {
+        const pod = asStored<Pod>(stored);
         if (binding.metadata?.uid && binding.metadata.uid !== pod.metadata.uid) {
           throw conflict(podBindingResource, podName, `Precondition failed: UID in precondition: ${binding.metadata.uid}, UID in object meta: ${pod.metadata.uid}`);
         }
         if (pod.metadata.deletionTimestamp) throw conflict(podBindingResource, podName, `pod ${podName} is being deleted, cannot be assigned to a host`);
         if (pod.spec?.nodeName) throw conflict(podBindingResource, podName, `pod ${podName} is already assigned to node "${pod.spec.nodeName}"`);
-        pod.spec.nodeName = target;
+        pod.spec!.nodeName = nodeName;
         if (binding.metadata?.annotations) pod.metadata.annotations = { ...(pod.metadata.annotations ?? {}), ...binding.metadata.annotations };
-        markScheduled(pod, now);
+        markScheduled(stored, now);
       },
       { dryRun },
     ).object;
@@ -66,7 +70,8 @@ export function bindPod(ops: ObjectOperations, podsType: ResourceType, namespace
 /** PodScheduled=True, keeping the transition time when it already was True. */
 function markScheduled(pod: KubeObject, now: number): void {
   pod.status ??= {};
-  const conditions: Array<Record<string, unknown>> = (pod.status.conditions ??= []);
+  // conditions as JSON: the API server writes lastProbeTime: null, which PodCondition's type does not allow
+  const conditions = (asStored<Pod>(pod).status!.conditions ??= []) as unknown as Array<Record<string, unknown>>;
   const existing = conditions.find((c) => c.type === 'PodScheduled');
   const scheduled = { type: 'PodScheduled', status: 'True', lastProbeTime: null, lastTransitionTime: rfc3339(now) };
   if (!existing) conditions.push(scheduled);

@@ -2,10 +2,11 @@
  * Built-in kinds of the core group (v1): Namespace, ConfigMap, Secret, ServiceAccount, Pod, Event,
  * Node — their defaults, validation and table columns as kube-apiserver 1.32 has them.
  */
-import type { Container, ContainerStateTerminated, ContainerStatus, NodeAddress, NodeCondition, Pod, PodSpec, Toleration } from 'kubernetes-types/core/v1.js';
+import type { ConfigMap, Container, ContainerStateTerminated, ContainerStatus, Namespace, Node, NodeAddress, NodeCondition, NodeSystemInfo, Pod, PodSpec, Secret, ServiceAccount, Toleration } from 'kubernetes-types/core/v1.js';
 import { type FieldError, forbidden, invalid, notSupported, required, tooLong } from '../../errors/field-errors.js';
 import { badRequest } from '../../errors/status-errors.js';
 import type { KubeObject, Stored } from '../../store/object-store.js';
+import { asStored } from '../../store/kube-object.js';
 import { defineKind } from '../define-kind.js';
 import type { ResourceType } from '../resource-type.js';
 import { age, ageColumn, column, nameColumn } from '../table-format.js';
@@ -15,9 +16,16 @@ const configKey = /^[-._a-zA-Z0-9]+$/;
 const configKeyMessage =
   "a valid config key must consist of alphanumeric characters, '-', '_' or '.' (e.g. 'key.name',  or 'KEY_NAME',  or 'key-name', regex used for validation is '[-._a-zA-Z0-9]+')";
 
-function validateDataKeys(object: KubeObject): FieldError[] {
+/**
+ * A ConfigMap's or a Secret's data maps, read through ConfigMap's type (a Secret has `data` and `immutable`
+ * the same way, and no `binaryData`).
+ */
+const dataMaps = (o: KubeObject): Stored<ConfigMap> => asStored<ConfigMap>(o);
+
+function validateDataKeys(stored: KubeObject): FieldError[] {
+  const object = dataMaps(stored);
   const errs: FieldError[] = [];
-  for (const field of ['data', 'binaryData']) {
+  for (const field of ['data', 'binaryData'] as const) {
     for (const key of Object.keys(object[field] ?? {}).sort()) {
       if (!configKey.test(key)) errs.push(invalid(field, key, configKeyMessage));
     }
@@ -28,7 +36,9 @@ function validateDataKeys(object: KubeObject): FieldError[] {
   return errs;
 }
 
-function validateImmutableData(object: KubeObject, old: KubeObject): FieldError[] {
+function validateImmutableData(stored: KubeObject, storedOld: KubeObject): FieldError[] {
+  const object = dataMaps(stored);
+  const old = dataMaps(storedOld);
   if (old.immutable !== true) return [];
   const errs: FieldError[] = [];
   if (JSON.stringify(object.data ?? null) !== JSON.stringify(old.data ?? null)) errs.push(forbidden('data', 'field is immutable when `immutable` is set'));
@@ -45,15 +55,15 @@ const byteLength = (values: Record<string, unknown> | undefined, encoding: 'utf8
 
 /** ConfigMap data and binaryData (decoded) over 1 MiB: the whole object is too long (field path "", written `[]`). */
 function validateConfigMapSize(o: KubeObject): FieldError[] {
-  return byteLength(o.data, 'utf8') + byteLength(o.binaryData, 'base64') > maxDataBytes ? [tooLong('[]', maxDataBytes)] : [];
+  return byteLength(dataMaps(o).data, 'utf8') + byteLength(dataMaps(o).binaryData, 'base64') > maxDataBytes ? [tooLong('[]', maxDataBytes)] : [];
 }
 
 /** Secret data (decoded; stringData is folded in by then) over 1 MiB. */
 function validateSecretSize(o: KubeObject): FieldError[] {
-  return byteLength(o.data, 'base64') > maxDataBytes ? [tooLong('data', maxDataBytes)] : [];
+  return byteLength(asStored<Secret>(o).data, 'base64') > maxDataBytes ? [tooLong('data', maxDataBytes)] : [];
 }
 
-const countOf = (o: KubeObject): number => Object.keys(o.data ?? {}).length + Object.keys(o.binaryData ?? {}).length;
+const countOf = (o: KubeObject): number => Object.keys(dataMaps(o).data ?? {}).length + Object.keys(dataMaps(o).binaryData ?? {}).length;
 
 export const namespaces = defineKind({
   resource: 'namespaces',
@@ -68,7 +78,7 @@ export const namespaces = defineKind({
   fields: ['spec', 'status'],
   table: {
     columns: [nameColumn, column('Status', 'string', 'The status of the namespace'), ageColumn],
-    cells: (o, now) => [o.metadata.name, o.status?.phase ?? '', age(o.metadata.creationTimestamp, now)],
+    cells: (o, now) => [o.metadata.name, asStored<Namespace>(o).status?.phase ?? '', age(o.metadata.creationTimestamp, now)],
   },
   strategy: {
     prepareForCreate(o) {
@@ -80,7 +90,7 @@ export const namespaces = defineKind({
       o.spec = o.spec ?? old.spec;
       o.metadata.labels = { ...(o.metadata.labels ?? {}), 'kubernetes.io/metadata.name': o.metadata.name };
     },
-    fieldLabels: (o) => ({ 'status.phase': o.status?.phase ?? '', name: o.metadata.name }),
+    fieldLabels: (o) => ({ 'status.phase': asStored<Namespace>(o).status?.phase ?? '', name: o.metadata.name }),
   },
 });
 
@@ -109,7 +119,7 @@ export const secrets = defineKind({
   fields: ['data:map', 'stringData:map', 'type:string', 'immutable:boolean'],
   table: {
     columns: [nameColumn, column('Type', 'string', 'The type of secret'), column('Data', 'string', 'The number of entries in the secret'), ageColumn],
-    cells: (o, now) => [o.metadata.name, o.type ?? '', countOf(o), age(o.metadata.creationTimestamp, now)],
+    cells: (o, now) => [o.metadata.name, asStored<Secret>(o).type ?? '', countOf(o), age(o.metadata.creationTimestamp, now)],
   },
   strategy: {
     prepareForCreate: normaliseSecret,
@@ -117,14 +127,16 @@ export const secrets = defineKind({
     validateCreate: validateSecret,
     validateUpdate: (o, old) => {
       const errs = [...validateSecret(o), ...validateImmutableData(o, old)];
-      if ((o.type ?? 'Opaque') !== (old.type ?? 'Opaque')) errs.push(invalid('type', o.type, 'field is immutable'));
+      const type = asStored<Secret>(o).type;
+      if ((type ?? 'Opaque') !== (asStored<Secret>(old).type ?? 'Opaque')) errs.push(invalid('type', type, 'field is immutable'));
       return errs;
     },
-    fieldLabels: (o) => ({ type: o.type ?? '' }),
+    fieldLabels: (o) => ({ type: asStored<Secret>(o).type ?? '' }),
   },
 });
 
-function normaliseSecret(o: KubeObject): void {
+function normaliseSecret(stored: KubeObject): void {
+  const o = asStored<Secret>(stored);
   for (const v of Object.values(o.data ?? {})) {
     if (typeof v !== 'string' || !base64.test(v)) throw badRequest(`Secret in version "v1" cannot be handled as a Secret: illegal base64 data at input byte 0`);
   }
@@ -136,8 +148,9 @@ function normaliseSecret(o: KubeObject): void {
   o.type = o.type || 'Opaque';
 }
 
-function validateSecret(o: KubeObject): FieldError[] {
-  const errs = [...validateDataKeys(o), ...validateSecretSize(o)];
+function validateSecret(stored: KubeObject): FieldError[] {
+  const errs = [...validateDataKeys(stored), ...validateSecretSize(stored)];
+  const o = asStored<Secret>(stored);
   const data = o.data ?? {};
   if (o.type === 'kubernetes.io/tls') {
     if (!('tls.crt' in data)) errs.push(required('data[tls.crt]'));
@@ -161,7 +174,7 @@ export const serviceAccounts = defineKind({
   fields: ['secrets:list', 'imagePullSecrets:list', 'automountServiceAccountToken:boolean'],
   table: {
     columns: [nameColumn, column('Secrets', 'string', 'Secrets is the list of secrets allowed to be used by pods running using this ServiceAccount.'), ageColumn],
-    cells: (o, now) => [o.metadata.name, (o.secrets ?? []).length, age(o.metadata.creationTimestamp, now)],
+    cells: (o, now) => [o.metadata.name, (asStored<ServiceAccount>(o).secrets ?? []).length, age(o.metadata.creationTimestamp, now)],
   },
 });
 
@@ -351,23 +364,26 @@ export const pods = defineKind({
     ],
     cells: (o, now) => {
       const { ready, total, reason, restarts } = podTableStatus(o, now);
-      return [o.metadata.name, `${ready}/${total}`, reason, restarts, age(o.metadata.creationTimestamp, now), o.status?.podIP ?? '<none>', o.spec?.nodeName ?? '<none>', o.status?.nominatedNodeName ?? '<none>', '<none>'];
+      const pod = asStored<Pod>(o);
+      return [o.metadata.name, `${ready}/${total}`, reason, restarts, age(o.metadata.creationTimestamp, now), pod.status?.podIP ?? '<none>', pod.spec?.nodeName ?? '<none>', pod.status?.nominatedNodeName ?? '<none>', '<none>'];
     },
   },
   strategy: {
     prepareForCreate(o) {
       o.spec = o.spec ?? {};
-      defaultPodOnly(o.spec);
-      defaultRequestsToLimits(o.spec);
-      addDefaultTolerationSeconds(o.spec);
-      o.status = { phase: 'Pending', qosClass: qosClass(o.spec) };
+      const spec = asStored<Pod>(o).spec!;
+      defaultPodOnly(spec);
+      defaultRequestsToLimits(spec);
+      addDefaultTolerationSeconds(spec);
+      o.status = { phase: 'Pending', qosClass: qosClass(spec) };
     },
     prepareForUpdate(o) {
-      if (o.spec) defaultPodOnly(o.spec);
+      const spec = asStored<Pod>(o).spec;
+      if (spec) defaultPodOnly(spec);
     },
-    validateCreate: (o) => validatePodSpec(o.spec, 'spec'),
+    validateCreate: (o) => validatePodSpec(asStored<Pod>(o).spec, 'spec'),
     validateUpdate(o, old) {
-      const errs = validatePodSpec(o.spec, 'spec');
+      const errs = validatePodSpec(asStored<Pod>(o).spec, 'spec');
       const strip = (spec: PodSpec | undefined): string => {
         const copy: Partial<PodSpec> = structuredClone(spec ?? {});
         for (const c of copy.containers ?? []) delete c.image;
@@ -378,7 +394,7 @@ export const pods = defineKind({
         delete copy.nodeName;
         return canonicalJson(copy);
       };
-      if (strip(o.spec) !== strip(old.spec)) {
+      if (strip(asStored<Pod>(o).spec) !== strip(asStored<Pod>(old).spec)) {
         errs.push(
           forbidden(
             'spec',
@@ -388,18 +404,23 @@ export const pods = defineKind({
       }
       return errs;
     },
-    fieldLabels: (o) => ({
-      'spec.nodeName': o.spec?.nodeName ?? '',
-      'spec.restartPolicy': o.spec?.restartPolicy ?? '',
-      'spec.schedulerName': o.spec?.schedulerName ?? '',
-      'spec.serviceAccountName': o.spec?.serviceAccountName ?? '',
-      'spec.hostNetwork': String(o.spec?.hostNetwork ?? false),
-      'status.phase': o.status?.phase ?? '',
-      'status.podIP': o.status?.podIP ?? '',
-      'status.nominatedNodeName': o.status?.nominatedNodeName ?? '',
-    }),
+    fieldLabels: (stored) => podFieldLabels(asStored<Pod>(stored)),
   },
 });
+
+/** The pod fields a field selector may name. */
+function podFieldLabels(o: Stored<Pod>): Record<string, string> {
+  return {
+    'spec.nodeName': o.spec?.nodeName ?? '',
+    'spec.restartPolicy': o.spec?.restartPolicy ?? '',
+    'spec.schedulerName': o.spec?.schedulerName ?? '',
+    'spec.serviceAccountName': o.spec?.serviceAccountName ?? '',
+    'spec.hostNetwork': String(o.spec?.hostNetwork ?? false),
+    'status.phase': o.status?.phase ?? '',
+    'status.podIP': o.status?.podIP ?? '',
+    'status.nominatedNodeName': o.status?.nominatedNodeName ?? '',
+  };
+}
 
 export const nodes = defineKind({
   resource: 'nodes',
@@ -422,7 +443,8 @@ export const nodes = defineKind({
       column('Kernel-Version', 'string', "Kernel Version reported by the node from 'uname -r' (e.g. 3.16.0-0.bpo.4-amd64).", 1),
       column('Container-Runtime', 'string', 'ContainerRuntime Version reported by the node through runtime remote API (e.g. containerd://1.4.2).', 1),
     ],
-    cells: (o, now) => {
+    cells: (stored, now) => {
+      const o = asStored<Node>(stored);
       const conditions: NodeCondition[] = o.status?.conditions ?? [];
       const ready = conditions.find((c) => c.type === 'Ready');
       let status = conditions.length === 0 ? 'Unknown' : ready?.status === 'True' ? 'Ready' : 'NotReady';
@@ -433,14 +455,14 @@ export const nodes = defineKind({
         .filter((r) => r !== '')
         .sort();
       const address = (type: string): string => ((o.status?.addresses ?? []) as NodeAddress[]).find((a) => a.type === type)?.address ?? '<none>';
-      const info = o.status?.nodeInfo ?? {};
+      const info: Partial<NodeSystemInfo> = o.status?.nodeInfo ?? {};
       return [
         o.metadata.name, status, roles.length ? roles.join(',') : '<none>', age(o.metadata.creationTimestamp, now), info.kubeletVersion ?? '',
         address('InternalIP'), address('ExternalIP'), info.osImage || '<unknown>', info.kernelVersion || '<unknown>', info.containerRuntimeVersion || '<unknown>',
       ];
     },
   },
-  strategy: { fieldLabels: (o) => ({ 'spec.unschedulable': String(o.spec?.unschedulable ?? false) }) },
+  strategy: { fieldLabels: (o) => ({ 'spec.unschedulable': String(asStored<Node>(o).spec?.unschedulable ?? false) }) },
 });
 
 export const coreKinds: ResourceType[] = [namespaces, configMaps, secrets, serviceAccounts, pods, nodes];

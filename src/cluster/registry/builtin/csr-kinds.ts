@@ -4,12 +4,13 @@
  * the `/approval` subresource `kubectl certificate approve|deny` writes, and the printer's columns.
  * Signing happens in controllers/csr-signing-controller.ts.
  */
-import type { CertificateSigningRequestCondition } from 'kubernetes-types/certificates/v1.js';
+import type { CertificateSigningRequest, CertificateSigningRequestCondition, CertificateSigningRequestSpec } from 'kubernetes-types/certificates/v1.js';
 import 'reflect-metadata';
 import { X509Certificate } from 'node:crypto';
 import * as x509 from '@peculiar/x509';
 import { type FieldError, GoSyntaxValue, invalid, notSupported, required } from '../../errors/field-errors.js';
 import type { KubeObject } from '../../store/object-store.js';
+import { asStored } from '../../store/kube-object.js';
 import { defineKind } from '../define-kind.js';
 import { dns1123SubdomainErrors } from '../object-meta.js';
 import type { ResourceType } from '../resource-type.js';
@@ -51,7 +52,7 @@ function validateSignerName(name: unknown): FieldError[] {
 }
 
 function validateCsr(o: KubeObject): FieldError[] {
-  const spec = o.spec ?? {};
+  const spec: Partial<CertificateSigningRequestSpec> = asStored<CertificateSigningRequest>(o).spec ?? {};
   const errs: FieldError[] = [];
   if (!spec.request) errs.push(invalid('spec.request', goBytes(Buffer.alloc(0)), 'PEM block type must be CERTIFICATE REQUEST'));
   else {
@@ -96,11 +97,15 @@ export function validateConditions(conditions: unknown): FieldError[] {
   return errs;
 }
 
+/** The RequestedDuration cell: the requested lifetime, or <none>. */
+const csrExpiration = (seconds: number | undefined): string => (typeof seconds === 'number' ? humanDuration(seconds * 1000) : '<none>');
+
 const conditionState = (o: KubeObject): string => {
-  const conditions: CertificateSigningRequestCondition[] = o.status?.conditions ?? [];
+  const status = asStored<CertificateSigningRequest>(o).status;
+  const conditions: CertificateSigningRequestCondition[] = status?.conditions ?? [];
   const names = conditions.filter((c) => c.status === 'True').map((c) => c.type);
   const state = names.length ? names.join(',') : 'Pending';
-  return o.status?.certificate ? `${state},Issued` : state;
+  return status?.certificate ? `${state},Issued` : state;
 };
 
 export const certificateSigningRequests: ResourceType = defineKind({
@@ -124,9 +129,9 @@ export const certificateSigningRequests: ResourceType = defineKind({
     cells: (o, now) => [
       o.metadata.name,
       age(o.metadata.creationTimestamp, now),
-      o.spec?.signerName ?? '',
-      o.spec?.username ?? '',
-      typeof o.spec?.expirationSeconds === 'number' ? humanDuration(o.spec.expirationSeconds * 1000) : '<none>',
+      asStored<CertificateSigningRequest>(o).spec?.signerName ?? '',
+      asStored<CertificateSigningRequest>(o).spec?.username ?? '',
+      csrExpiration(asStored<CertificateSigningRequest>(o).spec?.expirationSeconds),
       conditionState(o),
     ],
   },
@@ -138,15 +143,16 @@ export const certificateSigningRequests: ResourceType = defineKind({
       o.spec = old.spec;
     },
     validateCreate: validateCsr,
-    validateUpdate: (o) => validateConditions(o.status?.conditions),
-    fieldLabels: (o) => ({ 'spec.signerName': o.spec?.signerName ?? '' }),
+    validateUpdate: (o) => validateConditions(asStored<CertificateSigningRequest>(o).status?.conditions),
+    fieldLabels: (o) => ({ 'spec.signerName': asStored<CertificateSigningRequest>(o).spec?.signerName ?? '' }),
   },
 });
 
 /** Sets the requester's identity on a CSR being created (the server ignores what the client wrote). */
 export function stampRequester(body: KubeObject, user: { username: string; uid?: string; groups: string[]; extra?: Record<string, string[]> }): void {
   if (!body || typeof body !== 'object') return;
-  const spec = (body.spec ??= {});
+  body.spec ??= {};
+  const spec = asStored<CertificateSigningRequest>(body).spec;
   spec.username = user.username;
   if (user.uid) spec.uid = user.uid;
   else delete spec.uid;

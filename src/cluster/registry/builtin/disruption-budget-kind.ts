@@ -5,7 +5,9 @@
  */
 import type { LabelSelector, LabelSelectorRequirement } from 'kubernetes-types/meta/v1.js';
 import { type FieldError, GoSyntaxValue, goQuote, invalid, notSupported } from '../../errors/field-errors.js';
+import type { PodDisruptionBudget, PodDisruptionBudgetSpec } from 'kubernetes-types/policy/v1.js';
 import type { KubeObject } from '../../store/object-store.js';
+import { asStored } from '../../store/kube-object.js';
 import { defineKind } from '../define-kind.js';
 import { age, ageColumn, column, nameColumn } from '../table-format.js';
 
@@ -28,7 +30,7 @@ function validateIntOrPercent(v: unknown, path: string): FieldError[] {
 }
 
 /** Go's %#v of the spec struct: pointers print as addresses, which differ on every real server too. */
-function specValue(spec: Record<string, unknown>): GoSyntaxValue {
+function specValue(spec: PodDisruptionBudgetSpec): GoSyntaxValue {
   const pointer = (set: unknown, type: string, address: string): string => (set === undefined || set === null ? `(${type})(nil)` : `(${type})(${address})`);
   return new GoSyntaxValue(
     `policy.PodDisruptionBudgetSpec{MinAvailable:${pointer(spec.minAvailable, '*intstr.IntOrString', '0xc000a1e0a0')}, Selector:${pointer(spec.selector, '*v1.LabelSelector', '0xc000b2c1e0')}, MaxUnavailable:${pointer(spec.maxUnavailable, '*intstr.IntOrString', '0xc000a1e0c0')}, UnhealthyPodEvictionPolicy:${pointer(spec.unhealthyPodEvictionPolicy, '*policy.UnhealthyPodEvictionPolicyType', '0xc000c3d2f0')}}`,
@@ -49,14 +51,14 @@ function validateSelector(selector: LabelSelector | undefined, path: string): Fi
 }
 
 function validateBudget(o: KubeObject): FieldError[] {
-  const spec = o.spec ?? {};
+  const spec: PodDisruptionBudgetSpec = asStored<PodDisruptionBudget>(o).spec ?? {};
   const errs: FieldError[] = [];
   const has = (v: unknown): boolean => v !== undefined && v !== null;
   if (has(spec.minAvailable) && has(spec.maxUnavailable)) errs.push(invalid('spec', specValue(spec), 'minAvailable and maxUnavailable cannot be both set'));
   if (has(spec.minAvailable)) errs.push(...validateIntOrPercent(spec.minAvailable, 'spec.minAvailable'));
   if (has(spec.maxUnavailable)) errs.push(...validateIntOrPercent(spec.maxUnavailable, 'spec.maxUnavailable'));
   if (spec.selector) errs.push(...validateSelector(spec.selector, 'spec.selector'));
-  if (has(spec.unhealthyPodEvictionPolicy) && !evictionPolicies.includes(spec.unhealthyPodEvictionPolicy)) {
+  if (has(spec.unhealthyPodEvictionPolicy) && !evictionPolicies.includes(spec.unhealthyPodEvictionPolicy!)) {
     errs.push(notSupported('spec.unhealthyPodEvictionPolicy', spec.unhealthyPodEvictionPolicy, evictionPolicies));
   }
   return errs;
@@ -81,7 +83,10 @@ export const podDisruptionBudgets = defineKind({
       column('Allowed Disruptions', 'integer', 'Calculated number of pods that may be disrupted at this time.'),
       ageColumn,
     ],
-    cells: (o, now) => [o.metadata.name, budgetValue(o.spec?.minAvailable), budgetValue(o.spec?.maxUnavailable), o.status?.disruptionsAllowed ?? 0, age(o.metadata.creationTimestamp, now)],
+    cells: (o, now) => {
+      const budget = asStored<PodDisruptionBudget>(o);
+      return [o.metadata.name, budgetValue(budget.spec?.minAvailable), budgetValue(budget.spec?.maxUnavailable), budget.status?.disruptionsAllowed ?? 0, age(o.metadata.creationTimestamp, now)];
+    },
   },
   strategy: {
     prepareForCreate(o) {

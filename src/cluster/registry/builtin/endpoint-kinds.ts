@@ -3,10 +3,11 @@
  * EndpointSlice controllers (or by hand for Services without a selector): their validation and the
  * `kubectl get ep` / `kubectl get endpointslices` columns as kube-apiserver 1.32 prints them.
  */
-import type { Endpoint, EndpointPort as DiscoveryEndpointPort } from 'kubernetes-types/discovery/v1.js';
-import type { EndpointAddress, EndpointPort, EndpointSubset } from 'kubernetes-types/core/v1.js';
+import type { Endpoint, EndpointSlice, EndpointPort as DiscoveryEndpointPort } from 'kubernetes-types/discovery/v1.js';
+import type { EndpointAddress, EndpointPort, EndpointSubset, Endpoints } from 'kubernetes-types/core/v1.js';
 import { type FieldError, invalid, notSupported, required, tooMany } from '../../errors/field-errors.js';
 import type { KubeObject } from '../../store/object-store.js';
+import { asStored } from '../../store/kube-object.js';
 import { defineKind } from '../define-kind.js';
 import type { ResourceType } from '../resource-type.js';
 import { age, ageColumn, column, nameColumn } from '../table-format.js';
@@ -46,7 +47,7 @@ function defaultEndpoints(o: KubeObject): void {
 
 /** kubectl's formatEndpoints: up to three ready `ip:port`, then `+ N more...`. */
 export function endpointsCell(o: KubeObject): string {
-  const subsets: EndpointSubset[] = o.subsets ?? [];
+  const subsets: EndpointSubset[] = asStored<Endpoints>(o).subsets ?? [];
   if (subsets.length === 0) return '<none>';
   const list: string[] = [];
   let count = 0;
@@ -98,9 +99,10 @@ const addressTypes = ['FQDN', 'IPv4', 'IPv6'];
 
 function validateEndpointSlice(o: KubeObject): FieldError[] {
   const errs: FieldError[] = [];
-  if (!o.addressType) errs.push(required('addressType'));
-  else if (!addressTypes.includes(o.addressType)) errs.push(notSupported('addressType', o.addressType, addressTypes));
-  const list: Array<Endpoint | undefined> = Array.isArray(o.endpoints) ? o.endpoints : [];
+  const slice = asStored<EndpointSlice>(o);
+  if (!slice.addressType) errs.push(required('addressType'));
+  else if (!addressTypes.includes(slice.addressType)) errs.push(notSupported('addressType', slice.addressType, addressTypes));
+  const list: Array<Endpoint | undefined> = Array.isArray(slice.endpoints) ? slice.endpoints : [];
   if (list.length > 1000) errs.push(tooMany('endpoints', list.length, 1000));
   list.forEach((e, i) => {
     const addresses: unknown[] = e?.addresses ?? [];
@@ -144,9 +146,9 @@ export const endpointSlices = defineKind({
     ],
     cells: (o, now) => [
       o.metadata.name,
-      o.addressType ?? '',
-      listWithMore((o.ports ?? []).map((p: DiscoveryEndpointPort) => (typeof p.port === 'number' ? String(p.port) : p.name || '*'))),
-      listWithMore((o.endpoints ?? []).flatMap((e: Endpoint) => e.addresses ?? [])),
+      asStored<EndpointSlice>(o).addressType ?? '',
+      listWithMore((asStored<EndpointSlice>(o).ports ?? []).map((p: DiscoveryEndpointPort) => (typeof p.port === 'number' ? String(p.port) : p.name || '*'))),
+      listWithMore((asStored<EndpointSlice>(o).endpoints ?? []).flatMap((e: Endpoint) => e.addresses ?? [])),
       age(o.metadata.creationTimestamp, now),
     ],
   },

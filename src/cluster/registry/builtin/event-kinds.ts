@@ -3,7 +3,9 @@
  * events.k8s.io view renames fields on the way in and out, so either API sees events written by the other.
  */
 import { type FieldError, invalid, notSupported, required, tooLong } from '../../errors/field-errors.js';
-import type { KubeObject } from '../../store/object-store.js';
+import type { Event as CoreEvent } from 'kubernetes-types/core/v1.js';
+import type { KubeObject, Stored } from '../../store/object-store.js';
+import { asStored } from '../../store/kube-object.js';
 import { defineKind } from '../define-kind.js';
 import type { ResourceType } from '../resource-type.js';
 import { age, column, nameColumn } from '../table-format.js';
@@ -39,7 +41,8 @@ function rename(o: KubeObject, pairs: Array<[string, string]>, apiVersion: strin
   return out;
 }
 
-function validateCoreEvent(o: KubeObject): FieldError[] {
+function validateCoreEvent(stored: KubeObject): FieldError[] {
+  const o = asStored<CoreEvent>(stored);
   const errs: FieldError[] = [];
   const ns = o.metadata.namespace;
   const involvedNs = o.involvedObject?.namespace ?? '';
@@ -56,14 +59,17 @@ function validateCoreEvent(o: KubeObject): FieldError[] {
   return errs;
 }
 
-function validateNewEvent(o: KubeObject): FieldError[] {
+function validateNewEvent(stored: KubeObject): FieldError[] {
+  const o = asStored<CoreEvent>(stored);
   const errs: FieldError[] = [];
   if (!o.eventTime) errs.push(required('eventTime'));
   if (o.type !== 'Normal' && o.type !== 'Warning') errs.push(notSupported('type', o.type ?? '', ['Normal', 'Warning']));
-  return [...errs, ...validateCoreEvent(o)];
+  return [...errs, ...validateCoreEvent(stored)];
 }
 
-const eventLabels = (o: KubeObject): Record<string, string> => ({
+const eventLabels = (stored: KubeObject): Record<string, string> => eventFieldLabels(asStored<CoreEvent>(stored));
+
+const eventFieldLabels = (o: Stored<CoreEvent>): Record<string, string> => ({
   'involvedObject.kind': o.involvedObject?.kind ?? '',
   'involvedObject.namespace': o.involvedObject?.namespace ?? '',
   'involvedObject.name': o.involvedObject?.name ?? '',
@@ -90,7 +96,8 @@ const eventTable = {
     column('Count', 'string', 'The number of times this event has occurred.', 1),
     { ...nameColumn, priority: 1 },
   ],
-  cells: (o: KubeObject, now: number) => {
+  cells: (stored: KubeObject, now: number) => {
+    const o = asStored<CoreEvent>(stored);
     const last = o.lastTimestamp ?? o.eventTime ?? o.metadata.creationTimestamp;
     const first = o.firstTimestamp ?? o.eventTime ?? o.metadata.creationTimestamp;
     const obj = `${String(o.involvedObject?.kind ?? '').toLowerCase()}/${o.involvedObject?.name ?? ''}`;

@@ -4,14 +4,16 @@
  * from the 1.32 definitions; the server's simple defaults and `kubectl get` columns where the real
  * printers have them (Name + Age otherwise); and the required-string checks the schema states.
  */
-import type { TokenRequest } from 'kubernetes-types/storage/v1.js';
-import type { FlowSchemaCondition } from 'kubernetes-types/flowcontrol/v1.js';
+import type { CSIDriver, CSIDriverSpec, CSINode, TokenRequest, VolumeAttachment } from 'kubernetes-types/storage/v1.js';
+import type { FlowSchema, FlowSchemaCondition, PriorityLevelConfiguration } from 'kubernetes-types/flowcontrol/v1.js';
 import type { Condition } from 'kubernetes-types/meta/v1.js';
-import type { ComponentCondition, Container } from 'kubernetes-types/core/v1.js';
-import type { HTTPIngressPath, IngressLoadBalancerIngress, IngressRule, NetworkPolicyEgressRule, NetworkPolicyIngressRule, NetworkPolicyPort } from 'kubernetes-types/networking/v1.js';
+import type { ComponentCondition, ComponentStatus, Container, PodTemplate } from 'kubernetes-types/core/v1.js';
+import type { PriorityClass } from 'kubernetes-types/scheduling/v1.js';
+import type { HTTPIngressPath, Ingress, IngressClass, IngressLoadBalancerIngress, IngressRule, NetworkPolicy, NetworkPolicyEgressRule, NetworkPolicyIngressRule, NetworkPolicyPort } from 'kubernetes-types/networking/v1.js';
 import { type FieldError, forbidden, invalid, notSupported, required } from '../../errors/field-errors.js';
 import { type Schema, builtinDefinition, definitionName, referencedName } from '../../schemas/builtin-schemas.js';
 import type { KubeObject } from '../../store/object-store.js';
+import { asStored } from '../../store/kube-object.js';
 import { labelSelectorToString } from '../../../selectors/label-selector.js';
 import { defineKind } from '../define-kind.js';
 import type { NameRule } from '../object-meta.js';
@@ -19,11 +21,18 @@ import type { ResourceStrategy, ResourceType, ScaleSubresource, TableSpec } from
 import { age, ageColumn, column, nameColumn } from '../table-format.js';
 import { type ApiResourceRow, apiResources } from './api-resources.js';
 
+/** apiregistration.k8s.io/v1 APIService (kubernetes-types has no type for it): the fields read here. */
+interface APIService {
+  spec?: { service?: { namespace?: string; name?: string }; group?: string; version?: string; groupPriorityMinimum?: number; versionPriority?: number };
+  status?: { conditions?: Condition[] };
+}
+
 /** Table columns as kube-apiserver 1.32's printers (pkg/printers/internalversion) make them. */
 const tables: Record<string, TableSpec> = {
   'networking.k8s.io/ingresses': {
     columns: [nameColumn, column('Class', 'string', 'The name of the IngressClass resource that should be used for this Ingress.'), column('Hosts', 'string', 'Hosts that incoming requests are matched against before the ingress rule'), column('Address', 'string', 'Address is a list containing ingress points for the load-balancer'), column('Ports', 'string', 'Ports of TLS configurations that open'), ageColumn],
-    cells: (o, now) => {
+    cells: (stored, now) => {
+      const o = asStored<Ingress>(stored);
       const hosts = (o.spec?.rules ?? []).map((r: IngressRule) => r.host).filter(Boolean);
       const address = (o.status?.loadBalancer?.ingress ?? []).map((i: IngressLoadBalancerIngress) => i.ip || i.hostname).filter(Boolean).join(',');
       return [o.metadata.name, o.spec?.ingressClassName ?? '<none>', hosts.length ? hosts.join(',') : '*', address, o.spec?.tls?.length ? '80, 443' : '80', age(o.metadata.creationTimestamp, now)];
@@ -31,7 +40,8 @@ const tables: Record<string, TableSpec> = {
   },
   'networking.k8s.io/ingressclasses': {
     columns: [nameColumn, column('Controller', 'string', 'Controller that is responsible for handling this class'), column('Parameters', 'string', 'A reference to a resource with additional parameters'), ageColumn],
-    cells: (o, now) => {
+    cells: (stored, now) => {
+      const o = asStored<IngressClass>(stored);
       const p = o.spec?.parameters;
       const params = p ? `${p.apiGroup ? `${p.kind}.${p.apiGroup}` : p.kind}/${p.name}` : '<none>';
       return [o.metadata.name, o.spec?.controller ?? '', params, age(o.metadata.creationTimestamp, now)];
@@ -39,7 +49,10 @@ const tables: Record<string, TableSpec> = {
   },
   'networking.k8s.io/networkpolicies': {
     columns: [nameColumn, column('Pod-Selector', 'string', 'Label selector of the pods this policy applies to.'), ageColumn],
-    cells: (o, now) => [o.metadata.name, labelSelectorToString(o.spec?.podSelector) || '<none>', age(o.metadata.creationTimestamp, now)],
+    cells: (stored, now) => {
+      const o = asStored<NetworkPolicy>(stored);
+      return [o.metadata.name, labelSelectorToString(o.spec?.podSelector) || '<none>', age(o.metadata.creationTimestamp, now)];
+    },
   },
   'scheduling.k8s.io/priorityclasses': {
     columns: [nameColumn, column('Value', 'integer', 'The value of this priority class.'), column('Global-Default', 'boolean', 'globalDefault specifies whether this PriorityClass should be considered as the default priority.'), ageColumn, column('PreemptionPolicy', 'string', 'PreemptionPolicy is the Policy for preempting pods with lower priority.')],
@@ -51,7 +64,8 @@ const tables: Record<string, TableSpec> = {
   },
   '/podtemplates': {
     columns: [nameColumn, column('Containers', 'string', 'Names of each container in the template.'), column('Images', 'string', 'Images referenced by each container in the template.'), column('Pod Labels', 'string', 'The labels for the pod template.')],
-    cells: (o) => {
+    cells: (stored) => {
+      const o = asStored<PodTemplate>(stored);
       const containers: Container[] = o.template?.spec?.containers ?? [];
       const labels = Object.entries(o.template?.metadata?.labels ?? {}).map(([k, v]) => `${k}=${v}`).join(',');
       return [o.metadata.name, containers.map((c) => c.name).join(','), containers.map((c) => c.image).join(','), labels || '<none>'];
@@ -59,14 +73,16 @@ const tables: Record<string, TableSpec> = {
   },
   '/componentstatuses': {
     columns: [nameColumn, column('Status', 'string', 'Status of the component conditions'), column('Message', 'string', 'Message of the component conditions'), column('Error', 'string', 'Error of the component conditions')],
-    cells: (o) => {
+    cells: (stored) => {
+      const o = asStored<ComponentStatus>(stored);
       const c = (o.conditions ?? []).find((x: ComponentCondition) => x.type === 'Healthy');
       return [o.metadata.name, c?.status === 'True' ? 'Healthy' : 'Unhealthy', c?.message ?? '', c?.error ?? ''];
     },
   },
   'apiregistration.k8s.io/apiservices': {
     columns: [nameColumn, column('Service', 'string', 'The reference to the service that hosts this API endpoint.'), column('Available', 'string', 'Whether this service is available.'), ageColumn],
-    cells: (o, now) => {
+    cells: (stored, now) => {
+      const o = asStored<APIService>(stored);
       const svc = o.spec?.service;
       const c = (o.status?.conditions ?? []).find((x: Condition) => x.type === 'Available');
       const available = !c ? 'Unknown' : c.status === 'True' ? 'True' : `${c.status} (${c.reason})`;
@@ -75,14 +91,16 @@ const tables: Record<string, TableSpec> = {
   },
   'flowcontrol.apiserver.k8s.io/flowschemas': {
     columns: [nameColumn, column('PriorityLevel', 'string', "priorityLevelConfiguration is a reference to the priority level configuration that this flow schema belongs to."), column('MatchingPrecedence', 'string', 'matchingPrecedence is used to choose among the FlowSchemas that match a given request.'), column('DistinguisherMethod', 'string', '`distinguisherMethod` defines how to compute the flow distinguisher for requests that match this schema.'), ageColumn, column('MissingPL', 'string', 'references a broken or non-existent PriorityLevelConfiguration')],
-    cells: (o, now) => {
+    cells: (stored, now) => {
+      const o = asStored<FlowSchema>(stored);
       const dangling = (o.status?.conditions ?? []).find((x: FlowSchemaCondition) => x.type === 'Dangling');
       return [o.metadata.name, o.spec?.priorityLevelConfiguration?.name ?? '', String(o.spec?.matchingPrecedence ?? 1000), o.spec?.distinguisherMethod?.type ?? '<none>', age(o.metadata.creationTimestamp, now), dangling?.status ?? '?'];
     },
   },
   'flowcontrol.apiserver.k8s.io/prioritylevelconfigurations': {
     columns: [nameColumn, column('Type', 'string', '`type` indicates whether this priority level is subject to limitation on request execution.'), column('NominalConcurrencyShares', 'string', 'nominalConcurrencyShares (NCS) contributes to the computation of the NominalConcurrencyLimit (NominalCL) of this level.'), column('Queues', 'string', '`queues` is the number of queues for this priority level.'), column('HandSize', 'string', '`handSize` is a small positive number that configures the shuffle sharding of requests into queues.'), column('QueueLengthLimit', 'string', '`queueLengthLimit` is the maximum number of requests allowed to be waiting in a given queue of this priority level at a time.'), ageColumn],
-    cells: (o, now) => {
+    cells: (stored, now) => {
+      const o = asStored<PriorityLevelConfiguration>(stored);
       const limited = o.spec?.limited;
       const queuing = limited?.limitResponse?.queuing;
       const none = '<none>';
@@ -99,22 +117,32 @@ const tables: Record<string, TableSpec> = {
   },
   'storage.k8s.io/csinodes': {
     columns: [nameColumn, column('Drivers', 'integer', 'Drivers indicates the number of CSI drivers registered on the node'), ageColumn],
-    cells: (o, now) => [o.metadata.name, (o.spec?.drivers ?? []).length, age(o.metadata.creationTimestamp, now)],
+    cells: (stored, now) => {
+      const o = asStored<CSINode>(stored);
+      return [o.metadata.name, (o.spec?.drivers ?? []).length, age(o.metadata.creationTimestamp, now)];
+    },
   },
   'storage.k8s.io/volumeattachments': {
     columns: [nameColumn, column('Attacher', 'string', 'Attacher indicates the name of the volume driver that MUST handle this request.'), column('PV', 'string', 'PV indicates the name of the PersistentVolume to attach.'), column('Node', 'string', 'The node that the volume should be attached to.'), column('Attached', 'boolean', 'Attached indicates the volume is successfully attached.'), ageColumn],
-    cells: (o, now) => [o.metadata.name, o.spec?.attacher ?? '', o.spec?.source?.persistentVolumeName ?? '', o.spec?.nodeName ?? '', o.status?.attached ?? false, age(o.metadata.creationTimestamp, now)],
+    cells: (stored, now) => {
+      const o = asStored<VolumeAttachment>(stored);
+      return [o.metadata.name, o.spec?.attacher ?? '', o.spec?.source?.persistentVolumeName ?? '', o.spec?.nodeName ?? '', o.status?.attached ?? false, age(o.metadata.creationTimestamp, now)];
+    },
   },
   'storage.k8s.io/csidrivers': {
     columns: [nameColumn, column('AttachRequired', 'boolean', 'Indicates this CSI volume driver requires an attach operation.'), column('PodInfoOnMount', 'boolean', 'Indicates this CSI volume driver requires additional pod information during mount operations.'), column('StorageCapacity', 'boolean', 'Indicates this CSI volume driver reports storage capacity.'), column('TokenRequests', 'string', 'Indicates the CSI driver wants pod service account tokens.'), column('RequiresRepublish', 'boolean', 'Indicates the CSI driver wants NodePublishVolume periodically called.'), column('Modes', 'string', 'Volume lifecycle modes supported by the driver.'), ageColumn],
-    cells: (o, now) => [o.metadata.name, o.spec?.attachRequired ?? true, o.spec?.podInfoOnMount ?? false, o.spec?.storageCapacity ?? false, (o.spec?.tokenRequests ?? []).map((t: TokenRequest) => t.audience).join(',') || '<unset>', o.spec?.requiresRepublish ?? false, (o.spec?.volumeLifecycleModes ?? []).join(',') || '<none>', age(o.metadata.creationTimestamp, now)],
+    cells: (stored, now) => {
+      const o = asStored<CSIDriver>(stored);
+      return [o.metadata.name, o.spec?.attachRequired ?? true, o.spec?.podInfoOnMount ?? false, o.spec?.storageCapacity ?? false, (o.spec?.tokenRequests ?? []).map((t: TokenRequest) => t.audience).join(',') || '<unset>', o.spec?.requiresRepublish ?? false, (o.spec?.volumeLifecycleModes ?? []).join(',') || '<none>', age(o.metadata.creationTimestamp, now)];
+    },
   },
 };
 
 /** The simple field defaults the 1.32 defaulters (pkg/apis/<group>/v1/defaults.go) give these kinds. */
 const defaults: Record<string, (o: KubeObject) => void> = {
   'networking.k8s.io/networkpolicies': (o) => {
-    const spec = (o.spec ??= {});
+    o.spec ??= {};
+    const spec = asStored<NetworkPolicy>(o).spec!;
     spec.podSelector ??= {};
     for (const rule of [...(spec.ingress ?? []), ...(spec.egress ?? [])]) for (const p of rule?.ports ?? []) p.protocol ??= 'TCP';
     if (!spec.policyTypes?.length) spec.policyTypes = spec.egress?.length ? ['Ingress', 'Egress'] : ['Ingress'];
@@ -123,10 +151,12 @@ const defaults: Record<string, (o: KubeObject) => void> = {
     o.preemptionPolicy ??= 'PreemptLowerPriority';
   },
   'networking.k8s.io/ingresses': (o) => {
-    (o.status ??= {}).loadBalancer ??= {};
+    o.status ??= {};
+    asStored<Ingress>(o).status!.loadBalancer ??= {};
   },
   'storage.k8s.io/csidrivers': (o) => {
-    const spec = (o.spec ??= {});
+    o.spec ??= {};
+    const spec: Partial<CSIDriverSpec> = asStored<CSIDriver>(o).spec!;
     spec.attachRequired ??= true;
     spec.podInfoOnMount ??= false;
     spec.storageCapacity ??= false;
@@ -136,10 +166,11 @@ const defaults: Record<string, (o: KubeObject) => void> = {
     spec.volumeLifecycleModes ??= ['Persistent'];
   },
   'flowcontrol.apiserver.k8s.io/flowschemas': (o) => {
-    (o.spec ??= {}).matchingPrecedence ??= 1000;
+    o.spec ??= {};
+    asStored<FlowSchema>(o).spec!.matchingPrecedence ??= 1000;
   },
   'flowcontrol.apiserver.k8s.io/prioritylevelconfigurations': (o) => {
-    const limited = o.spec?.limited;
+    const limited = asStored<PriorityLevelConfiguration>(o).spec?.limited;
     if (!limited) return;
     limited.nominalConcurrencyShares ??= 30;
     limited.lendablePercent ??= 0;
@@ -151,7 +182,7 @@ const defaults: Record<string, (o: KubeObject) => void> = {
     }
   },
   '/podtemplates': (o) => {
-    const spec = o.template?.spec;
+    const spec = asStored<PodTemplate>(o).template?.spec;
     if (!spec) return;
     spec.restartPolicy ??= 'Always';
     spec.terminationGracePeriodSeconds ??= 30;
@@ -171,7 +202,7 @@ const defaults: Record<string, (o: KubeObject) => void> = {
 const checks: Record<string, (o: KubeObject, old?: KubeObject) => FieldError[]> = {
   'apiregistration.k8s.io/apiservices': (o) => {
     const errs: FieldError[] = [];
-    const spec = o.spec ?? {};
+    const spec = asStored<APIService>(o).spec ?? {};
     if (o.metadata.name !== `${spec.version ?? ''}.${spec.group ?? ''}`) errs.push(invalid('metadata.name', o.metadata.name, 'must be `spec.version+"."+spec.group`'));
     const gpm = spec.groupPriorityMinimum ?? 0;
     if (gpm <= 0) errs.push(invalid('spec.groupPriorityMinimum', gpm, 'must be positive and less than 20000'));
@@ -192,7 +223,8 @@ const checks: Record<string, (o: KubeObject, old?: KubeObject) => FieldError[]> 
     } else if (typeof o.value === 'number' && o.value > 1000000000) {
       errs.push(forbidden('value', 'maximum allowed value of a user defined priority is 1000000000'));
     }
-    if (o.preemptionPolicy !== undefined && !['Never', 'PreemptLowerPriority'].includes(o.preemptionPolicy)) errs.push(notSupported('preemptionPolicy', o.preemptionPolicy, ['Never', 'PreemptLowerPriority']));
+    const preemptionPolicy = asStored<PriorityClass>(o).preemptionPolicy;
+    if (preemptionPolicy !== undefined && !['Never', 'PreemptLowerPriority'].includes(preemptionPolicy)) errs.push(notSupported('preemptionPolicy', preemptionPolicy, ['Never', 'PreemptLowerPriority']));
     if (old && o.value !== old.value) errs.push(forbidden('value', 'may not be changed in an update.'));
     if (old && o.preemptionPolicy !== old.preemptionPolicy) errs.push(invalid('preemptionPolicy', o.preemptionPolicy, 'field is immutable'));
     return errs;
@@ -200,7 +232,7 @@ const checks: Record<string, (o: KubeObject, old?: KubeObject) => FieldError[]> 
   'networking.k8s.io/ingresses': (o) => {
     const errs: FieldError[] = [];
     const types = ['Exact', 'ImplementationSpecific', 'Prefix'];
-    (o.spec?.rules ?? []).forEach((rule: IngressRule | undefined, i: number) => {
+    (asStored<Ingress>(o).spec?.rules ?? []).forEach((rule: IngressRule | undefined, i: number) => {
       (rule?.http?.paths ?? []).forEach((p: HTTPIngressPath | undefined, j: number) => {
         const at = `spec.rules[${i}].http.paths[${j}]`;
         if (p?.pathType && !types.includes(p.pathType)) errs.push(notSupported(`${at}.pathType`, p.pathType, types));
@@ -212,11 +244,12 @@ const checks: Record<string, (o: KubeObject, old?: KubeObject) => FieldError[]> 
   'networking.k8s.io/networkpolicies': (o) => {
     const errs: FieldError[] = [];
     const policyTypes = ['Egress', 'Ingress'];
-    (o.spec?.policyTypes ?? []).forEach((t: unknown, i: number) => {
+    const spec = asStored<NetworkPolicy>(o).spec;
+    (spec?.policyTypes ?? []).forEach((t: unknown, i: number) => {
       if (!policyTypes.includes(t as string)) errs.push(notSupported(`spec.policyTypes[${i}]`, t, policyTypes));
     });
-    for (const direction of ['ingress', 'egress']) {
-      (o.spec?.[direction] ?? []).forEach((rule: NetworkPolicyIngressRule | NetworkPolicyEgressRule | undefined, i: number) => {
+    for (const direction of ['ingress', 'egress'] as const) {
+      (spec?.[direction] ?? []).forEach((rule: NetworkPolicyIngressRule | NetworkPolicyEgressRule | undefined, i: number) => {
         (rule?.ports ?? []).forEach((port: NetworkPolicyPort | undefined, j: number) => {
           if (port?.protocol !== undefined && !['SCTP', 'TCP', 'UDP'].includes(port.protocol)) errs.push(notSupported(`spec.${direction}[${i}].ports[${j}].protocol`, port.protocol, ['SCTP', 'TCP', 'UDP']));
         });

@@ -5,9 +5,11 @@
  * annotations, here in the v2 shape), with the v2 defaults, the 1.32 validation messages and the
  * printer's columns.
  */
-import type { CrossVersionObjectReference, HPAScalingPolicy, HPAScalingRules, HorizontalPodAutoscalerBehavior, HorizontalPodAutoscalerCondition, MetricSpec, MetricStatus, MetricTarget, MetricValueStatus } from 'kubernetes-types/autoscaling/v2.js';
+import type { HorizontalPodAutoscaler as V1HorizontalPodAutoscaler, HorizontalPodAutoscalerSpec as V1HorizontalPodAutoscalerSpec } from 'kubernetes-types/autoscaling/v1.js';
+import type { CrossVersionObjectReference, HPAScalingPolicy, HorizontalPodAutoscaler, HorizontalPodAutoscalerSpec, HPAScalingRules, HorizontalPodAutoscalerBehavior, HorizontalPodAutoscalerCondition, MetricSpec, MetricStatus, MetricTarget, MetricValueStatus } from 'kubernetes-types/autoscaling/v2.js';
 import { type FieldError, forbidden, invalid, notSupported, required } from '../../errors/field-errors.js';
 import type { KubeObject } from '../../store/object-store.js';
+import { asStored } from '../../store/kube-object.js';
 import { defineKind } from '../define-kind.js';
 import type { ResourceType, TableSpec } from '../resource-type.js';
 import { age, ageColumn, column, nameColumn } from '../table-format.js';
@@ -34,7 +36,8 @@ function scalingRules(rules: HPAScalingRules | undefined, up: boolean): HPAScali
 
 /** autoscaling/v2 defaults (SetDefaults_HorizontalPodAutoscaler): minReplicas 1, a CPU 80% metric, behavior rules. */
 function defaultHpa(o: KubeObject): void {
-  const spec = (o.spec ??= {});
+  o.spec ??= {};
+  const spec: Partial<HorizontalPodAutoscalerSpec> = asStored<HorizontalPodAutoscaler>(o).spec!;
   spec.minReplicas ??= 1;
   if (!Array.isArray(spec.metrics) || spec.metrics.length === 0) {
     spec.metrics = [{ type: 'Resource', resource: { name: 'cpu', target: { type: 'Utilization', averageUtilization: 80 } } }];
@@ -56,19 +59,21 @@ const annotationJson = <T>(o: KubeObject, key: string): T | undefined => {
 
 /** A v1 object (as written) → the v2 storage form. */
 export function hpaV1ToV2(o: KubeObject): KubeObject {
-  const spec = o.spec ?? {};
+  const v1 = asStored<V1HorizontalPodAutoscaler>(o);
+  const spec: Partial<V1HorizontalPodAutoscalerSpec> = v1.spec ?? {};
   const metrics: MetricSpec[] = [];
   if (typeof spec.targetCPUUtilizationPercentage === 'number') {
     metrics.push({ type: 'Resource', resource: { name: 'cpu', target: { type: 'Utilization', averageUtilization: spec.targetCPUUtilizationPercentage } } });
   }
   metrics.push(...(annotationJson<MetricSpec[]>(o, annotation.metrics) ?? []));
   const behavior = annotationJson<HorizontalPodAutoscalerBehavior>(o, annotation.behavior);
-  const next: KubeObject = { ...o, apiVersion: 'autoscaling/v2', spec: { scaleTargetRef: spec.scaleTargetRef, minReplicas: spec.minReplicas, maxReplicas: spec.maxReplicas } };
-  if (metrics.length) next.spec.metrics = metrics;
-  if (behavior) next.spec.behavior = behavior;
-  for (const k of ['scaleTargetRef', 'minReplicas', 'maxReplicas'] as const) if (next.spec[k] === undefined) delete next.spec[k];
-  if (o.status) {
-    const s = o.status;
+  const nextSpec: Partial<HorizontalPodAutoscalerSpec> = { scaleTargetRef: spec.scaleTargetRef, minReplicas: spec.minReplicas, maxReplicas: spec.maxReplicas };
+  const next: KubeObject = { ...o, apiVersion: 'autoscaling/v2', spec: nextSpec };
+  if (metrics.length) nextSpec.metrics = metrics;
+  if (behavior) nextSpec.behavior = behavior;
+  for (const k of ['scaleTargetRef', 'minReplicas', 'maxReplicas'] as const) if (nextSpec[k] === undefined) delete nextSpec[k];
+  if (v1.status) {
+    const s = v1.status;
     const status: Record<string, unknown> = { desiredReplicas: s.desiredReplicas ?? 0 };
     if (s.currentReplicas) status.currentReplicas = s.currentReplicas;
     if (s.observedGeneration !== undefined) status.observedGeneration = s.observedGeneration;
@@ -90,7 +95,8 @@ export function hpaV1ToV2(o: KubeObject): KubeObject {
 
 /** The v2 storage form → what autoscaling/v1 serves. */
 export function hpaV2ToV1(o: KubeObject): KubeObject {
-  const spec = o.spec ?? {};
+  const v2 = asStored<HorizontalPodAutoscaler>(o);
+  const spec: Partial<HorizontalPodAutoscalerSpec> = v2.spec ?? {};
   const metrics: MetricSpec[] = spec.metrics ?? [];
   const cpu = metrics.find(isCpuUtilization);
   const others = metrics.filter((m) => m !== cpu);
@@ -101,8 +107,8 @@ export function hpaV2ToV1(o: KubeObject): KubeObject {
   if (cpu) v1spec.targetCPUUtilizationPercentage = cpu.resource!.target.averageUtilization;
   for (const k of Object.keys(v1spec)) if (v1spec[k] === undefined) delete v1spec[k];
   const next: KubeObject = { ...o, apiVersion: 'autoscaling/v1', spec: v1spec };
-  if (o.status) {
-    const s = o.status;
+  if (v2.status) {
+    const s = v2.status;
     const status: Record<string, unknown> = {};
     if (s.observedGeneration !== undefined) status.observedGeneration = s.observedGeneration;
     if (s.lastScaleTime) status.lastScaleTime = s.lastScaleTime;
@@ -204,9 +210,10 @@ function validateRules(rules: HPAScalingRules | undefined, path: string): FieldE
 
 /** ValidateHorizontalPodAutoscaler (1.32, HPAScaleToZero off: minReplicas ≥ 1 unless it already was 0). */
 export function validateHpa(o: KubeObject, old?: KubeObject): FieldError[] {
-  const spec = o.spec ?? {};
+  const spec: Partial<HorizontalPodAutoscalerSpec> = asStored<HorizontalPodAutoscaler>(o).spec ?? {};
   const errs: FieldError[] = [];
-  const lower = old?.spec?.minReplicas === 0 ? 0 : 1;
+  const oldMin = old && asStored<HorizontalPodAutoscaler>(old).spec?.minReplicas;
+  const lower = oldMin === 0 ? 0 : 1;
   const min = spec.minReplicas;
   const max = spec.maxReplicas ?? 0;
   if (typeof min === 'number' && min < lower) errs.push(invalid('spec.minReplicas', min, `must be greater than or equal to ${lower}`));
@@ -255,8 +262,9 @@ const hpaTable: TableSpec = {
     column('Replicas', 'integer', 'Current number of replicas of pods managed by this autoscaler.'),
     ageColumn,
   ],
-  cells: (o, now) => {
-    const ref = o.spec?.scaleTargetRef ?? {};
+  cells: (stored, now) => {
+    const o = asStored<HorizontalPodAutoscaler>(stored);
+    const ref: Partial<CrossVersionObjectReference> = o.spec?.scaleTargetRef ?? {};
     return [
       o.metadata.name,
       `${ref.kind ?? ''}/${ref.name ?? ''}`,

@@ -4,9 +4,10 @@
  * ← default ← min for Containers) and validation (min ≤ defaultRequest ≤ default ≤ max, ratio ≥ 1). The
  * LimitRanger admission plugin (src/cluster/admission/plugins/limit-ranger.ts) applies them to pods.
  */
-import type { LimitRangeItem } from 'kubernetes-types/core/v1.js';
+import type { LimitRange, LimitRangeItem } from 'kubernetes-types/core/v1.js';
 import { type FieldError, forbidden, invalid, required } from '../../errors/field-errors.js';
 import type { KubeObject } from '../../store/object-store.js';
+import { asStored } from '../../store/kube-object.js';
 import { type Quantity, canonicalQuantity, formatQuantity, quantityOf } from '../../admission/resource-quantities.js';
 import { defineKind } from '../define-kind.js';
 import { qualifiedNameErrors } from '../object-meta.js';
@@ -30,7 +31,8 @@ export function defaultLimitRangeItem(item: LimitRangeItem): void {
 }
 
 function defaultLimitRange(o: KubeObject): void {
-  const items: Array<LimitRangeItem | null> = Array.isArray(o.spec?.limits) ? o.spec.limits : [];
+  const spec = asStored<LimitRange>(o).spec;
+  const items: Array<LimitRangeItem | null> = Array.isArray(spec?.limits) ? spec.limits : [];
   for (const item of items) if (isObject(item)) defaultLimitRangeItem(item);
 }
 
@@ -39,7 +41,8 @@ const quantityValue = (q: Quantity): string => q.text;
 /** ValidateLimitRange (1.32 pkg/apis/core/validation). */
 export function validateLimitRange(o: KubeObject): FieldError[] {
   const errs: FieldError[] = [];
-  const limits: unknown[] = Array.isArray(o.spec?.limits) ? o.spec.limits : [];
+  const spec = asStored<LimitRange>(o).spec;
+  const limits: unknown[] = Array.isArray(spec?.limits) ? spec.limits : [];
   const seenTypes = new Set<string>();
   limits.forEach((limit, i) => {
     const path = `spec.limits[${i}]`;
@@ -110,7 +113,8 @@ function formatPlain(q: Quantity): string {
 
 /** Quantities are stored in their canonical form, as the API server serializes them. */
 function canonicalLimits(o: KubeObject): void {
-  for (const item of Array.isArray(o.spec?.limits) ? o.spec.limits : []) {
+  const spec = asStored<LimitRange>(o).spec;
+  for (const item of Array.isArray(spec?.limits) ? spec.limits : []) {
     if (!isObject(item)) continue;
     for (const field of ['min', 'max', 'default', 'defaultRequest', 'maxLimitRequestRatio']) {
       if (!isObject(item[field])) continue;

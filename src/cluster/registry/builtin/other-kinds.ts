@@ -5,6 +5,9 @@
 import type { PolicyRule, Subject } from 'kubernetes-types/rbac/v1.js';
 import { type FieldError, invalid, notSupported, required } from '../../errors/field-errors.js';
 import type { KubeObject } from '../../store/object-store.js';
+import { asStored } from '../../store/kube-object.js';
+import type { Lease } from 'kubernetes-types/coordination/v1.js';
+import type { RoleBinding } from 'kubernetes-types/rbac/v1.js';
 import { defineKind } from '../define-kind.js';
 import type { ResourceType } from '../resource-type.js';
 import { age, ageColumn, column, nameColumn } from '../table-format.js';
@@ -19,7 +22,7 @@ export const leases = defineKind({
   fields: ['spec'],
   table: {
     columns: [nameColumn, column('Holder', 'string', 'The holder of the lease.'), ageColumn],
-    cells: (o, now) => [o.metadata.name, o.spec?.holderIdentity ?? '', age(o.metadata.creationTimestamp, now)],
+    cells: (o, now) => [o.metadata.name, asStored<Lease>(o).spec?.holderIdentity ?? '', age(o.metadata.creationTimestamp, now)],
   },
   strategy: {
     validateCreate: validateLease,
@@ -29,9 +32,10 @@ export const leases = defineKind({
 
 function validateLease(o: KubeObject): FieldError[] {
   const errs: FieldError[] = [];
-  const d = o.spec?.leaseDurationSeconds;
+  const spec = asStored<Lease>(o).spec;
+  const d = spec?.leaseDurationSeconds;
   if (d !== undefined && d !== null && !(d > 0)) errs.push(invalid('spec.leaseDurationSeconds', d, 'must be greater than 0'));
-  const t = o.spec?.leaseTransitions;
+  const t = spec?.leaseTransitions;
   if (t !== undefined && t !== null && t < 0) errs.push(invalid('spec.leaseTransitions', t, 'must be greater than or equal to 0'));
   return errs;
 }
@@ -56,7 +60,7 @@ function validateRules(rules: unknown, clusterRole: boolean): FieldError[] {
 
 function validateBinding(o: KubeObject, clusterBinding: boolean): FieldError[] {
   const errs: FieldError[] = [];
-  const ref = o.roleRef;
+  const ref = asStored<RoleBinding>(o).roleRef;
   if (!ref) return [required('roleRef')];
   if (ref.apiGroup !== 'rbac.authorization.k8s.io') errs.push(notSupported('roleRef.apiGroup', ref.apiGroup ?? '', ['rbac.authorization.k8s.io']));
   const kinds = clusterBinding ? ['ClusterRole'] : ['Role', 'ClusterRole'];
@@ -94,9 +98,10 @@ const bindingTable = {
     column('ServiceAccounts', 'string', 'ServiceAccounts in the binding.', 1),
   ],
   cells: (o: KubeObject, now: number) => {
-    const subjects: Subject[] = o.subjects ?? [];
+    const binding = asStored<RoleBinding>(o);
+    const subjects: Subject[] = binding.subjects ?? [];
     const of = (k: string, f: (s: Subject) => string): string => subjects.filter((s) => s.kind === k).map(f).join(', ');
-    return [o.metadata.name, `${o.roleRef?.kind}/${o.roleRef?.name}`, age(o.metadata.creationTimestamp, now), of('User', (s) => s.name), of('Group', (s) => s.name), of('ServiceAccount', (s) => `${s.namespace ?? ''}/${s.name}`)];
+    return [o.metadata.name, `${binding.roleRef?.kind}/${binding.roleRef?.name}`, age(o.metadata.creationTimestamp, now), of('User', (s) => s.name), of('Group', (s) => s.name), of('ServiceAccount', (s) => `${s.namespace ?? ''}/${s.name}`)];
   },
 };
 

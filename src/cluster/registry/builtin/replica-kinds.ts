@@ -3,9 +3,11 @@
  * and labels taken from its template), validation (selector required and matching the template's labels,
  * immutable for apps/v1, replicas ≥ 0, restartPolicy Always), kubectl columns, and `/scale`.
  */
-import type { Container } from 'kubernetes-types/core/v1.js';
+import type { ReplicaSet, ReplicaSetSpec } from 'kubernetes-types/apps/v1.js';
+import type { Container, ReplicationController, ReplicationControllerSpec } from 'kubernetes-types/core/v1.js';
 import { type FieldError, invalid, required } from '../../errors/field-errors.js';
 import type { KubeObject } from '../../store/object-store.js';
+import { asStored } from '../../store/kube-object.js';
 import { defineKind } from '../define-kind.js';
 import type { ResourceType, ScaleSubresource } from '../resource-type.js';
 import { age, ageColumn, column, nameColumn } from '../table-format.js';
@@ -15,7 +17,9 @@ import { defaultPodTemplate } from './core-kinds.js';
 import { goLabelSelector, nonNegative, validateLabelSelector, validateReplicaTemplate } from './replica-validation.js';
 
 const sameJson = (a: unknown, b: unknown): boolean => JSON.stringify(a ?? null) === JSON.stringify(b ?? null);
-const containersOf = (o: KubeObject): Container[] => o.spec?.template?.spec?.containers ?? [];
+/** A ReplicaSet or ReplicationController: both keep replicas and a pod template the same way. */
+const replicated = (o: KubeObject) => asStored<ReplicaSet | ReplicationController>(o);
+const containersOf = (o: KubeObject): Container[] => replicated(o).spec?.template?.spec?.containers ?? [];
 
 /** The columns kubectl shows for ReplicaSets and ReplicationControllers (wide adds containers, images, selector). */
 const replicaTable = (selectorText: (o: KubeObject) => string) => ({
@@ -31,9 +35,9 @@ const replicaTable = (selectorText: (o: KubeObject) => string) => ({
   ],
   cells: (o: KubeObject, now: number) => [
     o.metadata.name,
-    o.spec?.replicas ?? 0,
-    o.status?.replicas ?? 0,
-    o.status?.readyReplicas ?? 0,
+    replicated(o).spec?.replicas ?? 0,
+    replicated(o).status?.replicas ?? 0,
+    replicated(o).status?.readyReplicas ?? 0,
     age(o.metadata.creationTimestamp, now),
     containersOf(o).map((c) => c.name).join(','),
     containersOf(o).map((c) => c.image).join(','),
@@ -42,7 +46,7 @@ const replicaTable = (selectorText: (o: KubeObject) => string) => ({
 });
 
 function validateReplicaSet(o: KubeObject): FieldError[] {
-  const spec = o.spec ?? {};
+  const spec: Partial<ReplicaSetSpec> = asStored<ReplicaSet>(o).spec ?? {};
   const errs = [...nonNegative(spec.replicas, 'spec.replicas'), ...nonNegative(spec.minReadySeconds, 'spec.minReadySeconds')];
   const selectorErrs = validateLabelSelector(spec.selector, 'spec.selector');
   errs.push(...selectorErrs);
@@ -61,23 +65,26 @@ export const replicaSets: ResourceType = {
     statusSubresource: true,
     hasGeneration: true,
     fields: ['spec', 'status'],
-    table: replicaTable((o) => labelSelectorToString(o.spec?.selector)),
+    table: replicaTable((o) => labelSelectorToString(asStored<ReplicaSet>(o).spec?.selector)),
     strategy: {
       prepareForCreate(o) {
-        const spec = (o.spec ??= {});
+        o.spec ??= {};
+        const spec = asStored<ReplicaSet>(o).spec!;
         spec.replicas ??= 1;
         defaultPodTemplate(spec.template);
         o.status = { replicas: 0 };
       },
       prepareForUpdate(o) {
-        const spec = (o.spec ??= {});
+        o.spec ??= {};
+        const spec = asStored<ReplicaSet>(o).spec!;
         spec.replicas ??= 1;
         defaultPodTemplate(spec.template);
       },
       validateCreate: validateReplicaSet,
       validateUpdate(o, old) {
         const errs = validateReplicaSet(o);
-        if (!sameJson(o.spec?.selector, old.spec?.selector)) errs.push(invalid('spec.selector', goLabelSelector(o.spec?.selector), 'field is immutable'));
+        const selector = asStored<ReplicaSet>(o).spec?.selector;
+        if (!sameJson(selector, asStored<ReplicaSet>(old).spec?.selector)) errs.push(invalid('spec.selector', goLabelSelector(selector), 'field is immutable'));
         return errs;
       },
     },
@@ -86,7 +93,8 @@ export const replicaSets: ResourceType = {
 };
 
 function defaultReplicationController(o: KubeObject): void {
-  const spec = (o.spec ??= {});
+  o.spec ??= {};
+  const spec = asStored<ReplicationController>(o).spec!;
   const labels = spec.template?.metadata?.labels;
   if (labels && Object.keys(labels).length) {
     if (!spec.selector || Object.keys(spec.selector).length === 0) spec.selector = { ...labels };
@@ -97,7 +105,7 @@ function defaultReplicationController(o: KubeObject): void {
 }
 
 function validateReplicationController(o: KubeObject): FieldError[] {
-  const spec = o.spec ?? {};
+  const spec: ReplicationControllerSpec = asStored<ReplicationController>(o).spec ?? {};
   const errs = nonNegative(spec.minReadySeconds, 'spec.minReadySeconds');
   const empty = !spec.selector || Object.keys(spec.selector).length === 0;
   if (empty) errs.push(required('spec.selector'));
@@ -116,7 +124,7 @@ export const replicationControllers: ResourceType = {
     statusSubresource: true,
     hasGeneration: true,
     fields: ['spec', 'status'],
-    table: replicaTable((o) => labelSelectorToString(fromSelectorMap(o.spec?.selector))),
+    table: replicaTable((o) => labelSelectorToString(fromSelectorMap(asStored<ReplicationController>(o).spec?.selector))),
     strategy: {
       prepareForCreate(o) {
         defaultReplicationController(o);

@@ -3,9 +3,10 @@
  * validation; status (hard, used) is written by the resource quota controller and by the ResourceQuota
  * admission plugin as objects are created (src/cluster/admission/plugins/resource-quota-admission.ts).
  */
-import type { ScopeSelector, ScopedResourceSelectorRequirement } from 'kubernetes-types/core/v1.js';
+import type { ResourceQuota, ScopeSelector, ScopedResourceSelectorRequirement } from 'kubernetes-types/core/v1.js';
 import { type FieldError, GoSyntaxValue, goQuote, invalid, notSupported, required } from '../../errors/field-errors.js';
 import type { KubeObject } from '../../store/object-store.js';
+import { asStored } from '../../store/kube-object.js';
 import { canonicalQuantity, formatQuantity, quantityOf } from '../../admission/resource-quantities.js';
 import { containerConstrainedResources } from '../../admission/quota-usage.js';
 import { defineKind } from '../define-kind.js';
@@ -103,15 +104,17 @@ function canonical(list: unknown): void {
 }
 
 function canonicalQuota(o: KubeObject): void {
-  canonical(o.spec?.hard);
-  canonical(o.status?.hard);
-  canonical(o.status?.used);
+  const quota = asStored<ResourceQuota>(o);
+  canonical(quota.spec?.hard);
+  canonical(quota.status?.hard);
+  canonical(quota.status?.used);
 }
 
 /** `requests.cpu: 500m/1, pods: 1/2` (Request) and `limits.cpu: 1/2` (Limit), as the 1.32 printer writes them. */
 function quotaColumns(o: KubeObject): [string, string] {
-  const hard: Record<string, string> = o.status?.hard ?? {};
-  const used: Record<string, string> = o.status?.used ?? {};
+  const status = asStored<ResourceQuota>(o).status;
+  const hard: Record<string, string> = status?.hard ?? {};
+  const used: Record<string, string> = status?.used ?? {};
   const request: string[] = [];
   const limit: string[] = [];
   for (const k of Object.keys(hard).sort()) {

@@ -5,10 +5,11 @@
  * by the Service's uid, itself drawn from the cluster's seed — and never collide; a requested address
  * or port already held by another Service answers the real 422.
  */
-import type { ServicePort } from 'kubernetes-types/core/v1.js';
+import type { Service, ServicePort } from 'kubernetes-types/core/v1.js';
 import { GoSyntaxValue, goQuote, invalid } from '../../errors/field-errors.js';
 import { invalidObject } from '../../errors/status-errors.js';
 import type { KubeObject } from '../../store/object-store.js';
+import { asStored } from '../../store/kube-object.js';
 import { dynamicAddress, dynamicBandSize, inServiceRange, nodePortRange, serviceCidr } from './service-network.js';
 
 export const needsNodePorts = (type: string | undefined): boolean => type === 'NodePort' || type === 'LoadBalancer';
@@ -16,7 +17,7 @@ export const needsNodePorts = (type: string | undefined): boolean => type === 'N
 /** Addresses held by stored Services other than `exceptUid`. */
 export function allocatedClusterIPs(services: readonly KubeObject[], exceptUid?: string): Set<string> {
   const used = new Set<string>();
-  for (const s of services) {
+  for (const s of services.map((o) => asStored<Service>(o))) {
     if (s.metadata.uid === exceptUid || s.spec?.type === 'ExternalName') continue;
     for (const ip of s.spec?.clusterIPs ?? (s.spec?.clusterIP ? [s.spec.clusterIP] : [])) if (ip && ip !== 'None') used.add(ip);
   }
@@ -26,7 +27,7 @@ export function allocatedClusterIPs(services: readonly KubeObject[], exceptUid?:
 /** Node ports held by stored Services other than `exceptUid`. */
 export function allocatedNodePorts(services: readonly KubeObject[], exceptUid?: string): Set<number> {
   const used = new Set<number>();
-  for (const s of services) {
+  for (const s of services.map((o) => asStored<Service>(o))) {
     if (s.metadata.uid === exceptUid) continue;
     for (const p of s.spec?.ports ?? []) if (typeof p?.nodePort === 'number' && p.nodePort > 0) used.add(p.nodePort);
     if (typeof s.spec?.healthCheckNodePort === 'number' && s.spec.healthCheckNodePort > 0) used.add(s.spec.healthCheckNodePort);
@@ -82,7 +83,7 @@ function nodePortRefusal(port: number, used: ReadonlySet<number>): string | unde
 
 /** Fills spec.clusterIP/clusterIPs of a Service that needs one (empty → a free address; given → checked). */
 export function allocateClusterIP(service: KubeObject, used: ReadonlySet<string>): void {
-  const spec = service.spec;
+  const spec = asStored<Service>(service).spec!;
   const wanted: string = spec.clusterIPs?.[0] ?? '';
   if (wanted === 'None') return;
   if (wanted === '') {
@@ -93,7 +94,7 @@ export function allocateClusterIP(service: KubeObject, used: ReadonlySet<string>
   }
   const refusal = clusterIPRefusal(wanted, used);
   if (refusal) {
-    throw invalidObject('Service', '', service.metadata.name ?? '', [invalid('spec.clusterIPs', goStrings(spec.clusterIPs), `failed to allocate IP ${wanted}: ${refusal}`)]);
+    throw invalidObject('Service', '', service.metadata.name ?? '', [invalid('spec.clusterIPs', goStrings(spec.clusterIPs!), `failed to allocate IP ${wanted}: ${refusal}`)]);
   }
   spec.clusterIP = wanted;
 }
@@ -104,7 +105,7 @@ export function allocateClusterIP(service: KubeObject, used: ReadonlySet<string>
  * already held before this write (an update keeps them without a new check).
  */
 export function allocateNodePorts(service: KubeObject, used: ReadonlySet<number>, kept: ReadonlySet<number> = new Set()): void {
-  const ports: ServicePort[] = service.spec?.ports ?? [];
+  const ports: ServicePort[] = asStored<Service>(service).spec?.ports ?? [];
   const taken = new Set(used);
   const byPort = new Map<number, number>();
   ports.forEach((p, i) => {

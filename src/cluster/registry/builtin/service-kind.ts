@@ -4,9 +4,10 @@
  * the kept allocations of an update, the validation messages of pkg/apis/core/validation, and the
  * `kubectl get svc` columns. Nothing proxies traffic: a LoadBalancer stays `<pending>` (no cloud).
  */
-import type { LoadBalancerIngress, ServicePort } from 'kubernetes-types/core/v1.js';
+import type { LoadBalancerIngress, Service, ServicePort, ServiceSpec } from 'kubernetes-types/core/v1.js';
 import { type FieldError, GoSyntaxValue, duplicate, forbidden, goQuote, invalid, notSupported, required } from '../../errors/field-errors.js';
 import type { KubeObject } from '../../store/object-store.js';
+import { asStored } from '../../store/kube-object.js';
 import { defineKind } from '../define-kind.js';
 import { dns1035LabelErrors, dns1123LabelErrors } from '../object-meta.js';
 import type { WriteContext } from '../resource-type.js';
@@ -16,12 +17,15 @@ import { isIPAddress } from './service-network.js';
 
 const serviceTypes = ['ClusterIP', 'ExternalName', 'LoadBalancer', 'NodePort'];
 const protocols = ['SCTP', 'TCP', 'UDP'];
-const isHeadless = (o: KubeObject): boolean => o.spec?.clusterIP === 'None' || o.spec?.clusterIPs?.[0] === 'None';
-const needsClusterIP = (o: KubeObject): boolean => (o.spec?.type ?? 'ClusterIP') !== 'ExternalName';
+/** A Service's spec, read through its kubernetes-types type. */
+const specOf = (o: KubeObject): ServiceSpec | undefined => asStored<Service>(o).spec;
+const isHeadless = (o: KubeObject): boolean => specOf(o)?.clusterIP === 'None' || specOf(o)?.clusterIPs?.[0] === 'None';
+const needsClusterIP = (o: KubeObject): boolean => (specOf(o)?.type ?? 'ClusterIP') !== 'ExternalName';
 
 /** Defaults every write gets (the v1 defaulting functions). */
 function defaultService(o: KubeObject): void {
-  const spec = (o.spec ??= {});
+  o.spec ??= {};
+  const spec = specOf(o)!;
   spec.type ||= 'ClusterIP';
   spec.sessionAffinity ||= 'None';
   if (spec.sessionAffinity === 'ClientIP') spec.sessionAffinityConfig ??= { clientIP: { timeoutSeconds: 10800 } };
@@ -39,11 +43,11 @@ function defaultService(o: KubeObject): void {
 
 /** ipFamilyPolicy and ipFamilies on this IPv4 single-stack cluster (headless without selector asks for dual). */
 function defaultIPFamilies(o: KubeObject, old?: KubeObject): void {
-  const spec = o.spec;
+  const spec = specOf(o)!;
   if (!needsClusterIP(o)) return;
   const selectorless = !spec.selector || Object.keys(spec.selector).length === 0;
-  spec.ipFamilyPolicy ??= old?.spec?.ipFamilyPolicy ?? (isHeadless(o) && selectorless ? 'RequireDualStack' : 'SingleStack');
-  if (!spec.ipFamilies?.length) spec.ipFamilies = old?.spec?.ipFamilies?.length ? [...old.spec.ipFamilies] : ['IPv4'];
+  spec.ipFamilyPolicy ??= (old && specOf(old))?.ipFamilyPolicy ?? (isHeadless(o) && selectorless ? 'RequireDualStack' : 'SingleStack');
+  if (!spec.ipFamilies?.length) spec.ipFamilies = (old && specOf(old))?.ipFamilies?.length ? [...specOf(old)!.ipFamilies!] : ['IPv4'];
   if (isHeadless(o) && selectorless && spec.ipFamilyPolicy !== 'SingleStack' && spec.ipFamilies.length === 1) {
     spec.ipFamilies.push(spec.ipFamilies[0] === 'IPv4' ? 'IPv6' : 'IPv4');
   }
@@ -55,7 +59,7 @@ function storedServices(ctx: WriteContext): readonly KubeObject[] {
 
 /** The IP-related checks kube-apiserver runs before allocating (ValidateServiceClusterIPsRelatedFields). */
 function validateClusterIPFields(o: KubeObject): FieldError[] {
-  const spec = o.spec ?? {};
+  const spec = specOf(o) ?? {};
   if (!needsClusterIP(o)) return [];
   const errs: FieldError[] = [];
   const ips: string[] = Array.isArray(spec.clusterIPs) ? spec.clusterIPs : [];
@@ -86,7 +90,7 @@ const servicePortText = (p: ServicePort): string =>
 
 function validatePorts(o: KubeObject): FieldError[] {
   const errs: FieldError[] = [];
-  const spec = o.spec ?? {};
+  const spec = specOf(o) ?? {};
   const ports: Array<ServicePort | undefined> = Array.isArray(spec.ports) ? spec.ports : [];
   if (ports.length === 0 && !isHeadless(o) && spec.type !== 'ExternalName') errs.push(required('spec.ports'));
   const names = new Set<string>();
@@ -124,7 +128,7 @@ function validatePorts(o: KubeObject): FieldError[] {
 }
 
 function validateService(o: KubeObject): FieldError[] {
-  const spec = o.spec ?? {};
+  const spec = specOf(o) ?? {};
   const errs: FieldError[] = [];
   for (const m of dns1035LabelErrors(o.metadata.name ?? '')) if (o.metadata.name) errs.push(invalid('metadata.name', o.metadata.name, m));
   if (spec.type === 'NodePort' && isHeadless(o)) errs.push(invalid('spec.clusterIPs[0]', 'None', "may not be set to 'None' for NodePort services"));
@@ -134,27 +138,27 @@ function validateService(o: KubeObject): FieldError[] {
     if (!spec.externalName) errs.push(required('spec.externalName'));
   }
   errs.push(...validatePorts(o));
-  if (!['ClientIP', 'None'].includes(spec.sessionAffinity)) errs.push(notSupported('spec.sessionAffinity', spec.sessionAffinity ?? '', ['ClientIP', 'None']));
-  if (!serviceTypes.includes(spec.type)) errs.push(notSupported('spec.type', spec.type ?? '', serviceTypes));
+  if (!(['ClientIP', 'None'] as Array<string | undefined>).includes(spec.sessionAffinity)) errs.push(notSupported('spec.sessionAffinity', spec.sessionAffinity ?? '', ['ClientIP', 'None']));
+  if (!(serviceTypes as Array<string | undefined>).includes(spec.type)) errs.push(notSupported('spec.type', spec.type ?? '', serviceTypes));
   errs.push(...validateClusterIPFields(o));
   return errs;
 }
 
 /** `80/TCP`, `80:30080/TCP`, joined by commas (kubectl's makePortString). */
 function portsCell(o: KubeObject): string {
-  const text = (o.spec?.ports ?? []).map((p: ServicePort) => ((p.nodePort ?? 0) > 0 ? `${p.port}:${p.nodePort}/${p.protocol}` : `${p.port}/${p.protocol}`)).join(',');
+  const text = (specOf(o)?.ports ?? []).map((p: ServicePort) => ((p.nodePort ?? 0) > 0 ? `${p.port}:${p.nodePort}/${p.protocol}` : `${p.port}/${p.protocol}`)).join(',');
   return text || '<none>';
 }
 
 function externalIPCell(o: KubeObject): string {
-  const spec = o.spec ?? {};
+  const spec = specOf(o) ?? {};
   const external: string[] = spec.externalIPs ?? [];
   switch (spec.type) {
     case 'ClusterIP':
     case 'NodePort':
       return external.length ? external.join(',') : '<none>';
     case 'LoadBalancer': {
-      const ingress: string[] = (o.status?.loadBalancer?.ingress ?? []).map((i: LoadBalancerIngress) => i.ip || i.hostname).filter(Boolean);
+      const ingress: string[] = (asStored<Service>(o).status?.loadBalancer?.ingress ?? []).map((i: LoadBalancerIngress) => i.ip || i.hostname).filter(Boolean) as string[];
       const all = [...ingress, ...external];
       return all.length ? all.join(',') : '<pending>';
     }
@@ -165,7 +169,7 @@ function externalIPCell(o: KubeObject): string {
   }
 }
 
-const selectorCell = (o: KubeObject): string => Object.entries(o.spec?.selector ?? {}).map(([k, v]) => `${k}=${v}`).join(',') || '<none>';
+const selectorCell = (o: KubeObject): string => Object.entries(specOf(o)?.selector ?? {}).map(([k, v]) => `${k}=${v}`).join(',') || '<none>';
 
 export const services = defineKind({
   resource: 'services',
@@ -189,7 +193,7 @@ export const services = defineKind({
       ageColumn,
       column('Selector', 'string', 'Route service traffic to pods with label keys and values matching this selector.', 1),
     ],
-    cells: (o, now) => [o.metadata.name, o.spec?.type ?? '', o.spec?.clusterIPs?.[0] ?? '<none>', externalIPCell(o), portsCell(o), age(o.metadata.creationTimestamp, now), selectorCell(o)],
+    cells: (o, now) => [o.metadata.name, specOf(o)?.type ?? '', specOf(o)?.clusterIPs?.[0] ?? '<none>', externalIPCell(o), portsCell(o), age(o.metadata.creationTimestamp, now), selectorCell(o)],
   },
   strategy: {
     prepareForCreate(o, ctx) {
@@ -200,7 +204,7 @@ export const services = defineKind({
       if (validateClusterIPFields(o).length || validatePorts(o).length) return;
       const stored = storedServices(ctx);
       if (needsClusterIP(o)) allocateClusterIP(o, allocatedClusterIPs(stored));
-      if (needsNodePorts(o.spec.type)) allocateNodePorts(o, allocatedNodePorts(stored));
+      if (needsNodePorts(specOf(o)!.type)) allocateNodePorts(o, allocatedNodePorts(stored));
     },
     prepareForUpdate(o, old, ctx) {
       defaultService(o);
@@ -209,16 +213,16 @@ export const services = defineKind({
       if (validateClusterIPFields(o).length || validatePorts(o).length) return;
       const stored = storedServices(ctx);
       if (needsClusterIP(o) && !needsClusterIP(old)) allocateClusterIP(o, allocatedClusterIPs(stored, old.metadata.uid));
-      if (needsNodePorts(o.spec.type)) {
-        const held = new Set<number>((old.spec?.ports ?? []).map((p: ServicePort) => p.nodePort).filter((n: unknown) => typeof n === 'number' && n > 0));
+      if (needsNodePorts(specOf(o)!.type)) {
+        const held = new Set<number>((specOf(old)?.ports ?? []).map((p: ServicePort) => p.nodePort).filter((n: unknown) => typeof n === 'number' && n > 0) as number[]);
         allocateNodePorts(o, allocatedNodePorts(stored, old.metadata.uid), held);
       }
     },
     validateCreate: validateService,
     validateUpdate(o, old) {
       const errs = validateService(o);
-      const oldIPs: string[] = old.spec?.clusterIPs ?? [];
-      const newIPs: string[] = o.spec?.clusterIPs ?? [];
+      const oldIPs: string[] = specOf(old)?.clusterIPs ?? [];
+      const newIPs: string[] = specOf(o)?.clusterIPs ?? [];
       const bothNeedIPs = needsClusterIP(o) && needsClusterIP(old);
       if (bothNeedIPs && !(isHeadless(o) && isHeadless(old)) && oldIPs.length === newIPs.length) {
         oldIPs.forEach((ip, i) => {
@@ -227,7 +231,7 @@ export const services = defineKind({
       }
       return errs;
     },
-    fieldLabels: (o) => ({ 'spec.clusterIP': o.spec?.clusterIP ?? '', 'spec.type': o.spec?.type ?? '' }),
+    fieldLabels: (o) => ({ 'spec.clusterIP': specOf(o)?.clusterIP ?? '', 'spec.type': specOf(o)?.type ?? '' }),
   },
 });
 
@@ -236,29 +240,29 @@ export const services = defineKind({
  * and normalizeClusterIPs of the service REST storage): the cluster IPs, and node ports of unchanged ports.
  */
 function keepAllocations(o: KubeObject, old: KubeObject): void {
-  const spec = o.spec;
+  const spec = specOf(o)!;
   if (needsClusterIP(o) && needsClusterIP(old)) {
-    if (old.spec?.clusterIPs?.length && spec.clusterIP !== old.spec.clusterIP && JSON.stringify(spec.clusterIPs ?? []) === JSON.stringify(old.spec.clusterIPs)) {
+    if (specOf(old)?.clusterIPs?.length && spec.clusterIP !== specOf(old)!.clusterIP && JSON.stringify(spec.clusterIPs ?? []) === JSON.stringify(specOf(old)!.clusterIPs)) {
       // only the singular field changed (an old client): the plural follows it
       spec.clusterIPs = spec.clusterIP ? [spec.clusterIP] : undefined;
       if (!spec.clusterIPs) delete spec.clusterIPs;
     }
-    if (!spec.clusterIP && old.spec?.clusterIP) spec.clusterIP = old.spec.clusterIP;
-    if (!spec.clusterIPs?.length && old.spec?.clusterIPs?.length) spec.clusterIPs = [...old.spec.clusterIPs];
+    if (!spec.clusterIP && specOf(old)?.clusterIP) spec.clusterIP = specOf(old)!.clusterIP;
+    if (!spec.clusterIPs?.length && specOf(old)?.clusterIPs?.length) spec.clusterIPs = [...specOf(old)!.clusterIPs!];
   }
   if (!needsClusterIP(o) && needsClusterIP(old)) {
     // becoming ExternalName drops the address fields the user left as they were (dropTypeDependentFields)
-    const same = (field: string): boolean => JSON.stringify(spec[field] ?? null) === JSON.stringify(old.spec?.[field] ?? null);
-    for (const field of ['clusterIP', 'clusterIPs', 'ipFamilies', 'ipFamilyPolicy', 'internalTrafficPolicy']) if (same(field)) delete spec[field];
+    const same = (field: keyof ServiceSpec): boolean => JSON.stringify(spec[field] ?? null) === JSON.stringify(specOf(old)?.[field] ?? null);
+    for (const field of ['clusterIP', 'clusterIPs', 'ipFamilies', 'ipFamilyPolicy', 'internalTrafficPolicy'] as const) if (same(field)) delete spec[field];
   }
-  const oldPorts: ServicePort[] = old.spec?.ports ?? [];
-  if (needsNodePorts(spec.type) && needsNodePorts(old.spec?.type)) {
+  const oldPorts: ServicePort[] = specOf(old)?.ports ?? [];
+  if (needsNodePorts(spec.type) && needsNodePorts(specOf(old)?.type)) {
     for (const p of spec.ports ?? []) {
       if (p?.nodePort) continue;
       const same = oldPorts.find((q) => q.port === p.port && (q.protocol ?? 'TCP') === p.protocol && q.nodePort);
       if (same) p.nodePort = same.nodePort;
     }
-  } else if (!needsNodePorts(spec.type) && needsNodePorts(old.spec?.type)) {
+  } else if (!needsNodePorts(spec.type) && needsNodePorts(specOf(old)?.type)) {
     // leaving NodePort/LoadBalancer drops the node ports the user did not change
     for (const p of spec.ports ?? []) {
       if (p?.nodePort && oldPorts.some((q) => q.nodePort === p.nodePort)) delete p.nodePort;

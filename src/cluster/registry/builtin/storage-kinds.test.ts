@@ -1,11 +1,15 @@
 /** The storage kinds' strategies: defaults, claim validation and update rules, the default class pick, kubectl cells. */
+import type { PersistentVolume, PersistentVolumeClaim } from 'kubernetes-types/core/v1.js';
 import { fieldErrorText } from '../../errors/field-errors.js';
+import { asStored } from '../../store/kube-object.js';
 import { ObjectStore, type KubeObject } from '../../store/object-store.js';
 import { accessModesText, defaultStorageClass, parseQuantity, persistentVolumeClaimKind, persistentVolumes, standardStorageClass, storageClasses, storageClassBucket } from './storage-kinds.js';
 
 const ctx = { now: Date.parse('2026-01-01T00:00:00Z'), uid: () => 'uid-1' };
-const claim = (spec: Record<string, unknown>, status?: Record<string, unknown>): KubeObject =>
+const claim = (spec: Record<string, unknown>, status?: object): KubeObject =>
   ({ apiVersion: 'v1', kind: 'PersistentVolumeClaim', metadata: { name: 'c', namespace: 'default' }, spec, ...(status ? { status } : {}) }) as KubeObject;
+const claimSpec = (o: KubeObject) => asStored<PersistentVolumeClaim>(o).spec!;
+const claimStatus = (o: KubeObject) => asStored<PersistentVolumeClaim>(o).status;
 const texts = (errs: Parameters<typeof fieldErrorText>[0][]): string[] => errs.map(fieldErrorText);
 
 test('quantities and access modes as kubectl prints them', () => {
@@ -20,8 +24,8 @@ test('a claim: volumeMode defaulted, the protection finalizer added, the default
   const kind = persistentVolumeClaimKind(store);
   const bare = claim({ accessModes: ['ReadWriteOnce'], resources: { requests: { storage: '1Gi' } } });
   kind.strategy.prepareForCreate!(bare, ctx);
-  expect(bare.spec.storageClassName).toBeUndefined();
-  expect(bare.spec.volumeMode).toBe('Filesystem');
+  expect(claimSpec(bare).storageClassName).toBeUndefined();
+  expect(claimSpec(bare).volumeMode).toBe('Filesystem');
   expect(bare.metadata.finalizers).toEqual(['kubernetes.io/pvc-protection']);
   expect(bare.status).toEqual({ phase: 'Pending' });
 
@@ -32,10 +36,10 @@ test('a claim: volumeMode defaulted, the protection finalizer added, the default
   expect(defaultStorageClass(store)?.metadata.name).toBe('newer');
   const defaulted = claim({ accessModes: ['ReadWriteOnce'], resources: { requests: { storage: '1Gi' } } });
   kind.strategy.prepareForCreate!(defaulted, ctx);
-  expect(defaulted.spec.storageClassName).toBe('newer');
+  expect(claimSpec(defaulted).storageClassName).toBe('newer');
   const explicitNone = claim({ accessModes: ['ReadWriteOnce'], resources: { requests: { storage: '1Gi' } }, storageClassName: '' });
   kind.strategy.prepareForCreate!(explicitNone, ctx);
-  expect(explicitNone.spec.storageClassName).toBe('');
+  expect(claimSpec(explicitNone).storageClassName).toBe('');
 });
 
 test('claim validation and update rules', () => {
@@ -46,12 +50,12 @@ test('claim validation and update rules', () => {
     'spec.volumeMode: Unsupported value: "Raw": supported values: "Block", "Filesystem"',
   ]);
   const bound = claim({ accessModes: ['ReadWriteOnce'], resources: { requests: { storage: '5Gi' } }, volumeName: 'pv1', storageClassName: 'standard' }, { phase: 'Bound', capacity: { storage: '2Gi' } });
-  const shrink = (storage: string) => texts(kind.strategy.validateUpdate!(claim({ ...bound.spec, resources: { requests: { storage } } }, bound.status), bound));
+  const shrink = (storage: string) => texts(kind.strategy.validateUpdate!(claim({ ...claimSpec(bound), resources: { requests: { storage } } }, claimStatus(bound)), bound));
   expect(shrink('3Gi')).toEqual([]);
   expect(shrink('2Gi')).toEqual(['spec.resources.requests.storage: Forbidden: field can not be less than status.capacity']);
   const unbound = claim({ accessModes: ['ReadWriteOnce'], resources: { requests: { storage: '1Gi' } }, storageClassName: 'standard' });
-  expect(texts(kind.strategy.validateUpdate!(claim({ ...unbound.spec, volumeName: 'pv9' }), unbound))).toEqual([]);
-  expect(texts(kind.strategy.validateUpdate!(claim({ ...unbound.spec, resources: { requests: { storage: '2Gi' } } }), unbound))).toEqual([
+  expect(texts(kind.strategy.validateUpdate!(claim({ ...claimSpec(unbound), volumeName: 'pv9' }), unbound))).toEqual([]);
+  expect(texts(kind.strategy.validateUpdate!(claim({ ...claimSpec(unbound), resources: { requests: { storage: '2Gi' } } }), unbound))).toEqual([
     [
       'spec: Forbidden: spec is immutable after creation except resources.requests and volumeAttributesClassName for bound claims',
       '  core.PersistentVolumeClaimSpec{',
@@ -67,14 +71,14 @@ test('claim validation and update rules', () => {
 test('volumes: Retain by default, a source and capacity required, the source immutable', () => {
   const pv = { apiVersion: 'v1', kind: 'PersistentVolume', metadata: { name: 'v' }, spec: { accessModes: ['ReadWriteOnce'], capacity: { storage: '1Gi' }, nfs: { server: 's', path: '/' } } } as KubeObject;
   persistentVolumes.strategy.prepareForCreate!(pv, ctx);
-  expect(pv.spec.persistentVolumeReclaimPolicy).toBe('Retain');
+  expect(asStored<PersistentVolume>(pv).spec?.persistentVolumeReclaimPolicy).toBe('Retain');
   expect(pv.status).toEqual({ phase: 'Pending', lastPhaseTransitionTime: '2026-01-01T00:00:00Z' });
   expect(texts(persistentVolumes.strategy.validateCreate!({ ...pv, spec: {} } as KubeObject))).toEqual([
     'spec.accessModes: Required value',
     'spec.capacity: Required value',
     'spec: Required value: must specify a volume type',
   ]);
-  const moved = { ...pv, spec: { ...pv.spec, nfs: { server: 'other', path: '/' } } } as KubeObject;
+  const moved = { ...pv, spec: { ...asStored<PersistentVolume>(pv).spec, nfs: { server: 'other', path: '/' } } } as KubeObject;
   expect(texts(persistentVolumes.strategy.validateUpdate!(moved, pv))).toEqual(['spec.persistentvolumesource: Forbidden: spec.persistentvolumesource is forbidden.']);
 });
 

@@ -5,10 +5,12 @@
  * for the fields operators set, the DefaultStorageClass admission plugin (a claim that names no class
  * gets the default one), the PersistentVolumeClaimResize admission check and the kubectl columns.
  */
-import type { PersistentVolumeClaimSpec, VolumeResourceRequirements } from 'kubernetes-types/core/v1.js';
+import type { PersistentVolume, PersistentVolumeClaim, PersistentVolumeClaimSpec, PersistentVolumeSpec, VolumeResourceRequirements } from 'kubernetes-types/core/v1.js';
+import type { StorageClass } from 'kubernetes-types/storage/v1.js';
 import { type FieldError, forbidden, invalid, notSupported, required } from '../../errors/field-errors.js';
 import { forbidden as forbiddenRequest } from '../../errors/status-errors.js';
 import type { KubeObject, ObjectStore } from '../../store/object-store.js';
+import { asStored } from '../../store/kube-object.js';
 import { defineKind } from '../define-kind.js';
 import type { ResourceType } from '../resource-type.js';
 import { age, ageColumn, column, nameColumn } from '../table-format.js';
@@ -86,7 +88,9 @@ function addFinalizer(o: KubeObject, finalizer: string): void {
 const sameJson = (a: unknown, b: unknown): boolean => JSON.stringify(a ?? null) === JSON.stringify(b ?? null);
 
 /** The parts of a claim spec an update may not change (ValidatePersistentVolumeClaimUpdate). */
-function frozenClaimSpec(o: KubeObject, old: KubeObject): { now: PersistentVolumeClaimSpec; before: PersistentVolumeClaimSpec } {
+function frozenClaimSpec(stored: KubeObject, storedOld: KubeObject): { now: PersistentVolumeClaimSpec; before: PersistentVolumeClaimSpec } {
+  const o = asStored<PersistentVolumeClaim>(stored);
+  const old = asStored<PersistentVolumeClaim>(storedOld);
   const now: PersistentVolumeClaimSpec = structuredClone(o.spec ?? {});
   const before: PersistentVolumeClaimSpec = structuredClone(old.spec ?? {});
   if (!before.volumeName) before.volumeName = now.volumeName; // the binder sets volumeName once
@@ -98,9 +102,11 @@ function frozenClaimSpec(o: KubeObject, old: KubeObject): { now: PersistentVolum
   return { now, before };
 }
 
-function validateClaimUpdate(o: KubeObject, old: KubeObject): FieldError[] {
+function validateClaimUpdate(stored: KubeObject, storedOld: KubeObject): FieldError[] {
+  const o = asStored<PersistentVolumeClaim>(stored);
+  const old = asStored<PersistentVolumeClaim>(storedOld);
   const errs = validateClaimSpec(o.spec, 'spec');
-  const { now, before } = frozenClaimSpec(o, old);
+  const { now, before } = frozenClaimSpec(stored, storedOld);
   if (!sameJson(sortKeys(now), sortKeys(before))) {
     errs.push(forbidden('spec', `spec is immutable after creation except resources.requests and volumeAttributesClassName for bound claims\n${claimSpecDiff(before, now)}`));
   }
@@ -170,13 +176,15 @@ export function defaultStorageClass(store: ObjectStore): KubeObject | undefined 
 const pvcQualified = { group: '', resource: 'persistentvolumeclaims' };
 
 /** PersistentVolumeClaimResize admission: a bound claim grows only when its class allows expansion. */
-function checkResize(store: ObjectStore, o: KubeObject, old: KubeObject): void {
+function checkResize(store: ObjectStore, stored: KubeObject, storedOld: KubeObject): void {
+  const o = asStored<PersistentVolumeClaim>(stored);
+  const old = asStored<PersistentVolumeClaim>(storedOld);
   const before = parseQuantity(old.spec?.resources?.requests?.storage);
   const after = parseQuantity(o.spec?.resources?.requests?.storage);
   if (before === undefined || after === undefined || after <= before || old.status?.phase !== 'Bound') return;
   const className = o.spec?.storageClassName;
   const sc = className ? store.get(storageClassBucket, undefined, className) : undefined;
-  if (!sc || sc.allowVolumeExpansion !== true) {
+  if (!sc || asStored<StorageClass>(sc).allowVolumeExpansion !== true) {
     throw forbiddenRequest(
       `persistentvolumeclaims "${o.metadata.name}" is forbidden: only dynamically provisioned pvc can be resized and the storageclass that provisions the pvc must support resize`,
       pvcQualified,
@@ -207,7 +215,8 @@ export function persistentVolumeClaimKind(store: ObjectStore): ResourceType {
         ageColumn,
         column('VolumeMode', 'string', 'VolumeMode of the claim.', 1),
       ],
-      cells: (o, now) => {
+      cells: (stored, now) => {
+        const o = asStored<PersistentVolumeClaim>(stored);
         const phase = o.metadata.deletionTimestamp ? 'Terminating' : o.status?.phase ?? '';
         const bound = Boolean(o.spec?.volumeName);
         return [
@@ -219,7 +228,8 @@ export function persistentVolumeClaimKind(store: ObjectStore): ResourceType {
     },
     strategy: {
       prepareForCreate(o) {
-        const spec = (o.spec ??= {});
+        o.spec ??= {};
+        const spec = asStored<PersistentVolumeClaim>(o).spec!;
         defaultClaimSpec(spec);
         if (spec.storageClassName === undefined) {
           const sc = defaultStorageClass(store);
@@ -229,10 +239,11 @@ export function persistentVolumeClaimKind(store: ObjectStore): ResourceType {
         o.status = { phase: 'Pending' };
       },
       prepareForUpdate(o, old) {
-        if (o.spec) defaultClaimSpec(o.spec);
+        const spec = asStored<PersistentVolumeClaim>(o).spec;
+        if (spec) defaultClaimSpec(spec);
         checkResize(store, o, old);
       },
-      validateCreate: (o) => validateClaimSpec(o.spec, 'spec'),
+      validateCreate: (o) => validateClaimSpec(asStored<PersistentVolumeClaim>(o).spec, 'spec'),
       validateUpdate: validateClaimUpdate,
     },
   });
@@ -240,13 +251,13 @@ export function persistentVolumeClaimKind(store: ObjectStore): ResourceType {
 
 // ---- PersistentVolume ----
 
-const volumeSources = [
+const volumeSources: Array<keyof PersistentVolumeSpec> = [
   'hostPath', 'local', 'nfs', 'csi', 'gcePersistentDisk', 'awsElasticBlockStore', 'azureDisk', 'azureFile', 'cephfs', 'cinder', 'fc',
   'flexVolume', 'flocker', 'glusterfs', 'iscsi', 'photonPersistentDisk', 'portworxVolume', 'quobyte', 'rbd', 'scaleIO', 'storageos', 'vsphereVolume',
 ];
 
 function validatePersistentVolume(o: KubeObject): FieldError[] {
-  const spec = o.spec ?? {};
+  const spec: PersistentVolumeSpec = asStored<PersistentVolume>(o).spec ?? {};
   const errs: FieldError[] = [];
   errs.push(...validateAccessModes(spec.accessModes, 'spec.accessModes', ''));
   const capacity = spec.capacity;
@@ -268,9 +279,11 @@ function validatePersistentVolume(o: KubeObject): FieldError[] {
   return errs;
 }
 
-function validatePersistentVolumeUpdate(o: KubeObject, old: KubeObject): FieldError[] {
-  const errs = validatePersistentVolume(o);
-  const source = (spec: Record<string, unknown> | undefined): unknown => sortKeys(Object.fromEntries(volumeSources.filter((s) => spec?.[s] !== undefined).map((s) => [s, spec![s]])));
+function validatePersistentVolumeUpdate(stored: KubeObject, storedOld: KubeObject): FieldError[] {
+  const errs = validatePersistentVolume(stored);
+  const o = asStored<PersistentVolume>(stored);
+  const old = asStored<PersistentVolume>(storedOld);
+  const source = (spec: PersistentVolumeSpec | undefined): unknown => sortKeys(Object.fromEntries(volumeSources.filter((s) => spec?.[s] !== undefined).map((s) => [s, spec![s]])));
   if (!sameJson(source(o.spec), source(old.spec))) errs.push(forbidden('spec.persistentvolumesource', 'spec.persistentvolumesource is forbidden.'));
   if (old.spec?.volumeMode !== undefined && o.spec?.volumeMode !== old.spec.volumeMode) errs.push(invalid('spec.volumeMode', o.spec?.volumeMode ?? null, 'field is immutable'));
   if (old.spec?.nodeAffinity && !sameJson(o.spec?.nodeAffinity, old.spec.nodeAffinity)) errs.push(invalid('spec.nodeAffinity', null, 'field is immutable'));
@@ -299,7 +312,8 @@ export const persistentVolumes = defineKind({
       ageColumn,
       column('VolumeMode', 'string', 'volumeMode defines if a volume is intended to be used with a formatted filesystem or to remain in raw block state.', 1),
     ],
-    cells: (o, now) => {
+    cells: (stored, now) => {
+      const o = asStored<PersistentVolume>(stored);
       const ref = o.spec?.claimRef;
       return [
         o.metadata.name, o.spec?.capacity?.storage ?? '', accessModesText(o.spec?.accessModes), o.spec?.persistentVolumeReclaimPolicy ?? '',
@@ -311,7 +325,8 @@ export const persistentVolumes = defineKind({
   },
   strategy: {
     prepareForCreate(o, ctx) {
-      const spec = (o.spec ??= {});
+      o.spec ??= {};
+      const spec = asStored<PersistentVolume>(o).spec!;
       spec.persistentVolumeReclaimPolicy ??= 'Retain';
       spec.volumeMode ??= 'Filesystem';
       if (spec.hostPath) spec.hostPath.type ??= '';
@@ -319,7 +334,8 @@ export const persistentVolumes = defineKind({
       o.status = { phase: 'Pending', lastPhaseTransitionTime: new Date(Math.floor(ctx.now / 1000) * 1000).toISOString().replace('.000Z', 'Z') };
     },
     prepareForUpdate(o) {
-      const spec = (o.spec ??= {});
+      o.spec ??= {};
+      const spec = asStored<PersistentVolume>(o).spec!;
       spec.persistentVolumeReclaimPolicy ??= 'Retain';
       spec.volumeMode ??= 'Filesystem';
     },
@@ -330,7 +346,8 @@ export const persistentVolumes = defineKind({
 
 // ---- StorageClass ----
 
-function validateStorageClass(o: KubeObject): FieldError[] {
+function validateStorageClass(stored: KubeObject): FieldError[] {
+  const o = asStored<StorageClass>(stored);
   const errs: FieldError[] = [];
   if (!o.provisioner) errs.push(required('provisioner'));
   if (o.reclaimPolicy !== undefined && !['Delete', 'Retain'].includes(o.reclaimPolicy)) errs.push(notSupported('reclaimPolicy', o.reclaimPolicy, ['Delete', 'Retain']));
@@ -357,10 +374,13 @@ export const storageClasses = defineKind({
       column('AllowVolumeExpansion', 'string', 'allowVolumeExpansion shows whether the storage class allow volume expand.'),
       ageColumn,
     ],
-    cells: (o, now) => [
-      isDefaultClass(o) ? `${o.metadata.name} (default)` : o.metadata.name, o.provisioner ?? '', o.reclaimPolicy ?? 'Delete', o.volumeBindingMode ?? 'Immediate',
-      String(o.allowVolumeExpansion ?? false), age(o.metadata.creationTimestamp, now),
-    ],
+    cells: (stored, now) => {
+      const o = asStored<StorageClass>(stored);
+      return [
+        isDefaultClass(stored) ? `${o.metadata.name} (default)` : o.metadata.name, o.provisioner ?? '', o.reclaimPolicy ?? 'Delete', o.volumeBindingMode ?? 'Immediate',
+        String(o.allowVolumeExpansion ?? false), age(o.metadata.creationTimestamp, now),
+      ];
+    },
   },
   strategy: {
     prepareForCreate(o) {
@@ -372,8 +392,10 @@ export const storageClasses = defineKind({
       o.volumeBindingMode ??= 'Immediate';
     },
     validateCreate: validateStorageClass,
-    validateUpdate(o, old) {
-      const errs = validateStorageClass(o);
+    validateUpdate(stored, storedOld) {
+      const errs = validateStorageClass(stored);
+      const o = asStored<StorageClass>(stored);
+      const old = asStored<StorageClass>(storedOld);
       if (!sameJson(sortKeys(o.parameters ?? {}), sortKeys(old.parameters ?? {}))) errs.push(forbidden('parameters', 'updates to parameters are forbidden.'));
       if (o.provisioner !== old.provisioner) errs.push(forbidden('provisioner', 'updates to provisioner are forbidden.'));
       if (o.reclaimPolicy !== old.reclaimPolicy) errs.push(forbidden('reclaimPolicy', 'updates to reclaimPolicy are forbidden.'));

@@ -1,9 +1,13 @@
 /** The StatefulSet, DaemonSet and ControllerRevision strategies: 1.32 defaults, validation messages, scale paths and cells. */
+import type { DaemonSet, DaemonSetSpec, StatefulSet, StatefulSetSpec } from 'kubernetes-types/apps/v1.js';
 import { fieldErrorText } from '../../errors/field-errors.js';
+import { asStored } from '../../store/kube-object.js';
 import type { KubeObject } from '../../store/object-store.js';
 import { controllerRevisions, daemonSets, selectorMatches, statefulSets } from './workload-kinds.js';
 
 const ctx = { now: 0, uid: () => 'uid-1' };
+const stsSpec = (o: KubeObject): Partial<StatefulSetSpec> => asStored<StatefulSet>(o).spec!;
+const dsSpec = (o: KubeObject): Partial<DaemonSetSpec> => asStored<DaemonSet>(o).spec!;
 const texts = (errs: Parameters<typeof fieldErrorText>[0][]): string[] => errs.map(fieldErrorText);
 const podTemplate = { metadata: { labels: { app: 'web' } }, spec: { containers: [{ name: 'c', image: 'nginx' }] } };
 const set = (spec: Record<string, unknown> = {}): KubeObject =>
@@ -22,22 +26,22 @@ test('StatefulSet defaults and the scale subresource', () => {
     updateStrategy: { type: 'RollingUpdate', rollingUpdate: { partition: 0 } },
     persistentVolumeClaimRetentionPolicy: { whenDeleted: 'Retain', whenScaled: 'Retain' },
   });
-  expect(s.spec.volumeClaimTemplates[0]).toEqual({
+  expect(stsSpec(s).volumeClaimTemplates?.[0]).toEqual({
     apiVersion: 'v1', kind: 'PersistentVolumeClaim', metadata: { name: 'data' },
     spec: { accessModes: ['ReadWriteOnce'], resources: { requests: { storage: '1Gi' } }, volumeMode: 'Filesystem' }, status: { phase: 'Pending' },
   });
-  expect(s.spec.template.spec.restartPolicy).toBe('Always');
+  expect(stsSpec(s).template?.spec?.restartPolicy).toBe('Always');
   expect(s.status).toEqual({ replicas: 0, availableReplicas: 0 });
   expect(statefulSets.scale).toEqual({ specReplicasPath: '.spec.replicas', statusReplicasPath: '.status.replicas', labelSelectorPath: '.spec.selector' });
   const onDelete = set({ updateStrategy: { type: 'OnDelete' } });
   statefulSets.strategy.prepareForCreate!(onDelete, ctx);
-  expect(onDelete.spec.updateStrategy).toEqual({ type: 'OnDelete' });
+  expect(stsSpec(onDelete).updateStrategy).toEqual({ type: 'OnDelete' });
 });
 
 test('StatefulSet validation messages', () => {
   const s = set({ podManagementPolicy: 'Random', replicas: -1, persistentVolumeClaimRetentionPolicy: { whenDeleted: 'Keep', whenScaled: 'Retain' }, selector: { matchLabels: { app: 'other' } } });
-  s.spec.template.spec.restartPolicy = 'Never';
-  s.spec.updateStrategy = { type: 'RollingUpdate', rollingUpdate: { partition: -2 } };
+  stsSpec(s).template!.spec!.restartPolicy = 'Never';
+  stsSpec(s).updateStrategy = { type: 'RollingUpdate', rollingUpdate: { partition: -2 } };
   expect(texts(statefulSets.strategy.validateCreate!(s))).toEqual([
     "spec.podManagementPolicy: Invalid value: \"Random\": must be 'OrderedReady' or 'Parallel'",
     'spec.updateStrategy.rollingUpdate.partition: Invalid value: -2: must be greater than or equal to 0',
@@ -47,7 +51,7 @@ test('StatefulSet validation messages', () => {
     'spec.template.spec.restartPolicy: Unsupported value: "Never": supported values: "Always"',
   ]);
   const noSelector = set();
-  delete noSelector.spec.selector;
+  delete stsSpec(noSelector).selector;
   statefulSets.strategy.prepareForCreate!(noSelector, ctx);
   expect(texts(statefulSets.strategy.validateCreate!(noSelector))).toEqual(['spec.selector: Required value']);
 });
@@ -56,12 +60,12 @@ test('StatefulSet updates: replicas, template, strategy and retention may change
   const old = set();
   statefulSets.strategy.prepareForCreate!(old, ctx);
   const scaled = structuredClone(old);
-  scaled.spec.replicas = 5;
-  scaled.spec.template.spec.containers[0].image = 'nginx:2';
-  scaled.spec.updateStrategy.rollingUpdate.partition = 2;
+  stsSpec(scaled).replicas = 5;
+  stsSpec(scaled).template!.spec!.containers[0]!.image = 'nginx:2';
+  stsSpec(scaled).updateStrategy!.rollingUpdate!.partition = 2;
   expect(statefulSets.strategy.validateUpdate!(scaled, old)).toEqual([]);
   const renamed = structuredClone(old);
-  renamed.spec.serviceName = 'other';
+  stsSpec(renamed).serviceName = 'other';
   expect(texts(statefulSets.strategy.validateUpdate!(renamed, old))).toEqual([
     "spec: Forbidden: updates to statefulset spec for fields other than 'replicas', 'ordinals', 'template', 'updateStrategy', 'revisionHistoryLimit', 'persistentVolumeClaimRetentionPolicy' and 'minReadySeconds' are forbidden",
   ]);
@@ -73,11 +77,11 @@ test('DaemonSet defaults, validation, immutable selector and columns', () => {
   expect(ds.spec).toMatchObject({ revisionHistoryLimit: 10, updateStrategy: { type: 'RollingUpdate', rollingUpdate: { maxUnavailable: 1, maxSurge: 0 } } });
   expect(ds.status).toEqual({ currentNumberScheduled: 0, numberMisscheduled: 0, desiredNumberScheduled: 0, numberReady: 0 });
   const changed = structuredClone(ds);
-  changed.spec.selector = { matchLabels: { app: 'x' } };
-  changed.spec.template.metadata.labels = { app: 'x' };
+  dsSpec(changed).selector = { matchLabels: { app: 'x' } };
+  dsSpec(changed).template!.metadata!.labels = { app: 'x' };
   expect(texts(daemonSets.strategy.validateUpdate!(changed, ds))).toEqual(['spec.selector: Invalid value: v1.LabelSelector{MatchLabels:map[string]string{"app":"x"}, MatchExpressions:[]v1.LabelSelectorRequirement(nil)}: field is immutable']);
   const percent = structuredClone(ds);
-  percent.spec.updateStrategy.rollingUpdate.maxUnavailable = 'ten';
+  dsSpec(percent).updateStrategy!.rollingUpdate!.maxUnavailable = 'ten';
   expect(texts(daemonSets.strategy.validateCreate!(percent))[0]).toContain("spec.updateStrategy.rollingUpdate.maxUnavailable: Invalid value: \"ten\": a valid percent string must be a numeric string followed by an ending '%'");
   expect(daemonSets.table.cells({ ...ds, status: { desiredNumberScheduled: 2, currentNumberScheduled: 2, numberReady: 1, updatedNumberScheduled: 2, numberAvailable: 1 } } as KubeObject, 0)).toEqual([
     'agent', 2, 2, 1, 2, 1, '<none>', '0s', 'c', 'nginx', 'app=web',

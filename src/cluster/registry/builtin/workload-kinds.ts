@@ -5,10 +5,12 @@
  * template labels, immutable StatefulSet spec fields, DaemonSet rolling-update bounds), the `/scale`
  * subresource of StatefulSets and the kubectl columns.
  */
-import type { Container, PodTemplateSpec } from 'kubernetes-types/core/v1.js';
+import type { DaemonSet, DaemonSetSpec, DaemonSetStatus, StatefulSet, StatefulSetSpec } from 'kubernetes-types/apps/v1.js';
+import type { Container, PersistentVolumeClaimSpec, PersistentVolumeClaimStatus, PodTemplateSpec } from 'kubernetes-types/core/v1.js';
 import { type FieldError, forbidden, goQuote, GoSyntaxValue, invalid, notSupported, required } from '../../errors/field-errors.js';
 import { labelSelectorToString, matchesLabels, parseLabelSelector } from '../../selectors/label-selector.js';
 import type { KubeObject } from '../../store/object-store.js';
+import { asStored } from '../../store/kube-object.js';
 import { defineKind } from '../define-kind.js';
 import type { ResourceType, ScaleSubresource } from '../resource-type.js';
 import { age, ageColumn, column, nameColumn } from '../table-format.js';
@@ -68,8 +70,17 @@ export const statefulSetScale: ScaleSubresource = { specReplicasPath: '.spec.rep
 
 const retentionPolicies = ['Retain', 'Delete'];
 
+/** A volume claim template as the defaults fill it in (PersistentVolumeClaim's fields, written here). */
+interface ClaimTemplate {
+  apiVersion?: string;
+  kind?: string;
+  spec?: PersistentVolumeClaimSpec;
+  status?: PersistentVolumeClaimStatus;
+}
+
 function defaultStatefulSet(o: KubeObject): void {
-  const spec = (o.spec ??= {});
+  o.spec ??= {};
+  const spec: Partial<StatefulSetSpec> = asStored<StatefulSet>(o).spec!;
   spec.replicas ??= 1;
   spec.podManagementPolicy ??= 'OrderedReady';
   spec.updateStrategy ??= { type: 'RollingUpdate' };
@@ -83,7 +94,8 @@ function defaultStatefulSet(o: KubeObject): void {
   spec.persistentVolumeClaimRetentionPolicy.whenDeleted ??= 'Retain';
   spec.persistentVolumeClaimRetentionPolicy.whenScaled ??= 'Retain';
   defaultPodTemplate(spec.template);
-  for (const claim of Array.isArray(spec.volumeClaimTemplates) ? spec.volumeClaimTemplates : []) {
+  const claims: Array<ClaimTemplate | null> = Array.isArray(spec.volumeClaimTemplates) ? spec.volumeClaimTemplates : [];
+  for (const claim of claims) {
     if (!claim || typeof claim !== 'object') continue;
     claim.apiVersion ??= 'v1';
     claim.kind ??= 'PersistentVolumeClaim';
@@ -93,20 +105,20 @@ function defaultStatefulSet(o: KubeObject): void {
 }
 
 function validateStatefulSet(o: KubeObject): FieldError[] {
-  const spec = o.spec ?? {};
+  const spec: Partial<StatefulSetSpec> = asStored<StatefulSet>(o).spec ?? {};
   const errs: FieldError[] = [];
-  if (!['OrderedReady', 'Parallel'].includes(spec.podManagementPolicy)) {
+  if (!(['OrderedReady', 'Parallel'] as Array<string | undefined>).includes(spec.podManagementPolicy)) {
     errs.push(spec.podManagementPolicy ? invalid('spec.podManagementPolicy', spec.podManagementPolicy, "must be 'OrderedReady' or 'Parallel'") : required('spec.podManagementPolicy'));
   }
   const strategy = spec.updateStrategy ?? {};
-  if (!['RollingUpdate', 'OnDelete'].includes(strategy.type)) errs.push(notSupported('spec.updateStrategy.type', strategy.type ?? '', ['OnDelete', 'RollingUpdate']));
+  if (!(['RollingUpdate', 'OnDelete'] as Array<string | undefined>).includes(strategy.type)) errs.push(notSupported('spec.updateStrategy.type', strategy.type ?? '', ['OnDelete', 'RollingUpdate']));
   if (strategy.type === 'OnDelete' && strategy.rollingUpdate) {
     errs.push(invalid('spec.updateStrategy.rollingUpdate', new GoSyntaxValue('apps.RollingUpdateStatefulSetStrategy{...}'), "only allowed for updateStrategy 'RollingUpdate'"));
   }
   errs.push(...nonNegative('spec.updateStrategy.rollingUpdate.partition', strategy.rollingUpdate?.partition));
   const retention = spec.persistentVolumeClaimRetentionPolicy ?? {};
-  for (const when of ['whenDeleted', 'whenScaled']) {
-    if (!retentionPolicies.includes(retention[when])) errs.push(notSupported(`spec.persistentVolumeClaimRetentionPolicy.${when}`, retention[when] ?? '', retentionPolicies));
+  for (const when of ['whenDeleted', 'whenScaled'] as const) {
+    if (!(retentionPolicies as Array<string | undefined>).includes(retention[when])) errs.push(notSupported(`spec.persistentVolumeClaimRetentionPolicy.${when}`, retention[when] ?? '', retentionPolicies));
   }
   errs.push(...nonNegative('spec.replicas', spec.replicas), ...nonNegative('spec.minReadySeconds', spec.minReadySeconds));
   if (spec.ordinals) errs.push(...nonNegative('spec.ordinals.start', spec.ordinals.start));
@@ -122,8 +134,10 @@ function validateStatefulSet(o: KubeObject): FieldError[] {
 /** The fields of a StatefulSet spec an update may change (ValidateStatefulSetUpdate). */
 const mutableStatefulSetFields = ['replicas', 'ordinals', 'template', 'updateStrategy', 'revisionHistoryLimit', 'persistentVolumeClaimRetentionPolicy', 'minReadySeconds'];
 
-function validateStatefulSetUpdate(o: KubeObject, old: KubeObject): FieldError[] {
-  const errs = validateStatefulSet(o);
+function validateStatefulSetUpdate(stored: KubeObject, storedOld: KubeObject): FieldError[] {
+  const errs = validateStatefulSet(stored);
+  const o = asStored<StatefulSet>(stored);
+  const old = asStored<StatefulSet>(storedOld);
   const frozen = (spec: object | undefined): Record<string, unknown> => Object.fromEntries(Object.entries(spec ?? {}).filter(([k]) => !mutableStatefulSetFields.includes(k)).sort(([a], [b]) => a.localeCompare(b)));
   if (!sameJson(frozen(o.spec), frozen(old.spec))) {
     errs.push(forbidden('spec', "updates to statefulset spec for fields other than 'replicas', 'ordinals', 'template', 'updateStrategy', 'revisionHistoryLimit', 'persistentVolumeClaimRetentionPolicy' and 'minReadySeconds' are forbidden"));
@@ -149,7 +163,10 @@ const statefulSetKind = defineKind({
       column('Containers', 'string', 'Names of each container in the template.', 1),
       column('Images', 'string', 'Images referenced by each container in the template.', 1),
     ],
-    cells: (o, now) => [o.metadata.name, `${o.status?.readyReplicas ?? 0}/${o.spec?.replicas ?? 0}`, age(o.metadata.creationTimestamp, now), ...containerCells(o.spec?.template)],
+    cells: (stored, now) => {
+      const o = asStored<StatefulSet>(stored);
+      return [o.metadata.name, `${o.status?.readyReplicas ?? 0}/${o.spec?.replicas ?? 0}`, age(o.metadata.creationTimestamp, now), ...containerCells(o.spec?.template)];
+    },
   },
   strategy: {
     prepareForCreate(o) {
@@ -167,7 +184,8 @@ export const statefulSets: ResourceType = { ...statefulSetKind, scale: statefulS
 // ---- DaemonSet ----
 
 function defaultDaemonSet(o: KubeObject): void {
-  const spec = (o.spec ??= {});
+  o.spec ??= {};
+  const spec: Partial<DaemonSetSpec> = asStored<DaemonSet>(o).spec!;
   spec.updateStrategy ??= { type: 'RollingUpdate' };
   spec.updateStrategy.type ??= 'RollingUpdate';
   if (spec.updateStrategy.type === 'RollingUpdate') {
@@ -187,7 +205,7 @@ function intOrStringValue(v: number | string): GoSyntaxValue {
 const isZero = (v: unknown): boolean => v === 0 || v === '0%';
 
 function validateDaemonSet(o: KubeObject): FieldError[] {
-  const spec = o.spec ?? {};
+  const spec: Partial<DaemonSetSpec> = asStored<DaemonSet>(o).spec ?? {};
   const errs = validateSelectorAndTemplate(spec, 'daemonset');
   errs.push(...validatePodSpec(spec.template?.spec, 'spec.template.spec', ['Always', 'OnFailure', 'Never']).filter((e) => !e.field.endsWith('restartPolicy')));
   const restart = spec.template?.spec?.restartPolicy;
@@ -195,16 +213,16 @@ function validateDaemonSet(o: KubeObject): FieldError[] {
   if (spec.template?.spec?.activeDeadlineSeconds !== undefined) errs.push(forbidden('spec.template.spec.activeDeadlineSeconds', 'activeDeadlineSeconds in DaemonSet is not Supported'));
   errs.push(...nonNegative('spec.minReadySeconds', spec.minReadySeconds), ...nonNegative('spec.revisionHistoryLimit', spec.revisionHistoryLimit));
   const strategy = spec.updateStrategy ?? {};
-  if (!['RollingUpdate', 'OnDelete'].includes(strategy.type)) errs.push(notSupported('spec.updateStrategy.type', strategy.type ?? '', ['OnDelete', 'RollingUpdate']));
+  if (!(['RollingUpdate', 'OnDelete'] as Array<string | undefined>).includes(strategy.type)) errs.push(notSupported('spec.updateStrategy.type', strategy.type ?? '', ['OnDelete', 'RollingUpdate']));
   const rolling = strategy.rollingUpdate;
   if (strategy.type === 'RollingUpdate' && rolling) {
-    for (const f of ['maxUnavailable', 'maxSurge']) {
+    for (const f of ['maxUnavailable', 'maxSurge'] as const) {
       const v = rolling[f];
       if (typeof v === 'number' && v < 0) errs.push(invalid(`spec.updateStrategy.rollingUpdate.${f}`, v, 'must be greater than or equal to 0'));
       if (typeof v === 'string' && !/^\d+%$/.test(v)) errs.push(invalid(`spec.updateStrategy.rollingUpdate.${f}`, v, "a valid percent string must be a numeric string followed by an ending '%' (e.g. '1%',  or '93%', regex used for validation is '[0-9]+%')"));
     }
     if (isZero(rolling.maxUnavailable) && isZero(rolling.maxSurge ?? 0)) {
-      errs.push(invalid('spec.updateStrategy.rollingUpdate.maxUnavailable', intOrStringValue(rolling.maxUnavailable), 'may not be 0 when `maxSurge` is 0'));
+      errs.push(invalid('spec.updateStrategy.rollingUpdate.maxUnavailable', intOrStringValue(rolling.maxUnavailable!), 'may not be 0 when `maxSurge` is 0'));
     }
   }
   return errs;
@@ -234,8 +252,9 @@ export const daemonSets = defineKind({
       column('Images', 'string', 'Images referenced by each container in the template.', 1),
       column('Selector', 'string', 'A label query over pods that are managed by the daemon set.', 1),
     ],
-    cells: (o, now) => {
-      const s = o.status ?? {};
+    cells: (stored, now) => {
+      const o = asStored<DaemonSet>(stored);
+      const s: Partial<DaemonSetStatus> = o.status ?? {};
       const nodeSelector = Object.entries(o.spec?.template?.spec?.nodeSelector ?? {}).map(([k, v]) => `${k}=${v}`).sort().join(',');
       return [
         o.metadata.name, s.desiredNumberScheduled ?? 0, s.currentNumberScheduled ?? 0, s.numberReady ?? 0, s.updatedNumberScheduled ?? 0, s.numberAvailable ?? 0,
@@ -252,7 +271,9 @@ export const daemonSets = defineKind({
     validateCreate: validateDaemonSet,
     validateUpdate(o, old) {
       const errs = validateDaemonSet(o);
-      if (old.spec?.selector && !sameJson(o.spec?.selector, old.spec.selector)) errs.push(invalid('spec.selector', goLabelSelector(o.spec?.selector), 'field is immutable'));
+      const selector = asStored<DaemonSet>(o).spec?.selector;
+      const oldSelector = asStored<DaemonSet>(old).spec?.selector;
+      if (oldSelector && !sameJson(selector, oldSelector)) errs.push(invalid('spec.selector', goLabelSelector(selector), 'field is immutable'));
       return errs;
     },
   },
