@@ -10,7 +10,7 @@
  * real processes (admission and the final delete stay here).
  */
 import { createHash } from 'node:crypto';
-import type { NodeCondition } from 'kubernetes-types/core/v1.js';
+import type { Container, NodeCondition, Probe } from 'kubernetes-types/core/v1.js';
 import type { ClusterClock } from '../clock/virtual-clock.js';
 import { SeededRandom, rfc3339, rfc3339Micro } from '../registry/system-metadata.js';
 import type { KubeObject, StoreEvent } from '../store/object-store.js';
@@ -48,7 +48,7 @@ export type KubeletPodGate = (pod: KubeObject, nodeName: string) => string | und
 const gateRetryMs = 2000;
 
 /** What a failing probe reports, by its kind. */
-function probeFailure(probe: KubeObject, podIP: string | undefined, httpStatus: number): string {
+function probeFailure(probe: Probe, podIP: string | undefined, httpStatus: number): string {
   if (probe.httpGet) return `HTTP probe failed with statuscode: ${httpStatus}`;
   if (probe.tcpSocket) return `dial tcp ${podIP ?? ''}:${probe.tcpSocket.port}: connect: connection refused`;
   if (probe.grpc) return `timeout: failed to connect service ":${probe.grpc.port}" within 1s: context deadline exceeded`;
@@ -56,7 +56,7 @@ function probeFailure(probe: KubeObject, podIP: string | undefined, httpStatus: 
 }
 
 /** From the container's start: first probe after initialDelaySeconds, then every periodSeconds, until failureThreshold failures. */
-function livenessKillAfterMs(probe: KubeObject): number {
+function livenessKillAfterMs(probe: Probe): number {
   return ((probe.initialDelaySeconds ?? 0) + (probe.periodSeconds ?? 10) * ((probe.failureThreshold ?? 3) - 1)) * 1000;
 }
 
@@ -302,10 +302,10 @@ export class KubeletSimulator implements BuiltinController {
       return;
     }
     const status: KubeletPodStatus = structuredClone(pod.status ?? {});
-    const inits: KubeObject[] = pod.spec.initContainers ?? [];
-    const containers: KubeObject[] = pod.spec.containers ?? [];
+    const inits: Container[] = pod.spec.initContainers ?? [];
+    const containers: Container[] = pod.spec.containers ?? [];
     const waitingReason = inits.length ? 'PodInitializing' : 'ContainerCreating';
-    const waiting = (c: KubeObject, reason: string): KubeletContainerStatus => ({ name: c.name, state: { waiting: { reason } }, lastState: {}, ready: false, restartCount: 0, image: c.image, imageID: '', started: false });
+    const waiting = (c: Container, reason: string): KubeletContainerStatus => ({ name: c.name, state: { waiting: { reason } }, lastState: {}, ready: false, restartCount: 0, image: c.image, imageID: '', started: false });
     status.phase = 'Pending';
     status.hostIP = this.hostIP();
     status.hostIPs = [{ ip: this.hostIP() }];
@@ -347,7 +347,7 @@ export class KubeletSimulator implements BuiltinController {
   }
 
   /** Image pull events for a container about to be created (the pull takes the pod's start delay). */
-  private pullImage(pod: KubeObject, container: KubeObject, pullMs: number): void {
+  private pullImage(pod: KubeObject, container: Container, pullMs: number): void {
     const image: string = container.image ?? '';
     const policy = container.imagePullPolicy ?? 'IfNotPresent';
     if (policy !== 'Always' && this.pulledImages.has(image)) {
@@ -361,7 +361,7 @@ export class KubeletSimulator implements BuiltinController {
   }
 
   /** Starts a container instance: a fresh container id, events, log lines. */
-  private startContainer(pod: KubeObject, container: KubeObject, previous: KubeletContainerStatus | undefined, now: number, behaviour: PodBehaviour, pullMs: number): KubeletContainerStatus {
+  private startContainer(pod: KubeObject, container: Container, previous: KubeletContainerStatus | undefined, now: number, behaviour: PodBehaviour, pullMs: number): KubeletContainerStatus {
     this.pullImage(pod, container, pullMs);
     const id = this.containerId();
     this.events.record(pod, 'Normal', 'Created', `Created container: ${container.name}`, container.name);
@@ -400,7 +400,7 @@ export class KubeletSimulator implements BuiltinController {
   }
 
   /** The time a running container's probe makes it started/ready (ms), from its start. */
-  private probeDelayMs(probe: KubeObject | undefined): number {
+  private probeDelayMs(probe: Probe | undefined): number {
     return probe ? (probe.initialDelaySeconds ?? 0) * 1000 : 0;
   }
 
@@ -417,7 +417,7 @@ export class KubeletSimulator implements BuiltinController {
     if (this.heldByMountGate(pod, this.gates)) return { requeueAfterMs: gateRetryMs };
 
     // init containers, one at a time
-    const inits: KubeObject[] = pod.spec.initContainers ?? [];
+    const inits: Container[] = pod.spec.initContainers ?? [];
     // admit() wrote one status per init container
     const initStatuses = status.initContainerStatuses!;
     let initsDone = true;
@@ -469,7 +469,7 @@ export class KubeletSimulator implements BuiltinController {
     // app containers
     if (initsDone && status.phase !== 'Failed') {
       const previous = status.containerStatuses ?? [];
-      const containerStatuses: KubeletContainerStatus[] = (pod.spec.containers ?? []).map((c: KubeObject, i: number): KubeletContainerStatus => {
+      const containerStatuses: KubeletContainerStatus[] = (pod.spec.containers ?? []).map((c: Container, i: number): KubeletContainerStatus => {
         let cs: KubeletContainerStatus = previous[i] ?? { name: c.name, restartCount: 0, lastState: {} };
         if (cs.state?.waiting?.reason === 'CrashLoopBackOff') {
           const retry = time(cs.lastState?.terminated?.finishedAt) + backoffMs(cs.restartCount);
@@ -535,19 +535,19 @@ export class KubeletSimulator implements BuiltinController {
   }
 
   /** A liveness probe failed failureThreshold times: Unhealthy events, then the kubelet kills the container. */
-  private livenessFailed(pod: KubeObject, container: KubeObject, podIP: string | undefined): void {
-    const probe = container.livenessProbe;
+  private livenessFailed(pod: KubeObject, container: Container, podIP: string | undefined): void {
+    const probe = container.livenessProbe!; // called only for a container with a liveness probe
     const threshold = probe.failureThreshold ?? 3;
     for (let i = 0; i < threshold; i++) this.events.record(pod, 'Warning', 'Unhealthy', `Liveness probe failed: ${probeFailure(probe, podIP, 500)}`, container.name);
     this.events.record(pod, 'Normal', 'Killing', `Container ${container.name} failed liveness probe, will be restarted`, container.name);
   }
 
   /** A readiness probe that does not pass: one Warning `Unhealthy` event per container instance. */
-  private probeFailed(pod: KubeObject, container: KubeObject, podIP: string | undefined): void {
+  private probeFailed(pod: KubeObject, container: Container, podIP: string | undefined): void {
     const key = `${pod.metadata.uid}/${container.name}`;
     if (this.unhealthy.has(key)) return;
     this.unhealthy.add(key);
-    this.events.record(pod, 'Warning', 'Unhealthy', `Readiness probe failed: ${probeFailure(container.readinessProbe, podIP, 503)}`, container.name);
+    this.events.record(pod, 'Warning', 'Unhealthy', `Readiness probe failed: ${probeFailure(container.readinessProbe!, podIP, 503)}`, container.name);
   }
 
   private backoffMessage(pod: KubeObject, container: string, restartCount: number): string {
