@@ -4,7 +4,8 @@
  * `terminating` always present).
  */
 import { rfc3339 } from '../registry/system-metadata.js';
-import type { KubeObject } from '../store/object-store.js';
+import type { Job, JobStatus } from 'kubernetes-types/batch/v1.js';
+import type { KubeObject, Stored } from '../store/object-store.js';
 
 export const jobTrackingFinalizer = 'batch.kubernetes.io/job-tracking';
 
@@ -27,6 +28,10 @@ export interface JobCondition {
 
 /** A Job as this module reads it: its conditions, each with every field. */
 export type JobWithConditions = { status?: { conditions?: JobCondition[] } };
+
+/** A stored Job, its status as the Job controller writes it (conditions complete). */
+export type WrittenJob = Omit<Job, 'status'> & { status?: Omit<JobStatus, 'conditions'> & { conditions?: JobCondition[] } };
+export type StoredJob = Stored<WrittenJob>;
 
 export function jobCondition(type: string, status: 'True' | 'False', why: { reason: string; message: string }, now: number): JobCondition {
   return { type, status, lastProbeTime: rfc3339(now), lastTransitionTime: rfc3339(now), reason: why.reason, message: why.message };
