@@ -4,6 +4,8 @@
  * `status.observedGeneration` and `status.typeChecking`: the expressions type-checked against the
  * schemas of the kinds the policy matches (policy-type-checking.ts), what fails as expressionWarnings.
  */
+import type { ValidatingAdmissionPolicy } from 'kubernetes-types/admissionregistration/v1.js';
+import { asStored } from '../store/kube-object.js';
 import type { StoreEvent } from '../store/object-store.js';
 import type { ResourceCatalog } from '../registry/resource-catalog.js';
 import { typeCheckPolicy } from '../admission/policy-type-checking.js';
@@ -31,7 +33,7 @@ export class AdmissionPolicyStatusController implements BuiltinController {
 
   reconcile(name: string): void {
     const policy = this.client.get(resource, undefined, name);
-    if (!policy || policy.status?.observedGeneration === policy.metadata.generation) return;
+    if (!policy || asStored<ValidatingAdmissionPolicy>(policy).status?.observedGeneration === policy.metadata.generation) return;
     const expressionWarnings = typeCheckPolicy(policy, this.catalog);
     const typeChecking = expressionWarnings.length ? { expressionWarnings } : {};
     this.client.updateStatus(resource, { ...policy, status: { ...(policy.status ?? {}), observedGeneration: policy.metadata.generation, typeChecking } });

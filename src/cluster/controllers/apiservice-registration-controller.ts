@@ -10,7 +10,11 @@ import type { ClusterClock } from '../clock/virtual-clock.js';
 import { apiServicePriorities } from '../registry/builtin/api-resources.js';
 import type { ResourceCatalog } from '../registry/resource-catalog.js';
 import { rfc3339 } from '../registry/system-metadata.js';
+import { asStored } from '../store/kube-object.js';
 import type { KubeObject, StoreEvent } from '../store/object-store.js';
+
+/** The fields of an apiregistration.k8s.io/v1 APIService this controller reads (kubernetes-types has no apiregistration group). */
+type APIService = { spec?: { service?: { namespace: string; name: string } }; status?: { conditions?: Condition[] } };
 import type { ControllerClient } from './controller-client.js';
 import type { BuiltinController } from './controller-scheduler.js';
 
@@ -72,16 +76,17 @@ export class ApiServiceRegistrationController implements BuiltinController {
       if (desired.has(name)) this.client.create(apiServices, undefined, desired.get(name)!);
       return;
     }
-    const service = current.spec?.service;
+    const apiService = asStored<APIService>(current);
+    const service = apiService.spec?.service;
     const wanted = service
       ? this.client.get('services', service.namespace, service.name)
         ? { status: 'False', reason: 'FailedDiscoveryCheck', message: `failing or missing response from the service/${service.name} in "${service.namespace}": the local cluster does not proxy aggregated APIs` }
         : { status: 'False', reason: 'ServiceNotFound', message: `service/${service.name} in "${service.namespace}" is not present` }
       : { status: 'True', reason: 'Local', message: 'Local APIServices are always available' };
-    const old = (current.status?.conditions ?? []).find((c: Condition) => c.type === 'Available');
+    const old = (apiService.status?.conditions ?? []).find((c) => c.type === 'Available');
     if (old && old.status === wanted.status && old.reason === wanted.reason && old.message === wanted.message) return;
     const lastTransitionTime = old && old.status === wanted.status ? old.lastTransitionTime : rfc3339(this.clock.now());
     const condition = { type: 'Available', status: wanted.status, lastTransitionTime, reason: wanted.reason, message: wanted.message };
-    this.client.updateStatus(apiServices, { ...current, status: { ...current.status, conditions: [condition] } });
+    this.client.updateStatus(apiServices, { ...current, status: { ...apiService.status, conditions: [condition] } });
   }
 }

@@ -3,7 +3,8 @@
  * (kubeforge-control-plane, kubeforge-worker, kubeforge-worker2, …), and the Node and node Lease
  * objects a freshly joined kubelet registers — labels, taints, addresses, podCIDR, capacity, nodeInfo.
  */
-import type { KubeObject } from '../store/object-store.js';
+import type { Node } from 'kubernetes-types/core/v1.js';
+import type { KubeObject, Stored } from '../store/object-store.js';
 
 export const clusterName = 'kubeforge';
 export const controlPlaneNodeName = `${clusterName}-control-plane`;
@@ -138,6 +139,6 @@ export function nodeLeaseObject(node: KubeObject, at: string): KubeObject {
 }
 
 /** The InternalIP of a Node object (what the API server dials the kubelet on). */
-export function internalIPOf(node: KubeObject | undefined): string | undefined {
+export function internalIPOf(node: Stored<Node> | undefined): string | undefined {
   return (node?.status?.addresses ?? []).find((a: { type: string }) => a.type === 'InternalIP')?.address;
 }

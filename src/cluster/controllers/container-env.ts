@@ -5,8 +5,9 @@
  * with `$(VAR)` references expanded. A reference that cannot be resolved is the kubelet's
  * CreateContainerConfigError, with the kubelet's message.
  */
-import type { ConfigMapKeySelector, Container, ResourceFieldSelector, SecretKeySelector } from 'kubernetes-types/core/v1.js';
-import type { KubeObject } from '../store/object-store.js';
+import type { ConfigMap, ConfigMapKeySelector, Container, Pod, ResourceFieldSelector, Secret, SecretKeySelector } from 'kubernetes-types/core/v1.js';
+import { asStored } from '../store/kube-object.js';
+import type { KubeObject, Stored } from '../store/object-store.js';
 import { milli } from './scheduler-plugins.js';
 import type { LocalImage } from './local-images.js';
 
@@ -19,7 +20,7 @@ export interface EnvSources {
 }
 
 /** `metadata.labels['app']` and the other downward-API field paths an env var may read. */
-function fieldValue(pod: KubeObject, fieldPath: string): string {
+function fieldValue(pod: Stored<Pod>, fieldPath: string): string {
   const keyed = /^metadata\.(labels|annotations)\['(.*)'\]$/.exec(fieldPath);
   if (keyed) return String(pod.metadata[keyed[1] as 'labels' | 'annotations']?.[keyed[2]!] ?? '');
   switch (fieldPath) {
@@ -36,11 +37,11 @@ function fieldValue(pod: KubeObject, fieldPath: string): string {
     case 'status.hostIP':
       return pod.status?.hostIP ?? '';
     case 'status.hostIPs':
-      return (pod.status?.hostIPs ?? []).map((i: { ip: string }) => i.ip).join(',');
+      return (pod.status?.hostIPs ?? []).map((i) => i.ip).join(',');
     case 'status.podIP':
       return pod.status?.podIP ?? '';
     case 'status.podIPs':
-      return (pod.status?.podIPs ?? []).map((i: { ip: string }) => i.ip).join(',');
+      return (pod.status?.podIPs ?? []).map((i) => i.ip).join(',');
     default:
       throw new ContainerConfigError(`unsupported fieldPath: ${fieldPath}`);
   }
@@ -62,7 +63,7 @@ function secretValue(sources: EnvSources, namespace: string, ref: SecretKeySelec
     if (ref.optional) return undefined;
     throw new ContainerConfigError(`secret "${ref.name}" not found`);
   }
-  const encoded = secret.data?.[ref.key];
+  const encoded = asStored<Secret>(secret).data?.[ref.key];
   if (encoded === undefined) {
     if (ref.optional) return undefined;
     throw new ContainerConfigError(`couldn't find key ${ref.key} in Secret ${namespace}/${ref.name}`);
@@ -76,7 +77,8 @@ function configMapValue(sources: EnvSources, namespace: string, ref: ConfigMapKe
     if (ref.optional) return undefined;
     throw new ContainerConfigError(`configmap "${ref.name}" not found`);
   }
-  const value = configMap.data?.[ref.key] ?? (configMap.binaryData?.[ref.key] !== undefined ? Buffer.from(configMap.binaryData[ref.key], 'base64').toString('utf8') : undefined);
+  const { data, binaryData } = asStored<ConfigMap>(configMap);
+  const value = data?.[ref.key] ?? (binaryData?.[ref.key] !== undefined ? Buffer.from(binaryData[ref.key]!, 'base64').toString('utf8') : undefined);
   if (value === undefined) {
     if (ref.optional) return undefined;
     throw new ContainerConfigError(`couldn't find key ${ref.key} in ConfigMap ${namespace}/${ref.name}`);
@@ -113,7 +115,7 @@ export function containerEnvironment(pod: KubeObject, container: Container, sour
     const from = e.valueFrom;
     let value: string | undefined;
     if (!from) value = expandReferences(String(e.value ?? ''), env);
-    else if (from.fieldRef) value = fieldValue(pod, from.fieldRef.fieldPath);
+    else if (from.fieldRef) value = fieldValue(asStored<Pod>(pod), from.fieldRef.fieldPath);
     else if (from.resourceFieldRef) value = resourceValue(container, from.resourceFieldRef);
     else if (from.secretKeyRef) value = secretValue(sources, namespace, from.secretKeyRef);
     else if (from.configMapKeyRef) value = configMapValue(sources, namespace, from.configMapKeyRef);

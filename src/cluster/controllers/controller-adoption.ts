@@ -5,8 +5,9 @@
  * it controls that the selector no longer matches are released. This is what lets
  * `kubectl delete sts --cascade=orphan` followed by a re-create pick the old pods and revisions up again.
  */
-import type { OwnerReference } from 'kubernetes-types/meta/v1.js';
+import type { LabelSelector, OwnerReference } from 'kubernetes-types/meta/v1.js';
 import { selectorMatches } from '../registry/builtin/workload-kinds.js';
+import { asStored } from '../store/kube-object.js';
 import type { KubeObject } from '../store/object-store.js';
 import type { ControllerClient, ResourceName } from './controller-client.js';
 
@@ -23,7 +24,7 @@ const controllerRefOf = (o: KubeObject): OwnerReference | undefined => (o.metada
  */
 export function claimDependents(client: ControllerClient, resource: ResourceName, owner: KubeObject, kind: OwnerKind, isMember: (o: KubeObject) => boolean = () => true): boolean {
   if (owner.metadata.deletionTimestamp) return false;
-  const selector = owner.spec?.selector;
+  const selector = asStored<{ spec?: { selector?: LabelSelector } }>(owner).spec?.selector;
   if (!selector || Object.keys(selector.matchLabels ?? {}).length + (selector.matchExpressions ?? []).length === 0) return false;
   let changed = false;
   for (const object of client.list(resource, owner.metadata.namespace)) {

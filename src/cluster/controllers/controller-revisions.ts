@@ -8,6 +8,8 @@
  */
 import type { OwnerReference } from 'kubernetes-types/meta/v1.js';
 import type { PodTemplateSpec } from 'kubernetes-types/core/v1.js';
+import type { ControllerRevision, DaemonSet, StatefulSet } from 'kubernetes-types/apps/v1.js';
+import { asStored } from '../store/kube-object.js';
 import type { KubeObject } from '../store/object-store.js';
 import type { ControllerClient } from './controller-client.js';
 import type { OwnerIndex } from './owner-index.js';
@@ -39,7 +41,7 @@ export function revisionData(template: unknown): Record<string, unknown> {
 
 /** The pod template a revision restores. */
 export function templateOf(revision: KubeObject): Partial<PodTemplateSpec> {
-  const { $patch: _replace, ...template } = (revision.data?.spec?.template ?? {}) as Partial<PodTemplateSpec> & { $patch?: string };
+  const { $patch: _replace, ...template } = (asStored<{ data?: { spec?: { template?: unknown } } }>(revision).data?.spec?.template ?? {}) as Partial<PodTemplateSpec> & { $patch?: string };
   return template;
 }
 
@@ -57,6 +59,9 @@ export function revisionHash(data: unknown, collisionCount = 0): string {
   return safeEncode(fnv32a(canonicalJson(data) + (collisionCount ? String(collisionCount) : '')));
 }
 
+/** A ControllerRevision's number (0 while it has none). */
+const revisionNumber = (r: KubeObject): number => asStored<ControllerRevision>(r).revision ?? 0;
+
 const controllerRef = (o: KubeObject | undefined): OwnerReference | undefined => (o?.metadata.ownerReferences ?? []).find((r) => r.controller === true);
 
 /** The revisions `owner` controls, oldest revision number first. */
@@ -65,7 +70,7 @@ export function revisionsOf(client: ControllerClient, owners: OwnerIndex, owner:
     .dependentsIn(owner.metadata.uid!, 'controllerrevisions.apps')
     .map((l) => client.get(revisionsResource, l.namespace, l.name))
     .filter((r): r is KubeObject => r !== undefined && controllerRef(r)?.uid === owner.metadata.uid)
-    .sort((a, b) => (a.revision ?? 0) - (b.revision ?? 0) || a.metadata.name.localeCompare(b.metadata.name));
+    .sort((a, b) => revisionNumber(a) - revisionNumber(b) || a.metadata.name.localeCompare(b.metadata.name));
 }
 
 export interface RevisionOwnerKind {
@@ -80,10 +85,11 @@ export interface RevisionOwnerKind {
  * to the top when it is not already the newest (a rollback), or a new revision.
  */
 export function ensureUpdateRevision(client: ControllerClient, owner: KubeObject, kind: RevisionOwnerKind, revisions: KubeObject[]): KubeObject {
-  const data = revisionData(owner.spec?.template ?? {});
-  const hash = revisionHash(data, owner.status?.collisionCount ?? 0);
+  const set = asStored<StatefulSet | DaemonSet>(owner);
+  const data = revisionData(set.spec?.template ?? {});
+  const hash = revisionHash(data, set.status?.collisionCount ?? 0);
   const newest = revisions[revisions.length - 1];
-  const top = newest?.revision ?? 0;
+  const top = newest ? revisionNumber(newest) : 0;
   const equal = revisions.filter((r) => canonicalJson(r.data) === canonicalJson(data));
   const match = equal[equal.length - 1];
   if (match) {
@@ -99,7 +105,7 @@ export function ensureUpdateRevision(client: ControllerClient, owner: KubeObject
     metadata: {
       name,
       namespace: owner.metadata.namespace,
-      labels: { ...(owner.spec?.template?.metadata?.labels ?? {}), [kind.hashLabel]: hash },
+      labels: { ...(set.spec?.template?.metadata?.labels ?? {}), [kind.hashLabel]: hash },
       ...(owner.metadata.annotations?.['kubernetes.io/change-cause'] ? { annotations: { 'kubernetes.io/change-cause': owner.metadata.annotations['kubernetes.io/change-cause'] } } : {}),
       ownerReferences: [{ apiVersion: kind.apiVersion, kind: kind.kind, name: owner.metadata.name, uid: owner.metadata.uid!, controller: true, blockOwnerDeletion: true }],
     },

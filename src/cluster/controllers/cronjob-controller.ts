@@ -4,12 +4,13 @@
  * annotation, applies concurrencyPolicy, suspend, startingDeadlineSeconds and the history limits,
  * keeps status.active/lastScheduleTime/lastSuccessfulTime, and records the upstream Events.
  */
-import type { CronJobStatus } from 'kubernetes-types/batch/v1.js';
+import type { CronJob, CronJobSpec, CronJobStatus, Job, JobTemplateSpec } from 'kubernetes-types/batch/v1.js';
 import type { ObjectReference } from 'kubernetes-types/core/v1.js';
 import type { ClusterClock } from '../clock/virtual-clock.js';
 import { isApiError } from './controller-client.js';
 import { rfc3339 } from '../registry/system-metadata.js';
-import type { KubeObject, StoredObjectMeta, StoreEvent } from '../store/object-store.js';
+import { asStored } from '../store/kube-object.js';
+import type { KubeObject, Stored, StoredObjectMeta, StoreEvent } from '../store/object-store.js';
 import type { ControllerClient } from './controller-client.js';
 import type { BuiltinController, ReconcileResult } from './controller-scheduler.js';
 import { ScheduleError, type Schedule, parseSchedule, rfc1123z, rfc3339InZone, splitZonePrefix } from './cron-schedule.js';
@@ -48,7 +49,7 @@ export class CronJobController implements BuiltinController {
   constructor(private readonly client: ControllerClient, private readonly clock: ClusterClock, private readonly events: EventRecorder, private readonly owners: OwnerIndex) {}
 
   /** The Jobs this CronJob controls (through the owner index, not a namespace scan). */
-  private jobsOf(cronJob: KubeObject): KubeObject[] {
+  private jobsOf(cronJob: Stored<CronJob>): KubeObject[] {
     return this.owners
       .dependentsIn(cronJob.metadata.uid!, 'jobs.batch')
       .map((l) => this.client.get('batch/jobs', l.namespace, l.name))
@@ -82,7 +83,7 @@ export class CronJobController implements BuiltinController {
   }
 
   /** Step 1: completed, unexpected and missing children. */
-  private syncChildren(cronJob: KubeObject, jobs: KubeObject[], status: WorkingStatus): void {
+  private syncChildren(cronJob: Stored<CronJob>, jobs: KubeObject[], status: WorkingStatus): void {
     for (const job of jobs) {
       const inActive = status.active.some((a) => a.uid === job.metadata.uid);
       const finished = finishedCondition(job);
@@ -92,7 +93,7 @@ export class CronJobController implements BuiltinController {
         status.active = status.active.filter((a) => a.uid !== job.metadata.uid);
         this.events.record(cronJob, 'Normal', 'SawCompletedJob', sawCompletedJobMessage(job.metadata.name, finished));
       }
-      const completion = job.status?.completionTime;
+      const completion = asStored<Job>(job).status?.completionTime;
       if (finished === 'Complete' && completion && (!status.lastSuccessfulTime || Date.parse(completion) > Date.parse(status.lastSuccessfulTime))) {
         status.lastSuccessfulTime = completion;
       }
@@ -107,8 +108,8 @@ export class CronJobController implements BuiltinController {
   }
 
   /** Steps 2–8: decide whether a Job is due now and start it; returns when to look again. */
-  private syncSchedule(cronJob: KubeObject, status: WorkingStatus): ReconcileResult | void {
-    const spec = cronJob.spec ?? {};
+  private syncSchedule(cronJob: Stored<CronJob>, status: WorkingStatus): ReconcileResult | void {
+    const spec: Partial<CronJobSpec> = cronJob.spec ?? {};
     if (cronJob.metadata.deletionTimestamp || spec.suspend) return;
     const now = this.clock.now();
     let schedule: Schedule;
@@ -149,9 +150,9 @@ export class CronJobController implements BuiltinController {
   }
 
   /** The latest schedule time in (max(lastScheduleTime, creation, now − deadline), now]. */
-  private mostRecentUnmet(cronJob: KubeObject, schedule: Schedule, now: number): number | undefined {
-    const spec = cronJob.spec ?? {};
-    let earliest = Date.parse(cronJob.status?.lastScheduleTime ?? cronJob.metadata.creationTimestamp);
+  private mostRecentUnmet(cronJob: Stored<CronJob>, schedule: Schedule, now: number): number | undefined {
+    const spec: Partial<CronJobSpec> = cronJob.spec ?? {};
+    let earliest = Date.parse(cronJob.status?.lastScheduleTime ?? cronJob.metadata.creationTimestamp!);
     if (typeof spec.startingDeadlineSeconds === 'number') earliest = Math.max(earliest, now - spec.startingDeadlineSeconds * 1000);
     let latest: number | undefined;
     let t = schedule.next(earliest);
@@ -167,8 +168,8 @@ export class CronJobController implements BuiltinController {
     return latest;
   }
 
-  private createJob(cronJob: KubeObject, name: string, scheduled: number): KubeObject | undefined {
-    const template = cronJob.spec?.jobTemplate ?? {};
+  private createJob(cronJob: Stored<CronJob>, name: string, scheduled: number): KubeObject | undefined {
+    const template: JobTemplateSpec = cronJob.spec?.jobTemplate ?? {};
     const metadata: StoredObjectMeta = { name, namespace: cronJob.metadata.namespace };
     if (template.metadata?.labels) metadata.labels = { ...template.metadata.labels };
     metadata.annotations = { ...(template.metadata?.annotations ?? {}), [scheduledTimestampAnnotation]: rfc3339InZone(scheduled, cronJob.spec?.timeZone) };
@@ -187,7 +188,7 @@ export class CronJobController implements BuiltinController {
     }
   }
 
-  private deleteJob(cronJob: KubeObject, name: string): void {
+  private deleteJob(cronJob: Stored<CronJob>, name: string): void {
     try {
       this.client.delete('batch/jobs', cronJob.metadata.namespace, name, { propagationPolicy: 'Background' });
       this.events.record(cronJob, 'Normal', 'SuccessfulDelete', `Deleted job ${name}`);
@@ -197,9 +198,9 @@ export class CronJobController implements BuiltinController {
   }
 
   /** Step 9: keep only the newest finished Jobs within the history limits (oldest startTime goes first). */
-  private cleanupHistory(cronJob: KubeObject, status: WorkingStatus): void {
+  private cleanupHistory(cronJob: Stored<CronJob>, status: WorkingStatus): void {
     const jobs = this.jobsOf(cronJob).filter((j) => !j.metadata.deletionTimestamp);
-    const byStart = (a: KubeObject, b: KubeObject): number => Date.parse(a.status?.startTime ?? a.metadata.creationTimestamp) - Date.parse(b.status?.startTime ?? b.metadata.creationTimestamp) || (a.metadata.name < b.metadata.name ? -1 : 1);
+    const byStart = (a: Stored<Job>, b: Stored<Job>): number => Date.parse(a.status?.startTime ?? a.metadata.creationTimestamp!) - Date.parse(b.status?.startTime ?? b.metadata.creationTimestamp!) || (a.metadata.name < b.metadata.name ? -1 : 1);
     for (const [condition, limit] of [['Complete', cronJob.spec?.successfulJobsHistoryLimit], ['Failed', cronJob.spec?.failedJobsHistoryLimit]] as const) {
       if (typeof limit !== 'number') continue;
       const finished = jobs.filter((j) => finishedCondition(j) === condition).sort(byStart);
@@ -210,7 +211,7 @@ export class CronJobController implements BuiltinController {
     }
   }
 
-  private writeStatus(cronJob: KubeObject, status: WorkingStatus): void {
+  private writeStatus(cronJob: Stored<CronJob>, status: WorkingStatus): void {
     const ordered: Record<string, unknown> = {};
     if (status.active?.length) ordered.active = status.active;
     if (status.lastScheduleTime) ordered.lastScheduleTime = status.lastScheduleTime;

@@ -6,7 +6,7 @@
  * the cluster CA — valid from 5 minutes before now (cluster clock) for expirationSeconds, at most a
  * year. Signing is asynchronous (WebCrypto): the result is written by the next reconcile of the key.
  */
-import type { CertificateSigningRequestCondition } from 'kubernetes-types/certificates/v1.js';
+import type { CertificateSigningRequest, CertificateSigningRequestCondition } from 'kubernetes-types/certificates/v1.js';
 import 'reflect-metadata';
 import * as x509 from '@peculiar/x509';
 import { randomBytes } from 'node:crypto';
@@ -14,7 +14,8 @@ import type { CertificateAuthority } from '../../certificates/self-signed.js';
 import type { ClusterClock } from '../clock/virtual-clock.js';
 import { parseCertificateRequest } from '../registry/builtin/csr-kinds.js';
 import { rfc3339 } from '../registry/system-metadata.js';
-import type { KubeObject, StoreEvent } from '../store/object-store.js';
+import { asStored } from '../store/kube-object.js';
+import type { KubeObject, Stored, StoreEvent } from '../store/object-store.js';
 import type { ControllerClient } from './controller-client.js';
 import type { BuiltinController } from './controller-scheduler.js';
 
@@ -24,7 +25,7 @@ const kubeletClientSigner = 'kubernetes.io/kube-apiserver-client-kubelet';
 const maxDurationMs = 365 * 24 * 3600 * 1000;
 const backdateMs = 5 * 60 * 1000;
 
-const hasTrue = (csr: KubeObject, type: string): boolean => (csr.status?.conditions ?? []).some((c: CertificateSigningRequestCondition) => c.type === type && c.status === 'True');
+const hasTrue = (csr: Stored<CertificateSigningRequest>, type: string): boolean => (csr.status?.conditions ?? []).some((c: CertificateSigningRequestCondition) => c.type === type && c.status === 'True');
 
 /** Why `signer` refuses this request (the SignerValidationFailure message), or undefined when it is fine. */
 export function signerRefusal(signer: string, csr: x509.Pkcs10CertificateRequest, usages: string[]): string | undefined {
@@ -93,7 +94,8 @@ export class CsrSigningController implements BuiltinController {
   }
 
   reconcile(name: string): void {
-    const csr = this.client.get(csrs, undefined, name);
+    const stored = this.client.get(csrs, undefined, name);
+    const csr = stored && asStored<CertificateSigningRequest>(stored);
     if (!csr || csr.status?.certificate || !hasTrue(csr, 'Approved') || hasTrue(csr, 'Failed') || hasTrue(csr, 'Denied')) return;
     const signer = csr.spec?.signerName;
     if (signer !== clientSigner && signer !== kubeletClientSigner) return;
@@ -120,7 +122,7 @@ export class CsrSigningController implements BuiltinController {
       });
   }
 
-  private fail(csr: KubeObject, message: string): void {
+  private fail(csr: Stored<CertificateSigningRequest>, message: string): void {
     const stamp = rfc3339(this.clock.now());
     const condition = { type: 'Failed', status: 'True', reason: 'SignerValidationFailure', message, lastUpdateTime: stamp, lastTransitionTime: stamp };
     this.client.updateStatus(csrs, { ...csr, status: { ...csr.status, conditions: [...(csr.status?.conditions ?? []), condition] } });

@@ -1,5 +1,7 @@
 import { afterEach, describe, expect, it } from '@jest/globals';
 import { AppsV1Api, KubeConfig } from '@kubernetes/client-node';
+import type { Pod } from 'kubernetes-types/core/v1.js';
+import { asStored } from '../store/kube-object.js';
 import type { KubeObject } from '../store/object-store.js';
 import { type ControllerFixture, startFixture } from './testdata/cluster-fixture.js';
 import { daemonPodNode, daemonPodTolerations, shouldRunOn } from './daemonset-controller.js';
@@ -48,7 +50,7 @@ describe('daemon pod placement', () => {
   it('reads a daemon pod\'s node from nodeName or its matchFields affinity', () => {
     const pinned = { metadata: { name: 'p' }, spec: { affinity: { nodeAffinity: { requiredDuringSchedulingIgnoredDuringExecution: { nodeSelectorTerms: [{ matchFields: [{ key: 'metadata.name', operator: 'In', values: ['w1'] }] }] } } } } } as KubeObject;
     expect(daemonPodNode(pinned)).toBe('w1');
-    expect(daemonPodNode({ ...pinned, spec: { ...pinned.spec, nodeName: 'w2' } } as KubeObject)).toBe('w2');
+    expect(daemonPodNode({ ...pinned, spec: { ...asStored<Pod>(pinned).spec, nodeName: 'w2' } } as KubeObject)).toBe('w2');
   });
 });
 

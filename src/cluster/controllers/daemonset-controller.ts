@@ -6,10 +6,11 @@
  * hostNetwork); RollingUpdate with maxUnavailable/maxSurge or OnDelete; ControllerRevisions; and the
  * status kubectl rollout status reads. The scheduler places the pods (it must honour matchFields).
  */
-import type { DaemonSetStatus } from 'kubernetes-types/apps/v1.js';
-import type { NodeSelectorRequirement, NodeSelectorTerm, PodCondition, PodSpec, Taint, Toleration } from 'kubernetes-types/core/v1.js';
+import type { DaemonSet, DaemonSetStatus } from 'kubernetes-types/apps/v1.js';
+import type { Node, NodeSelectorRequirement, NodeSelectorTerm, Pod, PodCondition, PodSpec, Taint, Toleration } from 'kubernetes-types/core/v1.js';
 import type { ClusterClock } from '../clock/virtual-clock.js';
-import type { KubeObject, NewKubeObject, StoreEvent } from '../store/object-store.js';
+import { asStored } from '../store/kube-object.js';
+import type { KubeObject, NewKubeObject, Stored, StoreEvent } from '../store/object-store.js';
 import type { ControllerClient } from './controller-client.js';
 import type { BuiltinController, ReconcileResult } from './controller-scheduler.js';
 import { ensureUpdateRevision, revisionsOf, truncateHistory } from './controller-revisions.js';
@@ -22,7 +23,7 @@ import { nodeSelectorTermMatches, tolerates } from './scheduler-plugins.js';
 const dsKind = { apiVersion: 'apps/v1', kind: 'DaemonSet', hashLabel: 'controller-revision-hash' };
 const templateGenerationLabel = 'pod-template-generation';
 
-const isTerminal = (pod: KubeObject): boolean => pod.status?.phase === 'Succeeded' || pod.status?.phase === 'Failed';
+const isTerminal = (pod: Stored<Pod>): boolean => pod.status?.phase === 'Succeeded' || pod.status?.phase === 'Failed';
 
 const controllerOf = (o: KubeObject | undefined): OwnerReference | undefined =>
   (o?.metadata.ownerReferences ?? []).find((r) => r.controller === true && r.kind === 'DaemonSet' && r.apiVersion === 'apps/v1');
@@ -37,7 +38,7 @@ export function daemonPodTolerations(hostNetwork: boolean): Toleration[] {
 }
 
 /** Whether the daemon pod template may run on `node` (NodeShouldRunDaemonPod's predicates). */
-export function shouldRunOn(template: { spec?: Partial<PodSpec> } | undefined, node: KubeObject): boolean {
+export function shouldRunOn(template: { spec?: Partial<PodSpec> } | undefined, node: Stored<Node>): boolean {
   const spec: Partial<PodSpec> = template?.spec ?? {};
   const labels: Record<string, string> = node.metadata.labels ?? {};
   if (!Object.entries(spec.nodeSelector ?? {}).every(([k, v]) => labels[k] === v)) return false;
@@ -49,7 +50,7 @@ export function shouldRunOn(template: { spec?: Partial<PodSpec> } | undefined, n
 }
 
 /** The node a daemon pod is for: its nodeName, else the matchFields metadata.name of its affinity. */
-export function daemonPodNode(pod: KubeObject): string | undefined {
+export function daemonPodNode(pod: Stored<Pod>): string | undefined {
   if (pod.spec?.nodeName) return pod.spec.nodeName;
   for (const term of pod.spec?.affinity?.nodeAffinity?.requiredDuringSchedulingIgnoredDuringExecution?.nodeSelectorTerms ?? []) {
     const field = (term.matchFields ?? []).find((f: NodeSelectorRequirement) => f.key === 'metadata.name' && f.operator === 'In');
@@ -83,7 +84,7 @@ export class DaemonSetController implements BuiltinController {
     return owner ? [`${event.object.metadata.namespace}/${owner.name}`] : [];
   }
 
-  private podsOf(ds: KubeObject): KubeObject[] {
+  private podsOf(ds: Stored<DaemonSet>): Array<Stored<Pod>> {
     return this.owners
       .dependentsIn(ds.metadata.uid!, 'pods')
       .map((l) => this.client.get('pods', l.namespace, l.name))
@@ -92,7 +93,8 @@ export class DaemonSetController implements BuiltinController {
 
   reconcile(key: string): ReconcileResult | void {
     const [namespace, name] = key.split('/') as [string, string];
-    const ds = this.client.get('apps/daemonsets', namespace, name);
+    const stored = this.client.get('apps/daemonsets', namespace, name);
+    const ds = stored && asStored<DaemonSet>(stored);
     if (!ds || ds.metadata.deletionTimestamp) return;
     claimDependents(this.client, 'pods', ds, dsKind);
     claimDependents(this.client, 'apps/controllerrevisions', ds, dsKind);
@@ -106,7 +108,7 @@ export class DaemonSetController implements BuiltinController {
     return requeue;
   }
 
-  private isAvailable(ds: KubeObject, pod: KubeObject): boolean {
+  private isAvailable(ds: Stored<DaemonSet>, pod: Stored<Pod>): boolean {
     if (!isRunningAndReady(pod) || pod.metadata.deletionTimestamp) return false;
     const minReady = (ds.spec?.minReadySeconds ?? 0) * 1000;
     const ready = (pod.status?.conditions ?? []).find((c: PodCondition) => c.type === 'Ready');
@@ -114,7 +116,7 @@ export class DaemonSetController implements BuiltinController {
   }
 
   /** When a ready pod not yet available (minReadySeconds) becomes available: look again then. */
-  private nextAvailability(ds: KubeObject): ReconcileResult | void {
+  private nextAvailability(ds: Stored<DaemonSet>): ReconcileResult | void {
     const minReady = (ds.spec?.minReadySeconds ?? 0) * 1000;
     if (minReady === 0) return;
     const due = this.podsOf(ds)
@@ -124,7 +126,7 @@ export class DaemonSetController implements BuiltinController {
   }
 
   /** Pods per node: create where missing, delete where they should not run, then roll. */
-  private manage(ds: KubeObject, hash: string): ReconcileResult | void {
+  private manage(ds: Stored<DaemonSet>, hash: string): ReconcileResult | void {
     const nodes = this.client.list('nodes');
     const pods = this.podsOf(ds);
     const byNode = new Map<string, KubeObject[]>();
@@ -155,8 +157,8 @@ export class DaemonSetController implements BuiltinController {
   }
 
   /** Replaces old pods: at most maxUnavailable nodes without an available pod, maxSurge extra new pods. */
-  private rollingUpdate(ds: KubeObject, hash: string, nodes: KubeObject[]): ReconcileResult | void {
-    const rolling = ds.spec.updateStrategy.rollingUpdate ?? {};
+  private rollingUpdate(ds: Stored<DaemonSet>, hash: string, nodes: KubeObject[]): ReconcileResult | void {
+    const rolling = ds.spec!.updateStrategy!.rollingUpdate ?? {}; // called for the RollingUpdate strategy
     const maxUnavailable = scaledValue(rolling.maxUnavailable ?? 1, nodes.length);
     const maxSurge = scaledValue(rolling.maxSurge ?? 0, nodes.length);
     const pods = this.podsOf(ds).filter((p) => !isTerminal(p));
@@ -194,9 +196,9 @@ export class DaemonSetController implements BuiltinController {
     }
   }
 
-  private createPod(ds: KubeObject, nodeName: string, hash: string): void {
+  private createPod(ds: Stored<DaemonSet>, nodeName: string, hash: string): void {
     const template = structuredClone(ds.spec?.template ?? {});
-    const spec = template.spec ?? {};
+    const spec: Partial<PodSpec> = template.spec ?? {};
     const nodeAffinity = (spec.affinity ??= {}).nodeAffinity ??= {};
     const required = (nodeAffinity.requiredDuringSchedulingIgnoredDuringExecution ??= { nodeSelectorTerms: [] });
     const pinned = { key: 'metadata.name', operator: 'In', values: [nodeName] };
@@ -221,14 +223,15 @@ export class DaemonSetController implements BuiltinController {
     this.events.record(ds, 'Normal', 'SuccessfulCreate', `Created pod: ${created.metadata.name}`);
   }
 
-  private deletePod(ds: KubeObject, pod: KubeObject): void {
+  private deletePod(ds: Stored<DaemonSet>, pod: Stored<Pod>): void {
     this.client.delete('pods', pod.metadata.namespace, pod.metadata.name);
     this.events.record(ds, 'Normal', 'SuccessfulDelete', `Deleted pod: ${pod.metadata.name}`);
   }
 
-  private writeStatus(ds: KubeObject, hash: string): void {
-    const fresh = this.client.get('apps/daemonsets', ds.metadata.namespace, ds.metadata.name);
-    if (!fresh) return;
+  private writeStatus(ds: Stored<DaemonSet>, hash: string): void {
+    const stored = this.client.get('apps/daemonsets', ds.metadata.namespace, ds.metadata.name);
+    if (!stored) return;
+    const fresh = asStored<DaemonSet>(stored);
     const nodes = this.client.list('nodes');
     const pods = this.podsOf(fresh).filter((p) => !isTerminal(p));
     let desired = 0, current = 0, misscheduled = 0, ready = 0, available = 0, updated = 0;

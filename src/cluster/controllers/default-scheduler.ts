@@ -8,7 +8,9 @@
 import type { ClusterClock } from '../clock/virtual-clock.js';
 import { ApiError } from '../errors/status-errors.js';
 import { SeededRandom, rfc3339 } from '../registry/system-metadata.js';
-import type { KubeObject, StoreEvent } from '../store/object-store.js';
+import type { Node, Pod, PodCondition } from 'kubernetes-types/core/v1.js';
+import { asStored } from '../store/kube-object.js';
+import type { KubeObject, Stored, StoreEvent } from '../store/object-store.js';
 import type { ControllerClient } from './controller-client.js';
 import type { BuiltinController, ReconcileResult } from './controller-scheduler.js';
 import type { EventsV1Recorder } from './event-recorder.js';
@@ -17,8 +19,8 @@ import type { CycleState, FilterFailure, NodeInfo, SchedulerPlugin } from './sch
 
 export const defaultSchedulerName = 'default-scheduler';
 
-const isTerminal = (pod: KubeObject): boolean => pod.status?.phase === 'Succeeded' || pod.status?.phase === 'Failed';
-const key = (pod: KubeObject): string => `${pod.metadata.namespace}/${pod.metadata.name}`;
+const isTerminal = (pod: Stored<Pod>): boolean => pod.status?.phase === 'Succeeded' || pod.status?.phase === 'Failed';
+const key = (pod: Stored<Pod>): string => `${pod.metadata.namespace}/${pod.metadata.name}`;
 
 /** Marks pods the simulator was told can never be scheduled (`sim.kubeforge.io/outcome: unschedulable`). */
 export function simulatedOutcomePlugin(scripts: PodScripts): SchedulerPlugin {
@@ -72,7 +74,7 @@ export class DefaultScheduler implements BuiltinController {
     this.random = new SeededRandom(seed ^ 0x5c4ed);
   }
 
-  private wants(pod: KubeObject): boolean {
+  private wants(pod: Stored<Pod>): boolean {
     return !pod.spec?.nodeName && (pod.spec?.schedulerName ?? defaultSchedulerName) === defaultSchedulerName && !pod.metadata.deletionTimestamp && !isTerminal(pod);
   }
 
@@ -83,8 +85,9 @@ export class DefaultScheduler implements BuiltinController {
   keysFor(event: StoreEvent): string[] {
     if (event.bucket === 'nodes') return this.nodeChanged(event) ? this.retryUnschedulable() : [];
     if (event.bucket !== 'pods') return [];
-    const pod = event.object;
-    if (event.type === 'DELETED' || (event.oldObject?.spec?.nodeName && isTerminal(pod) && !isTerminal(event.oldObject))) {
+    const pod = asStored<Pod>(event.object);
+    const old = event.oldObject && asStored<Pod>(event.oldObject);
+    if (event.type === 'DELETED' || (old?.spec?.nodeName && isTerminal(pod) && !isTerminal(old))) {
       this.unschedulable.delete(key(pod));
       return pod.spec?.nodeName ? this.retryUnschedulable() : [];
     }
@@ -98,8 +101,8 @@ export class DefaultScheduler implements BuiltinController {
 
   private nodeChanged(event: StoreEvent): boolean {
     if (event.type !== 'MODIFIED') return true;
-    const view = (n: KubeObject | undefined): string =>
-      JSON.stringify([n?.metadata?.labels, n?.spec, n?.status?.allocatable, (n?.status?.conditions ?? []).find((c: KubeObject) => c.type === 'Ready')?.status]);
+    const view = (n: Stored<Node> | undefined): string =>
+      JSON.stringify([n?.metadata?.labels, n?.spec, n?.status?.allocatable, (n?.status?.conditions ?? []).find((c) => c.type === 'Ready')?.status]);
     return view(event.object) !== view(event.oldObject);
   }
 
@@ -114,7 +117,8 @@ export class DefaultScheduler implements BuiltinController {
 
   reconcile(podKey: string): ReconcileResult | void {
     const [namespace, name] = podKey.split('/') as [string, string];
-    const pod = this.client.get('pods', namespace, name);
+    const stored = this.client.get('pods', namespace, name);
+    const pod = stored && asStored<Pod>(stored);
     if (!pod || !this.wants(pod)) {
       this.unschedulable.delete(podKey);
       return;
@@ -125,7 +129,7 @@ export class DefaultScheduler implements BuiltinController {
     } catch {
       // a malformed annotation: the kubelet reports it; schedule without delay
     }
-    if ((pod.spec.schedulingGates ?? []).length) return this.gated(pod);
+    if ((pod.spec!.schedulingGates ?? []).length) return this.gated(pod);
     const wait = Date.parse(pod.metadata.creationTimestamp!) + delayMs - this.clock.now();
     if (wait > 0) return { requeueAfterMs: wait };
     const state = this.cycleState();
@@ -143,8 +147,11 @@ export class DefaultScheduler implements BuiltinController {
   }
 
   private cycleState(): CycleState {
-    const pods = this.client.list('pods').filter((p) => p.spec?.nodeName && !isTerminal(p));
-    const nodes: NodeInfo[] = this.client.list('nodes').map((node) => ({ node, pods: pods.filter((p) => p.spec.nodeName === node.metadata.name) }));
+    const pods = this.client
+      .list('pods')
+      .map((p) => asStored<Pod>(p))
+      .filter((p) => p.spec?.nodeName && !isTerminal(p));
+    const nodes: NodeInfo[] = this.client.list('nodes').map((node) => ({ node, pods: pods.filter((p) => p.spec!.nodeName === node.metadata.name) }));
     return {
       nodes,
       boundPods: pods,
@@ -153,7 +160,7 @@ export class DefaultScheduler implements BuiltinController {
   }
 
   /** The chosen node's name, or why none fits. */
-  private selectNode(pod: KubeObject, state: CycleState): string | { failures: FilterFailure[]; preFilter?: FilterFailure; nodeCount: number } {
+  private selectNode(pod: Stored<Pod>, state: CycleState): string | { failures: FilterFailure[]; preFilter?: FilterFailure; nodeCount: number } {
     for (const p of this.plugins) {
       const failure = p.preFilter?.(pod, state);
       if (failure) return { failures: [], preFilter: failure, nodeCount: state.nodes.length };
@@ -184,18 +191,19 @@ export class DefaultScheduler implements BuiltinController {
   }
 
   /** A pod with scheduling gates waits, saying so, until they are removed. */
-  private gated(pod: KubeObject): void {
-    const conditions: Array<Record<string, unknown>> = pod.status?.conditions ?? [];
+  private gated(pod: Stored<Pod>): void {
+    const conditions: PodCondition[] = pod.status?.conditions ?? [];
     if (conditions.some((c) => c.type === 'PodScheduled' && c.reason === 'SchedulingGated')) return;
     const next = { type: 'PodScheduled', status: 'False', lastProbeTime: null, lastTransitionTime: rfc3339(this.clock.now()), reason: 'SchedulingGated', message: 'Scheduling is blocked due to non-empty scheduling gates' };
     this.client.updateStatus('pods', { ...pod, status: { ...pod.status, conditions: [...conditions.filter((c) => c.type !== 'PodScheduled'), next] } });
   }
 
-  private failed(pod: KubeObject, why: { failures: FilterFailure[]; preFilter?: FilterFailure; nodeCount: number }): void {
+  private failed(pod: Stored<Pod>, why: { failures: FilterFailure[]; preFilter?: FilterFailure; nodeCount: number }): void {
     const message = fitErrorMessage(why.nodeCount, why.failures, why.preFilter);
     this.unschedulable.add(key(pod));
     const status = structuredClone(pod.status ?? {});
-    const conditions: Array<Record<string, unknown>> = (status.conditions ??= []);
+    // conditions as JSON: lastProbeTime null, as kube-scheduler writes it
+    const conditions = (status.conditions ??= []) as unknown as Array<Record<string, unknown>>;
     const existing = conditions.find((c) => c.type === 'PodScheduled');
     const next = { type: 'PodScheduled', status: 'False', lastProbeTime: null, lastTransitionTime: rfc3339(this.clock.now()), reason: 'Unschedulable', message };
     if (!existing) conditions.push(next);

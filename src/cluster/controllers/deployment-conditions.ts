@@ -3,9 +3,9 @@
  * counts from its ReplicaSets, the Available and Progressing conditions with 1.32's reasons and
  * messages, and the complete / progressing / timed-out tests behind them.
  */
-import type { DeploymentStatus as KubernetesDeploymentStatus } from 'kubernetes-types/apps/v1.js';
+import type { Deployment, DeploymentSpec, DeploymentStatus as KubernetesDeploymentStatus } from 'kubernetes-types/apps/v1.js';
 import { rfc3339 } from '../registry/system-metadata.js';
-import type { KubeObject } from '../store/object-store.js';
+import type { Stored } from '../store/object-store.js';
 import { type RS, replicasOf, sum } from './deployment-revisions.js';
 import { maxUnavailable } from './rollout-arithmetic.js';
 
@@ -37,6 +37,13 @@ export interface DeploymentCondition {
 /** A Deployment's status as computed here: kubernetes-types' fields, with conditions always complete. */
 export type DeploymentStatus = Omit<KubernetesDeploymentStatus, 'conditions'> & { conditions?: DeploymentCondition[] };
 
+/**
+ * A stored Deployment as this controller reads it: the API server defaulted its spec (replicas,
+ * progressDeadlineSeconds, strategy, …) and this controller writes its status.
+ */
+export type DefaultedDeployment = Omit<Deployment, 'spec' | 'status'> & { spec: DeploymentSpec & { replicas: number }; status?: DeploymentStatus };
+export type StoredDeployment = Stored<DefaultedDeployment>;
+
 export function condition(type: string, status: string, reason: string, message: string, now: number): DeploymentCondition {
   const at = rfc3339(now);
   return { type, status, lastUpdateTime: at, lastTransitionTime: at, reason, message };
@@ -59,13 +66,13 @@ export function removeCondition(status: DeploymentStatus, type: string): void {
 
 export const getCondition = (status: DeploymentStatus | undefined, type: string): DeploymentCondition | undefined => (status?.conditions ?? []).find((c) => c.type === type);
 
-export function hasProgressDeadline(d: KubeObject): boolean {
+export function hasProgressDeadline(d: StoredDeployment): boolean {
   const p = d.spec?.progressDeadlineSeconds;
   return p !== undefined && p !== null && p !== noDeadline;
 }
 
 /** calculateStatus: counts from the ReplicaSets and the Available condition, at `now`. */
-export function calculateStatus(d: KubeObject, all: RS[], newRS: RS | undefined, now: number): DeploymentStatus {
+export function calculateStatus(d: StoredDeployment, all: RS[], newRS: RS | undefined, now: number): DeploymentStatus {
   const available = sum(all, (rs) => rs.status?.availableReplicas ?? 0);
   const total = sum(all, replicasOf);
   const status: DeploymentStatus = {
@@ -86,13 +93,13 @@ export function calculateStatus(d: KubeObject, all: RS[], newRS: RS | undefined,
 }
 
 /** DeploymentComplete. */
-export function deploymentComplete(d: KubeObject, status: DeploymentStatus): boolean {
+export function deploymentComplete(d: StoredDeployment, status: DeploymentStatus): boolean {
   const want = d.spec.replicas;
   return (status.updatedReplicas ?? 0) === want && (status.replicas ?? 0) === want && (status.availableReplicas ?? 0) === want && (status.observedGeneration ?? 0) >= d.metadata.generation!;
 }
 
 /** DeploymentProgressing: any sign of progress since the last status. */
-export function deploymentProgressing(d: KubeObject, status: DeploymentStatus): boolean {
+export function deploymentProgressing(d: StoredDeployment, status: DeploymentStatus): boolean {
   const old: DeploymentStatus = d.status ?? {};
   const oldOld = (old.replicas ?? 0) - (old.updatedReplicas ?? 0);
   const newOld = (status.replicas ?? 0) - (status.updatedReplicas ?? 0);
@@ -100,9 +107,9 @@ export function deploymentProgressing(d: KubeObject, status: DeploymentStatus): 
 }
 
 /** DeploymentTimedOut. */
-export function deploymentTimedOut(d: KubeObject, status: DeploymentStatus, now: number): boolean {
+export function deploymentTimedOut(d: StoredDeployment, status: DeploymentStatus, now: number): boolean {
   const cond = getCondition(status, 'Progressing');
   if (!cond || cond.reason === reasons.available) return false;
   if (cond.reason === reasons.timedOut) return true;
-  return Date.parse(cond.lastUpdateTime) + d.spec.progressDeadlineSeconds * 1000 < now;
+  return Date.parse(cond.lastUpdateTime) + d.spec.progressDeadlineSeconds! * 1000 < now;
 }

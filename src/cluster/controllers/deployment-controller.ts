@@ -5,14 +5,16 @@
  * and reports observedGeneration, replica counts and the Progressing/Available conditions with the real
  * reasons, messages and ScalingReplicaSet events.
  */
-import type { ReplicaSetCondition } from 'kubernetes-types/apps/v1.js';
+import type { ReplicaSet, ReplicaSetCondition, ReplicaSetSpec } from 'kubernetes-types/apps/v1.js';
+import type { Pod } from 'kubernetes-types/core/v1.js';
+import { asStored } from '../store/kube-object.js';
 import type { ClusterClock } from '../clock/virtual-clock.js';
 import { ApiError } from '../errors/status-errors.js';
 import { AdmissionPending } from '../admission/controller-admission.js';
 import { deepEqual } from '../registry/system-metadata.js';
 import { isEmptySelector, selectorMatches } from '../selectors/label-selector-object.js';
 import type { OwnerReference } from 'kubernetes-types/meta/v1.js';
-import type { KubeObject, StoreEvent } from '../store/object-store.js';
+import type { KubeObject, Stored, StoreEvent } from '../store/object-store.js';
 import type { ControllerClient } from './controller-client.js';
 import type { BuiltinController, ReconcileResult } from './controller-scheduler.js';
 import type { EventRecorder } from './event-recorder.js';
@@ -21,14 +23,14 @@ import {
   type RS, active, annotations, byCreation, equalIgnoreHash, hashLabel, numberAnnotation, replicasOf, revisionOf, setNewReplicaSetAnnotations, setReplicasAnnotations, sum,
 } from './deployment-revisions.js';
 import {
-  type DeploymentStatus, calculateStatus, condition, deploymentComplete, deploymentProgressing, deploymentTimedOut, getCondition, hasProgressDeadline, reasons, removeCondition, setCondition,
+  type DefaultedDeployment, type DeploymentStatus, type StoredDeployment, calculateStatus, condition, deploymentComplete, deploymentProgressing, deploymentTimedOut, getCondition, hasProgressDeadline, reasons, removeCondition, setCondition,
 } from './deployment-conditions.js';
 import { controllerRefOf } from './replica-set-controller.js';
 import { maxSurge, maxUnavailable, newReplicaSetSize, replicaSetProportion } from './rollout-arithmetic.js';
 
 /** One reconcile's view of the Deployment, refreshed after each write. */
 interface Run {
-  d: KubeObject;
+  d: StoredDeployment;
   now: number;
 }
 
@@ -51,7 +53,7 @@ export class DeploymentController implements BuiltinController {
         if (ref?.kind === 'Deployment') keys.add(`${rs!.metadata.namespace}/${ref.name}`);
       }
       if (event.type !== 'DELETED' && !controllerRefOf(object)) {
-        for (const d of this.client.listShared('apps/deployments', object.metadata.namespace) as KubeObject[]) {
+        for (const d of this.client.listShared('apps/deployments', object.metadata.namespace) as StoredDeployment[]) {
           if (!isEmptySelector(d.spec?.selector) && selectorMatches(d.spec?.selector, object.metadata.labels)) keys.add(`${d.metadata.namespace}/${d.metadata.name}`);
         }
       }
@@ -70,8 +72,9 @@ export class DeploymentController implements BuiltinController {
 
   reconcile(key: string): ReconcileResult | void {
     const [namespace, name] = key.split('/') as [string, string];
-    const d = this.client.get('apps/deployments', namespace, name);
-    if (!d) return;
+    const stored = this.client.get('apps/deployments', namespace, name);
+    if (!stored) return;
+    const d = asStored<DefaultedDeployment>(stored);
     const run: Run = { d, now: this.clock.now() };
     if (isEmptySelector(d.spec?.selector)) {
       this.events.record(d, 'Warning', 'SelectingAll', 'This deployment is selecting all pods. A non-empty selector is required.');
@@ -89,7 +92,7 @@ export class DeploymentController implements BuiltinController {
   // ---- ownership ----
 
   /** The Deployment's ReplicaSets: adopts matching orphans, releases controlled ones that stop matching. */
-  private claimReplicaSets(d: KubeObject): RS[] {
+  private claimReplicaSets(d: StoredDeployment): RS[] {
     const claimed: RS[] = [];
     for (const rs of this.client.list('apps/replicasets', d.metadata.namespace)) {
       const ref = controllerRefOf(rs);
@@ -111,7 +114,7 @@ export class DeploymentController implements BuiltinController {
     return claimed;
   }
 
-  private ownerReference(d: KubeObject): OwnerReference {
+  private ownerReference(d: StoredDeployment): OwnerReference {
     return { apiVersion: 'apps/v1', kind: 'Deployment', name: d.metadata.name, uid: d.metadata.uid!, controller: true, blockOwnerDeletion: true };
   }
 
@@ -164,10 +167,10 @@ export class DeploymentController implements BuiltinController {
     return this.syncRolloutStatus(run, all(), newRS && this.refresh(newRS));
   }
 
-  private oldPodsRunning(d: KubeObject, newRS: RS | undefined, oldRSs: RS[]): boolean {
+  private oldPodsRunning(d: StoredDeployment, newRS: RS | undefined, oldRSs: RS[]): boolean {
     if (sum(oldRSs, (rs) => rs.status?.replicas ?? 0) > 0) return true;
     const owned = new Set(oldRSs.map((rs) => rs.metadata.uid));
-    return (this.client.listShared('pods', d.metadata.namespace) as KubeObject[]).some((pod) => {
+    return (this.client.listShared('pods', d.metadata.namespace) as Array<Stored<Pod>>).some((pod) => {
       const ref = controllerRefOf(pod);
       if (!ref || ref.uid === newRS?.metadata.uid || !owned.has(ref.uid)) return false;
       return pod.status?.phase !== 'Succeeded' && pod.status?.phase !== 'Failed';
@@ -198,9 +201,9 @@ export class DeploymentController implements BuiltinController {
     if (existing) {
       const copy = structuredClone(existing);
       const changed = setNewReplicaSetAnnotations(d, copy, newRevision, true);
-      if (changed || (copy.spec.minReadySeconds ?? 0) !== (d.spec.minReadySeconds ?? 0)) {
-        copy.spec.minReadySeconds = d.spec.minReadySeconds;
-        if (copy.spec.minReadySeconds === undefined) delete copy.spec.minReadySeconds;
+      if (changed || (copy.spec!.minReadySeconds ?? 0) !== (d.spec.minReadySeconds ?? 0)) {
+        copy.spec!.minReadySeconds = d.spec.minReadySeconds;
+        if (copy.spec!.minReadySeconds === undefined) delete copy.spec!.minReadySeconds;
         return this.client.update('apps/replicasets', copy);
       }
       this.setDeploymentRevision(run, copy.metadata.annotations?.[annotations.revision]);
@@ -219,15 +222,16 @@ export class DeploymentController implements BuiltinController {
     const selector = structuredClone(d.spec.selector);
     selector.matchLabels = { ...(selector.matchLabels ?? {}), [hashLabel]: hash };
     const rsName = `${d.metadata.name}-${hash}`;
-    const body: KubeObject = {
+    const spec: ReplicaSetSpec = { replicas: 0, selector, template };
+    const body: RS = {
       apiVersion: 'apps/v1',
       kind: 'ReplicaSet',
       metadata: { name: rsName, namespace: d.metadata.namespace, labels: { ...template.metadata.labels }, ownerReferences: [this.ownerReference(d)] },
-      spec: { replicas: 0, selector, template },
+      spec,
     };
-    if (d.spec.minReadySeconds) body.spec.minReadySeconds = d.spec.minReadySeconds;
+    if (d.spec.minReadySeconds) spec.minReadySeconds = d.spec.minReadySeconds;
     const replicas = newReplicaSetSize(d.spec.replicas, d.spec.strategy, sum(oldRSs, replicasOf), 0);
-    body.spec.replicas = replicas;
+    spec.replicas = replicas;
     setNewReplicaSetAnnotations(d, body, newRevision, false);
     let createdRS: RS;
     let alreadyExisted = false;
@@ -237,7 +241,7 @@ export class DeploymentController implements BuiltinController {
       if (err instanceof AdmissionPending) throw err;
       if (err instanceof ApiError && err.code === 409) {
         const found = this.client.get('apps/replicasets', d.metadata.namespace, rsName);
-        if (found && controllerRefOf(found)?.uid === d.metadata.uid && equalIgnoreHash(d.spec.template, found.spec?.template)) {
+        if (found && controllerRefOf(found)?.uid === d.metadata.uid && equalIgnoreHash(d.spec.template, asStored<ReplicaSet>(found).spec?.template)) {
           createdRS = found;
           alreadyExisted = true;
         } else {
@@ -273,7 +277,7 @@ export class DeploymentController implements BuiltinController {
     const next = structuredClone(run.d);
     next.metadata.annotations = { ...(next.metadata.annotations ?? {}), [annotations.revision]: revision };
     const written = this.tryUpdate(() => this.client.update('apps/deployments', next));
-    if (written) run.d = written;
+    if (written) run.d = asStored<DefaultedDeployment>(written);
   }
 
   // ---- scaling ----
@@ -287,7 +291,7 @@ export class DeploymentController implements BuiltinController {
     const copy = structuredClone(rs);
     const annotationsChange = setReplicasAnnotations(copy, d.spec.replicas, d.spec.replicas + maxSurge(d.spec.replicas, d.spec.strategy));
     if (!sizeChanges && !annotationsChange) return false;
-    copy.spec.replicas = newScale;
+    copy.spec!.replicas = newScale;
     const written = this.client.update('apps/replicasets', copy);
     if (!sizeChanges) return false;
     const verb = operation ?? (oldScale < newScale ? 'up' : 'down');
@@ -455,24 +459,24 @@ export class DeploymentController implements BuiltinController {
     }
     // getReplicaFailures: the new ReplicaSet's failure first, else an old one's
     const failure = [newRS, ...all].map((rs) => (rs?.status?.conditions ?? []).find((c: ReplicaSetCondition) => c.type === 'ReplicaFailure')).find(Boolean);
-    if (failure) setCondition(status, { type: 'ReplicaFailure', status: failure.status, lastUpdateTime: failure.lastTransitionTime, lastTransitionTime: failure.lastTransitionTime, reason: failure.reason, message: failure.message });
+    if (failure) setCondition(status, { type: 'ReplicaFailure', status: failure.status, lastUpdateTime: failure.lastTransitionTime!, lastTransitionTime: failure.lastTransitionTime!, reason: failure.reason!, message: failure.message! });
     else removeCondition(status, 'ReplicaFailure');
     if (!deepEqual(d.status ?? {}, status)) this.writeStatus(run, status);
     return this.requeueStuck(run.d, status, run.now);
   }
 
   /** requeueStuckDeployment: look again when the progress deadline would pass. */
-  private requeueStuck(d: KubeObject, status: DeploymentStatus, now: number): ReconcileResult | void {
+  private requeueStuck(d: StoredDeployment, status: DeploymentStatus, now: number): ReconcileResult | void {
     const cond = getCondition(d.status, 'Progressing');
     if (!hasProgressDeadline(d) || !cond) return;
     if (deploymentComplete(d, status) || cond.reason === reasons.timedOut) return;
-    const after = Date.parse(cond.lastUpdateTime) + d.spec.progressDeadlineSeconds * 1000 - now;
+    const after = Date.parse(cond.lastUpdateTime) + d.spec.progressDeadlineSeconds! * 1000 - now; // hasProgressDeadline
     return { requeueAfterMs: after < 1000 ? 1000 : after + 1000 };
   }
 
   private writeStatus(run: Run, status: DeploymentStatus): void {
     const current = this.client.get('apps/deployments', run.d.metadata.namespace, run.d.metadata.name);
     if (!current) return;
-    run.d = this.client.updateStatus('apps/deployments', { ...current, status });
+    run.d = asStored<DefaultedDeployment>(this.client.updateStatus('apps/deployments', { ...current, status }));
   }
 }

@@ -4,8 +4,10 @@
  * template equality ignoring the hash, and the orderings the controller sorts ReplicaSets by.
  */
 import type { PodTemplateSpec } from 'kubernetes-types/core/v1.js';
-import type { KubeObject, WritableObjectMeta } from '../store/object-store.js';
+import type { ReplicaSet } from 'kubernetes-types/apps/v1.js';
+import type { KubeObject, Stored, WritableObjectMeta } from '../store/object-store.js';
 import { deepEqual } from '../registry/system-metadata.js';
+import type { StoredDeployment } from './deployment-conditions.js';
 import { maxSurge } from './rollout-arithmetic.js';
 
 export const hashLabel = 'pod-template-hash';
@@ -19,7 +21,7 @@ export const annotations = {
 const notCopied = new Set([...Object.values(annotations), 'kubectl.kubernetes.io/last-applied-configuration', 'deprecated.deployment.rollback.to']);
 const maxRevisionHistoryChars = 2000;
 
-export type RS = KubeObject;
+export type RS = Stored<ReplicaSet>;
 export const replicasOf = (rs: RS | undefined): number => rs?.spec?.replicas ?? 0;
 export const sum = (list: RS[], f: (rs: RS) => number): number => list.reduce((n, rs) => n + f(rs), 0);
 export const active = (list: Array<RS | undefined>): RS[] => list.filter((rs): rs is RS => rs !== undefined && replicasOf(rs) > 0);
@@ -50,7 +52,7 @@ export function equalIgnoreHash(a: Template | undefined, b: Template | undefined
 }
 
 /** SetNewReplicaSetAnnotations: copies the Deployment's annotations, bumps revision (+ history), sets replica annotations on create. */
-export function setNewReplicaSetAnnotations(d: KubeObject, rs: RS, newRevision: string, exists: boolean): boolean {
+export function setNewReplicaSetAnnotations(d: StoredDeployment, rs: RS, newRevision: string, exists: boolean): boolean {
   let changed = false;
   const a: Record<string, string> = (rs.metadata.annotations ??= {});
   for (const [k, v] of Object.entries((d.metadata.annotations ?? {}) as Record<string, string>)) {

@@ -4,6 +4,8 @@
  * disruptedPods entries expiring after two minutes of cluster time, and the switch.
  */
 import { startLocalCluster, type LocalCluster } from '../local-cluster.js';
+import type { PodDisruptionBudget } from 'kubernetes-types/policy/v1.js';
+import { asStored } from '../store/kube-object.js';
 import type { KubeObject } from '../store/object-store.js';
 
 let cluster: LocalCluster;
@@ -12,7 +14,7 @@ afterEach(() => cluster?.stop());
 const type = (group: string, resource: string) => cluster.internals.catalog.find(group, 'v1', resource)!;
 const ops = () => cluster.internals.operations;
 const pdbType = () => type('policy', 'poddisruptionbudgets');
-const status = (name: string) => ops().get(pdbType(), 'default', name).status;
+const status = (name: string) => asStored<PodDisruptionBudget>(ops().get(pdbType(), 'default', name)).status!;
 
 async function start(controllers = {}): Promise<void> {
   // the Deployments here are stored only: their pods are the test's
@@ -75,7 +77,7 @@ test('a disruptedPods entry keeps its pod out of the healthy count until the pod
   budget('db', 'db', { minAvailable: 1 });
   await cluster.settle();
   const pdb = ops().get(pdbType(), 'default', 'db');
-  pdb.status = { ...pdb.status, disruptionsAllowed: 1, disruptedPods: { 'db-0': '2026-11-22T10:00:00Z' } };
+  pdb.status = { ...asStored<PodDisruptionBudget>(pdb).status, disruptionsAllowed: 1, disruptedPods: { 'db-0': '2026-11-22T10:00:00Z' } };
   ops().update(pdbType(), 'default', 'db', pdb, { subresource: 'status' });
   await cluster.settle();
   expect(status('db')).toMatchObject({ currentHealthy: 2, disruptionsAllowed: 1, disruptedPods: { 'db-0': '2026-11-22T10:00:00Z' } });

@@ -9,7 +9,9 @@
 import type { Condition, OwnerReference } from 'kubernetes-types/meta/v1.js';
 import type { ClusterClock } from '../clock/virtual-clock.js';
 import { rfc3339 } from '../registry/system-metadata.js';
-import type { KubeObject, StoreEvent } from '../store/object-store.js';
+import type { PodDisruptionBudget } from 'kubernetes-types/policy/v1.js';
+import { asStored } from '../store/kube-object.js';
+import type { KubeObject, Stored, StoreEvent } from '../store/object-store.js';
 import type { ControllerClient } from './controller-client.js';
 import type { BuiltinController, ReconcileResult } from './controller-scheduler.js';
 import type { EventRecorder } from './event-recorder.js';
@@ -49,7 +51,7 @@ export class DisruptionController implements BuiltinController {
     if (!namespace) return [];
     if (event.bucket === 'pods') {
       const labels = [event.object.metadata.labels, event.oldObject?.metadata.labels];
-      return this.client.list(budgets, namespace).filter((b) => labels.some((l) => labelSelectorSelects(b.spec?.selector, l))).map(key);
+      return this.client.list(budgets, namespace).filter((b) => labels.some((l) => labelSelectorSelects(asStored<PodDisruptionBudget>(b).spec?.selector, l))).map(key);
     }
     // a controller's replica count feeds expectedPods of the budgets over its pods
     if (['deployments.apps', 'replicasets.apps', 'statefulsets.apps', 'replicationcontrollers'].includes(event.bucket)) {
@@ -60,7 +62,8 @@ export class DisruptionController implements BuiltinController {
 
   reconcile(budgetKey: string): ReconcileResult | void {
     const [namespace, name] = budgetKey.split('/') as [string, string];
-    const pdb = this.client.get(budgets, namespace, name);
+    const stored = this.client.get(budgets, namespace, name);
+    const pdb = stored && asStored<PodDisruptionBudget>(stored);
     if (!pdb || pdb.metadata.deletionTimestamp) return;
     const now = this.clock.now();
     const pods = this.client.list('pods', namespace).filter((p) => labelSelectorSelects(pdb.spec?.selector, p.metadata.labels));
@@ -96,7 +99,7 @@ export class DisruptionController implements BuiltinController {
   }
 
   /** The DisruptionAllowed condition, keeping lastTransitionTime while status and reason hold. */
-  private condition(pdb: KubeObject, next: { status: string; reason: string; message: string }, now: number): unknown[] {
+  private condition(pdb: Stored<PodDisruptionBudget>, next: { status: string; reason: string; message: string }, now: number): unknown[] {
     const current = (pdb.status?.conditions ?? []).find((c: Condition) => c.type === 'DisruptionAllowed');
     const unchanged = current && current.status === next.status;
     return [
@@ -112,7 +115,7 @@ export class DisruptionController implements BuiltinController {
   }
 
   /** Entries of status.disruptedPods still holding: the pod exists, is not going yet, and the entry is fresh. */
-  private disruptedPods(pdb: KubeObject, pods: KubeObject[], now: number): { disrupted: Record<string, string>; recheckAt?: number } {
+  private disruptedPods(pdb: Stored<PodDisruptionBudget>, pods: KubeObject[], now: number): { disrupted: Record<string, string>; recheckAt?: number } {
     const disrupted: Record<string, string> = {};
     let recheckAt: number | undefined;
     for (const [podName, at] of Object.entries<string>(pdb.status?.disruptedPods ?? {})) {
@@ -126,7 +129,7 @@ export class DisruptionController implements BuiltinController {
     return { disrupted, ...(recheckAt !== undefined ? { recheckAt } : {}) };
   }
 
-  private desiredHealthy(pdb: KubeObject, pods: KubeObject[]): { expected: number; desired: number } {
+  private desiredHealthy(pdb: Stored<PodDisruptionBudget>, pods: KubeObject[]): { expected: number; desired: number } {
     const { minAvailable, maxUnavailable } = pdb.spec ?? {};
     if (maxUnavailable !== undefined && maxUnavailable !== null) {
       const expected = this.expectedScale(pods);

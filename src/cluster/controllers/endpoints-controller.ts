@@ -4,9 +4,9 @@
  * each with its node and pod reference, grouped into subsets by the ports their targetPorts resolve
  * to — and removes it with the Service. Selector-less Services keep the Endpoints their owner writes.
  */
-import type { EndpointPort, ServicePort } from 'kubernetes-types/core/v1.js';
+import type { EndpointPort, Pod, Service, ServicePort } from 'kubernetes-types/core/v1.js';
 import type { ClusterClock } from '../clock/virtual-clock.js';
-import type { KubeObject, StoreEvent } from '../store/object-store.js';
+import type { KubeObject, Stored, StoreEvent } from '../store/object-store.js';
 import type { ControllerClient } from './controller-client.js';
 import type { BuiltinController } from './controller-scheduler.js';
 import { belongsInEndpoints, hasSelector, isPodReady, labelsFromService, lastChangeTriggerTime, podChangeTime, podReference, resolveTargetPort, serviceSelects, triggerTimeText } from './service-pods.js';
@@ -22,13 +22,14 @@ const key = (o: KubeObject): string => `${o.metadata.namespace}/${o.metadata.nam
 const byIP = (a: Address, b: Address): number => (a.ip < b.ip ? -1 : a.ip > b.ip ? 1 : 0);
 
 /** The subsets of a Service's Endpoints computed from its pods (RepackSubsets: one subset per port set). */
-export function endpointSubsets(service: KubeObject, pods: KubeObject[]): Array<Record<string, unknown>> {
+export function endpointSubsets(service: Stored<Service>, pods: Array<Stored<Pod>>): Array<Record<string, unknown>> {
   const publishNotReady = service.spec?.publishNotReadyAddresses === true;
   const servicePorts: ServicePort[] = service.spec?.ports ?? [];
   const groups = new Map<string, { ports: EndpointPort[]; ready: Address[]; notReady: Address[] }>();
   for (const pod of pods) {
     if (!belongsInEndpoints(pod, publishNotReady)) continue;
-    const address: Address = { ip: pod.status.podIP, ...(pod.spec?.nodeName ? { nodeName: pod.spec.nodeName } : {}), targetRef: podReference(pod) };
+    // pods in endpoints have their IP
+    const address: Address = { ip: pod.status!.podIP!, ...(pod.spec?.nodeName ? { nodeName: pod.spec.nodeName } : {}), targetRef: podReference(pod) };
     if (pod.spec?.hostname && pod.spec?.subdomain === service.metadata.name) address.hostname = pod.spec.hostname;
     const ports: EndpointPort[] = [];
     for (const sp of servicePorts) {

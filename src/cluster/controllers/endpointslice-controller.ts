@@ -4,10 +4,10 @@
  * owned by the Service), one group of slices per distinct port set, at most 100 endpoints per slice, with
  * the ready/serving/terminating conditions of 1.32; a Service without endpoints keeps one empty slice.
  */
-import type { ServicePort } from 'kubernetes-types/core/v1.js';
+import type { Pod, Service, ServicePort } from 'kubernetes-types/core/v1.js';
 import type { Endpoint, EndpointPort } from 'kubernetes-types/discovery/v1.js';
 import type { ClusterClock } from '../clock/virtual-clock.js';
-import type { KubeObject, NewKubeObject, StoreEvent } from '../store/object-store.js';
+import type { KubeObject, NewKubeObject, Stored, StoreEvent } from '../store/object-store.js';
 import type { ControllerClient } from './controller-client.js';
 import type { BuiltinController } from './controller-scheduler.js';
 import { belongsInEndpoints, hasSelector, isPodReady, labelsFromService, lastChangeTriggerTime, podChangeTime, podReference, resolveTargetPort, serviceSelects, triggerTimeText } from './service-pods.js';
@@ -26,7 +26,7 @@ interface SliceContent {
 }
 
 /** Desired endpoints of a Service grouped by their port set (JSON of the ports → ports and endpoints). */
-export function desiredEndpoints(service: KubeObject, pods: KubeObject[]): Map<string, SliceContent> {
+export function desiredEndpoints(service: Stored<Service>, pods: Array<Stored<Pod>>): Map<string, SliceContent> {
   const publishNotReady = service.spec?.publishNotReadyAddresses === true;
   const servicePorts: ServicePort[] = service.spec?.ports ?? [];
   const groups = new Map<string, SliceContent>();
@@ -41,7 +41,7 @@ export function desiredEndpoints(service: KubeObject, pods: KubeObject[]): Map<s
     const serving = isPodReady(pod);
     const terminating = Boolean(pod.metadata.deletionTimestamp);
     const endpoint: Endpoint = {
-      addresses: [pod.status.podIP],
+      addresses: [pod.status!.podIP!], // pods in endpoints have their IP
       conditions: { ready: publishNotReady || (serving && !terminating), serving, terminating },
       ...(pod.spec?.hostname && pod.spec?.subdomain === service.metadata.name ? { hostname: pod.spec.hostname } : {}),
       targetRef: podReference(pod),

@@ -5,7 +5,8 @@
  * with ready=true, not-ready ones with ready=false. Endpoints labelled skip-mirror are left alone.
  */
 import type { Endpoint } from 'kubernetes-types/discovery/v1.js';
-import type { EndpointAddress, EndpointSubset } from 'kubernetes-types/core/v1.js';
+import type { EndpointAddress, Endpoints, EndpointSubset } from 'kubernetes-types/core/v1.js';
+import { asStored } from '../store/kube-object.js';
 import type { KubeObject, NewKubeObject, StoreEvent } from '../store/object-store.js';
 import type { ControllerClient } from './controller-client.js';
 import type { BuiltinController } from './controller-scheduler.js';
@@ -55,7 +56,7 @@ export class EndpointSliceMirroringController implements BuiltinController {
       .sort((a, b) => (a.metadata.name < b.metadata.name ? -1 : 1));
     const mirror = endpoints && service && !hasSelector(service) && endpoints.metadata.labels?.[skipMirrorLabel] !== 'true';
     const desired = mirror
-      ? (endpoints.subsets ?? []).map((subset: EndpointSubset) => ({
+      ? (asStored<Endpoints>(endpoints).subsets ?? []).map((subset: EndpointSubset) => ({
           endpoints: [...(subset.addresses ?? []).map((a) => mirroredEndpoint(a, true)), ...(subset.notReadyAddresses ?? []).map((a) => mirroredEndpoint(a, false))],
           ports: (subset.ports ?? []).map((p) => ({ name: p.name ?? '', port: p.port, protocol: p.protocol ?? 'TCP', ...(p.appProtocol ? { appProtocol: p.appProtocol } : {}) })),
         }))

@@ -4,8 +4,8 @@
  * owned by the pod (controller reference), so the claim lives and dies with the pod. A claim of that
  * name the pod does not own is left alone (the pod cannot start, as upstream).
  */
-import type { PersistentVolumeClaimTemplate, Volume } from 'kubernetes-types/core/v1.js';
-import type { KubeObject, StoreEvent } from '../store/object-store.js';
+import type { PersistentVolumeClaimTemplate, Pod, Volume } from 'kubernetes-types/core/v1.js';
+import type { KubeObject, Stored, StoreEvent } from '../store/object-store.js';
 import type { ControllerClient } from './controller-client.js';
 import type { BuiltinController } from './controller-scheduler.js';
 import type { EventRecorder } from './event-recorder.js';
@@ -16,7 +16,7 @@ export const ephemeralClaimName = (pod: KubeObject, volumeName: string): string 
 /** A generic ephemeral volume: the claim template it makes its claim from. */
 type EphemeralVolume = Volume & { ephemeral: { volumeClaimTemplate: PersistentVolumeClaimTemplate } };
 
-const ephemeralVolumes = (pod: KubeObject): EphemeralVolume[] =>
+const ephemeralVolumes = (pod: Stored<Pod>): EphemeralVolume[] =>
   (pod.spec?.volumes ?? []).filter((v: Volume | undefined): v is EphemeralVolume => Boolean(v?.ephemeral?.volumeClaimTemplate));
 
 export class EphemeralVolumeController implements BuiltinController {

@@ -5,6 +5,9 @@
  */
 import type { ClusterClock } from '../clock/virtual-clock.js';
 import { rfc3339, rfc3339Micro } from '../registry/system-metadata.js';
+import type { Event as CoreEvent, Pod } from 'kubernetes-types/core/v1.js';
+import type { Event } from 'kubernetes-types/events/v1.js';
+import { asStored } from '../store/kube-object.js';
 import type { KubeObject } from '../store/object-store.js';
 import type { ControllerClient } from './controller-client.js';
 
@@ -44,15 +47,16 @@ export class EventRecorder {
     const namespace = object.metadata.namespace || 'default';
     const involved = involvedObject(object);
     if (container !== undefined) {
-      const init = (object.spec?.initContainers ?? []).some((c: { name: string }) => c.name === container);
+      // events name a container only on pods
+      const init = (asStored<Pod>(object).spec?.initContainers ?? []).some((c) => c.name === container);
       involved.fieldPath = `spec.${init ? 'initContainers' : 'containers'}{${container}}`;
     }
     const key = JSON.stringify([namespace, involved.uid, involved.name, type, reason, message]);
     const previousName = this.written.get(key);
     const previous = previousName ? this.client.get('events', namespace, previousName) : undefined;
-    const existing = previous && now - Date.parse(previous.lastTimestamp ?? previous.metadata.creationTimestamp) <= aggregationWindowMs ? previous : undefined;
+    const existing = previous && now - Date.parse(asStored<CoreEvent>(previous).lastTimestamp ?? previous.metadata.creationTimestamp!) <= aggregationWindowMs ? previous : undefined;
     if (existing) {
-      existing.count = (existing.count ?? 1) + 1;
+      existing.count = (asStored<CoreEvent>(existing).count ?? 1) + 1;
       existing.lastTimestamp = rfc3339(now);
       this.client.update('events', existing);
       return;
@@ -119,7 +123,7 @@ export class EventsV1Recorder {
     const seen = this.written.get(key);
     const previous = seen && now - seen.at <= seriesWindowMs ? this.client.get('events.k8s.io/events', namespace, seen.name) : undefined;
     if (previous) {
-      previous.series = { count: (previous.series?.count ?? 1) + 1, lastObservedTime: rfc3339Micro(now) };
+      previous.series = { count: (asStored<Event>(previous).series?.count ?? 1) + 1, lastObservedTime: rfc3339Micro(now) };
       this.client.update('events.k8s.io/events', previous);
       seen!.at = now;
       return;

@@ -2,12 +2,15 @@
  * Indexed Jobs (`completionMode: Indexed`): the completion index a pod carries, and
  * `status.completedIndexes` in the API's compressed interval form (`0-2,4,7-8`).
  */
+import type { Job } from 'kubernetes-types/batch/v1.js';
+import type { PodSpec } from 'kubernetes-types/core/v1.js';
+import { asStored } from '../store/kube-object.js';
 import type { KubeObject, NewKubeObject } from '../store/object-store.js';
 
 export const completionIndexKey = 'batch.kubernetes.io/job-completion-index';
 
 export function isIndexed(job: KubeObject): boolean {
-  return job.spec?.completionMode === 'Indexed';
+  return asStored<Job>(job).spec?.completionMode === 'Indexed';
 }
 
 /** The completion index of a pod, or undefined when it carries none (or a malformed one). */
@@ -49,8 +52,10 @@ export function stampIndex(pod: NewKubeObject, jobName: string, index: number): 
   pod.metadata.generateName = `${jobName}-${index}-`;
   pod.metadata.labels = { ...(pod.metadata.labels ?? {}), [completionIndexKey]: String(index) };
   pod.metadata.annotations = { ...(pod.metadata.annotations ?? {}), [completionIndexKey]: String(index) };
-  pod.spec.hostname ??= `${jobName}-${index}`;
-  for (const c of [...(pod.spec.containers ?? []), ...(pod.spec.initContainers ?? [])]) {
+  // the Job's pod template: its spec is always there
+  const spec = pod.spec as PodSpec;
+  spec.hostname ??= `${jobName}-${index}`;
+  for (const c of [...(spec.containers ?? []), ...(spec.initContainers ?? [])]) {
     c.env = [...(c.env ?? []), { name: 'JOB_COMPLETION_INDEX', valueFrom: { fieldRef: { fieldPath: `metadata.labels['${completionIndexKey}']` } } }];
   }
 }

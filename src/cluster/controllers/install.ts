@@ -2,7 +2,9 @@
  * Starts the local cluster's built-in controllers on one scheduler in their fixed order, each under
  * its own identity and each switchable off through `startLocalCluster({ controllers, pods })`.
  */
+import type { Pod } from 'kubernetes-types/core/v1.js';
 import type { ClusterInternals } from '../local-cluster.js';
+import { asStored } from '../store/kube-object.js';
 import { ControllerClient, type ControllerIdentity } from './controller-client.js';
 import { ControllerScheduler } from './controller-scheduler.js';
 import { GarbageCollector } from './garbage-collector.js';
@@ -260,7 +262,7 @@ export function startBuiltinControllers(cluster: ClusterInternals, caCertPem?: s
         if (e.bucket !== 'persistentvolumeclaims') return;
         for (const pod of volumes.podsUsingClaim(e.object.metadata.namespace!, e.object.metadata.name)) {
           const key = `${pod.metadata.namespace}/${pod.metadata.name}`;
-          const kubelet = kubelets.find((k) => k.node.name === pod.spec?.nodeName);
+          const kubelet = kubelets.find((k) => k.node.name === asStored<Pod>(pod).spec?.nodeName);
           if (kubelet) scheduler.enqueue(kubelet.name, key);
           else if (defaultScheduler) theScheduler.requeue(key);
         }

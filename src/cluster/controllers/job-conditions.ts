@@ -4,7 +4,8 @@
  * `terminating` always present).
  */
 import { rfc3339 } from '../registry/system-metadata.js';
-import type { KubeObject } from '../store/object-store.js';
+import type { Job, JobStatus } from 'kubernetes-types/batch/v1.js';
+import type { KubeObject, Stored } from '../store/object-store.js';
 
 export const jobTrackingFinalizer = 'batch.kubernetes.io/job-tracking';
 
@@ -25,20 +26,29 @@ export interface JobCondition {
   message: string;
 }
 
+/** A Job as this module reads it: its conditions, each with every field. */
+export type JobWithConditions = { status?: { conditions?: JobCondition[] } };
+
+/** A stored Job, its status as the Job controller writes it (conditions complete). */
+export type WrittenJob = Omit<Job, 'status'> & { status?: Omit<JobStatus, 'conditions'> & { conditions?: JobCondition[] } };
+export type StoredJob = Stored<WrittenJob>;
+
 export function jobCondition(type: string, status: 'True' | 'False', why: { reason: string; message: string }, now: number): JobCondition {
   return { type, status, lastProbeTime: rfc3339(now), lastTransitionTime: rfc3339(now), reason: why.reason, message: why.message };
 }
 
-export function findCondition(job: KubeObject | { status?: { conditions?: JobCondition[] } }, type: string): JobCondition | undefined {
-  return (job.status?.conditions ?? []).find((c: JobCondition) => c.type === type);
+export function findCondition(job: KubeObject | JobWithConditions, type: string): JobCondition | undefined {
+  // the Job controller writes every field of its conditions (jobCondition above)
+  const status = job.status as JobWithConditions['status'];
+  return (status?.conditions ?? []).find((c) => c.type === type);
 }
 
-export function hasTrueCondition(job: KubeObject | { status?: { conditions?: JobCondition[] } }, type: string): boolean {
+export function hasTrueCondition(job: KubeObject | JobWithConditions, type: string): boolean {
   return findCondition(job, type)?.status === 'True';
 }
 
 /** Finished = `Complete` or `Failed` is True (the interim SuccessCriteriaMet/FailureTarget are not). */
-export function finishedCondition(job: KubeObject): 'Complete' | 'Failed' | undefined {
+export function finishedCondition(job: KubeObject | JobWithConditions): 'Complete' | 'Failed' | undefined {
   if (hasTrueCondition(job, 'Complete')) return 'Complete';
   if (hasTrueCondition(job, 'Failed')) return 'Failed';
   return undefined;

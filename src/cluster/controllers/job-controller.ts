@@ -4,16 +4,18 @@
  * applies backoffLimit, activeDeadlineSeconds, parallelism/completions and suspend, and finishes
  * with SuccessCriteriaMet→Complete or FailureTarget→Failed with the real reasons and events.
  */
-import type { ContainerStatus, PodCondition } from 'kubernetes-types/core/v1.js';
+import type { JobSpec } from 'kubernetes-types/batch/v1.js';
+import type { ContainerStatus, Pod, PodCondition } from 'kubernetes-types/core/v1.js';
 import type { ClusterClock } from '../clock/virtual-clock.js';
 import { rfc3339 } from '../registry/system-metadata.js';
-import type { KubeObject, NewKubeObject, StoreEvent, WritableObjectMeta } from '../store/object-store.js';
+import { asStored } from '../store/kube-object.js';
+import type { KubeObject, NewKubeObject, Stored, StoreEvent, WritableObjectMeta } from '../store/object-store.js';
 import type { ControllerClient } from './controller-client.js';
 import type { BuiltinController, ReconcileResult } from './controller-scheduler.js';
 import type { EventRecorder } from './event-recorder.js';
 import { ApiError } from '../errors/status-errors.js';
 import {
-  type JobCondition, findCondition, finishedCondition, jobCondition, jobReasons, jobStatus, jobTrackingFinalizer,
+  type JobCondition, findCondition, finishedCondition, jobCondition, jobReasons, jobStatus, jobTrackingFinalizer, type StoredJob, type WrittenJob,
 } from './job-conditions.js';
 import type { OwnerIndex } from './owner-index.js';
 import { formatIndexes, indexOf, isIndexed, missingIndexes, parseIndexes, stampIndex } from './indexed-completion.js';
@@ -22,14 +24,14 @@ const podFailureBackoffBaseMs = 10_000;
 /** The controller source caps the pod failure backoff at 10 minutes (the docs say 6). */
 const podFailureBackoffCapMs = 600_000;
 
-const isTerminal = (pod: KubeObject): boolean => pod.status?.phase === 'Succeeded' || pod.status?.phase === 'Failed';
-const isReady = (pod: KubeObject): boolean => (pod.status?.conditions ?? []).some((c: PodCondition) => c.type === 'Ready' && c.status === 'True');
-const tracked = (pod: KubeObject): boolean => (pod.metadata.finalizers ?? []).includes(jobTrackingFinalizer);
+const isTerminal = (pod: Stored<Pod>): boolean => pod.status?.phase === 'Succeeded' || pod.status?.phase === 'Failed';
+const isReady = (pod: Stored<Pod>): boolean => (pod.status?.conditions ?? []).some((c: PodCondition) => c.type === 'Ready' && c.status === 'True');
+const tracked = (pod: Stored<Pod>): boolean => (pod.metadata.finalizers ?? []).includes(jobTrackingFinalizer);
 /**
  * A failed pod, or a deleted one no kubelet will ever finish (never bound to a node). A deleted bound
  * pod stays `terminating` (and keeps the tracking finalizer) until the kubelet reports it terminal.
  */
-const countsAsFailed = (pod: KubeObject): boolean =>
+const countsAsFailed = (pod: Stored<Pod>): boolean =>
   pod.status?.phase === 'Failed' || (Boolean(pod.metadata.deletionTimestamp) && pod.status?.phase !== 'Succeeded' && !pod.spec?.nodeName);
 
 function controllerOf(object: KubeObject | undefined, kind: string): { name: string; uid: string } | undefined {
@@ -51,7 +53,7 @@ export class JobController implements BuiltinController {
   constructor(private readonly client: ControllerClient, private readonly clock: ClusterClock, private readonly events: EventRecorder, private readonly owners: OwnerIndex) {}
 
   /** The pods this Job controls (through the owner index, not a namespace scan). */
-  private podsOf(job: KubeObject): KubeObject[] {
+  private podsOf(job: StoredJob): Array<Stored<Pod>> {
     return this.owners
       .dependentsIn(job.metadata.uid!, 'pods')
       .map((l) => this.client.get('pods', l.namespace, l.name))
@@ -71,7 +73,8 @@ export class JobController implements BuiltinController {
 
   reconcile(key: string): ReconcileResult | void {
     const [namespace, name] = key.split('/') as [string, string];
-    const job = this.client.get('batch/jobs', namespace, name);
+    const stored = this.client.get('batch/jobs', namespace, name);
+    const job = stored && asStored<WrittenJob>(stored);
     if (!job) return this.releaseOrphans(namespace, name);
     const pods = this.podsOf(job);
     if (job.metadata.deletionTimestamp || finishedCondition(job)) {
@@ -82,10 +85,10 @@ export class JobController implements BuiltinController {
     return this.sync(job, pods);
   }
 
-  private sync(job: KubeObject, podsIn: KubeObject[]): ReconcileResult | void {
+  private sync(job: StoredJob, podsIn: Array<Stored<Pod>>): ReconcileResult | void {
     const now = this.clock.now();
-    const spec = job.spec ?? {};
-    const previous = job.status ?? {};
+    const spec: Partial<JobSpec> = job.spec ?? {};
+    const previous: NonNullable<StoredJob['status']> = job.status ?? {};
     let startTime: string | undefined = previous.startTime;
     if (!spec.suspend && !startTime) startTime = rfc3339(now);
     const conditions: JobCondition[] = structuredClone(previous.conditions ?? []);
@@ -95,7 +98,7 @@ export class JobController implements BuiltinController {
 
     let requeueAt: number | undefined;
     const requeue = (at: number): void => void (requeueAt = requeueAt === undefined ? at : Math.min(requeueAt, at));
-    const active = (): KubeObject[] => pods.filter((p) => !isTerminal(p) && !p.metadata.deletionTimestamp);
+    const active = (): Array<Stored<Pod>> => pods.filter((p) => !isTerminal(p) && !p.metadata.deletionTimestamp);
     let completionTime: string | undefined;
 
     const failureTarget = findCondition({ status: { conditions } }, 'FailureTarget');
@@ -151,16 +154,16 @@ export class JobController implements BuiltinController {
    * Counts finished pods exactly once: their uids go to uncountedTerminatedPods (written), their
    * tracking finalizer is removed, then they move to the counters in `tally`. Returns the fresh pods.
    */
-  private countFinished(job: KubeObject, pods: KubeObject[], tally: Tally, at: { startTime?: string; conditions: JobCondition[]; now: number }): KubeObject[] {
+  private countFinished(job: StoredJob, pods: Array<Stored<Pod>>, tally: Tally, at: { startTime?: string; conditions: JobCondition[]; now: number }): Array<Stored<Pod>> {
     const suspended = job.spec?.suspend === true;
     const newlySucceeded = pods.filter((p) => tracked(p) && p.status?.phase === 'Succeeded');
-    const removedBySuspend = (p: KubeObject): boolean => suspended && Boolean(p.metadata.deletionTimestamp) && p.status?.phase !== 'Succeeded';
+    const removedBySuspend = (p: Stored<Pod>): boolean => suspended && Boolean(p.metadata.deletionTimestamp) && p.status?.phase !== 'Succeeded';
     const newlyFailed = pods.filter((p) => tracked(p) && countsAsFailed(p) && !removedBySuspend(p));
     // pods removed because the Job is suspended are not failures: just let them go
     for (const pod of pods) if (tracked(pod) && removedBySuspend(pod)) this.releasePod(pod);
     if (!newlySucceeded.length && !newlyFailed.length) return pods;
     const uncounted = { succeeded: newlySucceeded.map((p) => p.metadata.uid!), failed: newlyFailed.map((p) => p.metadata.uid!) };
-    const previous = job.status ?? {};
+    const previous: NonNullable<StoredJob['status']> = job.status ?? {};
     this.writeStatus(job, jobStatus(this.counts(pods, tally.succeeded, tally.failed), at.conditions, { startTime: at.startTime, completionTime: previous.completionTime, uncounted, completedIndexes: previous.completedIndexes }));
     for (const pod of [...newlySucceeded, ...newlyFailed]) this.releasePod(pod);
     tally.succeeded += newlySucceeded.length;
@@ -171,8 +174,8 @@ export class JobController implements BuiltinController {
   }
 
   /** BackoffLimitExceeded, then DeadlineExceeded; schedules the deadline check. */
-  private failureReason(job: KubeObject, pods: KubeObject[], failed: number, startTime: string | undefined, now: number, requeue: (at: number) => void): { reason: string; message: string } | undefined {
-    const spec = job.spec ?? {};
+  private failureReason(job: StoredJob, pods: Array<Stored<Pod>>, failed: number, startTime: string | undefined, now: number, requeue: (at: number) => void): { reason: string; message: string } | undefined {
+    const spec: Partial<JobSpec> = job.spec ?? {};
     const backoffLimit: number = spec.backoffLimit ?? 6;
     if (spec.template?.spec?.restartPolicy === 'OnFailure') {
       const restarts = pods.filter((p) => !isTerminal(p)).reduce((n, p) => n + (p.status?.containerStatuses ?? []).reduce((m: number, c: ContainerStatus) => m + (c.restartCount ?? 0), 0), 0);
@@ -188,8 +191,8 @@ export class JobController implements BuiltinController {
   }
 
   /** Creates or deletes pods so that `want` run, honouring the pod failure backoff. */
-  private managePods(job: KubeObject, pods: KubeObject[], active: KubeObject[], succeeded: number, completed: Set<number>, now: number, requeue: (at: number) => void): KubeObject[] {
-    const spec = job.spec ?? {};
+  private managePods(job: StoredJob, pods: Array<Stored<Pod>>, active: Array<Stored<Pod>>, succeeded: number, completed: Set<number>, now: number, requeue: (at: number) => void): Array<Stored<Pod>> {
+    const spec: Partial<JobSpec> = job.spec ?? {};
     const parallelism: number = spec.parallelism ?? 1;
     const want = spec.completions !== undefined && spec.completions !== null
       ? Math.max(0, Math.min(parallelism, spec.completions - succeeded))
@@ -210,7 +213,7 @@ export class JobController implements BuiltinController {
         return pods;
       }
     }
-    const created: KubeObject[] = [];
+    const created: Array<Stored<Pod>> = [];
     const running = new Set(active.map(indexOf).filter((i) => i !== undefined));
     const indexes = isIndexed(job) ? missingIndexes(spec.completions ?? 0, completed, running, want - active.length - terminating) : [];
     for (let i = active.length + terminating; i < want; i++) {
@@ -234,7 +237,7 @@ export class JobController implements BuiltinController {
     return [...pods, ...created];
   }
 
-  private deletePods(job: KubeObject, victims: KubeObject[], pods: KubeObject[]): KubeObject[] {
+  private deletePods(job: StoredJob, victims: Array<Stored<Pod>>, pods: Array<Stored<Pod>>): Array<Stored<Pod>> {
     if (victims.length === 0) return pods;
     for (const pod of victims) {
       this.client.delete('pods', pod.metadata.namespace, pod.metadata.name, { preconditions: { uid: pod.metadata.uid } });
@@ -244,11 +247,11 @@ export class JobController implements BuiltinController {
   }
 
   /** No active or terminating pod and nothing left to count: the Job may take its final condition. */
-  private quiet(pods: KubeObject[]): boolean {
+  private quiet(pods: Array<Stored<Pod>>): boolean {
     return pods.every((p) => isTerminal(p) && !tracked(p)) || pods.length === 0;
   }
 
-  private counts(pods: KubeObject[], succeeded: number, failed: number) {
+  private counts(pods: Array<Stored<Pod>>, succeeded: number, failed: number) {
     const live = pods.filter((p) => !isTerminal(p));
     return {
       active: live.filter((p) => !p.metadata.deletionTimestamp).length,
@@ -277,7 +280,7 @@ export class JobController implements BuiltinController {
     }
   }
 
-  private releasePod(pod: KubeObject): void {
+  private releasePod(pod: Stored<Pod>): void {
     const current = this.client.get('pods', pod.metadata.namespace, pod.metadata.name);
     if (!current || !tracked(current)) return;
     const rest = current.metadata.finalizers!.filter((f) => f !== jobTrackingFinalizer);
@@ -286,7 +289,7 @@ export class JobController implements BuiltinController {
     this.client.update('pods', current);
   }
 
-  private writeStatus(job: KubeObject, status: Record<string, unknown>): void {
+  private writeStatus(job: StoredJob, status: Record<string, unknown>): void {
     const current = this.client.get('batch/jobs', job.metadata.namespace, job.metadata.name);
     if (!current) return;
     this.client.updateStatus('batch/jobs', { ...current, status });
@@ -294,7 +297,7 @@ export class JobController implements BuiltinController {
 }
 
 /** The pod a Job creates from its template. */
-function podFor(job: KubeObject): NewKubeObject {
+function podFor(job: StoredJob): NewKubeObject {
   const template = job.spec?.template ?? {};
   const metadata: WritableObjectMeta = {
     generateName: `${job.metadata.name}-`,

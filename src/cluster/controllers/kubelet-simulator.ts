@@ -10,10 +10,12 @@
  * real processes (admission and the final delete stay here).
  */
 import { createHash } from 'node:crypto';
-import type { NodeCondition } from 'kubernetes-types/core/v1.js';
+import type { Lease } from 'kubernetes-types/coordination/v1.js';
+import type { Container, Node, NodeCondition, Pod, Probe } from 'kubernetes-types/core/v1.js';
 import type { ClusterClock } from '../clock/virtual-clock.js';
 import { SeededRandom, rfc3339, rfc3339Micro } from '../registry/system-metadata.js';
-import type { KubeObject, StoreEvent } from '../store/object-store.js';
+import { asStored } from '../store/kube-object.js';
+import type { KubeObject, Stored, StoreEvent } from '../store/object-store.js';
 import { type ControllerClient, isApiError } from './controller-client.js';
 import type { BuiltinController, ReconcileResult } from './controller-scheduler.js';
 import type { EventRecorder } from './event-recorder.js';
@@ -35,20 +37,20 @@ const leaseRenewMs = 10_000;
 const nodeStatusReportMs = 300_000;
 const nodeKey = '#node';
 
-const isTerminal = (pod: KubeObject): boolean => pod.status?.phase === 'Succeeded' || pod.status?.phase === 'Failed';
+const isTerminal = (pod: Stored<Pod>): boolean => pod.status?.phase === 'Succeeded' || pod.status?.phase === 'Failed';
 const time = (text: string | null | undefined): number => (text ? Date.parse(text) : 0);
 
 /**
  * Something a pod must wait for before its containers are created (e.g. its volumes: a PVC still
  * unbound). Returns the reason to wait — recorded once as a Warning `FailedMount` event — or undefined.
  */
-export type KubeletPodGate = (pod: KubeObject, nodeName: string) => string | undefined;
+export type KubeletPodGate = (pod: Stored<Pod>, nodeName: string) => string | undefined;
 
 /** How often a gated pod is looked at again (the kubelet's volume manager retries on its own). */
 const gateRetryMs = 2000;
 
 /** What a failing probe reports, by its kind. */
-function probeFailure(probe: KubeObject, podIP: string | undefined, httpStatus: number): string {
+function probeFailure(probe: Probe, podIP: string | undefined, httpStatus: number): string {
   if (probe.httpGet) return `HTTP probe failed with statuscode: ${httpStatus}`;
   if (probe.tcpSocket) return `dial tcp ${podIP ?? ''}:${probe.tcpSocket.port}: connect: connection refused`;
   if (probe.grpc) return `timeout: failed to connect service ":${probe.grpc.port}" within 1s: context deadline exceeded`;
@@ -56,7 +58,7 @@ function probeFailure(probe: KubeObject, podIP: string | undefined, httpStatus: 
 }
 
 /** From the container's start: first probe after initialDelaySeconds, then every periodSeconds, until failureThreshold failures. */
-function livenessKillAfterMs(probe: KubeObject): number {
+function livenessKillAfterMs(probe: Probe): number {
   return ((probe.initialDelaySeconds ?? 0) + (probe.periodSeconds ?? 10) * ((probe.failureThreshold ?? 3) - 1)) * 1000;
 }
 
@@ -129,7 +131,7 @@ export class KubeletSimulator implements BuiltinController {
    * Whether a pod whose containers were never created must still wait on a gate (its volumes): the first
    * gate that gives a reason holds it, and that reason is recorded once as a Warning `FailedMount` event.
    */
-  private heldByMountGate(pod: KubeObject, gates: KubeletPodGate[]): boolean {
+  private heldByMountGate(pod: Stored<Pod>, gates: KubeletPodGate[]): boolean {
     if (pod.status?.containerStatuses?.some((cs: KubeletContainerStatus) => cs.containerID || cs.lastState?.terminated)) return false;
     for (const gate of gates) {
       const reason = gate(pod, this.node.name);
@@ -143,13 +145,16 @@ export class KubeletSimulator implements BuiltinController {
     return false;
   }
 
-  private myPods(): KubeObject[] {
-    return this.client.list('pods').filter((p) => p.spec?.nodeName === this.node.name);
+  private myPods(): Array<Stored<Pod>> {
+    return this.client
+      .list('pods')
+      .map((p) => asStored<Pod>(p))
+      .filter((p) => p.spec?.nodeName === this.node.name);
   }
 
   keysFor(event: StoreEvent): string[] {
     if (event.bucket !== 'pods') return [];
-    const pod = event.object;
+    const pod = asStored<Pod>(event.object);
     if (pod.spec?.nodeName !== this.node.name) return [];
     if (event.type === 'DELETED') {
       this.processes?.forget(pod.metadata.uid!);
@@ -167,7 +172,8 @@ export class KubeletSimulator implements BuiltinController {
     if (!this.running) return;
     if (key === nodeKey) return this.heartbeat();
     const [namespace, name] = key.split('/') as [string, string];
-    const pod = this.client.get('pods', namespace, name);
+    const stored = this.client.get('pods', namespace, name);
+    const pod = stored && asStored<Pod>(stored);
     if (!pod || pod.spec?.nodeName !== this.node.name) return;
     let behaviour: PodBehaviour;
     try {
@@ -185,7 +191,7 @@ export class KubeletSimulator implements BuiltinController {
   }
 
   /** A pod with a container mapped to a local build: admitted here, then run by ProcessPods. */
-  private reconcileProcessPod(pod: KubeObject, behaviour: PodBehaviour, now: number): ReconcileResult | void {
+  private reconcileProcessPod(pod: Stored<Pod>, behaviour: PodBehaviour, now: number): ReconcileResult | void {
     const processes = this.processes!;
     if (pod.metadata.deletionTimestamp) {
       if (!processes.stop(pod, now)) return;
@@ -221,8 +227,10 @@ export class KubeletSimulator implements BuiltinController {
   /** Renews the Lease; re-posts node status when it is not Ready or every 5 minutes. */
   private heartbeat(): ReconcileResult {
     const now = this.clock.now();
-    const lease = this.client.get('coordination.k8s.io/leases', nodeLeaseNamespace, this.node.name);
-    const node = this.client.get('nodes', undefined, this.node.name);
+    const storedLease = this.client.get('coordination.k8s.io/leases', nodeLeaseNamespace, this.node.name);
+    const lease = storedLease && asStored<Lease>(storedLease);
+    const storedNode = this.client.get('nodes', undefined, this.node.name);
+    const node = storedNode && asStored<Node>(storedNode);
     if (!node) {
       this.register();
       return { requeueAfterMs: leaseRenewMs };
@@ -247,7 +255,7 @@ export class KubeletSimulator implements BuiltinController {
    * As the kubelet's status sync does: when spec.unschedulable changed since the last sync (a cordon
    * or uncordon), a Normal NodeNotSchedulable / NodeSchedulable event about the node.
    */
-  private recordSchedulableChange(node: KubeObject): void {
+  private recordSchedulableChange(node: Stored<Node>): void {
     const unschedulable = node.spec?.unschedulable === true;
     if (unschedulable === this.lastUnschedulable) return;
     this.lastUnschedulable = unschedulable;
@@ -291,7 +299,7 @@ export class KubeletSimulator implements BuiltinController {
   }
 
   /** A freshly bound pod: sandbox, image pulls, every container waiting. */
-  private admit(pod: KubeObject, behaviour: PodBehaviour, now: number): ReconcileResult | void {
+  private admit(pod: Stored<Pod>, behaviour: PodBehaviour, now: number): ReconcileResult | void {
     if (behaviour.outcome === 'pending') return;
     const at = rfc3339(now);
     const rejection = this.admissionFailure(pod);
@@ -302,10 +310,10 @@ export class KubeletSimulator implements BuiltinController {
       return;
     }
     const status: KubeletPodStatus = structuredClone(pod.status ?? {});
-    const inits: KubeObject[] = pod.spec.initContainers ?? [];
-    const containers: KubeObject[] = pod.spec.containers ?? [];
+    const inits: Container[] = pod.spec!.initContainers ?? [];
+    const containers: Container[] = pod.spec!.containers ?? [];
     const waitingReason = inits.length ? 'PodInitializing' : 'ContainerCreating';
-    const waiting = (c: KubeObject, reason: string): KubeletContainerStatus => ({ name: c.name, state: { waiting: { reason } }, lastState: {}, ready: false, restartCount: 0, image: c.image, imageID: '', started: false });
+    const waiting = (c: Container, reason: string): KubeletContainerStatus => ({ name: c.name, state: { waiting: { reason } }, lastState: {}, ready: false, restartCount: 0, image: c.image, imageID: '', started: false });
     status.phase = 'Pending';
     status.hostIP = this.hostIP();
     status.hostIPs = [{ ip: this.hostIP() }];
@@ -328,8 +336,9 @@ export class KubeletSimulator implements BuiltinController {
    * The kubelet's own admission (pods bound without the scheduler, by spec.nodeName): a pod whose
    * node selection does not match or whose requests do not fit what is left is rejected.
    */
-  private admissionFailure(pod: KubeObject): { reason: string; message: string } | undefined {
-    const node = this.client.get('nodes', undefined, this.node.name);
+  private admissionFailure(pod: Stored<Pod>): { reason: string; message: string } | undefined {
+    const storedNode = this.client.get('nodes', undefined, this.node.name);
+    const node = storedNode && asStored<Node>(storedNode);
     if (!node) return undefined;
     if (!matchesNodeSelection(pod, node)) return { reason: 'NodeAffinity', message: 'Predicate NodeAffinity failed' };
     const others = this.myPods().filter((p) => p.metadata.uid !== pod.metadata.uid && p.status?.startTime && p.status?.phase !== 'Succeeded' && p.status?.phase !== 'Failed');
@@ -347,7 +356,7 @@ export class KubeletSimulator implements BuiltinController {
   }
 
   /** Image pull events for a container about to be created (the pull takes the pod's start delay). */
-  private pullImage(pod: KubeObject, container: KubeObject, pullMs: number): void {
+  private pullImage(pod: Stored<Pod>, container: Container, pullMs: number): void {
     const image: string = container.image ?? '';
     const policy = container.imagePullPolicy ?? 'IfNotPresent';
     if (policy !== 'Always' && this.pulledImages.has(image)) {
@@ -361,7 +370,7 @@ export class KubeletSimulator implements BuiltinController {
   }
 
   /** Starts a container instance: a fresh container id, events, log lines. */
-  private startContainer(pod: KubeObject, container: KubeObject, previous: KubeletContainerStatus | undefined, now: number, behaviour: PodBehaviour, pullMs: number): KubeletContainerStatus {
+  private startContainer(pod: Stored<Pod>, container: Container, previous: KubeletContainerStatus | undefined, now: number, behaviour: PodBehaviour, pullMs: number): KubeletContainerStatus {
     this.pullImage(pod, container, pullMs);
     const id = this.containerId();
     this.events.record(pod, 'Normal', 'Created', `Created container: ${container.name}`, container.name);
@@ -384,7 +393,7 @@ export class KubeletSimulator implements BuiltinController {
     };
   }
 
-  private terminate(pod: KubeObject, cs: KubeletContainerStatus, exitCode: number, now: number, line: string): KubeletContainerStatus {
+  private terminate(pod: Stored<Pod>, cs: KubeletContainerStatus, exitCode: number, now: number, line: string): KubeletContainerStatus {
     const terminated = {
       exitCode,
       reason: exitCode === 0 ? 'Completed' : 'Error',
@@ -400,14 +409,15 @@ export class KubeletSimulator implements BuiltinController {
   }
 
   /** The time a running container's probe makes it started/ready (ms), from its start. */
-  private probeDelayMs(probe: KubeObject | undefined): number {
+  private probeDelayMs(probe: Probe | undefined): number {
     return probe ? (probe.initialDelaySeconds ?? 0) * 1000 : 0;
   }
 
   /** Moves every container along: init containers in order, then app containers, exits, restarts, probes. */
-  private advance(pod: KubeObject, behaviour: PodBehaviour, now: number): ReconcileResult | void {
-    const status: KubeletPodStatus = structuredClone(pod.status);
-    const policy: string = pod.spec.restartPolicy ?? 'Always';
+  private advance(pod: Stored<Pod>, behaviour: PodBehaviour, now: number): ReconcileResult | void {
+    // admit() wrote the kubelet's status
+    const status = structuredClone(pod.status) as KubeletPodStatus;
+    const policy: string = pod.spec!.restartPolicy ?? 'Always';
     const at = rfc3339(now);
     const pullMs = behaviour.startDelayMs;
     const startedAt = time(status.startTime);
@@ -417,7 +427,7 @@ export class KubeletSimulator implements BuiltinController {
     if (this.heldByMountGate(pod, this.gates)) return { requeueAfterMs: gateRetryMs };
 
     // init containers, one at a time
-    const inits: KubeObject[] = pod.spec.initContainers ?? [];
+    const inits: Container[] = pod.spec!.initContainers ?? [];
     // admit() wrote one status per init container
     const initStatuses = status.initContainerStatuses!;
     let initsDone = true;
@@ -469,7 +479,7 @@ export class KubeletSimulator implements BuiltinController {
     // app containers
     if (initsDone && status.phase !== 'Failed') {
       const previous = status.containerStatuses ?? [];
-      const containerStatuses: KubeletContainerStatus[] = (pod.spec.containers ?? []).map((c: KubeObject, i: number): KubeletContainerStatus => {
+      const containerStatuses: KubeletContainerStatus[] = (pod.spec!.containers ?? []).map((c: Container, i: number): KubeletContainerStatus => {
         let cs: KubeletContainerStatus = previous[i] ?? { name: c.name, restartCount: 0, lastState: {} };
         if (cs.state?.waiting?.reason === 'CrashLoopBackOff') {
           const retry = time(cs.lastState?.terminated?.finishedAt) + backoffMs(cs.restartCount);
@@ -526,7 +536,7 @@ export class KubeletSimulator implements BuiltinController {
     status.conditions = orderConditions(status.conditions);
     if (status.podIP === undefined && status.conditions.some((c) => c.type === 'PodReadyToStartContainers' && c.status === 'True')) {
       // host-network pods share the node's address
-      const ip = pod.spec.hostNetwork ? this.hostIP() : this.allocateIP(pod.metadata.uid!);
+      const ip = pod.spec!.hostNetwork ? this.hostIP() : this.allocateIP(pod.metadata.uid!);
       status.podIP = ip;
       status.podIPs = [{ ip }];
     }
@@ -535,22 +545,22 @@ export class KubeletSimulator implements BuiltinController {
   }
 
   /** A liveness probe failed failureThreshold times: Unhealthy events, then the kubelet kills the container. */
-  private livenessFailed(pod: KubeObject, container: KubeObject, podIP: string | undefined): void {
-    const probe = container.livenessProbe;
+  private livenessFailed(pod: Stored<Pod>, container: Container, podIP: string | undefined): void {
+    const probe = container.livenessProbe!; // called only for a container with a liveness probe
     const threshold = probe.failureThreshold ?? 3;
     for (let i = 0; i < threshold; i++) this.events.record(pod, 'Warning', 'Unhealthy', `Liveness probe failed: ${probeFailure(probe, podIP, 500)}`, container.name);
     this.events.record(pod, 'Normal', 'Killing', `Container ${container.name} failed liveness probe, will be restarted`, container.name);
   }
 
   /** A readiness probe that does not pass: one Warning `Unhealthy` event per container instance. */
-  private probeFailed(pod: KubeObject, container: KubeObject, podIP: string | undefined): void {
+  private probeFailed(pod: Stored<Pod>, container: Container, podIP: string | undefined): void {
     const key = `${pod.metadata.uid}/${container.name}`;
     if (this.unhealthy.has(key)) return;
     this.unhealthy.add(key);
-    this.events.record(pod, 'Warning', 'Unhealthy', `Readiness probe failed: ${probeFailure(container.readinessProbe, podIP, 503)}`, container.name);
+    this.events.record(pod, 'Warning', 'Unhealthy', `Readiness probe failed: ${probeFailure(container.readinessProbe!, podIP, 503)}`, container.name);
   }
 
-  private backoffMessage(pod: KubeObject, container: string, restartCount: number): string {
+  private backoffMessage(pod: Stored<Pod>, container: string, restartCount: number): string {
     return `back-off ${goDuration(backoffMs(restartCount))} restarting failed container=${container} pod=${pod.metadata.name}_${pod.metadata.namespace}(${pod.metadata.uid})`;
   }
 
@@ -558,7 +568,7 @@ export class KubeletSimulator implements BuiltinController {
    * A deleted pod: Killing events, then each running container exits 143 when the app stops within
    * the grace period (its stop delay), else 137 when the grace period runs out; then the pod goes.
    */
-  private stop(pod: KubeObject, behaviour: PodBehaviour, now: number): ReconcileResult | void {
+  private stop(pod: Stored<Pod>, behaviour: PodBehaviour, now: number): ReconcileResult | void {
     const graceMs = (pod.metadata.deletionGracePeriodSeconds ?? 0) * 1000;
     const requestedAt = time(pod.metadata.deletionTimestamp) - graceMs;
     const status: KubeletPodStatus = structuredClone(pod.status ?? {});
@@ -583,7 +593,7 @@ export class KubeletSimulator implements BuiltinController {
    * The end of a deletion once every container stopped: containers that never ran end as the runtime
    * reports them, the final status is written and the pod is removed (grace period 0).
    */
-  private finishDeletion(pod: KubeObject, status: KubeletPodStatus, now: number): void {
+  private finishDeletion(pod: Stored<Pod>, status: KubeletPodStatus, now: number): void {
     const at = rfc3339(now);
     const unknown = (cs: KubeletContainerStatus): KubeletContainerStatus => {
       if (!cs.state?.waiting) return cs;

@@ -5,7 +5,9 @@
  * affinity to that node, the requested capacity, the class's reclaim policy — with the Provisioning and
  * ProvisioningSucceeded events; a released volume whose policy is Delete is removed.
  */
-import type { KubeObject, StoreEvent } from '../store/object-store.js';
+import type { PersistentVolume, PersistentVolumeClaim } from 'kubernetes-types/core/v1.js';
+import { asStored } from '../store/kube-object.js';
+import type { KubeObject, Stored, StoreEvent } from '../store/object-store.js';
 import type { ControllerClient } from './controller-client.js';
 import type { BuiltinController } from './controller-scheduler.js';
 import type { EventRecorder } from './event-recorder.js';
@@ -39,7 +41,8 @@ export class LocalPathProvisioner implements BuiltinController {
   reconcile(key: string): void {
     if (key.startsWith('pv:')) return this.reclaim(key.slice(3));
     const [namespace, name] = key.slice(4).split('/') as [string, string];
-    const claim = this.client.get('persistentvolumeclaims', namespace, name);
+    const stored = this.client.get('persistentvolumeclaims', namespace, name);
+    const claim = stored && asStored<PersistentVolumeClaim>(stored);
     if (!claim || claim.metadata.deletionTimestamp || claim.spec?.volumeName) return;
     if (claim.metadata.annotations?.[provisionerAnnotation] !== localPathProvisioner) return;
     const sc = this.client.get('storage.k8s.io/storageclasses', undefined, claimClass(claim));
@@ -61,7 +64,7 @@ export class LocalPathProvisioner implements BuiltinController {
     this.events.record(claim, 'Normal', 'ProvisioningSucceeded', `Successfully provisioned volume ${volumeName}`);
   }
 
-  private volumeFor(claim: KubeObject, sc: KubeObject, volumeName: string, node: string): KubeObject {
+  private volumeFor(claim: Stored<PersistentVolumeClaim>, sc: KubeObject, volumeName: string, node: string): KubeObject {
     return {
       apiVersion: 'v1',
       kind: 'PersistentVolume',
@@ -84,7 +87,8 @@ export class LocalPathProvisioner implements BuiltinController {
 
   /** A released local-path volume with the Delete policy: its directory is removed, then the volume. */
   private reclaim(name: string): void {
-    const pv = this.client.get('persistentvolumes', undefined, name);
+    const storedVolume = this.client.get('persistentvolumes', undefined, name);
+    const pv = storedVolume && asStored<PersistentVolume>(storedVolume);
     if (!pv || pv.metadata.deletionTimestamp) return;
     if (pv.metadata.annotations?.[provisionedByAnnotation] !== localPathProvisioner) return;
     if (pv.status?.phase !== 'Released' || pv.spec?.persistentVolumeReclaimPolicy !== 'Delete') return;

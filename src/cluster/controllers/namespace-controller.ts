@@ -3,11 +3,12 @@
  * reports what remains in its status conditions, and loses the `kubernetes` finalizer (then goes
  * away) once nothing is left — or stays Terminating for as long as some content keeps a finalizer.
  */
-import type { NamespaceCondition } from 'kubernetes-types/core/v1.js';
+import type { Namespace, NamespaceCondition } from 'kubernetes-types/core/v1.js';
 import type { ClusterClock } from '../clock/virtual-clock.js';
 import type { ResourceCatalog } from '../registry/resource-catalog.js';
 import type { ResourceType } from '../registry/resource-type.js';
 import { rfc3339 } from '../registry/system-metadata.js';
+import { asStored } from '../store/kube-object.js';
 import type { StoreEvent } from '../store/object-store.js';
 import type { ControllerClient } from './controller-client.js';
 import type { BuiltinController, ReconcileResult } from './controller-scheduler.js';
@@ -49,7 +50,8 @@ export class NamespaceController implements BuiltinController {
   }
 
   reconcile(name: string): ReconcileResult | void {
-    const namespace = this.client.get('namespaces', undefined, name);
+    const stored = this.client.get('namespaces', undefined, name);
+    const namespace = stored && asStored<Namespace>(stored);
     if (!namespace?.metadata.deletionTimestamp) return;
     const remaining = this.deleteContent(name);
     if (this.writeConditions) {

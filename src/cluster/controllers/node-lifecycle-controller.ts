@@ -5,10 +5,12 @@
  * node status."), gets the unreachable NoSchedule/NoExecute taints and its pods Ready=False; pods
  * that do not tolerate a NoExecute taint are deleted — at once, or after their tolerationSeconds.
  */
-import type { NodeCondition, PodCondition, Toleration } from 'kubernetes-types/core/v1.js';
+import type { Node, NodeCondition, Pod, PodCondition, Toleration } from 'kubernetes-types/core/v1.js';
 import type { ClusterClock } from '../clock/virtual-clock.js';
 import { rfc3339 } from '../registry/system-metadata.js';
-import type { KubeObject, StoreEvent } from '../store/object-store.js';
+import type { Lease } from 'kubernetes-types/coordination/v1.js';
+import { asStored } from '../store/kube-object.js';
+import type { KubeObject, Stored, StoreEvent } from '../store/object-store.js';
 import type { ControllerClient } from './controller-client.js';
 import type { BuiltinController, ReconcileResult } from './controller-scheduler.js';
 import type { EventRecorder } from './event-recorder.js';
@@ -45,8 +47,10 @@ export class NodeLifecycleController implements BuiltinController {
   keysFor(event: StoreEvent): string[] {
     if (event.bucket === 'nodes') return event.type === 'DELETED' ? [] : [event.object.metadata.name];
     if (event.bucket === 'leases.coordination.k8s.io' && event.object.metadata.namespace === nodeLeaseNamespace) return [event.object.metadata.name];
-    if (event.bucket === 'pods' && event.type !== 'DELETED' && event.object.spec?.nodeName) {
-      const node = this.client.get('nodes', undefined, event.object.spec.nodeName);
+    const nodeName = event.bucket === 'pods' && event.type !== 'DELETED' ? asStored<Pod>(event.object).spec?.nodeName : undefined;
+    if (nodeName) {
+      const stored = this.client.get('nodes', undefined, nodeName);
+      const node = stored && asStored<Node>(stored);
       if ((node?.spec?.taints ?? []).some((t: Taint) => t.effect === 'NoExecute')) return [node!.metadata.name];
     }
     return [];
@@ -57,7 +61,8 @@ export class NodeLifecycleController implements BuiltinController {
     if (!node) return;
     const now = this.clock.now();
     let nextCheck = Infinity;
-    const lease = this.client.get('coordination.k8s.io/leases', nodeLeaseNamespace, name);
+    const storedLease = this.client.get('coordination.k8s.io/leases', nodeLeaseNamespace, name);
+    const lease = storedLease && asStored<Lease>(storedLease);
     const renewed = lease?.spec?.renewTime ? Date.parse(lease.spec.renewTime) : Date.parse(node.metadata.creationTimestamp!);
     const expiresAt = renewed + nodeMonitorGracePeriodMs;
     if (expiresAt <= now) node = this.markUnknown(node, now);
@@ -69,7 +74,7 @@ export class NodeLifecycleController implements BuiltinController {
   }
 
   /** The kubelet went quiet: every condition Unknown, pods on the node not Ready. */
-  private markUnknown(node: KubeObject, now: number): KubeObject {
+  private markUnknown(node: Stored<Node>, now: number): KubeObject {
     const conditions: NodeCondition[] = node.status?.conditions ?? [];
     if (conditions.every((c) => c.status === 'Unknown')) return node;
     const at = rfc3339(now);
@@ -77,7 +82,10 @@ export class NodeLifecycleController implements BuiltinController {
       c.status === 'Unknown' ? c : { ...c, status: 'Unknown', reason: 'NodeStatusUnknown', message: 'Kubelet stopped posting node status.', lastTransitionTime: at },
     );
     const updated = this.client.updateStatus('nodes', { ...node, status: { ...node.status, conditions: next } });
-    for (const pod of this.client.list('pods').filter((p) => p.spec?.nodeName === node.metadata.name)) {
+    for (const pod of this.client
+      .list('pods')
+      .map((p) => asStored<Pod>(p))
+      .filter((p) => p.spec?.nodeName === node.metadata.name)) {
       const podConditions: PodCondition[] = pod.status?.conditions ?? [];
       const ready = podConditions.find((c) => c.type === 'Ready');
       if (!ready || ready.status === 'False') continue;
@@ -88,7 +96,7 @@ export class NodeLifecycleController implements BuiltinController {
   }
 
   /** The taints that follow spec.unschedulable and the Ready condition. */
-  private syncTaints(node: KubeObject, now: number): KubeObject {
+  private syncTaints(node: Stored<Node>, now: number): KubeObject {
     const ready = (node.status?.conditions ?? []).find((c: NodeCondition) => c.type === 'Ready')?.status;
     const wanted: Taint[] = [];
     if (node.spec?.unschedulable) wanted.push({ key: unschedulableTaint, effect: 'NoSchedule' });
@@ -108,11 +116,14 @@ export class NodeLifecycleController implements BuiltinController {
   }
 
   /** Deletes pods a NoExecute taint evicts; returns when the next toleration runs out (or Infinity). */
-  private evictPods(node: KubeObject, now: number): number {
+  private evictPods(node: Stored<Node>, now: number): number {
     const taints: Taint[] = (node.spec?.taints ?? []).filter((t: Taint) => t.effect === 'NoExecute');
     if (taints.length === 0) return Infinity;
     let next = Infinity;
-    for (const pod of this.client.list('pods').filter((p) => p.spec?.nodeName === node.metadata.name && !p.metadata.deletionTimestamp)) {
+    for (const pod of this.client
+      .list('pods')
+      .map((p) => asStored<Pod>(p))
+      .filter((p) => p.spec?.nodeName === node.metadata.name && !p.metadata.deletionTimestamp)) {
       let evictAt = Infinity;
       for (const taint of taints) {
         const matching: Toleration[] = (pod.spec?.tolerations ?? []).filter((t: Toleration) => tolerates([t], taint));

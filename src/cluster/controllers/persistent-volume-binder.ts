@@ -8,12 +8,14 @@
  * (Pending → Available → Bound → Released) and the bind-completed / bound-by-controller annotations.
  * A released volume whose reclaim policy is Delete is left to its provisioner to remove.
  */
-import type { NodeSelectorTerm } from 'kubernetes-types/core/v1.js';
+import type { Node, NodeSelectorTerm, PersistentVolume, PersistentVolumeClaim } from 'kubernetes-types/core/v1.js';
+import type { StorageClass } from 'kubernetes-types/storage/v1.js';
 import type { ClusterClock } from '../clock/virtual-clock.js';
 import { rfc3339 } from '../registry/system-metadata.js';
 import { parseQuantity, storageClassBucket } from '../registry/builtin/storage-kinds.js';
 import { selectorMatches } from '../registry/builtin/workload-kinds.js';
-import type { KubeObject, StoreEvent } from '../store/object-store.js';
+import { asStored } from '../store/kube-object.js';
+import type { KubeObject, Stored, StoreEvent } from '../store/object-store.js';
 import type { ControllerClient } from './controller-client.js';
 import type { BuiltinController } from './controller-scheduler.js';
 import type { EventRecorder } from './event-recorder.js';
@@ -29,11 +31,11 @@ const claimsResource = 'persistentvolumeclaims';
 const volumesResource = 'persistentvolumes';
 
 /** A claim's class ('' = none). */
-export const claimClass = (claim: KubeObject): string => claim.spec?.storageClassName ?? claim.metadata.annotations?.['volume.beta.kubernetes.io/storage-class'] ?? '';
-const volumeClass = (pv: KubeObject): string => pv.spec?.storageClassName ?? pv.metadata.annotations?.['volume.beta.kubernetes.io/storage-class'] ?? '';
+export const claimClass = (claim: Stored<PersistentVolumeClaim>): string => claim.spec?.storageClassName ?? claim.metadata.annotations?.['volume.beta.kubernetes.io/storage-class'] ?? '';
+const volumeClass = (pv: Stored<PersistentVolume>): string => pv.spec?.storageClassName ?? pv.metadata.annotations?.['volume.beta.kubernetes.io/storage-class'] ?? '';
 
 /** Whether a volume's node affinity admits `node` (no affinity: every node). */
-export function volumeFitsNode(pv: KubeObject, node: KubeObject | undefined): boolean {
+export function volumeFitsNode(pv: Stored<PersistentVolume>, node: Stored<Node> | undefined): boolean {
   const terms: NodeSelectorTerm[] = pv.spec?.nodeAffinity?.required?.nodeSelectorTerms ?? [];
   if (terms.length === 0) return true;
   if (!node) return false;
@@ -51,7 +53,7 @@ export function volumeFitsNode(pv: KubeObject, node: KubeObject | undefined): bo
 }
 
 /** Whether `pv` could serve `claim` (ignoring its phase and claimRef). */
-export function volumeFitsClaim(pv: KubeObject, claim: KubeObject, node?: KubeObject): boolean {
+export function volumeFitsClaim(pv: Stored<PersistentVolume>, claim: Stored<PersistentVolumeClaim>, node?: Stored<Node>): boolean {
   if (volumeClass(pv) !== claimClass(claim)) return false;
   if ((pv.spec?.volumeMode ?? 'Filesystem') !== (claim.spec?.volumeMode ?? 'Filesystem')) return false;
   const modes: string[] = pv.spec?.accessModes ?? [];
@@ -63,7 +65,7 @@ export function volumeFitsClaim(pv: KubeObject, claim: KubeObject, node?: KubeOb
   return true;
 }
 
-const claimRefersTo = (pv: KubeObject, claim: KubeObject): boolean =>
+const claimRefersTo = (pv: Stored<PersistentVolume>, claim: Stored<PersistentVolumeClaim>): boolean =>
   pv.spec?.claimRef?.name === claim.metadata.name && pv.spec?.claimRef?.namespace === claim.metadata.namespace && (!pv.spec.claimRef.uid || pv.spec.claimRef.uid === claim.metadata.uid);
 
 export class PersistentVolumeBinder implements BuiltinController {
@@ -83,7 +85,7 @@ export class PersistentVolumeBinder implements BuiltinController {
     if (event.bucket === claimsResource) {
       const keys = event.type === 'DELETED' ? [] : [`pvc:${o.metadata.namespace}/${o.metadata.name}`];
       // the volume bound to a claim follows it (Released when the claim goes)
-      const volume = o.spec?.volumeName;
+      const volume = asStored<PersistentVolumeClaim>(o).spec?.volumeName;
       if (volume) keys.push(`pv:${volume}`);
       if (event.type === 'DELETED') for (const pv of this.client.list(volumesResource)) if (claimRefersTo(pv, o)) keys.push(`pv:${pv.metadata.name}`);
       return keys;
@@ -91,7 +93,7 @@ export class PersistentVolumeBinder implements BuiltinController {
     if (event.bucket === volumesResource) {
       if (event.type === 'DELETED') return this.unboundClaimKeys();
       const keys = [`pv:${o.metadata.name}`];
-      const ref = o.spec?.claimRef;
+      const ref = asStored<PersistentVolume>(o).spec?.claimRef;
       if (ref?.name) keys.push(`pvc:${ref.namespace}/${ref.name}`);
       if (!ref) keys.push(...this.unboundClaimKeys());
       return keys;
@@ -101,19 +103,23 @@ export class PersistentVolumeBinder implements BuiltinController {
   }
 
   private unboundClaimKeys(): string[] {
-    return this.client.list(claimsResource).filter((c) => !c.spec?.volumeName).map((c) => `pvc:${c.metadata.namespace}/${c.metadata.name}`);
+    return this.client
+      .list(claimsResource)
+      .map((c) => asStored<PersistentVolumeClaim>(c))
+      .filter((c) => !c.spec?.volumeName).map((c) => `pvc:${c.metadata.namespace}/${c.metadata.name}`);
   }
 
   reconcile(key: string): void {
     if (key.startsWith('pv:')) return this.syncVolume(key.slice(3));
     const [namespace, name] = key.slice(4).split('/') as [string, string];
-    const claim = this.client.get(claimsResource, namespace, name);
+    const stored = this.client.get(claimsResource, namespace, name);
+    const claim = stored && asStored<PersistentVolumeClaim>(stored);
     if (!claim || claim.metadata.deletionTimestamp && !claim.spec?.volumeName) return;
     if (claim.spec?.volumeName) return this.syncBoundClaim(claim);
     return this.syncUnboundClaim(claim);
   }
 
-  private syncUnboundClaim(claim: KubeObject): void {
+  private syncUnboundClaim(claim: Stored<PersistentVolumeClaim>): void {
     const className = claimClass(claim);
     const sc = className ? this.client.get('storage.k8s.io/storageclasses', undefined, className) : undefined;
     const waitForConsumer = sc?.volumeBindingMode === 'WaitForFirstConsumer';
@@ -123,11 +129,14 @@ export class PersistentVolumeBinder implements BuiltinController {
       this.events.record(claim, 'Normal', 'WaitForFirstConsumer', 'waiting for first consumer to be created before binding');
       return;
     }
-    const volumes = this.client.list(volumesResource).filter((pv) => !pv.metadata.deletionTimestamp);
+    const volumes = this.client
+      .list(volumesResource)
+      .map((pv) => asStored<PersistentVolume>(pv))
+      .filter((pv) => !pv.metadata.deletionTimestamp);
     const preBound = volumes.find((pv) => claimRefersTo(pv, claim) && volumeFitsClaim(pv, claim));
     const candidates = volumes
       .filter((pv) => !pv.spec?.claimRef && (pv.status?.phase === 'Available' || pv.status?.phase === 'Pending') && volumeFitsClaim(pv, claim, waitForConsumer ? node : undefined))
-      .sort((a, b) => (parseQuantity(a.spec.capacity.storage) ?? 0) - (parseQuantity(b.spec.capacity.storage) ?? 0) || a.metadata.name.localeCompare(b.metadata.name));
+      .sort((a, b) => (parseQuantity(a.spec!.capacity!.storage) ?? 0) - (parseQuantity(b.spec!.capacity!.storage) ?? 0) || a.metadata.name.localeCompare(b.metadata.name));
     const volume = preBound ?? candidates[0];
     if (volume) return this.bind(volume, claim, !preBound);
     if (!className) {
@@ -138,11 +147,11 @@ export class PersistentVolumeBinder implements BuiltinController {
       this.events.record(claim, 'Warning', 'ProvisioningFailed', `storageclass.storage.k8s.io "${className}" not found`);
       return;
     }
-    this.handToProvisioner(claim, sc);
+    this.handToProvisioner(claim, asStored<StorageClass>(sc));
   }
 
   /** Annotates the claim for its class's provisioner (an external one, as every provisioner is here). */
-  private handToProvisioner(claim: KubeObject, sc: KubeObject): void {
+  private handToProvisioner(claim: Stored<PersistentVolumeClaim>, sc: Stored<StorageClass>): void {
     const annotations = claim.metadata.annotations ?? {};
     if (annotations[provisionerAnnotation] !== sc.provisioner || annotations[betaProvisionerAnnotation] !== sc.provisioner) {
       this.client.update(claimsResource, { ...claim, metadata: { ...claim.metadata, annotations: { ...annotations, [betaProvisionerAnnotation]: sc.provisioner, [provisionerAnnotation]: sc.provisioner } } });
@@ -156,10 +165,10 @@ export class PersistentVolumeBinder implements BuiltinController {
   }
 
   /** Binds both ways: the volume's claimRef and phase, then the claim's volumeName, annotations and status. */
-  private bind(volume: KubeObject, claim: KubeObject, byController: boolean): void {
+  private bind(volume: Stored<PersistentVolume>, claim: Stored<PersistentVolumeClaim>, byController: boolean): void {
     const now = rfc3339(this.clock.now());
     let pv = volume;
-    if (!claimRefersTo(pv, claim) || !pv.spec.claimRef.uid) {
+    if (!claimRefersTo(pv, claim) || !pv.spec!.claimRef!.uid) {
       pv = this.client.update(volumesResource, {
         ...pv,
         metadata: { ...pv.metadata, annotations: { ...(pv.metadata.annotations ?? {}), ...(byController ? { [boundByControllerAnnotation]: 'yes' } : {}) } },
@@ -169,12 +178,13 @@ export class PersistentVolumeBinder implements BuiltinController {
     if (pv.status?.phase !== 'Bound') pv = this.client.updateStatus(volumesResource, { ...pv, status: { phase: 'Bound', lastPhaseTransitionTime: now } });
     const annotations = { ...(claim.metadata.annotations ?? {}), [bindCompletedAnnotation]: 'yes', ...(claim.spec?.volumeName ? {} : { [boundByControllerAnnotation]: 'yes' }) };
     const bound = this.client.update(claimsResource, { ...claim, metadata: { ...claim.metadata, annotations }, spec: { ...claim.spec, volumeName: pv.metadata.name } });
-    this.client.updateStatus(claimsResource, { ...bound, status: { phase: 'Bound', accessModes: pv.spec.accessModes, capacity: pv.spec.capacity } });
+    this.client.updateStatus(claimsResource, { ...bound, status: { phase: 'Bound', accessModes: pv.spec!.accessModes, capacity: pv.spec!.capacity } });
   }
 
   /** A claim that names its volume: finish the binding, or report the volume lost. */
-  private syncBoundClaim(claim: KubeObject): void {
-    const pv = this.client.get(volumesResource, undefined, claim.spec.volumeName);
+  private syncBoundClaim(claim: Stored<PersistentVolumeClaim>): void {
+    const storedVolume = this.client.get(volumesResource, undefined, claim.spec!.volumeName!); // a claim that names its volume
+    const pv = storedVolume && asStored<PersistentVolume>(storedVolume);
     if (!pv) {
       if (claim.status?.phase === 'Bound') {
         this.client.updateStatus(claimsResource, { ...claim, status: { ...claim.status, phase: 'Lost' } });
@@ -186,27 +196,29 @@ export class PersistentVolumeBinder implements BuiltinController {
       this.events.record(claim, 'Warning', 'FailedBinding', 'volume already bound to a different claim.');
       return;
     }
-    if (claim.status?.phase === 'Bound' && claimRefersTo(pv, claim) && pv.spec.claimRef.uid && pv.status?.phase === 'Bound' && claim.metadata.annotations?.[bindCompletedAnnotation]) return;
+    if (claim.status?.phase === 'Bound' && claimRefersTo(pv, claim) && pv.spec!.claimRef!.uid && pv.status?.phase === 'Bound' && claim.metadata.annotations?.[bindCompletedAnnotation]) return;
     this.bind(pv, claim, false);
   }
 
   private syncVolume(name: string): void {
-    const pv = this.client.get(volumesResource, undefined, name);
-    if (!pv) return;
+    const storedVolume = this.client.get(volumesResource, undefined, name);
+    if (!storedVolume) return;
+    const pv = asStored<PersistentVolume>(storedVolume);
     const now = rfc3339(this.clock.now());
     const setPhase = (phase: string): void => {
       if (pv.status?.phase !== phase) this.client.updateStatus(volumesResource, { ...pv, status: { phase, lastPhaseTransitionTime: now } });
     };
     const ref = pv.spec?.claimRef;
     if (!ref) return setPhase('Available');
-    const claim = this.client.get(claimsResource, ref.namespace, ref.name);
+    const storedClaim = this.client.get(claimsResource, ref.namespace, ref.name!); // a claimRef names its claim
+    const claim = storedClaim && asStored<PersistentVolumeClaim>(storedClaim);
     if (!ref.uid) return setPhase('Available'); // pre-bound to a claim name: waits for it
     if (claim && claim.metadata.uid === ref.uid) {
       if (claim.spec?.volumeName === pv.metadata.name) return setPhase('Bound');
       return;
     }
     // the claim is gone: released, then reclaimed per policy
-    if (pv.spec.persistentVolumeReclaimPolicy === 'Delete' && !pv.metadata.annotations?.[provisionedByAnnotation]) {
+    if (pv.spec!.persistentVolumeReclaimPolicy === 'Delete' && !pv.metadata.annotations?.[provisionedByAnnotation]) {
       // no in-tree deleter serves a hand-made volume here: the controller marks it Failed
       const message = `error getting deleter volume plugin for volume "${pv.metadata.name}": no deletable volume plugin matched`;
       if (pv.status?.phase !== 'Failed') this.client.updateStatus(volumesResource, { ...pv, status: { phase: 'Failed', message, lastPhaseTransitionTime: now } });

@@ -4,6 +4,8 @@
  * (`sleep N` sets the run time, `exit M` / `false` the exit code), then the defaults (1 s for pods
  * controlled by a Job, run forever otherwise).
  */
+import type { Container, Pod } from 'kubernetes-types/core/v1.js';
+import { asStored } from '../store/kube-object.js';
 import type { KubeObject } from '../store/object-store.js';
 
 export const simAnnotationPrefix = 'sim.kubeforge.io/';
@@ -44,7 +46,7 @@ export function parseDuration(text: string, where: string): number {
 }
 
 /** What the container's command says: total `sleep` seconds and the last `exit` code, if any. */
-export function readCommand(container: KubeObject | undefined): { runMs?: number; forever?: boolean; exitCode?: number } {
+export function readCommand(container: Pick<Container, 'command' | 'args'> | undefined): { runMs?: number; forever?: boolean; exitCode?: number } {
   const words = [...(container?.command ?? []), ...(container?.args ?? [])].map(String).join(' ');
   const out: { runMs?: number; forever?: boolean; exitCode?: number } = {};
   for (const m of words.matchAll(/\bsleep\s+([^\s;&|]+)/g)) {
@@ -75,7 +77,7 @@ export function podBehaviour(pod: KubeObject): PodBehaviour {
     const v = get(key);
     return v === undefined ? fallback : parseDuration(v, where(key));
   };
-  const containers: KubeObject[] = pod.spec?.containers ?? [];
+  const containers: Container[] = asStored<Pod>(pod).spec?.containers ?? [];
   const commands = containers.map((c) => readCommand(c));
   const fromCommandMs = commands.some((c) => c.forever) ? undefined : commands.reduce<number | undefined>((max, c) => (c.runMs === undefined ? max : Math.max(max ?? 0, c.runMs)), undefined);
   const commandExit = commands.find((c) => c.exitCode !== undefined && c.exitCode !== 0)?.exitCode;

@@ -12,7 +12,9 @@ import type { Clock } from '../../clock/clock.js';
 import { apiAudiences } from '../http/authentication.js';
 import type { ServiceAccountTokenIssuer } from '../http/service-account-issuer.js';
 import { extendedExpirationSeconds, warnOnlyExpirationSeconds } from '../http/token-request.js';
-import type { KubeObject } from '../store/object-store.js';
+import type { Pod } from 'kubernetes-types/core/v1.js';
+import { asStored } from '../store/kube-object.js';
+import type { KubeObject, Stored } from '../store/object-store.js';
 import { ContainerConfigError } from './container-env.js';
 import type { ControllerClient } from './controller-client.js';
 import { podLoopbackAddress, podNetworkModule } from './pod-network.js';
@@ -62,7 +64,11 @@ export class PodSandboxes {
 
   /** The first free address of the node's block: held by no sandbox, nor recorded by a pod not yet seen again (after a restart). */
   private allocateIP(): string {
-    const recorded = this.client.list('pods').filter((p) => p.spec?.nodeName === this.node.name && p.status?.podIP?.startsWith('127.')).map((p) => p.status.podIP as string);
+    const recorded = this.client
+      .list('pods')
+      .map((p) => asStored<Pod>(p))
+      .filter((p) => p.spec?.nodeName === this.node.name && p.status?.podIP?.startsWith('127.'))
+      .map((p) => p.status!.podIP!);
     const taken = new Set([...this.ips.values(), ...recorded]);
     for (let host = 2; host < 255; host++) {
       const ip = podLoopbackAddress(this.settings.podNetworkOctet, this.node.index, host);
@@ -72,7 +78,7 @@ export class PodSandboxes {
   }
 
   /** Makes the pod's sandbox: its address (the one its status records, after a restart) and folder. */
-  create(pod: KubeObject): PodSandbox {
+  create(pod: Stored<Pod>): PodSandbox {
     const uid: string = pod.metadata.uid!;
     const dir = join(this.settings.root, `${pod.metadata.namespace}_${pod.metadata.name}_${uid}`);
     const homeDir = join(dir, 'home');
@@ -94,7 +100,7 @@ export class PodSandboxes {
   }
 
   /** The token (bound to the pod and node, as the kubelet's projected one), CA and namespace files. */
-  writeServiceAccount(pod: KubeObject, sandbox: PodSandbox): void {
+  writeServiceAccount(pod: Stored<Pod>, sandbox: PodSandbox): void {
     if (pod.spec?.automountServiceAccountToken === false) return;
     mkdirSync(sandbox.serviceAccountDir, { recursive: true });
     const namespace: string = pod.metadata.namespace!;

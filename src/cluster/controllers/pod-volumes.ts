@@ -13,8 +13,8 @@
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import type { Container, Volume } from 'kubernetes-types/core/v1.js';
-import type { KubeObject } from '../store/object-store.js';
+import type { Container, Pod, Volume } from 'kubernetes-types/core/v1.js';
+import type { KubeObject, Stored } from '../store/object-store.js';
 
 /** The mount paths the pod-volumes module redirects (newline-separated) and the folder they live under. */
 export const volumeMountsEnv = 'KUBEFORGE_VOLUME_MOUNTS';
@@ -26,7 +26,7 @@ interface SourceReader {
 }
 
 /** Why the pod cannot mount its volumes yet (the FailedMount message), or undefined. */
-export function missingVolumeSource(pod: KubeObject, read: SourceReader): string | undefined {
+export function missingVolumeSource(pod: Stored<Pod>, read: SourceReader): string | undefined {
   const ns = pod.metadata.namespace!;
   for (const v of (pod.spec?.volumes ?? []) as Volume[]) {
     if (v.secret && !v.secret.optional && !read.secret(ns, v.secret.secretName!)) return `MountVolume.SetUp failed for volume "${v.name}" : secret "${v.secret.secretName}" not found`;
@@ -51,7 +51,7 @@ function filesOf(source: KubeObject | undefined, items: Array<{ key: string; pat
  * Writes the volumes `container` mounts under `podDir` (subPath mounts a single entry) and returns
  * their mount paths, for the pod-volumes module.
  */
-export function writeContainerVolumes(pod: KubeObject, container: Container, podDir: string, read: SourceReader): string[] {
+export function writeContainerVolumes(pod: Stored<Pod>, container: Container, podDir: string, read: SourceReader): string[] {
   const ns = pod.metadata.namespace!;
   const volumes = new Map<string, Volume>(((pod.spec?.volumes ?? []) as Volume[]).map((v) => [v.name, v]));
   const mounted: string[] = [];

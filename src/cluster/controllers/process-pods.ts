@@ -15,10 +15,10 @@
 import { existsSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import type { Container, Probe } from 'kubernetes-types/core/v1.js';
+import type { Container, Pod, Probe } from 'kubernetes-types/core/v1.js';
 import type { Clock } from '../../clock/clock.js';
 import { rfc3339 } from '../registry/system-metadata.js';
-import type { KubeObject } from '../store/object-store.js';
+import type { KubeObject, Stored } from '../store/object-store.js';
 import { ContainerConfigError, containerArgv, containerEnvironment } from './container-env.js';
 import type { ContainerLogs } from './container-logs.js';
 import { ContainerProcess } from './container-process.js';
@@ -67,7 +67,7 @@ function workingDirectory(container: Container, image: LocalImage): string {
   return existsSync(inside) && statSync(inside).isDirectory() ? inside : image.projectDir;
 }
 const time = (text: string | null | undefined): number => (text ? Date.parse(text) : 0);
-const podKey = (pod: KubeObject): string => `${pod.metadata.namespace}/${pod.metadata.name}`;
+const podKey = (pod: Stored<Pod>): string => `${pod.metadata.namespace}/${pod.metadata.name}`;
 
 export class ProcessPods {
   /** Where the pod's Secret and ConfigMap volumes are read from. */
@@ -77,7 +77,7 @@ export class ProcessPods {
   };
 
   /** Why the pod's volumes cannot be set up yet (a FailedMount message), or undefined. */
-  volumesMissing(pod: KubeObject): string | undefined {
+  volumesMissing(pod: Stored<Pod>): string | undefined {
     return missingVolumeSource(pod, this.volumeSources);
   }
 
@@ -98,7 +98,7 @@ export class ProcessPods {
   }
 
   /** Whether any of the pod's containers has a mapped image. */
-  runs(pod: KubeObject): boolean {
+  runs(pod: Stored<Pod>): boolean {
     const all: Container[] = [...(pod.spec?.initContainers ?? []), ...(pod.spec?.containers ?? [])];
     return all.some((c) => this.config.images.find(c.image) !== undefined);
   }
@@ -111,7 +111,7 @@ export class ProcessPods {
 
   // ---- sandbox -------------------------------------------------------------------------------
 
-  private sandbox(pod: KubeObject): Sandbox {
+  private sandbox(pod: Stored<Pod>): Sandbox {
     let sandbox = this.sandboxes.get(pod.metadata.uid!);
     if (!sandbox) this.sandboxes.set(pod.metadata.uid!, (sandbox = { ...this.made.create(pod), instances: new Map(), stopping: false }));
     return sandbox;
@@ -150,7 +150,7 @@ export class ProcessPods {
   // ---- containers ----------------------------------------------------------------------------
 
   /** The runAsNonRoot check the kubelet makes before creating a container. */
-  private checkUser(pod: KubeObject, container: Container, image: LocalImage | undefined): void {
+  private checkUser(pod: Stored<Pod>, container: Container, image: LocalImage | undefined): void {
     const podContext = pod.spec?.securityContext ?? {};
     const ctx = container.securityContext ?? {};
     const nonRoot = ctx.runAsNonRoot ?? podContext.runAsNonRoot;
@@ -166,7 +166,7 @@ export class ProcessPods {
     if (!/^\d+$/.test(user)) throw new ContainerConfigError(`container has runAsNonRoot and image has non-numeric user (${user}), cannot verify user is non-root ${where}`);
   }
 
-  private environment(pod: KubeObject, container: Container, sandbox: Sandbox): Record<string, string> {
+  private environment(pod: Stored<Pod>, container: Container, sandbox: Sandbox): Record<string, string> {
     const api = new URL(this.config.apiServerUrl);
     const port = api.port || '443';
     const declared = containerEnvironment(pod, container, {
@@ -194,7 +194,7 @@ export class ProcessPods {
   }
 
   /** Creates and starts one container instance; a status `running`, or `waiting` with the kubelet's config error. */
-  private start(pod: KubeObject, container: Container, cs: KubeletContainerStatus, sandbox: Sandbox, now: number): KubeletContainerStatus {
+  private start(pod: Stored<Pod>, container: Container, cs: KubeletContainerStatus, sandbox: Sandbox, now: number): KubeletContainerStatus {
     const image = this.config.images.find(container.image);
     try {
       this.checkUser(pod, container, image);
@@ -229,7 +229,7 @@ export class ProcessPods {
     }
   }
 
-  private probe(pod: KubeObject, container: Container, instance: Instance, kind: 'startup' | 'readiness' | 'liveness', ip: string, startedAt: number): void {
+  private probe(pod: Stored<Pod>, container: Container, instance: Instance, kind: 'startup' | 'readiness' | 'liveness', ip: string, startedAt: number): void {
     const spec = probeOf(container, kind)!;
     const label = kind[0]!.toUpperCase() + kind.slice(1);
     const onFailure = (o: ProbeOutcome): void => this.events.record(pod, 'Warning', 'Unhealthy', `${label} probe failed: ${o.message}`, container.name);
@@ -239,13 +239,13 @@ export class ProcessPods {
   }
 
   /** Readiness and liveness probes run once the container has started (its startup probe passed). */
-  private startRunningProbes(pod: KubeObject, container: Container, instance: Instance, ip: string, startedAt: number): void {
+  private startRunningProbes(pod: Stored<Pod>, container: Container, instance: Instance, ip: string, startedAt: number): void {
     if (container.readinessProbe) this.probe(pod, container, instance, 'readiness', ip, startedAt);
     if (container.livenessProbe) this.probe(pod, container, instance, 'liveness', ip, startedAt);
   }
 
   /** The grace period the kubelet gives a container it kills for a failed probe. */
-  private probeKillGraceMs(pod: KubeObject, probe: Probe): number {
+  private probeKillGraceMs(pod: Stored<Pod>, probe: Probe): number {
     return (probe.terminationGracePeriodSeconds ?? pod.spec?.terminationGracePeriodSeconds ?? 30) * 1000;
   }
 
@@ -253,7 +253,7 @@ export class ProcessPods {
    * One container's next status: started when waiting (and not backing off), its exit recorded and
    * restarted per `policy`, probe results applied. `due` collects when to look again.
    */
-  private sync(pod: KubeObject, container: Container, previous: KubeletContainerStatus | undefined, sandbox: Sandbox, policy: string, now: number, due: (t: number) => void): KubeletContainerStatus {
+  private sync(pod: Stored<Pod>, container: Container, previous: KubeletContainerStatus | undefined, sandbox: Sandbox, policy: string, now: number, due: (t: number) => void): KubeletContainerStatus {
     let cs: KubeletContainerStatus = previous ?? { name: container.name, state: { waiting: { reason: 'ContainerCreating' } }, lastState: {}, ready: false, restartCount: 0, image: container.image, imageID: '', started: false };
     if (cs.state?.waiting?.reason === 'CrashLoopBackOff') {
       const retry = time(cs.lastState?.terminated?.finishedAt) + backoffMs(cs.restartCount);
@@ -317,9 +317,10 @@ export class ProcessPods {
   }
 
   /** A bound pod moves on: sandbox, init containers in order, then its containers. */
-  advance(pod: KubeObject, now: number): ReconcileResult | void {
-    const status: KubeletPodStatus = structuredClone(pod.status);
-    const policy: string = pod.spec.restartPolicy ?? 'Always';
+  advance(pod: Stored<Pod>, now: number): ReconcileResult | void {
+    // admit() wrote the kubelet's status
+    const status = structuredClone(pod.status) as KubeletPodStatus;
+    const policy: string = pod.spec!.restartPolicy ?? 'Always';
     const at = rfc3339(now);
     const sandbox = this.sandbox(pod);
     let nextDue = Infinity;
@@ -330,7 +331,7 @@ export class ProcessPods {
     // the downward API (status.podIP, …) sees the sandbox's address
     const seen: KubeObject = { ...pod, status };
 
-    const inits: Container[] = pod.spec.initContainers ?? [];
+    const inits: Container[] = pod.spec!.initContainers ?? [];
     let initsDone = true;
     for (let i = 0; i < inits.length; i++) {
       const current: KubeletContainerStatus | undefined = status.initContainerStatuses?.[i];
@@ -357,7 +358,7 @@ export class ProcessPods {
     }
     if (initsDone && inits.length) setCondition(status, condition('Initialized', 'True', at));
     if (initsDone && status.phase !== 'Failed') {
-      const containerStatuses: KubeletContainerStatus[] = (pod.spec.containers ?? []).map((c: Container, i: number) => this.sync(seen, c, status.containerStatuses?.[i], sandbox, policy, now, due));
+      const containerStatuses: KubeletContainerStatus[] = (pod.spec!.containers ?? []).map((c: Container, i: number) => this.sync(seen, c, status.containerStatuses?.[i], sandbox, policy, now, due));
       status.containerStatuses = containerStatuses;
       if (containerStatuses.some((cs) => cs.state?.running || cs.state?.waiting?.reason === 'CrashLoopBackOff')) status.phase = 'Running';
       finishIfDone(status, at);
@@ -372,7 +373,7 @@ export class ProcessPods {
    * runs out on the cluster clock; once all ended, the final status and the pod goes.
    * Returns true when the pod's containers have all stopped.
    */
-  stop(pod: KubeObject, now: number): boolean {
+  stop(pod: Stored<Pod>, now: number): boolean {
     const sandbox = this.sandboxes.get(pod.metadata.uid!);
     if (!sandbox) return true;
     const remainingMs = Math.max(0, time(pod.metadata.deletionTimestamp) - now);
@@ -390,7 +391,7 @@ export class ProcessPods {
   }
 
   /** The exit of a stopped container's process, for its final status (undefined: it had none). */
-  exitOf(pod: KubeObject, container: string): { exitCode: number; at: number } | undefined {
+  exitOf(pod: Stored<Pod>, container: string): { exitCode: number; at: number } | undefined {
     const instance = this.sandboxes.get(pod.metadata.uid!)?.instances.get(container);
     if (!instance) return undefined;
     // an idle container (no process) honours SIGTERM at once

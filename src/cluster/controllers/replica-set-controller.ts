@@ -6,15 +6,19 @@
  * status (replicas, fullyLabeled, ready, available after minReadySeconds, observedGeneration,
  * ReplicaFailure) with SuccessfulCreate/SuccessfulDelete/FailedCreate events.
  */
-import type { ReplicaSetCondition } from 'kubernetes-types/apps/v1.js';
-import type { ContainerStatus } from 'kubernetes-types/core/v1.js';
+import type { ReplicaSet, ReplicaSetCondition, ReplicaSetStatus } from 'kubernetes-types/apps/v1.js';
+import type { ContainerStatus, Pod, ReplicationController } from 'kubernetes-types/core/v1.js';
 import type { ClusterClock } from '../clock/virtual-clock.js';
 import { ApiError } from '../errors/status-errors.js';
 import { AdmissionPending } from '../admission/controller-admission.js';
 import { deepEqual, rfc3339 } from '../registry/system-metadata.js';
 import { type LabelSelectorObject, fromSelectorMap, isEmptySelector, selectorMatches } from '../selectors/label-selector-object.js';
 import type { OwnerReference } from 'kubernetes-types/meta/v1.js';
-import type { KubeObject, NewKubeObject, StoreEvent, WritableObjectMeta } from '../store/object-store.js';
+import { asStored } from '../store/kube-object.js';
+import type { KubeObject, NewKubeObject, Stored, StoreEvent, WritableObjectMeta } from '../store/object-store.js';
+
+/** The object a replica controller manages: a ReplicaSet or a ReplicationController (their common fields). */
+type ReplicaOwner = Stored<ReplicaSet | ReplicationController>;
 import type { ControllerClient } from './controller-client.js';
 import type { BuiltinController, ReconcileResult } from './controller-scheduler.js';
 import type { EventRecorder } from './event-recorder.js';
@@ -36,7 +40,7 @@ export const replicaSetKind: ReplicaKind = {
   bucket: 'replicasets.apps',
   apiVersion: 'apps/v1',
   kind: 'ReplicaSet',
-  selectorOf: (rs) => rs.spec?.selector,
+  selectorOf: (rs) => asStored<ReplicaSet>(rs).spec?.selector,
 };
 
 export const replicationControllerKind: ReplicaKind = {
@@ -45,7 +49,10 @@ export const replicationControllerKind: ReplicaKind = {
   bucket: 'replicationcontrollers',
   apiVersion: 'v1',
   kind: 'ReplicationController',
-  selectorOf: (rc) => (rc.spec?.selector ? fromSelectorMap(rc.spec.selector) : undefined),
+  selectorOf: (rc) => {
+    const selector = asStored<ReplicationController>(rc).spec?.selector;
+    return selector ? fromSelectorMap(selector) : undefined;
+  },
 };
 
 /** kube-controller-manager's burstReplicas: at most this many creations or deletions per sync. */
@@ -57,22 +64,22 @@ export function controllerRefOf(object: KubeObject | undefined): { apiVersion: s
 }
 
 const phaseRank: Record<string, number> = { Pending: 0, Unknown: 1, Running: 2 };
-const restarts = (pod: KubeObject): number => (pod.status?.containerStatuses ?? []).reduce((n: number, c: ContainerStatus) => n + (c.restartCount ?? 0), 0);
+const restarts = (pod: Stored<Pod>): number => (pod.status?.containerStatuses ?? []).reduce((n: number, c: ContainerStatus) => n + (c.restartCount ?? 0), 0);
 const time = (t: string | undefined): number => (t ? Date.parse(t) : 0);
 
 /**
  * Orders pods so the ones to delete come first (ActivePodsWithRanks): unscheduled, then pending, not
  * ready, lower deletion cost, more siblings on the same node, ready for less time, more restarts, newer.
  */
-export function deletionOrder(pods: KubeObject[], related: KubeObject[]): KubeObject[] {
+export function deletionOrder(pods: Array<Stored<Pod>>, related: Array<Stored<Pod>>): Array<Stored<Pod>> {
   const perNode = new Map<string, number>();
   for (const p of related) if (p.spec?.nodeName && isPodActive(p)) perNode.set(p.spec.nodeName, (perNode.get(p.spec.nodeName) ?? 0) + 1);
-  const rank = (p: KubeObject): number => (p.spec?.nodeName ? perNode.get(p.spec.nodeName) ?? 0 : 0);
+  const rank = (p: Stored<Pod>): number => (p.spec?.nodeName ? perNode.get(p.spec.nodeName) ?? 0 : 0);
   const cost = (p: KubeObject): number => Number(p.metadata.annotations?.[deletionCostAnnotation] ?? 0) || 0;
   return [...pods].sort((a, b) => {
     if (!a.spec?.nodeName !== !b.spec?.nodeName) return !a.spec?.nodeName ? -1 : 1;
-    const pa = phaseRank[a.status?.phase] ?? 0;
-    const pb = phaseRank[b.status?.phase] ?? 0;
+    const pa = phaseRank[a.status?.phase as string] ?? 0;
+    const pb = phaseRank[b.status?.phase as string] ?? 0;
     if (pa !== pb) return pa - pb;
     if (isPodReady(a) !== isPodReady(b)) return isPodReady(a) ? 1 : -1;
     if (cost(a) !== cost(b)) return cost(a) - cost(b);
@@ -121,15 +128,16 @@ export class ReplicaSetController implements BuiltinController {
     return [...keys];
   }
 
-  private selects(owner: KubeObject, pod: KubeObject): boolean {
+  private selects(owner: ReplicaOwner, pod: Stored<Pod>): boolean {
     const selector = this.kind.selectorOf(owner);
     return !isEmptySelector(selector) && selectorMatches(selector, pod.metadata.labels);
   }
 
   reconcile(key: string): ReconcileResult | void {
     const [namespace, name] = key.split('/') as [string, string];
-    const owner = this.client.get(this.kind.resource, namespace, name);
-    if (!owner) return;
+    const stored = this.client.get(this.kind.resource, namespace, name);
+    if (!stored) return;
+    const owner: ReplicaOwner = asStored<ReplicaSet | ReplicationController>(stored);
     const pods = this.claimPods(owner);
     const active = pods.filter(isPodActive);
     let failure: Error | undefined;
@@ -148,7 +156,7 @@ export class ReplicaSetController implements BuiltinController {
   }
 
   /** The owner's pods: adopts matching orphans, releases controlled pods that no longer match. */
-  private claimPods(owner: KubeObject): KubeObject[] {
+  private claimPods(owner: ReplicaOwner): KubeObject[] {
     const claimed: KubeObject[] = [];
     const uid = owner.metadata.uid!;
     // read-only scan of the namespace's pods (no copies); writes below work on copies
@@ -166,11 +174,11 @@ export class ReplicaSetController implements BuiltinController {
     return claimed;
   }
 
-  private ownerReference(owner: KubeObject): OwnerReference {
+  private ownerReference(owner: ReplicaOwner): OwnerReference {
     return { apiVersion: this.kind.apiVersion, kind: this.kind.kind, name: owner.metadata.name, uid: owner.metadata.uid!, controller: true, blockOwnerDeletion: true };
   }
 
-  private adopt(owner: KubeObject, pod: KubeObject): KubeObject | undefined {
+  private adopt(owner: ReplicaOwner, pod: Stored<Pod>): KubeObject | undefined {
     try {
       const copy = structuredClone(pod);
       copy.metadata.ownerReferences = [...(copy.metadata.ownerReferences ?? []), this.ownerReference(owner)];
@@ -181,7 +189,7 @@ export class ReplicaSetController implements BuiltinController {
     }
   }
 
-  private release(pod: KubeObject, uid: string): void {
+  private release(pod: Stored<Pod>, uid: string): void {
     try {
       const copy = structuredClone(pod);
       copy.metadata.ownerReferences = copy.metadata.ownerReferences!.filter((r) => r.uid !== uid);
@@ -193,7 +201,7 @@ export class ReplicaSetController implements BuiltinController {
   }
 
   /** Creates or deletes pods toward spec.replicas; returns the error that stopped it, if any. */
-  private manageReplicas(owner: KubeObject, active: KubeObject[]): Error | undefined {
+  private manageReplicas(owner: ReplicaOwner, active: KubeObject[]): Error | undefined {
     const want: number = owner.spec?.replicas ?? 1;
     const diff = active.length - want;
     if (diff < 0) {
@@ -236,7 +244,7 @@ export class ReplicaSetController implements BuiltinController {
     return undefined;
   }
 
-  private podFor(owner: KubeObject): NewKubeObject {
+  private podFor(owner: ReplicaOwner): NewKubeObject {
     const template = owner.spec?.template ?? {};
     const metadata: WritableObjectMeta = {
       generateName: `${owner.metadata.name}-`,
@@ -249,15 +257,16 @@ export class ReplicaSetController implements BuiltinController {
     return { apiVersion: 'v1', kind: 'Pod', metadata, spec: structuredClone(template.spec ?? {}) };
   }
 
-  private writeStatus(owner: KubeObject, active: KubeObject[], failure: Error | undefined, now: number): void {
-    const current = this.client.get(this.kind.resource, owner.metadata.namespace, owner.metadata.name);
-    if (!current) return;
+  private writeStatus(owner: ReplicaOwner, active: KubeObject[], failure: Error | undefined, now: number): void {
+    const stored = this.client.get(this.kind.resource, owner.metadata.namespace, owner.metadata.name);
+    if (!stored) return;
+    const current = asStored<ReplicaSet | ReplicationController>(stored);
     const minReady: number = current.spec?.minReadySeconds ?? 0;
     const templateLabels: Record<string, string> = current.spec?.template?.metadata?.labels ?? {};
     const fullyLabeled = active.filter((p) => Object.entries(templateLabels).every(([k, v]) => p.metadata.labels?.[k] === v)).length;
     const ready = active.filter(isPodReady).length;
     const available = active.filter((p) => isPodAvailable(p, minReady, now)).length;
-    const previous = current.status ?? {};
+    const previous: Partial<ReplicaSetStatus> = current.status ?? {};
     let conditions: ReplicaSetCondition[] = [...(previous.conditions ?? [])];
     const failureCondition = conditions.find((c) => c.type === 'ReplicaFailure');
     if (failure && !failureCondition) {

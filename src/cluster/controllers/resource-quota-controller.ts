@@ -4,6 +4,8 @@
  * namespace whenever one of them changes — so usage falls back when pods finish or objects are deleted,
  * and corrects what admission charged for a write that did not happen.
  */
+import type { ResourceQuota } from 'kubernetes-types/core/v1.js';
+import { asStored } from '../store/kube-object.js';
 import type { StoreEvent } from '../store/object-store.js';
 import type { ResourceCatalog } from '../registry/resource-catalog.js';
 import type { ObjectStore } from '../store/object-store.js';
@@ -43,7 +45,7 @@ export class ResourceQuotaController implements BuiltinController {
     for (const quota of this.client.list('resourcequotas', namespace)) {
       if (quota.metadata.deletionTimestamp) continue;
       const used = namespaceUsage(quota, namespace, lookup);
-      const hard = { ...(quota.spec?.hard ?? {}) };
+      const hard = { ...(asStored<ResourceQuota>(quota).spec?.hard ?? {}) };
       const status = { hard, used: Object.fromEntries(Object.entries(used).map(([k, q]) => [k, formatQuantity(q)])) };
       if (deepEqual(quota.status ?? {}, status)) continue;
       this.client.updateStatus('resourcequotas', { ...quota, status });

@@ -4,21 +4,21 @@
  * rest. Other parts of the cluster add their own (e.g. volume binding) through `SchedulerPlugin`.
  */
 import type { LabelSelector } from 'kubernetes-types/meta/v1.js';
-import type { Container, NodeSelectorTerm, PodAffinityTerm, PreferredSchedulingTerm, Toleration } from 'kubernetes-types/core/v1.js';
+import type { Container, Node, NodeSelectorTerm, Pod, PodAffinityTerm, PreferredSchedulingTerm, Toleration } from 'kubernetes-types/core/v1.js';
 import { parseQuantity } from '../crd/cel/quantity-library.js';
-import type { KubeObject } from '../store/object-store.js';
+import type { KubeObject, Stored } from '../store/object-store.js';
 
 /** A node as the scheduler sees it: the Node and the pods bound to it that still hold resources. */
 export interface NodeInfo {
-  node: KubeObject;
-  pods: KubeObject[];
+  node: Stored<Node>;
+  pods: Array<Stored<Pod>>;
 }
 
 /** Everything one scheduling cycle looks at. */
 export interface CycleState {
   nodes: NodeInfo[];
   /** Every pod bound to a node (not terminal), for inter-pod affinity. */
-  boundPods: KubeObject[];
+  boundPods: Array<Stored<Pod>>;
   namespaceLabels(namespace: string): Record<string, string> | undefined;
 }
 
@@ -34,15 +34,15 @@ export interface FilterFailure {
 export interface SchedulerPlugin {
   readonly name: string;
   /** Fails the whole cycle before any node is looked at (e.g. "pod has unbound immediate PersistentVolumeClaims"). */
-  preFilter?(pod: KubeObject, state: CycleState): FilterFailure | undefined;
+  preFilter?(pod: Stored<Pod>, state: CycleState): FilterFailure | undefined;
   /** Rules one node out, or keeps it (undefined). */
-  filter?(pod: KubeObject, node: NodeInfo, state: CycleState): FilterFailure | undefined;
+  filter?(pod: Stored<Pod>, node: NodeInfo, state: CycleState): FilterFailure | undefined;
   /** Ranks a feasible node, 0–100. */
-  score?(pod: KubeObject, node: NodeInfo, state: CycleState): number;
+  score?(pod: Stored<Pod>, node: NodeInfo, state: CycleState): number;
   /** Weight of `score` in the sum (default 1). */
   readonly weight?: number;
   /** Runs before the binding is written (e.g. bind the pod's volumes); throwing fails the cycle. */
-  preBind?(pod: KubeObject, nodeName: string): void;
+  preBind?(pod: Stored<Pod>, nodeName: string): void;
 }
 
 const unresolvable = (reason: string): FilterFailure => ({ code: 'UnschedulableAndUnresolvable', reasons: [reason] });
@@ -57,7 +57,7 @@ export function milli(text: string | number | undefined): number {
 }
 
 /** The pod's effective requests: the sum over containers, at least each init container's, plus overhead. */
-export function podRequests(pod: KubeObject): Record<string, number> {
+export function podRequests(pod: Stored<Pod>): Record<string, number> {
   const total: Record<string, number> = {};
   const requestsOf = (c: Container): Record<string, string> => ({ ...(c.resources?.limits ?? {}), ...(c.resources?.requests ?? {}) });
   for (const c of pod.spec?.containers ?? []) for (const [k, v] of Object.entries(requestsOf(c))) total[k] = (total[k] ?? 0) + milli(v);
@@ -171,7 +171,7 @@ function requirementMatches(r: SelectorRequirement, value: string | undefined): 
 }
 
 /** A NodeSelectorTerm: every expression and field requirement holds; an empty term matches nothing. */
-export function nodeSelectorTermMatches(term: NodeSelectorTerm, node: KubeObject): boolean {
+export function nodeSelectorTermMatches(term: NodeSelectorTerm, node: Stored<Node>): boolean {
   const expressions: SelectorRequirement[] = term.matchExpressions ?? [];
   const fields: SelectorRequirement[] = term.matchFields ?? [];
   if (expressions.length === 0 && fields.length === 0) return false;
@@ -180,7 +180,7 @@ export function nodeSelectorTermMatches(term: NodeSelectorTerm, node: KubeObject
 }
 
 /** nodeSelector and required node affinity (terms ORed). */
-export function matchesNodeSelection(pod: KubeObject, node: KubeObject): boolean {
+export function matchesNodeSelection(pod: Stored<Pod>, node: Stored<Node>): boolean {
   const labels: Record<string, string> = node.metadata.labels ?? {};
   if (!Object.entries(pod.spec?.nodeSelector ?? {}).every(([k, v]) => labels[k] === v)) return false;
   const terms: NodeSelectorTerm[] | undefined = pod.spec?.affinity?.nodeAffinity?.requiredDuringSchedulingIgnoredDuringExecution?.nodeSelectorTerms;
@@ -204,7 +204,7 @@ const nodeAffinity: SchedulerPlugin = {
 const nodePorts: SchedulerPlugin = {
   name: 'NodePorts',
   filter(pod, { pods }) {
-    const ports = (p: KubeObject): string[] =>
+    const ports = (p: Stored<Pod>): string[] =>
       (p.spec?.containers ?? []).flatMap((c: Container) => (c.ports ?? []).filter((port) => port.hostPort).map((port) => `${port.protocol ?? 'TCP'}/${port.hostPort}`));
     const wanted = ports(pod);
     if (wanted.length === 0) return undefined;
@@ -222,7 +222,7 @@ function labelSelectorMatches(selector: LabelSelector | undefined, labels: Recor
 }
 
 /** Whether `other` is selected by the affinity term of `owner` (namespaces default to the owner's). */
-function termSelects(term: PodAffinityTerm, owner: KubeObject, other: KubeObject, state: CycleState): boolean {
+function termSelects(term: PodAffinityTerm, owner: Stored<Pod>, other: Stored<Pod>, state: CycleState): boolean {
   const namespaces: string[] = term.namespaces ?? [];
   const ns = other.metadata.namespace;
   const inNamespace =
@@ -234,16 +234,16 @@ function termSelects(term: PodAffinityTerm, owner: KubeObject, other: KubeObject
   return inNamespace && labelSelectorMatches(term.labelSelector, other.metadata.labels);
 }
 
-function nodeOf(state: CycleState, name: string | undefined): KubeObject | undefined {
+function nodeOf(state: CycleState, name: string | undefined): Stored<Node> | undefined {
   return state.nodes.find((n) => n.node.metadata.name === name)?.node;
 }
 
-function sameDomain(a: KubeObject | undefined, b: KubeObject, topologyKey: string): boolean {
+function sameDomain(a: Stored<Node> | undefined, b: Stored<Node>, topologyKey: string): boolean {
   const value = b.metadata.labels?.[topologyKey];
   return a !== undefined && value !== undefined && a.metadata.labels?.[topologyKey] === value;
 }
 
-const requiredTerms = (pod: KubeObject, kind: 'podAffinity' | 'podAntiAffinity'): PodAffinityTerm[] => pod.spec?.affinity?.[kind]?.requiredDuringSchedulingIgnoredDuringExecution ?? [];
+const requiredTerms = (pod: Stored<Pod>, kind: 'podAffinity' | 'podAntiAffinity'): PodAffinityTerm[] => pod.spec?.affinity?.[kind]?.requiredDuringSchedulingIgnoredDuringExecution ?? [];
 
 const interPodAffinity: SchedulerPlugin = {
   name: 'InterPodAffinity',
@@ -251,20 +251,20 @@ const interPodAffinity: SchedulerPlugin = {
   filter(pod, { node }, state) {
     for (const term of requiredTerms(pod, 'podAffinity')) {
       const matching = state.boundPods.filter((other) => termSelects(term, pod, other, state));
-      const here = matching.some((other) => sameDomain(nodeOf(state, other.spec.nodeName), node, term.topologyKey));
+      const here = matching.some((other) => sameDomain(nodeOf(state, other.spec!.nodeName), node, term.topologyKey));
       // the first pod of a group that selects itself may go anywhere with the topology key
       const firstOfGroup = matching.length === 0 && termSelects(term, pod, pod, state) && node.metadata.labels?.[term.topologyKey] !== undefined;
       if (!here && !firstOfGroup) return unresolvable("node(s) didn't match pod affinity rules");
     }
     for (const term of requiredTerms(pod, 'podAntiAffinity')) {
-      if (state.boundPods.some((other) => termSelects(term, pod, other, state) && sameDomain(nodeOf(state, other.spec.nodeName), node, term.topologyKey))) {
+      if (state.boundPods.some((other) => termSelects(term, pod, other, state) && sameDomain(nodeOf(state, other.spec!.nodeName), node, term.topologyKey))) {
         return { code: 'Unschedulable', reasons: ["node(s) didn't match pod anti-affinity rules"] };
       }
     }
     // existing pods' anti-affinity against the incoming pod
     for (const other of state.boundPods) {
       for (const term of requiredTerms(other, 'podAntiAffinity')) {
-        if (termSelects(term, other, pod, state) && sameDomain(nodeOf(state, other.spec.nodeName), node, term.topologyKey)) {
+        if (termSelects(term, other, pod, state) && sameDomain(nodeOf(state, other.spec!.nodeName), node, term.topologyKey)) {
           return { code: 'Unschedulable', reasons: ["node(s) didn't satisfy existing pods anti-affinity rules"] };
         }
       }
@@ -278,7 +278,7 @@ const interPodAffinity: SchedulerPlugin = {
       for (const weighted of pod.spec?.affinity?.[kind]?.preferredDuringSchedulingIgnoredDuringExecution ?? []) {
         const term = weighted.podAffinityTerm ?? {};
         total += weighted.weight ?? 0;
-        const hit = state.boundPods.some((other) => termSelects(term, pod, other, state) && sameDomain(nodeOf(state, other.spec.nodeName), node, term.topologyKey));
+        const hit = state.boundPods.some((other) => termSelects(term, pod, other, state) && sameDomain(nodeOf(state, other.spec!.nodeName), node, term.topologyKey));
         if (hit === (sign === 1)) got += weighted.weight ?? 0;
       }
     }

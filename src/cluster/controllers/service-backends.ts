@@ -4,8 +4,9 @@
  * chosen round-robin as kube-proxy spreads connections. The API server uses it for admission webhooks
  * (`clientConfig.service`, verified as `<service>.<namespace>.svc`) and for services/proxy.
  */
-import type { ServicePort } from 'kubernetes-types/core/v1.js';
-import type { KubeObject, ObjectStore } from '../store/object-store.js';
+import type { Pod, Service, ServicePort } from 'kubernetes-types/core/v1.js';
+import { asStored } from '../store/kube-object.js';
+import type { KubeObject, ObjectStore, Stored } from '../store/object-store.js';
 import { isProcessPodAddress } from './pod-network.js';
 import { belongsInEndpoints, isPodReady, resolveTargetPort, serviceSelects } from './service-pods.js';
 
@@ -19,7 +20,7 @@ export interface ServiceBackend {
 const turns = new WeakMap<ObjectStore, Map<string, number>>();
 
 /** The Service port named by number or by name (the only port when `port` is undefined). */
-function servicePortOf(service: Readonly<KubeObject>, port: number | string | undefined): ServicePort | undefined {
+function servicePortOf(service: Readonly<Stored<Service>>, port: number | string | undefined): ServicePort | undefined {
   const ports: ServicePort[] = service.spec?.ports ?? [];
   if (port === undefined || port === '') return ports.length === 1 ? ports[0] : undefined;
   return ports.find((p) => p.port === Number(port) || (p.name !== undefined && p.name === port));
@@ -27,16 +28,18 @@ function servicePortOf(service: Readonly<KubeObject>, port: number | string | un
 
 /** A ready process pod behind `namespace/name`'s port, or undefined (no such Service, port or pod). */
 export function processBackend(store: ObjectStore, namespace: string, name: string, port: number | string | undefined): ServiceBackend | undefined {
-  const service = store.peek('services', namespace, name);
+  const peeked = store.peek('services', namespace, name);
+  const service = peeked && asStored<Service>(peeked);
   if (!service || !Object.keys(service.spec?.selector ?? {}).length) return undefined;
   const servicePort = servicePortOf(service, port);
   if (!servicePort) return undefined;
   const candidates: ServiceBackend[] = [];
   for (const pod of store.listShared('pods', namespace)) {
-    if (!serviceSelects(service as KubeObject, pod) || !belongsInEndpoints(pod, false) || !isPodReady(pod)) continue;
-    if (!isProcessPodAddress(pod.status.podIP)) continue;
+    if (!serviceSelects(service, pod) || !belongsInEndpoints(pod, false) || !isPodReady(pod)) continue;
+    const podIP = asStored<Pod>(pod).status!.podIP!; // pods in endpoints have their IP
+    if (!isProcessPodAddress(podIP)) continue;
     const target = resolveTargetPort(pod, servicePort);
-    if (target !== undefined) candidates.push({ ip: pod.status.podIP, port: target, serverName: `${name}.${namespace}.svc` });
+    if (target !== undefined) candidates.push({ ip: podIP, port: target, serverName: `${name}.${namespace}.svc` });
   }
   if (!candidates.length) return undefined;
   candidates.sort((a, b) => (a.ip < b.ip ? -1 : a.ip > b.ip ? 1 : 0));

@@ -4,7 +4,10 @@
  * slice conditions and the 100-endpoint split, mirroring of hand-written Endpoints, switches.
  */
 import { startLocalCluster, type LocalCluster } from '../local-cluster.js';
-import type { KubeObject } from '../store/object-store.js';
+import type { Endpoints, Pod } from 'kubernetes-types/core/v1.js';
+import type { EndpointSlice } from 'kubernetes-types/discovery/v1.js';
+import { asStored } from '../store/kube-object.js';
+import type { Stored } from '../store/object-store.js';
 
 let cluster: LocalCluster;
 afterEach(() => cluster?.stop());
@@ -15,8 +18,12 @@ const start = async (controllers = {}): Promise<void> => {
 const type = (group: string, resource: string) => cluster.internals.catalog.find(group, 'v1', resource)!;
 const ops = () => cluster.internals.operations;
 const get = (resource: string, name: string, group = '') => ops().get(type(group, resource), 'default', name);
-const slicesOf = (service: string): KubeObject[] =>
-  cluster.internals.store.list('endpointslices.discovery.k8s.io', 'default').filter((s) => s.metadata.labels?.['kubernetes.io/service-name'] === service);
+const endpointsOf = (name: string): Stored<Endpoints> => asStored<Endpoints>(get('endpoints', name));
+const slicesOf = (service: string): Array<Stored<EndpointSlice>> =>
+  cluster.internals.store
+    .list('endpointslices.discovery.k8s.io', 'default')
+    .filter((s) => s.metadata.labels?.['kubernetes.io/service-name'] === service)
+    .map((s) => asStored<EndpointSlice>(s));
 
 function service(name: string, spec: Record<string, unknown>): void {
   ops().create(type('', 'services'), 'default', { apiVersion: 'v1', kind: 'Service', metadata: { name, labels: { tier: 'web' } }, spec });
@@ -38,7 +45,7 @@ function setReady(name: string, ip: string, ready: boolean): void {
   const pods = type('', 'pods');
   const current = ops().get(pods, 'default', name);
   const at = new Date(cluster.clock.now()).toISOString().replace('.000', '');
-  current.status = { ...current.status, phase: 'Running', podIP: ip, podIPs: [{ ip }], conditions: [{ type: 'Ready', status: ready ? 'True' : 'False', lastTransitionTime: at }] };
+  current.status = { ...asStored<Pod>(current).status, phase: 'Running', podIP: ip, podIPs: [{ ip }], conditions: [{ type: 'Ready', status: ready ? 'True' : 'False', lastTransitionTime: at }] };
   ops().update(pods, 'default', name, current, { subresource: 'status' });
 }
 
@@ -49,7 +56,7 @@ test('Endpoints list ready pods as addresses and unready ones as notReadyAddress
   pod('b', '10.244.0.6', false);
   pod('other', '10.244.0.7', true, { app: 'db' });
   await cluster.settle();
-  const ep = get('endpoints', 'web');
+  const ep = endpointsOf( 'web');
   expect(ep.metadata.labels).toEqual({ tier: 'web' });
   expect(ep.metadata.annotations!['endpoints.kubernetes.io/last-change-trigger-time']).toBe('2026-11-22T10:00:00Z');
   expect(ep.subsets).toEqual([
@@ -61,7 +68,7 @@ test('Endpoints list ready pods as addresses and unready ones as notReadyAddress
   ]);
   setReady('b', '10.244.0.6', true);
   await cluster.settle();
-  expect(get('endpoints', 'web').subsets[0].addresses.map((a: any) => a.ip)).toEqual(['10.244.0.5', '10.244.0.6']);
+  expect(endpointsOf('web').subsets![0]!.addresses!.map((a: any) => a.ip)).toEqual(['10.244.0.5', '10.244.0.6']);
 });
 
 test('EndpointSlices carry ready/serving/terminating, the managed-by label and the Service as owner', async () => {
@@ -85,7 +92,7 @@ test('EndpointSlices carry ready/serving/terminating, the managed-by label and t
   ops().delete(type('', 'pods'), 'default', 'a', { gracePeriodSeconds: 30 });
   await cluster.settle();
   expect(slicesOf('web')[0]!.endpoints[0].conditions).toEqual({ ready: false, serving: true, terminating: true });
-  expect(get('endpoints', 'web').subsets[0].addresses).toBeUndefined();
+  expect(endpointsOf('web').subsets![0]!.addresses).toBeUndefined();
 });
 
 test('publishNotReadyAddresses puts unready pods among the ready addresses', async () => {
@@ -93,9 +100,9 @@ test('publishNotReadyAddresses puts unready pods among the ready addresses', asy
   service('peers', { clusterIP: 'None', publishNotReadyAddresses: true, selector: { app: 'web' }, ports: [{ port: 80 }] });
   pod('a', '10.244.0.5', false);
   await cluster.settle();
-  const ep = get('endpoints', 'peers');
+  const ep = endpointsOf( 'peers');
   expect(ep.metadata.labels!['service.kubernetes.io/headless']).toBe('');
-  expect(ep.subsets[0].addresses.map((a: any) => a.ip)).toEqual(['10.244.0.5']);
+  expect(ep.subsets![0]!.addresses!.map((a: any) => a.ip)).toEqual(['10.244.0.5']);
   expect(slicesOf('peers')[0]!.endpoints[0].conditions).toEqual({ ready: true, serving: false, terminating: false });
 });
 
@@ -111,7 +118,7 @@ test('more than 100 endpoints split into several slices; a Service without pods 
   expect(others).toEqual([]);
   expect(empty!.endpoints).toEqual([]);
   expect(empty!.ports).toBeUndefined();
-  expect(get('endpoints', 'empty').subsets).toBeUndefined();
+  expect(endpointsOf('empty').subsets).toBeUndefined();
 });
 
 test('Endpoints written for a selector-less Service are mirrored into a slice; the kubernetes Service has its own', async () => {

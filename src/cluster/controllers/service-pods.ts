@@ -3,20 +3,20 @@
  * a LabelSelector selects, whether a pod is ready, whether it belongs in endpoints at all, which
  * container port a Service port's targetPort names, and the trigger-time annotation they write.
  */
-import type { PodCondition, ServicePort } from 'kubernetes-types/core/v1.js';
+import type { Pod, PodCondition, Service, ServicePort } from 'kubernetes-types/core/v1.js';
 import { labelSelectorToString, matchesLabels, parseLabelSelector } from '../selectors/label-selector.js';
-import type { KubeObject } from '../store/object-store.js';
+import type { Stored } from '../store/object-store.js';
 
 export const lastChangeTriggerTime = 'endpoints.kubernetes.io/last-change-trigger-time';
 export const headlessLabel = 'service.kubernetes.io/headless';
 
 /** A Service with a non-empty selector (selector-less Services get Endpoints written by hand). */
-export function hasSelector(service: KubeObject): boolean {
+export function hasSelector(service: Stored<Service>): boolean {
   return Object.keys(service.spec?.selector ?? {}).length > 0;
 }
 
 /** The pod's labels match every key=value of the Service's selector. */
-export function serviceSelects(service: KubeObject, pod: KubeObject): boolean {
+export function serviceSelects(service: Stored<Service>, pod: Stored<Pod>): boolean {
   const selector: Record<string, string> = service.spec?.selector ?? {};
   const labels: Record<string, string> = pod.metadata.labels ?? {};
   return Object.entries(selector).every(([k, v]) => labels[k] === v);
@@ -29,14 +29,14 @@ export function labelSelectorSelects(selector: unknown, labels: Record<string, s
 }
 
 /** The pod's Ready condition is True. */
-export function isPodReady(pod: KubeObject): boolean {
+export function isPodReady(pod: Stored<Pod>): boolean {
   return (pod.status?.conditions ?? []).some((c: PodCondition) => c.type === 'Ready' && c.status === 'True');
 }
 
-const isTerminal = (pod: KubeObject): boolean => pod.status?.phase === 'Succeeded' || pod.status?.phase === 'Failed';
+const isTerminal = (pod: Stored<Pod>): boolean => pod.status?.phase === 'Succeeded' || pod.status?.phase === 'Failed';
 
 /** ShouldPodBeInEndpoints: an IP, not finished, and (unless terminating pods are included) not terminating. */
-export function belongsInEndpoints(pod: KubeObject, includeTerminating: boolean): boolean {
+export function belongsInEndpoints(pod: Stored<Pod>, includeTerminating: boolean): boolean {
   if (isTerminal(pod) || !pod.status?.podIP) return false;
   return includeTerminating || !pod.metadata.deletionTimestamp;
 }
@@ -45,7 +45,7 @@ export function belongsInEndpoints(pod: KubeObject, includeTerminating: boolean)
  * The pod port a Service port reaches: a number is taken as is; a name is looked up among the
  * containers' ports with the same protocol (undefined when the pod has no such port).
  */
-export function resolveTargetPort(pod: KubeObject, servicePort: ServicePort): number | undefined {
+export function resolveTargetPort(pod: Stored<Pod>, servicePort: ServicePort): number | undefined {
   const target = servicePort.targetPort ?? servicePort.port;
   if (typeof target === 'number') return target;
   const protocol = servicePort.protocol ?? 'TCP';
@@ -57,7 +57,7 @@ export function resolveTargetPort(pod: KubeObject, servicePort: ServicePort): nu
 }
 
 /** When the pod last changed in a way endpoints see: its Ready transition, else its creation. */
-export function podChangeTime(pod: KubeObject): number {
+export function podChangeTime(pod: Stored<Pod>): number {
   const ready = (pod.status?.conditions ?? []).find((c: PodCondition) => c.type === 'Ready');
   return Date.parse(ready?.lastTransitionTime ?? pod.metadata.creationTimestamp ?? '') || 0;
 }
@@ -68,12 +68,12 @@ export function triggerTimeText(ms: number): string {
 }
 
 /** The pod reference endpoints carry. */
-export function podReference(pod: KubeObject): Record<string, string> {
+export function podReference(pod: Stored<Pod>): Record<string, string> {
   return { kind: 'Pod', namespace: pod.metadata.namespace!, name: pod.metadata.name, uid: pod.metadata.uid! };
 }
 
 /** The labels a Service's Endpoints/EndpointSlices copy from it, plus the headless marker. */
-export function labelsFromService(service: KubeObject): Record<string, string> {
+export function labelsFromService(service: Stored<Service>): Record<string, string> {
   const labels: Record<string, string> = { ...(service.metadata.labels ?? {}) };
   if (service.spec?.clusterIP === 'None') labels[headlessLabel] = '';
   return labels;

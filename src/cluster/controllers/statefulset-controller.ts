@@ -7,10 +7,11 @@
  * or OnDelete; ControllerRevisions; the PVC retention policy's owner references; and the status
  * kubectl rollout status reads.
  */
-import type { StatefulSetStatus } from 'kubernetes-types/apps/v1.js';
-import type { PodCondition, PodSpec } from 'kubernetes-types/core/v1.js';
+import type { StatefulSet, StatefulSetSpec, StatefulSetStatus } from 'kubernetes-types/apps/v1.js';
+import type { Pod, PodCondition, PodSpec } from 'kubernetes-types/core/v1.js';
 import type { ClusterClock } from '../clock/virtual-clock.js';
-import type { KubeObject, StoreEvent } from '../store/object-store.js';
+import { asStored } from '../store/kube-object.js';
+import type { KubeObject, Stored, StoreEvent } from '../store/object-store.js';
 import type { ControllerClient } from './controller-client.js';
 import type { BuiltinController, ReconcileResult } from './controller-scheduler.js';
 import { ensureUpdateRevision, revisionsOf, templateOf, truncateHistory } from './controller-revisions.js';
@@ -24,15 +25,15 @@ export const podIndexLabel = 'apps.kubernetes.io/pod-index';
 
 const setKind = { apiVersion: 'apps/v1', kind: 'StatefulSet', hashLabel: 'controller.kubernetes.io/hash' };
 
-const isTerminal = (pod: KubeObject): boolean => pod.status?.phase === 'Succeeded' || pod.status?.phase === 'Failed';
+const isTerminal = (pod: Stored<Pod>): boolean => pod.status?.phase === 'Succeeded' || pod.status?.phase === 'Failed';
 /** The counts writeStatus tallies, present while it counts. */
 type Counts = Required<Pick<StatefulSetStatus, 'replicas' | 'readyReplicas' | 'availableReplicas' | 'currentReplicas' | 'updatedReplicas'>>;
 
-const isTerminating = (pod: KubeObject): boolean => Boolean(pod.metadata.deletionTimestamp);
-export const isRunningAndReady = (pod: KubeObject): boolean =>
+const isTerminating = (pod: Stored<Pod>): boolean => Boolean(pod.metadata.deletionTimestamp);
+export const isRunningAndReady = (pod: Stored<Pod>): boolean =>
   pod.status?.phase === 'Running' && (pod.status?.conditions ?? []).some((c: PodCondition) => c.type === 'Ready' && c.status === 'True');
 
-function readySince(pod: KubeObject): number | undefined {
+function readySince(pod: Stored<Pod>): number | undefined {
   const ready = (pod.status?.conditions ?? []).find((c: PodCondition) => c.type === 'Ready' && c.status === 'True');
   return ready?.lastTransitionTime ? Date.parse(ready.lastTransitionTime) : undefined;
 }
@@ -67,7 +68,7 @@ export class StatefulSetController implements BuiltinController {
     return set && event.type !== 'DELETED' && !(event.object.metadata.ownerReferences ?? []).some((r) => r.controller) ? [`${event.object.metadata.namespace}/${set}`] : [];
   }
 
-  private podsOf(set: KubeObject): KubeObject[] {
+  private podsOf(set: Stored<StatefulSet>): KubeObject[] {
     return this.owners
       .dependentsIn(set.metadata.uid!, 'pods')
       .map((l) => this.client.get('pods', l.namespace, l.name))
@@ -76,7 +77,8 @@ export class StatefulSetController implements BuiltinController {
 
   reconcile(key: string): ReconcileResult | void {
     const [namespace, name] = key.split('/') as [string, string];
-    const set = this.client.get('apps/statefulsets', namespace, name);
+    const stored = this.client.get('apps/statefulsets', namespace, name);
+    const set = stored && asStored<StatefulSet>(stored);
     if (!set || set.metadata.deletionTimestamp) return;
     claimDependents(this.client, 'pods', set, setKind, (pod) => ordinalOf(set.metadata.name, pod.metadata.name) >= 0);
     claimDependents(this.client, 'apps/controllerrevisions', set, setKind);
@@ -92,8 +94,8 @@ export class StatefulSetController implements BuiltinController {
   }
 
   /** One pass of the set's update (create, delete, roll); returns early where OrderedReady must wait. */
-  private sync(set: KubeObject, currentRevision: KubeObject, updateRevision: KubeObject): ReconcileResult | void {
-    const spec = set.spec ?? {};
+  private sync(set: Stored<StatefulSet>, currentRevision: KubeObject, updateRevision: KubeObject): ReconcileResult | void {
+    const spec: Partial<StatefulSetSpec> = set.spec ?? {};
     const replicas: number = spec.replicas ?? 1;
     const start: number = spec.ordinals?.start ?? 0;
     const monotonic = spec.podManagementPolicy !== 'Parallel';
@@ -147,14 +149,14 @@ export class StatefulSetController implements BuiltinController {
     }
   }
 
-  private isAvailable(set: KubeObject, pod: KubeObject): boolean {
+  private isAvailable(set: Stored<StatefulSet>, pod: Stored<Pod>): boolean {
     if (!isRunningAndReady(pod)) return false;
     const minReady = (set.spec?.minReadySeconds ?? 0) * 1000;
     return minReady === 0 || (readySince(pod) ?? 0) + minReady <= this.clock.now();
   }
 
   /** When a ready pod not yet available (minReadySeconds) becomes available: look again then. */
-  private nextAvailability(set: KubeObject): ReconcileResult | void {
+  private nextAvailability(set: Stored<StatefulSet>): ReconcileResult | void {
     const minReady = (set.spec?.minReadySeconds ?? 0) * 1000;
     if (minReady === 0) return;
     const due = this.podsOf(set)
@@ -163,15 +165,15 @@ export class StatefulSetController implements BuiltinController {
     if (due.length) return { requeueAfterMs: Math.max(0, Math.min(...due) - this.clock.now()) };
   }
 
-  private waitForAvailability(set: KubeObject, pod: KubeObject): ReconcileResult | void {
+  private waitForAvailability(set: Stored<StatefulSet>, pod: Stored<Pod>): ReconcileResult | void {
     const since = readySince(pod);
     const minReady = (set.spec?.minReadySeconds ?? 0) * 1000;
     if (isRunningAndReady(pod) && since !== undefined && minReady > 0) return { requeueAfterMs: Math.max(0, since + minReady - this.clock.now()) };
   }
 
   /** The pod for `ordinal`, from the current revision below the partition and the update revision above. */
-  private createPod(set: KubeObject, ordinal: number, currentRevision: KubeObject, updateRevision: KubeObject): void {
-    const spec = set.spec ?? {};
+  private createPod(set: Stored<StatefulSet>, ordinal: number, currentRevision: KubeObject, updateRevision: KubeObject): void {
+    const spec: Partial<StatefulSetSpec> = set.spec ?? {};
     const partition = spec.updateStrategy?.rollingUpdate?.partition ?? 0;
     const useCurrent = spec.updateStrategy?.type === 'RollingUpdate' && ordinal < (spec.ordinals?.start ?? 0) + partition;
     const revision = useCurrent ? currentRevision : updateRevision;
@@ -206,21 +208,22 @@ export class StatefulSetController implements BuiltinController {
     }
   }
 
-  private deletePod(set: KubeObject, pod: KubeObject): void {
+  private deletePod(set: Stored<StatefulSet>, pod: Stored<Pod>): void {
     this.client.delete('pods', pod.metadata.namespace, pod.metadata.name);
     this.events.record(set, 'Normal', 'SuccessfulDelete', `delete Pod ${pod.metadata.name} in StatefulSet ${set.metadata.name} successful`);
   }
 
-  private claimTemplates(set: KubeObject): KubeObject[] {
-    return (set.spec?.volumeClaimTemplates ?? []).filter((c: KubeObject | undefined) => c?.metadata?.name);
+  private claimTemplates(set: Stored<StatefulSet>): KubeObject[] {
+    // the templates with a name, each read as the claim object it stamps out
+    return (set.spec?.volumeClaimTemplates ?? []).filter((c) => c?.metadata?.name) as KubeObject[];
   }
 
   /** The pod's claims exist and carry the owner references the retention policy asks for. */
-  private ensureClaims(set: KubeObject, pod: KubeObject, ordinal: number, inRange: boolean): void {
+  private ensureClaims(set: Stored<StatefulSet>, pod: KubeObject, ordinal: number, inRange: boolean): void {
     for (const claim of this.claimTemplates(set)) this.ensureClaim(set, claim, ordinal, pod, inRange);
   }
 
-  private ensureClaim(set: KubeObject, template: KubeObject, ordinal: number, pod: KubeObject | undefined, inRange: boolean): void {
+  private ensureClaim(set: Stored<StatefulSet>, template: KubeObject, ordinal: number, pod: KubeObject | undefined, inRange: boolean): void {
     const name = claimName(template.metadata.name, set.metadata.name, ordinal);
     const namespace = set.metadata.namespace;
     const existing = this.client.get('persistentvolumeclaims', namespace, name);
@@ -260,7 +263,7 @@ export class StatefulSetController implements BuiltinController {
    * A claim's owner references under persistentVolumeClaimRetentionPolicy: the set when whenDeleted is
    * Delete (while the pod is in range), the pod when whenScaled is Delete and the pod is scaled away.
    */
-  private claimOwners(set: KubeObject, claim: KubeObject, pod: KubeObject | undefined, inRange: boolean): OwnerReference[] {
+  private claimOwners(set: Stored<StatefulSet>, claim: KubeObject, pod: KubeObject | undefined, inRange: boolean): OwnerReference[] {
     const policy = set.spec?.persistentVolumeClaimRetentionPolicy ?? {};
     const others = (claim.metadata.ownerReferences ?? []).filter((r) => r.uid !== set.metadata.uid && !(r.kind === 'Pod' && r.apiVersion === 'v1' && r.name === `${set.metadata.name}-${ordinalOf(set.metadata.name, r.name)}`));
     // KEP-1847: the set's reference is a controller reference that does not block the set's deletion
@@ -274,9 +277,10 @@ export class StatefulSetController implements BuiltinController {
     return refs;
   }
 
-  private writeStatus(set: KubeObject, currentRevision: KubeObject, updateRevision: KubeObject): void {
-    const fresh = this.client.get('apps/statefulsets', set.metadata.namespace, set.metadata.name);
-    if (!fresh) return;
+  private writeStatus(set: Stored<StatefulSet>, currentRevision: KubeObject, updateRevision: KubeObject): void {
+    const stored = this.client.get('apps/statefulsets', set.metadata.namespace, set.metadata.name);
+    if (!stored) return;
+    const fresh = asStored<StatefulSet>(stored);
     const pods = this.podsOf(fresh);
     const status: StatefulSetStatus & Counts = {
       observedGeneration: fresh.metadata.generation,

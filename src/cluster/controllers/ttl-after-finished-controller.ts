@@ -2,7 +2,9 @@
  * TTL-after-finished (§7.7 item 8): a Job with `ttlSecondsAfterFinished` is deleted (Foreground,
  * uid precondition) that many seconds after it finished (Complete or Failed), on the cluster clock.
  */
+import type { Job } from 'kubernetes-types/batch/v1.js';
 import type { ClusterClock } from '../clock/virtual-clock.js';
+import { asStored } from '../store/kube-object.js';
 import type { StoreEvent } from '../store/object-store.js';
 import type { ControllerClient } from './controller-client.js';
 import type { BuiltinController, ReconcileResult } from './controller-scheduler.js';
@@ -19,13 +21,14 @@ export class TtlAfterFinishedController implements BuiltinController {
 
   keysFor(event: StoreEvent): string[] {
     if (event.bucket !== 'jobs.batch' || event.type === 'DELETED') return [];
-    const o = event.object;
+    const o = asStored<Job>(event.object);
     return typeof o.spec?.ttlSecondsAfterFinished === 'number' && finishedCondition(o) ? [`${o.metadata.namespace}/${o.metadata.name}`] : [];
   }
 
   reconcile(key: string): ReconcileResult | void {
     const [namespace, name] = key.split('/') as [string, string];
-    const job = this.client.get('batch/jobs', namespace, name);
+    const stored = this.client.get('batch/jobs', namespace, name);
+    const job = stored && asStored<Job>(stored);
     const ttl = job?.spec?.ttlSecondsAfterFinished;
     const finished = job && finishedCondition(job);
     if (!job || typeof ttl !== 'number' || !finished || job.metadata.deletionTimestamp) return;

@@ -5,23 +5,24 @@
  * (The finalizers themselves are added on create by the StorageObjectInUseProtection admission step
  * in storage-kinds.ts.)
  */
-import type { Volume } from 'kubernetes-types/core/v1.js';
+import type { PersistentVolume, Pod, Volume } from 'kubernetes-types/core/v1.js';
+import { asStored } from '../store/kube-object.js';
 import { pvProtectionFinalizer, pvcProtectionFinalizer } from '../registry/builtin/storage-kinds.js';
-import type { KubeObject, StoreEvent } from '../store/object-store.js';
+import type { KubeObject, Stored, StoreEvent } from '../store/object-store.js';
 import type { ControllerClient } from './controller-client.js';
 import type { BuiltinController } from './controller-scheduler.js';
 
 /** Names of the claims a pod's volumes use. */
-export function claimNamesOf(pod: KubeObject): string[] {
+export function claimNamesOf(pod: Stored<Pod>): string[] {
   return (pod.spec?.volumes ?? [])
     .map((v: Volume | undefined) => v?.persistentVolumeClaim?.claimName ?? (v?.ephemeral ? `${pod.metadata.name}-${v.name}` : undefined))
     .filter((n: unknown): n is string => typeof n === 'string');
 }
 
-const finished = (pod: KubeObject): boolean => pod.status?.phase === 'Succeeded' || pod.status?.phase === 'Failed';
+const finished = (pod: Stored<Pod>): boolean => pod.status?.phase === 'Succeeded' || pod.status?.phase === 'Failed';
 
 /** Whether a pod keeps `claim` in use (scheduled to a node and not finished). */
-export function podUsesClaim(pod: KubeObject, claimName: string): boolean {
+export function podUsesClaim(pod: Stored<Pod>, claimName: string): boolean {
   return Boolean(pod.spec?.nodeName) && !finished(pod) && claimNamesOf(pod).includes(claimName);
 }
 
@@ -70,7 +71,7 @@ export class PvProtectionController implements BuiltinController {
   reconcile(name: string): void {
     const pv = this.client.get('persistentvolumes', undefined, name);
     if (!pv?.metadata.deletionTimestamp || !(pv.metadata.finalizers ?? []).includes(pvProtectionFinalizer)) return;
-    if (pv.status?.phase === 'Bound') return;
+    if (asStored<PersistentVolume>(pv).status?.phase === 'Bound') return;
     const finalizers = (pv.metadata.finalizers as string[]).filter((f) => f !== pvProtectionFinalizer);
     this.client.update('persistentvolumes', { ...pv, metadata: { ...pv.metadata, finalizers } });
   }

@@ -3,6 +3,8 @@ import { ControllerClient } from './controller-client.js';
 import { type ControllerFixture, startFixture } from './testdata/cluster-fixture.js';
 import { VolumeScheduling, volumeBindingPlugin, volumeMountGate } from './volume-scheduling.js';
 import type { KubeObject } from '../store/object-store.js';
+import { asStored } from '../store/kube-object.js';
+import type { PersistentVolumeClaim } from 'kubernetes-types/core/v1.js';
 
 let fx: ControllerFixture;
 afterEach(async () => fx?.stop());
@@ -28,7 +30,7 @@ it('the VolumeBinding plugin: claim problems fail the cycle, volume node affinit
   expect(plugin.preFilter(podUsing('imm'))?.reasons).toEqual(['pod has unbound immediate PersistentVolumeClaims']);
 
   client.create('persistentvolumeclaims', 'default', claim('wait'));
-  expect(client.get('persistentvolumeclaims', 'default', 'wait')!.spec.storageClassName).toBe('standard');
+  expect(asStored<PersistentVolumeClaim>(client.get('persistentvolumeclaims', 'default', 'wait')!).spec!.storageClassName).toBe('standard');
   const pod = podUsing('wait');
   expect(plugin.preFilter(pod)).toBeUndefined();
   expect(plugin.filter(pod, { node: node('a') })).toBeUndefined();

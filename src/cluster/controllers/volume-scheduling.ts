@@ -12,8 +12,9 @@
  *   claim changes.
  * `volumeBindingPlugin()` and `volumeMountGate()` wrap them as a scheduler plugin and a kubelet gate.
  */
-import type { Volume } from 'kubernetes-types/core/v1.js';
-import type { KubeObject } from '../store/object-store.js';
+import type { PersistentVolumeClaim, Pod, Volume } from 'kubernetes-types/core/v1.js';
+import { asStored } from '../store/kube-object.js';
+import type { KubeObject, Stored } from '../store/object-store.js';
 import type { ControllerClient } from './controller-client.js';
 import { selectedNodeAnnotation, volumeFitsNode, claimClass } from './persistent-volume-binder.js';
 import { claimNamesOf } from './volume-protection.js';
@@ -28,13 +29,14 @@ export interface VolumeBindingDecision {
 export class VolumeScheduling {
   constructor(private readonly client: ControllerClient) {}
 
-  volumeBindingFor(pod: KubeObject, nodeName: string): VolumeBindingDecision {
+  volumeBindingFor(pod: Stored<Pod>, nodeName: string): VolumeBindingDecision {
     const namespace = pod.metadata.namespace;
     const ephemeral = new Set(((pod.spec?.volumes ?? []) as Array<Volume | undefined>).filter((v) => v?.ephemeral).map((v) => `${pod.metadata.name}-${v!.name}`));
-    const claims: KubeObject[] = [];
+    const claims: Array<Stored<PersistentVolumeClaim>> = [];
     // claim-level checks first (the scheduler's PreFilter), then the node (Filter)
     for (const name of claimNamesOf(pod)) {
-      const claim = this.client.get('persistentvolumeclaims', namespace, name);
+     const stored = this.client.get('persistentvolumeclaims', namespace, name);
+      const claim = stored && asStored<PersistentVolumeClaim>(stored);
       if (!claim && ephemeral.has(name)) return { schedulable: false, reason: `waiting for ephemeral volume controller to create the persistentvolumeclaim "${name}"` };
       if (!claim) return { schedulable: false, reason: `persistentvolumeclaim "${name}" not found` };
       if (claim.metadata.deletionTimestamp) return { schedulable: false, reason: `persistentvolumeclaim "${name}" is being deleted` };
@@ -55,7 +57,8 @@ export class VolumeScheduling {
 
   bindPodVolumes(pod: KubeObject, nodeName: string): void {
     for (const name of claimNamesOf(pod)) {
-      const claim = this.client.get('persistentvolumeclaims', pod.metadata.namespace, name);
+     const stored = this.client.get('persistentvolumeclaims', pod.metadata.namespace, name);
+      const claim = stored && asStored<PersistentVolumeClaim>(stored);
       if (!claim || claim.spec?.volumeName || claim.metadata.annotations?.[selectedNodeAnnotation] === nodeName) continue;
       const annotations = { ...(claim.metadata.annotations ?? {}), [selectedNodeAnnotation]: nodeName };
       this.client.update('persistentvolumeclaims', { ...claim, metadata: { ...claim.metadata, annotations } });
@@ -63,7 +66,10 @@ export class VolumeScheduling {
   }
 
   claimBlockingPod(pod: KubeObject): string | undefined {
-    return claimNamesOf(pod).find((name) => this.client.get('persistentvolumeclaims', pod.metadata.namespace, name)?.status?.phase !== 'Bound');
+    return claimNamesOf(pod).find((name) => {
+      const claim = this.client.get('persistentvolumeclaims', pod.metadata.namespace, name);
+      return (claim && asStored<PersistentVolumeClaim>(claim).status?.phase) !== 'Bound';
+    });
   }
 
   /** The pods of `namespace` whose volumes use `claimName` (to requeue on the scheduler, or on their node's kubelet). */
