@@ -19,9 +19,9 @@ export interface KubeObject {
   apiVersion?: string;
   kind?: string;
   metadata: StoredObjectMeta;
-  // any: each kind's spec/status/data, of ~90 built-in kinds and every custom resource; modules that read
-  // them name the kubernetes-types type (Pod, Job, …) at the point of use.
-  [field: string]: any;
+  // Each kind's spec/status/data, of ~90 built-in kinds and every custom resource: unknown here; modules read
+  // them through the kind's kubernetes-types type at the point of use (`asStored<Pod>(obj)`).
+  [field: string]: unknown;
 }
 
 /** An object a client asks to create: its name may still be left to `generateName`. */
