@@ -45,6 +45,10 @@ export interface CacheOptions {
   /** The clock of the informers' reconnect backoff (default real time). */
   clock?: Clock;
   watchTimeoutSeconds?: number;
+  /** Every informer resyncs (hands every cached object to its handlers again as an update) this often, on `resyncClock`. */
+  syncPeriodMs?: number;
+  /** The clock of the resync period (default real time; the manager passes its own). */
+  resyncClock?: Clock;
   /** Observers of every informer (informer-observer.ts): metrics, activity for settle(), your own. */
   observers?: InformerObserver[];
   /** Shorthand for an observer: metricsObserver(metrics). */
@@ -87,6 +91,8 @@ export class Cache implements CacheReader {
         backoffMaxMs: this.options.backoffMaxMs,
         clock: this.options.clock,
         watchTimeoutSeconds: this.options.watchTimeoutSeconds,
+        resyncPeriodMs: this.options.syncPeriodMs,
+        resyncClock: this.options.resyncClock,
         transform: (obj) => this.prepare(obj),
         metrics: this.options.metrics,
         logger: this.options.logger,

@@ -20,7 +20,7 @@ import type { Client } from '../client/client.js';
 import type { KindInfo } from '../client/kinds.js';
 import type { KubeObject } from '../client/object.js';
 import type { Transport } from '../client/transport.js';
-import { realClock, type Clock } from '../clock.js';
+import { after, realClock, type Clock, type Timer } from '../clock.js';
 import { withBackoff } from './backoff.js';
 import type { EventStream } from './event-stream.js';
 import { InformerHealth, loggingObserver, metricsObserver, type InformerMetrics, type InformerObserver, type InformerState } from './informer-observer.js';
@@ -64,6 +64,13 @@ export interface InformerOptions {
   backoffMaxMs?: number;
   /** The clock of the reconnect backoff (default real time). */
   clock?: Clock;
+  /**
+   * Resync (client-go's resyncPeriod, controller-runtime's SyncPeriod): every this many ms after the first sync,
+   * each cached object is handed to the handlers again as an update from itself to itself. Off when undefined.
+   */
+  resyncPeriodMs?: number;
+  /** The clock of the resync period (default real time). */
+  resyncClock?: Clock;
   /** Applied to every object before it is stored (strip managedFields, freeze). */
   transform?: (obj: KubeObject) => KubeObject;
   metrics?: InformerMetrics;
@@ -89,6 +96,7 @@ export class Informer<T extends KubeObject = KubeObject> {
   private stopped = false;
   private readonly stopping = new AbortController();
   private loop: Promise<void> | undefined;
+  private resyncTimer: Timer | undefined;
 
   constructor(private readonly options: InformerOptions) {
     const kind = options.kind.kind;
@@ -157,6 +165,7 @@ export class Informer<T extends KubeObject = KubeObject> {
 
   async stop(): Promise<void> {
     this.stopped = true;
+    this.resyncTimer?.cancel();
     this.watcher.stop();
     this.stopping.abort();
     for (const w of this.syncWaiters.splice(0)) w();
@@ -252,7 +261,24 @@ export class Informer<T extends KubeObject = KubeObject> {
     if (initial) {
       for (const o of this.observers) o.onSynced?.(this.options.kind.kind);
       for (const w of this.syncWaiters.splice(0)) w();
+      this.scheduleResync();
     }
+  }
+
+  /** The next resync, one period of the resync clock from now (when a period is set). */
+  private scheduleResync(): void {
+    const periodMs = this.options.resyncPeriodMs;
+    if (periodMs === undefined || periodMs <= 0 || this.stopped) return;
+    this.resyncTimer = after(this.options.resyncClock ?? realClock, periodMs, () => {
+      if (this.stopped) return;
+      const handlers = this.handlers;
+      try {
+        for (const obj of this.store.values()) for (let i = 0; i < handlers.length; i++) handlers[i]!.onUpdate?.(obj, obj);
+      } catch (err) {
+        this.options.logger?.error({ kind: this.options.kind.kind, err: String(err) }, 'informer handler failed');
+      }
+      this.scheduleResync();
+    });
   }
 
   private setState(state: InformerState): void {

@@ -66,6 +66,13 @@ export interface ManagerOptions {
     backoffInitialMs?: number;
     backoffMaxMs?: number;
     watchTimeoutSeconds?: number;
+    /**
+     * controller-runtime's `SyncPeriod`: every this many ms of the manager's clock after its sync, each informer
+     * hands every cached object to its handlers again as an update (old and new the same object), so every
+     * object is reconciled again. Off by default (controller-runtime's default is 10 hours; kubeforge leaves it
+     * to the project).
+     */
+    syncPeriodMs?: number;
     /** More observers of every informer (cache/informer-observer.ts), beside the manager's metrics and activity count. */
     observers?: InformerObserver[];
   };
@@ -509,6 +516,7 @@ export class Manager implements ControllerHost {
       kinds: this.kinds,
       ...cacheOptions,
       ...(stallOnManagerClock ? { stallClock: this.clock } : {}),
+      resyncClock: this.clock,
       logger: this.logger,
       // Metrics, the activity count settle() watches and read-your-own-writes' waits are all informer observers.
       observers: [metricsObserver(this.metrics.informer), this.activityObserver, ...(this.ownWrites ? [ownWritesObserver(this.ownWrites)] : []), ...observers],

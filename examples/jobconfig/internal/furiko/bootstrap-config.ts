@@ -2,8 +2,8 @@
  * Furiko's bootstrap configuration (config.furiko.io/v1alpha1 ExecutionControllerConfig), the file the
  * execution-controller reads at start from `--config`: where the dynamic ConfigMap (and Secret) are, leader
  * election, each controller's concurrency and HTTP serving (http-serving.ts maps it onto the manager's
- * probe and metrics servers). `defaultResync` is checked and kept but applies nowhere: kubeforge's
- * informers list once and then watch, they have no resync period.
+ * probe and metrics servers). `defaultResync` (Furiko's 10m when unset) is the informers' resync period
+ * (the manager's `cache.syncPeriodMs`, controller-runtime's SyncPeriod).
  * A bad file is a ConfigError naming the file, the line and the field.
  */
 import { readFileSync } from 'node:fs';
@@ -23,7 +23,7 @@ export interface BootstrapConfig {
   controllerConcurrency: Partial<Record<FurikoControllerName, ControllerConcurrency>>;
   /** `http`, when the file has it. */
   http?: HttpSpec;
-  /** `defaultResync` in ms when set (Furiko: 10m); kept for the record, kubeforge's informers do not resync. */
+  /** `defaultResync` in ms when set (Furiko: 10m when unset): the informers' resync period. */
   defaultResyncMs?: number;
 }
 
@@ -157,8 +157,13 @@ export function takeConfigFlag(argv: readonly string[]): { configPath?: string; 
 
 /** The manager's options with the bootstrap file's leader election (it wins over `--leader-elect`'s lease). */
 export function withBootstrapConfig(options: ManagerOptions, bootstrap: BootstrapConfig): ManagerOptions {
-  return bootstrap.leaderElection ? { ...options, leaderElection: { ...bootstrap.leaderElection } } : options;
+  // defaultResync: the informers' resync (controller-runtime's SyncPeriod), Furiko's 10m when the file sets none.
+  const resynced: ManagerOptions = { ...options, cache: { ...options.cache, syncPeriodMs: bootstrap.defaultResyncMs ?? DEFAULT_RESYNC_MS } };
+  return bootstrap.leaderElection ? { ...resynced, leaderElection: { ...bootstrap.leaderElection } } : resynced;
 }
+
+/** Furiko's defaultResync when the bootstrap file sets none: 10 minutes. */
+export const DEFAULT_RESYNC_MS = 600_000;
 
 /** The `--config` line of the command's usage text. */
 export const CONFIG_FLAG_USAGE = `  --config <file>                     Furiko's bootstrap configuration (ExecutionControllerConfig): the dynamic
