@@ -2,62 +2,45 @@
 import type { ConfigMap } from 'kubernetes-types/core/v1.js';
 import type { Lease } from 'kubernetes-types/coordination/v1.js';
 import pino from 'pino';
-import { startLocalCluster } from '../../cluster/index.js';
-import { settle } from '../../testing/settle.js';
 import { BuiltinKinds } from '../client/kinds.js';
 import { FixedDelayRateLimiter } from '../queue/rate-limiter.js';
 import { LeaderElector, type LeaderElectionOptions } from './leader-election.js';
 import { Manager } from './manager.js';
+import { useManagersOnCluster } from './testdata/managers-on-cluster.js';
 
-type Cluster = Awaited<ReturnType<typeof startLocalCluster>>;
-let cluster: Cluster;
-let managers: Manager[] = [];
+const suite = useManagersOnCluster();
 
 const quietLogger = pino({ level: 'silent' });
 
 function manager(leaderElection?: LeaderElectionOptions): Manager {
-  const m = new Manager({ kubeConfig: cluster.kubeconfigPath, clock: cluster.clock, logger: quietLogger, rateLimiter: () => new FixedDelayRateLimiter(1000), ...(leaderElection ? { leaderElection } : {}) });
-  managers.push(m);
+  const m = new Manager({ kubeConfig: suite.cluster.kubeconfigPath, clock: suite.cluster.clock, logger: quietLogger, rateLimiter: () => new FixedDelayRateLimiter(1000), ...(leaderElection ? { leaderElection } : {}) });
+  suite.managers.push(m);
   return m;
 }
 
-const settleAll = () => settle({ settleCluster: () => cluster.settle(), managers: () => managers, hasDueTimers: () => cluster.clock.hasDueTimers(), recentActivity: () => [] });
 
-beforeEach(async () => {
-  managers = [];
-  cluster = await startLocalCluster({ authz: 'alwaysAllow', now: '2024-01-15T10:00:00Z' });
-  cluster.clock.setSettleHook(settleAll);
-});
-
-afterEach(async () => {
-  for (const m of managers) {
-    await m.stop();
-    m.close();
-  }
-  await cluster.stop();
-});
 
 describe('LeaderElector', () => {
   test('a crashed leader (lease not released) is replaced only after the lease duration', async () => {
     const io = manager();
     const events: string[] = [];
     const elector = (identity: string) =>
-      new LeaderElector(io.apiReader(), cluster.clock, { id: 'crash-test', namespace: 'default', identity }, { onStartedLeading: () => events.push(`${identity} leads`), onStoppedLeading: () => events.push(`${identity} stops`) });
+      new LeaderElector(io.apiReader(), suite.cluster.clock, { id: 'crash-test', namespace: 'default', identity }, { onStartedLeading: () => events.push(`${identity} leads`), onStoppedLeading: () => events.push(`${identity} stops`) });
     const a = elector('a');
     const b = elector('b');
     a.start();
-    await settleAll();
+    await suite.settle();
     b.start();
-    await settleAll();
+    await suite.settle();
     expect(events).toEqual(['a leads']);
-    await cluster.clock.advance(6_000);
+    await suite.cluster.clock.advance(6_000);
     expect(b.isLeader()).toBe(false);
-    const crashedAt = cluster.clock.now();
+    const crashedAt = suite.cluster.clock.now();
     await a.stop({ release: false });
     // b last saw the lease change at most one retry period (2 s) before the crash; the lease lasts 15 s.
-    await cluster.clock.stepTo(crashedAt + 12_000);
+    await suite.cluster.clock.stepTo(crashedAt + 12_000);
     expect(b.isLeader()).toBe(false);
-    await cluster.clock.stepTo(crashedAt + 18_000);
+    await suite.cluster.clock.stepTo(crashedAt + 18_000);
     expect(b.isLeader()).toBe(true);
     const lease = await io.apiReader().get<Lease>(BuiltinKinds.Lease, { namespace: 'default', name: 'crash-test' });
     expect(lease.spec).toMatchObject({ holderIdentity: 'b', leaseDurationSeconds: 15, leaseTransitions: 1 });
@@ -75,27 +58,27 @@ describe('two managers with leader election', () => {
       m.controllerFor(BuiltinKinds.ConfigMap).complete(async (req) => {
         if (req.namespace !== 'default' || !req.name.startsWith('le-')) return;
         if (!m.isLeader()) throw new Error(`${id} reconciled while not leading`);
-        handled.push({ manager: id, name: req.name, at: cluster.clock.now() });
+        handled.push({ manager: id, name: req.name, at: suite.cluster.clock.now() });
       });
       return m;
     };
     const m1 = candidate('m1');
     const m2 = candidate('m2');
     await m1.start();
-    await settleAll();
+    await suite.settle();
     await m2.start();
-    await settleAll();
+    await suite.settle();
     expect([m1.isLeader(), m2.isLeader()]).toEqual([true, false]);
 
     await m1.client.create<ConfigMap>({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { namespace: 'default', name: 'le-1' } });
-    await settleAll();
-    await cluster.clock.advance(4_000);
+    await suite.settle();
+    await suite.cluster.clock.advance(4_000);
     expect(handled.map((h) => `${h.manager}:${h.name}`)).toEqual(['m1:le-1']);
 
-    const stoppedAt = cluster.clock.now();
+    const stoppedAt = suite.cluster.clock.now();
     await m1.stop();
     await m2.client.create<ConfigMap>({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { namespace: 'default', name: 'le-2' } });
-    await cluster.clock.advance(15_000);
+    await suite.cluster.clock.advance(15_000);
     expect(m2.isLeader()).toBe(true);
     const byM2 = handled.filter((h) => h.manager === 'm2');
     expect(byM2.map((h) => h.name).sort()).toEqual(['le-1', 'le-2']);
@@ -104,7 +87,7 @@ describe('two managers with leader election', () => {
     const text = await m2.metrics.registry.metrics();
     expect(text).toContain('leader_election_master_status{name="two-managers"} 1');
     // as client-go's LeaseLock: each new leader tells it in a Normal LeaderElection Event on the Lease
-    await settleAll();
+    await suite.settle();
     const events = (await m2.client.list(BuiltinKinds.Event, { namespace: 'default' })).filter((e) => e.reason === 'LeaderElection');
     expect(events.map((e) => ({ object: `${e.involvedObject.kind}/${e.involvedObject.name}`, type: e.type, message: e.message, source: e.source?.component }))).toEqual([
       { object: 'Lease/two-managers', type: 'Normal', message: 'm1 became leader', source: 'm1' },

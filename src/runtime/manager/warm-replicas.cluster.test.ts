@@ -5,32 +5,15 @@
  */
 import type { ConfigMap } from 'kubernetes-types/core/v1.js';
 import pino from 'pino';
-import { startLocalCluster } from '../../cluster/index.js';
-import { settle } from '../../testing/settle.js';
 import { BuiltinKinds } from '../client/kinds.js';
 import { FixedDelayRateLimiter } from '../queue/rate-limiter.js';
 import { Manager } from './manager.js';
+import { useManagersOnCluster } from './testdata/managers-on-cluster.js';
 
-type Cluster = Awaited<ReturnType<typeof startLocalCluster>>;
-let cluster: Cluster;
-let managers: Manager[] = [];
+const suite = useManagersOnCluster();
 const KEYS = 5;
 
-const settleAll = () => settle({ settleCluster: () => cluster.settle(), managers: () => managers, hasDueTimers: () => cluster.clock.hasDueTimers(), recentActivity: () => [] });
 
-beforeEach(async () => {
-  managers = [];
-  cluster = await startLocalCluster({ authz: 'alwaysAllow', now: '2024-01-15T10:00:00Z' });
-  cluster.clock.setSettleHook(settleAll);
-});
-
-afterEach(async () => {
-  for (const m of managers) {
-    await m.stop();
-    m.close();
-  }
-  await cluster.stop();
-});
 
 interface Failover {
   /** ConfigMap LISTs the cluster answered after the leader stopped (only the standby runs then). */
@@ -49,41 +32,41 @@ async function failover(enableWarmup: boolean): Promise<Failover> {
   let reconciledWhileNotLeading = 0;
   const candidate = (identity: string) => {
     const m = new Manager({
-      kubeConfig: cluster.kubeconfigPath,
-      clock: cluster.clock,
+      kubeConfig: suite.cluster.kubeconfigPath,
+      clock: suite.cluster.clock,
       logger: pino({ level: 'silent' }),
       rateLimiter: () => new FixedDelayRateLimiter(1000),
       leaderElection: { id: 'warm', namespace: 'default', identity },
       controller: { enableWarmup },
     });
-    managers.push(m);
+    suite.managers.push(m);
     m.controllerFor(BuiltinKinds.ConfigMap).complete(async (req) => {
       if (req.namespace !== 'default' || !req.name.startsWith('warm-')) return;
       if (!m.isLeader()) {
         reconciledWhileNotLeading++;
         throw new Error(`${identity} reconciled while not leading`);
       }
-      if (identity === 'standby' && !reconciled.has(req.name)) reconciled.set(req.name, cluster.clock.now());
+      if (identity === 'standby' && !reconciled.has(req.name)) reconciled.set(req.name, suite.cluster.clock.now());
     });
     return m;
   };
   const leader = candidate('leader');
   const standby = candidate('standby');
   await leader.start();
-  await settleAll();
+  await suite.settle();
   await standby.start();
   for (let i = 0; i < KEYS; i++) await leader.client.create<ConfigMap>({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { namespace: 'default', name: `warm-${i}` } });
-  await settleAll();
+  await suite.settle();
   expect([leader.isLeader(), standby.isLeader()]).toEqual([true, false]);
 
-  const logBefore = cluster.requestLog().length;
-  const stoppedAt = cluster.clock.now();
+  const logBefore = suite.cluster.requestLog().length;
+  const stoppedAt = suite.cluster.clock.now();
   await leader.stop();
   const queuedBeforeLeading = standby.controllerList()[0]!.workQueue()?.len();
   const informersBeforeLeading = standby.getCache().allInformers().filter((i) => i.hasSynced()).length;
-  await cluster.clock.advance(15_000);
+  await suite.cluster.clock.advance(15_000);
   expect(standby.isLeader()).toBe(true);
-  const listsAfterFailover = cluster.requestLog().slice(logBefore).filter((e) => e.verb === 'list' && e.resource === 'configmaps').length;
+  const listsAfterFailover = suite.cluster.requestLog().slice(logBefore).filter((e) => e.verb === 'list' && e.resource === 'configmaps').length;
   return { listsAfterFailover, queuedBeforeLeading, informersBeforeLeading, reconciledAfterMs: [...reconciled.values()].map((at) => at - stoppedAt), reconciledWhileNotLeading };
 }
 
