@@ -81,14 +81,14 @@ export function renderValue(value: unknown): string {
   if (value instanceof GoSyntaxValue) return value.text;
   if (value === null || value === undefined) return 'null';
   if (typeof value === 'string') return goQuote(value);
-  if (typeof value === 'number' || typeof value === 'boolean') return String(value);
+  if (typeof value === 'number' || typeof value === 'boolean' || typeof value === 'bigint') return String(value);
   return goSyntax(value);
 }
 
 function goSyntax(value: unknown): string {
   if (value === null || value === undefined) return 'interface {}(nil)';
   if (typeof value === 'string') return goQuote(value);
-  if (typeof value === 'number') return `${value}`;
+  if (typeof value === 'number' || typeof value === 'bigint') return `${value}`;
   if (typeof value === 'boolean') return String(value);
   if (Array.isArray(value)) return `[]interface {}{${value.map(goSyntax).join(', ')}}`;
   const entries = Object.keys(value as object)

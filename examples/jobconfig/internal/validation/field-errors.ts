@@ -1,27 +1,19 @@
 /**
  * Kubernetes field errors and the 422 `Invalid` error for the webhooks and the option evaluator: kubeforge's
  * one field-error module (apimachinery's `field.Error` and `apierrors.NewInvalid`, from kubeforge/runtime).
- * Only the rendering of values is Furiko's own here (formatValue, go-values.ts): nil as `"null"`, times in Go's
+ * Only the rendering of values is Furiko's own here (`shown` below, go-values.ts): nil as `"null"`, times in Go's
  * time format, maps and structs in Go's `%#v` form, as Furiko's webhooks print them.
  */
 import { field, newInvalid, type FieldError } from 'kubeforge/runtime';
-import { GoRendered, goSyntax } from './go-values.js';
 
 export type { FieldError };
 
 /**
- * Renders a bad value as Kubernetes does: nil as `"null"` (Go turns it into the string "null", then quotes
- * it), strings quoted, numbers and booleans bare, Go-rendered values (go-values.ts) as they are, and lists
- * and maps as Go's `%#v` of the decoded `interface{}` value (go-values.ts goSyntax).
+ * A bad value as Furiko's webhooks print it: nil as `"null"` (Go turns it into the string "null", then quotes
+ * it); everything else as the shared module renders it (strings quoted, numbers and booleans bare,
+ * go-values.ts's already-rendered values as they are, lists and maps as Go's `%#v` of an `interface{}`).
  */
-export function formatValue(value: unknown): string {
-  if (value === null || value === undefined) return '"null"';
-  if (value instanceof GoRendered) return value.text;
-  return goSyntax(value);
-}
-
-/** The value as Furiko's webhooks render it, handed to the shared module as already rendered. */
-const shown = (value: unknown): field.GoSyntaxValue => new field.GoSyntaxValue(formatValue(value));
+const shown = (value: unknown): unknown => (value === null || value === undefined ? new field.GoSyntaxValue('"null"') : value);
 
 export const required = field.required;
 export const forbidden = field.forbidden;

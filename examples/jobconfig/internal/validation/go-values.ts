@@ -3,32 +3,18 @@
  * nil pointer as `"null"`, a `*metav1.Time` through `time.Time.String()` (UTC in Furiko's container), and
  * other structs and maps in Go syntax (`%#v`). These wrap such values for `formatValue`.
  */
+import { field } from 'kubeforge/runtime';
 import { goTimeUtc } from '../jobs/go-format.js';
 
-/** A value whose text Go prints unquoted (a `fmt.Stringer` or `%#v`). */
-export class GoRendered {
-  constructor(readonly text: string) {}
-}
-
-/** Go's `%#v` of a string (strconv.Quote; JSON's quoting agrees for printable text). */
-const goQuote = (value: string): string => JSON.stringify(value);
-
 /**
- * Go's `%#v` of a decoded JSON/YAML value held in an `interface{}` (what option values are): strings
- * quoted, numbers and booleans bare, `[]interface {}{…}`, `map[string]interface {}{"k":v, …}` with sorted
- * keys, and `interface {}(nil)` for null.
+ * A value whose text Go prints unquoted (a `fmt.Stringer` or `%#v`): the shared field-error module's
+ * already-rendered value. Decoded JSON/YAML values (what option values are) need no wrapper: the module
+ * renders them as Go's `%#v` of an `interface{}` (`map[string]interface {}{…}`, `[]interface {}{…}`).
  */
-export function goSyntax(value: unknown): string {
-  if (value === null || value === undefined) return 'interface {}(nil)';
-  if (typeof value === 'string') return goQuote(value);
-  if (typeof value === 'number' || typeof value === 'boolean' || typeof value === 'bigint') return String(value);
-  if (Array.isArray(value)) return `[]interface {}{${value.map(goSyntax).join(', ')}}`;
-  const map = value as Record<string, unknown>;
-  const entries = Object.keys(map)
-    .sort()
-    .map((key) => `${goQuote(key)}:${goSyntax(map[key])}`);
-  return `map[string]interface {}{${entries.join(', ')}}`;
-}
+export const GoRendered = field.GoSyntaxValue;
+export type GoRendered = field.GoSyntaxValue;
+
+const goQuote = field.goQuote;
 
 /** A `*metav1.Time`: Go's `2024-01-15 10:06:00 +0000 UTC`, or nil. */
 export function goTime(iso: string | undefined): GoRendered | null {
