@@ -1,0 +1,1142 @@
+/**
+ * The syntax errors of go-yaml v2 (gopkg.in/yaml.v2 2.4, the parser behind Furiko's sigs.k8s.io/yaml), with
+ * go-yaml's exact text: `yaml: line N: <problem>`. go-yaml is a port of libyaml, whose error and its line
+ * follow from the scanner's token queue (simple keys, indentation, flow levels) and the parser's states;
+ * no npm YAML library reports those (the `yaml` package has its own messages and positions), so this module
+ * re-implements libyaml's scanner and parser rules in their shape — validating only, building no values.
+ * `goYamlSyntaxError(text)` gives go-yaml's message for the first error `yaml.Unmarshal` would report, or
+ * undefined when go-yaml parses the first document without one. The message's line is go-yaml's: the 0-based
+ * line of the problem mark (plus one for scanner errors), else that of the context mark, else none.
+ */
+
+interface Mark {
+  index: number;
+  line: number;
+  column: number;
+}
+
+type TokenType =
+  | 'STREAM-START'
+  | 'STREAM-END'
+  | 'VERSION-DIRECTIVE'
+  | 'TAG-DIRECTIVE'
+  | 'DOCUMENT-START'
+  | 'DOCUMENT-END'
+  | 'BLOCK-SEQUENCE-START'
+  | 'BLOCK-MAPPING-START'
+  | 'BLOCK-END'
+  | 'FLOW-SEQUENCE-START'
+  | 'FLOW-SEQUENCE-END'
+  | 'FLOW-MAPPING-START'
+  | 'FLOW-MAPPING-END'
+  | 'BLOCK-ENTRY'
+  | 'FLOW-ENTRY'
+  | 'KEY'
+  | 'VALUE'
+  | 'ALIAS'
+  | 'ANCHOR'
+  | 'TAG'
+  | 'SCALAR';
+
+interface Token {
+  type: TokenType;
+  start: Mark;
+  end: Mark;
+  /** Anchor or alias name, tag handle, %TAG handle. */
+  value?: string;
+  /** Tag suffix. */
+  suffix?: string;
+  major?: number;
+  minor?: number;
+}
+
+interface SimpleKey {
+  possible: boolean;
+  required: boolean;
+  tokenNumber: number;
+  mark: Mark;
+}
+
+type ErrorKind = 'reader' | 'scanner' | 'parser' | 'decoder';
+
+const ZERO_MARK: Mark = { index: 0, line: 0, column: 0 };
+
+/** A go-yaml failure: libyaml's error fields, rendered as go-yaml's `(*parser).fail` renders them. */
+export class GoYamlError extends Error {
+  constructor(
+    readonly kind: ErrorKind,
+    readonly problem: string,
+    readonly problemMark: Mark = ZERO_MARK,
+    readonly contextMark: Mark = ZERO_MARK,
+  ) {
+    super(renderGoYamlError(kind, problem, problemMark, contextMark));
+    this.name = 'GoYamlError';
+  }
+}
+
+function renderGoYamlError(kind: ErrorKind, problem: string, problemMark: Mark, contextMark: Mark): string {
+  if (kind === 'decoder') return `yaml: ${problem}`;
+  let line = 0;
+  if (problemMark.line !== 0) line = kind === 'scanner' ? problemMark.line + 1 : problemMark.line;
+  else if (contextMark.line !== 0) line = contextMark.line;
+  return `yaml: ${line !== 0 ? `line ${line}: ` : ''}${problem}`;
+}
+
+const isBreak = (c: string) => c === '\r' || c === '\n' || c === '\u0085' || c === '\u2028' || c === '\u2029';
+const isZ = (c: string) => c === '\0';
+const isBreakZ = (c: string) => isBreak(c) || isZ(c);
+const isBlank = (c: string) => c === ' ' || c === '\t';
+const isBlankZ = (c: string) => isBlank(c) || isBreakZ(c);
+const isAlpha = (c: string) => /^[0-9A-Za-z_-]$/.test(c);
+const isDigit = (c: string) => c >= '0' && c <= '9';
+const isHex = (c: string) => /^[0-9A-Fa-f]$/.test(c);
+const URI_CHARS = new Set(";/?:@&=+$,.!~*'()[]%");
+
+/** The characters libyaml's reader accepts (YAML 1.1 printable); anything else is a reader error. */
+function isPrintable(cp: number): boolean {
+  return (
+    cp === 0x09 ||
+    cp === 0x0a ||
+    cp === 0x0d ||
+    (cp >= 0x20 && cp <= 0x7e) ||
+    cp === 0x85 ||
+    (cp >= 0xa0 && cp <= 0xd7ff) ||
+    (cp >= 0xe000 && cp <= 0xfffd) ||
+    (cp >= 0x10000 && cp <= 0x10ffff)
+  );
+}
+
+const utf8Length = (cp: number) => (cp < 0x80 ? 1 : cp < 0x800 ? 2 : cp < 0x10000 ? 3 : 4);
+
+/** libyaml's reader decodes its input 512 raw bytes at a time; a bad character fails the chunk holding it. */
+const RAW_BUFFER_SIZE = 512;
+
+/** libyaml's scanner (scannerc.go): turns characters into tokens, the way go-yaml v2 does, errors included. */
+class Scanner {
+  private readonly chars: string[];
+  private readonly byteEnds: number[] = [];
+  private decoded = 0;
+  private pos = 0;
+  private mark: Mark = { index: 0, line: 0, column: 0 };
+
+  private readonly tokens: Token[] = [];
+  private tokensHead = 0;
+  tokensParsed = 0;
+  private tokenAvailable = false;
+  private streamStartProduced = false;
+  streamEndProduced = false;
+
+  private indent = -1;
+  private readonly indents: number[] = [];
+  private simpleKeyAllowed = false;
+  private readonly simpleKeys: SimpleKey[] = [];
+  private readonly simpleKeysByTok = new Map<number, number>();
+  private flowLevel = 0;
+
+  constructor(text: string) {
+    this.chars = Array.from(text);
+    let bytes = 0;
+    for (const c of this.chars) this.byteEnds.push((bytes += utf8Length(c.codePointAt(0)!)));
+  }
+
+  /** The character k ahead, decoding (and checking) the input chunk it lies in first, as the reader does. */
+  private at(k = 0): string {
+    const wanted = Math.min(this.pos + k + 1, this.chars.length);
+    while (this.decoded < wanted) {
+      const chunkEnd = (Math.floor((this.decoded ? this.byteEnds[this.decoded - 1] : 0) / RAW_BUFFER_SIZE) + 1) * RAW_BUFFER_SIZE;
+      const from = this.decoded;
+      let to = from;
+      while (to < this.chars.length && this.byteEnds[to] <= chunkEnd) to++;
+      if (to === from) to++;
+      for (let i = from; i < to; i++) {
+        if (!isPrintable(this.chars[i].codePointAt(0)!)) throw new GoYamlError('reader', 'control characters are not allowed');
+      }
+      this.decoded = to;
+    }
+    return this.chars[this.pos + k] ?? '\0';
+  }
+
+  private skip(): void {
+    this.pos++;
+    this.mark = { index: this.mark.index + 1, line: this.mark.line, column: this.mark.column + 1 };
+  }
+
+  private skipLine(): void {
+    if (this.at() === '\r' && this.at(1) === '\n') {
+      this.pos += 2;
+      this.mark = { index: this.mark.index + 2, line: this.mark.line + 1, column: 0 };
+    } else if (isBreak(this.at())) {
+      this.pos++;
+      this.mark = { index: this.mark.index + 1, line: this.mark.line + 1, column: 0 };
+    }
+  }
+
+  private error(context: string, contextMark: Mark, problem: string): never {
+    void context;
+    throw new GoYamlError('scanner', problem, { ...this.mark }, contextMark);
+  }
+
+  /** The next token without consuming it (the parser's peek_token). */
+  peek(): Token {
+    if (!this.tokenAvailable) this.fetchMoreTokens();
+    return this.tokens[this.tokensHead];
+  }
+
+  /** Consumes the peeked token (the parser's skip_token). */
+  skipToken(): void {
+    this.tokenAvailable = false;
+    this.tokensParsed++;
+    this.streamEndProduced = this.tokens[this.tokensHead].type === 'STREAM-END';
+    this.tokensHead++;
+  }
+
+  private insertToken(number: number, token: Token): void {
+    if (number === -1) this.tokens.push(token);
+    else this.tokens.splice(this.tokensHead + number, 0, token);
+  }
+
+  private fetchMoreTokens(): void {
+    for (;;) {
+      if (this.tokensHead !== this.tokens.length) {
+        const index = this.simpleKeysByTok.get(this.tokensParsed);
+        if (index === undefined || !this.simpleKeyIsValid(this.simpleKeys[index])) break;
+      }
+      this.fetchNextToken();
+    }
+    this.tokenAvailable = true;
+  }
+
+  private fetchNextToken(): void {
+    this.at();
+    if (!this.streamStartProduced) return this.fetchStreamStart();
+    this.scanToNextToken();
+    this.unrollIndent(this.mark.column);
+    const c = this.at();
+    if (isZ(c)) return this.fetchStreamEnd();
+    if (this.mark.column === 0 && c === '%') return this.fetchDirective();
+    const threeOf = (ch: string) => this.at() === ch && this.at(1) === ch && this.at(2) === ch && isBlankZ(this.at(3));
+    if (this.mark.column === 0 && threeOf('-')) return this.fetchDocumentIndicator('DOCUMENT-START');
+    if (this.mark.column === 0 && threeOf('.')) return this.fetchDocumentIndicator('DOCUMENT-END');
+    if (c === '[') return this.fetchFlowCollectionStart('FLOW-SEQUENCE-START');
+    if (c === '{') return this.fetchFlowCollectionStart('FLOW-MAPPING-START');
+    if (c === ']') return this.fetchFlowCollectionEnd('FLOW-SEQUENCE-END');
+    if (c === '}') return this.fetchFlowCollectionEnd('FLOW-MAPPING-END');
+    if (c === ',') return this.fetchFlowEntry();
+    const next = this.at(1);
+    if (c === '-' && isBlankZ(next)) return this.fetchBlockEntry();
+    if (c === '?' && (this.flowLevel > 0 || isBlankZ(next))) return this.fetchKey();
+    if (c === ':' && (this.flowLevel > 0 || isBlankZ(next))) return this.fetchValue();
+    if (c === '*') return this.fetchAnchor('ALIAS');
+    if (c === '&') return this.fetchAnchor('ANCHOR');
+    if (c === '!') return this.fetchTag();
+    if (c === '|' && this.flowLevel === 0) return this.fetchBlockScalar(true);
+    if (c === '>' && this.flowLevel === 0) return this.fetchBlockScalar(false);
+    if (c === "'") return this.fetchFlowScalar(true);
+    if (c === '"') return this.fetchFlowScalar(false);
+    if (
+      !(isBlankZ(c) || '-?:,[]{}#&*!|>\'"%@`'.includes(c)) ||
+      (c === '-' && !isBlank(next)) ||
+      (this.flowLevel === 0 && (c === '?' || c === ':') && !isBlankZ(next))
+    ) {
+      return this.fetchPlainScalar();
+    }
+    this.error('while scanning for the next token', { ...this.mark }, 'found character that cannot start any token');
+  }
+
+  private simpleKeyIsValid(key: SimpleKey): boolean {
+    if (!key.possible) return false;
+    if (key.mark.line < this.mark.line || key.mark.index + 1024 < this.mark.index) {
+      if (key.required) this.error('while scanning a simple key', key.mark, "could not find expected ':'");
+      key.possible = false;
+      return false;
+    }
+    return true;
+  }
+
+  private saveSimpleKey(): void {
+    const required = this.flowLevel === 0 && this.indent === this.mark.column;
+    if (!this.simpleKeyAllowed) return;
+    const key: SimpleKey = { possible: true, required, tokenNumber: this.tokensParsed + (this.tokens.length - this.tokensHead), mark: { ...this.mark } };
+    this.removeSimpleKey();
+    this.simpleKeys[this.simpleKeys.length - 1] = key;
+    this.simpleKeysByTok.set(key.tokenNumber, this.simpleKeys.length - 1);
+  }
+
+  private removeSimpleKey(): void {
+    const key = this.simpleKeys[this.simpleKeys.length - 1];
+    if (!key.possible) return;
+    if (key.required) this.error('while scanning a simple key', key.mark, "could not find expected ':'");
+    key.possible = false;
+    this.simpleKeysByTok.delete(key.tokenNumber);
+  }
+
+  private increaseFlowLevel(): void {
+    this.simpleKeys.push({ possible: false, required: false, tokenNumber: this.tokensParsed + (this.tokens.length - this.tokensHead), mark: { ...this.mark } });
+    this.flowLevel++;
+    if (this.flowLevel > 10000) this.error('while increasing flow level', this.simpleKeys[this.simpleKeys.length - 1].mark, 'exceeded max depth of 10000');
+  }
+
+  private decreaseFlowLevel(): void {
+    if (this.flowLevel === 0) return;
+    this.flowLevel--;
+    this.simpleKeysByTok.delete(this.simpleKeys[this.simpleKeys.length - 1].tokenNumber);
+    this.simpleKeys.pop();
+  }
+
+  private rollIndent(column: number, number: number, type: TokenType, mark: Mark): void {
+    if (this.flowLevel > 0 || this.indent >= column) return;
+    this.indents.push(this.indent);
+    this.indent = column;
+    if (this.indents.length > 10000) this.error('while increasing indent level', this.simpleKeys[this.simpleKeys.length - 1].mark, 'exceeded max depth of 10000');
+    this.insertToken(number > -1 ? number - this.tokensParsed : -1, { type, start: mark, end: mark });
+  }
+
+  private unrollIndent(column: number): void {
+    if (this.flowLevel > 0) return;
+    while (this.indent > column) {
+      this.insertToken(-1, { type: 'BLOCK-END', start: { ...this.mark }, end: { ...this.mark } });
+      this.indent = this.indents.pop()!;
+    }
+  }
+
+  private simpleToken(type: TokenType): void {
+    const start = { ...this.mark };
+    this.skip();
+    this.insertToken(-1, { type, start, end: { ...this.mark } });
+  }
+
+  private fetchStreamStart(): void {
+    this.indent = -1;
+    this.simpleKeys.push({ possible: false, required: false, tokenNumber: 0, mark: { ...ZERO_MARK } });
+    this.simpleKeyAllowed = true;
+    this.streamStartProduced = true;
+    this.insertToken(-1, { type: 'STREAM-START', start: { ...this.mark }, end: { ...this.mark } });
+  }
+
+  private fetchStreamEnd(): void {
+    if (this.mark.column !== 0) this.mark = { index: this.mark.index, line: this.mark.line + 1, column: 0 };
+    this.unrollIndent(-1);
+    this.removeSimpleKey();
+    this.simpleKeyAllowed = false;
+    this.insertToken(-1, { type: 'STREAM-END', start: { ...this.mark }, end: { ...this.mark } });
+  }
+
+  private fetchDirective(): void {
+    this.unrollIndent(-1);
+    this.removeSimpleKey();
+    this.simpleKeyAllowed = false;
+    this.insertToken(-1, this.scanDirective());
+  }
+
+  private fetchDocumentIndicator(type: TokenType): void {
+    this.unrollIndent(-1);
+    this.removeSimpleKey();
+    this.simpleKeyAllowed = false;
+    const start = { ...this.mark };
+    this.skip();
+    this.skip();
+    this.skip();
+    this.insertToken(-1, { type, start, end: { ...this.mark } });
+  }
+
+  private fetchFlowCollectionStart(type: TokenType): void {
+    this.saveSimpleKey();
+    this.increaseFlowLevel();
+    this.simpleKeyAllowed = true;
+    this.simpleToken(type);
+  }
+
+  private fetchFlowCollectionEnd(type: TokenType): void {
+    this.removeSimpleKey();
+    this.decreaseFlowLevel();
+    this.simpleKeyAllowed = false;
+    this.simpleToken(type);
+  }
+
+  private fetchFlowEntry(): void {
+    this.removeSimpleKey();
+    this.simpleKeyAllowed = true;
+    this.simpleToken('FLOW-ENTRY');
+  }
+
+  private fetchBlockEntry(): void {
+    if (this.flowLevel === 0) {
+      if (!this.simpleKeyAllowed) this.error('', { ...this.mark }, 'block sequence entries are not allowed in this context');
+      this.rollIndent(this.mark.column, -1, 'BLOCK-SEQUENCE-START', { ...this.mark });
+    }
+    this.removeSimpleKey();
+    this.simpleKeyAllowed = true;
+    this.simpleToken('BLOCK-ENTRY');
+  }
+
+  private fetchKey(): void {
+    if (this.flowLevel === 0) {
+      if (!this.simpleKeyAllowed) this.error('', { ...this.mark }, 'mapping keys are not allowed in this context');
+      this.rollIndent(this.mark.column, -1, 'BLOCK-MAPPING-START', { ...this.mark });
+    }
+    this.removeSimpleKey();
+    this.simpleKeyAllowed = this.flowLevel === 0;
+    this.simpleToken('KEY');
+  }
+
+  private fetchValue(): void {
+    const key = this.simpleKeys[this.simpleKeys.length - 1];
+    if (this.simpleKeyIsValid(key)) {
+      this.insertToken(key.tokenNumber - this.tokensParsed, { type: 'KEY', start: key.mark, end: key.mark });
+      this.rollIndent(key.mark.column, key.tokenNumber, 'BLOCK-MAPPING-START', key.mark);
+      key.possible = false;
+      this.simpleKeysByTok.delete(key.tokenNumber);
+      this.simpleKeyAllowed = false;
+    } else {
+      if (this.flowLevel === 0) {
+        if (!this.simpleKeyAllowed) this.error('', { ...this.mark }, 'mapping values are not allowed in this context');
+        this.rollIndent(this.mark.column, -1, 'BLOCK-MAPPING-START', { ...this.mark });
+      }
+      this.simpleKeyAllowed = this.flowLevel === 0;
+    }
+    this.simpleToken('VALUE');
+  }
+
+  private fetchAnchor(type: 'ALIAS' | 'ANCHOR'): void {
+    this.saveSimpleKey();
+    this.simpleKeyAllowed = false;
+    const start = { ...this.mark };
+    this.skip();
+    let name = '';
+    while (isAlpha(this.at())) {
+      name += this.at();
+      this.skip();
+    }
+    const end = { ...this.mark };
+    const c = this.at();
+    if (!name || !(isBlankZ(c) || '?:,]}%@`'.includes(c))) {
+      this.error(type === 'ANCHOR' ? 'while scanning an anchor' : 'while scanning an alias', start, 'did not find expected alphabetic or numeric character');
+    }
+    this.insertToken(-1, { type, start, end, value: name });
+  }
+
+  private fetchTag(): void {
+    this.saveSimpleKey();
+    this.simpleKeyAllowed = false;
+    const start = { ...this.mark };
+    let handle: string;
+    let suffix: string;
+    if (this.at(1) === '<') {
+      handle = '';
+      this.skip();
+      this.skip();
+      suffix = this.scanTagUri(false, '', start);
+      if (this.at() !== '>') this.error('while scanning a tag', start, "did not find the expected '>'");
+      this.skip();
+    } else {
+      handle = this.scanTagHandle(false, start);
+      if (handle[0] === '!' && handle.length > 1 && handle.endsWith('!')) {
+        suffix = this.scanTagUri(false, '', start);
+      } else {
+        suffix = this.scanTagUri(false, handle, start);
+        handle = '!';
+        if (!suffix) [handle, suffix] = [suffix, handle];
+      }
+    }
+    if (!isBlankZ(this.at())) this.error('while scanning a tag', start, 'did not find expected whitespace or line break');
+    this.insertToken(-1, { type: 'TAG', start, end: { ...this.mark }, value: handle, suffix });
+  }
+
+  private tagError(directive: boolean, start: Mark, problem: string): never {
+    this.error(directive ? 'while parsing a %TAG directive' : 'while parsing a tag', start, problem);
+  }
+
+  private scanTagHandle(directive: boolean, start: Mark): string {
+    if (this.at() !== '!') this.tagError(directive, start, "did not find expected '!'");
+    let handle = '!';
+    this.skip();
+    while (isAlpha(this.at())) {
+      handle += this.at();
+      this.skip();
+    }
+    if (this.at() === '!') {
+      handle += '!';
+      this.skip();
+    } else if (directive && handle !== '!') {
+      this.tagError(directive, start, "did not find expected '!'");
+    }
+    return handle;
+  }
+
+  private scanTagUri(directive: boolean, head: string, start: Mark): string {
+    let uri = head.length > 1 ? head.slice(1) : '';
+    let hasTag = head.length > 0;
+    while (isAlpha(this.at()) || URI_CHARS.has(this.at())) {
+      if (this.at() === '%') uri += this.scanUriEscapes(directive, start);
+      else {
+        uri += this.at();
+        this.skip();
+      }
+      hasTag = true;
+    }
+    if (!hasTag) this.tagError(directive, start, 'did not find expected tag URI');
+    return uri;
+  }
+
+  private scanUriEscapes(directive: boolean, start: Mark): string {
+    const octets: number[] = [];
+    let width = 1024;
+    while (width > 0) {
+      if (!(this.at() === '%' && isHex(this.at(1)) && isHex(this.at(2)))) this.tagError(directive, start, 'did not find URI escaped octet');
+      const octet = parseInt(this.at(1) + this.at(2), 16);
+      if (width === 1024) {
+        width = (octet & 0x80) === 0 ? 1 : (octet & 0xe0) === 0xc0 ? 2 : (octet & 0xf0) === 0xe0 ? 3 : (octet & 0xf8) === 0xf0 ? 4 : 0;
+        if (width === 0) this.tagError(directive, start, 'found an incorrect leading UTF-8 octet');
+      } else if ((octet & 0xc0) !== 0x80) {
+        this.tagError(directive, start, 'found an incorrect trailing UTF-8 octet');
+      }
+      octets.push(octet);
+      this.skip();
+      this.skip();
+      this.skip();
+      width--;
+    }
+    return Buffer.from(octets).toString('utf8');
+  }
+
+  private scanDirective(): Token {
+    const start = { ...this.mark };
+    this.skip();
+    let name = '';
+    while (isAlpha(this.at())) {
+      name += this.at();
+      this.skip();
+    }
+    if (!name) this.error('while scanning a directive', start, 'could not find expected directive name');
+    if (!isBlankZ(this.at())) this.error('while scanning a directive', start, 'found unexpected non-alphabetical character');
+    let token: Token;
+    if (name === 'YAML') {
+      while (isBlank(this.at())) this.skip();
+      const major = this.scanVersionNumber(start);
+      if (this.at() !== '.') this.error('while scanning a %YAML directive', start, "did not find expected digit or '.' character");
+      this.skip();
+      const minor = this.scanVersionNumber(start);
+      token = { type: 'VERSION-DIRECTIVE', start, end: { ...this.mark }, major, minor };
+    } else if (name === 'TAG') {
+      while (isBlank(this.at())) this.skip();
+      const handle = this.scanTagHandle(true, start);
+      if (!isBlank(this.at())) this.error('while scanning a %TAG directive', start, 'did not find expected whitespace');
+      while (isBlank(this.at())) this.skip();
+      const prefix = this.scanTagUri(true, '', start);
+      if (!isBlankZ(this.at())) this.error('while scanning a %TAG directive', start, 'did not find expected whitespace or line break');
+      token = { type: 'TAG-DIRECTIVE', start, end: { ...this.mark }, value: handle, suffix: prefix };
+    } else {
+      this.error('while scanning a directive', start, 'found unknown directive name');
+    }
+    while (isBlank(this.at())) this.skip();
+    if (this.at() === '#') while (!isBreakZ(this.at())) this.skip();
+    if (!isBreakZ(this.at())) this.error('while scanning a directive', start, 'did not find expected comment or line break');
+    if (isBreak(this.at())) this.skipLine();
+    return token;
+  }
+
+  private scanVersionNumber(start: Mark): number {
+    let value = 0;
+    let length = 0;
+    while (isDigit(this.at())) {
+      if (++length > 2) this.error('while scanning a %YAML directive', start, 'found extremely long version number');
+      value = value * 10 + Number(this.at());
+      this.skip();
+    }
+    if (length === 0) this.error('while scanning a %YAML directive', start, 'did not find expected version number');
+    return value;
+  }
+
+  private scanToNextToken(): void {
+    for (;;) {
+      if (this.mark.column === 0 && this.at() === '\uFEFF') this.skip();
+      while (this.at() === ' ' || ((this.flowLevel > 0 || !this.simpleKeyAllowed) && this.at() === '\t')) this.skip();
+      if (this.at() === '#') while (!isBreakZ(this.at())) this.skip();
+      if (!isBreak(this.at())) break;
+      this.skipLine();
+      if (this.flowLevel === 0) this.simpleKeyAllowed = true;
+    }
+  }
+
+  private fetchBlockScalar(literal: boolean): void {
+    void literal;
+    this.removeSimpleKey();
+    this.simpleKeyAllowed = true;
+    const start = { ...this.mark };
+    this.skip();
+    let increment = 0;
+    const zeroIndicator = () => this.error('while scanning a block scalar', start, 'found an indentation indicator equal to 0');
+    if (this.at() === '+' || this.at() === '-') {
+      this.skip();
+      if (isDigit(this.at())) {
+        if (this.at() === '0') zeroIndicator();
+        increment = Number(this.at());
+        this.skip();
+      }
+    } else if (isDigit(this.at())) {
+      if (this.at() === '0') zeroIndicator();
+      increment = Number(this.at());
+      this.skip();
+      if (this.at() === '+' || this.at() === '-') this.skip();
+    }
+    while (isBlank(this.at())) this.skip();
+    if (this.at() === '#') while (!isBreakZ(this.at())) this.skip();
+    if (!isBreakZ(this.at())) this.error('while scanning a block scalar', start, 'did not find expected comment or line break');
+    if (isBreak(this.at())) this.skipLine();
+    let end = { ...this.mark };
+    let indent = increment > 0 ? (this.indent >= 0 ? this.indent + increment : increment) : 0;
+    const scanBreaks = () => {
+      end = { ...this.mark };
+      let maxIndent = 0;
+      for (;;) {
+        while ((indent === 0 || this.mark.column < indent) && this.at() === ' ') this.skip();
+        if (this.mark.column > maxIndent) maxIndent = this.mark.column;
+        if ((indent === 0 || this.mark.column < indent) && this.at() === '\t') {
+          this.error('while scanning a block scalar', start, 'found a tab character where an indentation space is expected');
+        }
+        if (!isBreak(this.at())) break;
+        this.skipLine();
+        end = { ...this.mark };
+      }
+      if (indent === 0) indent = Math.max(maxIndent, this.indent + 1, 1);
+    };
+    scanBreaks();
+    while (this.mark.column === indent && !isZ(this.at())) {
+      while (!isBreakZ(this.at())) this.skip();
+      this.skipLine();
+      scanBreaks();
+    }
+    this.insertToken(-1, { type: 'SCALAR', start, end });
+  }
+
+  private fetchFlowScalar(single: boolean): void {
+    this.saveSimpleKey();
+    this.simpleKeyAllowed = false;
+    const start = { ...this.mark };
+    this.skip();
+    const quote = single ? "'" : '"';
+    for (;;) {
+      if (this.mark.column === 0 && ((this.at() === '-' && this.at(1) === '-' && this.at(2) === '-') || (this.at() === '.' && this.at(1) === '.' && this.at(2) === '.')) && isBlankZ(this.at(3))) {
+        this.error('while scanning a quoted scalar', start, 'found unexpected document indicator');
+      }
+      if (isZ(this.at())) this.error('while scanning a quoted scalar', start, 'found unexpected end of stream');
+      let leadingBlanks = false;
+      while (!isBlankZ(this.at())) {
+        const c = this.at();
+        if (single && c === "'" && this.at(1) === "'") {
+          this.skip();
+          this.skip();
+        } else if (c === quote) {
+          break;
+        } else if (!single && c === '\\' && isBreak(this.at(1))) {
+          this.skip();
+          this.skipLine();
+          leadingBlanks = true;
+          break;
+        } else if (!single && c === '\\') {
+          const codeLength = ({ x: 2, u: 4, U: 8 } as Record<string, number>)[this.at(1)] ?? 0;
+          if (!codeLength && !'0abt\tnvfre "\'\\N_LP'.includes(this.at(1))) {
+            this.error('while parsing a quoted scalar', start, 'found unknown escape character');
+          }
+          this.skip();
+          this.skip();
+          if (codeLength) {
+            let value = 0;
+            for (let k = 0; k < codeLength; k++) {
+              if (!isHex(this.at(k))) this.error('while parsing a quoted scalar', start, 'did not find expected hexdecimal number');
+              value = value * 16 + parseInt(this.at(k), 16);
+            }
+            if ((value >= 0xd800 && value <= 0xdfff) || value > 0x10ffff) {
+              this.error('while parsing a quoted scalar', start, 'found invalid Unicode character escape code');
+            }
+            for (let k = 0; k < codeLength; k++) this.skip();
+          }
+        } else {
+          this.skip();
+        }
+      }
+      if (this.at() === quote) break;
+      while (isBlank(this.at()) || isBreak(this.at())) {
+        if (isBlank(this.at())) this.skip();
+        else {
+          this.skipLine();
+          leadingBlanks = true;
+        }
+      }
+      void leadingBlanks;
+    }
+    this.skip();
+    this.insertToken(-1, { type: 'SCALAR', start, end: { ...this.mark } });
+  }
+
+  private fetchPlainScalar(): void {
+    this.saveSimpleKey();
+    this.simpleKeyAllowed = false;
+    const indent = this.indent + 1;
+    const start = { ...this.mark };
+    let end = { ...this.mark };
+    let leadingBlanks = false;
+    for (;;) {
+      if (this.mark.column === 0 && ((this.at() === '-' && this.at(1) === '-' && this.at(2) === '-') || (this.at() === '.' && this.at(1) === '.' && this.at(2) === '.')) && isBlankZ(this.at(3))) {
+        break;
+      }
+      if (this.at() === '#') break;
+      while (!isBlankZ(this.at())) {
+        const c = this.at();
+        if ((c === ':' && isBlankZ(this.at(1))) || (this.flowLevel > 0 && ',?[]{}'.includes(c))) break;
+        leadingBlanks = false;
+        this.skip();
+        end = { ...this.mark };
+      }
+      if (!(isBlank(this.at()) || isBreak(this.at()))) break;
+      while (isBlank(this.at()) || isBreak(this.at())) {
+        if (isBlank(this.at())) {
+          if (leadingBlanks && this.mark.column < indent && this.at() === '\t') {
+            this.error('while scanning a plain scalar', start, 'found a tab character that violates indentation');
+          }
+          this.skip();
+        } else {
+          this.skipLine();
+          leadingBlanks = true;
+        }
+      }
+      if (this.flowLevel === 0 && this.mark.column < indent) break;
+    }
+    this.insertToken(-1, { type: 'SCALAR', start, end });
+    if (leadingBlanks) this.simpleKeyAllowed = true;
+  }
+}
+
+type ParserState =
+  | 'STREAM-START'
+  | 'IMPLICIT-DOCUMENT-START'
+  | 'DOCUMENT-START'
+  | 'DOCUMENT-CONTENT'
+  | 'DOCUMENT-END'
+  | 'BLOCK-NODE'
+  | 'BLOCK-NODE-OR-INDENTLESS-SEQUENCE'
+  | 'FLOW-NODE'
+  | 'BLOCK-SEQUENCE-FIRST-ENTRY'
+  | 'BLOCK-SEQUENCE-ENTRY'
+  | 'INDENTLESS-SEQUENCE-ENTRY'
+  | 'BLOCK-MAPPING-FIRST-KEY'
+  | 'BLOCK-MAPPING-KEY'
+  | 'BLOCK-MAPPING-VALUE'
+  | 'FLOW-SEQUENCE-FIRST-ENTRY'
+  | 'FLOW-SEQUENCE-ENTRY'
+  | 'FLOW-SEQUENCE-ENTRY-MAPPING-KEY'
+  | 'FLOW-SEQUENCE-ENTRY-MAPPING-VALUE'
+  | 'FLOW-SEQUENCE-ENTRY-MAPPING-END'
+  | 'FLOW-MAPPING-FIRST-KEY'
+  | 'FLOW-MAPPING-KEY'
+  | 'FLOW-MAPPING-VALUE'
+  | 'FLOW-MAPPING-EMPTY-VALUE'
+  | 'END';
+
+type EventType = 'STREAM-START' | 'STREAM-END' | 'DOCUMENT-START' | 'DOCUMENT-END' | 'ALIAS' | 'SCALAR' | 'SEQUENCE-START' | 'SEQUENCE-END' | 'MAPPING-START' | 'MAPPING-END';
+
+interface ParseEvent {
+  type: EventType;
+  anchor?: string;
+}
+
+/** libyaml's parser (parserc.go): the event state machine over the scanner's tokens, with its errors. */
+class Parser {
+  private state: ParserState = 'STREAM-START';
+  private readonly states: ParserState[] = [];
+  private readonly marks: Mark[] = [];
+  private tagHandles = new Set<string>();
+
+  constructor(private readonly scanner: Scanner) {}
+
+  private error(problem: string, problemMark: Mark, context?: string, contextMark?: Mark): never {
+    void context;
+    throw new GoYamlError('parser', problem, problemMark, contextMark ?? ZERO_MARK);
+  }
+
+  private popState(): void {
+    this.state = this.states.pop()!;
+  }
+
+  next(): ParseEvent {
+    switch (this.state) {
+      case 'STREAM-START': {
+        const token = this.scanner.peek();
+        if (token.type !== 'STREAM-START') this.error('did not find expected <stream-start>', token.start);
+        this.state = 'IMPLICIT-DOCUMENT-START';
+        this.scanner.skipToken();
+        return { type: 'STREAM-START' };
+      }
+      case 'IMPLICIT-DOCUMENT-START':
+        return this.documentStart(true);
+      case 'DOCUMENT-START':
+        return this.documentStart(false);
+      case 'DOCUMENT-CONTENT': {
+        const token = this.scanner.peek();
+        if (['VERSION-DIRECTIVE', 'TAG-DIRECTIVE', 'DOCUMENT-START', 'DOCUMENT-END', 'STREAM-END'].includes(token.type)) {
+          this.popState();
+          return { type: 'SCALAR' };
+        }
+        return this.node(true, false);
+      }
+      case 'DOCUMENT-END': {
+        const token = this.scanner.peek();
+        if (token.type === 'DOCUMENT-END') this.scanner.skipToken();
+        this.tagHandles = new Set();
+        this.state = 'DOCUMENT-START';
+        return { type: 'DOCUMENT-END' };
+      }
+      case 'BLOCK-NODE':
+        return this.node(true, false);
+      case 'BLOCK-NODE-OR-INDENTLESS-SEQUENCE':
+        return this.node(true, true);
+      case 'FLOW-NODE':
+        return this.node(false, false);
+      case 'BLOCK-SEQUENCE-FIRST-ENTRY':
+        return this.blockSequenceEntry(true);
+      case 'BLOCK-SEQUENCE-ENTRY':
+        return this.blockSequenceEntry(false);
+      case 'INDENTLESS-SEQUENCE-ENTRY':
+        return this.indentlessSequenceEntry();
+      case 'BLOCK-MAPPING-FIRST-KEY':
+        return this.blockMappingKey(true);
+      case 'BLOCK-MAPPING-KEY':
+        return this.blockMappingKey(false);
+      case 'BLOCK-MAPPING-VALUE':
+        return this.blockMappingValue();
+      case 'FLOW-SEQUENCE-FIRST-ENTRY':
+        return this.flowSequenceEntry(true);
+      case 'FLOW-SEQUENCE-ENTRY':
+        return this.flowSequenceEntry(false);
+      case 'FLOW-SEQUENCE-ENTRY-MAPPING-KEY':
+        return this.flowSequenceEntryMappingKey();
+      case 'FLOW-SEQUENCE-ENTRY-MAPPING-VALUE':
+        return this.flowSequenceEntryMappingValue();
+      case 'FLOW-SEQUENCE-ENTRY-MAPPING-END':
+        this.scanner.peek();
+        this.state = 'FLOW-SEQUENCE-ENTRY';
+        return { type: 'MAPPING-END' };
+      case 'FLOW-MAPPING-FIRST-KEY':
+        return this.flowMappingKey(true);
+      case 'FLOW-MAPPING-KEY':
+        return this.flowMappingKey(false);
+      case 'FLOW-MAPPING-VALUE':
+        return this.flowMappingValue(false);
+      case 'FLOW-MAPPING-EMPTY-VALUE':
+        return this.flowMappingValue(true);
+      case 'END':
+        return { type: 'STREAM-END' };
+    }
+  }
+
+  private documentStart(implicit: boolean): ParseEvent {
+    let token = this.scanner.peek();
+    if (!implicit) {
+      while (token.type === 'DOCUMENT-END') {
+        this.scanner.skipToken();
+        token = this.scanner.peek();
+      }
+    }
+    if (implicit && !['VERSION-DIRECTIVE', 'TAG-DIRECTIVE', 'DOCUMENT-START', 'STREAM-END'].includes(token.type)) {
+      this.processDirectives();
+      this.states.push('DOCUMENT-END');
+      this.state = 'BLOCK-NODE';
+      return { type: 'DOCUMENT-START' };
+    }
+    if (token.type !== 'STREAM-END') {
+      this.processDirectives();
+      token = this.scanner.peek();
+      if (token.type !== 'DOCUMENT-START') this.error('did not find expected <document start>', token.start);
+      this.states.push('DOCUMENT-END');
+      this.state = 'DOCUMENT-CONTENT';
+      this.scanner.skipToken();
+      return { type: 'DOCUMENT-START' };
+    }
+    this.state = 'END';
+    this.scanner.skipToken();
+    return { type: 'STREAM-END' };
+  }
+
+  private processDirectives(): void {
+    let versionSeen = false;
+    let token = this.scanner.peek();
+    while (token.type === 'VERSION-DIRECTIVE' || token.type === 'TAG-DIRECTIVE') {
+      if (token.type === 'VERSION-DIRECTIVE') {
+        if (versionSeen) this.error('found duplicate %YAML directive', token.start);
+        if (token.major !== 1 || token.minor !== 1) this.error('found incompatible YAML document', token.start);
+        versionSeen = true;
+      } else {
+        if (this.tagHandles.has(token.value!)) this.error('found duplicate %TAG directive', token.start);
+        this.tagHandles.add(token.value!);
+      }
+      this.scanner.skipToken();
+      token = this.scanner.peek();
+    }
+    this.tagHandles.add('!');
+    this.tagHandles.add('!!');
+  }
+
+  private node(block: boolean, indentlessSequence: boolean): ParseEvent {
+    let token = this.scanner.peek();
+    if (token.type === 'ALIAS') {
+      this.popState();
+      this.scanner.skipToken();
+      return { type: 'ALIAS', anchor: token.value };
+    }
+    const startMark = token.start;
+    let anchor: string | undefined;
+    let tag: Token | undefined;
+    for (;;) {
+      const property = this.scanner.peek();
+      if (property.type === 'ANCHOR' && anchor === undefined) anchor = property.value;
+      else if (property.type === 'TAG' && !tag) tag = property;
+      else break;
+      this.scanner.skipToken();
+    }
+    token = this.scanner.peek();
+    if (tag && tag.value !== '' && !this.tagHandles.has(tag.value!)) {
+      this.error('found undefined tag handle', tag.start, 'while parsing a node', startMark);
+    }
+    if (indentlessSequence && token.type === 'BLOCK-ENTRY') {
+      this.state = 'INDENTLESS-SEQUENCE-ENTRY';
+      return { type: 'SEQUENCE-START', anchor };
+    }
+    if (token.type === 'SCALAR') {
+      this.popState();
+      this.scanner.skipToken();
+      return { type: 'SCALAR', anchor };
+    }
+    if (token.type === 'FLOW-SEQUENCE-START') {
+      this.state = 'FLOW-SEQUENCE-FIRST-ENTRY';
+      return { type: 'SEQUENCE-START', anchor };
+    }
+    if (token.type === 'FLOW-MAPPING-START') {
+      this.state = 'FLOW-MAPPING-FIRST-KEY';
+      return { type: 'MAPPING-START', anchor };
+    }
+    if (block && token.type === 'BLOCK-SEQUENCE-START') {
+      this.state = 'BLOCK-SEQUENCE-FIRST-ENTRY';
+      return { type: 'SEQUENCE-START', anchor };
+    }
+    if (block && token.type === 'BLOCK-MAPPING-START') {
+      this.state = 'BLOCK-MAPPING-FIRST-KEY';
+      return { type: 'MAPPING-START', anchor };
+    }
+    if (anchor !== undefined || tag) {
+      this.popState();
+      return { type: 'SCALAR', anchor };
+    }
+    this.error('did not find expected node content', token.start, block ? 'while parsing a block node' : 'while parsing a flow node', startMark);
+  }
+
+  /** Pushes the collection's start mark and consumes its start token (the `first` call of each state). */
+  private enterCollection(): void {
+    this.marks.push(this.scanner.peek().start);
+    this.scanner.skipToken();
+  }
+
+  private blockSequenceEntry(first: boolean): ParseEvent {
+    if (first) this.enterCollection();
+    let token = this.scanner.peek();
+    if (token.type === 'BLOCK-ENTRY') {
+      this.scanner.skipToken();
+      token = this.scanner.peek();
+      if (token.type !== 'BLOCK-ENTRY' && token.type !== 'BLOCK-END') {
+        this.states.push('BLOCK-SEQUENCE-ENTRY');
+        return this.node(true, false);
+      }
+      this.state = 'BLOCK-SEQUENCE-ENTRY';
+      return { type: 'SCALAR' };
+    }
+    if (token.type === 'BLOCK-END') {
+      this.popState();
+      this.marks.pop();
+      this.scanner.skipToken();
+      return { type: 'SEQUENCE-END' };
+    }
+    this.error("did not find expected '-' indicator", token.start, 'while parsing a block collection', this.marks.pop());
+  }
+
+  private indentlessSequenceEntry(): ParseEvent {
+    let token = this.scanner.peek();
+    if (token.type === 'BLOCK-ENTRY') {
+      this.scanner.skipToken();
+      token = this.scanner.peek();
+      if (!['BLOCK-ENTRY', 'KEY', 'VALUE', 'BLOCK-END'].includes(token.type)) {
+        this.states.push('INDENTLESS-SEQUENCE-ENTRY');
+        return this.node(true, false);
+      }
+      this.state = 'INDENTLESS-SEQUENCE-ENTRY';
+      return { type: 'SCALAR' };
+    }
+    this.popState();
+    return { type: 'SEQUENCE-END' };
+  }
+
+  private blockMappingKey(first: boolean): ParseEvent {
+    if (first) this.enterCollection();
+    let token = this.scanner.peek();
+    if (token.type === 'KEY') {
+      this.scanner.skipToken();
+      token = this.scanner.peek();
+      if (!['KEY', 'VALUE', 'BLOCK-END'].includes(token.type)) {
+        this.states.push('BLOCK-MAPPING-VALUE');
+        return this.node(true, true);
+      }
+      this.state = 'BLOCK-MAPPING-VALUE';
+      return { type: 'SCALAR' };
+    }
+    if (token.type === 'BLOCK-END') {
+      this.popState();
+      this.marks.pop();
+      this.scanner.skipToken();
+      return { type: 'MAPPING-END' };
+    }
+    this.error('did not find expected key', token.start, 'while parsing a block mapping', this.marks.pop());
+  }
+
+  private blockMappingValue(): ParseEvent {
+    let token = this.scanner.peek();
+    if (token.type === 'VALUE') {
+      this.scanner.skipToken();
+      token = this.scanner.peek();
+      if (!['KEY', 'VALUE', 'BLOCK-END'].includes(token.type)) {
+        this.states.push('BLOCK-MAPPING-KEY');
+        return this.node(true, true);
+      }
+    }
+    this.state = 'BLOCK-MAPPING-KEY';
+    return { type: 'SCALAR' };
+  }
+
+  private flowSequenceEntry(first: boolean): ParseEvent {
+    if (first) this.enterCollection();
+    let token = this.scanner.peek();
+    if (token.type !== 'FLOW-SEQUENCE-END') {
+      if (!first) {
+        if (token.type !== 'FLOW-ENTRY') this.error("did not find expected ',' or ']'", token.start, 'while parsing a flow sequence', this.marks.pop());
+        this.scanner.skipToken();
+        token = this.scanner.peek();
+      }
+      if (token.type === 'KEY') {
+        this.state = 'FLOW-SEQUENCE-ENTRY-MAPPING-KEY';
+        this.scanner.skipToken();
+        return { type: 'MAPPING-START' };
+      }
+      if (token.type !== 'FLOW-SEQUENCE-END') {
+        this.states.push('FLOW-SEQUENCE-ENTRY');
+        return this.node(false, false);
+      }
+    }
+    this.popState();
+    this.marks.pop();
+    this.scanner.skipToken();
+    return { type: 'SEQUENCE-END' };
+  }
+
+  private flowSequenceEntryMappingKey(): ParseEvent {
+    const token = this.scanner.peek();
+    if (!['VALUE', 'FLOW-ENTRY', 'FLOW-SEQUENCE-END'].includes(token.type)) {
+      this.states.push('FLOW-SEQUENCE-ENTRY-MAPPING-VALUE');
+      return this.node(false, false);
+    }
+    this.scanner.skipToken();
+    this.state = 'FLOW-SEQUENCE-ENTRY-MAPPING-VALUE';
+    return { type: 'SCALAR' };
+  }
+
+  private flowSequenceEntryMappingValue(): ParseEvent {
+    const token = this.scanner.peek();
+    if (token.type === 'VALUE') {
+      this.scanner.skipToken();
+      const next = this.scanner.peek();
+      if (next.type !== 'FLOW-ENTRY' && next.type !== 'FLOW-SEQUENCE-END') {
+        this.states.push('FLOW-SEQUENCE-ENTRY-MAPPING-END');
+        return this.node(false, false);
+      }
+    }
+    this.state = 'FLOW-SEQUENCE-ENTRY-MAPPING-END';
+    return { type: 'SCALAR' };
+  }
+
+  private flowMappingKey(first: boolean): ParseEvent {
+    if (first) this.enterCollection();
+    let token = this.scanner.peek();
+    if (token.type !== 'FLOW-MAPPING-END') {
+      if (!first) {
+        if (token.type !== 'FLOW-ENTRY') this.error("did not find expected ',' or '}'", token.start, 'while parsing a flow mapping', this.marks.pop());
+        this.scanner.skipToken();
+        token = this.scanner.peek();
+      }
+      if (token.type === 'KEY') {
+        this.scanner.skipToken();
+        token = this.scanner.peek();
+        if (!['VALUE', 'FLOW-ENTRY', 'FLOW-MAPPING-END'].includes(token.type)) {
+          this.states.push('FLOW-MAPPING-VALUE');
+          return this.node(false, false);
+        }
+        this.state = 'FLOW-MAPPING-VALUE';
+        return { type: 'SCALAR' };
+      }
+      if (token.type !== 'FLOW-MAPPING-END') {
+        this.states.push('FLOW-MAPPING-EMPTY-VALUE');
+        return this.node(false, false);
+      }
+    }
+    this.popState();
+    this.marks.pop();
+    this.scanner.skipToken();
+    return { type: 'MAPPING-END' };
+  }
+
+  private flowMappingValue(empty: boolean): ParseEvent {
+    const token = this.scanner.peek();
+    if (!empty && token.type === 'VALUE') {
+      this.scanner.skipToken();
+      const next = this.scanner.peek();
+      if (next.type !== 'FLOW-ENTRY' && next.type !== 'FLOW-MAPPING-END') {
+        this.states.push('FLOW-MAPPING-KEY');
+        return this.node(false, false);
+      }
+    }
+    this.state = 'FLOW-MAPPING-KEY';
+    return { type: 'SCALAR' };
+  }
+}
+
+/**
+ * Parses the first document of `text` as go-yaml v2's `yaml.Unmarshal` does and returns its error message
+ * (`yaml: line 2: did not find expected key`), or undefined when the document parses. Besides syntax errors
+ * it reports the alias errors go-yaml raises while building the document (`yaml: unknown anchor 'b'
+ * referenced`) and decoding it into an interface{} (`yaml: anchor 'a' value contains itself`).
+ */
+export function goYamlSyntaxError(text: string): string | undefined {
+  const parser = new Parser(new Scanner(text.length === 0 ? '\n' : text));
+  const anchors = new Map<string, { open: boolean }>();
+  const openCollections: ({ open: boolean } | undefined)[] = [];
+  let containsItself: string | undefined;
+  try {
+    parser.next(); // STREAM-START
+    for (;;) {
+      const event = parser.next();
+      if (event.type === 'STREAM-END' || event.type === 'DOCUMENT-END') break;
+      if (event.type === 'ALIAS') {
+        const target = anchors.get(event.anchor!);
+        if (!target) throw new GoYamlError('decoder', `unknown anchor '${event.anchor}' referenced`);
+        if (target.open) containsItself ??= event.anchor;
+        continue;
+      }
+      const node = event.anchor !== undefined ? { open: event.type !== 'SCALAR' } : undefined;
+      if (node) anchors.set(event.anchor!, node);
+      if (event.type === 'SEQUENCE-START' || event.type === 'MAPPING-START') openCollections.push(node);
+      if (event.type === 'SEQUENCE-END' || event.type === 'MAPPING-END') {
+        const closed = openCollections.pop();
+        if (closed) closed.open = false;
+      }
+    }
+  } catch (err) {
+    if (err instanceof GoYamlError) return err.message;
+    throw err;
+  }
+  return containsItself === undefined ? undefined : `yaml: anchor '${containsItself}' value contains itself`;
+}
