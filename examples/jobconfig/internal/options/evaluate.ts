@@ -2,7 +2,6 @@
  * Evaluates a Job's `optionValues` against its JobConfig's OptionSpec into `option.<name>` substitutions
  * (reference-operators spec §4.5), with Furiko's field errors at `spec.optionValues[<name>]`.
  */
-import YAML from 'yaml';
 import type {
   BoolOptionConfig,
   DateOptionConfig,
@@ -15,6 +14,7 @@ import type {
 import { aggregateMessage, invalid, notSupported, required, type FieldError } from '../validation/field-errors.js';
 import { formatMoment } from './moment-format.js';
 import { parseRFC3339, TimeParseError } from './rfc3339.js';
+import { unmarshalYamlOrJson } from './yaml-or-json.js';
 
 /** The field path of option values; errors name `spec.optionValues[<name>]`. */
 export const OPTION_VALUES_PATH = 'spec.optionValues';
@@ -46,37 +46,22 @@ export function goTypeName(value: unknown): string {
   return 'map[string]interface {}';
 }
 
-/** The JSON type name Go's encoding/json reports for a decoded value (`json: cannot unmarshal <type> into …`). */
-function jsonTypeName(value: unknown): string {
-  if (typeof value === 'string') return 'string';
-  if (typeof value === 'number') return 'number';
-  if (typeof value === 'boolean') return 'bool';
-  return Array.isArray(value) ? 'array' : 'object';
+/**
+ * Decodes `optionValues` as Furiko does (`jsonyaml.UnmarshalString`: JSON when it starts with `{`, else the
+ * first YAML document through go-yaml v2 and JSON): null for a null or empty document (Go's nil map). Empty
+ * text is not decoded (Furiko skips it): an empty map. Throws with Go's error text, e.g. `error converting
+ * YAML to JSON: yaml: line 1: did not find expected node content`, `json: offset 9: invalid character '}'
+ * looking for beginning of object key string`, or `error unmarshaling JSON: while decoding JSON: json:
+ * cannot unmarshal string into Go value of type map[string]interface {}`.
+ */
+export function decodeOptionValues(text: string | undefined): Record<string, unknown> | null {
+  if (!text) return {};
+  return unmarshalYamlOrJson(text);
 }
 
-/**
- * Decodes `optionValues` (YAML or JSON) as Furiko does (go-yaml v2 through JSON: YAML 1.1 booleans such as
- * `yes`, numbers as float64, timestamps kept as strings). Empty text is an empty map. Throws with the inner
- * text of sigs.k8s.io/yaml's errors on bad YAML (`error converting YAML to JSON: yaml: …`, the rest from
- * this YAML parser) or a document that is not a map (`error unmarshaling JSON: while decoding JSON: json:
- * cannot unmarshal string into Go value of type map[string]interface {}`).
- */
+/** The decoded `optionValues` as a map (a null document is an empty map); throws as decodeOptionValues. */
 export function parseOptionValues(text: string | undefined): Record<string, unknown> {
-  if (!text || !text.trim()) return {};
-  let parsed: unknown;
-  try {
-    parsed = YAML.parse(text, {
-      version: '1.1',
-      customTags: (tags) => tags.filter((tag) => typeof tag === 'string' || tag.tag !== 'tag:yaml.org,2002:timestamp'),
-    });
-  } catch (err) {
-    throw new Error(`error converting YAML to JSON: yaml: ${(err as Error).message.split('\n')[0]}`, { cause: err });
-  }
-  if (parsed === null || parsed === undefined) return {};
-  if (typeof parsed !== 'object' || Array.isArray(parsed)) {
-    throw new Error(`error unmarshaling JSON: while decoding JSON: json: cannot unmarshal ${jsonTypeName(parsed)} into Go value of type map[string]interface {}`);
-  }
-  return parsed as Record<string, unknown>;
+  return decodeOptionValues(text) ?? {};
 }
 
 /** Compact JSON with map keys sorted (Go's encoding/json), as the webhook re-serialises `optionValues`. */

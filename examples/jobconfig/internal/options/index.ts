@@ -3,6 +3,7 @@ export {
   OPTION_VALUES_PATH,
   OptionValuesError,
   compactOptionValues,
+  decodeOptionValues,
   defaultOptionSubstitutions,
   evaluateOption,
   evaluateOptionValues,

@@ -1,0 +1,113 @@
+/**
+ * Furiko's `jsonyaml.UnmarshalString(optionValues, &map[string]interface{})`: k8s.io/apimachinery v0.23's
+ * YAMLOrJSONDecoder. Text whose first non-space character is `{` is one JSON value read by encoding/json's
+ * Decoder (errors `json: offset N: invalid character …`, `unexpected EOF`); anything else is the first YAML
+ * document (YAMLReader: lines up to a `---` line) through sigs.k8s.io/yaml, i.e. go-yaml v2 then
+ * encoding/json (`error converting YAML to JSON: yaml: line N: …`, `error unmarshaling JSON: while decoding
+ * JSON: json: cannot unmarshal array into Go value of type map[string]interface {}`). The errors carry Go's
+ * exact text; values come from the `yaml` package read as go-yaml reads them.
+ */
+import YAML from 'yaml';
+import { decodeFirstGoJsonValue, GoJsonSyntaxError } from './go-json-errors.js';
+import { goYamlSyntaxError } from './go-yaml-errors.js';
+
+/** GuessJSONStream peeks this many bytes for the leading `{`. */
+const JSON_SNIFF_BYTES = 4096;
+
+/** Go's unicode.IsSpace. */
+const GO_SPACE = /[\t\n\v\f\r \u0085\u00a0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000]/u;
+
+/** hasJSONPrefix over the peeked bytes: the first non-space character is `{`. */
+export function looksLikeJson(text: string): boolean {
+  const peeked = Buffer.from(text, 'utf8').subarray(0, JSON_SNIFF_BYTES).toString('utf8');
+  for (const c of peeked) if (!GO_SPACE.test(c)) return c === '{';
+  return false;
+}
+
+/**
+ * YAMLReader.Read: the first document, lines (CRLF read as LF, each ending in LF) up to a line starting
+ * with `---` once something was read; a `---` line with more than a comment after it is an error.
+ */
+export function firstYamlDocument(text: string): string {
+  const lines = text.split('\n');
+  const reads = lines.slice(0, -1).map((line) => line.replace(/\r$/, ''));
+  if (lines[lines.length - 1] !== '') reads.push(lines[lines.length - 1]);
+  let document = '';
+  for (const line of reads) {
+    if (line.startsWith('---')) {
+      const trimmed = line.slice(3).replace(/^\s+|\s+$/gu, '');
+      if (trimmed && trimmed[0] !== '#') throw new Error(`invalid Yaml document separator: ${trimmed}`);
+      if (document) return document;
+    }
+    document += `${line}\n`;
+  }
+  return document;
+}
+
+/** The JSON type name encoding/json reports for a decoded value (`json: cannot unmarshal <type> into …`). */
+function jsonTypeName(value: unknown): string {
+  if (typeof value === 'string') return 'string';
+  if (typeof value === 'number') return 'number';
+  if (typeof value === 'boolean') return 'bool';
+  return Array.isArray(value) ? 'array' : 'object';
+}
+
+/** json.Marshal's UnsupportedValueError for the first ±Inf/NaN in encoding order (map keys sorted). */
+function unsupportedFloat(value: unknown): string | undefined {
+  if (typeof value === 'number' && !Number.isFinite(value)) return Number.isNaN(value) ? 'NaN' : value > 0 ? '+Inf' : '-Inf';
+  if (Array.isArray(value)) {
+    for (const item of value) {
+      const found = unsupportedFloat(item);
+      if (found) return found;
+    }
+  } else if (value && typeof value === 'object') {
+    for (const key of Object.keys(value).sort()) {
+      const found = unsupportedFloat((value as Record<string, unknown>)[key]);
+      if (found) return found;
+    }
+  }
+  return undefined;
+}
+
+/**
+ * A YAML document's values as go-yaml v2 decodes them (YAML 1.1 booleans, timestamps kept as strings, a
+ * repeated key's last value), read only after go-yaml's rules accepted its syntax.
+ */
+function yamlValues(document: string): unknown {
+  const [first] = YAML.parseAllDocuments(document, {
+    version: '1.1',
+    uniqueKeys: false,
+    customTags: (tags) => tags.filter((tag) => typeof tag === 'string' || tag.tag !== 'tag:yaml.org,2002:timestamp'),
+  });
+  if (!first || !('toJS' in first)) return null;
+  if (first.errors.length) throw new Error(`error converting YAML to JSON: yaml: ${first.errors[0].message.split('\n')[0]}`);
+  return first.toJS();
+}
+
+/**
+ * Decodes `text` into a map as Furiko does; null when the document is null or empty (Go leaves a nil map).
+ * Throws an Error whose message is Go's error text (without Furiko's `cannot unmarshal as json or yaml: `).
+ */
+export function unmarshalYamlOrJson(text: string): Record<string, unknown> | null {
+  if (looksLikeJson(text)) {
+    let value: unknown;
+    try {
+      value = decodeFirstGoJsonValue(text);
+    } catch (err) {
+      if (err instanceof GoJsonSyntaxError) throw new Error(`json: offset ${err.offset}: ${err.message}`, { cause: err });
+      throw err;
+    }
+    return value as Record<string, unknown>;
+  }
+  const document = firstYamlDocument(text);
+  const syntaxError = goYamlSyntaxError(document);
+  if (syntaxError) throw new Error(`error converting YAML to JSON: ${syntaxError}`);
+  const value = yamlValues(document);
+  const unsupported = unsupportedFloat(value);
+  if (unsupported) throw new Error(`error converting YAML to JSON: json: unsupported value: ${unsupported}`);
+  if (value === null || value === undefined) return null;
+  if (typeof value !== 'object' || Array.isArray(value)) {
+    throw new Error(`error unmarshaling JSON: while decoding JSON: json: cannot unmarshal ${jsonTypeName(value)} into Go value of type map[string]interface {}`);
+  }
+  return value as Record<string, unknown>;
+}
