@@ -184,6 +184,26 @@ describe('JC-17 option evaluation through the webhook', () => {
     expect(await rejection(run('[1, 2]'))).toContain('cannot unmarshal as json or yaml: error unmarshaling JSON: while decoding JSON: json: cannot unmarshal array into Go value of type map[string]interface {}');
     expect(await rejection(run('a: [1'))).toContain('spec.optionValues: Invalid value: "a: [1": cannot unmarshal as json or yaml: error converting YAML to JSON: yaml: ');
   });
+
+  // The Go texts come from Go's own tests: go-yaml v2 decode_test.go (`v: [A,`), concourse's policychecker
+  // test (`a:\nb`, via sigs.k8s.io/yaml) and apimachinery decoder_test.go TestDecodeBrokenJSON.
+  test("malformed optionValues: Furiko's message with Go's parser error", async () => {
+    expect(await rejection(run('v: [A,'))).toContain(
+      'spec.optionValues: Invalid value: "v: [A,": cannot unmarshal as json or yaml: error converting YAML to JSON: yaml: line 1: did not find expected node content',
+    );
+    expect(await rejection(run('a:\nb'))).toContain(
+      `spec.optionValues: Invalid value: "a:\\nb": cannot unmarshal as json or yaml: error converting YAML to JSON: yaml: line 3: could not find expected ':'`,
+    );
+    expect(await rejection(run('{\n\t"foo": {\n\t\t"stuff": 1\n\t\t"otherStuff": 2\n\t}\n}\n  '))).toContain(
+      `: cannot unmarshal as json or yaml: json: offset 28: invalid character '"' after object key:value pair`,
+    );
+  });
+
+  test('a repeated key is not an error: go-yaml v2 keeps the last value', async () => {
+    const repeated = await run('user: alice\nuser: bob');
+    expect(repeated.spec.substitutions).toMatchObject({ 'option.user': 'bob' });
+    expect(repeated.spec.optionValues).toBe('{"user":"bob"}');
+  });
 });
 
 describe('JC-23 Job validation', () => {
