@@ -48,20 +48,14 @@ export function goTypeName(value: unknown): string {
 
 /**
  * Decodes `optionValues` as Furiko does (`jsonyaml.UnmarshalString`: JSON when it starts with `{`, else the
- * first YAML document through go-yaml v2 and JSON): null for a null or empty document (Go's nil map). Empty
- * text is not decoded (Furiko skips it): an empty map. Throws with Go's error text, e.g. `error converting
- * YAML to JSON: yaml: line 1: did not find expected node content`, `json: offset 9: invalid character '}'
- * looking for beginning of object key string`, or `error unmarshaling JSON: while decoding JSON: json:
- * cannot unmarshal string into Go value of type map[string]interface {}`.
+ * first YAML document through go-yaml v2 and JSON). Empty text is not decoded (Furiko skips it), and a null
+ * document leaves the map empty. Throws with Go's error text, e.g. `error converting YAML to JSON: yaml:
+ * line 1: did not find expected node content`, `json: offset 9: invalid character '}' looking for beginning
+ * of object key string`, or `error unmarshaling JSON: while decoding JSON: json: cannot unmarshal string
+ * into Go value of type map[string]interface {}`.
  */
-export function decodeOptionValues(text: string | undefined): Record<string, unknown> | null {
-  if (!text) return {};
-  return unmarshalYamlOrJson(text);
-}
-
-/** The decoded `optionValues` as a map (a null document is an empty map); throws as decodeOptionValues. */
 export function parseOptionValues(text: string | undefined): Record<string, unknown> {
-  return decodeOptionValues(text) ?? {};
+  return text ? unmarshalYamlOrJson(text) : {};
 }
 
 /** Compact JSON with map keys sorted (Go's encoding/json), as the webhook re-serialises `optionValues`. */

@@ -4,8 +4,8 @@
  * follow from the scanner's token queue (simple keys, indentation, flow levels) and the parser's states;
  * no npm YAML library reports those (the `yaml` package has its own messages and positions), so this module
  * re-implements libyaml's scanner and parser rules in their shape — validating only, building no values.
- * `goYamlSyntaxError(text)` gives go-yaml's message for the first error `yaml.Unmarshal` would report, or
- * undefined when go-yaml parses the first document without one. The message's line is go-yaml's: the 0-based
+ * `parseGoYaml(text)` gives go-yaml's message for the first error `yaml.Unmarshal` would report, or the
+ * span of the first document (all go-yaml reads) when it parses. The message's line is go-yaml's: the 0-based
  * line of the problem mark (plus one for scanner errors), else that of the context mark, else none.
  */
 
@@ -758,6 +758,9 @@ class Parser {
     this.state = this.states.pop()!;
   }
 
+  /** Where the first document ended: the start of the token after it (code point index). */
+  documentEnd = -1;
+
   next(): ParseEvent {
     switch (this.state) {
       case 'STREAM-START': {
@@ -781,6 +784,7 @@ class Parser {
       }
       case 'DOCUMENT-END': {
         const token = this.scanner.peek();
+        this.documentEnd = token.start.index;
         if (token.type === 'DOCUMENT-END') this.scanner.skipToken();
         this.tagHandles = new Set();
         this.state = 'DOCUMENT-START';
@@ -1104,14 +1108,22 @@ class Parser {
   }
 }
 
+/** What go-yaml v2's `yaml.Unmarshal` makes of a text: its error, or the part its first document spans. */
+export interface GoYamlParse {
+  /** go-yaml's message (`yaml: line 2: did not find expected key`); undefined when the document parses. */
+  error?: string;
+  /** The text of the first document (go-yaml reads no further), when it parses. */
+  document?: string;
+}
+
 /**
- * Parses the first document of `text` as go-yaml v2's `yaml.Unmarshal` does and returns its error message
- * (`yaml: line 2: did not find expected key`), or undefined when the document parses. Besides syntax errors
- * it reports the alias errors go-yaml raises while building the document (`yaml: unknown anchor 'b'
+ * Parses the first document of `text` as go-yaml v2's `yaml.Unmarshal` does. Besides syntax errors it
+ * reports the alias errors go-yaml raises while building the document (`yaml: unknown anchor 'b'
  * referenced`) and decoding it into an interface{} (`yaml: anchor 'a' value contains itself`).
  */
-export function goYamlSyntaxError(text: string): string | undefined {
-  const parser = new Parser(new Scanner(text.length === 0 ? '\n' : text));
+export function parseGoYaml(text: string): GoYamlParse {
+  const source = text.length === 0 ? '\n' : text;
+  const parser = new Parser(new Scanner(source));
   const anchors = new Map<string, { open: boolean }>();
   const openCollections: ({ open: boolean } | undefined)[] = [];
   let containsItself: string | undefined;
@@ -1135,8 +1147,14 @@ export function goYamlSyntaxError(text: string): string | undefined {
       }
     }
   } catch (err) {
-    if (err instanceof GoYamlError) return err.message;
+    if (err instanceof GoYamlError) return { error: err.message };
     throw err;
   }
-  return containsItself === undefined ? undefined : `yaml: anchor '${containsItself}' value contains itself`;
+  if (containsItself !== undefined) return { error: `yaml: anchor '${containsItself}' value contains itself` };
+  return { document: parser.documentEnd < 0 ? source : Array.from(source).slice(0, parser.documentEnd).join('') };
+}
+
+/** go-yaml v2's error message for `text` (see parseGoYaml), or undefined when it parses. */
+export function goYamlSyntaxError(text: string): string | undefined {
+  return parseGoYaml(text).error;
 }

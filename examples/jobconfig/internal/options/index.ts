@@ -3,7 +3,6 @@ export {
   OPTION_VALUES_PATH,
   OptionValuesError,
   compactOptionValues,
-  decodeOptionValues,
   defaultOptionSubstitutions,
   evaluateOption,
   evaluateOptionValues,

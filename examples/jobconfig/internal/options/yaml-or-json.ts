@@ -9,7 +9,7 @@
  */
 import YAML from 'yaml';
 import { decodeFirstGoJsonValue, GoJsonSyntaxError } from './go-json-errors.js';
-import { goYamlSyntaxError } from './go-yaml-errors.js';
+import { parseGoYaml } from './go-yaml-errors.js';
 
 /** GuessJSONStream peeks this many bytes for the leading `{`. */
 const JSON_SNIFF_BYTES = 4096;
@@ -85,10 +85,11 @@ function yamlValues(document: string): unknown {
 }
 
 /**
- * Decodes `text` into a map as Furiko does; null when the document is null or empty (Go leaves a nil map).
- * Throws an Error whose message is Go's error text (without Furiko's `cannot unmarshal as json or yaml: `).
+ * Decodes `text` into a map as Furiko does; a null or empty document leaves Furiko's map empty (decoding
+ * JSON null into the interface{} sigs.k8s.io/yaml holds does not touch the map). Throws an Error whose
+ * message is Go's error text (without Furiko's `cannot unmarshal as json or yaml: `).
  */
-export function unmarshalYamlOrJson(text: string): Record<string, unknown> | null {
+export function unmarshalYamlOrJson(text: string): Record<string, unknown> {
   if (looksLikeJson(text)) {
     let value: unknown;
     try {
@@ -99,13 +100,12 @@ export function unmarshalYamlOrJson(text: string): Record<string, unknown> | nul
     }
     return value as Record<string, unknown>;
   }
-  const document = firstYamlDocument(text);
-  const syntaxError = goYamlSyntaxError(document);
-  if (syntaxError) throw new Error(`error converting YAML to JSON: ${syntaxError}`);
-  const value = yamlValues(document);
+  const parsed = parseGoYaml(firstYamlDocument(text));
+  if (parsed.error) throw new Error(`error converting YAML to JSON: ${parsed.error}`);
+  const value = yamlValues(parsed.document!);
   const unsupported = unsupportedFloat(value);
   if (unsupported) throw new Error(`error converting YAML to JSON: json: unsupported value: ${unsupported}`);
-  if (value === null || value === undefined) return null;
+  if (value === null || value === undefined) return {};
   if (typeof value !== 'object' || Array.isArray(value)) {
     throw new Error(`error unmarshaling JSON: while decoding JSON: json: cannot unmarshal ${jsonTypeName(value)} into Go value of type map[string]interface {}`);
   }

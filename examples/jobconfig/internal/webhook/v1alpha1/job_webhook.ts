@@ -26,7 +26,7 @@ import type { JobConfig } from '../../../api/v1alpha1/jobconfig_types.js';
 import { JOB_TYPES, JobKind, type Job, type JobTemplate } from '../../../api/v1alpha1/job_types.js';
 import { defaultFurikoConfig, sharedFurikoConfig, type FurikoConfig } from '../../furiko/config.js';
 import { ANNOTATION_OPTION_SPEC_HASH, ANNOTATION_SCHEDULE_TIME, FINALIZER_DELETE_DEPENDENTS, LABEL_JOB_CONFIG_UID } from '../../furiko/keys.js';
-import { compactOptionValues, decodeOptionValues, evaluateOptionValues, hashOptionSpec } from '../../options/index.js';
+import { compactOptionValues, evaluateOptionValues, hashOptionSpec, parseOptionValues } from '../../options/index.js';
 import { forbidden, invalid, notFound, notSupported, required, throwIfInvalid, type FieldError } from '../../validation/field-errors.js';
 import { defaultJobTemplate, validateConcurrencyPolicy, validateJobTemplate, validateNonNegative } from '../../validation/job-template.js';
 import { semanticallyEqual } from '../../validation/semantic-equal.js';
@@ -111,19 +111,17 @@ export function expandFromJobConfig(job: Job, jobConfig: JobConfig): boolean {
  */
 export function applyOptionValues(job: Job, jobConfig: JobConfig): void {
   const name = job.metadata?.name ?? job.metadata?.generateName ?? '';
-  let decoded: Record<string, unknown> | null;
+  let values: Record<string, unknown>;
   try {
-    decoded = decodeOptionValues(job.spec.optionValues);
+    values = parseOptionValues(job.spec.optionValues);
   } catch (err) {
     throwIfInvalid(QUALIFIED_KIND, name, [invalid('spec.optionValues', job.spec.optionValues, `cannot unmarshal as json or yaml: ${(err as Error).message}`)]);
     return;
   }
-  const values = decoded ?? {};
   const { substitutions, errors } = evaluateOptionValues(values, jobConfig.spec.option);
   throwIfInvalid(QUALIFIED_KIND, name, errors);
   if (job.spec.optionValues) {
-    // json.Marshal of the decoded map; a null document leaves Go's map nil, which marshals as `null`.
-    job.spec.optionValues = decoded === null ? 'null' : compactOptionValues(decoded);
+    job.spec.optionValues = compactOptionValues(values);
     job.metadata!.annotations = { ...job.metadata!.annotations, [ANNOTATION_OPTION_SPEC_HASH]: hashOptionSpec(jobConfig.spec.option) };
   }
   job.spec.substitutions = {
