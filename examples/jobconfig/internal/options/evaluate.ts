@@ -58,9 +58,12 @@ export function parseOptionValues(text: string | undefined): Record<string, unkn
   return text ? unmarshalYamlOrJson(text) : {};
 }
 
-/** Compact JSON with map keys sorted (Go's encoding/json), as the webhook re-serialises `optionValues`. */
+/**
+ * Compact JSON as Go's json.Marshal writes it, as the webhook re-serialises `optionValues`: map keys sorted,
+ * and `<`, `>`, `&`, U+2028 and U+2029 escaped (`\u0026`).
+ */
 export function compactOptionValues(values: Record<string, unknown>): string {
-  return JSON.stringify(sortKeys(values));
+  return JSON.stringify(sortKeys(values)).replace(/[<>&\u2028\u2029]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
 }
 
 function sortKeys(value: unknown): unknown {
