@@ -135,7 +135,12 @@ class Scanner {
 
   constructor(text: string) {
     this.chars = Array.from(text);
+    // The reader drops a byte order mark that starts the input before any position is counted.
     let bytes = 0;
+    if (this.chars[0] === '\uFEFF') {
+      this.chars.shift();
+      bytes = 3;
+    }
     for (const c of this.chars) this.byteEnds.push((bytes += utf8Length(c.codePointAt(0)!)));
   }
 
@@ -549,7 +554,6 @@ class Scanner {
 
   private scanToNextToken(): void {
     for (;;) {
-      if (this.mark.column === 0 && this.at() === '\uFEFF') this.skip();
       while (this.at() === ' ' || ((this.flowLevel > 0 || !this.simpleKeyAllowed) && this.at() === '\t')) this.skip();
       if (this.at() === '#') while (!isBreakZ(this.at())) this.skip();
       if (!isBreak(this.at())) break;

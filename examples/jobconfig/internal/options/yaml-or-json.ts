@@ -146,7 +146,8 @@ function unsupportedNullKey(node: unknown): string | undefined {
  * value), read only after go-yaml's rules accepted its syntax; throws sigs.k8s.io/yaml's error for a null key.
  */
 function yamlValues(document: string): unknown {
-  const [first] = YAML.parseAllDocuments(document, { version: '1.1', uniqueKeys: false, customTags: goYamlTags });
+  // go-yaml reads CR LF, a lone CR and NEL as one line feed; the `yaml` package knows only CR LF and LF.
+  const [first] = YAML.parseAllDocuments(document.replace(/\r\n?|\u0085/g, '\n'), { version: '1.1', uniqueKeys: false, customTags: goYamlTags });
   if (!first || !('toJS' in first)) return null;
   if (first.errors.length) throw new Error(`error converting YAML to JSON: yaml: ${first.errors[0].message.split('\n')[0]}`);
   const nullKey = unsupportedNullKey(first.contents);
