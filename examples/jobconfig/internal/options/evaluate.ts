@@ -59,19 +59,28 @@ export function parseOptionValues(text: string | undefined): Record<string, unkn
 }
 
 /**
- * Compact JSON as Go's json.Marshal writes it, as the webhook re-serialises `optionValues`: map keys sorted,
- * and `<`, `>`, `&`, U+2028 and U+2029 escaped (`\u0026`).
+ * Compact JSON as Go's json.Marshal writes it, as the webhook re-serialises `optionValues`: map keys sorted
+ * by their UTF-8 bytes, `<`, `>`, `&`, U+2028 and U+2029 escaped (`\u0026`), -0 kept, and a lone surrogate
+ * (which Go's decoder made U+FFFD) written as U+FFFD.
  */
 export function compactOptionValues(values: Record<string, unknown>): string {
-  return JSON.stringify(sortKeys(values)).replace(/[<>&\u2028\u2029]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+  return goJson(values);
 }
 
-function sortKeys(value: unknown): unknown {
-  if (Array.isArray(value)) return value.map(sortKeys);
-  if (value && typeof value === 'object') {
-    return Object.fromEntries(Object.keys(value).sort().map((k) => [k, sortKeys((value as Record<string, unknown>)[k])]));
+function goJson(value: unknown): string {
+  if (typeof value === 'string') {
+    const text = JSON.stringify(value.replace(/[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g, '\uFFFD'));
+    return text.replace(/[<>&\u2028\u2029]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
   }
-  return value;
+  if (typeof value === 'number') return Object.is(value, -0) ? '-0' : JSON.stringify(value);
+  if (Array.isArray(value)) return `[${value.map(goJson).join(',')}]`;
+  if (value && typeof value === 'object') {
+    const entries = Object.keys(value)
+      .sort((a, b) => Buffer.compare(Buffer.from(a), Buffer.from(b)))
+      .map((key) => `${goJson(key)}:${goJson((value as Record<string, unknown>)[key])}`);
+    return `{${entries.join(',')}}`;
+  }
+  return JSON.stringify(value ?? null);
 }
 
 /** Evaluates every option of `spec` with the given values; a key that is not an option is ignored. */

@@ -86,6 +86,11 @@ const isGoYamlFloat = (text: string) => GO_YAML_FLOAT.test(text.replace(/_/g, ''
 function goYamlTags(tags: Tags): Tags {
   const kept = tags.filter((tag) => typeof tag === 'string' || (tag.tag !== TIMESTAMP_TAG && tag.format !== 'TIME'));
   const adjusted = kept.map((tag) => {
+    if (typeof tag !== 'string' && tag.tag === INT_TAG && 'resolve' in tag && typeof tag.resolve === 'function') {
+      // go-yaml's ints are Go ints: `-0` is 0.
+      const resolve = tag.resolve.bind(tag) as (...args: unknown[]) => unknown;
+      return { ...tag, resolve: (...args: unknown[]) => (Object.is(resolve(...args), -0) ? 0 : resolve(...args)) } as typeof tag;
+    }
     if (typeof tag === 'string' || tag.tag !== FLOAT_TAG || !('test' in tag) || !tag.test || String(tag.test).includes('inf')) return tag;
     const pattern = tag.test;
     return { ...tag, test: { test: (text: string) => pattern.test(text) && isGoYamlFloat(text) } as RegExp };
