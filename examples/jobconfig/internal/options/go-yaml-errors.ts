@@ -38,14 +38,18 @@ type TokenType =
   | 'TAG'
   | 'SCALAR';
 
+type ScalarStyle = 'plain' | 'single' | 'double' | 'literal' | 'folded';
+
 interface Token {
   type: TokenType;
   start: Mark;
   end: Mark;
-  /** Anchor or alias name, tag handle, %TAG handle. */
+  /** A scalar's value, anchor or alias name, tag handle, %TAG handle. */
   value?: string;
-  /** Tag suffix. */
+  /** Tag suffix; %TAG prefix. */
   suffix?: string;
+  /** A scalar's style. */
+  style?: ScalarStyle;
   major?: number;
   minor?: number;
 }
@@ -562,15 +566,24 @@ class Scanner {
     }
   }
 
+  /** Consumes a line break as libyaml's read_line: CR LF, CR, LF and NEL read as LF; LS and PS kept. */
+  private readLine(): string {
+    const c = this.at();
+    if (!isBreak(c)) return '';
+    this.skipLine();
+    return c === '\u2028' || c === '\u2029' ? c : '\n';
+  }
+
   private fetchBlockScalar(literal: boolean): void {
-    void literal;
     this.removeSimpleKey();
     this.simpleKeyAllowed = true;
     const start = { ...this.mark };
     this.skip();
+    let chomping = 0;
     let increment = 0;
     const zeroIndicator = () => this.error('while scanning a block scalar', start, 'found an indentation indicator equal to 0');
     if (this.at() === '+' || this.at() === '-') {
+      chomping = this.at() === '+' ? 1 : -1;
       this.skip();
       if (isDigit(this.at())) {
         if (this.at() === '0') zeroIndicator();
@@ -581,7 +594,10 @@ class Scanner {
       if (this.at() === '0') zeroIndicator();
       increment = Number(this.at());
       this.skip();
-      if (this.at() === '+' || this.at() === '-') this.skip();
+      if (this.at() === '+' || this.at() === '-') {
+        chomping = this.at() === '+' ? 1 : -1;
+        this.skip();
+      }
     }
     while (isBlank(this.at())) this.skip();
     if (this.at() === '#') while (!isBreakZ(this.at())) this.skip();
@@ -589,6 +605,9 @@ class Scanner {
     if (isBreak(this.at())) this.skipLine();
     let end = { ...this.mark };
     let indent = increment > 0 ? (this.indent >= 0 ? this.indent + increment : increment) : 0;
+    let value = '';
+    let leadingBreak = '';
+    let trailingBreaks = '';
     const scanBreaks = () => {
       end = { ...this.mark };
       let maxIndent = 0;
@@ -599,18 +618,34 @@ class Scanner {
           this.error('while scanning a block scalar', start, 'found a tab character where an indentation space is expected');
         }
         if (!isBreak(this.at())) break;
-        this.skipLine();
+        trailingBreaks += this.readLine();
         end = { ...this.mark };
       }
       if (indent === 0) indent = Math.max(maxIndent, this.indent + 1, 1);
     };
     scanBreaks();
+    let leadingBlank = false;
     while (this.mark.column === indent && !isZ(this.at())) {
-      while (!isBreakZ(this.at())) this.skip();
-      this.skipLine();
+      const trailingBlank = isBlank(this.at());
+      if (!literal && !leadingBlank && !trailingBlank && leadingBreak.startsWith('\n')) {
+        if (!trailingBreaks) value += ' ';
+      } else {
+        value += leadingBreak;
+      }
+      leadingBreak = '';
+      value += trailingBreaks;
+      trailingBreaks = '';
+      leadingBlank = isBlank(this.at());
+      while (!isBreakZ(this.at())) {
+        value += this.at();
+        this.skip();
+      }
+      leadingBreak = this.readLine();
       scanBreaks();
     }
-    this.insertToken(-1, { type: 'SCALAR', start, end });
+    if (chomping !== -1) value += leadingBreak;
+    if (chomping === 1) value += trailingBreaks;
+    this.insertToken(-1, { type: 'SCALAR', start, end, value, style: literal ? 'literal' : 'folded' });
   }
 
   private fetchFlowScalar(single: boolean): void {
@@ -619,6 +654,10 @@ class Scanner {
     const start = { ...this.mark };
     this.skip();
     const quote = single ? "'" : '"';
+    let value = '';
+    let leadingBreak = '';
+    let trailingBreaks = '';
+    let whitespaces = '';
     for (;;) {
       if (this.mark.column === 0 && ((this.at() === '-' && this.at(1) === '-' && this.at(2) === '-') || (this.at() === '.' && this.at(1) === '.' && this.at(2) === '.')) && isBlankZ(this.at(3))) {
         this.error('while scanning a quoted scalar', start, 'found unexpected document indicator');
@@ -628,6 +667,7 @@ class Scanner {
       while (!isBlankZ(this.at())) {
         const c = this.at();
         if (single && c === "'" && this.at(1) === "'") {
+          value += "'";
           this.skip();
           this.skip();
         } else if (c === quote) {
@@ -638,39 +678,57 @@ class Scanner {
           leadingBlanks = true;
           break;
         } else if (!single && c === '\\') {
-          const codeLength = ({ x: 2, u: 4, U: 8 } as Record<string, number>)[this.at(1)] ?? 0;
-          if (!codeLength && !'0abt\tnvfre "\'\\N_LP'.includes(this.at(1))) {
-            this.error('while parsing a quoted scalar', start, 'found unknown escape character');
+          const escape = this.at(1);
+          const codeLength = ({ x: 2, u: 4, U: 8 } as Record<string, number>)[escape] ?? 0;
+          if (!codeLength) {
+            const replacement = ESCAPES[escape];
+            if (replacement === undefined) this.error('while parsing a quoted scalar', start, 'found unknown escape character');
+            value += replacement;
           }
           this.skip();
           this.skip();
           if (codeLength) {
-            let value = 0;
+            let code = 0;
             for (let k = 0; k < codeLength; k++) {
               if (!isHex(this.at(k))) this.error('while parsing a quoted scalar', start, 'did not find expected hexdecimal number');
-              value = value * 16 + parseInt(this.at(k), 16);
+              code = code * 16 + parseInt(this.at(k), 16);
             }
-            if ((value >= 0xd800 && value <= 0xdfff) || value > 0x10ffff) {
+            if ((code >= 0xd800 && code <= 0xdfff) || code > 0x10ffff) {
               this.error('while parsing a quoted scalar', start, 'found invalid Unicode character escape code');
             }
+            value += String.fromCodePoint(code);
             for (let k = 0; k < codeLength; k++) this.skip();
           }
         } else {
+          value += c;
           this.skip();
         }
       }
       if (this.at() === quote) break;
       while (isBlank(this.at()) || isBreak(this.at())) {
-        if (isBlank(this.at())) this.skip();
-        else {
-          this.skipLine();
+        if (isBlank(this.at())) {
+          if (!leadingBlanks) whitespaces += this.at();
+          this.skip();
+        } else if (!leadingBlanks) {
+          whitespaces = '';
+          leadingBreak = this.readLine();
           leadingBlanks = true;
+        } else {
+          trailingBreaks += this.readLine();
         }
       }
-      void leadingBlanks;
+      if (leadingBlanks) {
+        if (leadingBreak.startsWith('\n')) value += trailingBreaks || ' ';
+        else value += leadingBreak + trailingBreaks;
+        leadingBreak = '';
+        trailingBreaks = '';
+      } else {
+        value += whitespaces;
+        whitespaces = '';
+      }
     }
     this.skip();
-    this.insertToken(-1, { type: 'SCALAR', start, end: { ...this.mark } });
+    this.insertToken(-1, { type: 'SCALAR', start, end: { ...this.mark }, value, style: single ? 'single' : 'double' });
   }
 
   private fetchPlainScalar(): void {
@@ -679,6 +737,10 @@ class Scanner {
     const indent = this.indent + 1;
     const start = { ...this.mark };
     let end = { ...this.mark };
+    let value = '';
+    let leadingBreak = '';
+    let trailingBreaks = '';
+    let whitespaces = '';
     let leadingBlanks = false;
     for (;;) {
       if (this.mark.column === 0 && ((this.at() === '-' && this.at(1) === '-' && this.at(2) === '-') || (this.at() === '.' && this.at(1) === '.' && this.at(2) === '.')) && isBlankZ(this.at(3))) {
@@ -688,7 +750,17 @@ class Scanner {
       while (!isBlankZ(this.at())) {
         const c = this.at();
         if ((c === ':' && isBlankZ(this.at(1))) || (this.flowLevel > 0 && ',?[]{}'.includes(c))) break;
-        leadingBlanks = false;
+        if (leadingBlanks) {
+          if (leadingBreak.startsWith('\n')) value += trailingBreaks || ' ';
+          else value += leadingBreak + trailingBreaks;
+          leadingBreak = '';
+          trailingBreaks = '';
+          leadingBlanks = false;
+        } else if (whitespaces) {
+          value += whitespaces;
+          whitespaces = '';
+        }
+        value += c;
         this.skip();
         end = { ...this.mark };
       }
@@ -698,18 +770,44 @@ class Scanner {
           if (leadingBlanks && this.mark.column < indent && this.at() === '\t') {
             this.error('while scanning a plain scalar', start, 'found a tab character that violates indentation');
           }
+          if (!leadingBlanks) whitespaces += this.at();
           this.skip();
-        } else {
-          this.skipLine();
+        } else if (!leadingBlanks) {
+          whitespaces = '';
+          leadingBreak = this.readLine();
           leadingBlanks = true;
+        } else {
+          trailingBreaks += this.readLine();
         }
       }
       if (this.flowLevel === 0 && this.mark.column < indent) break;
     }
-    this.insertToken(-1, { type: 'SCALAR', start, end });
+    this.insertToken(-1, { type: 'SCALAR', start, end, value, style: 'plain' });
     if (leadingBlanks) this.simpleKeyAllowed = true;
   }
 }
+
+/** The characters of libyaml's double-quoted escapes (`\x`, `\u` and `\U` take a code). */
+const ESCAPES: Record<string, string> = {
+  '0': '\0',
+  a: '\x07',
+  b: '\b',
+  t: '\t',
+  '\t': '\t',
+  n: '\n',
+  v: '\v',
+  f: '\f',
+  r: '\r',
+  e: '\x1b',
+  ' ': ' ',
+  '"': '"',
+  "'": "'",
+  '\\': '\\',
+  N: '\u0085',
+  _: '\u00a0',
+  L: '\u2028',
+  P: '\u2029',
+};
 
 type ParserState =
   | 'STREAM-START'
