@@ -2,24 +2,39 @@
  * go-yaml v2's error texts, checked against vectors taken from Go code and tests (each cites its source), not
  * produced by this module.
  */
+import { goYamlUnmarshalError } from './go-yaml-decode.js';
 import { goYamlSyntaxError } from './go-yaml-errors.js';
 
-describe("go-yaml v2's own unmarshalErrorTests (gopkg.in/yaml.v2 decode_test.go, v2.4.0)", () => {
+describe("go-yaml v2's own unmarshalErrorTests (gopkg.in/yaml.v2 decode_test.go, v2.4.0: yaml.Unmarshal into interface{})", () => {
   test.each([
+    ["v: !!float 'error'", 'yaml: cannot decode !!str `error` as a !!float'],
     ['v: [A,', 'yaml: line 1: did not find expected node content'],
     ['v:\n- [A,', 'yaml: line 2: did not find expected node content'],
     ['a:\n- b: *,', 'yaml: line 2: did not find expected alphabetic or numeric character'],
     ['a: *b\n', "yaml: unknown anchor 'b' referenced"],
     ['a: &a\n  b: *a\n', "yaml: anchor 'a' value contains itself"],
+    ['a: &x null\n<<:\n- *x\nb: &x {}\n', 'yaml: map merge requires map or sequence of maps as the value'],
     ['value: -', 'yaml: block sequence entries are not allowed in this context'],
+    ['a: !!binary ==', 'yaml: !!binary value contains invalid base64 data'],
     ['b: *a\na: &a {c: 1}', "yaml: unknown anchor 'a' referenced"],
     ["%TAG !%79! tag:yaml.org,2002:\n---\nv: !%79!int '1'", 'yaml: did not find expected whitespace'],
   ])('%j → %s', (input, message) => {
-    expect(goYamlSyntaxError(input)).toBe(message);
+    expect(goYamlUnmarshalError(input)).toBe(message);
   });
 
-  test("'a:\\n  1:\\nb\\n  2:' matches the test's pattern .*could not find expected ':'", () => {
-    expect(goYamlSyntaxError('a:\n  1:\nb\n  2:')).toMatch(/^.*could not find expected ':'$/);
+  test.each([
+    ['{[.]}', /^yaml: invalid map key: \[\]interface \{\}\{"\."\}$/],
+    ['{{.}}', /^yaml: invalid map key: map\[interface \{\}\]interface \{\}\{"\.":interface \{\}\(nil\)\}$/],
+    ["a:\n  1:\nb\n  2:", /^.*could not find expected ':'$/],
+  ])('%j matches the test\'s pattern %s', (input, pattern) => {
+    expect(goYamlUnmarshalError(input)).toMatch(pattern);
+  });
+
+  test('excessive aliasing: nine levels of nine aliases', () => {
+    const levels = 'abcdefghi'.split('');
+    const input = levels.map((name, i) => `${name}: &${name} [${Array(9).fill(i === 0 ? '00' : `*${levels[i - 1]}`).join(',')}]\n`).join('');
+    expect(input.startsWith('a: &a [00,00,00,00,00,00,00,00,00]\nb: &b [*a,*a,*a,*a,*a,*a,*a,*a,*a]\n')).toBe(true);
+    expect(goYamlUnmarshalError(input)).toBe('yaml: document contains excessive aliasing');
   });
 
   test('TestFuzzCrashers inputs give a message or none, never a failure of the scanner itself', () => {

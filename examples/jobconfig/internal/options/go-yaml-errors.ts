@@ -840,14 +840,23 @@ type EventType = 'STREAM-START' | 'STREAM-END' | 'DOCUMENT-START' | 'DOCUMENT-EN
 interface ParseEvent {
   type: EventType;
   anchor?: string;
+  /** The node's tag, resolved through the %TAG directives (`tag:yaml.org,2002:int`, `!foo`); '' when none. */
+  tag?: string;
+  /** A scalar's value. */
+  value?: string;
+  /** A scalar whose type is to be resolved from its plain text (libyaml's plain_implicit). */
+  implicit?: boolean;
 }
+
+/** The empty scalar libyaml's parser makes for a missing node (process_empty_scalar). */
+const emptyScalar = (): ParseEvent => ({ type: 'SCALAR', tag: '', value: '', implicit: true });
 
 /** libyaml's parser (parserc.go): the event state machine over the scanner's tokens, with its errors. */
 class Parser {
   private state: ParserState = 'STREAM-START';
   private readonly states: ParserState[] = [];
   private readonly marks: Mark[] = [];
-  private tagHandles = new Set<string>();
+  private tagPrefixes = new Map<string, string>();
 
   constructor(private readonly scanner: Scanner) {}
 
@@ -880,7 +889,7 @@ class Parser {
         const token = this.scanner.peek();
         if (['VERSION-DIRECTIVE', 'TAG-DIRECTIVE', 'DOCUMENT-START', 'DOCUMENT-END', 'STREAM-END'].includes(token.type)) {
           this.popState();
-          return { type: 'SCALAR' };
+          return emptyScalar();
         }
         return this.node(true, false);
       }
@@ -888,7 +897,7 @@ class Parser {
         const token = this.scanner.peek();
         this.documentEnd = token.start.index;
         if (token.type === 'DOCUMENT-END') this.scanner.skipToken();
-        this.tagHandles = new Set();
+        this.tagPrefixes = new Map();
         this.state = 'DOCUMENT-START';
         return { type: 'DOCUMENT-END' };
       }
@@ -972,14 +981,14 @@ class Parser {
         if (token.major !== 1 || token.minor !== 1) this.error('found incompatible YAML document', token.start);
         versionSeen = true;
       } else {
-        if (this.tagHandles.has(token.value!)) this.error('found duplicate %TAG directive', token.start);
-        this.tagHandles.add(token.value!);
+        if (this.tagPrefixes.has(token.value!)) this.error('found duplicate %TAG directive', token.start);
+        this.tagPrefixes.set(token.value!, token.suffix!);
       }
       this.scanner.skipToken();
       token = this.scanner.peek();
     }
-    this.tagHandles.add('!');
-    this.tagHandles.add('!!');
+    if (!this.tagPrefixes.has('!')) this.tagPrefixes.set('!', '!');
+    if (!this.tagPrefixes.has('!!')) this.tagPrefixes.set('!!', 'tag:yaml.org,2002:');
   }
 
   private node(block: boolean, indentlessSequence: boolean): ParseEvent {
@@ -1000,37 +1009,41 @@ class Parser {
       this.scanner.skipToken();
     }
     token = this.scanner.peek();
-    if (tag && tag.value !== '' && !this.tagHandles.has(tag.value!)) {
-      this.error('found undefined tag handle', tag.start, 'while parsing a node', startMark);
+    let tagName = '';
+    if (tag) {
+      const prefix = tag.value === '' ? '' : this.tagPrefixes.get(tag.value!);
+      if (prefix === undefined) this.error('found undefined tag handle', tag.start, 'while parsing a node', startMark);
+      tagName = prefix + tag.suffix!;
     }
     if (indentlessSequence && token.type === 'BLOCK-ENTRY') {
       this.state = 'INDENTLESS-SEQUENCE-ENTRY';
-      return { type: 'SEQUENCE-START', anchor };
+      return { type: 'SEQUENCE-START', anchor, tag: tagName };
     }
     if (token.type === 'SCALAR') {
       this.popState();
       this.scanner.skipToken();
-      return { type: 'SCALAR', anchor };
+      const implicit = (tagName === '' && token.style === 'plain') || tagName === '!';
+      return { type: 'SCALAR', anchor, tag: tagName, value: token.value, implicit };
     }
     if (token.type === 'FLOW-SEQUENCE-START') {
       this.state = 'FLOW-SEQUENCE-FIRST-ENTRY';
-      return { type: 'SEQUENCE-START', anchor };
+      return { type: 'SEQUENCE-START', anchor, tag: tagName };
     }
     if (token.type === 'FLOW-MAPPING-START') {
       this.state = 'FLOW-MAPPING-FIRST-KEY';
-      return { type: 'MAPPING-START', anchor };
+      return { type: 'MAPPING-START', anchor, tag: tagName };
     }
     if (block && token.type === 'BLOCK-SEQUENCE-START') {
       this.state = 'BLOCK-SEQUENCE-FIRST-ENTRY';
-      return { type: 'SEQUENCE-START', anchor };
+      return { type: 'SEQUENCE-START', anchor, tag: tagName };
     }
     if (block && token.type === 'BLOCK-MAPPING-START') {
       this.state = 'BLOCK-MAPPING-FIRST-KEY';
-      return { type: 'MAPPING-START', anchor };
+      return { type: 'MAPPING-START', anchor, tag: tagName };
     }
     if (anchor !== undefined || tag) {
       this.popState();
-      return { type: 'SCALAR', anchor };
+      return { type: 'SCALAR', anchor, tag: tagName, value: '', implicit: tagName === '' };
     }
     this.error('did not find expected node content', token.start, block ? 'while parsing a block node' : 'while parsing a flow node', startMark);
   }
@@ -1052,7 +1065,7 @@ class Parser {
         return this.node(true, false);
       }
       this.state = 'BLOCK-SEQUENCE-ENTRY';
-      return { type: 'SCALAR' };
+      return emptyScalar();
     }
     if (token.type === 'BLOCK-END') {
       this.popState();
@@ -1073,7 +1086,7 @@ class Parser {
         return this.node(true, false);
       }
       this.state = 'INDENTLESS-SEQUENCE-ENTRY';
-      return { type: 'SCALAR' };
+      return emptyScalar();
     }
     this.popState();
     return { type: 'SEQUENCE-END' };
@@ -1090,7 +1103,7 @@ class Parser {
         return this.node(true, true);
       }
       this.state = 'BLOCK-MAPPING-VALUE';
-      return { type: 'SCALAR' };
+      return emptyScalar();
     }
     if (token.type === 'BLOCK-END') {
       this.popState();
@@ -1112,7 +1125,7 @@ class Parser {
       }
     }
     this.state = 'BLOCK-MAPPING-KEY';
-    return { type: 'SCALAR' };
+    return emptyScalar();
   }
 
   private flowSequenceEntry(first: boolean): ParseEvent {
@@ -1148,7 +1161,7 @@ class Parser {
     }
     this.scanner.skipToken();
     this.state = 'FLOW-SEQUENCE-ENTRY-MAPPING-VALUE';
-    return { type: 'SCALAR' };
+    return emptyScalar();
   }
 
   private flowSequenceEntryMappingValue(): ParseEvent {
@@ -1162,7 +1175,7 @@ class Parser {
       }
     }
     this.state = 'FLOW-SEQUENCE-ENTRY-MAPPING-END';
-    return { type: 'SCALAR' };
+    return emptyScalar();
   }
 
   private flowMappingKey(first: boolean): ParseEvent {
@@ -1182,7 +1195,7 @@ class Parser {
           return this.node(false, false);
         }
         this.state = 'FLOW-MAPPING-VALUE';
-        return { type: 'SCALAR' };
+        return emptyScalar();
       }
       if (token.type !== 'FLOW-MAPPING-END') {
         this.states.push('FLOW-MAPPING-EMPTY-VALUE');
@@ -1206,57 +1219,75 @@ class Parser {
       }
     }
     this.state = 'FLOW-MAPPING-KEY';
-    return { type: 'SCALAR' };
+    return emptyScalar();
   }
 }
 
-/** What go-yaml v2's `yaml.Unmarshal` makes of a text: its error, or the part its first document spans. */
+/** A node of go-yaml v2's document tree (its parser.go `node`), aliases bound to their anchored node. */
+export type GoYamlNode =
+  | { kind: 'scalar'; tag: string; value: string; implicit: boolean }
+  | { kind: 'mapping'; tag: string; children: GoYamlNode[] }
+  | { kind: 'sequence'; tag: string; children: GoYamlNode[] }
+  | { kind: 'alias'; name: string; target: GoYamlNode };
+
+/** What go-yaml v2's `yaml.Unmarshal` makes of a text's first document. */
 export interface GoYamlParse {
-  /** go-yaml's message (`yaml: line 2: did not find expected key`); undefined when the document parses. */
+  /** go-yaml's message (`yaml: line 2: did not find expected key`) when the document does not parse. */
   error?: string;
+  /** The document's root node; null for a stream with no document. */
+  root?: GoYamlNode | null;
   /** The text of the first document (go-yaml reads no further), when it parses. */
   document?: string;
 }
 
 /**
- * Parses the first document of `text` as go-yaml v2's `yaml.Unmarshal` does. Besides syntax errors it
- * reports the alias errors go-yaml raises while building the document (`yaml: unknown anchor 'b'
- * referenced`) and decoding it into an interface{} (`yaml: anchor 'a' value contains itself`).
+ * Parses the first document of `text` into go-yaml v2's node tree, as `yaml.Unmarshal` does before decoding:
+ * syntax errors, and aliases to an anchor not (yet) defined (`yaml: unknown anchor 'b' referenced`).
  */
 export function parseGoYaml(text: string): GoYamlParse {
   const source = text.length === 0 ? '\n' : text;
   const parser = new Parser(new Scanner(source));
-  const anchors = new Map<string, { open: boolean }>();
-  const openCollections: ({ open: boolean } | undefined)[] = [];
-  let containsItself: string | undefined;
-  try {
-    parser.next(); // STREAM-START
-    for (;;) {
-      const event = parser.next();
-      if (event.type === 'STREAM-END' || event.type === 'DOCUMENT-END') break;
-      if (event.type === 'ALIAS') {
-        const target = anchors.get(event.anchor!);
-        if (!target) throw new GoYamlError('decoder', `unknown anchor '${event.anchor}' referenced`);
-        if (target.open) containsItself ??= event.anchor;
-        continue;
-      }
-      const node = event.anchor !== undefined ? { open: event.type !== 'SCALAR' } : undefined;
-      if (node) anchors.set(event.anchor!, node);
-      if (event.type === 'SEQUENCE-START' || event.type === 'MAPPING-START') openCollections.push(node);
-      if (event.type === 'SEQUENCE-END' || event.type === 'MAPPING-END') {
-        const closed = openCollections.pop();
-        if (closed) closed.open = false;
-      }
+  const anchors = new Map<string, GoYamlNode>();
+  let lookahead: ParseEvent | undefined;
+  const peek = () => (lookahead ??= parser.next());
+  const consume = () => {
+    const event = peek();
+    lookahead = undefined;
+    return event;
+  };
+  const node = (): GoYamlNode => {
+    const event = consume();
+    if (event.type === 'ALIAS') {
+      const target = anchors.get(event.anchor!);
+      if (!target) throw new GoYamlError('decoder', `unknown anchor '${event.anchor}' referenced`);
+      return { kind: 'alias', name: event.anchor!, target };
     }
+    if (event.type === 'SCALAR') {
+      const scalar: GoYamlNode = { kind: 'scalar', tag: event.tag ?? '', value: event.value ?? '', implicit: event.implicit ?? false };
+      if (event.anchor !== undefined) anchors.set(event.anchor, scalar);
+      return scalar;
+    }
+    const children: GoYamlNode[] = [];
+    const collection: GoYamlNode = event.type === 'MAPPING-START' ? { kind: 'mapping', tag: event.tag ?? '', children } : { kind: 'sequence', tag: event.tag ?? '', children };
+    if (event.anchor !== undefined) anchors.set(event.anchor, collection);
+    const end = event.type === 'MAPPING-START' ? 'MAPPING-END' : 'SEQUENCE-END';
+    while (peek().type !== end) children.push(node());
+    consume();
+    return collection;
+  };
+  try {
+    consume(); // STREAM-START
+    if (consume().type === 'STREAM-END') return { root: null, document: source };
+    const root = node();
+    consume(); // DOCUMENT-END
+    return { root, document: parser.documentEnd < 0 ? source : Array.from(source).slice(0, parser.documentEnd).join('') };
   } catch (err) {
     if (err instanceof GoYamlError) return { error: err.message };
     throw err;
   }
-  if (containsItself !== undefined) return { error: `yaml: anchor '${containsItself}' value contains itself` };
-  return { document: parser.documentEnd < 0 ? source : Array.from(source).slice(0, parser.documentEnd).join('') };
 }
 
-/** go-yaml v2's error message for `text` (see parseGoYaml), or undefined when it parses. */
+/** go-yaml v2's parse error for `text` (see parseGoYaml), or undefined when its first document parses. */
 export function goYamlSyntaxError(text: string): string | undefined {
   return parseGoYaml(text).error;
 }
