@@ -359,10 +359,10 @@ export type GoYamlToJson = { json: string } | { error: string; stage: 'yaml' | '
  * go-yaml v2's `yaml.Unmarshal(document, &interface{})` then sigs.k8s.io/yaml's conversion to JSON: the JSON
  * text, or the error (`yaml: …` from go-yaml, or the conversion's `Unsupported map key …`/`json: …`).
  */
-export function goYamlToJson(document: string): GoYamlToJson & { document?: string } {
+export function goYamlToJson(document: string): GoYamlToJson {
   const parsed = parseGoYaml(document);
   if (parsed.error) return { error: parsed.error, stage: 'yaml' };
-  let value: GoValue = null;
+  let value: GoValue;
   try {
     value = parsed.root ? new Decoder().unmarshal(parsed.root) : null;
   } catch (err) {
@@ -370,7 +370,7 @@ export function goYamlToJson(document: string): GoYamlToJson & { document?: stri
     throw err;
   }
   try {
-    return { json: toJson(value), document: parsed.document };
+    return { json: toJson(value) };
   } catch (err) {
     if (err instanceof GoYamlError) return { error: err.problem, stage: 'convert' };
     throw err;

@@ -3,10 +3,11 @@
  * go-yaml's exact text: `yaml: line N: <problem>`. go-yaml is a port of libyaml, whose error and its line
  * follow from the scanner's token queue (simple keys, indentation, flow levels) and the parser's states;
  * no npm YAML library reports those (the `yaml` package has its own messages and positions), so this module
- * re-implements libyaml's scanner and parser rules in their shape — validating only, building no values.
- * `parseGoYaml(text)` gives go-yaml's message for the first error `yaml.Unmarshal` would report, or the
- * span of the first document (all go-yaml reads) when it parses. The message's line is go-yaml's: the 0-based
- * line of the problem mark (plus one for scanner errors), else that of the context mark, else none.
+ * re-implements libyaml's scanner and parser rules in their shape. `parseGoYaml(text)` gives go-yaml's
+ * message for the first error `yaml.Unmarshal` would report while parsing, or the first document's node
+ * tree (scalar values as libyaml folds them, tags, aliases), which go-yaml-decode.ts decodes. The message's
+ * line is go-yaml's: the 0-based line of the problem mark (plus one for scanner errors), else that of the
+ * context mark, else none.
  */
 
 interface Mark {
@@ -632,7 +633,6 @@ class Scanner {
       } else {
         value += leadingBreak;
       }
-      leadingBreak = '';
       value += trailingBreaks;
       trailingBreaks = '';
       leadingBlank = isBlank(this.at());
@@ -869,9 +869,6 @@ class Parser {
     this.state = this.states.pop()!;
   }
 
-  /** Where the first document ended: the start of the token after it (code point index). */
-  documentEnd = -1;
-
   next(): ParseEvent {
     switch (this.state) {
       case 'STREAM-START': {
@@ -895,7 +892,6 @@ class Parser {
       }
       case 'DOCUMENT-END': {
         const token = this.scanner.peek();
-        this.documentEnd = token.start.index;
         if (token.type === 'DOCUMENT-END') this.scanner.skipToken();
         this.tagPrefixes = new Map();
         this.state = 'DOCUMENT-START';
@@ -1236,8 +1232,6 @@ export interface GoYamlParse {
   error?: string;
   /** The document's root node; null for a stream with no document. */
   root?: GoYamlNode | null;
-  /** The text of the first document (go-yaml reads no further), when it parses. */
-  document?: string;
 }
 
 /**
@@ -1277,10 +1271,10 @@ export function parseGoYaml(text: string): GoYamlParse {
   };
   try {
     consume(); // STREAM-START
-    if (consume().type === 'STREAM-END') return { root: null, document: source };
+    if (consume().type === 'STREAM-END') return { root: null };
     const root = node();
     consume(); // DOCUMENT-END
-    return { root, document: parser.documentEnd < 0 ? source : Array.from(source).slice(0, parser.documentEnd).join('') };
+    return { root };
   } catch (err) {
     if (err instanceof GoYamlError) return { error: err.message };
     throw err;
