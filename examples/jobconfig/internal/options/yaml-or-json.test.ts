@@ -39,6 +39,14 @@ describe('k8s.io/apimachinery pkg/util/yaml decoder_test.go', () => {
   });
 });
 
+describe('kubernetes/kubernetes#103457 (apimachinery 1.22+, so Furiko\'s v0.23): a --- line allows only spaces and a comment after it', () => {
+  test('other content after --- is an error naming it; a comment is not', () => {
+    expect(goError('a: 1\n--- b: 2')).toBe('invalid Yaml document separator: b: 2');
+    expect(goError('---x\na: 1')).toBe('invalid Yaml document separator: x');
+    expect(unmarshalYamlOrJson('--- # first\na: 1\n--- # second\nb: 2')).toEqual({ a: 1 });
+  });
+});
+
 describe("Go's encoding/json scanner errors (encoding/json decode_test.go unmarshalTests and scanner_test.go indentErrorTests)", () => {
   test.each([
     ['{"X": "foo", "Y"}', "invalid character '}' after object key", 17],
