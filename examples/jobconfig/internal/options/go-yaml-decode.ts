@@ -7,7 +7,8 @@
  * `json: unsupported value: +Inf`. No npm YAML library decodes as go-yaml does (types, merge order, errors).
  */
 import { field } from 'kubeforge/runtime';
-import { GoYamlError, parseGoYaml, type GoYamlNode } from './go-yaml-errors.js';
+import { parseGoYaml, type GoYamlNode } from './go-yaml-errors.js';
+import { GoYamlError } from './go-yaml-scanner.js';
 
 /** A value as go-yaml v2 decodes it into an interface{}: Go's dynamic types kept apart. */
 export type GoValue = null | string | boolean | GoInt | GoFloat | GoValue[] | GoMap;
