@@ -16,6 +16,9 @@ const JSON_SNIFF_BYTES = 4096;
 /** Go's unicode.IsSpace. */
 const GO_SPACE = /[\t\n\v\f\r \u0085\u00a0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000]/u;
 
+/** Go's strings.TrimSpace. */
+const goTrimSpace = (text: string) => text.replace(/^[\t\n\v\f\r \u0085\u00a0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000]+|[\t\n\v\f\r \u0085\u00a0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000]+$/gu, '');
+
 /** hasJSONPrefix over the peeked bytes: the first non-space character is `{`. */
 export function looksLikeJson(text: string): boolean {
   const peeked = Buffer.from(text, 'utf8').subarray(0, JSON_SNIFF_BYTES).toString('utf8');
@@ -34,7 +37,7 @@ export function firstYamlDocument(text: string): string {
   let document = '';
   for (const line of reads) {
     if (line.startsWith('---')) {
-      const trimmed = line.slice(3).replace(/^\s+|\s+$/gu, '');
+      const trimmed = goTrimSpace(line.slice(3));
       if (trimmed && trimmed[0] !== '#') throw new Error(`invalid Yaml document separator: ${trimmed}`);
       if (document) return document;
     }
