@@ -53,7 +53,7 @@ export { LeaderElector, microTime, type LeaderElectionOptions, type LeaderCallba
 export { ManagerMetrics } from './manager/metrics.js';
 export { MetricsServer, type MetricsServerOptions } from './manager/metrics-server.js';
 export { parseBindAddress, BindError, type ServerName } from './manager/bind-address.js';
-export { parseManagerFlags, managerUsage, addManagerFlags, startFailureMessage, portOf, type ManagerFlags, type ManagerFlagsConfig, type ProjectFlags } from './manager/manager-flags.js';
+export { parseManagerFlags, managerUsage, addManagerFlags, startFailureMessage, portOf, type ManagerFlags, type ManagerFlagsConfig, type ProjectFlags, type ProjectFlagOption, type ProjectFlagValues, type ParsedProjectFlags } from './manager/manager-flags.js';
 export { newLogger, pinoLevel, type LoggerOptions, type LogEncoder, type StacktraceLevel } from './logging/logger.js';
 export { MetricsAuthFilter, type AuthVerdict } from './manager/metrics-auth.js';
 
