@@ -7,7 +7,9 @@
  * holds the write (the fallback KEP-2340's consistent reads take when the watch cache lags), and says so
  * in the log. Writes of kinds the cache does not serve, writes its watch can never show (another
  * namespace, a label selector the object fails, unless the object is cached and must leave), and dry runs
- * are not tracked.
+ * are not tracked. A write whose scope cannot be checked (the kind's cache has a field selector) is tracked
+ * until one read has waited it out: that read waits the whole timeout and reads the API server (one log
+ * line); later reads are the cache's again, at once, as for a write outside the scope.
  *
  * What it needs of the cache: a kind's informer's last observed resourceVersion and store, and a call to
  * `observed()` whenever an informer took an event or a list (the cache's activity hook).
@@ -40,10 +42,11 @@ export interface TrackedCache extends CacheReader {
 }
 
 /**
- * Whether the cache's watch of `info` can ever show `obj` (its namespace and label selector scope). A
- * write it cannot show is not waited for: no event would come, and every read would wait out the timeout.
+ * Whether the cache's watch of `info` can ever show `obj` (its namespace and label selector scope): 'in',
+ * 'out', or 'unknown' when the scope has a part that cannot be checked here (a field selector). A write it
+ * cannot show is not waited for: no event would come, and every read would wait out the timeout.
  */
-export type CacheScope = (info: KindInfo, obj: KubeObject) => boolean;
+export type CacheScope = (info: KindInfo, obj: KubeObject) => 'in' | 'out' | 'unknown';
 
 /** This client's writes of one kind that the cache may not have seen yet. */
 interface PendingWrites {
@@ -52,6 +55,8 @@ interface PendingWrites {
   byKey: Map<string, bigint>;
   /** Deletes answered without a resourceVersion (a Status): the object (this uid, or any) must leave the cache. */
   deletes: Map<string, string>;
+  /** Keys of writes the cache's scope may hide (a field selector): dropped once a read waited them out. */
+  unchecked: Set<string>;
 }
 
 interface Waiter {
@@ -77,7 +82,7 @@ export class ReadYourOwnWrites implements CacheReader {
     private readonly clock: Clock,
     private readonly timeoutMs: number,
     private readonly logger?: Logger,
-    private readonly inScope: CacheScope = () => true,
+    private readonly inScope: CacheScope = () => 'in',
   ) {}
 
   serves(info: KindInfo): boolean {
@@ -95,9 +100,10 @@ export class ReadYourOwnWrites implements CacheReader {
     const id = kindIdOf(info);
     const objectKey = keyOf({ namespace: info.namespaced ? key.namespace : undefined, name: key.name });
     // Out of the watch's scope and not cached: no event will come. (Cached, it leaves with a DELETED event.)
-    if (rv !== undefined && !this.inScope(info, written!) && this.cache().informerFor(info).store.get(objectKey) === undefined) return;
+    const scope = rv === undefined ? 'in' : this.inScope(info, written!);
+    if (scope === 'out' && this.cache().informerFor(info).store.get(objectKey) === undefined) return;
     let writes = this.pending.get(id);
-    if (!writes) this.pending.set(id, (writes = { highest: 0n, byKey: new Map(), deletes: new Map() }));
+    if (!writes) this.pending.set(id, (writes = { highest: 0n, byKey: new Map(), deletes: new Map(), unchecked: new Set() }));
     else if (writes.byKey.size + writes.deletes.size >= 256) this.forgetSeen(info, this.cache().informerFor(info)); // keep the maps small
     if (rv === undefined) {
       writes.deletes.set(objectKey, deletedUid!);
@@ -106,6 +112,8 @@ export class ReadYourOwnWrites implements CacheReader {
     if (rv > writes.highest) writes.highest = rv;
     writes.deletes.delete(objectKey); // a later write's version covers an earlier delete of the key
     if (rv > (writes.byKey.get(objectKey) ?? 0n)) writes.byKey.set(objectKey, rv);
+    if (scope === 'unknown') writes.unchecked.add(objectKey);
+    else writes.unchecked.delete(objectKey);
   }
 
   /** An informer took an event or a list: wake the reads it has caught up for. */
@@ -128,6 +136,7 @@ export class ReadYourOwnWrites implements CacheReader {
       const deletedUid = writes.deletes.get(objectKey);
       const seen = () => (wanted === undefined || this.seenVersion(informer, wanted, objectKey)) && (deletedUid === undefined || gone(informer, objectKey, deletedUid));
       if ((wanted !== undefined || deletedUid !== undefined) && !(await this.caughtUp(info, informer, seen, objectKey))) {
+        this.dropUnchecked(info, [objectKey]);
         try {
           return await this.server().get(info, key);
         } catch (err) {
@@ -144,8 +153,10 @@ export class ReadYourOwnWrites implements CacheReader {
     if (writes) {
       const informer = this.cache().informerFor(info);
       const seen = () => this.seenVersion(informer, writes.highest) && [...writes.deletes].every(([key, uid]) => gone(informer, key, uid));
+      const caughtUp = await this.caughtUp(info, informer, seen);
+      if (!caughtUp) this.dropUnchecked(info, [...writes.unchecked]);
       // matchingFields needs the cache's indexes: a list with them is answered from the cache, late or not
-      if (!(await this.caughtUp(info, informer, seen)) && !options.matchingFields) return this.server().list(info, options);
+      if (!caughtUp && !options.matchingFields) return this.server().list(info, options);
     }
     return this.cache().list(info, options);
   }
@@ -181,13 +192,33 @@ export class ReadYourOwnWrites implements CacheReader {
     return cached !== undefined && cached >= wanted;
   }
 
+  /**
+   * Drops writes among `keys` whose scope could not be checked, once a read waited them out: the cache may never
+   * show them, and waiting again on every read would make each one as slow as the timeout.
+   */
+  private dropUnchecked(info: KindInfo, keys: string[]): void {
+    const id = kindIdOf(info);
+    const writes = this.pending.get(id);
+    if (!writes) return;
+    for (const key of keys) {
+      if (!writes.unchecked.delete(key)) continue;
+      writes.byKey.delete(key);
+    }
+    writes.highest = [...writes.byKey.values()].reduce((a, b) => (b > a ? b : a), 0n);
+    if (writes.byKey.size === 0 && writes.deletes.size === 0) this.pending.delete(id);
+  }
+
   /** Drops the writes the cache has seen (all of a kind's, once it passed the highest). */
   private forgetSeen(info: KindInfo, informer: ObservedKind): void {
     const id = kindIdOf(info);
     const writes = this.pending.get(id);
     if (!writes) return;
     const observed = versionOf(informer.lastResourceVersion()) ?? 0n;
-    for (const [key, rv] of writes.byKey) if (rv <= observed) writes.byKey.delete(key);
+    for (const [key, rv] of writes.byKey) {
+      if (rv > observed) continue;
+      writes.byKey.delete(key);
+      writes.unchecked.delete(key);
+    }
     for (const [key, uid] of writes.deletes) if (gone(informer, key, uid)) writes.deletes.delete(key);
     if (writes.byKey.size === 0 && writes.deletes.size === 0) this.pending.delete(id);
   }
