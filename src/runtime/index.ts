@@ -70,4 +70,6 @@ export { jsonPatchDiff, type JsonPatchOp } from './webhook/json-patch-diff.js';
 // apimachinery's field errors and apierrors.NewInvalid, for webhooks: `throw newInvalid(groupKind, name, [field.invalid(field.newPath('spec', 'schedule'), value, detail)])`.
 export * as field from '../apimachinery/field.js';
 export { newInvalid, InvalidError, type FieldError, type ErrorList, type GroupKind } from '../apimachinery/field.js';
+// resourceVersions ordered as the cache orders them (decimal integers; anything else not comparable).
+export { compareResourceVersions, isComparableResourceVersion } from '../apimachinery/resource-version.js';
 export { ProbeServer, type Check } from './manager/probes.js';

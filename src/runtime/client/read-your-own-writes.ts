@@ -20,6 +20,7 @@ import { isNotFound } from './api-error.js';
 import type { CacheReader, Client, ListOptions, ObjectKey } from './client.js';
 import type { KindInfo } from './kinds.js';
 import { keyOf, type KubeObject } from './object.js';
+import { compareResourceVersions, isComparableResourceVersion } from '../../apimachinery/resource-version.js';
 
 export interface ReadYourOwnWritesOptions {
   /** Off by default, as in controller-runtime. */
@@ -50,9 +51,9 @@ export type CacheScope = (info: KindInfo, obj: KubeObject) => 'in' | 'out' | 'un
 
 /** This client's writes of one kind that the cache may not have seen yet. */
 interface PendingWrites {
-  /** The highest resourceVersion written, and each object's. */
-  highest: bigint;
-  byKey: Map<string, bigint>;
+  /** The highest resourceVersion written, and each object's (decimal integers, apimachinery/resource-version.ts). */
+  highest: string;
+  byKey: Map<string, string>;
   /** Deletes answered without a resourceVersion (a Status): the object (this uid, or any) must leave the cache. */
   deletes: Map<string, string>;
   /** Keys of writes the cache's scope may hide (a field selector): dropped once a read waited them out. */
@@ -64,11 +65,16 @@ interface Waiter {
   resolve: (caughtUp: boolean) => void;
 }
 
-/** An etcd-style resourceVersion as a number; undefined when it is not one (then it is not tracked). */
-function versionOf(rv: string | undefined): bigint | undefined {
-  if (!rv || !/^\d+$/.test(rv)) return undefined;
-  return BigInt(rv);
+/** A resourceVersion that can be ordered (etcd's and the local cluster's decimal integers); undefined otherwise (then it is not tracked). */
+function versionOf(rv: string | undefined): string | undefined {
+  return isComparableResourceVersion(rv) ? rv : undefined;
 }
+
+/** `a` is above `b` (both comparable). */
+const above = (a: string, b: string): boolean => compareResourceVersions(a, b) === 1;
+
+/** `rv` is at least `wanted`; false when `rv` is absent or not comparable. */
+const atLeast = (rv: string | undefined, wanted: string): boolean => (compareResourceVersions(rv, wanted) ?? -1) >= 0;
 
 export class ReadYourOwnWrites implements CacheReader {
   private readonly pending = new Map<string, PendingWrites>();
@@ -103,15 +109,15 @@ export class ReadYourOwnWrites implements CacheReader {
     const scope = rv === undefined ? 'in' : this.inScope(info, written!);
     if (scope === 'out' && this.cache().informerFor(info).store.get(objectKey) === undefined) return;
     let writes = this.pending.get(id);
-    if (!writes) this.pending.set(id, (writes = { highest: 0n, byKey: new Map(), deletes: new Map(), unchecked: new Set() }));
+    if (!writes) this.pending.set(id, (writes = { highest: '0', byKey: new Map(), deletes: new Map(), unchecked: new Set() }));
     else if (writes.byKey.size + writes.deletes.size >= 256) this.forgetSeen(info, this.cache().informerFor(info)); // keep the maps small
     if (rv === undefined) {
       writes.deletes.set(objectKey, deletedUid!);
       return;
     }
-    if (rv > writes.highest) writes.highest = rv;
+    if (above(rv, writes.highest)) writes.highest = rv;
     writes.deletes.delete(objectKey); // a later write's version covers an earlier delete of the key
-    if (rv > (writes.byKey.get(objectKey) ?? 0n)) writes.byKey.set(objectKey, rv);
+    if (above(rv, writes.byKey.get(objectKey) ?? '0')) writes.byKey.set(objectKey, rv);
     if (scope === 'unknown') writes.unchecked.add(objectKey);
     else writes.unchecked.delete(objectKey);
   }
@@ -185,11 +191,9 @@ export class ReadYourOwnWrites implements CacheReader {
   }
 
   /** The informer's last resourceVersion (or, given a key, the cached object's) is at least `wanted`. */
-  private seenVersion(informer: ObservedKind, wanted: bigint, key?: string): boolean {
-    if ((versionOf(informer.lastResourceVersion()) ?? 0n) >= wanted) return true;
-    if (key === undefined) return false;
-    const cached = versionOf(informer.store.get(key)?.metadata?.resourceVersion);
-    return cached !== undefined && cached >= wanted;
+  private seenVersion(informer: ObservedKind, wanted: string, key?: string): boolean {
+    if (atLeast(informer.lastResourceVersion(), wanted)) return true;
+    return key !== undefined && atLeast(informer.store.get(key)?.metadata?.resourceVersion, wanted);
   }
 
   /**
@@ -204,7 +208,7 @@ export class ReadYourOwnWrites implements CacheReader {
       if (!writes.unchecked.delete(key)) continue;
       writes.byKey.delete(key);
     }
-    writes.highest = [...writes.byKey.values()].reduce((a, b) => (b > a ? b : a), 0n);
+    writes.highest = [...writes.byKey.values()].reduce((a, b) => (above(b, a) ? b : a), '0');
     if (writes.byKey.size === 0 && writes.deletes.size === 0) this.pending.delete(id);
   }
 
@@ -213,9 +217,9 @@ export class ReadYourOwnWrites implements CacheReader {
     const id = kindIdOf(info);
     const writes = this.pending.get(id);
     if (!writes) return;
-    const observed = versionOf(informer.lastResourceVersion()) ?? 0n;
+    const observed = informer.lastResourceVersion();
     for (const [key, rv] of writes.byKey) {
-      if (rv > observed) continue;
+      if (!atLeast(observed, rv)) continue;
       writes.byKey.delete(key);
       writes.unchecked.delete(key);
     }
