@@ -72,4 +72,6 @@ export * as field from '../apimachinery/field.js';
 export { newInvalid, InvalidError, type FieldError, type ErrorList, type GroupKind } from '../apimachinery/field.js';
 // resourceVersions ordered as the cache orders them (decimal integers; anything else not comparable).
 export { compareResourceVersions, isComparableResourceVersion } from '../apimachinery/resource-version.js';
+// Go's time.ParseDuration (Go's grammar and error texts) and Duration.String, for flags and configuration files.
+export { parseGoDuration, parseGoDurationNanos, formatGoDuration, formatGoDurationNanos, GoDurationError } from '../apimachinery/go-duration.js';
 export { ProbeServer, type Check } from './manager/probes.js';
