@@ -1,4 +1,5 @@
 /** `@every <duration>` schedules as robfig/cron (kube-controller-manager's parser): Go's durations and error texts. */
+import { cronScheduleError } from '../registry/builtin/batch-kinds.js';
 import { parseSchedule, ScheduleError } from './cron-schedule.js';
 
 const at = Date.parse('2024-01-15T10:00:00Z');
@@ -18,4 +19,10 @@ test.each([
 ])('%s is unparseable with time.ParseDuration\'s error', (schedule, goError) => {
   expect(() => parseSchedule(schedule, undefined)).toThrow(ScheduleError);
   expect(() => parseSchedule(schedule, undefined)).toThrow(`unparseable schedule: "${schedule}" : failed to parse duration ${schedule}: ${goError}`);
+});
+
+test("the API server's CronJob validation refuses a bad @every with robfig's message (time.ParseDuration's error)", () => {
+  expect(cronScheduleError('@every 90s')).toBeUndefined();
+  expect(cronScheduleError('@every 5x')).toBe('failed to parse duration @every 5x: time: unknown unit "x" in duration "5x"');
+  expect(cronScheduleError('@every 5')).toBe('failed to parse duration @every 5: time: missing unit in duration "5"');
 });

@@ -15,8 +15,8 @@ limitations under the License.
 */
 
 /** The operator's flags: --probe-interval and --s3-endpoint, alone and through the manager's parser (kubeforge's parseManagerFlags). */
-import { addManagerFlags, managerUsage, parseManagerFlags } from 'kubeforge/runtime';
-import { parseGoDuration, storageSettings } from './flags.js';
+import { addManagerFlags, managerUsage, parseGoDuration, parseManagerFlags } from 'kubeforge/runtime';
+import { storageSettings } from './flags.js';
 
 const parseFlags = (argv: string[]) => parseManagerFlags(argv, { leaderElectionId: 'storagebucket-leader.example.com' });
 

@@ -22,7 +22,7 @@ limitations under the License.
  * `parseManagerFlags` checks the values (a bad one names its flag) and `storageSettings()` reads what it
  * parsed, as a Go package reads its flag variables after flag.Parse.
  */
-import { addManagerFlags } from 'kubeforge/runtime';
+import { addManagerFlags, parseGoDuration } from 'kubeforge/runtime';
 
 /** Default --probe-interval. */
 export const DEFAULT_PROBE_INTERVAL = '30s';
@@ -47,20 +47,15 @@ export interface StorageSettings {
   s3Endpoint?: string;
 }
 
-const UNIT_MS: Record<string, number> = { ns: 1e-6, us: 1e-3, µs: 1e-3, ms: 1, s: 1000, m: 60_000, h: 3_600_000 };
-
-/** Go's time.ParseDuration for positive durations ("1m30s", "500ms", "1.5h"); undefined when it is not one. */
-export function parseGoDuration(text: string): number | undefined {
-  if (!/^(\d+(\.\d*)?|\.\d+)(ns|us|µs|ms|s|m|h)((\d+(\.\d*)?|\.\d+)(ns|us|µs|ms|s|m|h))*$/.test(text)) return undefined;
-  let ms = 0;
-  for (const [, number, unit] of text.matchAll(/(\d+(?:\.\d*)?|\.\d+)(ns|us|µs|ms|s|m|h)/g)) ms += Number(number) * UNIT_MS[unit!]!;
-  return ms;
-}
-
 /** The settings from parsed flag values; an error names the flag and the value it refused. */
 export function storageSettingsOf(values: { 'probe-interval'?: string; 's3-endpoint'?: string }): StorageSettings {
   const interval = values['probe-interval'] ?? DEFAULT_PROBE_INTERVAL;
-  const probeIntervalMs = parseGoDuration(interval);
+  let probeIntervalMs: number | undefined;
+  try {
+    probeIntervalMs = parseGoDuration(interval);
+  } catch {
+    probeIntervalMs = undefined;
+  }
   if (probeIntervalMs === undefined || probeIntervalMs < 1) {
     throw new Error(`--probe-interval: expected a duration of at least 1ms such as 10s, 1m or 1m30s, got "${interval}"`);
   }
