@@ -108,4 +108,13 @@ describe('the --config flag', () => {
     expect(() => parse(['--config', '--zap-devel'])).toThrow('--config: expected the path');
     expect(() => parse(['--config='])).toThrow('--config: expected the path');
   });
+
+  test("the file's leader election replaces --leader-elect's lease; defaultResync (10m unset) becomes the cache's resync period", () => {
+    const options = { leaderElection: { id: 'jobconfig-leader.furiko.io', namespace: 'default' } };
+    // Without a file: Furiko's defaultResync (10m) as the cache's resync period, nothing else.
+    expect(withBootstrapConfig(options, defaultBootstrapConfig)).toEqual({ ...options, cache: { syncPeriodMs: 600_000 } });
+    expect(withBootstrapConfig(options, parseBootstrapConfig(FURIKO_SAMPLE, 'c.yaml')).cache).toEqual({ syncPeriodMs: 600_000 });
+    expect(withBootstrapConfig(options, parseBootstrapConfig('defaultResync: 90s\n', 'c.yaml')).cache).toEqual({ syncPeriodMs: 90_000 });
+    expect(withBootstrapConfig(options, parseBootstrapConfig(FURIKO_SAMPLE, 'c.yaml')).leaderElection).toMatchObject({ id: 'execution-controller', namespace: 'furiko-system' });
+  });
 });
