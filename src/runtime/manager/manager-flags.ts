@@ -175,18 +175,12 @@ export function parseManagerFlags(argv: string[], config: ManagerFlagsConfig): M
   Object.assign(values, explicit);
   if (values.help) return 'help';
   const given: ReadonlySet<string> = new Set([...tokens.flatMap((t) => (t.kind === 'option' && t.name !== undefined ? [t.name] : [])), ...Object.keys(explicit)]);
-  const projectValues: ProjectFlagValues = {};
-  for (const registered of projectFlags) {
-    const own = Object.fromEntries(Object.keys(registered.flags.options).map((name) => [name, values[name]]));
-    registered.flags.check?.(own);
-    Object.assign(projectValues, own);
-  }
+  const owned = projectFlags.map((registered) => Object.fromEntries(Object.keys(registered.flags.options).map((name) => [name, values[name]])) as ProjectFlagValues);
+  projectFlags.forEach((registered, i) => registered.flags.check?.(owned[i]!));
   const flags = managerFlagsOf(values as unknown as ManagerFlagValues, config);
   // Recorded only for a command line that passed every check: the handles never hold refused values.
-  for (const registered of projectFlags) {
-    registered.parsed = { values: Object.fromEntries(Object.keys(registered.flags.options).map((name) => [name, values[name]])), given };
-  }
-  return { ...flags, values: projectValues, given };
+  projectFlags.forEach((registered, i) => (registered.parsed = { values: owned[i]!, given }));
+  return { ...flags, values: Object.assign({}, ...owned) as ProjectFlagValues, given };
 }
 
 /**
