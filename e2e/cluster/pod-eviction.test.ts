@@ -154,3 +154,44 @@ test('an unready pod may be evicted while the budget is met, even with no disrup
   await suite.cluster.settle();
   expect((await refusal(core.readNamespacedPod({ name: 'slow-c', namespace: 'default' }))).code).toBe(404);
 });
+
+test('DeleteOptions the API server refuses are refused on the eviction path as on DELETE: 422 Invalid, and the pod stays', async () => {
+  for (const name of ['opts-a', 'opts-b']) await kubectl.ok(['apply', '-f', '-'], pod(name, 'opts'));
+  await suite.cluster.settle();
+  const unsupported = {
+    kind: 'Status',
+    apiVersion: 'v1',
+    metadata: {},
+    status: 'Failure',
+    message: 'DeleteOptions.meta.k8s.io "" is invalid: propagationPolicy: Unsupported value: "Sideways": supported values: "Foreground", "Background", "Orphan", "nil"',
+    reason: 'Invalid',
+    // StatusDetails.name is omitempty: the empty name of DeleteOptions is left out
+    details: {
+      group: 'meta.k8s.io',
+      kind: 'DeleteOptions',
+      causes: [{ reason: 'FieldValueNotSupported', message: 'Unsupported value: "Sideways": supported values: "Foreground", "Background", "Orphan", "nil"', field: 'propagationPolicy' }],
+    },
+    code: 422,
+  };
+  const deleted = await refusal(core.deleteNamespacedPod({ name: 'opts-a', namespace: 'default', propagationPolicy: 'Sideways' }));
+  expect(deleted).toEqual({ code: 422, status: unsupported });
+  const evicted = await refusal(core.createNamespacedPodEviction({ name: 'opts-a', namespace: 'default', body: eviction('opts-a', { propagationPolicy: 'Sideways' }) }));
+  expect(evicted).toEqual({ code: 422, status: unsupported });
+
+  const both = 'DeleteOptions.meta.k8s.io "" is invalid: propagationPolicy: Invalid value: "Background": orphanDependents and deletionPropagation cannot be both set';
+  const bothDeleted = await refusal(core.deleteNamespacedPod({ name: 'opts-b', namespace: 'default', propagationPolicy: 'Background', orphanDependents: false }));
+  expect({ code: bothDeleted.code, reason: bothDeleted.status.reason, message: bothDeleted.status.message }).toEqual({ code: 422, reason: 'Invalid', message: both });
+  const bothEvicted = await refusal(core.createNamespacedPodEviction({ name: 'opts-b', namespace: 'default', body: eviction('opts-b', { propagationPolicy: 'Background', orphanDependents: false }) }));
+  expect({ code: bothEvicted.code, reason: bothEvicted.status.reason, message: bothEvicted.status.message }).toEqual({ code: 422, reason: 'Invalid', message: both });
+
+  await suite.cluster.settle();
+  for (const name of ['opts-a', 'opts-b']) {
+    const kept = await core.readNamespacedPod({ name, namespace: 'default' });
+    expect(kept.metadata!.deletionTimestamp).toBeUndefined();
+    // As 1.32's addConditionAndDeletePod: the DisruptionTarget condition is written before the store's Delete refuses the options.
+    expect((kept.status!.conditions ?? []).filter((c) => c.type === 'DisruptionTarget').map((c) => [c.status, c.reason])).toEqual([['True', 'EvictionByEvictionAPI']]);
+  }
+  // A good policy still evicts.
+  const reply = await suite.call('POST', '/api/v1/namespaces/default/pods/opts-a/eviction', eviction('opts-a', { propagationPolicy: 'Foreground' }));
+  expect(reply.code).toBe(201);
+});

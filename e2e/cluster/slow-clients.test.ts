@@ -73,6 +73,11 @@ test('?timeout=5s shortens the deadline; a longer one is capped at 60 s; a bad o
   const bad = await suite.call('GET', `${cms}?timeout=soon`);
   expect(bad.code).toBe(400);
   expect(JSON.parse(bad.text).message).toBe('invalid timeout specified in the request URL - time: invalid duration "soon"');
+  // time.ParseDuration's other error texts, as the API server passes them on
+  const unitless = await suite.call('GET', `${cms}?timeout=5`);
+  expect([unitless.code, JSON.parse(unitless.text).message]).toEqual([400, 'invalid timeout specified in the request URL - time: missing unit in duration "5"']);
+  const days = await suite.call('GET', `${cms}?timeout=1d`);
+  expect([days.code, JSON.parse(days.text).message]).toEqual([400, 'invalid timeout specified in the request URL - time: unknown unit "d" in duration "1d"']);
 });
 
 test('watches are long-running: no 504 after 60 s', async () => {

@@ -146,8 +146,8 @@ const ADDED_LINES: Record<string, AddedLines> = {
   jobconfig: {
     'cmd/run-local.ts': [
       "import { furikoBootstrap } from '../internal/furiko/startup.js';",
-      '// Furiko, as cmd/main.ts: --config <bootstrap file> is taken out of process.argv; its dynamic ConfigMap is watched.',
-      'const furiko = furikoBootstrap(process.argv);',
+      "    // Furiko, as cmd/main.ts: the bootstrap file of --config, as runLocal's parseManagerFlags read it; its dynamic ConfigMap is watched.",
+      '    const furiko = furikoBootstrap();',
       '    furiko.watchDynamicConfig(mgr);',
       '    furiko.configureControllers(mgr);',
     ],

@@ -3,7 +3,8 @@
  * `parseManagerFlags` (src/runtime/manager/manager-flags.ts) and their effect on the servers they configure:
  * --metrics-cert-path with --metrics-cert-name/--metrics-cert-key (the served certificate is the one in the
  * named files), the same for the webhook server, --enable-http2 (HTTP/1.1 only unless given), --webhook-port,
- * controller-runtime's zap flags, and the one line a bind failure prints, naming the flag and the port.
+ * controller-runtime's zap flags, the one line a bind failure prints, naming the flag and the port, and the
+ * values of a project's own flags (`addManagerFlags`) as `parseManagerFlags` returns them.
  */
 import { X509Certificate } from 'node:crypto';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -16,7 +17,7 @@ import { MetricsServer } from '../../src/runtime/manager/metrics-server.js';
 import { KindRegistry } from '../../src/runtime/client/kinds.js';
 import { WebhookServer } from '../../src/runtime/webhook/server.js';
 import { BindError } from '../../src/runtime/manager/bind-address.js';
-import { managerUsage, parseManagerFlags, startFailureMessage, type ManagerFlags } from '../../src/runtime/manager/manager-flags.js';
+import { addManagerFlags, managerUsage, parseManagerFlags, startFailureMessage, type ManagerFlags } from '../../src/runtime/manager/manager-flags.js';
 
 const usage = managerUsage();
 const parseFlags = (argv: string[]): ReturnType<typeof parseManagerFlags> => parseManagerFlags(argv, { leaderElectionId: 'project-leader.tutorial.kubebuilder.io' });
@@ -153,4 +154,29 @@ test('a server that cannot listen is one line naming its flag, the address given
   const other = new Error('cannot load kubeconfig');
   expect(startFailureMessage(other)).toBe('cannot load kubeconfig');
   expect(startFailureMessage(other, true)).toBe(other.stack);
+});
+
+test("a project's own flags: parseManagerFlags returns their values and the flags given; the handle holds the last good ones", () => {
+  const widgetFlags = addManagerFlags({
+    options: { 'widget-size': { type: 'string', default: 'small' }, 'widget-shiny': { type: 'boolean' } },
+    usage: '  --widget-size <size>                the widgets\' size\n  --widget-shiny                      shiny widgets',
+    check({ 'widget-size': size }) {
+      if (size !== 'small' && size !== 'large') throw new Error(`--widget-size: expected small or large, got "${size}"`);
+    },
+  });
+  // Before any parse, the defaults (as a Go flag variable before flag.Parse).
+  expect(widgetFlags.values).toEqual({ 'widget-size': 'small', 'widget-shiny': undefined });
+  expect(widgetFlags.given.size).toBe(0);
+  const parsed = flags(['--widget-size', 'large', '--widget-shiny=true', '--leader-elect']);
+  expect(parsed.values).toEqual({ 'widget-size': 'large', 'widget-shiny': true });
+  expect([...parsed.given].sort()).toEqual(['leader-elect', 'widget-shiny', 'widget-size']);
+  expect(widgetFlags.values).toEqual(parsed.values);
+  expect(widgetFlags.given).toBe(parsed.given);
+  // Refused values: an error naming the flag (also for one given without a value), and the handle keeps the last good ones.
+  expect(() => flags(['--widget-size=huge'])).toThrow('--widget-size: expected small or large, got "huge"');
+  expect(() => flags(['--widget-size'])).toThrow('--widget-size: expected small or large, got ""');
+  expect(() => flags(['--kubeconfig'])).toThrow('--kubeconfig: expected a value (--kubeconfig=<value> or --kubeconfig <value>)');
+  expect(widgetFlags.values).toEqual({ 'widget-size': 'large', 'widget-shiny': true });
+  expect(flags([]).values).toEqual({ 'widget-size': 'small', 'widget-shiny': undefined });
+  expect(widgetFlags.values).toEqual({ 'widget-size': 'small', 'widget-shiny': undefined });
 });

@@ -75,3 +75,9 @@ export declare const appliesTo: unique symbol;
 
 /** An apply configuration of a kind: `ApplyConfiguration<T>` that also says it answers with a `T`. */
 export type ApplyConfigurationOf<T> = ApplyConfiguration<T> & { readonly [appliesTo]?: T };
+
+/**
+ * Go's time.ParseDuration and Duration.String for `Duration` values (the same functions kubeforge/runtime
+ * exports), here for code that reads or prints durations without loading the controller runtime (a CLI).
+ */
+export { parseGoDuration, parseGoDurationNanos, formatGoDuration, formatGoDurationNanos, GoDurationError } from '../apimachinery/go-duration.js';

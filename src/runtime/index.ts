@@ -53,7 +53,7 @@ export { LeaderElector, microTime, type LeaderElectionOptions, type LeaderCallba
 export { ManagerMetrics } from './manager/metrics.js';
 export { MetricsServer, type MetricsServerOptions } from './manager/metrics-server.js';
 export { parseBindAddress, BindError, type ServerName } from './manager/bind-address.js';
-export { parseManagerFlags, managerUsage, addManagerFlags, startFailureMessage, portOf, type ManagerFlags, type ManagerFlagsConfig, type ProjectFlags } from './manager/manager-flags.js';
+export { parseManagerFlags, managerUsage, addManagerFlags, startFailureMessage, portOf, type ManagerFlags, type ManagerFlagsConfig, type ProjectFlags, type ProjectFlagOption, type ProjectFlagValues, type ParsedProjectFlags } from './manager/manager-flags.js';
 export { newLogger, pinoLevel, type LoggerOptions, type LogEncoder, type StacktraceLevel } from './logging/logger.js';
 export { MetricsAuthFilter, type AuthVerdict } from './manager/metrics-auth.js';
 
@@ -70,4 +70,8 @@ export { jsonPatchDiff, type JsonPatchOp } from './webhook/json-patch-diff.js';
 // apimachinery's field errors and apierrors.NewInvalid, for webhooks: `throw newInvalid(groupKind, name, [field.invalid(field.newPath('spec', 'schedule'), value, detail)])`.
 export * as field from '../apimachinery/field.js';
 export { newInvalid, InvalidError, type FieldError, type ErrorList, type GroupKind } from '../apimachinery/field.js';
+// resourceVersions ordered as the cache orders them (decimal integers; anything else not comparable).
+export { compareResourceVersions, isComparableResourceVersion } from '../apimachinery/resource-version.js';
+// Go's time.ParseDuration (Go's grammar and error texts) and Duration.String, for flags and configuration files.
+export { parseGoDuration, parseGoDurationNanos, formatGoDuration, formatGoDurationNanos, GoDurationError } from '../apimachinery/go-duration.js';
 export { ProbeServer, type Check } from './manager/probes.js';

@@ -26,14 +26,13 @@ import { furikoBootstrap } from '../internal/furiko/startup.js';
 // +kubebuilder:scaffold:imports
 
 async function main(): Promise<void> {
-  // Furiko: --config <bootstrap file> is taken out of process.argv here; the manager's flags are the rest.
-  const furiko = furikoBootstrap(process.argv);
   const flags = parseManagerFlags(process.argv.slice(2), { leaderElectionId: 'jobconfig-leader.furiko.io' });
   if (flags === 'help') {
     process.stdout.write(`${managerUsage()}\n`);
-    process.stdout.write(`${furiko.usage}\n`);
     return;
   }
+  // Furiko: the bootstrap file of --config, one of the manager's flags (internal/furiko/bootstrap-config.ts).
+  const furiko = furikoBootstrap(flags);
   furiko.configure(flags.options);
   const mgr = new Manager(flags.options);
   furiko.watchDynamicConfig(mgr);

@@ -27,11 +27,11 @@ import { setupWebhooks } from '../internal/webhook/index.js';
 import { furikoBootstrap } from '../internal/furiko/startup.js';
 // +kubebuilder:scaffold:imports
 
-// Furiko, as cmd/main.ts: --config <bootstrap file> is taken out of process.argv; its dynamic ConfigMap is watched.
-const furiko = furikoBootstrap(process.argv);
 void runLocal({
   leaderElectionId: 'jobconfig-leader.furiko.io',
   async setup(mgr) {
+    // Furiko, as cmd/main.ts: the bootstrap file of --config, as runLocal's parseManagerFlags read it; its dynamic ConfigMap is watched.
+    const furiko = furikoBootstrap();
     furiko.watchDynamicConfig(mgr);
     await setupControllers(mgr);
     furiko.configureControllers(mgr);

@@ -1,8 +1,9 @@
 /**
- * `make run-local` starts Furiko as cmd/main.ts does: cmd/run-local.ts takes `--config` out of the command
- * line, and the setup it gives kubeforge/testing's runLocal watches the bootstrap file's dynamic ConfigMap
- * and Secret and applies its controllerConcurrency. runLocal is replaced by one that records its options,
- * so the setup runs on a manager that never connects.
+ * `make run-local` starts Furiko as cmd/main.ts does: `--config` is one of the manager's flags, so runLocal's
+ * parseManagerFlags reads it, and the setup cmd/run-local.ts gives kubeforge/testing's runLocal watches the
+ * bootstrap file's dynamic ConfigMap and Secret and applies its controllerConcurrency. runLocal is replaced
+ * by one that records its options; the test parses the flags as runLocal does before it calls the setup,
+ * which runs on a manager that never connects.
  */
 import { jest } from '@jest/globals';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -10,7 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { KubeConfig } from '@kubernetes/client-node';
 import pino from 'pino';
-import { Manager, type Runnable } from 'kubeforge/runtime';
+import { Manager, parseManagerFlags, type Runnable } from 'kubeforge/runtime';
 import type { RunLocalOptions } from 'kubeforge/testing';
 
 const recorded: RunLocalOptions[] = [];
@@ -36,8 +37,11 @@ test('run-local watches the dynamic ConfigMap and Secret of --config and applies
   writeFileSync(file, 'dynamicConfigs:\n  configMap:\n    namespace: default\n    name: dyn\n  secret:\n    name: dyn-secret\ncontrollerConcurrency:\n  job:\n    workers: 2\n');
   process.argv = ['node', 'dist/cmd/run-local.js', '--fresh', '--config', file, '--health-probe-bind-address=:0'];
   await import('../cmd/run-local.js');
-  expect(process.argv).toEqual(['node', 'dist/cmd/run-local.js', '--fresh', '--health-probe-bind-address=:0']);
+  // the command line is left alone: nothing takes --config out of it any more
+  expect(process.argv).toEqual(['node', 'dist/cmd/run-local.js', '--fresh', '--config', file, '--health-probe-bind-address=:0']);
   expect(recorded).toHaveLength(1);
+  // runLocal parses the manager's flags (without its own --fresh) before it calls the setup
+  expect(parseManagerFlags(['--config', file, '--health-probe-bind-address=:0'], { leaderElectionId: recorded[0]!.leaderElectionId })).not.toBe('help');
 
   const mgr = offlineManager();
   const added: Runnable[] = [];

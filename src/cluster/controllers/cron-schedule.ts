@@ -4,6 +4,7 @@
  * prefix, evaluated in `spec.timeZone` (UTC when unset) with cron-parser.
  */
 import { CronExpressionParser } from 'cron-parser';
+import { parseGoDuration } from '../../apimachinery/go-duration.js';
 
 export interface Schedule {
   /** First activation strictly after `after` (epoch ms). */
@@ -43,20 +44,6 @@ export function splitZonePrefix(schedule: string): { zone?: string; expression: 
   return m ? { zone: m[1]!, expression: m[2]! } : { expression: schedule.trim() };
 }
 
-function parseGoDuration(text: string): number | undefined {
-  const units: Record<string, number> = { ns: 1e-6, us: 1e-3, µs: 1e-3, ms: 1, s: 1000, m: 60_000, h: 3_600_000 };
-  let rest = text;
-  let total = 0;
-  if (!rest) return undefined;
-  while (rest) {
-    const m = /^(\d+(?:\.\d+)?)(ns|us|µs|ms|s|m|h)/.exec(rest);
-    if (!m) return undefined;
-    total += Number(m[1]) * units[m[2]!]!;
-    rest = rest.slice(m[0].length);
-  }
-  return total;
-}
-
 const parsed = new Map<string, Schedule | ScheduleError>();
 
 /** Parses `schedule` in `timeZone` (cached: controllers re-read the same schedules on every sync). */
@@ -83,8 +70,12 @@ function parseUncached(schedule: string, timeZone: string | undefined): Schedule
   checkTimeZone(zone);
   const unparseable = (why: string): ScheduleError => new ScheduleError('UnparseableSchedule', `unparseable schedule: "${schedule}" : ${why}`);
   if (expression.startsWith('@every ')) {
-    const ms = parseGoDuration(expression.slice(7).trim());
-    if (ms === undefined) throw unparseable(`failed to parse duration ${expression}: time: invalid duration "${expression.slice(7).trim()}"`);
+    let ms: number;
+    try {
+      ms = parseGoDuration(expression.slice(7).trim());
+    } catch (err) {
+      throw unparseable(`failed to parse duration ${expression}: ${(err as Error).message}`);
+    }
     // robfig rounds @every to whole seconds, with a one-second minimum
     const step = Math.max(1000, Math.floor(ms / 1000) * 1000);
     return {

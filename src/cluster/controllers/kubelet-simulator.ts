@@ -25,7 +25,8 @@ import type { PodBehaviour } from './pod-behaviour.js';
 import { readCommand } from './pod-behaviour.js';
 import type { PodScripts } from './pod-scripts.js';
 import { matchesNodeSelection, milli, podRequests } from './scheduler-plugins.js';
-import { type KubeletContainerStatus, type KubeletPodStatus, backoffMs, condition, finishIfDone, goDuration, imageReference, orderConditions, setCondition } from './pod-status.js';
+import { formatGoDuration } from '../../apimachinery/go-duration.js';
+import { type KubeletContainerStatus, type KubeletPodStatus, backoffMs, condition, finishIfDone, imageReference, orderConditions, setCondition } from './pod-status.js';
 import { ProcessPods, type ProcessPodsConfig } from './process-pods.js';
 
 export type { BehaviourOverride, PodSelector } from './pod-scripts.js';
@@ -365,7 +366,7 @@ export class KubeletSimulator implements BuiltinController {
     }
     this.pulledImages.add(image);
     this.events.record(pod, 'Normal', 'Pulling', `Pulling image "${image}"`, container.name);
-    const took = goDuration(pullMs);
+    const took = formatGoDuration(pullMs);
     this.events.record(pod, 'Normal', 'Pulled', `Successfully pulled image "${image}" in ${took} (${took} including waiting). Image size: 2155 bytes.`, container.name);
   }
 
@@ -561,7 +562,7 @@ export class KubeletSimulator implements BuiltinController {
   }
 
   private backoffMessage(pod: Stored<Pod>, container: string, restartCount: number): string {
-    return `back-off ${goDuration(backoffMs(restartCount))} restarting failed container=${container} pod=${pod.metadata.name}_${pod.metadata.namespace}(${pod.metadata.uid})`;
+    return `back-off ${formatGoDuration(backoffMs(restartCount))} restarting failed container=${container} pod=${pod.metadata.name}_${pod.metadata.namespace}(${pod.metadata.uid})`;
   }
 
   /**

@@ -7,6 +7,7 @@
 import type { Container, Pod } from 'kubernetes-types/core/v1.js';
 import { asStored } from '../store/kube-object.js';
 import type { KubeObject } from '../store/object-store.js';
+import { parseGoDuration } from '../../apimachinery/go-duration.js';
 
 export const simAnnotationPrefix = 'sim.kubeforge.io/';
 
@@ -29,20 +30,18 @@ export interface PodBehaviour {
   liveness: 'pass' | 'fail';
 }
 
-/** Go-style durations: `0s`, `1.5s`, `2m`, `1h30m`, `250ms`; a bare number means seconds. */
+/** Go durations (`0s`, `1.5s`, `2m`, `1h30m`, `250ms`, time.ParseDuration's grammar), not negative; a bare number means seconds. */
 export function parseDuration(text: string, where: string): number {
   const t = text.trim();
   if (/^\d+(\.\d+)?$/.test(t)) return Math.round(Number(t) * 1000);
-  const units: Record<string, number> = { ms: 1, s: 1000, m: 60_000, h: 3_600_000 };
-  let total = 0;
-  let rest = t;
-  while (rest.length) {
-    const m = /^(\d+(?:\.\d+)?)(ms|s|m|h)/.exec(rest);
-    if (!m) throw new Error(`${where}: invalid duration ${JSON.stringify(text)} (expected e.g. 5s, 1m30s, 250ms)`);
-    total += Number(m[1]) * units[m[2]!]!;
-    rest = rest.slice(m[0].length);
+  let ms: number | undefined;
+  try {
+    ms = parseGoDuration(t);
+  } catch {
+    ms = undefined;
   }
-  return Math.round(total);
+  if (ms === undefined || ms < 0) throw new Error(`${where}: invalid duration ${JSON.stringify(text)} (expected e.g. 5s, 1m30s, 250ms)`);
+  return Math.round(ms);
 }
 
 /** What the container's command says: total `sleep` seconds and the last `exit` code, if any. */

@@ -62,15 +62,6 @@ export function imageReference(image: string | undefined): string {
   return withTag;
 }
 
-/** Go's time.Duration text for whole milliseconds: 0s, 250ms, 1.5s, 2m0s. */
-export function goDuration(ms: number): string {
-  if (ms === 0) return '0s';
-  if (ms < 1000) return `${ms}ms`;
-  if (ms < 60_000) return `${ms / 1000}s`;
-  const m = Math.floor(ms / 60_000);
-  return `${m}m${(ms % 60_000) / 1000}s`;
-}
-
 /** The back-off before restart number `restartCount`. */
 export function backoffMs(restartCount: number): number {
   return Math.min(crashLoopBaseMs * 2 ** Math.max(0, restartCount - 1), crashLoopCapMs);

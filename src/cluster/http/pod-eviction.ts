@@ -3,7 +3,7 @@
  * Pending, finished or already going is deleted without looking at budgets; otherwise the one
  * PodDisruptionBudget selecting it must allow a disruption — its disruptionsAllowed is decremented and
  * the pod recorded in status.disruptedPods before the pod gets the DisruptionTarget condition and is
- * deleted with the Eviction's DeleteOptions (201 Success). No disruption left → 429 with the
+ * deleted with the Eviction's DeleteOptions (201 Success), which are validated as a DELETE's are (422 Invalid). No disruption left → 429 with the
  * DisruptionBudget cause; several budgets → the real server's 500; a budget the controller has not yet
  * seen → 429 "still being processed"; unready pods pass while the budget is otherwise met.
  */
@@ -14,11 +14,13 @@ import { ApiError, badRequest, conflict, forbidden, type StatusCause } from '../
 import type { Condition } from 'kubernetes-types/meta/v1.js';
 import type { Pod } from 'kubernetes-types/core/v1.js';
 import type { Eviction, PodDisruptionBudget, PodDisruptionBudgetStatus } from 'kubernetes-types/policy/v1.js';
+import type { DeleteOptions as MetaDeleteOptions } from 'kubernetes-types/meta/v1.js';
 import { asStored } from '../store/kube-object.js';
 import type { KubeObject, ObjectStore } from '../store/object-store.js';
 import type { ResourceHandler } from './resource-handler.js';
 import type { ResourceType } from '../registry/resource-type.js';
 import { isPodReady, labelSelectorSelects } from '../controllers/service-pods.js';
+import { validateDeleteOptions } from './delete-options-validation.js';
 
 const evictionKind = { group: 'policy', version: 'v1', kind: 'Eviction', custom: false };
 const writer = { fieldManager: 'kube-apiserver' };
@@ -48,7 +50,9 @@ function deleteOptionsOf(eviction: Eviction, requestDryRun: string[]): DeleteOpt
   const options: DeleteOptions = { dryRun: dryRun.includes('All') };
   if (typeof given.gracePeriodSeconds === 'number') options.gracePeriodSeconds = given.gracePeriodSeconds;
   if (given.preconditions) options.preconditions = given.preconditions;
-  if (given.propagationPolicy) options.propagationPolicy = given.propagationPolicy as DeleteOptions['propagationPolicy']; // not validated on this path (as before typing)
+  if (given.propagationPolicy) options.propagationPolicy = given.propagationPolicy as DeleteOptions['propagationPolicy'];
+  else if (given.orphanDependents === true) options.propagationPolicy = 'Orphan';
+  else if (given.orphanDependents === false) options.propagationPolicy = 'Background';
   return options;
 }
 
@@ -63,7 +67,7 @@ export function installPodEviction(handler: ResourceHandler, catalog: ResourceCa
     const options = deleteOptionsOf(eviction, ctx.query.getAll('dryRun'));
     const pod = operations.get(rt, namespace, name);
     const evict = (): { code: number; body: unknown } => {
-      deletePod(operations, rt, pod, options, now);
+      deletePod(operations, rt, pod, options, eviction.deleteOptions ?? {}, now);
       return { code: 201, body: { kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Success', code: 201 } };
     };
     if (canIgnoreBudgets(pod) || !budgets) return evict();
@@ -110,8 +114,8 @@ function checkAndDecrement(operations: ObjectOperations, budgets: ResourceType, 
   operations.update(budgets, pdb.metadata.namespace, pdb.metadata.name, next, { ...writer, subresource: 'status' });
 }
 
-/** The DisruptionTarget condition (EvictionByEvictionAPI), then the delete with the Eviction's options. */
-function deletePod(operations: ObjectOperations, pods: ResourceType, pod: KubeObject, options: DeleteOptions, now: () => number): void {
+/** The DisruptionTarget condition (EvictionByEvictionAPI), then the delete with the Eviction's options (checked as a DELETE's). */
+function deletePod(operations: ObjectOperations, pods: ResourceType, pod: KubeObject, options: DeleteOptions, requested: MetaDeleteOptions, now: () => number): void {
   const { namespace, name } = pod.metadata;
   const pre = options.preconditions ?? {};
   if (pre.uid && pre.uid !== pod.metadata.uid) {
@@ -133,5 +137,8 @@ function deletePod(operations: ObjectOperations, pods: ResourceType, pod: KubeOb
     current = operations.update(pods, namespace, name, next, { ...writer, subresource: 'status' }).object;
   }
   const deleteOptions: DeleteOptions = { ...options, ...(pre.resourceVersion ? { preconditions: { ...pre, resourceVersion: current.metadata.resourceVersion } } : {}) };
+  // The store's Delete validates the options (rest.BeforeDelete) as a DELETE does: after the condition (and the
+  // budget's disruption) were written, as in 1.32's addConditionAndDeletePod.
+  validateDeleteOptions(requested);
   operations.delete(pods, namespace, name, deleteOptions);
 }

@@ -5,6 +5,7 @@
  * ReadHeaderTimeout — and is then closed without a response.
  */
 import { ApiError, badRequest } from '../errors/status-errors.js';
+import { parseGoDuration } from '../../apimachinery/go-duration.js';
 import type { Clock, Timer } from '../../clock/clock.js';
 import type { RequestInfo } from './request-info.js';
 
@@ -27,17 +28,6 @@ export function requestTimedOut(): ApiError {
   return new ApiError(504, 'Timeout', 'Timeout: request did not complete within the allotted timeout', {});
 }
 
-const durationUnits: Record<string, number> = { ns: 1e-6, us: 1e-3, 'µs': 1e-3, 'μs': 1e-3, ms: 1, s: 1000, m: 60_000, h: 3_600_000 };
-
-/** Go's time.ParseDuration, in milliseconds; undefined when the text is not a duration. */
-export function parseGoDuration(text: string): number | undefined {
-  const m = /^([-+]?)((?:\d+(?:\.\d*)?|\.\d+)(?:ns|us|µs|μs|ms|s|m|h))+$/.exec(text);
-  if (!m) return text === '0' ? 0 : undefined;
-  let total = 0;
-  for (const part of text.replace(/^[-+]/, '').matchAll(/(\d+(?:\.\d*)?|\.\d+)(ns|us|µs|μs|ms|s|m|h)/g)) total += Number(part[1]) * durationUnits[part[2]!]!;
-  return m[1] === '-' ? -total : total;
-}
-
 /**
  * The request's deadline in milliseconds (WithRequestDeadline): the `timeout` query parameter when it is
  * positive and shorter than the server's, else the server's. A parameter that is not a duration is a 400.
@@ -46,8 +36,13 @@ export function requestDeadlineMs(query: URLSearchParams, serverTimeoutSeconds: 
   const max = serverTimeoutSeconds * 1000;
   const value = query.get('timeout');
   if (!value) return max;
-  const ms = parseGoDuration(value);
-  if (ms === undefined) throw badRequest(`invalid timeout specified in the request URL - time: invalid duration ${JSON.stringify(value)}`);
+  let ms: number;
+  try {
+    ms = parseGoDuration(value);
+  } catch (err) {
+    // as the API server: time.ParseDuration's own error text
+    throw badRequest(`invalid timeout specified in the request URL - ${(err as Error).message}`);
+  }
   return ms > 0 && ms < max ? ms : max;
 }
 

@@ -5,6 +5,7 @@
  */
 import type { IncomingHttpHeaders } from 'node:http';
 import type { DeleteOptions as MetaDeleteOptions } from 'kubernetes-types/meta/v1.js';
+import { validateDeleteOptions } from './delete-options-validation.js';
 import type { Scale } from 'kubernetes-types/autoscaling/v1.js';
 import { ApiError, badRequest, invalidObject, methodNotAllowed, notFound, pathNotFound, unsupportedMediaType } from '../errors/status-errors.js';
 import { forbidden, invalid } from '../errors/field-errors.js';
@@ -248,13 +249,11 @@ export class ResourceHandler {
     const body: MetaDeleteOptions = ctx.body.length ? ((this.decodeBody(ctx, deleteOptionsKind) ?? {}) as MetaDeleteOptions) : {};
     const options: DeleteOptions = {};
     const policy = body.propagationPolicy ?? q.get('propagationPolicy') ?? undefined;
-    if (policy !== undefined && policy !== null) {
-      if (!['Background', 'Foreground', 'Orphan'].includes(policy)) {
-        throw new ApiError(422, 'Invalid', `DeleteOptions.meta.k8s.io "" is invalid: propagationPolicy: Unsupported value: "${policy}": supported values: "Foreground", "Background", "Orphan", "nil"`);
-      }
+    const orphan = body.orphanDependents ?? (q.has('orphanDependents') ? queryBool(q.get('orphanDependents')) : undefined);
+    validateDeleteOptions({ propagationPolicy: policy, orphanDependents: orphan });
+    if (policy !== undefined) {
       options.propagationPolicy = policy as DeleteOptions['propagationPolicy'];
     } else {
-      const orphan = body.orphanDependents ?? (q.has('orphanDependents') ? queryBool(q.get('orphanDependents')) : undefined);
       if (orphan === true) options.propagationPolicy = 'Orphan';
       if (orphan === false) options.propagationPolicy = 'Background';
     }

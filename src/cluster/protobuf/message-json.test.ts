@@ -6,7 +6,7 @@
  */
 import { decodeMessageJson } from './message-json.js';
 import { ProtobufBodyError, decodeKubernetesProtobuf, messageNameOf } from './kubernetes-messages.js';
-import { goDurationString } from './special-types.js';
+import { formatGoDurationNanos as goDurationString } from '../../apimachinery/go-duration.js';
 
 function varint(value: number | bigint): Buffer {
   let v = BigInt.asUintN(64, BigInt(value));

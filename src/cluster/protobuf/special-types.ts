@@ -5,6 +5,7 @@
  */
 import { rfc3339 } from '../registry/system-metadata.js';
 import { ProtobufDecodeError } from './wire-format.js';
+import { formatGoDurationNanos } from '../../apimachinery/go-duration.js';
 
 const meta = 'k8s.io.apimachinery.pkg.apis.meta.v1';
 
@@ -32,26 +33,6 @@ function microTime(f: SpecialFields, empty: boolean): string | null {
   return rfc3339(Number(int(f, 1)) * 1000).replace(/Z$/, `.${micros}Z`);
 }
 
-/** Go's time.Duration.String of a nanosecond count: `1h2m3.5s`, `150ms`, `0s`. */
-export function goDurationString(nanos: bigint): string {
-  if (nanos === 0n) return '0s';
-  const sign = nanos < 0n ? '-' : '';
-  const n = nanos < 0n ? -nanos : nanos;
-  const fraction = (value: bigint, digits: number) => {
-    const text = value.toString().padStart(digits, '0').replace(/0+$/, '');
-    return text ? `.${text}` : '';
-  };
-  if (n < 1000n) return `${sign}${n}ns`;
-  if (n < 1_000_000n) return `${sign}${n / 1000n}${fraction(n % 1000n, 3)}µs`;
-  if (n < 1_000_000_000n) return `${sign}${n / 1_000_000n}${fraction(n % 1_000_000n, 6)}ms`;
-  const seconds = n / 1_000_000_000n;
-  const secondsText = `${seconds % 60n}${fraction(n % 1_000_000_000n, 9)}s`;
-  if (seconds < 60n) return `${sign}${secondsText}`;
-  const minutes = seconds / 60n;
-  if (minutes < 60n) return `${sign}${minutes}m${secondsText}`;
-  return `${sign}${minutes / 60n}h${minutes % 60n}m${secondsText}`;
-}
-
 /** RawExtension / FieldsV1: the embedded bytes are JSON (null when absent). */
 function embeddedJson(f: SpecialFields, typeName: string): unknown {
   const raw = bytes(f, 1);
@@ -71,7 +52,7 @@ function intOrString(f: SpecialFields): number | string {
 export const specialTypes: Record<string, (fields: SpecialFields, empty: boolean) => unknown> = {
   [`${meta}.Time`]: time,
   [`${meta}.MicroTime`]: microTime,
-  [`${meta}.Duration`]: (f) => goDurationString(int(f, 1)),
+  [`${meta}.Duration`]: (f) => formatGoDurationNanos(int(f, 1)),
   [`${meta}.FieldsV1`]: (f) => embeddedJson(f, 'v1.FieldsV1'),
   'k8s.io.apimachinery.pkg.runtime.RawExtension': (f) => embeddedJson(f, 'runtime.RawExtension'),
   'k8s.io.apimachinery.pkg.api.resource.Quantity': (f) => bytes(f, 1)?.toString('utf8') || '0',

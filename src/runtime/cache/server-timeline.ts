@@ -4,34 +4,18 @@
  * kube-system namespace, which only a new cluster changes) is another. An informer that resumed from its old
  * resourceVersion would see nothing below it; on either sign it relists from the latest and sends deletes
  * for what vanished. resourceVersions are opaque in Kubernetes; every server kubeforge meets (etcd's
- * revisions, the local cluster's counter) writes them as integers, and only those are compared.
+ * revisions, the local cluster's counter) writes them as integers, and only those are compared
+ * (apimachinery/resource-version.ts).
  */
 import type { Namespace } from 'kubernetes-types/core/v1.js';
+import { compareResourceVersions } from '../../apimachinery/resource-version.js';
 import type { Client } from '../client/client.js';
 import type { KindInfo } from '../client/kinds.js';
 import type { Transport } from '../client/transport.js';
 
-/** True when both are integer resourceVersions and `seen` is below `last`. */
+/** True when both are integer resourceVersions and `seen` is below `last` (checked on every watch event). */
 export function wentBackInTime(seen: string | undefined, last: string): boolean {
-  // Checked on every watch event: compared as digit strings (no RegExp, no BigInt per event).
-  if (!seen || !last || !isDigits(seen) || !isDigits(last)) return false;
-  const a = withoutLeadingZeros(seen);
-  const b = withoutLeadingZeros(last);
-  return a.length !== b.length ? a.length < b.length : a < b;
-}
-
-function isDigits(text: string): boolean {
-  for (let i = 0; i < text.length; i++) {
-    const c = text.charCodeAt(i);
-    if (c < 48 || c > 57) return false;
-  }
-  return true;
-}
-
-function withoutLeadingZeros(digits: string): string {
-  let i = 0;
-  while (i < digits.length - 1 && digits.charCodeAt(i) === 48) i++;
-  return i === 0 ? digits : digits.slice(i);
+  return compareResourceVersions(seen, last) === -1;
 }
 
 /** Raised inside a watch when an event or bookmark carries a resourceVersion below the last seen one. */

@@ -196,3 +196,31 @@ test("with it, a write outside the cache's scope (another namespace, a label sel
   gate.release();
   expect(await left).toBe('not found');
 });
+
+test("with it, a write the cache's field selector may hide (a scope it cannot check) makes the next read wait timeoutMs (virtual clock), read the API server and log it once; later reads do not wait", async () => {
+  const lines: Array<{ msg: string; kind?: string; key?: string; timeoutMs?: number }> = [];
+  const logger = pino({ level: 'info' }, { write: (line: string) => void lines.push(JSON.parse(line)) });
+  const fellBack = () => lines.filter((l) => l.msg === "the cache did not observe this client's own write in time; reading from the API server");
+  const { mgr, gate } = await managerWithGate({ logger, readYourOwnWrites: { enabled: true, timeoutMs: 2000 }, cache: { byKind: { 'v1/ConfigMap': { fieldSelector: 'metadata.name!=hidden' } } } });
+  await createCached(mgr, 'shown');
+  gate.held = true;
+  const hidden = await mgr.client.create<ConfigMap>({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'hidden', namespace: 'default' }, data: { step: 'created' } });
+  const get = mgr.client.get(BuiltinKinds.ConfigMap, { namespace: 'default', name: 'hidden' });
+  expect(await settledWithin(get)).toBe(false);
+  await cluster.clock.advance(1999);
+  expect(await settledWithin(get)).toBe(false);
+  await cluster.clock.advance(1);
+  // from the API server: the cache's watch never shows it
+  expect((await get).metadata?.resourceVersion).toBe(hidden.metadata?.resourceVersion);
+  expect(fellBack()).toEqual([expect.objectContaining({ kind: 'ConfigMap', key: 'default/hidden', timeoutMs: 2000 })]);
+  // The next reads are the cache's at once (it hides the object: NotFound), and log nothing more.
+  const notFound = (p: Promise<unknown>) => p.then(() => 'found', (err: unknown) => (isNotFound(err) ? 'not found' : String(err)));
+  const again = notFound(mgr.client.get(BuiltinKinds.ConfigMap, { namespace: 'default', name: 'hidden' }));
+  expect(await settledWithin(again)).toBe(true);
+  expect(await again).toBe('not found');
+  const list = mgr.client.list(BuiltinKinds.ConfigMap, { namespace: 'default' });
+  expect(await settledWithin(list)).toBe(true);
+  expect((await list).map((c) => c.metadata?.name).sort()).toEqual(['kube-root-ca.crt', 'shown']);
+  expect(fellBack()).toHaveLength(1);
+  gate.release();
+});

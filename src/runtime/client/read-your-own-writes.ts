@@ -7,7 +7,9 @@
  * holds the write (the fallback KEP-2340's consistent reads take when the watch cache lags), and says so
  * in the log. Writes of kinds the cache does not serve, writes its watch can never show (another
  * namespace, a label selector the object fails, unless the object is cached and must leave), and dry runs
- * are not tracked.
+ * are not tracked. A write whose scope cannot be checked (the kind's cache has a field selector) is tracked
+ * until one read has waited it out: that read waits the whole timeout and reads the API server (one log
+ * line); later reads are the cache's again, at once, as for a write outside the scope.
  *
  * What it needs of the cache: a kind's informer's last observed resourceVersion and store, and a call to
  * `observed()` whenever an informer took an event or a list (the cache's activity hook).
@@ -18,6 +20,7 @@ import { isNotFound } from './api-error.js';
 import type { CacheReader, Client, ListOptions, ObjectKey } from './client.js';
 import type { KindInfo } from './kinds.js';
 import { keyOf, type KubeObject } from './object.js';
+import { compareResourceVersions, isComparableResourceVersion } from '../../apimachinery/resource-version.js';
 
 export interface ReadYourOwnWritesOptions {
   /** Off by default, as in controller-runtime. */
@@ -40,18 +43,21 @@ export interface TrackedCache extends CacheReader {
 }
 
 /**
- * Whether the cache's watch of `info` can ever show `obj` (its namespace and label selector scope). A
- * write it cannot show is not waited for: no event would come, and every read would wait out the timeout.
+ * Whether the cache's watch of `info` can ever show `obj` (its namespace and label selector scope): 'in',
+ * 'out', or 'unknown' when the scope has a part that cannot be checked here (a field selector). A write it
+ * cannot show is not waited for: no event would come, and every read would wait out the timeout.
  */
-export type CacheScope = (info: KindInfo, obj: KubeObject) => boolean;
+export type CacheScope = (info: KindInfo, obj: KubeObject) => 'in' | 'out' | 'unknown';
 
 /** This client's writes of one kind that the cache may not have seen yet. */
 interface PendingWrites {
-  /** The highest resourceVersion written, and each object's. */
-  highest: bigint;
-  byKey: Map<string, bigint>;
+  /** The highest resourceVersion written, and each object's (decimal integers, apimachinery/resource-version.ts). */
+  highest: string;
+  byKey: Map<string, string>;
   /** Deletes answered without a resourceVersion (a Status): the object (this uid, or any) must leave the cache. */
   deletes: Map<string, string>;
+  /** Keys of writes the cache's scope may hide (a field selector): dropped once a read waited them out. */
+  unchecked: Set<string>;
 }
 
 interface Waiter {
@@ -59,11 +65,16 @@ interface Waiter {
   resolve: (caughtUp: boolean) => void;
 }
 
-/** An etcd-style resourceVersion as a number; undefined when it is not one (then it is not tracked). */
-function versionOf(rv: string | undefined): bigint | undefined {
-  if (!rv || !/^\d+$/.test(rv)) return undefined;
-  return BigInt(rv);
+/** A resourceVersion that can be ordered (etcd's and the local cluster's decimal integers); undefined otherwise (then it is not tracked). */
+function versionOf(rv: string | undefined): string | undefined {
+  return isComparableResourceVersion(rv) ? rv : undefined;
 }
+
+/** `a` is above `b` (both comparable). */
+const above = (a: string, b: string): boolean => compareResourceVersions(a, b) === 1;
+
+/** `rv` is at least `wanted`; false when `rv` is absent or not comparable. */
+const atLeast = (rv: string | undefined, wanted: string): boolean => (compareResourceVersions(rv, wanted) ?? -1) >= 0;
 
 export class ReadYourOwnWrites implements CacheReader {
   private readonly pending = new Map<string, PendingWrites>();
@@ -77,7 +88,7 @@ export class ReadYourOwnWrites implements CacheReader {
     private readonly clock: Clock,
     private readonly timeoutMs: number,
     private readonly logger?: Logger,
-    private readonly inScope: CacheScope = () => true,
+    private readonly inScope: CacheScope = () => 'in',
   ) {}
 
   serves(info: KindInfo): boolean {
@@ -95,17 +106,20 @@ export class ReadYourOwnWrites implements CacheReader {
     const id = kindIdOf(info);
     const objectKey = keyOf({ namespace: info.namespaced ? key.namespace : undefined, name: key.name });
     // Out of the watch's scope and not cached: no event will come. (Cached, it leaves with a DELETED event.)
-    if (rv !== undefined && !this.inScope(info, written!) && this.cache().informerFor(info).store.get(objectKey) === undefined) return;
+    const scope = rv === undefined ? 'in' : this.inScope(info, written!);
+    if (scope === 'out' && this.cache().informerFor(info).store.get(objectKey) === undefined) return;
     let writes = this.pending.get(id);
-    if (!writes) this.pending.set(id, (writes = { highest: 0n, byKey: new Map(), deletes: new Map() }));
+    if (!writes) this.pending.set(id, (writes = { highest: '0', byKey: new Map(), deletes: new Map(), unchecked: new Set() }));
     else if (writes.byKey.size + writes.deletes.size >= 256) this.forgetSeen(info, this.cache().informerFor(info)); // keep the maps small
     if (rv === undefined) {
       writes.deletes.set(objectKey, deletedUid!);
       return;
     }
-    if (rv > writes.highest) writes.highest = rv;
+    if (above(rv, writes.highest)) writes.highest = rv;
     writes.deletes.delete(objectKey); // a later write's version covers an earlier delete of the key
-    if (rv > (writes.byKey.get(objectKey) ?? 0n)) writes.byKey.set(objectKey, rv);
+    if (above(rv, writes.byKey.get(objectKey) ?? '0')) writes.byKey.set(objectKey, rv);
+    if (scope === 'unknown') writes.unchecked.add(objectKey);
+    else writes.unchecked.delete(objectKey);
   }
 
   /** An informer took an event or a list: wake the reads it has caught up for. */
@@ -128,6 +142,7 @@ export class ReadYourOwnWrites implements CacheReader {
       const deletedUid = writes.deletes.get(objectKey);
       const seen = () => (wanted === undefined || this.seenVersion(informer, wanted, objectKey)) && (deletedUid === undefined || gone(informer, objectKey, deletedUid));
       if ((wanted !== undefined || deletedUid !== undefined) && !(await this.caughtUp(info, informer, seen, objectKey))) {
+        this.dropUnchecked(info, [objectKey]);
         try {
           return await this.server().get(info, key);
         } catch (err) {
@@ -144,8 +159,10 @@ export class ReadYourOwnWrites implements CacheReader {
     if (writes) {
       const informer = this.cache().informerFor(info);
       const seen = () => this.seenVersion(informer, writes.highest) && [...writes.deletes].every(([key, uid]) => gone(informer, key, uid));
+      const caughtUp = await this.caughtUp(info, informer, seen);
+      if (!caughtUp) this.dropUnchecked(info, [...writes.unchecked]);
       // matchingFields needs the cache's indexes: a list with them is answered from the cache, late or not
-      if (!(await this.caughtUp(info, informer, seen)) && !options.matchingFields) return this.server().list(info, options);
+      if (!caughtUp && !options.matchingFields) return this.server().list(info, options);
     }
     return this.cache().list(info, options);
   }
@@ -174,11 +191,25 @@ export class ReadYourOwnWrites implements CacheReader {
   }
 
   /** The informer's last resourceVersion (or, given a key, the cached object's) is at least `wanted`. */
-  private seenVersion(informer: ObservedKind, wanted: bigint, key?: string): boolean {
-    if ((versionOf(informer.lastResourceVersion()) ?? 0n) >= wanted) return true;
-    if (key === undefined) return false;
-    const cached = versionOf(informer.store.get(key)?.metadata?.resourceVersion);
-    return cached !== undefined && cached >= wanted;
+  private seenVersion(informer: ObservedKind, wanted: string, key?: string): boolean {
+    if (atLeast(informer.lastResourceVersion(), wanted)) return true;
+    return key !== undefined && atLeast(informer.store.get(key)?.metadata?.resourceVersion, wanted);
+  }
+
+  /**
+   * Drops writes among `keys` whose scope could not be checked, once a read waited them out: the cache may never
+   * show them, and waiting again on every read would make each one as slow as the timeout.
+   */
+  private dropUnchecked(info: KindInfo, keys: string[]): void {
+    const id = kindIdOf(info);
+    const writes = this.pending.get(id);
+    if (!writes) return;
+    for (const key of keys) {
+      if (!writes.unchecked.delete(key)) continue;
+      writes.byKey.delete(key);
+    }
+    writes.highest = [...writes.byKey.values()].reduce((a, b) => (above(b, a) ? b : a), '0');
+    if (writes.byKey.size === 0 && writes.deletes.size === 0) this.pending.delete(id);
   }
 
   /** Drops the writes the cache has seen (all of a kind's, once it passed the highest). */
@@ -186,8 +217,12 @@ export class ReadYourOwnWrites implements CacheReader {
     const id = kindIdOf(info);
     const writes = this.pending.get(id);
     if (!writes) return;
-    const observed = versionOf(informer.lastResourceVersion()) ?? 0n;
-    for (const [key, rv] of writes.byKey) if (rv <= observed) writes.byKey.delete(key);
+    const observed = informer.lastResourceVersion();
+    for (const [key, rv] of writes.byKey) {
+      if (!atLeast(observed, rv)) continue;
+      writes.byKey.delete(key);
+      writes.unchecked.delete(key);
+    }
     for (const [key, uid] of writes.deletes) if (gone(informer, key, uid)) writes.deletes.delete(key);
     if (writes.byKey.size === 0 && writes.deletes.size === 0) this.pending.delete(id);
   }

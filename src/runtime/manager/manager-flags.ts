@@ -3,7 +3,9 @@
  * port, secure metrics, leader election, kubeconfig, controller-runtime's zap log options, the certificate
  * folders and files, and HTTP/2. A made project's cmd/main.ts and cmd/run-local.ts call
  * `parseManagerFlags`; a bad value throws an error naming its flag, and `startFailureMessage` turns a server
- * that cannot listen into one line naming the flag and the port.
+ * that cannot listen into one line naming the flag and the port. A project adds its own flags with
+ * `addManagerFlags` and reads their values from what `parseManagerFlags` returns, or from the handle
+ * `addManagerFlags` returns (as a Go package reads the variable `flag.Duration` gave it after `flag.Parse`).
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -41,31 +43,70 @@ const FLAGS_USAGE = `
   --webhook-cert-key <file>           the key's file name in --webhook-cert-path (default "tls.key")
   --help                              print this text`;
 
+/** A project flag's node parseArgs option. */
+export type ProjectFlagOption = { type: 'string'; default?: string } | { type: 'boolean'; default?: boolean };
+
+/** The values of flags as parsed: a string flag's text, a boolean flag's state; undefined when absent without a default. */
+export type ProjectFlagValues<O extends Record<string, ProjectFlagOption> = Record<string, ProjectFlagOption>> = {
+  [name in keyof O]: FlagValue<O[name]> | undefined;
+};
+
+/** A flag's value type (distributes over a union of options). */
+type FlagValue<F extends ProjectFlagOption> = F extends { type: 'boolean' } ? boolean : string;
+
 /** Flags a project adds beside the manager's: node parseArgs options, their --help lines, and a check of their values. */
-export interface ProjectFlags {
-  options: Record<string, { type: 'string'; default?: string } | { type: 'boolean'; default?: boolean }>;
+export interface ProjectFlags<O extends Record<string, ProjectFlagOption> = Record<string, ProjectFlagOption>> {
+  options: O;
   /** The flags' --help lines, each starting with two spaces as the manager's. */
   usage: string;
-  /** Throws an error naming the flag for a bad value. */
-  check?(values: Record<string, string | boolean | undefined>): void;
+  /** Throws an error naming the flag for a bad value (a string flag given without one is checked as ""). */
+  check?(values: ProjectFlagValues<O>): void;
 }
 
-const projectFlags: ProjectFlags[] = [];
+/** What `addManagerFlags` returns: its flags' values as the last `parseManagerFlags` read them (their defaults before). */
+export interface ParsedProjectFlags<O extends Record<string, ProjectFlagOption> = Record<string, ProjectFlagOption>> {
+  readonly values: ProjectFlagValues<O>;
+  /** The names of the flags the last command line gave, the manager's and every project flag (Go's `flag.Visit`). */
+  readonly given: ReadonlySet<string>;
+}
+
+interface RegisteredFlags {
+  flags: ProjectFlags;
+  parsed: { values: ProjectFlagValues; given: ReadonlySet<string> };
+}
+
+const projectFlags: RegisteredFlags[] = [];
+
+/** Each option's default (undefined when it has none), by name. */
+function defaultsOf(options: Record<string, ProjectFlagOption>): ProjectFlagValues {
+  return Object.fromEntries(Object.entries(options).map(([name, option]) => [name, option.default]));
+}
 
 /**
  * Adds a project's own flags to every later `parseManagerFlags` and `managerUsage` (the flags of cmd/main.ts
  * and cmd/run-local.ts), as Go packages register flags on `flag.CommandLine` (controller-runtime's own
  * --kubeconfig is registered that way). A name the manager or an earlier call already declares is an error.
+ * Returns a handle on the flags' values: their defaults until `parseManagerFlags` runs, then what it read —
+ * so code that cmd/main.ts and cmd/run-local.ts reach only through `setupControllers(mgr)` reads them too.
  */
-export function addManagerFlags(flags: ProjectFlags): void {
-  const taken = new Set([...Object.keys(MANAGER_FLAG_OPTIONS), ...projectFlags.flatMap((f) => Object.keys(f.options))]);
+export function addManagerFlags<O extends Record<string, ProjectFlagOption>>(flags: ProjectFlags<O>): ParsedProjectFlags<O> {
+  const taken = new Set([...Object.keys(MANAGER_FLAG_OPTIONS), ...projectFlags.flatMap((f) => Object.keys(f.flags.options))]);
   for (const name of Object.keys(flags.options)) if (taken.has(name)) throw new Error(`addManagerFlags: --${name} is already declared`);
-  projectFlags.push(flags);
+  const registered: RegisteredFlags = { flags: flags as unknown as ProjectFlags, parsed: { values: defaultsOf(flags.options), given: new Set() } };
+  projectFlags.push(registered);
+  return {
+    get values() {
+      return registered.parsed.values as ProjectFlagValues<O>;
+    },
+    get given() {
+      return registered.parsed.given;
+    },
+  };
 }
 
 /** The --help text of a command taking the manager's flags (`node dist/cmd/main.js` by default). */
 export function managerUsage(command = 'node dist/cmd/main.js'): string {
-  return `Usage: ${command} [flags]${FLAGS_USAGE}${projectFlags.map((f) => `\n${f.usage}`).join('')}`;
+  return `Usage: ${command} [flags]${FLAGS_USAGE}${projectFlags.map((f) => `\n${f.flags.usage}`).join('')}`;
 }
 
 /** The port of a Go-style bind address (":8081", "0.0.0.0:8081"); undefined for "0" (disabled). */
@@ -101,10 +142,14 @@ function podNamespace(): string {
   }
 }
 
-/** What the command line asks for: the manager's options and the settings outside it. */
+/** What the command line asks for: the manager's options, the settings outside it, and the project's own flags. */
 export interface ManagerFlags {
   options: ManagerOptions;
   webhookCertPath?: string;
+  /** The values of the flags the project added with `addManagerFlags`, by name (defaults filled in). */
+  values: ProjectFlagValues;
+  /** The names of the flags the command line gave, the manager's and the project's (Go's `flag.Visit`). */
+  given: ReadonlySet<string>;
 }
 
 /** What `parseManagerFlags` needs from the project: the leader-election Lease's name (kubebuilder's `<project>-leader.<domain>`). */
@@ -112,22 +157,47 @@ export interface ManagerFlagsConfig {
   leaderElectionId: string;
 }
 
-/** Parses the manager's flags; 'help' for --help. Throws an error naming the flag for a bad value. */
+/**
+ * Parses the manager's flags and the project's (`addManagerFlags`); 'help' for --help. Throws an error naming
+ * the flag for a bad value.
+ */
 export function parseManagerFlags(argv: string[], config: ManagerFlagsConfig): ManagerFlags | 'help' {
   const { rest, explicit } = booleanValues(argv, [
     'metrics-secure',
     'leader-elect',
     'zap-devel',
     'enable-http2',
-    ...projectFlags.flatMap((f) => Object.entries(f.options).flatMap(([name, o]) => (o.type === 'boolean' ? [name] : []))),
+    ...projectFlags.flatMap(({ flags }) => Object.entries(flags.options).flatMap(([name, o]) => (o.type === 'boolean' ? [name] : []))),
   ]);
-  const options: Record<string, { type: 'string' | 'boolean'; default?: string | boolean }> = { ...MANAGER_FLAG_OPTIONS };
-  for (const flags of projectFlags) Object.assign(options, flags.options);
-  const values = parseArgs({ args: rest, options, strict: true }).values as Record<string, string | boolean | undefined>;
+  const options: Record<string, ProjectFlagOption> = { ...MANAGER_FLAG_OPTIONS };
+  for (const { flags } of projectFlags) Object.assign(options, flags.options);
+  const { values, tokens } = parseFlagArgs(rest, options);
   Object.assign(values, explicit);
   if (values.help) return 'help';
-  for (const flags of projectFlags) flags.check?.(Object.fromEntries(Object.keys(flags.options).map((name) => [name, values[name]])));
-  return managerFlagsOf(values as unknown as ManagerFlagValues, config);
+  const given: ReadonlySet<string> = new Set([...tokens.flatMap((t) => (t.kind === 'option' && t.name !== undefined ? [t.name] : [])), ...Object.keys(explicit)]);
+  const owned = projectFlags.map((registered) => Object.fromEntries(Object.keys(registered.flags.options).map((name) => [name, values[name]])) as ProjectFlagValues);
+  projectFlags.forEach((registered, i) => registered.flags.check?.(owned[i]!));
+  const flags = managerFlagsOf(values as unknown as ManagerFlagValues, config);
+  // Recorded only for a command line that passed every check: the handles never hold refused values.
+  projectFlags.forEach((registered, i) => (registered.parsed = { values: owned[i]!, given }));
+  return { ...flags, values: Object.assign({}, ...owned) as ProjectFlagValues, given };
+}
+
+/**
+ * node's parseArgs over every flag. A string flag given without a value is refused naming the flag: a project
+ * flag by its own check (with ""), so its message is the same as for any bad value.
+ */
+function parseFlagArgs(args: string[], options: Record<string, ProjectFlagOption>): { values: Record<string, string | boolean | undefined>; tokens: Array<{ kind: string; name?: string }> } {
+  try {
+    const parsed = parseArgs({ args, options, strict: true, tokens: true });
+    return { values: parsed.values as Record<string, string | boolean | undefined>, tokens: parsed.tokens as Array<{ kind: string; name?: string }> };
+  } catch (err) {
+    const name = (err as { code?: string }).code === 'ERR_PARSE_ARGS_INVALID_OPTION_VALUE' ? /'--([a-z0-9-]+)/.exec((err as Error).message)?.[1] : undefined;
+    if (name === undefined) throw err;
+    const owner = projectFlags.find(({ flags }) => name in flags.options)?.flags;
+    owner?.check?.({ ...defaultsOf(owner.options), [name]: '' });
+    throw new Error(`--${name}: expected a value (--${name}=<value> or --${name} <value>)`, { cause: err });
+  }
 }
 
 /** The manager's flags for node's parseArgs. */
@@ -155,7 +225,7 @@ const MANAGER_FLAG_OPTIONS = {
 type ManagerFlagValues = ReturnType<typeof parseArgs<{ options: typeof MANAGER_FLAG_OPTIONS }>>['values'];
 
 /** The manager's options from the parsed values; a bad value throws an error naming its flag. */
-function managerFlagsOf(values: ManagerFlagValues, config: ManagerFlagsConfig): ManagerFlags {
+function managerFlagsOf(values: ManagerFlagValues, config: ManagerFlagsConfig): Omit<ManagerFlags, 'values' | 'given'> {
   const logger = newLogger(logOptions(values['zap-devel'], values['zap-encoder'], values['zap-log-level'], values['zap-stacktrace-level']));
   portOf('--health-probe-bind-address', values['health-probe-bind-address']);
   const webhookPort = Number(values['webhook-port']);

@@ -530,18 +530,23 @@ export class Manager implements ControllerHost {
   }
 }
 
-/** The cache's watch scope of a kind (cache.namespace, byKind's namespace and label selector), for read-your-own-writes. */
+/**
+ * The cache's watch scope of a kind (cache.namespace, byKind's namespace, label selector and field selector),
+ * for read-your-own-writes: a field selector is not checked here, so an object that passes the rest is 'unknown'.
+ */
 function cacheScopeOf(cache: ManagerOptions['cache']): CacheScope {
   const labelMatchers = new Map<string, LabelMatcher>();
   return (info, obj) => {
     const id = `${apiVersionOf(info)}/${info.kind}`;
     const scope = cache?.byKind?.[id];
     const namespace = info.namespaced ? (scope?.namespace ?? cache?.namespace) : undefined;
-    if (namespace !== undefined && obj.metadata?.namespace !== namespace) return false;
-    if (scope?.labelSelector === undefined) return true;
-    let matches = labelMatchers.get(id);
-    if (!matches) labelMatchers.set(id, (matches = parseLabelSelector(scope.labelSelector)));
-    return matches(obj.metadata?.labels);
+    if (namespace !== undefined && obj.metadata?.namespace !== namespace) return 'out';
+    if (scope?.labelSelector !== undefined) {
+      let matches = labelMatchers.get(id);
+      if (!matches) labelMatchers.set(id, (matches = parseLabelSelector(scope.labelSelector)));
+      if (!matches(obj.metadata?.labels)) return 'out';
+    }
+    return scope?.fieldSelector ? 'unknown' : 'in';
   };
 }
 

@@ -1,6 +1,6 @@
 /** robfig v1 standard cron semantics: the vectors and error messages of reference-operators.md §1.3 / §6.1. */
 import { CronExpressionParser } from 'cron-parser';
-import { parseGoDuration } from './go-duration.js';
+import { parseGoDurationNanos as parseGoDuration } from 'kubeforge/runtime';
 import { isZeroTime, parseStandard, ZERO_TIME } from './standard-schedule.js';
 
 const utc = (s: string): Date => new Date(`${s}Z`);

@@ -8,7 +8,7 @@
  * and words its errors differently, all of which the tutorial's webhook and conditions expose. It serves
  * instead as an independent oracle in standard-schedule.test.ts for the expressions both agree on.
  */
-import { parseGoDuration } from './go-duration.js';
+import { parseGoDurationNanos } from 'kubeforge/runtime';
 
 /** Go's zero time.Time (0001-01-01T00:00:00Z): what robfig's Next returns when nothing matches. */
 export const ZERO_TIME = new Date('0001-01-01T00:00:00Z');
@@ -157,7 +157,7 @@ function parseDescriptor(spec: string): Schedule {
   if (spec.startsWith(every)) {
     let nanos: bigint;
     try {
-      nanos = parseGoDuration(spec.slice(every.length));
+      nanos = parseGoDurationNanos(spec.slice(every.length));
     } catch (err) {
       throw new Error(`Failed to parse duration ${spec}: ${(err as Error).message}`);
     }

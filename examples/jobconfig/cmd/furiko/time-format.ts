@@ -19,6 +19,7 @@ limitations under the License.
  * zone, shorthand ages for tables (`5m`, `in 2h`) and words for descriptions (`3 minutes ago`), with the
  * rounding of xeonx/timeago (the largest period that fits, the count rounded, carried to the next period).
  */
+import { parseGoDuration as parseGoDurationMs } from 'kubeforge/api';
 
 interface Period {
   ms: number;
@@ -105,12 +106,11 @@ export function formatTimeWithAgo(time: string | undefined, now: number, timeZon
   return `${formatTime(time, timeZone)} (${d < 0 ? `in ${words}` : `${words} ago`})`;
 }
 
-/** Milliseconds of a Go duration string (`15m`, `1h30m`, `90s`, `1.5h`), or undefined when it is not one. */
+/** Milliseconds of a Go duration string (`15m`, `1h30m`, `90s`, `1.5h`: kubeforge/runtime's parseGoDuration), or undefined when it is not one. */
 export function parseGoDuration(text: string): number | undefined {
-  const units: Record<string, number> = { ns: 1e-6, us: 1e-3, µs: 1e-3, ms: 1, s: SECOND, m: MINUTE, h: HOUR };
-  const match = /^([-+]?)((?:\d+(?:\.\d*)?|\.\d+)(?:ns|us|µs|ms|s|m|h))+$/.exec(text);
-  if (!match) return text === '0' ? 0 : undefined;
-  let total = 0;
-  for (const part of text.replace(/^[-+]/, '').matchAll(/(\d+(?:\.\d*)?|\.\d+)(ns|us|µs|ms|s|m|h)/g)) total += Number(part[1]) * units[part[2]];
-  return match[1] === '-' ? -total : total;
+  try {
+    return parseGoDurationMs(text);
+  } catch {
+    return undefined;
+  }
 }

@@ -20,10 +20,9 @@ afterAll(() => rmSync(folder, { recursive: true, force: true }));
 function start(config: string, flags: string[] = []): { options: ManagerOptions; startup: ReturnType<typeof furikoBootstrap> } {
   const file = join(folder, 'config.yaml');
   writeFileSync(file, config);
-  const argv = ['node', 'main.js', '--config', file, ...flags];
-  const startup = furikoBootstrap(argv);
-  const parsed = parseManagerFlags(argv.slice(2), { leaderElectionId: 'jobconfig-leader.furiko.io' });
+  const parsed = parseManagerFlags(['--config', file, ...flags], { leaderElectionId: 'jobconfig-leader.furiko.io' });
   if (parsed === 'help') throw new Error('unexpected --help');
+  const startup = furikoBootstrap(parsed);
   startup.configure(parsed.options);
   return { options: parsed.options, startup };
 }

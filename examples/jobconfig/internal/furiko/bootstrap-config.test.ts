@@ -1,6 +1,7 @@
 /** Furiko's bootstrap configuration file (ExecutionControllerConfig, `--config`): what applies, defaults, and errors naming file, line and field. */
 import { ConfigError } from './yaml-fields.js';
-import { defaultBootstrapConfig, parseBootstrapConfig, takeConfigFlag, withBootstrapConfig } from './bootstrap-config.js';
+import { parseManagerFlags } from 'kubeforge/runtime';
+import { configFlag, defaultBootstrapConfig, parseBootstrapConfig, withBootstrapConfig } from './bootstrap-config.js';
 
 /** Furiko's own config/execution/controller/config.yaml, comments left out. */
 const FURIKO_SAMPLE = `apiVersion: config.furiko.io/v1alpha1
@@ -87,15 +88,25 @@ describe('parseBootstrapConfig', () => {
 });
 
 describe('the --config flag', () => {
-  test('is taken out of the command line in both spellings; the rest is left for the manager', () => {
-    expect(takeConfigFlag(['--leader-elect', '--config', '/etc/furiko/config.yaml', '--zap-devel'])).toEqual({ configPath: '/etc/furiko/config.yaml', rest: ['--leader-elect', '--zap-devel'] });
-    expect(takeConfigFlag(['--config=c.yaml'])).toEqual({ configPath: 'c.yaml', rest: [] });
-    expect(takeConfigFlag(['--zap-devel'])).toEqual({ rest: ['--zap-devel'] });
+  const parse = (argv: string[]) => parseManagerFlags(argv, { leaderElectionId: 'jobconfig-leader.furiko.io' });
+
+  test("is one of the manager's flags in both spellings: parseManagerFlags returns it and configFlag holds it (process.argv is not read)", () => {
+    const flags = parse(['--leader-elect', '--config', '/etc/furiko/config.yaml', '--zap-devel']);
+    if (flags === 'help') throw new Error('unexpected --help');
+    expect(flags.values.config).toBe('/etc/furiko/config.yaml');
+    expect(flags.options.leaderElection?.id).toBe('jobconfig-leader.furiko.io');
+    expect(configFlag.values).toEqual({ config: '/etc/furiko/config.yaml' });
+    expect([...configFlag.given].sort()).toEqual(['config', 'leader-elect', 'zap-devel']);
+    expect(parse(['--config=c.yaml'])).toMatchObject({ values: { config: 'c.yaml' } });
+    expect(configFlag.values).toEqual({ config: 'c.yaml' });
+    expect(parse(['--zap-devel'])).toMatchObject({ values: { config: undefined } });
+    expect(configFlag.values).toEqual({ config: undefined });
   });
 
   test('without a file is an error naming the flag', () => {
-    expect(() => takeConfigFlag(['--config'])).toThrow('--config: expected the path of a bootstrap configuration file (ExecutionControllerConfig)');
-    expect(() => takeConfigFlag(['--config', '--zap-devel'])).toThrow('--config: expected the path');
+    expect(() => parse(['--config'])).toThrow('--config: expected the path of a bootstrap configuration file (ExecutionControllerConfig)');
+    expect(() => parse(['--config', '--zap-devel'])).toThrow('--config: expected the path');
+    expect(() => parse(['--config='])).toThrow('--config: expected the path');
   });
 
   test("the file's leader election replaces --leader-elect's lease; defaultResync (10m unset) becomes the cache's resync period", () => {

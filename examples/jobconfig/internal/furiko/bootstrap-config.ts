@@ -4,10 +4,11 @@
  * election, each controller's concurrency and HTTP serving (http-serving.ts maps it onto the manager's
  * probe and metrics servers). `defaultResync` (Furiko's 10m when unset) is the informers' resync period
  * (the manager's `cache.syncPeriodMs`, controller-runtime's SyncPeriod).
- * A bad file is a ConfigError naming the file, the line and the field.
+ * A bad file is a ConfigError naming the file, the line and the field. `--config` is one of the manager's
+ * flags (`addManagerFlags`): `parseManagerFlags` reads it with the others and `managerUsage` lists it.
  */
 import { readFileSync } from 'node:fs';
-import type { LeaderElectionOptions, ManagerOptions } from 'kubeforge/runtime';
+import { addManagerFlags, type LeaderElectionOptions, type ManagerOptions } from 'kubeforge/runtime';
 import { FURIKO_CONTROLLERS, type ControllerConcurrency, type FurikoControllerName } from './controller-concurrency.js';
 import { DEFAULT_DYNAMIC_CONFIG } from './dynamic-config.js';
 import { ConfigError, YamlFields } from './yaml-fields.js';
@@ -133,28 +134,6 @@ export function readBootstrapConfig(path: string): BootstrapConfig {
   return parseBootstrapConfig(text, path);
 }
 
-/**
- * Takes `--config <file>` / `--config=<file>` out of the command line (the manager's flags are parsed from
- * the rest). Undefined path when absent; a `--config` without a file is a ConfigError.
- */
-export function takeConfigFlag(argv: readonly string[]): { configPath?: string; rest: string[] } {
-  const rest: string[] = [];
-  let configPath: string | undefined;
-  for (let i = 0; i < argv.length; i++) {
-    const arg = argv[i]!;
-    if (arg === '--config') {
-      const value = argv[i + 1];
-      if (value === undefined || value.startsWith('--')) throw new ConfigError('--config: expected the path of a bootstrap configuration file (ExecutionControllerConfig)');
-      configPath = value;
-      i++;
-    } else if (arg.startsWith('--config=')) {
-      configPath = arg.slice('--config='.length);
-      if (!configPath) throw new ConfigError('--config: expected the path of a bootstrap configuration file (ExecutionControllerConfig)');
-    } else rest.push(arg);
-  }
-  return { ...(configPath !== undefined ? { configPath } : {}), rest };
-}
-
 /** The manager's options with the bootstrap file's leader election (it wins over `--leader-elect`'s lease). */
 export function withBootstrapConfig(options: ManagerOptions, bootstrap: BootstrapConfig): ManagerOptions {
   // defaultResync: the informers' resync (controller-runtime's SyncPeriod), Furiko's 10m when the file sets none.
@@ -169,3 +148,15 @@ export const DEFAULT_RESYNC_MS = 600_000;
 export const CONFIG_FLAG_USAGE = `  --config <file>                     Furiko's bootstrap configuration (ExecutionControllerConfig): the dynamic
                                       ConfigMap (default furiko-system/execution-dynamic-config) and Secret, leader
                                       election, controllerConcurrency, http (probes on http.bindAddress)`;
+
+/**
+ * `--config <file>` among the manager's flags: cmd/main.ts's (and cmd/run-local.ts's) `parseManagerFlags`
+ * reads it, refusing one without a file, and this handle holds what it read.
+ */
+export const configFlag = addManagerFlags({
+  options: { config: { type: 'string' } },
+  usage: CONFIG_FLAG_USAGE,
+  check({ config }) {
+    if (config === '') throw new ConfigError('--config: expected the path of a bootstrap configuration file (ExecutionControllerConfig)');
+  },
+});

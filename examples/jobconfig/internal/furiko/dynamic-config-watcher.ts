@@ -9,7 +9,7 @@
  * too), not only on the leader.
  */
 import type { ConfigMap, Secret } from 'kubernetes-types/core/v1.js';
-import { BuiltinKinds, Informer, type KindRef, type Manager, type Runnable } from 'kubeforge/runtime';
+import { BuiltinKinds, compareResourceVersions, Informer, isComparableResourceVersion, type KindRef, type Manager, type Runnable } from 'kubeforge/runtime';
 import { updateFurikoConfig, type FurikoConfig } from './config.js';
 import { parseDynamicConfig } from './dynamic-config.js';
 
@@ -26,8 +26,8 @@ export class DynamicConfigWatcher implements Runnable {
   private informers: Array<Informer<ConfigMap> | Informer<Secret>> = [];
   private configMapData: Readonly<Record<string, string>> | undefined;
   private secretData: Readonly<Record<string, string>> | undefined;
-  private seenVersion = 0n;
-  private readonly waiters: Array<{ version: bigint; resolve: () => void }> = [];
+  private seenVersion = '0';
+  private readonly waiters: Array<{ version: string; resolve: () => void }> = [];
 
   constructor(
     private readonly config: FurikoConfig,
@@ -99,15 +99,15 @@ export class DynamicConfigWatcher implements Runnable {
   /** Resolves once the ConfigMap at `resourceVersion` (or a later one) has been applied or rejected. */
   observed(resourceVersion: string | undefined): Promise<void> {
     const version = versionOf(resourceVersion);
-    if (version <= this.seenVersion) return Promise.resolve();
+    if (!isAbove(version, this.seenVersion)) return Promise.resolve();
     return new Promise((resolve) => this.waiters.push({ version, resolve }));
   }
 
   private observe(resourceVersion: string | undefined): void {
     const version = versionOf(resourceVersion);
-    if (version > this.seenVersion) this.seenVersion = version;
+    if (isAbove(version, this.seenVersion)) this.seenVersion = version;
     for (let i = this.waiters.length - 1; i >= 0; i--) {
-      if (this.waiters[i]!.version <= this.seenVersion) this.waiters.splice(i, 1)[0]!.resolve();
+      if (!isAbove(this.waiters[i]!.version, this.seenVersion)) this.waiters.splice(i, 1)[0]!.resolve();
     }
   }
 }
@@ -117,7 +117,9 @@ function decodeSecretData(secret: Secret): Record<string, string> {
   return Object.fromEntries(Object.entries(secret.data ?? {}).map(([key, value]) => [key, Buffer.from(value, 'base64').toString('utf8')]));
 }
 
-/** A resourceVersion as a number (the local cluster's and etcd's are decimal); 0 when absent or not numeric. */
-function versionOf(resourceVersion: string | undefined): bigint {
-  return resourceVersion && /^\d+$/.test(resourceVersion) ? BigInt(resourceVersion) : 0n;
+/** A resourceVersion the runtime can order (the local cluster's and etcd's are decimal); "0" when absent or not numeric. */
+function versionOf(resourceVersion: string | undefined): string {
+  return isComparableResourceVersion(resourceVersion) ? resourceVersion : '0';
 }
+
+const isAbove = (a: string, b: string): boolean => compareResourceVersions(a, b) === 1;

@@ -8,7 +8,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { ConfigMap, Secret } from 'kubernetes-types/core/v1.js';
-import { BuiltinKinds } from 'kubeforge/runtime';
+import { BuiltinKinds, parseManagerFlags } from 'kubeforge/runtime';
 import { JobConfigKind, type JobConfig } from '../../api/v1alpha1/jobconfig_types.js';
 import { JobKind, type Job } from '../../api/v1alpha1/job_types.js';
 import { startFurikoEnv, type FurikoEnv } from '../../test/furiko-env.js';
@@ -26,9 +26,10 @@ beforeAll(async () => {
   folder = mkdtempSync(join(tmpdir(), 'furiko-bootstrap-'));
   const file = join(folder, 'config.yaml');
   writeFileSync(file, `apiVersion: config.furiko.io/v1alpha1\nkind: ExecutionControllerConfig\ndynamicConfigs:\n  configMap:\n    namespace: ${CONFIG_MAP.namespace}\n    name: ${CONFIG_MAP.name}\n  secret:\n    namespace: ${CONFIG_MAP.namespace}\n    name: ${CONFIG_MAP.name}\n`);
-  const argv = ['node', 'main.js', '--config', file, '--health-probe-bind-address=0'];
-  const startup = furikoBootstrap(argv);
-  expect(argv).toEqual(['node', 'main.js', '--health-probe-bind-address=0']);
+  const flags = parseManagerFlags(['--config', file, '--health-probe-bind-address=0'], { leaderElectionId: 'jobconfig-leader.furiko.io' });
+  if (flags === 'help') throw new Error('unexpected --help');
+  const startup = furikoBootstrap(flags);
+  expect(startup.bootstrap.dynamicSecret).toEqual(CONFIG_MAP);
   furiko = await startFurikoEnv({ now: '2024-01-15T10:00:00Z', controllers: 'all', webhooks: true, beforeStart: (mgr) => (watcher = startup.watchDynamicConfig(mgr)) });
 });
 afterAll(async () => {

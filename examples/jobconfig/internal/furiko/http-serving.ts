@@ -11,20 +11,13 @@ import type { ManagerOptions } from 'kubeforge/runtime';
 import type { HttpSpec } from './bootstrap-config.js';
 import { ConfigError } from './yaml-fields.js';
 
-/** The value of `--<flag>` on `argv` (either spelling), undefined when absent. */
-export function flagValue(argv: readonly string[], flag: string): string | undefined {
-  let value: string | undefined;
-  for (let i = 0; i < argv.length; i++) {
-    if (argv[i] === `--${flag}`) value = argv[i + 1];
-    else if (argv[i]!.startsWith(`--${flag}=`)) value = argv[i]!.slice(flag.length + 3);
-  }
-  return value;
-}
-
-/** Applies `http` (read from `file`) to the manager's options in place; `argv` is the manager's command line. */
-export function applyHttpSpec(options: ManagerOptions, http: HttpSpec | undefined, argv: readonly string[], file: string): void {
+/**
+ * Applies `http` (read from `file`) to the manager's options in place; `given` names the flags the command
+ * line gave (`parseManagerFlags`'s), whose values the options hold.
+ */
+export function applyHttpSpec(options: ManagerOptions, http: HttpSpec | undefined, given: ReadonlySet<string>, file: string): void {
   if (!http) return;
-  const probeFlag = flagValue(argv, 'health-probe-bind-address');
+  const probeFlag = given.has('health-probe-bind-address') ? options.probeBindAddress : undefined;
   const probeAddress = http.health.enabled ? http.bindAddress : '0';
   if (probeFlag !== undefined && probeFlag !== probeAddress) {
     const field = http.health.enabled ? `http.bindAddress ${JSON.stringify(http.bindAddress)}` : 'http.health.enabled false';
@@ -33,7 +26,7 @@ export function applyHttpSpec(options: ManagerOptions, http: HttpSpec | undefine
   options.probeBindAddress = probeAddress;
   delete options.probePort;
   if (!http.metrics.enabled) {
-    const metricsFlag = flagValue(argv, 'metrics-bind-address');
+    const metricsFlag = given.has('metrics-bind-address') ? options.metrics?.bindAddress : undefined;
     if (metricsFlag !== undefined && metricsFlag !== '0') {
       throw new ConfigError(`${file}: http.metrics.enabled false conflicts with --metrics-bind-address ${JSON.stringify(metricsFlag)}: set one of them`);
     }

@@ -5,6 +5,7 @@
  * fields are rejected instead of silently ignored.
  */
 import { isMap, isScalar, LineCounter, parseDocument, type Node, type Pair, type YAMLMap } from 'yaml';
+import { parseGoDuration } from 'kubeforge/runtime';
 
 /** A configuration that cannot be used; the message names the place, the field and the problem. */
 export class ConfigError extends Error {
@@ -96,8 +97,13 @@ export class YamlFields {
   duration(key: string): number | undefined {
     const text = this.string(key);
     if (text === undefined) return undefined;
-    const ms = parseGoDuration(text);
-    if (ms === undefined) throw this.error(key, `expected a duration such as 30s or 1m30s, got ${JSON.stringify(text)}`);
+    let ms: number | undefined;
+    try {
+      ms = parseGoDuration(text); // kubeforge/runtime's: Go's time.ParseDuration
+    } catch {
+      ms = undefined;
+    }
+    if (ms === undefined || ms < 0) throw this.error(key, `expected a duration such as 30s or 1m30s, got ${JSON.stringify(text)}`);
     return ms;
   }
 
@@ -133,14 +139,4 @@ function describe(value: unknown): string {
   if (Array.isArray(value)) return 'a list';
   if (value && typeof value === 'object') return 'a map';
   return `${typeof value} ${String(value)}`;
-}
-
-const DURATION_UNITS_MS: Record<string, number> = { ns: 1e-6, us: 1e-3, µs: 1e-3, ms: 1, s: 1000, m: 60_000, h: 3_600_000 };
-
-/** Go's time.ParseDuration for non-negative durations, in ms (`0` alone is allowed); undefined when malformed. */
-export function parseGoDuration(text: string): number | undefined {
-  if (text === '0') return 0;
-  const parts = [...text.matchAll(/(\d+(?:\.\d*)?|\.\d+)(ns|us|µs|ms|s|m|h)/g)];
-  if (parts.length === 0 || parts.map((part) => part[0]).join('') !== text) return undefined;
-  return parts.reduce((total, part) => total + Number(part[1]) * DURATION_UNITS_MS[part[2]!]!, 0);
 }

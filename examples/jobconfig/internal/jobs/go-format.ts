@@ -2,19 +2,11 @@
  * Go's text forms that Furiko puts into messages: `time.Duration.String()` ("10m0s") and `time.Time.String()`
  * in UTC ("2024-01-15 10:30:00 +0000 UTC"), so condition and task messages read exactly as upstream's.
  */
+import { formatGoDuration } from 'kubeforge/runtime';
 
-/** Go's Duration.String() for a whole number of seconds: `0s`, `45s`, `10m0s`, `1h0m0s`, `-5s`. */
+/** Go's Duration.String() for a whole number of seconds: `0s`, `45s`, `10m0s`, `1h0m0s`, `-5s` (kubeforge/runtime's formatGoDuration). */
 export function goDurationSeconds(totalSeconds: number): string {
-  if (totalSeconds === 0) return '0s';
-  const sign = totalSeconds < 0 ? '-' : '';
-  let rest = Math.abs(Math.trunc(totalSeconds));
-  const hours = Math.floor(rest / 3600);
-  rest -= hours * 3600;
-  const minutes = Math.floor(rest / 60);
-  const seconds = rest - minutes * 60;
-  if (hours > 0) return `${sign}${hours}h${minutes}m${seconds}s`;
-  if (minutes > 0) return `${sign}${minutes}m${seconds}s`;
-  return `${sign}${seconds}s`;
+  return formatGoDuration(Math.trunc(totalSeconds) * 1000);
 }
 
 /** Go's Time.String() of a UTC instant at one-second precision: `2024-01-15 10:30:00 +0000 UTC`. */

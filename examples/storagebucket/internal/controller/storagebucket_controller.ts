@@ -38,7 +38,7 @@ import {
 import type { Condition } from 'kubeforge/api';
 import { StorageBucketKind, type StorageBucket } from '../../api/v1alpha1/storagebucket_types.js';
 import { S3BucketProber, type BucketProber } from '../probe/bucket_prober.js';
-import { storageSettingsFromArgv } from '../probe/flags.js';
+import { storageSettings, type StorageSettings } from '../probe/flags.js';
 import { LocalS3Server } from '../probe/local_s3.js';
 import { ProbeTicker } from '../probe/probe_ticker.js';
 
@@ -99,11 +99,10 @@ export interface StorageBucketControllerOptions {
 }
 
 /**
- * The options the command line asks for (--probe-interval, --s3-endpoint, see internal/probe/flags.ts):
- * without --s3-endpoint a local s3rver starts with the manager and the prober asks it.
+ * The options the command line asks for (--probe-interval, --s3-endpoint as cmd/main.ts's parseManagerFlags
+ * read them, see internal/probe/flags.ts): without --s3-endpoint a local s3rver starts with the manager and the prober asks it.
  */
-export function optionsFromCommandLine(mgr: Manager, argv: string[] = process.argv.slice(2)): StorageBucketControllerOptions {
-  const settings = storageSettingsFromArgv(argv);
+export function optionsFromCommandLine(mgr: Manager, settings: StorageSettings = storageSettings()): StorageBucketControllerOptions {
   if (settings.s3Endpoint !== undefined) return { probeIntervalMs: settings.probeIntervalMs, prober: new S3BucketProber(settings.s3Endpoint) };
   const local = new LocalS3Server();
   mgr.add(local);

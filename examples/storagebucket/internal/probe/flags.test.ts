@@ -15,19 +15,26 @@ limitations under the License.
 */
 
 /** The operator's flags: --probe-interval and --s3-endpoint, alone and through the manager's parser (kubeforge's parseManagerFlags). */
-import { addManagerFlags, managerUsage, parseManagerFlags } from 'kubeforge/runtime';
-import { parseGoDuration, storageSettingsFromArgv } from './flags.js';
+import { addManagerFlags, managerUsage, parseGoDuration, parseManagerFlags } from 'kubeforge/runtime';
+import { storageSettings } from './flags.js';
 
 const parseFlags = (argv: string[]) => parseManagerFlags(argv, { leaderElectionId: 'storagebucket-leader.example.com' });
 
 describe('--probe-interval and --s3-endpoint', () => {
   test('defaults: every 30s, no endpoint (a local s3rver is started)', () => {
-    expect(storageSettingsFromArgv([])).toEqual({ probeIntervalMs: 30_000 });
+    const flags = parseFlags([]);
+    if (flags === 'help') throw new Error('unexpected --help');
+    expect(flags.values).toEqual({ 'probe-interval': '30s', 's3-endpoint': undefined });
+    expect(storageSettings()).toEqual({ probeIntervalMs: 30_000 });
   });
 
-  test("both forms, among the manager flags and run-local's", () => {
-    const argv = ['--leader-elect', '--kubeconfig', '/tmp/kc', '--probe-interval', '1m30s', '--fresh', '--s3-endpoint=http://127.0.0.1:4568'];
-    expect(storageSettingsFromArgv(argv)).toEqual({ probeIntervalMs: 90_000, s3Endpoint: 'http://127.0.0.1:4568' });
+  test("both forms, among the manager flags: parseManagerFlags returns them, and storageSettings() reads what it parsed (not process.argv)", () => {
+    const flags = parseFlags(['--leader-elect', '--kubeconfig', '/tmp/kc', '--probe-interval', '1m30s', '--s3-endpoint=http://127.0.0.1:4568']);
+    if (flags === 'help') throw new Error('unexpected --help');
+    expect(flags.values).toEqual({ 'probe-interval': '1m30s', 's3-endpoint': 'http://127.0.0.1:4568' });
+    expect([...flags.given].sort()).toEqual(['kubeconfig', 'leader-elect', 'probe-interval', 's3-endpoint']);
+    expect(process.argv).not.toContain('--probe-interval');
+    expect(storageSettings()).toEqual({ probeIntervalMs: 90_000, s3Endpoint: 'http://127.0.0.1:4568' });
   });
 
   test.each([
@@ -47,8 +54,10 @@ describe('--probe-interval and --s3-endpoint', () => {
     [['--probe-interval'], '--probe-interval: expected a duration of at least 1ms such as 10s, 1m or 1m30s, got ""'],
     [['--s3-endpoint', 'localhost:4568'], '--s3-endpoint: expected an http:// or https:// URL such as http://127.0.0.1:4568, got "localhost:4568"'],
     [['--s3-endpoint=ftp://store'], '--s3-endpoint: expected an http:// or https:// URL such as http://127.0.0.1:4568, got "ftp://store"'],
-  ])('%j is refused, naming the flag', (argv, message) => {
-    expect(() => storageSettingsFromArgv(argv)).toThrow(message);
+  ])('%j is refused, naming the flag, and the last good values stay', (argv, message) => {
+    expect(parseFlags(['--probe-interval=2m'])).not.toBe('help');
+    expect(() => parseFlags(argv)).toThrow(message);
+    expect(storageSettings()).toEqual({ probeIntervalMs: 120_000 });
   });
 
   test("the manager's parser takes them (loading ./flags.js adds them), refuses a bad one with the same message, and --help lists them", () => {

@@ -18,11 +18,11 @@ limitations under the License.
  * The operator's own flags, beside the manager's: `--probe-interval` (how often every StorageBucket is probed,
  * a Go duration) and `--s3-endpoint` (the object store's URL; absent, a local s3rver is started for the run).
  * Loading this module adds them to the manager's flag parser and --help (`addManagerFlags`, as Go packages
- * register flags on flag.CommandLine), so cmd/main.ts and cmd/run-local.ts stay as scaffolded. A bad value
- * names its flag.
+ * register flags on flag.CommandLine), so cmd/main.ts and cmd/run-local.ts stay as scaffolded: their
+ * `parseManagerFlags` checks the values (a bad one names its flag) and `storageSettings()` reads what it
+ * parsed, as a Go package reads its flag variables after flag.Parse.
  */
-import { parseArgs } from 'node:util';
-import { addManagerFlags } from 'kubeforge/runtime';
+import { addManagerFlags, parseGoDuration } from 'kubeforge/runtime';
 
 /** Default --probe-interval. */
 export const DEFAULT_PROBE_INTERVAL = '30s';
@@ -47,20 +47,15 @@ export interface StorageSettings {
   s3Endpoint?: string;
 }
 
-const UNIT_MS: Record<string, number> = { ns: 1e-6, us: 1e-3, µs: 1e-3, ms: 1, s: 1000, m: 60_000, h: 3_600_000 };
-
-/** Go's time.ParseDuration for positive durations ("1m30s", "500ms", "1.5h"); undefined when it is not one. */
-export function parseGoDuration(text: string): number | undefined {
-  if (!/^(\d+(\.\d*)?|\.\d+)(ns|us|µs|ms|s|m|h)((\d+(\.\d*)?|\.\d+)(ns|us|µs|ms|s|m|h))*$/.test(text)) return undefined;
-  let ms = 0;
-  for (const [, number, unit] of text.matchAll(/(\d+(?:\.\d*)?|\.\d+)(ns|us|µs|ms|s|m|h)/g)) ms += Number(number) * UNIT_MS[unit!]!;
-  return ms;
-}
-
 /** The settings from parsed flag values; an error names the flag and the value it refused. */
 export function storageSettingsOf(values: { 'probe-interval'?: string; 's3-endpoint'?: string }): StorageSettings {
   const interval = values['probe-interval'] ?? DEFAULT_PROBE_INTERVAL;
-  const probeIntervalMs = parseGoDuration(interval);
+  let probeIntervalMs: number | undefined;
+  try {
+    probeIntervalMs = parseGoDuration(interval);
+  } catch {
+    probeIntervalMs = undefined;
+  }
   if (probeIntervalMs === undefined || probeIntervalMs < 1) {
     throw new Error(`--probe-interval: expected a duration of at least 1ms such as 10s, 1m or 1m30s, got "${interval}"`);
   }
@@ -78,15 +73,9 @@ export function storageSettingsOf(values: { 'probe-interval'?: string; 's3-endpo
   return { probeIntervalMs, s3Endpoint: endpoint };
 }
 
-/** The settings from a whole command line (the manager's flags and others are left to their own parser). */
-export function storageSettingsFromArgv(argv: string[]): StorageSettings {
-  const ours = argv.flatMap((arg, i) => {
-    const name = /^--(probe-interval|s3-endpoint)(=|$)/.exec(arg);
-    if (!name) return [];
-    return name[2] === '=' ? [arg] : [arg, argv[i + 1] ?? ''];
-  });
-  const { values } = parseArgs({ args: ours, options: STORAGE_FLAG_OPTIONS, strict: true });
-  return storageSettingsOf(values);
-}
+const storageFlags = addManagerFlags({ options: STORAGE_FLAG_OPTIONS, usage: STORAGE_FLAGS_USAGE, check: (values) => void storageSettingsOf(values) });
 
-addManagerFlags({ options: STORAGE_FLAG_OPTIONS, usage: STORAGE_FLAGS_USAGE, check: (values) => void storageSettingsOf(values as Parameters<typeof storageSettingsOf>[0]) });
+/** The settings of the command line `parseManagerFlags` last parsed (cmd/main.ts's or cmd/run-local.ts's); the defaults before. */
+export function storageSettings(): StorageSettings {
+  return storageSettingsOf(storageFlags.values);
+}

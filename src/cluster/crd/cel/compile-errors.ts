@@ -1,4 +1,5 @@
 import { re2ToRegExp } from './regex-library.js';
+import { parseGoDurationNanos } from '../../../apimachinery/go-duration.js';
 
 /**
  * cel-js parse and type-check errors rendered as cel-go's compiler issues
@@ -126,7 +127,6 @@ export function undeclaredCalls(source: string, ast: unknown): string[] {
   return issues;
 }
 
-const goDuration = /^[-+]?(0|([0-9]+(\.[0-9]*)?|\.[0-9]+)(ns|us|µs|ms|s|m|h))+$/;
 const rfc3339 = /^\d{4}-\d{2}-\d{2}[Tt]\d{2}:\d{2}:\d{2}(\.\d+)?([Zz]|[+-]\d{2}:\d{2})$/;
 
 /** cel-go's literal validators (enabled since 1.29): constant regexes, durations and timestamps must parse. */
@@ -169,10 +169,20 @@ export function invalidLiterals(source: string, ast: unknown): string[] {
     if (node.op === 'call' && Array.isArray(node.args) && (node.args[0] === 'duration' || node.args[0] === 'timestamp')) {
       const arg = literal((node.args[1] as unknown[])?.[0]);
       const text = arg?.args as string;
-      if (arg && (node.args[0] === 'duration' ? !goDuration.test(text) : !rfc3339.test(text) || Number.isNaN(Date.parse(text)))) report(arg, node.args[0] as string);
+      if (arg && (node.args[0] === 'duration' ? !isGoDuration(text) : !rfc3339.test(text) || Number.isNaN(Date.parse(text)))) report(arg, node.args[0] as string);
     }
     visit(node.args);
   };
   visit(ast);
   return issues;
+}
+
+/** What cel-go's duration() takes: Go's time.ParseDuration text. */
+function isGoDuration(text: string): boolean {
+  try {
+    parseGoDurationNanos(text);
+    return true;
+  } catch {
+    return false;
+  }
 }

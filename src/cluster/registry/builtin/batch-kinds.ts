@@ -4,6 +4,7 @@
  */
 import type { CronJob, CronJobSpec, Job, JobCondition, JobSpec } from 'kubernetes-types/batch/v1.js';
 import type { Container } from 'kubernetes-types/core/v1.js';
+import { parseGoDurationNanos } from '../../../apimachinery/go-duration.js';
 import { type FieldError, invalid, required } from '../../errors/field-errors.js';
 import type { KubeObject } from '../../store/object-store.js';
 import { asStored } from '../../store/kube-object.js';
@@ -125,7 +126,15 @@ export function cronScheduleError(schedule: string): string | undefined {
   if (/^(TZ|CRON_TZ)=/.test(s)) return 'cannot use TZ or CRON_TZ in schedule, use timeZone field instead';
   if (s.startsWith('@')) {
     if (cronShortcuts.includes(s)) return undefined;
-    if (s.startsWith('@every ')) return /^@every\s+(\d+(\.\d+)?(ns|us|µs|ms|s|m|h))+$/.test(s) ? undefined : `failed to parse duration ${s.slice(7)}`;
+    if (s.startsWith('@every ')) {
+      // robfig/cron's parseDescriptor: time.ParseDuration of the rest, its error wrapped
+      try {
+        parseGoDurationNanos(s.slice('@every '.length));
+        return undefined;
+      } catch (err) {
+        return `failed to parse duration ${s}: ${(err as Error).message}`;
+      }
+    }
     return `unrecognized descriptor: ${s}`;
   }
   const fields = s.split(/\s+/);
