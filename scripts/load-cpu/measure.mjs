@@ -8,7 +8,7 @@
 // One jest worker; rounds interleave the files so load on the machine spreads evenly. CPU is user+system of
 // the worker between jest-circus's events (scripts/load-cpu/environment.mjs).
 import { spawnSync } from 'node:child_process';
-import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -17,6 +17,18 @@ import { staticGraph } from './import-graph.mjs';
 const checkout = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const jest = path.join(checkout, 'node_modules/jest/bin/jest.js');
 const environment = path.join(checkout, 'scripts/load-cpu/environment.mjs');
+const sequencer = path.join(checkout, 'scripts/load-cpu/sequencer.mjs');
+const probes = path.join(checkout, '.load-cpu-probes');
+const { default: jestConfig } = await import(path.join(checkout, 'jest.config.js'));
+const probeMatch = [...jestConfig.testMatch, `${probes}/*.probe.test.ts`].map((m) => `--testMatch=${m}`);
+
+/** A test file in .load-cpu-probes importing `body`'s modules (the folder exists only while measuring). */
+function probe(name, body) {
+  mkdirSync(probes, { recursive: true });
+  const file = path.join(probes, `${name}.probe.test.ts`);
+  writeFileSync(file, `${body}\ntest('loaded', () => {\n  expect(typeof probe).toBe('object');\n});\n`);
+  return file;
+}
 
 const median = (values) => {
   const sorted = [...values].sort((a, b) => a - b);
@@ -24,13 +36,14 @@ const median = (values) => {
   return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
 };
 
-/** Runs jest once over `files` with the measuring environment; returns one record per file. */
-function runJest(files, extraArgs = []) {
+/** Runs jest once over `files` in their order with the measuring environment; returns one record per file. */
+function runJest(files) {
   const out = path.join(os.tmpdir(), `load-cpu-${process.pid}-${Date.now()}.jsonl`);
   writeFileSync(out, '');
-  const result = spawnSync(process.execPath, ['--experimental-vm-modules', jest, '--maxWorkers=1', '--silent', `--testEnvironment=${environment}`, ...extraArgs, '--runTestsByPath', ...files], {
+  const absolute = files.map((f) => path.resolve(checkout, f));
+  const result = spawnSync(process.execPath, ['--experimental-vm-modules', jest, '--maxWorkers=1', '--silent', `--testEnvironment=${environment}`, `--testSequencer=${sequencer}`, ...probeMatch, '--runTestsByPath', ...absolute], {
     cwd: checkout,
-    env: { ...process.env, LOAD_CPU_OUT: out },
+    env: { ...process.env, LOAD_CPU_OUT: out, LOAD_CPU_ORDER: JSON.stringify(absolute) },
     encoding: 'utf8',
   });
   if (result.status !== 0) process.stderr.write(`jest exited ${result.status}:\n${result.stderr.split('\n').slice(-30).join('\n')}\n`);
@@ -46,13 +59,18 @@ function roundsOf(args) {
 }
 
 /** Runs `files` for `rounds` rounds (rotated order, a warm-up file first); medians per file. */
-function measureFiles(files, rounds, extraArgs = [], warmUp = files[0]) {
-  const samples = new Map(files.map((f) => [path.resolve(f), []]));
-  for (let round = 0; round < rounds; round++) {
-    const order = files.map((_, i) => files[(i + round) % files.length]);
-    // the first file of a worker pays for jest's own start; the warm-up takes that cost
-    const records = runJest([warmUp, ...order], extraArgs).slice(1);
-    for (const r of records) samples.get(r.file)?.push(r);
+function measureFiles(files, rounds) {
+  const samples = new Map(files.map((f) => [path.resolve(checkout, f), []]));
+  // the first file of a worker pays for jest's own start; the warm-up takes that cost
+  const warmUp = probe('warm-up', 'const probe = {};');
+  try {
+    for (let round = 0; round < rounds; round++) {
+      const order = files.map((_, i) => files[(i + round) % files.length]);
+      for (const r of runJest([warmUp, ...order])) samples.get(r.file)?.push(r);
+    }
+  } finally {
+    rmSync(warmUp, { force: true });
+    if (readdirSync(probes).length === 0) rmSync(probes, { recursive: true });
   }
   return [...samples].map(([file, rs]) => ({
     file: path.relative(checkout, file),
@@ -71,18 +89,10 @@ if (mode === 'files') {
   if (process.env.LOAD_CPU_JSON) writeFileSync(process.env.LOAD_CPU_JSON, JSON.stringify(rows, null, 2));
 } else if (mode === 'probes') {
   const { rounds, rest } = roundsOf(args);
-  const dir = path.join(checkout, '.load-cpu-probes');
-  rmSync(dir, { recursive: true, force: true });
-  mkdirSync(dir);
-  const probe = (name, body) => {
-    const file = path.join(dir, `${name}.probe.test.ts`);
-    writeFileSync(file, `${body}\ntest('loaded', () => {\n  expect(typeof probe).toBe('object');\n});\n`);
-    return file;
-  };
   const empty = probe('empty', 'const probe = {};');
   const files = rest.map((spec, i) => probe(`p${i}`, `import * as probe from '${spec.startsWith('src/') ? path.join(checkout, spec) : spec}';`));
   try {
-    const rows = measureFiles([empty, ...files], rounds, [`--testMatch=${dir}/*.probe.test.ts`], empty);
+    const rows = measureFiles([empty, ...files], rounds);
     const base = rows[0].loadCpu;
     const costs = {};
     rest.forEach((spec, i) => (costs[spec] = rows[i + 1].loadCpu - base));
@@ -90,7 +100,7 @@ if (mode === 'files') {
     for (const [spec, cost] of Object.entries(costs).sort((a, b) => b[1] - a[1])) console.log(`${cost.toFixed(3)} s  ${spec}`);
     if (process.env.LOAD_CPU_JSON) writeFileSync(process.env.LOAD_CPU_JSON, JSON.stringify(costs, null, 2));
   } finally {
-    rmSync(dir, { recursive: true, force: true });
+    rmSync(probes, { recursive: true, force: true });
   }
 } else if (mode === 'graph') {
   const i = args.indexOf('--costs');

@@ -10,6 +10,7 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'nod
 import os from 'node:os';
 import path from 'node:path';
 import { KubeConfig } from '@kubernetes/client-node';
+import pino from 'pino';
 import { startLocalCluster, type LocalCluster } from '../../cluster/index.js';
 import { createCertificateAuthority } from '../../certificates/self-signed.js';
 import { isForbidden } from './api-error.js';
@@ -60,6 +61,15 @@ async function whoAmI(client: Client): Promise<string> {
 function tokenFor(user: string): string {
   return kubeConfigFrom(cluster.writeKubeconfig(path.join(tmp, `kc-${user}`), { user })).getCurrentUser()!.token!;
 }
+
+test('a Manager takes a client-node KubeConfig as it is (structurally: no instanceof) and talks through it', async () => {
+  const mgr = new Manager({ kubeConfig: kubeConfigFrom(cluster.kubeconfigPath), logger: pino({ level: 'silent' }) });
+  try {
+    expect(await whoAmI(mgr.client)).toBe(await whoAmI(admin));
+  } finally {
+    mgr.transport.close();
+  }
+});
 
 describe.each(['client-node KubeConfig', 'kubeforge Kubeconfig from a file'] as const)('exec credential plugin (%s)', (loader) => {
   // Prints an ExecCredential with the token in TOKEN_FILE, counting its runs in CALLS_FILE.
