@@ -1,7 +1,8 @@
 // Before/after of the load and test CPU of the same test files in two checkouts (say an export of main and
 // this branch, each with node_modules), interleaved round by round so both see the same machine load:
 //   node scripts/load-cpu/compare.mjs <before checkout> <after checkout> [--rounds N] <test paths relative to a checkout…>
-// Prints the medians per file and summed.
+// A first round in each checkout is not recorded (it fills jest's transform cache). Prints the medians per
+// file and their sums.
 import { spawnSync } from 'node:child_process';
 import { readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
@@ -29,6 +30,9 @@ function measureOnce(checkout, round) {
   return rows;
 }
 
+// a first, unrecorded round in each checkout fills jest's transform cache (keyed by path) so no round pays swc
+measureOnce(before, 0);
+measureOnce(after, 0);
 const samples = { before: new Map(), after: new Map() };
 for (let round = 0; round < rounds; round++) {
   for (const [which, checkout] of round % 2 ? [['after', after], ['before', before]] : [['before', before], ['after', after]]) {
