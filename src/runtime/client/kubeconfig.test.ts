@@ -148,6 +148,17 @@ current-context: x
     expect(kc.getCurrentCluster()?.server).toBe('https://first:6443');
     kc.setCurrentContext('b');
     expect(kc.getCurrentCluster()?.server).toBe('https://own:6443');
+    // from $KUBECONFIG, as client-go: a listed file that does not exist is skipped, but not all of them
+    const saved = process.env.KUBECONFIG;
+    try {
+      process.env.KUBECONFIG = [path.join(tmp, 'not-there'), second].join(path.delimiter);
+      expect(Kubeconfig.fromDefault().getCurrentContext()).toBe('b');
+      process.env.KUBECONFIG = path.join(tmp, 'not-there');
+      expect(() => Kubeconfig.fromDefault()).toThrow(`KUBECONFIG=${path.join(tmp, 'not-there')}: none of its files exists`);
+    } finally {
+      if (saved === undefined) delete process.env.KUBECONFIG;
+      else process.env.KUBECONFIG = saved;
+    }
   });
 
   test('an exec plugin (v1) with a relative command runs from the kubeconfig’s folder; a plugin printing the wrong apiVersion is refused', async () => {

@@ -112,7 +112,13 @@ export class Kubeconfig implements KubeConfigLike {
 
   /** client-node's loadFromDefault: $KUBECONFIG, else ~/.kube/config, else in-cluster (`inCluster` given), else http://localhost:8080. */
   static fromDefault(inCluster?: () => Kubeconfig | undefined): Kubeconfig {
-    if (process.env.KUBECONFIG) return Kubeconfig.fromFile(process.env.KUBECONFIG);
+    if (process.env.KUBECONFIG) {
+      // as client-go: files of the list that do not exist are skipped, but one of them must
+      const listed = process.env.KUBECONFIG.split(path.delimiter).filter(Boolean);
+      const present = listed.filter((f) => existsSync(f));
+      if (present.length === 0) throw new Error(`KUBECONFIG=${process.env.KUBECONFIG}: none of its files exists`);
+      return Kubeconfig.fromFile(present.join(path.delimiter));
+    }
     const home = path.join(os.homedir(), '.kube', 'config');
     if (existsSync(home)) return Kubeconfig.fromFile(home);
     const pod = inCluster?.();
