@@ -2,12 +2,24 @@
  * Self-signed certificate authorities and the certificates they sign (serving certificates for
  * hosts/IPs, client certificates for users with CN = user and O = groups, as Kubernetes reads them):
  * ECDSA P-256 through WebCrypto, no disk, no global state beyond the crypto provider.
+ * @peculiar/x509 (with reflect-metadata, tsyringe and the asn1 schemas: ~0.1 CPU-s per jest test file, which
+ * loads it afresh in each file's vm context) is imported at the first certificate made or read, so the
+ * runtime's importers that never serve TLS (most unit tests, a manager without webhooks) do not pay for it.
  */
-import 'reflect-metadata';
 import { randomBytes, webcrypto } from 'node:crypto';
-import * as x509 from '@peculiar/x509';
+import type * as X509 from '@peculiar/x509';
 
-x509.cryptoProvider.set(webcrypto as unknown as Parameters<typeof x509.cryptoProvider.set>[0]);
+let x509Module: Promise<typeof X509> | undefined;
+
+/** @peculiar/x509, loaded once, with WebCrypto as its crypto provider. */
+export function loadX509(): Promise<typeof X509> {
+  x509Module ??= import('reflect-metadata').then(async () => {
+    const x509 = await import('@peculiar/x509');
+    x509.cryptoProvider.set(webcrypto as unknown as Parameters<typeof x509.cryptoProvider.set>[0]);
+    return x509;
+  });
+  return x509Module;
+}
 
 type KeyPair = webcrypto.CryptoKeyPair;
 
@@ -41,7 +53,7 @@ export interface ValidityOptions {
 
 async function exportKeyPem(key: webcrypto.CryptoKey): Promise<string> {
   const der = await webcrypto.subtle.exportKey('pkcs8', key);
-  return x509.PemConverter.encode(der, 'PRIVATE KEY');
+  return (await loadX509()).PemConverter.encode(der, 'PRIVATE KEY');
 }
 
 const newKeys = async (): Promise<KeyPair> => (await webcrypto.subtle.generateKey(ecdsa, true, ['sign', 'verify'])) as KeyPair;
@@ -67,6 +79,7 @@ function validity(options: ValidityOptions, defaultDays: number): { notBefore: D
 
 /** A fresh self-signed CA named `CN=<commonName>`. */
 export async function createCertificateAuthority(commonName: string, options: ValidityOptions = {}): Promise<CertificateAuthority> {
+  const x509 = await loadX509();
   const keys = await newKeys();
   const cert = await x509.X509CertificateGenerator.createSelfSigned({
     serialNumber: serialNumber(),
@@ -85,13 +98,15 @@ export async function createCertificateAuthority(commonName: string, options: Va
 
 /** A CA kept from before (its certificate and PKCS#8 key, both PEM), able to sign again. */
 export async function loadCertificateAuthority(certPem: string, keyPem: string): Promise<CertificateAuthority> {
+  const x509 = await loadX509();
   const cert = new x509.X509Certificate(certPem);
   const signingKey = await webcrypto.subtle.importKey('pkcs8', x509.PemConverter.decode(keyPem)[0]!, ecdsa, true, ['sign']);
   const publicKey = await cert.publicKey.export(ecdsa, ['verify'], webcrypto as never);
   return { certPem, keyPem, subject: cert.subject, signingKey, publicKey: publicKey as unknown as webcrypto.CryptoKey };
 }
 
-async function issue(ca: CertificateAuthority, subject: string, usage: x509.ExtendedKeyUsage, extra: x509.Extension[], options: ValidityOptions): Promise<IssuedCertificate> {
+async function issue(ca: CertificateAuthority, subject: string, usage: 'serverAuth' | 'clientAuth', extra: (x509: typeof X509) => X509.Extension[], options: ValidityOptions): Promise<IssuedCertificate> {
+  const x509 = await loadX509();
   const keys = await newKeys();
   const cert = await x509.X509CertificateGenerator.create({
     serialNumber: serialNumber(),
@@ -104,8 +119,8 @@ async function issue(ca: CertificateAuthority, subject: string, usage: x509.Exte
     extensions: [
       new x509.BasicConstraintsExtension(false, undefined, true),
       new x509.KeyUsagesExtension(x509.KeyUsageFlags.digitalSignature | x509.KeyUsageFlags.keyEncipherment, true),
-      new x509.ExtendedKeyUsageExtension([usage]),
-      ...extra,
+      new x509.ExtendedKeyUsageExtension([x509.ExtendedKeyUsage[usage]]),
+      ...extra(x509),
       await x509.AuthorityKeyIdentifierExtension.create(ca.publicKey as never),
     ],
   });
@@ -115,7 +130,7 @@ async function issue(ca: CertificateAuthority, subject: string, usage: x509.Exte
 /** A serving certificate for `hosts` (IP literals and DNS names), signed by `ca`. */
 export async function issueServingCertificate(ca: CertificateAuthority, commonName: string, hosts: string[], options: ValidityOptions = {}): Promise<IssuedCertificate> {
   if (hosts.length === 0) throw new Error('issueServingCertificate: at least one host name or IP is required');
-  return issue(ca, `CN=${escapeDnValue(commonName)}`, x509.ExtendedKeyUsage.serverAuth, [new x509.SubjectAlternativeNameExtension(alternativeNames(hosts))], options);
+  return issue(ca, `CN=${escapeDnValue(commonName)}`, 'serverAuth', (x509) => [new x509.SubjectAlternativeNameExtension(alternativeNames(hosts))], options);
 }
 
 /**
@@ -124,7 +139,7 @@ export async function issueServingCertificate(ca: CertificateAuthority, commonNa
  */
 export async function issueClientCertificate(ca: CertificateAuthority, user: string, groups: string[] = [], options: ValidityOptions = {}): Promise<IssuedCertificate> {
   const subject = [...groups.map((g) => `O=${escapeDnValue(g)}`), `CN=${escapeDnValue(user)}`].join(', ');
-  return issue(ca, subject, x509.ExtendedKeyUsage.clientAuth, [], options);
+  return issue(ca, subject, 'clientAuth', () => [], options);
 }
 
 /** User name and groups from a verified client certificate's subject (CN and every O). */

@@ -6,11 +6,11 @@
  */
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { KubeConfig } from '@kubernetes/client-node';
 import { parseAllDocuments } from 'yaml';
 import { Client } from '../runtime/client/client.js';
 import { defaultKindRegistry } from '../runtime/client/kinds.js';
 import type { KubeObject } from '../runtime/client/object.js';
+import { Kubeconfig } from '../runtime/client/kubeconfig.js';
 import { Transport } from '../runtime/client/transport.js';
 
 type CustomResourceDefinition = KubeObject & { status?: { conditions?: Array<{ type: string; status: string }> } };
@@ -32,9 +32,7 @@ export class CrdInstaller {
   private readonly client: Client;
 
   constructor(kubeconfigPath: string) {
-    const kubeConfig = new KubeConfig();
-    kubeConfig.loadFromFile(kubeconfigPath);
-    this.client = new Client(new Transport(kubeConfig), defaultKindRegistry);
+    this.client = new Client(new Transport(Kubeconfig.fromFile(kubeconfigPath)), defaultKindRegistry);
   }
 
   /** Applies every CRD of the project and waits for each to be Established; resolves to their names. */

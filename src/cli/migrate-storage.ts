@@ -4,9 +4,10 @@
  * the storage version and written back unchanged — the server stores it in the storage version,
  * converting through the CRD's webhook — then `status.storedVersions` is trimmed to that version.
  */
-import { KubeConfig } from '@kubernetes/client-node';
 import { isConflict, isNotFound } from '../runtime/client/api-error.js';
 import type { KubeObject } from '../runtime/client/object.js';
+import { inClusterIfInPod } from '../runtime/client/in-cluster.js';
+import { Kubeconfig } from '../runtime/client/kubeconfig.js';
 import { Transport } from '../runtime/client/transport.js';
 
 type Crd = KubeObject & { spec: { group: string; names: { plural: string }; versions: Array<{ name: string; storage?: boolean }> }; status?: { storedVersions?: string[] } };
@@ -68,9 +69,7 @@ export async function migrateStorageOverApi(transport: Transport, crdName: strin
 
 /** The command's action: the kubeconfig from --kubeconfig, else $KUBECONFIG or ~/.kube/config. */
 export async function runMigrateStorage(crdName: string, opts: { kubeconfig?: string }): Promise<void> {
-  const kubeConfig = new KubeConfig();
-  if (opts.kubeconfig) kubeConfig.loadFromFile(opts.kubeconfig);
-  else kubeConfig.loadFromDefault();
+  const kubeConfig = opts.kubeconfig ? Kubeconfig.fromFile(opts.kubeconfig) : Kubeconfig.fromDefault(inClusterIfInPod);
   const report = await migrateStorageOverApi(new Transport(kubeConfig), crdName);
   process.stdout.write(`customresourcedefinition ${report.crd}: ${report.objects} object(s) written in storage version ${report.storageVersion}; status.storedVersions: [${report.storedVersions.join(', ')}]\n`);
 }

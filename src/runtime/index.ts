@@ -11,6 +11,7 @@ export { Client, type ObjectKey, type ListOptions, type PatchType, type WriteOpt
 export type { ApplyObject, AppliedObject, ApplyConfiguration, ApplyConfigurationOf } from './client/apply.js';
 export { DEFAULT_READ_YOUR_OWN_WRITES_TIMEOUT_MS, type ReadYourOwnWritesOptions } from './client/read-your-own-writes.js';
 export { Transport, RequestTimeoutError, RequestAbortedError, DEFAULT_REQUEST_TIMEOUT_MS, type TransportOptions, type RequestOptions } from './client/transport.js';
+export { Kubeconfig, type KubeConfigLike, type KubeconfigCluster, type KubeconfigUser, type KubeconfigContext, type ExecCredentialPlugin } from './client/kubeconfig.js';
 export { inClusterKubeConfig, SERVICE_ACCOUNT_DIR, SERVICE_ACCOUNT_DIR_ENV, type InClusterOptions } from './client/in-cluster.js';
 export { ApiError, ignoreNotFound, isNotFound, isConflict, isAlreadyExists, isGone, isInvalid, isForbidden, isTransient } from './client/api-error.js';
 export { retryOnConflict } from './client/retry.js';

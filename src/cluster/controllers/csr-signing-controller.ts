@@ -7,10 +7,9 @@
  * year. Signing is asynchronous (WebCrypto): the result is written by the next reconcile of the key.
  */
 import type { CertificateSigningRequest, CertificateSigningRequestCondition } from 'kubernetes-types/certificates/v1.js';
-import 'reflect-metadata';
-import * as x509 from '@peculiar/x509';
+import type * as x509 from '@peculiar/x509';
 import { randomBytes } from 'node:crypto';
-import type { CertificateAuthority } from '../../certificates/self-signed.js';
+import { loadX509, type CertificateAuthority } from '../../certificates/self-signed.js';
 import type { ClusterClock } from '../clock/virtual-clock.js';
 import { parseCertificateRequest } from '../registry/builtin/csr-kinds.js';
 import { rfc3339 } from '../registry/system-metadata.js';
@@ -46,6 +45,8 @@ export function signerRefusal(signer: string, csr: x509.Pkcs10CertificateRequest
 }
 
 async function sign(authority: CertificateAuthority, csr: x509.Pkcs10CertificateRequest, usages: string[], now: number, expirationSeconds: number | undefined): Promise<string> {
+  // the same module instance csr-kinds parsed the request with, its crypto provider set
+  const x509 = await loadX509();
   const duration = Math.min(expirationSeconds ? expirationSeconds * 1000 : maxDurationMs, maxDurationMs);
   let keyUsage = 0;
   if (usages.includes('digital signature')) keyUsage |= x509.KeyUsageFlags.digitalSignature;

@@ -1,5 +1,5 @@
 /** The informer and cache against the local cluster over its socket: list+watch, resume, relist, indexes, copies. */
-import { KubeConfig } from '@kubernetes/client-node';
+import { Kubeconfig } from '../client/kubeconfig.js';
 import type { ConfigMap } from 'kubernetes-types/core/v1.js';
 import { startLocalCluster } from '../../cluster/index.js';
 import { Client } from '../client/client.js';
@@ -18,8 +18,7 @@ let nsCounter = 0;
 
 beforeAll(async () => {
   cluster = await startLocalCluster({ authz: 'alwaysAllow' });
-  const kc = new KubeConfig();
-  kc.loadFromFile(cluster.kubeconfigPath);
+  const kc = Kubeconfig.fromFile(cluster.kubeconfigPath);
   transport = new Transport(kc);
   client = new Client(transport, defaultKindRegistry);
 });

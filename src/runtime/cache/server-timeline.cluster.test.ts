@@ -5,7 +5,7 @@
  * sends deletes for what vanished. The replacement keeps the CA and admin token (credentialsOf), as a kept
  * data directory would; the informer's transport is the one built for the first cluster.
  */
-import { KubeConfig } from '@kubernetes/client-node';
+import { Kubeconfig } from '../client/kubeconfig.js';
 import type { ConfigMap } from 'kubernetes-types/core/v1.js';
 import { startLocalCluster, type LocalCluster } from '../../cluster/index.js';
 import { Client } from '../client/client.js';
@@ -32,8 +32,7 @@ async function until(cond: () => boolean, what: string, ms = 10_000): Promise<vo
 }
 
 async function clientOf(kubeconfigPath: string): Promise<{ client: Client; transport: Transport }> {
-  const kc = new KubeConfig();
-  kc.loadFromFile(kubeconfigPath);
+  const kc = Kubeconfig.fromFile(kubeconfigPath);
   const transport = new Transport(kc);
   transports.push(transport);
   return { client: new Client(transport, defaultKindRegistry), transport };

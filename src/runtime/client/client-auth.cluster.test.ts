@@ -3,17 +3,21 @@
  * user is an exec credential plugin (a small node script printing an ExecCredential), and in-cluster
  * configuration (KUBERNETES_SERVICE_HOST/PORT plus a ServiceAccount token, CA and namespace in the
  * service-account folder, placed under a temporary root). Identity is checked with SelfSubjectReview.
+ * The exec plugin runs through both kubeconfig loaders the runtime accepts: a client-node KubeConfig and
+ * kubeforge's own Kubeconfig reading a kubectl-style file.
  */
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { KubeConfig } from '@kubernetes/client-node';
+import pino from 'pino';
 import { startLocalCluster, type LocalCluster } from '../../cluster/index.js';
 import { createCertificateAuthority } from '../../certificates/self-signed.js';
 import { isForbidden } from './api-error.js';
 import { Client } from './client.js';
 import { BuiltinKinds, defaultKindRegistry } from './kinds.js';
 import { inClusterKubeConfig, SERVICE_ACCOUNT_DIR, SERVICE_ACCOUNT_DIR_ENV } from './in-cluster.js';
+import { Kubeconfig, type KubeConfigLike } from './kubeconfig.js';
 import { Manager } from '../manager/manager.js';
 import { Transport } from './transport.js';
 
@@ -40,7 +44,7 @@ function kubeConfigFrom(file: string): KubeConfig {
   return kc;
 }
 
-function clientFor(kc: KubeConfig): Client {
+function clientFor(kc: KubeConfigLike): Client {
   const transport = new Transport(kc);
   transports.push(transport);
   return new Client(transport, defaultKindRegistry);
@@ -58,7 +62,16 @@ function tokenFor(user: string): string {
   return kubeConfigFrom(cluster.writeKubeconfig(path.join(tmp, `kc-${user}`), { user })).getCurrentUser()!.token!;
 }
 
-describe('exec credential plugin', () => {
+test('a Manager takes a client-node KubeConfig as it is (structurally: no instanceof) and talks through it', async () => {
+  const mgr = new Manager({ kubeConfig: kubeConfigFrom(cluster.kubeconfigPath), logger: pino({ level: 'silent' }) });
+  try {
+    expect(await whoAmI(mgr.client)).toBe(await whoAmI(admin));
+  } finally {
+    mgr.transport.close();
+  }
+});
+
+describe.each(['client-node KubeConfig', 'kubeforge Kubeconfig from a file'] as const)('exec credential plugin (%s)', (loader) => {
   // Prints an ExecCredential with the token in TOKEN_FILE, counting its runs in CALLS_FILE.
   const plugin = `
 import { appendFileSync, readFileSync } from 'node:fs';
@@ -69,22 +82,35 @@ process.stdout.write(JSON.stringify({ apiVersion: 'client.authentication.k8s.io/
   status: { token, expirationTimestamp: process.env.EXPIRES } }));
 `;
 
-  function execKubeConfig(name: string, env: Record<string, string>): { kc: KubeConfig; calls: () => number; tokenFile: string } {
-    const dir = path.join(tmp, name);
+  function execKubeConfig(name: string, env: Record<string, string>): { kc: KubeConfigLike; calls: () => number; tokenFile: string } {
+    const dir = path.join(tmp, `${name}-${loader.split(' ')[0]}`);
     mkdirSync(dir);
     const script = path.join(dir, 'plugin.mjs');
     const callsFile = path.join(dir, 'calls');
     const tokenFile = path.join(dir, 'token');
     writeFileSync(script, plugin);
     writeFileSync(callsFile, '');
+    const pluginEnv = Object.entries({ CALLS_FILE: callsFile, TOKEN_FILE: tokenFile, ...env }).map(([k, v]) => ({ name: k, value: v }));
+    const calls = (): number => readFileSync(callsFile, 'utf8').length;
+    if (loader === 'kubeforge Kubeconfig from a file') {
+      // as kubectl's users write it: the CA in its own file next to the kubeconfig, named relative to it
+      writeFileSync(path.join(dir, 'ca.crt'), cluster.caCertPem);
+      const file = path.join(dir, 'kubeconfig');
+      const user = { exec: { apiVersion: 'client.authentication.k8s.io/v1', command: process.execPath, args: [script], interactiveMode: 'Never', env: pluginEnv } };
+      writeFileSync(
+        file,
+        JSON.stringify({ apiVersion: 'v1', kind: 'Config', clusters: [{ name: 'local', cluster: { server: cluster.url, 'certificate-authority': 'ca.crt' } }], users: [{ name, user }], contexts: [{ name: 'ctx', context: { cluster: 'local', user: name } }], 'current-context': 'ctx' }),
+      );
+      return { kc: Kubeconfig.fromFile(file), calls, tokenFile };
+    }
     const kc = new KubeConfig();
     kc.loadFromOptions({
       clusters: [{ name: 'local', server: cluster.url, caData: Buffer.from(cluster.caCertPem).toString('base64') }],
-      users: [{ name: name, exec: { apiVersion: 'client.authentication.k8s.io/v1', command: process.execPath, args: [script], interactiveMode: 'Never', env: Object.entries({ CALLS_FILE: callsFile, TOKEN_FILE: tokenFile, ...env }).map(([k, v]) => ({ name: k, value: v })) } }],
+      users: [{ name: name, exec: { apiVersion: 'client.authentication.k8s.io/v1', command: process.execPath, args: [script], interactiveMode: 'Never', env: pluginEnv } }],
       contexts: [{ name: 'ctx', cluster: 'local', user: name }],
       currentContext: 'ctx',
     });
-    return { kc, calls: () => readFileSync(callsFile, 'utf8').length, tokenFile };
+    return { kc, calls, tokenFile };
   }
 
   test('the plugin’s token is the identity; a credential still valid is reused', async () => {
@@ -149,6 +175,15 @@ describe('in-cluster configuration', () => {
     expect(kc.getContextObject(kc.getCurrentContext())?.namespace).toBe('default');
     expect(kc.getCurrentCluster()?.server).toBe(cluster.url);
     expect(await whoAmI(clientFor(kc))).toBe('system:serviceaccount:default:operator');
+  });
+
+  test('a rotated token (a new projected token written over the file) is read again on the next request', async () => {
+    const root = await podRoot('before-rotation');
+    const client = clientFor(inClusterKubeConfig({ root }));
+    expect(await whoAmI(client)).toBe('system:serviceaccount:default:before-rotation');
+    const other = await podRoot('after-rotation');
+    writeFileSync(path.join(root, SERVICE_ACCOUNT_DIR, 'token'), readFileSync(path.join(other, SERVICE_ACCOUNT_DIR, 'token')));
+    expect(await whoAmI(client)).toBe('system:serviceaccount:default:after-rotation');
   });
 
   test('a CA that did not sign the server’s certificate fails the connection', async () => {

@@ -5,7 +5,7 @@
  * by the deadline, only its opening is bounded.
  */
 import { readFileSync } from 'node:fs';
-import { KubeConfig } from '@kubernetes/client-node';
+import { Kubeconfig } from './kubeconfig.js';
 import type { ConfigMap } from 'kubernetes-types/core/v1.js';
 import { startLocalCluster } from '../../cluster/index.js';
 import { StallingProxy } from '../../testing/stalling-proxy.js';
@@ -48,12 +48,10 @@ beforeEach(async () => {
   cluster = await startLocalCluster({ authz: 'alwaysAllow', now: '2024-01-15T10:00:00Z' });
   proxy = new StallingProxy({ host: '127.0.0.1', port: Number(new URL(cluster.url).port) });
   await proxy.start(new URL(cluster.url).protocol === 'https:' ? 'https' : 'http');
-  const kc = new KubeConfig();
-  kc.loadFromString(readFileSync(cluster.kubeconfigPath, 'utf8').split(cluster.url).join(proxy.url));
+  const kc = Kubeconfig.fromString(readFileSync(cluster.kubeconfigPath, 'utf8').split(cluster.url).join(proxy.url));
   transport = new Transport(kc, { requestTimeoutMs: 5_000, timeoutClock: cluster.clock });
   client = new Client(transport, defaultKindRegistry);
-  const directKc = new KubeConfig();
-  directKc.loadFromFile(cluster.kubeconfigPath);
+  const directKc = Kubeconfig.fromFile(cluster.kubeconfigPath);
   directTransport = new Transport(directKc);
   direct = new Client(directTransport, defaultKindRegistry);
 });
@@ -67,8 +65,7 @@ afterEach(async () => {
 });
 
 test('the default deadline is the API server request timeout (60 s)', () => {
-  const kc = new KubeConfig();
-  kc.loadFromFile(cluster.kubeconfigPath);
+  const kc = Kubeconfig.fromFile(cluster.kubeconfigPath);
   const t = new Transport(kc);
   expect(DEFAULT_REQUEST_TIMEOUT_MS).toBe(60_000);
   expect(t.requestTimeoutMs).toBe(60_000);

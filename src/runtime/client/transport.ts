@@ -1,5 +1,5 @@
 /**
- * HTTP to the API server over a client-node KubeConfig: its TLS material, bearer tokens and exec plugins
+ * HTTP to the API server over a kubeconfig (kubeforge's Kubeconfig or a client-node KubeConfig): its TLS material, bearer tokens and exec plugins
  * (applied per request, so refreshed tokens are used), on one keep-alive agent. JSON requests and
  * streaming (watch) responses; counts requests in flight so tests can tell when the client is quiet.
  * Every request has a deadline (`requestTimeoutMs`, default 60 s — the API server's own request timeout —
@@ -12,10 +12,10 @@ import http from 'node:http';
 import https from 'node:https';
 import net from 'node:net';
 import tls from 'node:tls';
-import type { KubeConfig } from '@kubernetes/client-node';
 import type { Status } from 'kubernetes-types/meta/v1.js';
 import { realClock, type Clock } from '../clock.js';
 import { ApiError } from './api-error.js';
+import type { KubeConfigLike } from './kubeconfig.js';
 
 /** The default deadline of one request: the API server's own default request timeout (1 min). */
 export const DEFAULT_REQUEST_TIMEOUT_MS = 60_000;
@@ -87,7 +87,7 @@ export class Transport {
   private readonly timeoutClock: Clock;
 
   constructor(
-    private readonly kubeConfig: KubeConfig,
+    private readonly kubeConfig: KubeConfigLike,
     options: TransportOptions = {},
   ) {
     const cluster = kubeConfig.getCurrentCluster();

@@ -3,7 +3,7 @@
  * the map resolves, its requests are then reconciled, and the map gets the controller's client and a logger
  * bound to the controller's name.
  */
-import { KubeConfig } from '@kubernetes/client-node';
+import { Kubeconfig } from '../client/kubeconfig.js';
 import { Writable } from 'node:stream';
 import pino from 'pino';
 import { ManualClock, flushAsyncWork } from '../../testing/manual-clock.js';
@@ -18,8 +18,7 @@ import { EventChannel, channelSource } from '../source/channel.js';
 import { Controller } from './controller.js';
 
 function offlineCache(): Cache {
-  const kc = new KubeConfig();
-  kc.loadFromOptions({ clusters: [{ name: 'c', server: 'https://127.0.0.1:1' }], users: [{ name: 'u' }], contexts: [{ name: 'x', cluster: 'c', user: 'u' }], currentContext: 'x' });
+  const kc = new Kubeconfig([{ name: 'c', server: 'https://127.0.0.1:1' }], [{ name: 'u' }], [{ name: 'x', cluster: 'c', user: 'u' }], 'x');
   const transport = new Transport(kc);
   const kinds = new KindRegistry();
   return new Cache({ client: new Client(transport, kinds), transport, kinds });

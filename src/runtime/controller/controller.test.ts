@@ -1,5 +1,5 @@
 /** The controller loop on a manual clock: results, errors, backoff, concurrency, logs, shutdown. */
-import { KubeConfig } from '@kubernetes/client-node';
+import { Kubeconfig } from '../client/kubeconfig.js';
 import pino from 'pino';
 import { ManualClock, flushAsyncWork } from '../../testing/manual-clock.js';
 import { Cache } from '../cache/cache.js';
@@ -16,8 +16,7 @@ import { TerminalError, type ReconcileFunc } from './reconcile.js';
 
 /** A cache that is never started: these tests only use channel and ticker sources. */
 function offlineCache(): Cache {
-  const kc = new KubeConfig();
-  kc.loadFromOptions({ clusters: [{ name: 'c', server: 'https://127.0.0.1:1' }], users: [{ name: 'u' }], contexts: [{ name: 'x', cluster: 'c', user: 'u' }], currentContext: 'x' });
+  const kc = new Kubeconfig([{ name: 'c', server: 'https://127.0.0.1:1' }], [{ name: 'u' }], [{ name: 'x', cluster: 'c', user: 'u' }], 'x');
   const transport = new Transport(kc);
   const kinds = new KindRegistry();
   return new Cache({ client: new Client(transport, kinds), transport, kinds });

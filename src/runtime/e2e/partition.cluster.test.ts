@@ -7,7 +7,7 @@
  * land after the standby took over (every target matches its source). Run ten times in a row.
  */
 import { readFileSync } from 'node:fs';
-import { KubeConfig } from '@kubernetes/client-node';
+import { Kubeconfig, type KubeConfigLike } from '../client/kubeconfig.js';
 import type { ConfigMap } from 'kubernetes-types/core/v1.js';
 import pino from 'pino';
 import { startLocalCluster } from '../../cluster/index.js';
@@ -52,8 +52,7 @@ async function partitionRun(): Promise<Outcome> {
   const managers: Manager[] = [];
   try {
     await proxy.start(new URL(cluster.url).protocol === 'https:' ? 'https' : 'http');
-    const viaProxy = new KubeConfig();
-    viaProxy.loadFromString(readFileSync(cluster.kubeconfigPath, 'utf8').split(cluster.url).join(proxy.url));
+    const viaProxy = Kubeconfig.fromString(readFileSync(cluster.kubeconfigPath, 'utf8').split(cluster.url).join(proxy.url));
 
     let healthy: Manager[] = [];
     cluster.clock.setSettleHook(() =>
@@ -64,7 +63,7 @@ async function partitionRun(): Promise<Outcome> {
     let overlaps = 0;
     let bothLeading = 0;
     let holdWrites: Promise<void> | undefined;
-    const candidate = (identity: string, kubeConfig: KubeConfig | string): Manager => {
+    const candidate = (identity: string, kubeConfig: KubeConfigLike | string): Manager => {
       const m = new Manager({
         kubeConfig,
         clock: cluster.clock,

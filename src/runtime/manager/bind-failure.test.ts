@@ -4,7 +4,7 @@
  * configured and the port, and leaves nothing listening. EACCES (a low port without privileges) cannot be
  * provoked when the tests run as root, so its wording is checked on the errno error Node raises.
  */
-import { KubeConfig } from '@kubernetes/client-node';
+import { Kubeconfig } from '../client/kubeconfig.js';
 import net from 'node:net';
 import pino from 'pino';
 import { ManualClock } from '../../testing/manual-clock.js';
@@ -13,8 +13,7 @@ import { BindError, bindFailure } from './bind-address.js';
 import { Manager, type ManagerOptions } from './manager.js';
 
 function offlineManager(options: Partial<ManagerOptions>): Manager {
-  const kubeConfig = new KubeConfig();
-  kubeConfig.loadFromOptions({ clusters: [{ name: 'c', server: 'https://127.0.0.1:1' }], users: [{ name: 'u' }], contexts: [{ name: 'x', cluster: 'c', user: 'u' }], currentContext: 'x' });
+  const kubeConfig = new Kubeconfig([{ name: 'c', server: 'https://127.0.0.1:1' }], [{ name: 'u' }], [{ name: 'x', cluster: 'c', user: 'u' }], 'x');
   return new Manager({ kubeConfig, clock: new ManualClock(0), logger: pino({ level: 'silent' }), ...options });
 }
 

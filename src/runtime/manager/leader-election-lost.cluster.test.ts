@@ -6,7 +6,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { jest } from '@jest/globals';
-import { KubeConfig } from '@kubernetes/client-node';
+import { Kubeconfig } from '../client/kubeconfig.js';
 import type { Lease } from 'kubernetes-types/coordination/v1.js';
 import pino from 'pino';
 import { startLocalCluster } from '../../cluster/index.js';
@@ -26,9 +26,8 @@ let logLines: Array<{ level: number; msg: string; reason?: string }> = [];
 
 function manager(identity: string, options: Partial<ManagerOptions> & { viaProxy?: boolean } = {}): Manager {
   const { viaProxy, ...rest } = options;
-  const kubeConfig = new KubeConfig();
   const text = readFileSync(cluster.kubeconfigPath, 'utf8');
-  kubeConfig.loadFromString(viaProxy ? text.split(cluster.url).join(proxy.url) : text);
+  const kubeConfig = Kubeconfig.fromString(viaProxy ? text.split(cluster.url).join(proxy.url) : text);
   const logger = pino({ level: 'info' }, { write: (line: string) => void logLines.push(JSON.parse(line)) });
   const m = new Manager({ kubeConfig, clock: cluster.clock, logger, leaderElection: { id: 'lost-test', namespace: 'default', identity }, ...rest });
   managers.push(m);
@@ -59,8 +58,7 @@ afterEach(async () => {
 
 /** Read straight from the server (not through the proxy). */
 async function lease(): Promise<Lease> {
-  const kc = new KubeConfig();
-  kc.loadFromFile(cluster.kubeconfigPath);
+  const kc = Kubeconfig.fromFile(cluster.kubeconfigPath);
   const transport = new Transport(kc);
   try {
     return await new Client(transport, defaultKindRegistry).get<Lease>(BuiltinKinds.Lease, { namespace: 'default', name: 'lost-test' });

@@ -1,5 +1,5 @@
 /** Manager lifecycle without a server: runnables, graceful shutdown on SIGTERM. */
-import { KubeConfig } from '@kubernetes/client-node';
+import { Kubeconfig } from '../client/kubeconfig.js';
 import pino from 'pino';
 import { ManualClock, flushAsyncWork } from '../../testing/manual-clock.js';
 import type { KubeObject } from '../client/object.js';
@@ -10,8 +10,7 @@ import { EventChannel, channelSource } from '../source/channel.js';
 import { DEFAULT_GRACEFUL_SHUTDOWN_TIMEOUT_MS, Manager, type ManagerOptions } from './manager.js';
 
 function offlineManager(options: Partial<ManagerOptions> = {}): Manager {
-  const kubeConfig = new KubeConfig();
-  kubeConfig.loadFromOptions({ clusters: [{ name: 'c', server: 'https://127.0.0.1:1' }], users: [{ name: 'u' }], contexts: [{ name: 'x', cluster: 'c', user: 'u' }], currentContext: 'x' });
+  const kubeConfig = new Kubeconfig([{ name: 'c', server: 'https://127.0.0.1:1' }], [{ name: 'u' }], [{ name: 'x', cluster: 'c', user: 'u' }], 'x');
   return new Manager({ kubeConfig, clock: new ManualClock(0), logger: pino({ level: 'silent' }), ...options });
 }
 

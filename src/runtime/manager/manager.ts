@@ -9,7 +9,6 @@
  * lease stops at once: writes are fenced, requests in flight are reset, controllers stop taking keys, and
  * (by default, as controller-runtime) the process exits with status 1 after logging "leader election lost".
  */
-import { KubeConfig } from '@kubernetes/client-node';
 import type { Logger } from 'pino';
 import { newLogger } from '../logging/logger.js';
 import { ControllerBuilder, type ControllerHost } from '../builder/builder.js';
@@ -24,7 +23,8 @@ import type { KubeObject } from '../client/object.js';
 import { Transport } from '../client/transport.js';
 import { DEFAULT_READ_YOUR_OWN_WRITES_TIMEOUT_MS, ReadYourOwnWrites, type CacheScope, type ReadYourOwnWritesOptions } from '../client/read-your-own-writes.js';
 import { parseLabelSelector, type LabelMatcher } from '../cache/label-selector.js';
-import { inClusterKubeConfig, SERVICE_ACCOUNT_DIR_ENV } from '../client/in-cluster.js';
+import { inClusterIfInPod, inClusterKubeConfig, SERVICE_ACCOUNT_DIR_ENV } from '../client/in-cluster.js';
+import { Kubeconfig, type KubeConfigLike } from '../client/kubeconfig.js';
 import type { Controller, ControllerRunContext } from '../controller/controller.js';
 import { EventRecorder, type EventRecorderOptions } from '../helpers/recorder.js';
 import type { RateLimiter } from '../queue/rate-limiter.js';
@@ -48,8 +48,12 @@ export interface Runnable {
 export const DEFAULT_GRACEFUL_SHUTDOWN_TIMEOUT_MS = 30_000;
 
 export interface ManagerOptions {
-  /** Default: $KUBECONFIG, else in-cluster from $KUBEFORGE_SERVICEACCOUNT_DIR when set, else KubeConfig.loadFromDefault() (~/.kube/config, in-cluster). */
-  kubeConfig?: KubeConfig | string;
+  /**
+   * A kubeconfig file, or a loaded configuration (kubeforge's `Kubeconfig` or a client-node `KubeConfig`).
+   * Default: $KUBECONFIG, else in-cluster from $KUBEFORGE_SERVICEACCOUNT_DIR when set, else ~/.kube/config,
+   * else in-cluster (client-node's loadFromDefault order).
+   */
+  kubeConfig?: KubeConfigLike | string;
   clock?: Clock;
   kinds?: KindRegistry;
   /** Cache scope and behaviour. */
@@ -139,7 +143,7 @@ export class Manager implements ControllerHost {
   readonly clock: Clock;
   readonly logger: Logger;
   readonly metrics = new ManagerMetrics();
-  readonly kubeConfig: KubeConfig;
+  readonly kubeConfig: KubeConfigLike;
   readonly transport: Transport;
   /** Reads from the cache for watched kinds, the server otherwise; writes to the server. */
   readonly client: Client;
@@ -565,14 +569,12 @@ function probeAddressOf(options: ManagerOptions): { port: number; host: string }
   return options.probePort === undefined ? undefined : { port: options.probePort, host: '127.0.0.1' };
 }
 
-function loadKubeConfig(source: KubeConfig | string | undefined): KubeConfig {
-  if (source instanceof KubeConfig) return source;
-  const kc = new KubeConfig();
-  if (typeof source === 'string') kc.loadFromFile(source);
+function loadKubeConfig(source: KubeConfigLike | string | undefined): KubeConfigLike {
+  if (typeof source === 'string') return Kubeconfig.fromFile(source);
+  if (source) return source;
   // in a pod of the local cluster (no KUBECONFIG there): the token, CA and namespace the kubelet wrote
-  else if (!process.env.KUBECONFIG && process.env[SERVICE_ACCOUNT_DIR_ENV]) return inClusterKubeConfig();
-  else kc.loadFromDefault();
-  return kc;
+  if (!process.env.KUBECONFIG && process.env[SERVICE_ACCOUNT_DIR_ENV]) return inClusterKubeConfig();
+  return Kubeconfig.fromDefault(inClusterIfInPod);
 }
 
 /** Read-your-own-writes looks again at what the caches have seen after every event and state change. */

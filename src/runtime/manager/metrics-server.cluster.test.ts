@@ -8,7 +8,7 @@ import { request as httpsRequest } from 'node:https';
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { KubeConfig } from '@kubernetes/client-node';
+import { Kubeconfig } from '../client/kubeconfig.js';
 import pino from 'pino';
 import { startLocalCluster, type LocalCluster } from '../../cluster/index.js';
 import { Client } from '../client/client.js';
@@ -25,8 +25,7 @@ const silent = pino({ level: 'silent' });
 
 beforeAll(async () => {
   cluster = await startLocalCluster({ clock: 'real', controllers: {} });
-  const kc = new KubeConfig();
-  kc.loadFromFile(cluster.kubeconfigPath);
+  const kc = Kubeconfig.fromFile(cluster.kubeconfigPath);
   admin = new Client(new Transport(kc), defaultKindRegistry);
   tmp = mkdtempSync(path.join(os.tmpdir(), 'kubeforge-metrics-'));
   // The roles config/rbac scaffolds (metrics_auth_role.yaml, metrics_reader_role.yaml) and their bindings.
@@ -47,8 +46,7 @@ afterAll(async () => {
 
 /** A fresh token for a user, read from the kubeconfig the cluster writes for it. */
 function tokenFor(user: string): string {
-  const kc = new KubeConfig();
-  kc.loadFromFile(cluster.writeKubeconfig(path.join(tmp, `kubeconfig-${user}`), { user }));
+  const kc = Kubeconfig.fromFile(cluster.writeKubeconfig(path.join(tmp, `kubeconfig-${user}`), { user }));
   return kc.getCurrentUser()!.token!;
 }
 
@@ -67,8 +65,7 @@ function scrape(url: string, token?: string): Promise<{ status: number; text: st
 
 /** How many `resource` reviews the local cluster has answered, from its own apiserver_request_total. */
 async function reviewsAnswered(resource: 'tokenreviews' | 'subjectaccessreviews'): Promise<number> {
-  const kc = new KubeConfig();
-  kc.loadFromFile(cluster.kubeconfigPath);
+  const kc = Kubeconfig.fromFile(cluster.kubeconfigPath);
   const options: { headers?: Record<string, string>; ca?: unknown } = {};
   await kc.applyToHTTPSOptions(options as never);
   const text = await new Promise<string>((resolve, reject) => {

@@ -5,7 +5,7 @@
  * over HTTPS by the manager's webhook server.
  */
 import https from 'node:https';
-import { KubeConfig } from '@kubernetes/client-node';
+import { Kubeconfig } from '../client/kubeconfig.js';
 import pino from 'pino';
 import { ManualClock } from '../../testing/manual-clock.js';
 import { KindRegistry } from '../client/kinds.js';
@@ -121,8 +121,7 @@ describe('ConversionWebhook (the ConversionReview exchange)', () => {
 });
 
 describe('the manager’s webhook server answers POST /convert over HTTPS', () => {
-  const kubeConfig = new KubeConfig();
-  kubeConfig.loadFromOptions({ clusters: [{ name: 'c', server: 'https://127.0.0.1:1' }], users: [{ name: 'u' }], contexts: [{ name: 'x', cluster: 'c', user: 'u' }], currentContext: 'x' });
+  const kubeConfig = new Kubeconfig([{ name: 'c', server: 'https://127.0.0.1:1' }], [{ name: 'u' }], [{ name: 'x', cluster: 'c', user: 'u' }], 'x');
   const mgr = new Manager({ kubeConfig, kinds, clock: new ManualClock(0), logger: pino({ level: 'silent' }) });
   let port = 0;
 
