@@ -27,8 +27,11 @@ export interface DeployedExample {
   remove(): Promise<void>;
 }
 
-/** Copies `examples/<name>`, links node_modules, checks cert-manager is enabled when it has webhooks, and emits dist/ (project-emit.ts). */
-export function prepareExample(name: string): { root: string; namespace: string; prefix: string; webhooks: boolean; temp: string } {
+/**
+ * Copies `examples/<name>`, links node_modules, checks cert-manager is enabled when it has webhooks, and emits
+ * dist/ (project-emit.ts) unless `emit: false` (a caller whose own make builds it).
+ */
+export function prepareExample(name: string, { emit = true }: { emit?: boolean } = {}): { root: string; namespace: string; prefix: string; webhooks: boolean; temp: string } {
   // the copy runs kubeforge's compiled output (dist/), which this checkout's `npm test` builds first
   if (!existsSync(join(CHECKOUT, 'dist/runtime/index.js')) || !existsSync(join(CHECKOUT, 'dist/cli/main.js'))) throw new Error(`${CHECKOUT}/dist is not built: run \`npx tsc -p tsconfig.build.json\` (npm test does) first`);
   const temp = mkdtempSync(join(tmpdir(), `kubeforge-deploy-${name}-`));
@@ -41,9 +44,11 @@ export function prepareExample(name: string): { root: string; namespace: string;
   // `create webhook` enabled cert-manager and CA injection in config/default, as kubebuilder 4's does
   if (webhooks && !(/^- \.\.\/certmanager$/m.test(text) && /^replacements:$/m.test(text))) throw new Error(`${kustomizationPath}: has webhooks but not the [CERTMANAGER] sections create webhook enables`);
   const parsed = parseDocument(text).toJS() as { namespace: string; namePrefix: string };
-  // tsc's emit without its type-check (examples/ are type-checked by npm test and built by make run-local)
-  emitProject(root);
-  if (!existsSync(join(root, 'dist/cmd/main.js'))) throw new Error(`${root}: the build made no dist/cmd/main.js`);
+  if (emit) {
+    // tsc's emit without its type-check (examples/ are type-checked by npm test and built by make run-local)
+    emitProject(root);
+    if (!existsSync(join(root, 'dist/cmd/main.js'))) throw new Error(`${root}: the build made no dist/cmd/main.js`);
+  }
   return { root, namespace: parsed.namespace, prefix: parsed.namePrefix, webhooks, temp };
 }
 
