@@ -62,11 +62,22 @@ export async function expectSuccess(label: string, command: string, args: string
  * the dist/ already built (the test checks it is there).
  */
 export async function packKubeforge(destination: string): Promise<string> {
+  return (await packKubeforgeListed(destination)).tarball;
+}
+
+/** A tarball `npm pack` wrote, with npm's own listing of the files in it (what `npm pack --dry-run --json` lists). */
+export interface PackedKubeforge {
+  tarball: string;
+  files: string[];
+}
+
+/** packKubeforge with `--json`: the tarball and the paths of the files npm put in it, from one `npm pack`. */
+export async function packKubeforgeListed(destination: string): Promise<PackedKubeforge> {
   if (!existsSync(join(CHECKOUT, 'dist/cli/main.js'))) throw new Error(`${CHECKOUT}/dist is not built: run \`npx tsc -p tsconfig.build.json\` first`);
-  const output = await expectSuccess('npm pack', 'npm', ['pack', '--ignore-scripts', '--silent', '--pack-destination', destination], CHECKOUT);
-  const name = output.trim().split('\n').pop()!.trim();
-  expect(name).toMatch(/^kubeforge-\d+\.\d+\.\d+.*\.tgz$/);
-  return join(destination, name);
+  const output = await expectSuccess('npm pack', 'npm', ['pack', '--ignore-scripts', '--json', '--pack-destination', destination], CHECKOUT);
+  const [report] = JSON.parse(output) as Array<{ filename: string; files: Array<{ path: string }> }>;
+  expect(report?.filename).toMatch(/^kubeforge-\d+\.\d+\.\d+.*\.tgz$/);
+  return { tarball: join(destination, report!.filename), files: report!.files.map((f) => f.path) };
 }
 
 /**
