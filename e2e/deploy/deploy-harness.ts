@@ -6,6 +6,7 @@
  * against it — plus small waits: processes run on the real clock, so a check is polled while the
  * cluster's clock is stepped.
  */
+import { execFileSync } from 'node:child_process';
 import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -13,7 +14,6 @@ import { parseDocument } from 'yaml';
 import { startLocalCluster, type LocalCluster } from '../../src/cluster/index.js';
 import { Kubectl } from '../cluster/kubectl-runner.js';
 import { CHECKOUT, linkDependencies } from '../scaffold/scaffold-harness.js';
-import { emitProject } from './project-emit.js';
 
 export interface DeployedExample {
   root: string;
@@ -27,11 +27,8 @@ export interface DeployedExample {
   remove(): Promise<void>;
 }
 
-/**
- * Copies `examples/<name>`, links node_modules, checks cert-manager is enabled when it has webhooks, and emits
- * dist/ (project-emit.ts) unless `emit: false` (a caller whose own make builds it).
- */
-export function prepareExample(name: string, { emit = true }: { emit?: boolean } = {}): { root: string; namespace: string; prefix: string; webhooks: boolean; temp: string } {
+/** Copies `examples/<name>`, links node_modules, checks cert-manager is enabled when it has webhooks, and builds dist/. */
+export function prepareExample(name: string): { root: string; namespace: string; prefix: string; webhooks: boolean; temp: string } {
   // the copy runs kubeforge's compiled output (dist/), which this checkout's `npm test` builds first
   if (!existsSync(join(CHECKOUT, 'dist/runtime/index.js')) || !existsSync(join(CHECKOUT, 'dist/cli/main.js'))) throw new Error(`${CHECKOUT}/dist is not built: run \`npx tsc -p tsconfig.build.json\` (npm test does) first`);
   const temp = mkdtempSync(join(tmpdir(), `kubeforge-deploy-${name}-`));
@@ -44,11 +41,8 @@ export function prepareExample(name: string, { emit = true }: { emit?: boolean }
   // `create webhook` enabled cert-manager and CA injection in config/default, as kubebuilder 4's does
   if (webhooks && !(/^- \.\.\/certmanager$/m.test(text) && /^replacements:$/m.test(text))) throw new Error(`${kustomizationPath}: has webhooks but not the [CERTMANAGER] sections create webhook enables`);
   const parsed = parseDocument(text).toJS() as { namespace: string; namePrefix: string };
-  if (emit) {
-    // tsc's emit without its type-check (examples/ are type-checked by npm test and built by make run-local)
-    emitProject(root);
-    if (!existsSync(join(root, 'dist/cmd/main.js'))) throw new Error(`${root}: the build made no dist/cmd/main.js`);
-  }
+  execFileSync(process.execPath, [join(CHECKOUT, 'node_modules/typescript/bin/tsc'), '-p', 'tsconfig.build.json'], { cwd: root, stdio: 'pipe' });
+  if (!existsSync(join(root, 'dist/cmd/main.js'))) throw new Error(`${root}: the build made no dist/cmd/main.js`);
   return { root, namespace: parsed.namespace, prefix: parsed.namePrefix, webhooks, temp };
 }
 

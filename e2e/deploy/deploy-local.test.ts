@@ -22,8 +22,7 @@ const alive = (pid: number): boolean => {
 };
 
 test('make deploy-local: the cluster starts, make deploy runs the manager in it (pod Ready, Lease held), Ctrl-C stops everything', async () => {
-  // make deploy-local builds the copy itself (make build: manifests, generate, tsc)
-  const example = prepareExample('at', { emit: false });
+  const example = prepareExample('at');
   const env = Object.fromEntries(Object.entries(process.env).filter(([k]) => !/^npm_/i.test(k) && k !== 'NODE_OPTIONS' && k !== 'JEST_WORKER_ID' && k !== 'KUBECONFIG'));
   const child = spawn('make', ['deploy-local'], { cwd: example.root, env: { ...env, KUBECACHEDIR: `${example.temp}/kubecache` }, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
   let output = '';
