@@ -22,7 +22,8 @@ const alive = (pid: number): boolean => {
 };
 
 test('make deploy-local: the cluster starts, make deploy runs the manager in it (pod Ready, Lease held), Ctrl-C stops everything', async () => {
-  const example = prepareExample('at');
+  // built by tsc with its tsbuildinfo: make deploy-local's own build then finds it up to date
+  const example = prepareExample('at', { build: 'tsc' });
   const env = Object.fromEntries(Object.entries(process.env).filter(([k]) => !/^npm_/i.test(k) && k !== 'NODE_OPTIONS' && k !== 'JEST_WORKER_ID' && k !== 'KUBECONFIG'));
   const child = spawn('make', ['deploy-local'], { cwd: example.root, env: { ...env, KUBECACHEDIR: `${example.temp}/kubecache` }, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
   let output = '';

@@ -301,19 +301,32 @@ function copyExample(name: string, into: string): string {
       const child = spawn('make', ['run-local', 'MANAGER_FLAGS=--health-probe-bind-address=:0'], { cwd: root, env: plainEnv(), stdio: ['ignore', 'pipe', 'pipe'], detached: true });
       running.add(child);
       let output = '';
-      const keep = (chunk: Buffer): void => {
-        output = (output + chunk.toString()).slice(-30_000);
-      };
-      child.stdout!.on('data', keep);
-      child.stderr!.on('data', keep);
       let exitCode: number | null | undefined;
-      child.on('exit', (code) => (exitCode = code));
+      // The KUBECONFIG= line, looked for as each chunk of output arrives (null when make exits first, or after 80 s).
+      const started = new Promise<RegExpExecArray | null>((resolve) => {
+        const timer = setTimeout(() => resolve(null), 80_000);
+        const settle = (value: RegExpExecArray | null): void => {
+          clearTimeout(timer);
+          resolve(value);
+        };
+        const keep = (chunk: Buffer): void => {
+          output = (output + chunk.toString()).slice(-30_000);
+          const line = /export KUBECONFIG=(\S+)\n/.exec(output);
+          if (line) settle(line);
+        };
+        child.stdout!.on('data', keep);
+        child.stderr!.on('data', keep);
+        child.on('exit', (code) => {
+          exitCode = code;
+          settle(/export KUBECONFIG=(\S+)\n/.exec(output));
+        });
+      });
       let kubectl: Kubectl | undefined;
       try {
-        const started = await poll(async () => /export KUBECONFIG=(\S+)\n/.exec(output) ?? (exitCode !== undefined ? null : undefined), 80_000);
-        if (!started) throw new Error(`make run-local in ${root} did not print the KUBECONFIG= line (exit ${String(exitCode)}):\n${output}`);
-        expect(started[1]).toBe(join(root, '.kubeforge/kubeconfig'));
-        kubectl = new Kubectl(started[1]!);
+        const line = await started;
+        if (!line) throw new Error(`make run-local in ${root} did not print the KUBECONFIG= line (exit ${String(exitCode)}):\n${output}`);
+        expect(line[1]).toBe(join(root, '.kubeforge/kubeconfig'));
+        kubectl = new Kubectl(line[1]!);
 
         const applied = await kubectl.run(['apply', '-k', join(root, 'config/samples')]);
         expect({ code: applied.code, stderr: applied.stderr }).toEqual({ code: 0, stderr: '' });
@@ -340,7 +353,7 @@ function copyExample(name: string, into: string): string {
           const owner = await kubectl.ok(['get', job, '-o', 'jsonpath={.metadata.ownerReferences[?(@.controller==true)].kind}/{.metadata.ownerReferences[?(@.controller==true)].name}']);
           expect({ job, owner }).toEqual({ job, owner: expect.stringMatching(new RegExp(`^(${example.owners.join('|')})$`)) });
         }
-        await example.alsoCheck?.(kubectl, { root, kubeconfig: started[1]! });
+        await example.alsoCheck?.(kubectl, { root, kubeconfig: line[1]! });
         process.stderr.write(`run-local.test.ts: ${example.name}: Jobs seen: ${found?.join(', ') ?? 'none within the wait (once-a-minute schedule)'}\n`);
       } finally {
         kubectl?.cleanup();

@@ -9,7 +9,7 @@ import { builtinModules } from 'node:module';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { CHECKOUT, expectSuccess, linkProjectDependencies, packKubeforge, plainEnv, prebuiltBinaryMirror, runCommand, SKIP_NPM_INSTALL } from './ship-harness.js';
+import { CHECKOUT, expectSuccess, linkProjectDependencies, packKubeforgeListed, plainEnv, prebuiltBinaryMirror, runCommand, SKIP_NPM_INSTALL, type PackedKubeforge } from './ship-harness.js';
 
 interface PackageJson {
   version: string;
@@ -22,12 +22,15 @@ interface PackageJson {
 
 const ownPackage = JSON.parse(readFileSync(join(CHECKOUT, 'package.json'), 'utf8')) as PackageJson;
 
-/** The files `npm pack` would put in the tarball (a dry run: nothing written, no scripts). */
+// One `npm pack` (no scripts) for the whole file: its listing for the tarball checks, its tarball for the install.
+const packFolder = mkdtempSync(join(tmpdir(), 'kubeforge-publish-pack-'));
+afterAll(() => rmSync(packFolder, { recursive: true, force: true }));
+let packed: Promise<PackedKubeforge> | undefined;
+const packOnce = (): Promise<PackedKubeforge> => (packed ??= packKubeforgeListed(packFolder));
+
+/** The files `npm pack` puts in the tarball (npm's own listing, as `npm pack --dry-run --json` gives it). */
 async function packedFiles(): Promise<string[]> {
-  const { code, output, stdout } = await runCommand('npm', ['pack', '--dry-run', '--ignore-scripts', '--json'], CHECKOUT);
-  expect({ code, output: code === 0 ? '' : output }).toEqual({ code: 0, output: '' });
-  const [report] = JSON.parse(stdout) as Array<{ files: Array<{ path: string }> }>;
-  return report.files.map((f) => f.path);
+  return (await packOnce()).files;
 }
 
 /**
@@ -76,7 +79,7 @@ describe('the packed kubeforge', () => {
     for (const needed of ['package.json', 'bin/kubeforge.js', 'dist/cli/main.js', 'dist/runtime/index.js', 'dist/testing/index.d.ts', 'templates/init/Dockerfile.hbs', 'markers/crd.json', 'kubernetes/core/v1.d.ts']) {
       expect({ needed, packed: files.includes(needed) }).toEqual({ needed, packed: true });
     }
-    expect(files.filter((f) => f.startsWith('src/') || f.startsWith('e2e/') || f.startsWith('dist/demo/') || /\.test\.(js|ts)$/.test(f) || f.startsWith('examples/'))).toEqual([]);
+    expect(files.filter((f) => f.startsWith('src/') || f.startsWith('e2e/') || f.startsWith('dist/demo/') || f.startsWith('dist/furiko-cli-test-') || /\.test\.(js|ts)$/.test(f) || f.startsWith('examples/'))).toEqual([]);
     expect(ownPackage.bin).toEqual({ kubeforge: 'bin/kubeforge.js' });
   });
 
@@ -132,7 +135,7 @@ describe('the packed kubeforge', () => {
   if (SKIP_NPM_INSTALL) process.stderr.write('publish.test.ts: the install of the packed tarball is skipped because KUBEFORGE_SKIP_NPM_INSTALL=1\n');
 
   it('makes a project (init, create api, manifests) whose npm test passes', async () => {
-    const tarball = await packKubeforge(parent);
+    const { tarball } = await packOnce();
     const clean = join(parent, 'clean');
     mkdirSync(clean);
     // better-sqlite3's prebuilt binary as a user's install downloads it (this machine cannot reach GitHub).

@@ -4,11 +4,12 @@
  * with kubeforge taken from an installed tarball instead of this checkout.
  */
 import { execFileSync, spawn } from 'node:child_process';
-import { existsSync, mkdirSync, readdirSync, readFileSync, symlinkSync } from 'node:fs';
-import { join } from 'node:path';
+import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, symlinkSync } from 'node:fs';
+import { basename, join } from 'node:path';
 import { CHECKOUT } from '../scaffold/scaffold-harness.js';
+import { sharedPack, type PackedKubeforge } from './packed-tarball.js';
 
-export { CHECKOUT };
+export { CHECKOUT, type PackedKubeforge };
 
 /** KUBEFORGE_SKIP_NPM_INSTALL=1 skips the tests that install from the registry (as e2e/scaffold/npm-install.test.ts). */
 export const SKIP_NPM_INSTALL = process.env.KUBEFORGE_SKIP_NPM_INSTALL === '1';
@@ -57,16 +58,27 @@ export async function expectSuccess(label: string, command: string, args: string
 }
 
 /**
- * `npm pack` of this checkout into `destination`; resolves to the tarball's path. `--ignore-scripts`: the
+ * `npm pack` of this checkout, copied into `destination`; resolves to the copy's path. `--ignore-scripts`: the
  * prepack build would rewrite the dist/ that other tests read at the same time, so the tarball is made from
- * the dist/ already built (the test checks it is there).
+ * the dist/ already built (the test checks it is there). One pack serves every file (packed-tarball.ts).
  */
 export async function packKubeforge(destination: string): Promise<string> {
+  return (await packKubeforgeListed(destination)).tarball;
+}
+
+/** packKubeforge with npm's own listing of the files in the tarball (what `npm pack --dry-run --json` lists). */
+export async function packKubeforgeListed(destination: string): Promise<PackedKubeforge> {
   if (!existsSync(join(CHECKOUT, 'dist/cli/main.js'))) throw new Error(`${CHECKOUT}/dist is not built: run \`npx tsc -p tsconfig.build.json\` first`);
-  const output = await expectSuccess('npm pack', 'npm', ['pack', '--ignore-scripts', '--silent', '--pack-destination', destination], CHECKOUT);
-  const name = output.trim().split('\n').pop()!.trim();
+  const packed = await sharedPack(CHECKOUT, async (folder) => {
+    const output = await expectSuccess('npm pack', 'npm', ['pack', '--ignore-scripts', '--json', '--pack-destination', folder], CHECKOUT);
+    const [report] = JSON.parse(output) as Array<{ filename: string; files: Array<{ path: string }> }>;
+    return { filename: report!.filename, files: report!.files.map((f) => f.path) };
+  });
+  const name = basename(packed.tarball);
   expect(name).toMatch(/^kubeforge-\d+\.\d+\.\d+.*\.tgz$/);
-  return join(destination, name);
+  // a copy of its own: a test may move it away (image.test.ts)
+  copyFileSync(packed.tarball, join(destination, name));
+  return { tarball: join(destination, name), files: packed.files };
 }
 
 /**

@@ -5,7 +5,7 @@
  * simulator's container start line); `completion bash` is sourced by a real bash and completes from
  * `__complete`, which lists subcommands, flags and JobConfig/Job names from the cluster.
  */
-import { symlinkSync } from 'node:fs';
+import { symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { JobKind, type Job } from '../../api/v1alpha1/job_types.js';
 import { startFurikoEnv, type FurikoEnv } from '../furiko-env.js';
@@ -88,10 +88,16 @@ describe('shell completion', () => {
     expect(script).toMatchObject({ code: 0, stderr: '' });
     expect(script.stdout).toContain('complete -F __furiko_complete furiko');
     symlinkSync(join(plugin.binDir, 'kubectl-furiko'), join(plugin.binDir, 'furiko'));
-    // (Asynchronously: the cluster answering the completions runs in this process.)
+    // (Asynchronously: the cluster answering the completions runs in this process.) The first completion
+    // loads the script as its comment says, `source <(furiko completion bash)`; the others source the same
+    // script saved from the run above (one furiko process fewer each: its answers come from __complete).
+    const saved = join(plugin.binDir, 'furiko-completion.bash');
+    writeFileSync(saved, script.stdout);
+    let source = 'source <(furiko completion bash)';
     const complete = async (line: string): Promise<string> => {
       const words = line.split(' ');
-      const program = `source <(furiko completion bash); COMP_WORDS=(${words.map((w) => `'${w}'`).join(' ')}); COMP_CWORD=${words.length - 1}; __furiko_complete; printf '%s\\n' "\${COMPREPLY[@]}"`;
+      const program = `${source}; COMP_WORDS=(${words.map((w) => `'${w}'`).join(' ')}); COMP_CWORD=${words.length - 1}; __furiko_complete; printf '%s\\n' "\${COMPREPLY[@]}"`;
+      source = `source '${saved}'`;
       const result = await runCommand('bash', ['-c', program], plugin.env());
       expect(result).toMatchObject({ code: 0, stderr: '' });
       return result.stdout;
