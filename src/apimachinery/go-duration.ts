@@ -142,8 +142,17 @@ function goQuote(s: string): string {
   for (const ch of s) {
     const c = ch.codePointAt(0)!;
     if (c >= 0x80 || c < 0x20) {
-      for (const byte of new TextEncoder().encode(ch)) out += `\\x${byte.toString(16).padStart(2, '0')}`;
+      for (const byte of utf8Bytes(c)) out += `\\x${byte.toString(16).padStart(2, '0')}`;
     } else out += ch === '"' || ch === '\\' ? `\\${ch}` : ch;
   }
   return `${out}"`;
+}
+
+/** The UTF-8 encoding of one code point (no TextEncoder: this module is type-checked without DOM or Node types). */
+function utf8Bytes(codePoint: number): number[] {
+  const c = codePoint >= 0xd800 && codePoint <= 0xdfff ? 0xfffd : codePoint; // a lone surrogate, as TextEncoder
+  if (c < 0x80) return [c];
+  if (c < 0x800) return [0xc0 | (c >> 6), 0x80 | (c & 0x3f)];
+  if (c < 0x10000) return [0xe0 | (c >> 12), 0x80 | ((c >> 6) & 0x3f), 0x80 | (c & 0x3f)];
+  return [0xf0 | (c >> 18), 0x80 | ((c >> 12) & 0x3f), 0x80 | ((c >> 6) & 0x3f), 0x80 | (c & 0x3f)];
 }
