@@ -227,12 +227,14 @@ type Dependencies = Record<string, string>;
 
 /**
  * An example's declared dependencies (package.json), as npm resolves them, without those it adds to the
- * examples' common set that kubeforge itself depends on at the same range (jobconfig's `furiko` CLI:
- * commander and @kubernetes/client-node): npm install on the hard-linked copy adds those from its cache.
+ * examples' common set that kubeforge itself depends on (or develops with) at the same range (jobconfig's
+ * `furiko` CLI: commander and @kubernetes/client-node): kubeforge's own install put them in npm's cache, so
+ * npm install on the hard-linked copy adds those from there.
  */
 function dependencySet(root: string, common?: { dependencies?: Dependencies }): unknown {
   const manifest = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { dependencies?: Dependencies; devDependencies?: Dependencies };
-  const kubeforge = (JSON.parse(readFileSync(join(CHECKOUT, 'package.json'), 'utf8')) as { dependencies: Dependencies }).dependencies;
+  const own = JSON.parse(readFileSync(join(CHECKOUT, 'package.json'), 'utf8')) as { dependencies: Dependencies; devDependencies: Dependencies };
+  const kubeforge = { ...own.devDependencies, ...own.dependencies };
   const dependencies = Object.fromEntries(
     Object.entries(manifest.dependencies ?? {}).filter(([name, range]) => !common || common.dependencies?.[name] !== undefined || kubeforge[name] !== range),
   );
