@@ -10,6 +10,8 @@ import type { WorkQueueMetrics } from '../queue/work-queue.js';
 import { BoundCounter } from './bound-counter.js';
 import { BoundHistogram } from './bound-histogram.js';
 
+type ReconcileResult = Parameters<NonNullable<ControllerMetrics['reconciled']>>[1];
+
 const latencyBuckets = [0.005, 0.01, 0.025, 0.05, 0.1, 0.15, 0.2, 0.25, 0.3, 0.35, 0.4, 0.45, 0.5, 0.6, 0.7, 0.8, 0.9, 1, 1.25, 1.5, 1.75, 2, 2.5, 3, 3.5, 4, 4.5, 5, 6, 7, 8, 9, 10, 15, 20, 25, 30, 40, 50, 60];
 const queueBuckets = [1e-8, 1e-7, 1e-6, 1e-5, 1e-4, 1e-3, 0.01, 0.1, 1, 10, 100, 1000];
 
@@ -18,8 +20,8 @@ export class ManagerMetrics {
   // Gauges that change on every queue operation are kept as plain numbers and copied into prom-client
   // when scraped (collect), so the hot path does no label hashing.
   private readonly latestDepth = new Map<string, number>();
-  private readonly reconcileTimeOf = new Map<string, (seconds: number) => void>();
-  private readonly reconcileTotalOf = new Map<string, () => void>();
+  /** Per controller: its reconcile-time observer and its total counters by result (no string built per reconcile). */
+  private readonly reconcileSeriesOf = new Map<string, { time: (seconds: number) => void; total: Partial<Record<ReconcileResult, () => void>> }>();
   private readonly workersInUse = new Map<string, number>();
   private readonly reconcileTotal = new BoundCounter({ name: 'controller_runtime_reconcile_total', help: 'Total number of reconciliations per controller', labelNames: ['controller', 'result'], registers: [this.registry] });
   private readonly reconcileErrors = new Counter({ name: 'controller_runtime_reconcile_errors_total', help: 'Total number of reconciliation errors per controller', labelNames: ['controller'], registers: [this.registry] });
@@ -59,13 +61,10 @@ export class ManagerMetrics {
 
   readonly controller: ControllerMetrics = {
     reconciled: (controller, result, seconds) => {
-      const key = `${controller}\u0000${result}`;
-      let count = this.reconcileTotalOf.get(key);
-      if (!count) this.reconcileTotalOf.set(key, (count = this.reconcileTotal.bind({ controller, result })));
-      count();
-      let observe = this.reconcileTimeOf.get(controller);
-      if (!observe) this.reconcileTimeOf.set(controller, (observe = this.reconcileTime.bind({ controller })));
-      observe(seconds);
+      let series = this.reconcileSeriesOf.get(controller);
+      if (!series) this.reconcileSeriesOf.set(controller, (series = { time: this.reconcileTime.bind({ controller }), total: {} }));
+      (series.total[result] ??= this.reconcileTotal.bind({ controller, result }))();
+      series.time(seconds);
     },
     reconcileError: (controller, kind) => {
       if (kind === 'terminal') this.terminalErrors.inc({ controller });
