@@ -44,9 +44,10 @@ function kubeforge(ns, runtime = current) {
   const mgr = new Manager({ kubeConfig: kubeconfigPath, logger: pino({ level: 'silent' }), cache: { namespace: ns } });
   const seen = new Set();
   mgr.controllerFor(BuiltinKinds.ConfigMap).withOptions({ maxConcurrentReconciles: workers }).complete(async (req) => {
-    if (read === 'client') await mgr.client.get(BuiltinKinds.ConfigMap, req);
-    else if (read === 'store') mgr.getCache().informerFor(BuiltinKinds.ConfigMap).store.get(`${req.namespace}/${req.name}`);
-    if (req.name.startsWith('cm-')) seen.add(req.name);
+    let obj;
+    if (read === 'client') obj = await mgr.client.get(BuiltinKinds.ConfigMap, req);
+    else if (read === 'store') obj = mgr.getCache().informerFor(BuiltinKinds.ConfigMap).store.get(`${req.namespace}/${req.name}`);
+    if (req.name.startsWith('cm-') && (obj === undefined || obj.metadata.name === req.name)) seen.add(req.name);
   });
   return { seen, start: () => mgr.start(), stop: async () => (await mgr.stop(), mgr.close()) };
 }
@@ -81,9 +82,9 @@ function clientNode(ns) {
       }
       queue.delete(n.value);
       processing.add(n.value);
-      informer.get(n.value, ns);
+      const copy = current.cloneJson(informer.get(n.value, ns)); // the copy kubeforge's cache read makes (like for like)
       await Promise.resolve();
-      seen.add(n.value);
+      if (copy.metadata.name === n.value) seen.add(n.value);
       processing.delete(n.value);
       if (dirty.delete(n.value)) add(n.value);
     }

@@ -5,7 +5,8 @@
 import { fork } from 'node:child_process';
 import pino from 'pino';
 import { CoreV1Api, KubeConfig, makeInformer } from '@kubernetes/client-node';
-const runtime = await import('../dist/runtime/index.js');
+// KF_DIST: another build of the runtime (a copy of dist/ made before a change), to compare old and new.
+const runtime = await import(process.env.KF_DIST ? `${process.env.KF_DIST}/runtime/index.js` : '../dist/runtime/index.js');
 const rounds = Number(process.argv[2] ?? 8);
 const workers = Number(process.argv[3] ?? 4);
 const child = fork(new URL('./runtime-cluster-process.mjs', import.meta.url), [], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
@@ -31,7 +32,7 @@ function clientNode() {
   const enqueue = (o) => o.metadata?.name?.startsWith('cm-') && add(`${o.metadata.namespace}/${o.metadata.name}`);
   informer.on('add', enqueue); informer.on('update', enqueue);
   const worker = async () => { for (;;) { const n = queue.values().next(); if (n.done) { await new Promise((r) => idle.push(r)); continue; }
-    queue.delete(n.value); processing.add(n.value); const [ns, name] = n.value.split('/'); informer.get(name, ns); await Promise.resolve(); seen.add(n.value); processing.delete(n.value); if (dirty.delete(n.value)) add(n.value); } };
+    queue.delete(n.value); processing.add(n.value); const [ns, name] = n.value.split('/'); runtime.cloneJson(informer.get(name, ns)); /* the copy kubeforge's cache read makes (like for like) */ await Promise.resolve(); seen.add(n.value); processing.delete(n.value); if (dirty.delete(n.value)) add(n.value); } };
   return { seen, start: async () => { for (let i = 0; i < workers; i++) void worker(); await informer.start(); } };
 }
 const only = process.argv[4];

@@ -3,6 +3,7 @@
  * and handlers agree on.
  */
 import type { ObjectMeta } from 'kubernetes-types/meta/v1.js';
+import { keepShape } from '../keep-shape.js';
 
 export interface KubeObject {
   apiVersion?: string;
@@ -45,6 +46,9 @@ class KeyedRequest implements Request {
     return (this.#key ??= keyOf(this));
   }
 }
+
+// One request lives on between bursts, so code compiled for its shape stays valid (keep-shape.ts).
+keepShape(new KeyedRequest('', '', ''));
 
 /** The request for an object (its namespace and name). */
 export function requestOf(obj: KubeObject): Request {

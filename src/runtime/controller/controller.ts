@@ -21,6 +21,7 @@ import type { EventHandler } from '../handler/handler.js';
 import type { AsyncPredicate } from '../predicate/predicate.js';
 import { detachedEventContext, type EventContext, type ObjectReader } from '../handler/event-context.js';
 import type { RateLimiter } from '../queue/rate-limiter.js';
+import { keepShape } from '../keep-shape.js';
 import { WorkQueue, type WorkQueueMetrics } from '../queue/work-queue.js';
 import { Dispatch, type Source } from '../source/source.js';
 import { isTerminalError, toReconcileFunc, type ReconcileContext, type ReconcileFunc, type Reconciler, type Result } from './reconcile.js';
@@ -403,6 +404,9 @@ class LazyReconcileContext implements ReconcileContext {
 }
 
 const silentLogger = pino({ level: 'silent' });
+
+// One context lives on between bursts, so the worker loop's compiled code stays valid (keep-shape.ts).
+keepShape(new LazyReconcileContext('', keyedRequest(''), { cache: undefined as never, clock: undefined as never }));
 
 /** What withTimeout() resolves to when the timer won the race. */
 const TIMED_OUT = Symbol('timed out');
