@@ -19,10 +19,12 @@ export class ManagerMetrics {
   readonly registry = new Registry();
   // Gauges that change on every queue operation are kept as plain numbers and copied into prom-client
   // when scraped (collect), so the hot path does no label hashing.
-  private readonly latestDepth = new Map<string, number>();
+  /** Per controller, a holder the queue writes its depth into (no map write per add and take). */
+  private readonly latestDepth = new Map<string, { value: number }>();
   /** Per controller: its reconcile-time observer and its total counters by result (no string built per reconcile). */
   private readonly reconcileSeriesOf = new Map<string, { time: (seconds: number) => void; total: Partial<Record<ReconcileResult, () => void>> }>();
-  private readonly workersInUse = new Map<string, number>();
+  /** Per controller, a holder of its busy worker count (one map read per change, no write). */
+  private readonly workersInUse = new Map<string, { value: number }>();
   private readonly reconcileTotal = new BoundCounter({ name: 'controller_runtime_reconcile_total', help: 'Total number of reconciliations per controller', labelNames: ['controller', 'result'], registers: [this.registry] });
   private readonly reconcileErrors = new Counter({ name: 'controller_runtime_reconcile_errors_total', help: 'Total number of reconciliation errors per controller', labelNames: ['controller'], registers: [this.registry] });
   private readonly terminalErrors = new Counter({ name: 'controller_runtime_terminal_reconcile_errors_total', help: 'Total number of terminal reconciliation errors per controller', labelNames: ['controller'], registers: [this.registry] });
@@ -38,7 +40,7 @@ export class ManagerMetrics {
     labelNames: ['controller'],
     registers: [this.registry],
     collect: () => {
-      for (const [controller, n] of this.workersInUse) this.activeWorkers.set({ controller }, n);
+      for (const [controller, n] of this.workersInUse) this.activeWorkers.set({ controller }, n.value);
     },
   });
   private readonly depth: Gauge = new Gauge({
@@ -47,7 +49,7 @@ export class ManagerMetrics {
     labelNames: ['name', 'controller'],
     registers: [this.registry],
     collect: () => {
-      for (const [controller, d] of this.latestDepth) this.depth.set({ name: controller, controller }, d);
+      for (const [controller, d] of this.latestDepth) this.depth.set({ name: controller, controller }, d.value);
     },
   });
   private readonly adds = new BoundCounter({ name: 'workqueue_adds_total', help: 'Total number of adds handled by workqueue', labelNames: ['name', 'controller'], registers: [this.registry] });
@@ -72,7 +74,11 @@ export class ManagerMetrics {
       this.reconcileErrors.inc({ controller });
     },
     reconcileTimeout: (controller) => this.timeouts.inc({ controller }),
-    activeWorkers: (controller, delta) => this.workersInUse.set(controller, (this.workersInUse.get(controller) ?? 0) + delta),
+    activeWorkers: (controller, delta) => {
+      const inUse = this.workersInUse.get(controller);
+      if (inUse) inUse.value += delta;
+      else this.workersInUse.set(controller, { value: delta });
+    },
     maxConcurrent: (controller, n) => this.maxConcurrent.set({ controller }, n),
     queue: (controller) => this.queueMetrics(controller),
   };
@@ -92,9 +98,11 @@ export class ManagerMetrics {
     const add = this.adds.bind(labels);
     const queueLatency = this.queueDuration.bind(labels);
     const workDuration = this.workDuration.bind(labels);
+    let depth = this.latestDepth.get(controller);
+    if (!depth) this.latestDepth.set(controller, (depth = { value: 0 }));
     return {
       add: () => add(),
-      depth: (d) => this.latestDepth.set(controller, d),
+      depth: (d) => (depth.value = d),
       retry: () => this.retries.inc(labels),
       queueLatency,
       workDuration,
