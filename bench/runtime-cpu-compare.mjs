@@ -2,12 +2,16 @@
 // the same worker count on both sides, interleaved rounds in one process, for profiling the cache-only path
 // (bench/runtime.bench.ts is the full comparison). The cluster and the creator run in
 // bench/runtime-cluster-process.mjs. Run on dist/: node --expose-gc [--cpu-prof] bench/runtime-cpu-compare.mjs [rounds] [workers] [sides]
-// (sides: kubeforge,client-node by default).
+// (sides: kubeforge,client-node by default; `kubeforge-base` runs a second build of the runtime, from
+// KF_BASE_DIST (a copy of dist/ made before a change), interleaved with the current one: old vs new in one run).
+// With --max-semi-space-size=256 no scavenge runs inside a burst, and `allocated` (heap growth over the burst)
+// is what the runtime allocated for it.
 import { fork } from 'node:child_process';
 import { readFileSync } from 'node:fs';
+import v8 from 'node:v8';
 import pino from 'pino';
 import { CoreV1Api, KubeConfig, makeInformer } from '@kubernetes/client-node';
-import { BuiltinKinds, Manager } from '../dist/runtime/index.js';
+import * as current from '../dist/runtime/index.js';
 
 const rounds = Number(process.argv[2] ?? 7);
 const workers = Number(process.argv[3] ?? 4);
@@ -17,6 +21,7 @@ const OBJECTS = 1000;
 const read = process.env.KF_READ ?? 'client';
 const child = fork(new URL('./runtime-cluster-process.mjs', import.meta.url), [], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
 const next = () => new Promise((resolve) => child.once('message', resolve));
+process.on('exit', () => child.kill()); // an error here must not leave the cluster process behind
 const { kubeconfigPath } = await next();
 const create = async (ns) => {
   child.send({ op: 'create', ns, count: OBJECTS, data: {} });
@@ -32,13 +37,17 @@ const until = async (cond) => {
   while (!cond()) await new Promise((r) => setTimeout(r, 1));
 };
 
-function kubeforge(ns) {
+const base = sides.includes('kubeforge-base') ? await import(`${process.env.KF_BASE_DIST}/runtime/index.js`) : undefined;
+
+function kubeforge(ns, runtime = current) {
+  const { BuiltinKinds, Manager } = runtime;
   const mgr = new Manager({ kubeConfig: kubeconfigPath, logger: pino({ level: 'silent' }), cache: { namespace: ns } });
   const seen = new Set();
   mgr.controllerFor(BuiltinKinds.ConfigMap).withOptions({ maxConcurrentReconciles: workers }).complete(async (req) => {
-    if (read === 'client') await mgr.client.get(BuiltinKinds.ConfigMap, req);
-    else if (read === 'store') mgr.getCache().informerFor(BuiltinKinds.ConfigMap).store.get(`${req.namespace}/${req.name}`);
-    if (req.name.startsWith('cm-')) seen.add(req.name);
+    let obj;
+    if (read === 'client') obj = await mgr.client.get(BuiltinKinds.ConfigMap, req);
+    else if (read === 'store') obj = mgr.getCache().informerFor(BuiltinKinds.ConfigMap).store.get(`${req.namespace}/${req.name}`);
+    if (req.name.startsWith('cm-') && (obj === undefined || obj.metadata.name === req.name)) seen.add(req.name);
   });
   return { seen, start: () => mgr.start(), stop: async () => (await mgr.stop(), mgr.close()) };
 }
@@ -73,9 +82,9 @@ function clientNode(ns) {
       }
       queue.delete(n.value);
       processing.add(n.value);
-      informer.get(n.value, ns);
+      const copy = current.cloneJson(informer.get(n.value, ns)); // the copy kubeforge's cache read makes (like for like)
       await Promise.resolve();
-      seen.add(n.value);
+      if (copy.metadata.name === n.value) seen.add(n.value);
       processing.delete(n.value);
       if (dirty.delete(n.value)) add(n.value);
     }
@@ -96,8 +105,8 @@ function clientNode(ns) {
   };
 }
 
-const makers = { kubeforge, 'client-node': clientNode };
-const results = Object.fromEntries(sides.map((s) => [s, { cpu: [], main: [], cold: [], coldCpu: [] }]));
+const makers = { kubeforge, 'kubeforge-base': (ns) => kubeforge(ns, base), 'client-node': clientNode };
+const results = Object.fromEntries(sides.map((s) => [s, { cpu: [], main: [], cold: [], coldCpu: [], allocated: [] }]));
 for (let round = 0; round <= rounds; round++) {
   const order = round % 2 === 0 ? sides : [...sides].reverse();
   for (const side of order) {
@@ -107,10 +116,12 @@ for (let round = 0; round <= rounds; round++) {
     globalThis.gc?.();
     const cpu0 = process.cpuUsage();
     const main0 = mainThreadMs();
+    const heap0 = v8.getHeapStatistics().used_heap_size;
     await create(ns);
     await until(() => burst.seen.size === OBJECTS);
     const cpu = process.cpuUsage(cpu0);
     const main = mainThreadMs() - main0;
+    const allocated = v8.getHeapStatistics().used_heap_size - heap0;
     await burst.stop();
     const cold = makers[side](ns);
     globalThis.gc?.();
@@ -123,6 +134,7 @@ for (let round = 0; round <= rounds; round++) {
     await cold.stop();
     if (round === 0) continue; // warm-up
     results[side].cpu.push((cpu.user + cpu.system) / 1000);
+    results[side].allocated.push(allocated / 1024);
     results[side].main.push(main);
     results[side].cold.push(coldMs);
     results[side].coldCpu.push((coldCpu.user + coldCpu.system) / 1000);
@@ -131,6 +143,6 @@ for (let round = 0; round <= rounds; round++) {
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 for (const side of sides) {
   const r = results[side];
-  console.log(`${side} (${workers} workers): burst CPU ${median(r.cpu).toFixed(1)} ms [${r.cpu.map((x) => x.toFixed(0)).join(' ')}] (main thread ${median(r.main).toFixed(0)} ms [${r.main.join(' ')}]), cold start ${median(r.cold).toFixed(1)} ms [${r.cold.map((x) => x.toFixed(0)).join(' ')}], cold CPU ${median(r.coldCpu).toFixed(1)} ms`);
+  console.log(`${side} (${workers} workers): burst CPU ${median(r.cpu).toFixed(1)} ms [${r.cpu.map((x) => x.toFixed(0)).join(' ')}] (main thread ${median(r.main).toFixed(0)} ms [${r.main.join(' ')}]), cold start ${median(r.cold).toFixed(1)} ms [${r.cold.map((x) => x.toFixed(0)).join(' ')}], cold CPU ${median(r.coldCpu).toFixed(1)} ms, allocated per burst ${median(r.allocated).toFixed(0)} KiB [${r.allocated.map((x) => x.toFixed(0)).join(' ')}]`);
 }
 child.send({ op: 'stop' });

@@ -33,8 +33,10 @@
  *   in a fresh process of its own (bench/runtime-memory-process.mjs, on dist/runtime): in this process a
  *   runtime stopped earlier can still be reachable and be freed inside another's window (the same cache
  *   measured 0.1–2.3 KiB per object depending on what ran before it). Measured in every round, median.
- * - Same work per reconcile: each side reads the object from its cache (kubeforge's client hands out a
- *   copy, which its contract requires; client-node's informer hands out the cached object itself).
+ * - Same work per reconcile: each side reads the object from its cache and gets a copy of it — kubeforge's
+ *   client copies (its contract, as controller-runtime's), and the client-node side copies what its informer
+ *   hands out (the shared cached object) with the same clone function (cloneJson), as a reconciler that may
+ *   change what it read must; without it the client-node side would do strictly less work per reconcile.
  * - Each round runs both runtimes, alternating which goes first; one warm-up round; medians of ROUNDS.
  *   Every measured phase starts after a full GC, so one side's garbage is never collected on the other's time.
  * Run: npm run bench:runtime (builds dist/ first: the cluster process and the memory processes run on it).
@@ -43,7 +45,7 @@ import { fork, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { CoreV1Api, KubeConfig, makeInformer, type V1ConfigMap } from '@kubernetes/client-node';
 import pino from 'pino';
-import { BuiltinKinds, Manager, newPredicate } from '../src/runtime/index.js';
+import { BuiltinKinds, cloneJson, Manager, newPredicate } from '../src/runtime/index.js';
 
 const OBJECTS = 1000;
 const MEMORY_OBJECTS = 2000;
@@ -214,7 +216,7 @@ function clientNodeRuntime(kubeconfigPath: string, ns: string, workers: number, 
       queue.delete(name);
       processing.add(name);
       const now = epochNow();
-      informer.get(name, ns);
+      cloneJson(informer.get(name, ns)); // the copy kubeforge's cache read makes (see "Same work per reconcile")
       await Promise.resolve();
       if (work === 'server') await api.readNamespacedConfigMap({ name, namespace: ns });
       log.record(name, now);

@@ -9,7 +9,7 @@ import type { Clock } from '../clock.js';
 import type { CacheReader, ListOptions, ObjectKey } from '../client/client.js';
 import type { Client } from '../client/client.js';
 import { apiVersionOf, type KindInfo, type KindRef, type KindRegistry } from '../client/kinds.js';
-import type { KubeObject } from '../client/object.js';
+import { requestKey, type KubeObject } from '../client/object.js';
 import type { Transport } from '../client/transport.js';
 import { cloneJson, deepFreeze } from './copy.js';
 import { Informer, type InformerMetrics, type InformerObserver } from './informer.js';
@@ -175,7 +175,8 @@ export class Cache implements CacheReader {
   }
 
   private readSynced<T extends KubeObject>(info: KindInfo<T>, informer: Informer<T>, key: ObjectKey): T | undefined {
-    const obj = informer.store.get(info.namespaced && key.namespace ? `${key.namespace}/${key.name}` : key.name);
+    // A reconcile's own request remembers its key: the read builds no string.
+    const obj = informer.store.get(info.namespaced || !key.namespace ? requestKey(key) : key.name);
     return obj === undefined ? undefined : this.handOut(info, obj);
   }
 

@@ -121,16 +121,24 @@ export class Client {
     };
   }
 
-  /** Reads one object; throws ApiError 404 (see isNotFound) when it does not exist. */
-  async get<T extends KubeObject>(kind: KindRef<T>, key: ObjectKey): Promise<T> {
-    const info = this.kinds.resolve(kind);
-    if (this.cache?.serves(info)) {
-      // A synced cache answers without a promise: no extra await per reconcile's read.
+  /**
+   * Reads one object; rejects with ApiError 404 (see isNotFound) when it does not exist. Not an async
+   * function: a synced cache's answer is one settled promise, without an async function's frame per read
+   * (every reconcile reads its object). Failures still come as rejections, never as throws.
+   */
+  get<T extends KubeObject>(kind: KindRef<T>, key: ObjectKey): Promise<T> {
+    try {
+      const info = this.kinds.resolve(kind);
+      if (!this.cache?.serves(info)) return this.getFromServer(info, key);
       const cached = this.cache.get(info, key);
-      const found = cached instanceof Promise ? await cached : cached;
-      if (!found) throw notFound(info, key);
-      return found;
+      if (cached instanceof Promise) return cached.then((found) => found ?? Promise.reject(notFound(info, key)));
+      return cached ? Promise.resolve(cached) : Promise.reject(notFound(info, key));
+    } catch (err) {
+      return Promise.reject(err);
     }
+  }
+
+  private async getFromServer<T extends KubeObject>(info: KindInfo<T>, key: ObjectKey): Promise<T> {
     const obj = await this.transport.request<T>('GET', resourcePath(info, key.namespace, key.name), { ...this.requestDefaults, accept: acceptFor(info, false) });
     return withTypeMeta(obj, info);
   }

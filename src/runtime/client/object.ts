@@ -3,6 +3,7 @@
  * and handlers agree on.
  */
 import type { ObjectMeta } from 'kubernetes-types/meta/v1.js';
+import { keepShape } from '../keep-shape.js';
 
 export interface KubeObject {
   apiVersion?: string;
@@ -25,8 +26,44 @@ export function objectKey(obj: KubeObject): string {
   return keyOf({ namespace: obj.metadata?.namespace, name: obj.metadata?.name ?? '' });
 }
 
+/**
+ * A Request that remembers its `namespace/name` key once asked: the request an event causes is keyed once,
+ * and that key serves the queue and the reconcile's cache read (requestKey). Plain fields otherwise (a
+ * private field is no property: it compares equal to `{ namespace, name }`).
+ */
+class KeyedRequest implements Request {
+  #key: string | undefined;
+
+  constructor(
+    readonly namespace: string,
+    readonly name: string,
+    key?: string,
+  ) {
+    this.#key = key;
+  }
+
+  get key(): string {
+    return (this.#key ??= keyOf(this));
+  }
+}
+
+// One request lives on between bursts, so code compiled for its shape stays valid (keep-shape.ts).
+keepShape(new KeyedRequest('', '', ''));
+
+/** The request for an object (its namespace and name). */
 export function requestOf(obj: KubeObject): Request {
-  return { namespace: obj.metadata?.namespace ?? '', name: obj.metadata?.name ?? '' };
+  return new KeyedRequest(obj.metadata?.namespace ?? '', obj.metadata?.name ?? '');
+}
+
+/** keyOf(ref), made once for a request from requestOf (or the queue) and remembered. */
+export function requestKey(ref: { namespace?: string | undefined; name: string }): string {
+  return ref instanceof KeyedRequest ? ref.key : keyOf(ref);
+}
+
+/** The request `key` names, which remembers `key` (for requestKey). */
+export function keyedRequest(key: string): Request {
+  const slash = key.indexOf('/');
+  return slash < 0 ? new KeyedRequest('', key, key) : new KeyedRequest(key.slice(0, slash), key.slice(slash + 1), key);
 }
 
 export function parseKey(key: string): Request {

@@ -15,12 +15,13 @@ import pino, { type Logger } from 'pino';
 import type { Cache } from '../cache/cache.js';
 import { isConflict } from '../client/api-error.js';
 import { after, type Clock } from '../clock.js';
-import { keyOf, parseKey, type KubeObject, type Request } from '../client/object.js';
+import { keyedRequest, requestKey, type KubeObject, type Request } from '../client/object.js';
 import type { RequestQueue } from '../handler/events.js';
 import type { EventHandler } from '../handler/handler.js';
 import type { AsyncPredicate } from '../predicate/predicate.js';
 import { detachedEventContext, type EventContext, type ObjectReader } from '../handler/event-context.js';
 import type { RateLimiter } from '../queue/rate-limiter.js';
+import { keepShape } from '../keep-shape.js';
 import { WorkQueue, type WorkQueueMetrics } from '../queue/work-queue.js';
 import { Dispatch, type Source } from '../source/source.js';
 import { isTerminalError, toReconcileFunc, type ReconcileContext, type ReconcileFunc, type Reconciler, type Result } from './reconcile.js';
@@ -254,8 +255,8 @@ export class Controller {
 
   private startWatch(w: Watch, context: ControllerRunContext, queue: WorkQueue): void {
     const requests: RequestQueue = {
-      add: (req, priority) => queue.add(keyOf(req), priority),
-      addAfter: (req, ms, priority) => queue.addAfter(keyOf(req), ms, priority),
+      add: (req, priority) => queue.add(requestKey(req), priority),
+      addAfter: (req, ms, priority) => queue.addAfter(requestKey(req), ms, priority),
     };
     const dispatch = new Dispatch(w.handler, w.predicates, requests, this.eventContext(context), context.onActivity);
     this.dispatches.push(dispatch);
@@ -278,7 +279,7 @@ export class Controller {
       if (key === undefined) return;
       metrics?.activeWorkers?.(this.name, +1);
       // The reconcile runs inline (no async call of its own): one promise and one frame fewer per key.
-      const reconcileContext = new LazyReconcileContext(this.name, parseKey(key), context);
+      const reconcileContext = new LazyReconcileContext(this.name, keyedRequest(key), context);
       const priority = queue.priorityOf(key);
       const started = performance.now();
       this.inFlight.add(reconcileContext);
@@ -403,6 +404,9 @@ class LazyReconcileContext implements ReconcileContext {
 }
 
 const silentLogger = pino({ level: 'silent' });
+
+// One context lives on between bursts, so the worker loop's compiled code stays valid (keep-shape.ts).
+keepShape(new LazyReconcileContext('', keyedRequest(''), { cache: undefined as never, clock: undefined as never }));
 
 /** What withTimeout() resolves to when the timer won the race. */
 const TIMED_OUT = Symbol('timed out');

@@ -29,6 +29,19 @@ describe('handlers', () => {
     ]);
   });
 
+  test('enqueueRequestForObject enqueues an update once, and both objects when their names differ (old first)', () => {
+    const q = recordingQueue();
+    const h = enqueueRequestForObject();
+    h.update({ objectOld: pod('same'), objectNew: pod('same') }, q);
+    h.update({ objectOld: pod('old'), objectNew: pod('new') }, q);
+    h.create({ object: { metadata: {} } }, q);
+    expect(q.added).toEqual([
+      { namespace: 'ns', name: 'same' },
+      { namespace: 'ns', name: 'old' },
+      { namespace: 'ns', name: 'new' },
+    ]);
+  });
+
   test('enqueueRequestForOwner enqueues only the controller owner of the matching group and kind', () => {
     const q = recordingQueue();
     const h = enqueueRequestForOwner({ group: 'batch', kind: 'Job' });

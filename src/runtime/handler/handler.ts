@@ -87,9 +87,24 @@ function addUnique(lists: Request[][], queue: RequestQueue): void {
   }
 }
 
-/** Enqueues the object the event is about. */
+/**
+ * Enqueues the object the event is about. Every event's path: one request per event and no arrays (an
+ * update's old and new object are the same object, so one request, as a mapping() of both would de-duplicate).
+ */
 export function enqueueRequestForObject<T extends KubeObject = KubeObject>(): EventHandler<T> {
-  return mapping((obj) => (obj.metadata?.name ? [requestOf(obj)] : []));
+  const one = (obj: T, queue: RequestQueue): void => {
+    if (obj.metadata?.name) queue.add(requestOf(obj));
+  };
+  return {
+    create: (e, q) => one(e.object, q),
+    update: (e, q) => {
+      const { objectOld, objectNew } = e;
+      one(objectOld, q);
+      if (objectNew.metadata?.name !== objectOld.metadata?.name || objectNew.metadata?.namespace !== objectOld.metadata?.namespace) one(objectNew, q);
+    },
+    delete: (e, q) => one(e.object, q),
+    generic: (e, q) => one(e.object, q),
+  };
 }
 
 export interface OwnerOptions {

@@ -10,6 +10,8 @@ import type { WorkQueueMetrics } from '../queue/work-queue.js';
 import { BoundCounter } from './bound-counter.js';
 import { BoundHistogram } from './bound-histogram.js';
 
+type ReconcileResult = Parameters<NonNullable<ControllerMetrics['reconciled']>>[1];
+
 const latencyBuckets = [0.005, 0.01, 0.025, 0.05, 0.1, 0.15, 0.2, 0.25, 0.3, 0.35, 0.4, 0.45, 0.5, 0.6, 0.7, 0.8, 0.9, 1, 1.25, 1.5, 1.75, 2, 2.5, 3, 3.5, 4, 4.5, 5, 6, 7, 8, 9, 10, 15, 20, 25, 30, 40, 50, 60];
 const queueBuckets = [1e-8, 1e-7, 1e-6, 1e-5, 1e-4, 1e-3, 0.01, 0.1, 1, 10, 100, 1000];
 
@@ -17,10 +19,12 @@ export class ManagerMetrics {
   readonly registry = new Registry();
   // Gauges that change on every queue operation are kept as plain numbers and copied into prom-client
   // when scraped (collect), so the hot path does no label hashing.
-  private readonly latestDepth = new Map<string, number>();
-  private readonly reconcileTimeOf = new Map<string, (seconds: number) => void>();
-  private readonly reconcileTotalOf = new Map<string, () => void>();
-  private readonly workersInUse = new Map<string, number>();
+  /** Per controller, a holder the queue writes its depth into (no map write per add and take). */
+  private readonly latestDepth = new Map<string, { value: number }>();
+  /** Per controller: its reconcile-time observer and its total counters by result (no string built per reconcile). */
+  private readonly reconcileSeriesOf = new Map<string, { time: (seconds: number) => void; total: Partial<Record<ReconcileResult, () => void>> }>();
+  /** Per controller, a holder of its busy worker count (one map read per change, no write). */
+  private readonly workersInUse = new Map<string, { value: number }>();
   private readonly reconcileTotal = new BoundCounter({ name: 'controller_runtime_reconcile_total', help: 'Total number of reconciliations per controller', labelNames: ['controller', 'result'], registers: [this.registry] });
   private readonly reconcileErrors = new Counter({ name: 'controller_runtime_reconcile_errors_total', help: 'Total number of reconciliation errors per controller', labelNames: ['controller'], registers: [this.registry] });
   private readonly terminalErrors = new Counter({ name: 'controller_runtime_terminal_reconcile_errors_total', help: 'Total number of terminal reconciliation errors per controller', labelNames: ['controller'], registers: [this.registry] });
@@ -36,7 +40,7 @@ export class ManagerMetrics {
     labelNames: ['controller'],
     registers: [this.registry],
     collect: () => {
-      for (const [controller, n] of this.workersInUse) this.activeWorkers.set({ controller }, n);
+      for (const [controller, n] of this.workersInUse) this.activeWorkers.set({ controller }, n.value);
     },
   });
   private readonly depth: Gauge = new Gauge({
@@ -45,7 +49,7 @@ export class ManagerMetrics {
     labelNames: ['name', 'controller'],
     registers: [this.registry],
     collect: () => {
-      for (const [controller, d] of this.latestDepth) this.depth.set({ name: controller, controller }, d);
+      for (const [controller, d] of this.latestDepth) this.depth.set({ name: controller, controller }, d.value);
     },
   });
   private readonly adds = new BoundCounter({ name: 'workqueue_adds_total', help: 'Total number of adds handled by workqueue', labelNames: ['name', 'controller'], registers: [this.registry] });
@@ -59,13 +63,10 @@ export class ManagerMetrics {
 
   readonly controller: ControllerMetrics = {
     reconciled: (controller, result, seconds) => {
-      const key = `${controller}\u0000${result}`;
-      let count = this.reconcileTotalOf.get(key);
-      if (!count) this.reconcileTotalOf.set(key, (count = this.reconcileTotal.bind({ controller, result })));
-      count();
-      let observe = this.reconcileTimeOf.get(controller);
-      if (!observe) this.reconcileTimeOf.set(controller, (observe = this.reconcileTime.bind({ controller })));
-      observe(seconds);
+      let series = this.reconcileSeriesOf.get(controller);
+      if (!series) this.reconcileSeriesOf.set(controller, (series = { time: this.reconcileTime.bind({ controller }), total: {} }));
+      (series.total[result] ??= this.reconcileTotal.bind({ controller, result }))();
+      series.time(seconds);
     },
     reconcileError: (controller, kind) => {
       if (kind === 'terminal') this.terminalErrors.inc({ controller });
@@ -73,7 +74,11 @@ export class ManagerMetrics {
       this.reconcileErrors.inc({ controller });
     },
     reconcileTimeout: (controller) => this.timeouts.inc({ controller }),
-    activeWorkers: (controller, delta) => this.workersInUse.set(controller, (this.workersInUse.get(controller) ?? 0) + delta),
+    activeWorkers: (controller, delta) => {
+      const inUse = this.workersInUse.get(controller);
+      if (inUse) inUse.value += delta;
+      else this.workersInUse.set(controller, { value: delta });
+    },
     maxConcurrent: (controller, n) => this.maxConcurrent.set({ controller }, n),
     queue: (controller) => this.queueMetrics(controller),
   };
@@ -93,9 +98,11 @@ export class ManagerMetrics {
     const add = this.adds.bind(labels);
     const queueLatency = this.queueDuration.bind(labels);
     const workDuration = this.workDuration.bind(labels);
+    let depth = this.latestDepth.get(controller);
+    if (!depth) this.latestDepth.set(controller, (depth = { value: 0 }));
     return {
       add: () => add(),
-      depth: (d) => this.latestDepth.set(controller, d),
+      depth: (d) => (depth.value = d),
       retry: () => this.retries.inc(labels),
       queueLatency,
       workDuration,

@@ -36,6 +36,26 @@ describe('WorkQueue', () => {
     expect(observed.every(([, seconds]) => seconds >= 0 && seconds < 1)).toBe(true);
   });
 
+  test('a finished key\'s record, reused by the next new key, carries nothing over (priority, processing, order)', () => {
+    const q = new WorkQueue({ clock: new ManualClock() });
+    q.add('first', 10);
+    expect(q.tryGet()).toBe('first');
+    expect(q.priorityOf('first')).toBe(10);
+    q.done('first'); // its record is kept for reuse
+    q.add('low', LOW_PRIORITY);
+    q.add('plain');
+    expect(q.len()).toBe(2);
+    expect(q.tryGet()).toBe('plain');
+    expect(q.priorityOf('plain')).toBe(0);
+    expect(q.tryGet()).toBe('low');
+    expect(q.priorityOf('low')).toBe(LOW_PRIORITY);
+    expect(q.inFlight()).toBe(2);
+    q.add('plain'); // dirty while processing: waits for done()
+    expect(q.tryGet()).toBeUndefined();
+    q.done('plain');
+    expect(q.tryGet()).toBe('plain');
+  });
+
   test('a key added while processing is handed out again only after done()', async () => {
     const q = new WorkQueue({ clock: new ManualClock() });
     q.add('k');

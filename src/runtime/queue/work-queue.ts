@@ -68,6 +68,9 @@ interface KeyState {
   waitedSeconds: number;
 }
 
+/** How many records of finished keys a queue keeps for reuse. */
+const SPARE_STATES = 256;
+
 export class WorkQueue {
   private readonly clock: Clock;
   private readonly rateLimiter: RateLimiter;
@@ -78,6 +81,8 @@ export class WorkQueue {
   private readonly buckets: Bucket[] = [];
   private sequence = 0;
   private readonly keys = new Map<string, KeyState>();
+  /** Records of keys that left the queue, reused by the next new keys (no record allocated per event). */
+  private readonly spareStates: KeyState[] = [];
   private queuedCount = 0;
   private processingCount = 0;
   private readonly waiting = new Map<string, Waiting>();
@@ -109,7 +114,15 @@ export class WorkQueue {
     }
     this.metrics.add?.();
     if (state === undefined) {
-      state = { dirty: true, priority, sequence: 0, addedAt: performance.now(), processing: false, startedAt: 0, takenPriority: 0, waitedSeconds: 0 };
+      state = this.spareStates.pop();
+      if (state === undefined) state = { dirty: true, priority, sequence: 0, addedAt: performance.now(), processing: false, startedAt: 0, takenPriority: 0, waitedSeconds: 0 };
+      else {
+        state.dirty = true;
+        state.priority = priority;
+        state.sequence = 0;
+        state.addedAt = performance.now();
+        state.processing = false;
+      }
       this.keys.set(key, state);
     } else {
       state.dirty = true;
@@ -185,7 +198,10 @@ export class WorkQueue {
     this.metrics.queueLatency?.(state.waitedSeconds);
     this.metrics.workDuration?.((performance.now() - state.startedAt) / 1000);
     if (state.dirty && !this.shuttingDown) this.push(key, state);
-    else this.keys.delete(key);
+    else {
+      this.keys.delete(key);
+      if (this.spareStates.length < SPARE_STATES) this.spareStates.push(state);
+    }
     if (this.processingCount === 0 && this.drainWaiters.length > 0) this.releaseDrainWaiters();
     this.onActivity();
   }
