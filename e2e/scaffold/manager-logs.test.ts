@@ -127,8 +127,12 @@ describe('a made project: logs and start failures', () => {
 
       // The second writer's label and then the manager's own update land: the conflicts were retried.
       await waitFor(async () => (await kubectl!.ok(['get', 'cronjobs.batch.example.com', 'raced', '-n', 'default', '-o', 'jsonpath={.metadata.labels.other-writer}/{.metadata.annotations.seen}'])) === '2/yes', () => `raced was not updated:\n${manager.output()}`);
+      // The manager wrote its second conflict's line before the update kubectl just saw; the pipe may hand it
+      // to this process a moment after kubectl's answer, so the lines are awaited, not read once.
+      const conflictsOf = () => jsonLines(manager.output()).filter((l) => l.name === 'raced' && String(l.msg).startsWith('Reconcile conflict'));
+      await waitFor(() => conflictsOf().length >= 2, () => `fewer than two conflicts logged for raced:\n${manager.output()}`);
       const about = jsonLines(manager.output()).filter((l) => l.name === 'raced');
-      const conflicts = about.filter((l) => String(l.msg).startsWith('Reconcile conflict'));
+      const conflicts = conflictsOf();
       expect(conflicts.length).toBeGreaterThanOrEqual(2);
       for (const line of conflicts) {
         expect(line).toMatchObject({ level: 30, msg: 'Reconcile conflict: the object changed since it was read; requeued' });
