@@ -84,9 +84,11 @@ export class FurikoClient {
    * Bookmarks, error events and lines that are not JSON are not passed on.
    */
   async watch<T>(plural: Plural, resourceVersion: string, labelSelector: string | undefined, onEvent: (event: WatchEvent<T>) => void): Promise<void> {
-    const { response } = await this.transport.stream(this.path(plural), { watch: true, resourceVersion, allowWatchBookmarks: false, labelSelector }).catch((err: unknown) => {
-      throw err instanceof ApiError ? new Error(STATUS_CODES[err.code] ?? 'Internal Server Error', { cause: err }) : err;
-    });
+    const { response } = await this.transport
+      .stream(this.path(plural), { watch: true, resourceVersion, allowWatchBookmarks: false, labelSelector })
+      .catch((err: unknown) => {
+        throw err instanceof ApiError ? new Error(STATUS_CODES[err.code] ?? 'Internal Server Error', { cause: err }) : err;
+      });
     await new Promise<void>((resolve, reject) => {
       response.on('error', reject);
       const lines = createInterface({ input: response, crlfDelay: Infinity });
@@ -110,7 +112,12 @@ export class FurikoClient {
    */
   async podLogs(name: string, out: Writable, options: PodLogOptions): Promise<void> {
     // Following: without -c, the Pod's only (or first) container, as the API server and kubectl pick it.
-    const container = options.follow ? (options.container ?? (await this.call<Pod>('GET', `/api/v1/namespaces/${encodeURIComponent(this.namespace)}/pods/${encodeURIComponent(name)}`)).spec?.containers?.[0]?.name ?? '') : options.container;
+    const container = options.follow
+      ? (options.container ??
+        (await this.call<Pod>('GET', `/api/v1/namespaces/${encodeURIComponent(this.namespace)}/pods/${encodeURIComponent(name)}`)).spec?.containers?.[0]
+          ?.name ??
+        '')
+      : options.container;
     const query = { container, follow: options.follow || undefined, previous: options.previous, limitBytes: options.limitBytes, tailLines: options.tailLines };
     const path = `/api/v1/namespaces/${encodeURIComponent(this.namespace)}/pods/${encodeURIComponent(name)}/log`;
     const { response } = await this.transport.stream(path, query, '*/*').catch((err: unknown) => {
@@ -223,6 +230,7 @@ function apiErrorMessage(err: unknown): unknown {
 
 /** A followed log that did not open: a 500's Status message, else `the server answered <code>` (500 for network errors). */
 function followedLogError(err: unknown): Error {
-  if (err instanceof ApiError && err.code === 500 && err.status?.kind === 'Status' && err.status.code !== undefined && err.status.message !== undefined) return new Error(err.status.message, { cause: err });
+  if (err instanceof ApiError && err.code === 500 && err.status?.kind === 'Status' && err.status.code !== undefined && err.status.message !== undefined)
+    return new Error(err.status.message, { cause: err });
   return new Error(`the server answered ${err instanceof ApiError ? err.code : 500}`, { cause: err });
 }

@@ -305,7 +305,7 @@ describe('kubectl furiko (the CLI as a kubectl plugin)', () => {
     const hooks = join(plugin.binDir, '..', 'refuse-client-node-hooks.mjs');
     writeFileSync(
       hooks,
-      "export async function resolve(specifier, context, next) {\n" +
+      'export async function resolve(specifier, context, next) {\n' +
         "  if (specifier.startsWith('@kubernetes/client-node')) throw new Error('the furiko CLI imported ' + specifier);\n" +
         '  return next(specifier, context);\n}\n',
     );
@@ -313,7 +313,11 @@ describe('kubectl furiko (the CLI as a kubectl plugin)', () => {
     writeFileSync(register, `import { register } from 'node:module';\nregister(${JSON.stringify(pathToFileURL(hooks).href)});\n`);
     const run = (args: string[]) => runCommand(process.execPath, ['--import', register, plugin.main, ...args], plugin.env());
     expect(await run(['get', 'jobconfig', 'report', '-o', 'name'])).toEqual({ code: 0, stdout: 'jobconfig.execution.furiko.io/report\n', stderr: '' });
-    expect(await run(['get', 'jobconfig', 'nope'])).toEqual({ code: 1, stdout: '', stderr: 'Error: cannot get job config: jobconfigs.execution.furiko.io "nope" not found\n' });
+    expect(await run(['get', 'jobconfig', 'nope'])).toEqual({
+      code: 1,
+      stdout: '',
+      stderr: 'Error: cannot get job config: jobconfigs.execution.furiko.io "nope" not found\n',
+    });
     const help = await run(['--help']);
     expect(help).toMatchObject({ code: 0, stderr: '' });
     expect(help.stdout).toContain('Usage:');
