@@ -228,7 +228,7 @@ type Dependencies = Record<string, string>;
 /**
  * An example's declared dependencies (package.json), as npm resolves them, without those it adds to the
  * examples' common set that kubeforge itself depends on (or develops with) at the same range (jobconfig's
- * `furiko` CLI: commander and @kubernetes/client-node): kubeforge's own install put them in npm's cache, so
+ * `furiko` CLI: commander): kubeforge's own install put them in npm's cache, so
  * npm install on the hard-linked copy adds those from there.
  */
 function dependencySet(root: string, common?: { dependencies?: Dependencies }): unknown {

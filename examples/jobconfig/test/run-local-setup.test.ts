@@ -9,9 +9,8 @@ import { jest } from '@jest/globals';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { KubeConfig } from '@kubernetes/client-node';
 import pino from 'pino';
-import { Manager, parseManagerFlags, type Runnable } from 'kubeforge/runtime';
+import { Kubeconfig, Manager, parseManagerFlags, type Runnable } from 'kubeforge/runtime';
 import type { RunLocalOptions } from 'kubeforge/testing';
 
 const recorded: RunLocalOptions[] = [];
@@ -27,8 +26,7 @@ afterAll(() => {
 });
 
 function offlineManager(): Manager {
-  const kubeConfig = new KubeConfig();
-  kubeConfig.loadFromOptions({ clusters: [{ name: 'c', server: 'https://127.0.0.1:1' }], users: [{ name: 'u' }], contexts: [{ name: 'x', cluster: 'c', user: 'u' }], currentContext: 'x' });
+  const kubeConfig = new Kubeconfig([{ name: 'c', server: 'https://127.0.0.1:1' }], [{ name: 'u' }], [{ name: 'x', cluster: 'c', user: 'u' }], 'x');
   return new Manager({ kubeConfig, logger: pino({ level: 'silent' }) });
 }
 

@@ -5,9 +5,8 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { KubeConfig } from '@kubernetes/client-node';
 import pino from 'pino';
-import { Manager, parseManagerFlags, type ManagerOptions } from 'kubeforge/runtime';
+import { Kubeconfig, Manager, parseManagerFlags, type ManagerOptions } from 'kubeforge/runtime';
 import { setupControllers } from '../controller/index.js';
 import { workersFor } from './controller-concurrency.js';
 import { furikoBootstrap } from './startup.js';
@@ -28,8 +27,7 @@ function start(config: string, flags: string[] = []): { options: ManagerOptions;
 }
 
 function offlineManager(options: ManagerOptions): Manager {
-  const kubeConfig = new KubeConfig();
-  kubeConfig.loadFromOptions({ clusters: [{ name: 'c', server: 'https://127.0.0.1:1' }], users: [{ name: 'u' }], contexts: [{ name: 'x', cluster: 'c', user: 'u' }], currentContext: 'x' });
+  const kubeConfig = new Kubeconfig([{ name: 'c', server: 'https://127.0.0.1:1' }], [{ name: 'u' }], [{ name: 'x', cluster: 'c', user: 'u' }], 'x');
   return new Manager({ ...options, kubeConfig, logger: pino({ level: 'silent' }) });
 }
 

@@ -124,4 +124,20 @@ describe('kubectl furiko logs -f', () => {
     expect(result).toMatchObject({ code: 0, stderr: '' });
     expect(result.stdout.startsWith(`kubeforge: container main started (image alpine, command: ${COMMAND})\n`)).toBe(true);
   });
+
+  it('passes --tail, --limit-bytes and -c on to the API server, with and without -f, and prints its refusals', async () => {
+    const whole = (await plugin.kubectl(['logs', 'first'])).stdout;
+    const lines = whole.split('\n').filter(Boolean);
+    expect(lines.length).toBeGreaterThan(1);
+    const last = `${lines.at(-1)}\n`;
+    for (const follow of [[], ['-f']]) {
+      expect(await plugin.kubectl(['logs', 'first', ...follow, '--tail', '1'])).toEqual({ code: 0, stdout: last, stderr: '' });
+      expect(await plugin.kubectl(['logs', 'first', ...follow, '--limit-bytes', '9'])).toEqual({ code: 0, stdout: 'kubeforge', stderr: '' });
+      expect(await plugin.kubectl(['logs', 'first', ...follow, '-c', 'main'])).toEqual({ code: 0, stdout: whole, stderr: '' });
+    }
+    const pod = (await jobOf('first')).status!.tasks![0]!.name;
+    // Without -f, the Status message; a refused follow reads as client-node's log streamer put it.
+    expect(await plugin.kubectl(['logs', 'first', '-c', 'nope'])).toEqual({ code: 1, stdout: '', stderr: `Error: cannot stream pod logs for ${pod}: container nope is not valid for pod ${pod}\n` });
+    expect(await plugin.kubectl(['logs', 'first', '-f', '-c', 'nope'])).toEqual({ code: 1, stdout: '', stderr: `Error: cannot stream pod logs for ${pod}: the server answered 400\n` });
+  });
 });

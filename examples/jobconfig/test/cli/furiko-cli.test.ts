@@ -6,6 +6,7 @@
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import YAML from 'yaml';
 import type { Job } from '../../api/v1alpha1/job_types.js';
 import { JobConfigKind, type JobConfig } from '../../api/v1alpha1/jobconfig_types.js';
@@ -297,5 +298,28 @@ describe('kubectl furiko (the CLI as a kubectl plugin)', () => {
       withoutKubeconfig,
     );
     expect(standalone).toEqual({ code: 0, stdout: 'jobconfig.execution.furiko.io/report\n', stderr: '' });
+  });
+
+  it('starts without loading @kubernetes/client-node (its generated API cost every run ~0.4 CPU-s)', async () => {
+    // A resolve hook that refuses the package: a run that imports it (statically or lazily) fails.
+    const hooks = join(plugin.binDir, '..', 'refuse-client-node-hooks.mjs');
+    writeFileSync(
+      hooks,
+      'export async function resolve(specifier, context, next) {\n' +
+        "  if (specifier.startsWith('@kubernetes/client-node')) throw new Error('the furiko CLI imported ' + specifier);\n" +
+        '  return next(specifier, context);\n}\n',
+    );
+    const register = join(plugin.binDir, '..', 'refuse-client-node.mjs');
+    writeFileSync(register, `import { register } from 'node:module';\nregister(${JSON.stringify(pathToFileURL(hooks).href)});\n`);
+    const run = (args: string[]) => runCommand(process.execPath, ['--import', register, plugin.main, ...args], plugin.env());
+    expect(await run(['get', 'jobconfig', 'report', '-o', 'name'])).toEqual({ code: 0, stdout: 'jobconfig.execution.furiko.io/report\n', stderr: '' });
+    expect(await run(['get', 'jobconfig', 'nope'])).toEqual({
+      code: 1,
+      stdout: '',
+      stderr: 'Error: cannot get job config: jobconfigs.execution.furiko.io "nope" not found\n',
+    });
+    const help = await run(['--help']);
+    expect(help).toMatchObject({ code: 0, stderr: '' });
+    expect(help.stdout).toContain('Usage:');
   });
 });

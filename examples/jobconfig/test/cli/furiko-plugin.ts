@@ -1,6 +1,6 @@
 /**
  * The `furiko` CLI as kubectl's plugin for tests: cmd/furiko and the modules it imports are transpiled
- * into the checkout's dist/ (so `commander` and `@kubernetes/client-node` resolve from its node_modules and
+ * into the checkout's dist/ (so `commander` resolves from its node_modules and
  * `kubeforge/runtime` from its own built dist/ through the package's exports, as the demo's copy does), a `kubectl-furiko` executable running it is put in a bin folder, and commands
  * run through the real `kubectl furiko …` with that folder first on the PATH, a private HOME and
  * KUBECACHEDIR, and KUBECONFIG — or through `script` from util-linux, on a real pseudo-terminal.
