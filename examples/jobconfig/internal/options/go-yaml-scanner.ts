@@ -363,23 +363,22 @@ export class Scanner {
   }
 
   private fetchBlockEntry(): void {
-    if (this.flowLevel === 0) {
-      if (!this.simpleKeyAllowed) this.error('', { ...this.mark }, 'block sequence entries are not allowed in this context');
-      this.rollIndent(this.mark.column, -1, 'BLOCK-SEQUENCE-START', { ...this.mark });
-    }
-    this.removeSimpleKey();
-    this.simpleKeyAllowed = true;
-    this.simpleToken('BLOCK-ENTRY');
+    this.fetchBlockIndicator('block sequence entries', 'BLOCK-SEQUENCE-START', 'BLOCK-ENTRY', true);
   }
 
   private fetchKey(): void {
+    this.fetchBlockIndicator('mapping keys', 'BLOCK-MAPPING-START', 'KEY', this.flowLevel === 0);
+  }
+
+  /** `-` or `?`: in block context it may open a sequence or mapping (where a simple key could start). */
+  private fetchBlockIndicator(what: string, start: 'BLOCK-SEQUENCE-START' | 'BLOCK-MAPPING-START', token: 'BLOCK-ENTRY' | 'KEY', simpleKeyAllowedAfter: boolean): void {
     if (this.flowLevel === 0) {
-      if (!this.simpleKeyAllowed) this.error('', { ...this.mark }, 'mapping keys are not allowed in this context');
-      this.rollIndent(this.mark.column, -1, 'BLOCK-MAPPING-START', { ...this.mark });
+      if (!this.simpleKeyAllowed) this.error('', { ...this.mark }, `${what} are not allowed in this context`);
+      this.rollIndent(this.mark.column, -1, start, { ...this.mark });
     }
     this.removeSimpleKey();
-    this.simpleKeyAllowed = this.flowLevel === 0;
-    this.simpleToken('KEY');
+    this.simpleKeyAllowed = simpleKeyAllowedAfter;
+    this.simpleToken(token);
   }
 
   private fetchValue(): void {
