@@ -27,7 +27,7 @@ const budget = (name: string, app: string, spec: Record<string, unknown>) =>
 const eviction = (name: string, deleteOptions?: Record<string, unknown>): k8s.V1Eviction => ({ apiVersion: 'policy/v1', kind: 'Eviction', metadata: { name, namespace: 'default' }, ...(deleteOptions ? { deleteOptions } : {}) });
 
 /** The ApiException client-node throws, as code and parsed Status. */
-async function refusal(call: Promise<unknown>): Promise<{ code: number; status: any }> {
+async function refusal(call: Promise<unknown>): Promise<{ code: number; status: k8s.V1Status }> {
   try {
     await call;
   } catch (err) {

@@ -298,7 +298,7 @@ export class ResourceHandler {
     if (opts.fieldValidation === 'Ignore' || !['application/json', ''].includes(this.contentType(ctx))) return [];
     const duplicates = duplicateFields(ctx.body.toString('utf8'), body).map((path) => `duplicate field "${path}"`);
     if (duplicates.length === 0 || opts.fieldValidation !== 'Strict') return duplicates;
-    let unknown: string[] = [];
+    let unknown: string[];
     try {
       unknown = rt.strategy.dropUnknownFields?.(structuredClone(body) as KubeObject) ?? [];
     } catch (err) {
