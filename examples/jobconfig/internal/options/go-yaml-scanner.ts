@@ -217,9 +217,8 @@ export class Scanner {
     const c = this.at();
     if (isZ(c)) return this.fetchStreamEnd();
     if (this.mark.column === 0 && c === '%') return this.fetchDirective();
-    const threeOf = (ch: string) => this.at() === ch && this.at(1) === ch && this.at(2) === ch && isBlankZ(this.at(3));
-    if (this.mark.column === 0 && threeOf('-')) return this.fetchDocumentIndicator('DOCUMENT-START');
-    if (this.mark.column === 0 && threeOf('.')) return this.fetchDocumentIndicator('DOCUMENT-END');
+    if (this.atDocumentIndicator('-')) return this.fetchDocumentIndicator('DOCUMENT-START');
+    if (this.atDocumentIndicator('.')) return this.fetchDocumentIndicator('DOCUMENT-END');
     if (c === '[') return this.fetchFlowCollectionStart('FLOW-SEQUENCE-START');
     if (c === '{') return this.fetchFlowCollectionStart('FLOW-MAPPING-START');
     if (c === ']') return this.fetchFlowCollectionEnd('FLOW-SEQUENCE-END');
@@ -647,15 +646,13 @@ export class Scanner {
     this.skip();
     const quote = single ? "'" : '"';
     let value = '';
-    let leadingBreak = '';
-    let trailingBreaks = '';
-    let whitespaces = '';
+    const folding = newLineFolding();
     for (;;) {
-      if (this.mark.column === 0 && ((this.at() === '-' && this.at(1) === '-' && this.at(2) === '-') || (this.at() === '.' && this.at(1) === '.' && this.at(2) === '.')) && isBlankZ(this.at(3))) {
+      if (this.atDocumentIndicator('-') || this.atDocumentIndicator('.')) {
         this.error('while scanning a quoted scalar', start, 'found unexpected document indicator');
       }
       if (isZ(this.at())) this.error('while scanning a quoted scalar', start, 'found unexpected end of stream');
-      let leadingBlanks = false;
+      folding.leadingBlanks = false;
       while (!isBlankZ(this.at())) {
         const c = this.at();
         if (single && c === "'" && this.at(1) === "'") {
@@ -667,7 +664,7 @@ export class Scanner {
         } else if (!single && c === '\\' && isBreak(this.at(1))) {
           this.skip();
           this.skipLine();
-          leadingBlanks = true;
+          folding.leadingBlanks = true;
           break;
         } else if (!single && c === '\\') {
           const escape = this.at(1);
@@ -697,27 +694,8 @@ export class Scanner {
         }
       }
       if (this.at() === quote) break;
-      while (isBlank(this.at()) || isBreak(this.at())) {
-        if (isBlank(this.at())) {
-          if (!leadingBlanks) whitespaces += this.at();
-          this.skip();
-        } else if (!leadingBlanks) {
-          whitespaces = '';
-          leadingBreak = this.readLine();
-          leadingBlanks = true;
-        } else {
-          trailingBreaks += this.readLine();
-        }
-      }
-      if (leadingBlanks) {
-        if (leadingBreak.startsWith('\n')) value += trailingBreaks || ' ';
-        else value += leadingBreak + trailingBreaks;
-        leadingBreak = '';
-        trailingBreaks = '';
-      } else {
-        value += whitespaces;
-        whitespaces = '';
-      }
+      this.scanBlanksAndBreaks(folding);
+      value += folding.leadingBlanks ? takeBreaks(folding) : takeWhitespaces(folding);
     }
     this.skip();
     this.insertToken(-1, { type: 'SCALAR', start, end: { ...this.mark }, value, style: single ? 'single' : 'double' });
@@ -730,53 +708,84 @@ export class Scanner {
     const start = { ...this.mark };
     let end = { ...this.mark };
     let value = '';
-    let leadingBreak = '';
-    let trailingBreaks = '';
-    let whitespaces = '';
-    let leadingBlanks = false;
+    const folding = newLineFolding();
     for (;;) {
-      if (this.mark.column === 0 && ((this.at() === '-' && this.at(1) === '-' && this.at(2) === '-') || (this.at() === '.' && this.at(1) === '.' && this.at(2) === '.')) && isBlankZ(this.at(3))) {
+      if (this.atDocumentIndicator('-') || this.atDocumentIndicator('.')) {
         break;
       }
       if (this.at() === '#') break;
       while (!isBlankZ(this.at())) {
         const c = this.at();
         if ((c === ':' && isBlankZ(this.at(1))) || (this.flowLevel > 0 && ',?[]{}'.includes(c))) break;
-        if (leadingBlanks) {
-          if (leadingBreak.startsWith('\n')) value += trailingBreaks || ' ';
-          else value += leadingBreak + trailingBreaks;
-          leadingBreak = '';
-          trailingBreaks = '';
-          leadingBlanks = false;
-        } else if (whitespaces) {
-          value += whitespaces;
-          whitespaces = '';
-        }
+        if (folding.leadingBlanks) {
+          value += takeBreaks(folding);
+          folding.leadingBlanks = false;
+        } else value += takeWhitespaces(folding);
         value += c;
         this.skip();
         end = { ...this.mark };
       }
       if (!(isBlank(this.at()) || isBreak(this.at()))) break;
-      while (isBlank(this.at()) || isBreak(this.at())) {
-        if (isBlank(this.at())) {
-          if (leadingBlanks && this.mark.column < indent && this.at() === '\t') {
-            this.error('while scanning a plain scalar', start, 'found a tab character that violates indentation');
-          }
-          if (!leadingBlanks) whitespaces += this.at();
-          this.skip();
-        } else if (!leadingBlanks) {
-          whitespaces = '';
-          leadingBreak = this.readLine();
-          leadingBlanks = true;
-        } else {
-          trailingBreaks += this.readLine();
-        }
-      }
+      this.scanBlanksAndBreaks(folding, { indent, start });
       if (this.flowLevel === 0 && this.mark.column < indent) break;
     }
     this.insertToken(-1, { type: 'SCALAR', start, end, value, style: 'plain' });
-    if (leadingBlanks) this.simpleKeyAllowed = true;
+    if (folding.leadingBlanks) this.simpleKeyAllowed = true;
   }
+
+  /** Three `-` or `.` at the start of a line, then a blank or the end: `---` / `...`. */
+  private atDocumentIndicator(ch: '-' | '.'): boolean {
+    return this.mark.column === 0 && this.at() === ch && this.at(1) === ch && this.at(2) === ch && isBlankZ(this.at(3));
+  }
+
+  /**
+   * The blanks and line breaks between a flow or plain scalar's words, into `folding`: blanks count only
+   * before the first break. A plain scalar (`plain` given) refuses a tab inside its indentation.
+   */
+  private scanBlanksAndBreaks(folding: LineFolding, plain?: { indent: number; start: Mark }): void {
+    while (isBlank(this.at()) || isBreak(this.at())) {
+      if (isBlank(this.at())) {
+        if (plain && folding.leadingBlanks && this.mark.column < plain.indent && this.at() === '\t') {
+          this.error('while scanning a plain scalar', plain.start, 'found a tab character that violates indentation');
+        }
+        if (!folding.leadingBlanks) folding.whitespaces += this.at();
+        this.skip();
+      } else if (!folding.leadingBlanks) {
+        folding.whitespaces = '';
+        folding.leadingBreak = this.readLine();
+        folding.leadingBlanks = true;
+      } else {
+        folding.trailingBreaks += this.readLine();
+      }
+    }
+  }
+}
+
+/** What a flow or plain scalar has read between two of its words (libyaml's leading_break, trailing_breaks, whitespaces). */
+interface LineFolding {
+  leadingBlanks: boolean;
+  leadingBreak: string;
+  trailingBreaks: string;
+  whitespaces: string;
+}
+
+function newLineFolding(): LineFolding {
+  return { leadingBlanks: false, leadingBreak: '', trailingBreaks: '', whitespaces: '' };
+}
+
+/** The line breaks read, folded as libyaml folds them (one `\n` becomes a space), and forgotten. */
+function takeBreaks(folding: LineFolding): string {
+  const text = folding.leadingBreak.startsWith('\n') ? folding.trailingBreaks || ' ' : folding.leadingBreak + folding.trailingBreaks;
+  folding.leadingBreak = '';
+  folding.trailingBreaks = '';
+  return text;
+}
+
+/** The blanks read before any line break, and forgotten. */
+function takeWhitespaces(folding: LineFolding): string {
+  const text = folding.whitespaces;
+  folding.whitespaces = '';
+  return text;
 }
 
 /** The characters of libyaml's double-quoted escapes (`\x`, `\u` and `\U` take a code). */
