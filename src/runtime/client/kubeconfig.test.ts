@@ -155,6 +155,8 @@ current-context: x
       expect(Kubeconfig.fromDefault().getCurrentContext()).toBe('b');
       process.env.KUBECONFIG = path.join(tmp, 'not-there');
       expect(() => Kubeconfig.fromDefault()).toThrow(`KUBECONFIG=${path.join(tmp, 'not-there')}: none of its files exists`);
+      // an environment given is read instead of the process's (the furiko CLI passes its caller's)
+      expect(Kubeconfig.fromDefault(undefined, { KUBECONFIG: second }).getCurrentContext()).toBe('b');
     } finally {
       if (saved === undefined) delete process.env.KUBECONFIG;
       else process.env.KUBECONFIG = saved;

@@ -110,13 +110,17 @@ export class Kubeconfig implements KubeConfigLike {
     return parseKubeconfig(text, path.join(dir, '(kubeconfig text)'));
   }
 
-  /** client-node's loadFromDefault: $KUBECONFIG, else ~/.kube/config, else in-cluster (`inCluster` given), else http://localhost:8080. */
-  static fromDefault(inCluster?: () => Kubeconfig | undefined): Kubeconfig {
-    if (process.env.KUBECONFIG) {
+  /**
+   * client-node's loadFromDefault: $KUBECONFIG (of `env`, default the process's), else ~/.kube/config, else
+   * in-cluster (`inCluster` given), else http://localhost:8080.
+   */
+  static fromDefault(inCluster?: () => Kubeconfig | undefined, env: NodeJS.ProcessEnv = process.env): Kubeconfig {
+    const kubeconfigList = env.KUBECONFIG;
+    if (kubeconfigList) {
       // as client-go: files of the list that do not exist are skipped, but one of them must
-      const listed = process.env.KUBECONFIG.split(path.delimiter).filter(Boolean);
+      const listed = kubeconfigList.split(path.delimiter).filter(Boolean);
       const present = listed.filter((f) => existsSync(f));
-      if (present.length === 0) throw new Error(`KUBECONFIG=${process.env.KUBECONFIG}: none of its files exists`);
+      if (present.length === 0) throw new Error(`KUBECONFIG=${kubeconfigList}: none of its files exists`);
       return Kubeconfig.fromFile(present.join(path.delimiter));
     }
     const home = path.join(os.homedir(), '.kube', 'config');

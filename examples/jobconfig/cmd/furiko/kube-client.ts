@@ -177,16 +177,8 @@ export function connect(flags: ConnectionFlags, env: NodeJS.ProcessEnv): FurikoC
   if (flags.kubeconfig) {
     kubeConfig = Kubeconfig.fromFile(flags.kubeconfig);
   } else {
-    // fromDefault reads process.env.KUBECONFIG; the caller's environment may be another (tests inject it).
-    const saved = process.env.KUBECONFIG;
-    if (env.KUBECONFIG === undefined) delete process.env.KUBECONFIG;
-    else process.env.KUBECONFIG = env.KUBECONFIG;
-    try {
-      kubeConfig = Kubeconfig.fromDefault(() => (env.KUBERNETES_SERVICE_HOST ? inClusterOrNone(env) : undefined));
-    } finally {
-      if (saved === undefined) delete process.env.KUBECONFIG;
-      else process.env.KUBECONFIG = saved;
-    }
+    // the caller's environment, which may not be the process's (tests inject it)
+    kubeConfig = Kubeconfig.fromDefault(() => (env.KUBERNETES_SERVICE_HOST ? inClusterOrNone(env) : undefined), env);
   }
   if (flags.context) {
     if (!kubeConfig.getContextObject(flags.context)) throw new Error(`context "${flags.context}" does not exist`);
