@@ -265,6 +265,11 @@ export interface LocalCluster {
   clock: ClusterClock;
   /** Resolves once no request is in flight, no timer is due and every controller queue is empty. */
   settle(): Promise<void>;
+  /**
+   * Bytes read from and written to the open connection whose client end is local `port` (TLS: plaintext),
+   * undefined when none is open: with the client's own counts, tells whether data is still in the socket.
+   */
+  connectionBytes(port: number): { read: number; written: number } | undefined;
   /** The newest requests (up to `requestLogSize`), oldest first. */
   requestLog(): RequestLogEntry[];
   /** For one identity: what it did, which granted RBAC rules it never used, and what it was refused. */
@@ -434,6 +439,7 @@ export async function startLocalCluster(options: LocalClusterOptions = {}): Prom
     },
     clock,
     settle,
+    connectionBytes: (port) => server.connectionBytes(port),
     requestLog: () => server.history.entries().map((e) => ({ ...e })),
     leastPrivilegeReport: (identity) =>
       leastPrivilegeReport(store, server.history.activitiesOf(identity.user), { username: identity.user, groups: [...(identity.groups ?? []), 'system:authenticated'] }),

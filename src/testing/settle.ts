@@ -1,7 +1,8 @@
 /**
  * `settle()` for a cluster and a manager on one virtual clock: alternate the cluster's settle and the
  * manager's idle signal (no reconcile queued or running, no request in flight, every watch connected and
- * its events delivered) until a full round makes no progress. Bounded: a livelock fails with a dump.
+ * its events delivered — none still in a socket) until a full round makes no progress. Bounded: a livelock
+ * fails with a dump.
  */
 import type { Manager } from '../runtime/manager/manager.js';
 
@@ -9,6 +10,11 @@ export interface SettleTarget {
   settleCluster(): Promise<void>;
   /** The managers whose idleness counts (usually one). */
   managers(): Manager[];
+  /**
+   * Bytes the server wrote to the managers' connections that they have not read yet, and the reverse (a
+   * watch event on its way counts as work: under load the kernel may hand it over some time after the write).
+   */
+  bytesInFlight?(): number;
   /** True when the cluster clock has a timer due now (nothing may be left due when settled). */
   hasDueTimers(): boolean;
   /** Lines describing recent activity, for the livelock dump. */
@@ -32,7 +38,7 @@ async function waitManagerQuiet(target: SettleTarget, maxWaitMs: number): Promis
   let last = progressOf(target);
   for (let turn = 0; ; turn++) {
     const progress = progressOf(target);
-    if (target.managers().every((m) => m.isIdle()) && progress === last) quietTurns++;
+    if (target.managers().every((m) => m.isIdle()) && progress === last && !target.bytesInFlight?.()) quietTurns++;
     else quietTurns = 0;
     last = progress;
     if (quietTurns >= 4) return;
@@ -64,7 +70,7 @@ function progressOf(target: SettleTarget): number {
 }
 
 function dump(target: SettleTarget): string {
-  return [...target.managers().map(dumpManager), 'recent activity:', ...target.recentActivity().map((l) => `  ${l}`)].join('\n');
+  return [...target.managers().map(dumpManager), `bytes in flight between the cluster and the managers: ${target.bytesInFlight?.() ?? 'not counted'}`, 'recent activity:', ...target.recentActivity().map((l) => `  ${l}`)].join('\n');
 }
 
 function dumpManager(manager: Manager): string {

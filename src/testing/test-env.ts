@@ -82,6 +82,7 @@ export async function startTestEnv(options: TestEnvOptions = {}): Promise<TestEn
   const target = {
     settleCluster: () => cluster.settle(),
     managers: () => [manager],
+    bytesInFlight: () => unreadBytes(manager, cluster),
     hasDueTimers: () => cluster.clock.hasDueTimers(),
     recentActivity: () => cluster.requestLog().slice(-20).map((entry) => JSON.stringify(entry)),
   };
@@ -174,6 +175,21 @@ async function readManifests(file: string): Promise<KubeObject[]> {
       return doc.toJS() as KubeObject | null;
     })
     .filter((o): o is KubeObject => o !== null && typeof o === 'object');
+}
+
+/**
+ * What is still on its way between the cluster and the manager: per open connection of the manager's
+ * client, bytes the server wrote that the client has not read, and the reverse. A connection the server
+ * does not know (its TLS handshake unfinished, or closed by the server) carries nothing settle waits for: a
+ * request on it is already counted by the transport.
+ */
+function unreadBytes(manager: Manager, cluster: LocalCluster): number {
+  let unread = 0;
+  for (const client of manager.transport.connections()) {
+    const server = cluster.connectionBytes(client.localPort);
+    if (server) unread += Math.max(0, server.written - client.read) + Math.max(0, client.written - server.read);
+  }
+  return unread;
 }
 
 function runKubectl(kubeconfig: string, tmp: string, args: string[], input?: string): Promise<KubectlResult> {

@@ -72,6 +72,8 @@ const publicPaths = new Set(['/healthz', '/livez', '/readyz', '/version', '/vers
 export class ApiServer {
   private server: Server | undefined;
   private readonly sockets = new Set<Socket>();
+  /** Open connections by the client's port: the socket requests are read from (over TLS, the decrypted one). */
+  private readonly peers = new Map<number, Socket>();
   readonly history: RequestHistory;
   private inFlight = 0;
   /** Requests still waiting for their body: the client's wait, not work settle() waits for. */
@@ -106,11 +108,31 @@ export class ApiServer {
       this.sockets.add(socket);
       socket.on('close', () => this.sockets.delete(socket));
     });
+    // the socket requests are read from (over TLS the decrypted one), by the client's port
+    this.server.on(tls ? 'secureConnection' : 'connection', (socket: Socket) => {
+      const port = socket.remotePort;
+      if (port === undefined) return;
+      this.peers.set(port, socket);
+      socket.on('close', () => {
+        if (this.peers.get(port) === socket) this.peers.delete(port);
+      });
+    });
     await new Promise<void>((resolve, reject) => {
       this.server!.once('error', reject);
       this.server!.listen(port, '127.0.0.1', () => resolve());
     });
     return (this.server.address() as AddressInfo).port;
+  }
+
+  /**
+   * What the open connection from a client's local `port` has carried so far — bytes read from it and
+   * written to it (over TLS the plaintext, as the client's own TLS socket counts) — or undefined when no
+   * connection from that port is open. A test environment compares them with its client's counts to tell
+   * whether anything written is still on its way (a watch event in the socket is work settle() waits for).
+   */
+  connectionBytes(port: number): { read: number; written: number } | undefined {
+    const socket = this.peers.get(port);
+    return socket && !socket.destroyed ? { read: socket.bytesRead, written: socket.bytesWritten } : undefined;
   }
 
   async close(): Promise<void> {

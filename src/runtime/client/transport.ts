@@ -114,6 +114,27 @@ export class Transport {
     return this.inFlight;
   }
 
+  /**
+   * The open connections to the API server: each one's local port and the bytes read from it and written to
+   * it (over TLS the plaintext). With the server's counts for the same port, a test environment tells whether
+   * a watch event is still in the socket, which no request count shows.
+   */
+  connections(): Array<{ localPort: number; read: number; written: number }> {
+    const agent = this.agent;
+    if (!agent) return [];
+    const open: Array<{ localPort: number; read: number; written: number }> = [];
+    for (const pool of [agent.sockets, agent.freeSockets]) {
+      for (const sockets of Object.values(pool)) {
+        for (const socket of sockets ?? []) {
+          // a TLS socket over a TCP socket of ours knows no port itself
+          const localPort = (tcpUnder.get(socket) ?? socket).localPort;
+          if (!socket.destroyed && localPort !== undefined) open.push({ localPort, read: socket.bytesRead, written: socket.bytesWritten });
+        }
+      }
+    }
+    return open;
+  }
+
   /** Called when a request starts or finishes. */
   onActivity(listener: () => void): () => void {
     this.listeners.add(listener);
