@@ -25,8 +25,8 @@
  * exits 1 after creating the samples; `-k` is the form kubebuilder documents.
  *
  * Real processes on the real clock (run-local uses it), so polling with a bounded wait is legitimate here.
- * One example installs from scratch, the others verify a hard-linked copy of its tree (one dependency set,
- * plus packages of kubeforge's own that an example adds: jobconfig's CLI);
+ * One example installs from scratch, the others get a hard-linked copy of its tree (one dependency set,
+ * plus packages of kubeforge's own that an example adds: jobconfig's CLI, whose copy npm install completes);
  * the run-local starts one after another (CPU), each with its probes on a free
  * port (`MANAGER_FLAGS=--health-probe-bind-address=:0`): the default :8081 may be taken on a shared machine.
  * Slow (npm install + build); KUBEFORGE_SKIP_NPM_INSTALL=1 skips it, like npm-install.test.ts.
@@ -39,6 +39,7 @@ import { parseDocument } from 'yaml';
 import { Kubectl } from '../cluster/kubectl-runner.js';
 import { CHECKOUT } from '../scaffold/scaffold-harness.js';
 import { groupAlive, stopGroup } from '../process-group.js';
+import { installInputs, writeLockAs } from './installed-tree.js';
 
 const skip = process.env.KUBEFORGE_SKIP_NPM_INSTALL === '1';
 if (skip) process.stderr.write('run-local.test.ts: skipped because KUBEFORGE_SKIP_NPM_INSTALL=1 (the examples are not installed nor run)\n');
@@ -266,8 +267,10 @@ function copyExample(name: string, into: string): string {
     }
     temp = mkdtempSync(join(tmpdir(), 'kubeforge-run-local-'));
     // The examples declare one dependency set (checked): the first installs from scratch, and each other one
-    // runs its own `npm install` on a hard-linked copy of that tree and lock, which npm verifies instead of
-    // extracting 250 packages again (8 s of CPU each on CI's two cores). Each test awaits its own install.
+    // gets a hard-linked copy of that tree instead of extracting 250 packages again (8 s of CPU each on CI's
+    // two cores). An example with the very same install inputs (package.json's dependency fields, engines,
+    // bin…) gets the lock npm install would write there (installed-tree.ts; 1 s of CPU each saved); one that
+    // adds packages (jobconfig) runs its own `npm install` on the copy. Each test awaits its own install.
     const [first, ...others] = EXAMPLES.map((example) => ({ example, root: copyExample(example.name, temp) }));
     const npmInstall = (root: string) => run('npm', ['install', '--no-audit', '--no-fund', '--prefer-offline', '--ignore-scripts'], root).then((r) => ({ root, ...r }));
     const firstInstall = npmInstall(first!.root);
@@ -279,9 +282,14 @@ function copyExample(name: string, into: string): string {
         example.name,
         firstInstall.then(async (installed) => {
           if (installed.code !== 0) return { root, code: installed.code, output: `the first example's install failed:\n${installed.output}` };
-          cpSync(join(first!.root, 'package-lock.json'), join(root, 'package-lock.json'));
           const linked = await run('cp', ['-al', join(first!.root, 'node_modules'), join(root, 'node_modules')], temp);
-          return linked.code !== 0 ? { root, ...linked } : npmInstall(root);
+          if (linked.code !== 0) return { root, ...linked };
+          if (JSON.stringify(installInputs(root)) === JSON.stringify(installInputs(first!.root))) {
+            writeLockAs(first!.root, root);
+            return { root, code: 0, output: '' };
+          }
+          cpSync(join(first!.root, 'package-lock.json'), join(root, 'package-lock.json'));
+          return npmInstall(root);
         }),
       );
     }
