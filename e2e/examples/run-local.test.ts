@@ -39,7 +39,7 @@ import { parseDocument } from 'yaml';
 import { Kubectl } from '../cluster/kubectl-runner.js';
 import { CHECKOUT } from '../scaffold/scaffold-harness.js';
 import { groupAlive, stopGroup } from '../process-group.js';
-import { installInputs, writeLockAs } from './installed-tree.js';
+import { installInputs, unshareHiddenLock, writeLockAs } from './installed-tree.js';
 
 const skip = process.env.KUBEFORGE_SKIP_NPM_INSTALL === '1';
 if (skip) process.stderr.write('run-local.test.ts: skipped because KUBEFORGE_SKIP_NPM_INSTALL=1 (the examples are not installed nor run)\n');
@@ -297,6 +297,7 @@ function copyExample(name: string, into: string): string {
             return { root, code: 0, output: '' };
           }
           cpSync(join(first!.root, 'package-lock.json'), join(root, 'package-lock.json'));
+          unshareHiddenLock(root);
           return npmInstall(root);
         }),
       );
