@@ -6,8 +6,8 @@
  * against it — plus small waits: processes run on the real clock, so a check is polled while the
  * cluster's clock is stepped.
  */
-import { execFileSync } from 'node:child_process';
 import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { request } from 'node:https';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseDocument } from 'yaml';
@@ -29,11 +29,10 @@ export interface DeployedExample {
 }
 
 /**
- * Copies `examples/<name>`, links node_modules, checks cert-manager is enabled when it has webhooks, and makes
- * dist/: emitted (project-emit.ts), or with `build: 'tsc'` built by tsc with its tsbuildinfo, for a caller
- * whose own `make` then finds the build up to date (deploy-local: cheaper than make's first tsc -b).
+ * Copies `examples/<name>`, links node_modules, checks cert-manager is enabled when it has webhooks, and emits
+ * dist/ (project-emit.ts).
  */
-export function prepareExample(name: string, { build = 'emit' }: { build?: 'emit' | 'tsc' } = {}): { root: string; namespace: string; prefix: string; webhooks: boolean; temp: string } {
+export function prepareExample(name: string): { root: string; namespace: string; prefix: string; webhooks: boolean; temp: string } {
   // the copy runs kubeforge's compiled output (dist/), which this checkout's `npm test` builds first
   if (!existsSync(join(CHECKOUT, 'dist/runtime/index.js')) || !existsSync(join(CHECKOUT, 'dist/cli/main.js'))) throw new Error(`${CHECKOUT}/dist is not built: run \`npx tsc -p tsconfig.build.json\` (npm test does) first`);
   const temp = mkdtempSync(join(tmpdir(), `kubeforge-deploy-${name}-`));
@@ -47,8 +46,7 @@ export function prepareExample(name: string, { build = 'emit' }: { build?: 'emit
   if (webhooks && !(/^- \.\.\/certmanager$/m.test(text) && /^replacements:$/m.test(text))) throw new Error(`${kustomizationPath}: has webhooks but not the [CERTMANAGER] sections create webhook enables`);
   const parsed = parseDocument(text).toJS() as { namespace: string; namePrefix: string };
   // tsc's emit without its type-check (examples/ are type-checked by npm test and built by make run-local)
-  if (build === 'emit') emitProject(root);
-  else execFileSync(process.execPath, [join(CHECKOUT, 'node_modules/typescript/bin/tsc'), '-p', 'tsconfig.build.json'], { cwd: root, stdio: 'pipe' });
+  emitProject(root);
   if (!existsSync(join(root, 'dist/cmd/main.js'))) throw new Error(`${root}: the build made no dist/cmd/main.js`);
   return { root, namespace: parsed.namespace, prefix: parsed.namePrefix, webhooks, temp };
 }
@@ -73,6 +71,27 @@ export async function deployableExample(name: string, options: { clockBehindMs?:
       rmSync(prepared.temp, { recursive: true, force: true });
     },
   };
+}
+
+/**
+ * GET `path` (an API path with its query) from the cluster as its admin, in this process: the parsed JSON of a
+ * 200 reply. For the polls whose point is the cluster's state, not kubectl (a kubectl process costs about
+ * 40 ms of CPU, this a few); throws on any other status, naming it and the reply.
+ */
+export function adminGet<T>(cluster: LocalCluster, path: string): Promise<T> {
+  return new Promise((resolve, reject) => {
+    const req = request(new URL(path, cluster.url), { ca: cluster.caCertPem, headers: { Authorization: `Bearer ${cluster.adminToken}`, Accept: 'application/json' } }, (res) => {
+      let body = '';
+      res.setEncoding('utf8');
+      res.on('data', (chunk: string) => (body += chunk));
+      res.on('end', () => {
+        if (res.statusCode !== 200) reject(new Error(`GET ${path}: ${String(res.statusCode)} ${body}`));
+        else resolve(JSON.parse(body) as T);
+      });
+    });
+    req.on('error', reject);
+    req.end();
+  });
 }
 
 /**

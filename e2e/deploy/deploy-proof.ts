@@ -14,7 +14,7 @@ import { request } from 'node:https';
 import { join } from 'node:path';
 import { parseAllDocuments } from 'yaml';
 import type { GrantedRule } from '../../src/cluster/index.js';
-import { deployableExample, settled, until, type DeployedExample } from './deploy-harness.js';
+import { adminGet, deployableExample, settled, until, type DeployedExample } from './deploy-harness.js';
 
 /** What one example adds to the common proof. */
 export interface ExampleChecks {
@@ -49,8 +49,15 @@ function getMetrics(url: string, token?: string): Promise<{ status: number; body
   });
 }
 
+/** What the proof reads of a coordination.k8s.io/v1 Lease. */
+interface LeaseObject {
+  metadata: { name: string };
+  spec: { holderIdentity?: string; leaseDurationSeconds?: number };
+}
+
+/** The manager's pods, read in this process (polled often: no kubectl process per look). */
 async function managerPods(d: DeployedExample): Promise<any[]> {
-  return (await json(d, ['get', 'pods', '-n', d.namespace, '-l', 'control-plane=controller-manager'])).items;
+  return (await adminGet<{ items: any[] }>(d.cluster, `/api/v1/namespaces/${d.namespace}/pods?labelSelector=${encodeURIComponent('control-plane=controller-manager')}`)).items;
 }
 
 /** metadata.name of every object in config/samples. */
@@ -132,10 +139,11 @@ export function proveDeploy(name: string, checks: ExampleChecks = {}): void {
       const pods = (await managerPods(d!)).filter(isReady);
       return pods.length === 2 ? pods : undefined;
     }, { stepMs: 5_000 });
-    const leases = async (): Promise<any[]> => (await json(d!, ['get', 'leases', '-n', namespace])).items;
-    const lease = (await leases()).find((l) => l.metadata.name.startsWith(prefix.replace(/-$/, '')));
+    const leasesPath = `/apis/coordination.k8s.io/v1/namespaces/${namespace}/leases`;
+    const lease = (await adminGet<{ items: LeaseObject[] }>(cluster, leasesPath)).items.find((l) => l.metadata.name.startsWith(prefix.replace(/-$/, '')));
     expect(lease).toBeDefined();
-    const holder = (): Promise<string> => kubectl.ok(['get', 'lease', '-n', namespace, lease.metadata.name, '-o', 'jsonpath={.spec.holderIdentity}']);
+    // polled (in this process) until a successor leads
+    const holder = async (): Promise<string> => (await adminGet<LeaseObject>(cluster, `${leasesPath}/${lease!.metadata.name}`)).spec.holderIdentity ?? '';
     expect(await holder()).toMatch(new RegExp(`^${leader.metadata.name}_`));
     const follower = pair.find((p: any) => p.metadata.name !== leader.metadata.name);
     // the follower is up (Ready, its manager started) but neither leads nor reconciles: it waits on the Lease
@@ -162,7 +170,7 @@ export function proveDeploy(name: string, checks: ExampleChecks = {}): void {
       throw new Error(`${err.message}: holder ${await holder()}\n${state}\nfollower log:\n${followerLog}`);
     });
     const handoverMs = Date.now() - deletedAt;
-    expect(handoverMs).toBeLessThan((lease.spec.leaseDurationSeconds ?? 15) * 1000);
+    expect(handoverMs).toBeLessThan((lease!.spec.leaseDurationSeconds ?? 15) * 1000);
     process.stderr.write(`deploy ${name}: leader handed over to ${successor.metadata.name === follower.metadata.name ? 'the waiting replica' : 'the replacement pod'} ${handoverMs} ms after its pod was deleted\n`);
     expect(await kubectl.ok(['logs', '-n', namespace, successor.metadata.name])).toContain('"msg":"successfully acquired lease ');
 

@@ -25,8 +25,8 @@
  * exits 1 after creating the samples; `-k` is the form kubebuilder documents.
  *
  * Real processes on the real clock (run-local uses it), so polling with a bounded wait is legitimate here.
- * One example installs from scratch, the others verify a hard-linked copy of its tree (one dependency set,
- * plus packages of kubeforge's own that an example adds: jobconfig's CLI);
+ * One example installs from scratch, the others get a hard-linked copy of its tree (one dependency set,
+ * plus packages of kubeforge's own that an example adds: jobconfig's CLI, whose copy npm install completes);
  * the run-local starts one after another (CPU), each with its probes on a free
  * port (`MANAGER_FLAGS=--health-probe-bind-address=:0`): the default :8081 may be taken on a shared machine.
  * Slow (npm install + build); KUBEFORGE_SKIP_NPM_INSTALL=1 skips it, like npm-install.test.ts.
@@ -39,6 +39,7 @@ import { parseDocument } from 'yaml';
 import { Kubectl } from '../cluster/kubectl-runner.js';
 import { CHECKOUT } from '../scaffold/scaffold-harness.js';
 import { groupAlive, stopGroup } from '../process-group.js';
+import { installInputs, unshareHiddenLock, writeLockAs } from './installed-tree.js';
 
 const skip = process.env.KUBEFORGE_SKIP_NPM_INSTALL === '1';
 if (skip) process.stderr.write('run-local.test.ts: skipped because KUBEFORGE_SKIP_NPM_INSTALL=1 (the examples are not installed nor run)\n');
@@ -62,6 +63,14 @@ function run(command: string, args: string[], cwd: string): Promise<{ code: numb
     child.on('close', (code) => resolve({ code: code ?? -1, output }));
   });
 }
+
+/**
+ * make's kubeforge command (the Makefile's KUBEFORGE, default `npx --no-install kubeforge`) as the installed
+ * bin itself: npx adds 0.35 s of CPU to each of make's two kubeforge runs per example, and the default's own
+ * resolution is proven by the made projects' make runs (e2e/scaffold), whose Makefile the examples' equal
+ * (drift.test.ts).
+ */
+const KUBEFORGE_DIRECT = 'KUBEFORGE=node_modules/.bin/kubeforge';
 
 const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
 
@@ -266,8 +275,10 @@ function copyExample(name: string, into: string): string {
     }
     temp = mkdtempSync(join(tmpdir(), 'kubeforge-run-local-'));
     // The examples declare one dependency set (checked): the first installs from scratch, and each other one
-    // runs its own `npm install` on a hard-linked copy of that tree and lock, which npm verifies instead of
-    // extracting 250 packages again (8 s of CPU each on CI's two cores). Each test awaits its own install.
+    // gets a hard-linked copy of that tree instead of extracting 250 packages again (8 s of CPU each on CI's
+    // two cores). An example with the very same install inputs (package.json's dependency fields, engines,
+    // bin…) gets the lock npm install would write there (installed-tree.ts; 1 s of CPU each saved); one that
+    // adds packages (jobconfig) runs its own `npm install` on the copy. Each test awaits its own install.
     const [first, ...others] = EXAMPLES.map((example) => ({ example, root: copyExample(example.name, temp) }));
     const npmInstall = (root: string) => run('npm', ['install', '--no-audit', '--no-fund', '--prefer-offline', '--ignore-scripts'], root).then((r) => ({ root, ...r }));
     const firstInstall = npmInstall(first!.root);
@@ -279,9 +290,15 @@ function copyExample(name: string, into: string): string {
         example.name,
         firstInstall.then(async (installed) => {
           if (installed.code !== 0) return { root, code: installed.code, output: `the first example's install failed:\n${installed.output}` };
-          cpSync(join(first!.root, 'package-lock.json'), join(root, 'package-lock.json'));
           const linked = await run('cp', ['-al', join(first!.root, 'node_modules'), join(root, 'node_modules')], temp);
-          return linked.code !== 0 ? { root, ...linked } : npmInstall(root);
+          if (linked.code !== 0) return { root, ...linked };
+          if (JSON.stringify(installInputs(root)) === JSON.stringify(installInputs(first!.root))) {
+            writeLockAs(first!.root, root);
+            return { root, code: 0, output: '' };
+          }
+          cpSync(join(first!.root, 'package-lock.json'), join(root, 'package-lock.json'));
+          unshareHiddenLock(root);
+          return npmInstall(root);
         }),
       );
     }
@@ -300,7 +317,7 @@ function copyExample(name: string, into: string): string {
       const root = install.root;
 
       // Its own process group, so that SIGTERM/SIGKILL reach make, its shell and the node manager alike.
-      const child = spawn('make', ['run-local', 'MANAGER_FLAGS=--health-probe-bind-address=:0'], { cwd: root, env: plainEnv(), stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+      const child = spawn('make', ['run-local', 'MANAGER_FLAGS=--health-probe-bind-address=:0', KUBEFORGE_DIRECT], { cwd: root, env: plainEnv(), stdio: ['ignore', 'pipe', 'pipe'], detached: true });
       running.add(child);
       let output = '';
       let exitCode: number | null | undefined;
