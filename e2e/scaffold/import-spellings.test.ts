@@ -12,7 +12,8 @@ import { CHECKOUT, createApi, init, linkDependencies, read, runInProject, tempPr
 
 /** The made project's type-check: code 0 when it passes, 1 when it fails (whatever tsc's own status). */
 async function tsc(cwd: string): Promise<{ code: number; output: string }> {
-  const { code, output } = await runInProject('npx', ['--no-install', 'tsc', '-p', 'tsconfig.json', '--noEmit'], cwd, { timeoutMs: 120_000 });
+  // The project's own tsc, started directly (through npx it would cost ~0.4 CPU-s more each time).
+  const { code, output } = await runInProject(process.execPath, [join(cwd, 'node_modules/typescript/bin/tsc'), '-p', 'tsconfig.json', '--noEmit'], cwd, { timeoutMs: 120_000 });
   return { code: code === 0 ? 0 : 1, output };
 }
 
