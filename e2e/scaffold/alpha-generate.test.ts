@@ -68,8 +68,10 @@ describe('kubeforge alpha generate on a project of the previous scaffold', () =>
     expect(result.out).toContain('removed cmd/flags.ts: its code is in kubeforge/runtime (parseManagerFlags, managerUsage, startFailureMessage)');
     expect(result.out).toContain('removed internal/webhook/admission.ts: its code is in kubeforge/runtime (CustomDefaulter, CustomValidator)');
     expect(result.out).toContain('updated internal/webhook/v1/frigate_webhook.ts: imports from kubeforge/runtime instead of a removed scaffold file');
-    // cmd/ is scaffold-owned: its two entry points are the current scaffold's (the previous ones imported ./flags.js)
+    // cmd/ is scaffold-owned: its two entry points are the current scaffold's (the previous ones imported ./flags.js);
+    // so is the Makefile (the previous one ran kubeforge, tsc, eslint and prettier through npx)
     expect(result.out.split('\n').filter((line) => line.startsWith('replaced '))).toEqual([
+      "replaced Makefile with the current scaffold's (your changes to it are not kept; compare with git)",
       "replaced cmd/main.ts with the current scaffold's (your changes to it are not kept; compare with git)",
       "replaced cmd/run-local.ts with the current scaffold's (your changes to it are not kept; compare with git)",
     ]);

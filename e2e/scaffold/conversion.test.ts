@@ -4,13 +4,38 @@
  * `create webhook --conversion --spoke v2` makes v1 the hub and v2 a spoke with a round-trip test,
  * registers the conversion on the manager's webhook server and enables the CRD conversion patch and CA
  * injection; bad spokes change nothing. Then the stubs get a real conversion (v2 renames a field) and the
- * project's `make manifests generate build test` passes — and fails when the conversion loses data.
+ * project's `make manifests generate build test` passes; `make run-local` of that project, whose only
+ * webhook is the conversion webhook (so no config/webhook/manifests.yaml), registers the conversion — the
+ * CRD gets strategy Webhook at the manager's /convert — and real kubectl writes in v2 and reads in v1 and
+ * back (real processes on the real clock: polling with a bounded wait); and the round-trip test fails when
+ * the conversion loses data. (run-local runs on the build `make build` just made, so the project is
+ * compiled once.)
  */
-import { writeFileSync } from 'node:fs';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { parse, parseAllDocuments } from 'yaml';
 import { Kubectl } from '../cluster/kubectl-runner.js';
+import { stopGroup } from '../process-group.js';
 import { CHECKOUT, createApi, createWebhook, fillRenameConversion, init, linkDependencies, read, runInProject, tempProject, treeHash } from './scaffold-harness.js';
+
+/** Waits (bounded, on the real clock) for `make run-local`'s KUBECONFIG= line: the kubeconfig and what it printed so far. */
+async function runLocalStarted(child: ChildProcess): Promise<{ kubeconfig: string; output: string }> {
+  let output = '';
+  let exited: number | null | undefined;
+  child.stdout!.on('data', (c: Buffer) => (output += c.toString()));
+  child.stderr!.on('data', (c: Buffer) => (output += c.toString()));
+  child.on('exit', (code) => (exited = code));
+  const end = Date.now() + 180_000;
+  let kubeconfig: string | undefined;
+  while (kubeconfig === undefined && exited === undefined && Date.now() < end) {
+    kubeconfig = /export KUBECONFIG=(\S+)\n/.exec(output)?.[1];
+    if (kubeconfig === undefined) await sleep(250);
+  }
+  if (kubeconfig === undefined) throw new Error(`make run-local did not print the KUBECONFIG= line (exit ${String(exited)}):\n${output}`);
+  return { kubeconfig, output };
+}
 
 describe('create api v2 + create webhook --conversion --spoke v2', () => {
   const project = tempProject('multiversion');
@@ -103,10 +128,14 @@ describe('create api v2 + create webhook --conversion --spoke v2', () => {
     expect(treeHash(root)).toBe(before);
   });
 
-  it('with a real conversion filled in, make manifests generate build test passes; a lossy one fails the round trip', async () => {
+  // The real conversion of the test below, for the lossy edit of the last test.
+  let real = '';
+
+  it('with a real conversion filled in, make manifests generate build test passes', async () => {
     // v2 renames spec.foo to spec.bar; the spoke maps it both ways.
-    const { stub, real } = fillRenameConversion(root);
-    expect(real).not.toBe(stub);
+    const filled = fillRenameConversion(root);
+    real = filled.real;
+    expect(real).not.toBe(filled.stub);
     expect(real).not.toContain('dst.spec = src.spec;');
     linkDependencies(root);
     const make = await runInProject('make', ['manifests', 'generate', 'build', 'test'], root);
@@ -114,8 +143,33 @@ describe('create api v2 + create webhook --conversion --spoke v2', () => {
     expect(make.code).toBe(0);
     const crd = parse(read(root, 'config/crd/bases/batch.tutorial.kubebuilder.io_cronjobs.yaml'));
     expect(Object.keys(crd.spec.versions[1].schema.openAPIV3Schema.properties.spec.properties)).toEqual(['bar']);
+  }, 300_000);
 
-    // A conversion that drops data fails the generated round trip.
+  it('make run-local with only a conversion webhook registers it without a manifests file; kubectl writes in v2 and reads in v1, and the reverse', async () => {
+    expect(real).not.toBe('');
+    const child = spawn('make', ['run-local', 'MANAGER_FLAGS=--health-probe-bind-address=:0 --metrics-bind-address=0'], { cwd: root, env: { ...process.env, NODE_OPTIONS: '' }, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+    let kubectl: Kubectl | undefined;
+    try {
+      const started = await runLocalStarted(child);
+      // `make manifests` wrote no admission webhook configurations: the conversion is all there is.
+      expect(existsSync(join(root, 'config/webhook/manifests.yaml'))).toBe(false);
+      expect(started.output).toContain('registered conversion webhook');
+
+      kubectl = new Kubectl(started.kubeconfig);
+      const conversion = JSON.parse(await kubectl.ok(['get', 'crd', 'cronjobs.batch.tutorial.kubebuilder.io', '-o', 'jsonpath={.spec.conversion}']));
+      expect(conversion).toMatchObject({ strategy: 'Webhook', webhook: { clientConfig: { url: expect.stringMatching(/^https:\/\/127\.0\.0\.1:\d+\/convert$/) }, conversionReviewVersions: ['v1'] } });
+      await kubectl.ok(['create', '-n', 'default', '-f', '-'], JSON.stringify({ apiVersion: 'batch.tutorial.kubebuilder.io/v2', kind: 'CronJob', metadata: { name: 'in-v2' }, spec: { bar: 'from v2' } }));
+      expect(JSON.parse(await kubectl.ok(['get', 'cronjobs.v1.batch.tutorial.kubebuilder.io', 'in-v2', '-n', 'default', '-o', 'jsonpath={.spec}']))).toEqual({ foo: 'from v2' });
+      await kubectl.ok(['create', '-n', 'default', '-f', '-'], JSON.stringify({ apiVersion: 'batch.tutorial.kubebuilder.io/v1', kind: 'CronJob', metadata: { name: 'in-v1' }, spec: { foo: 'from v1' } }));
+      expect(JSON.parse(await kubectl.ok(['get', 'cronjobs.v2.batch.tutorial.kubebuilder.io', 'in-v1', '-n', 'default', '-o', 'jsonpath={.spec}']))).toEqual({ bar: 'from v1' });
+    } finally {
+      kubectl?.cleanup();
+      await stopGroup(child);
+    }
+  }, 300_000);
+
+  it('a conversion that drops data fails the generated round trip', async () => {
+    expect(real).not.toBe('');
     writeFileSync(join(root, 'api/v2/cronjob_conversion.ts'), real.replace('{ foo: src.spec.bar }', '{ foo: src.spec.bar.slice(1) }'));
     const lossy = await runInProject(process.execPath, ['--experimental-vm-modules', 'node_modules/jest/bin/jest.js', 'api/v2'], root);
     expect(lossy.code).not.toBe(0);
