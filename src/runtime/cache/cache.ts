@@ -59,6 +59,8 @@ export interface CacheOptions {
 }
 
 const NAMESPACE_INDEX = '__namespace';
+/** The namespace index's function: one for every cache (a closure per cache would be compiled again for each). */
+const namespaceOf = (obj: KubeObject): string => obj.metadata?.namespace ?? '';
 
 export class Cache implements CacheReader {
   private readonly informers = new Map<string, Informer>();
@@ -99,7 +101,7 @@ export class Cache implements CacheReader {
         onActivity: this.options.onActivity,
         observers: this.options.observers,
       });
-      informer.store.addIndex(NAMESPACE_INDEX, (obj) => obj.metadata?.namespace ?? '');
+      informer.store.addIndex(NAMESPACE_INDEX, namespaceOf);
       this.informers.set(id, informer);
       if (this.started) informer.start();
     }
