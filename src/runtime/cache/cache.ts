@@ -15,6 +15,7 @@ import { cloneJson, deepFreeze } from './copy.js';
 import { Informer, type InformerMetrics, type InformerObserver } from './informer.js';
 import { parseLabelSelector } from './label-selector.js';
 import type { IndexFunc } from './object-store.js';
+import { keepShape } from '../keep-shape.js';
 
 /** Restricts what the cache holds for one kind (controller-runtime's ByObject). */
 export interface KindScope {
@@ -220,6 +221,9 @@ export class Cache implements CacheReader {
     return info.deepCopy ? info.deepCopy(obj) : cloneJson(obj);
   }
 }
+
+// One cache lives on between managers, so the read path's compiled code stays valid (keep-shape.ts).
+keepShape(new Cache({} as CacheOptions));
 
 /**
  * metadata without managedFields, as a new object: `delete` would leave V8 a slower, larger object than

@@ -368,6 +368,9 @@ export class Controller {
   }
 }
 
+// One controller lives on between runtimes, so the worker loop's compiled code stays valid (keep-shape.ts).
+keepShape(new Controller('', () => undefined));
+
 /**
  * The context handed to one reconcile. Its reconcile ID (a UUID, as controller-runtime's) and its child
  * logger (which serialises its bindings when made) are made on first use: most reconciles of a healthy

@@ -23,7 +23,7 @@ export class ManagerMetrics {
   /** Per controller, a holder the queue writes its depth into (no map write per add and take). */
   private readonly latestDepth = new Map<string, { value: number }>();
   /** Per controller: its reconcile-time series and its total counters by result (no string built per reconcile). */
-  private readonly reconcileSeriesOf = new Map<string, { time: HistogramSeries; total: Partial<Record<ReconcileResult, CounterSeries>> }>();
+  private readonly reconcileSeriesOf = new Map<string, ReconcileSeries>();
   /** Per controller, a holder of its busy worker count (one map read per change, no write). */
   private readonly workersInUse = new Map<string, { value: number }>();
   private readonly reconcileTotal = new BoundCounter({ name: 'controller_runtime_reconcile_total', help: 'Total number of reconciliations per controller', labelNames: ['controller', 'result'], registers: [this.registry] });
@@ -62,21 +62,13 @@ export class ManagerMetrics {
   private readonly relists = new Counter({ name: 'kubeforge_informer_relists_total', help: 'Relists after the watch history expired (410 Gone)', labelNames: ['kind'], registers: [this.registry] });
   private readonly watchRestarts = new Counter({ name: 'kubeforge_informer_watch_restarts_total', help: 'Watch reconnects after an error', labelNames: ['kind', 'reason'], registers: [this.registry] });
 
-  readonly controller: ControllerMetrics = new ControllerHooks(this);
+  readonly controller: ControllerMetrics = new ControllerHooks(this, this.workersInUse, this.reconcileSeriesOf, this.reconcileTime, this.reconcileTotal);
 
   readonly informer: InformerMetrics = {
     stalled: (kind) => this.stalls.inc({ kind }),
     relisted: (kind) => this.relists.inc({ kind }),
     watchRestarted: (kind, reason) => this.watchRestarts.inc({ kind, reason }),
   };
-
-  /** One reconcile's outcome: its result counted, its time observed. */
-  reconciled(controller: string, result: ReconcileResult, seconds: number): void {
-    let series = this.reconcileSeriesOf.get(controller);
-    if (!series) this.reconcileSeriesOf.set(controller, (series = { time: this.reconcileTime.seriesFor({ controller }), total: {} }));
-    (series.total[result] ??= this.reconcileTotal.seriesFor({ controller, result })).inc();
-    series.time.observe(seconds);
-  }
 
   reconcileError(controller: string, kind: 'error' | 'terminal' | 'panic'): void {
     if (kind === 'terminal') this.terminalErrors.inc({ controller });
@@ -86,12 +78,6 @@ export class ManagerMetrics {
 
   reconcileTimeout(controller: string): void {
     this.timeouts.inc({ controller });
-  }
-
-  workersBusy(controller: string, delta: number): void {
-    const inUse = this.workersInUse.get(controller);
-    if (inUse) inUse.value += delta;
-    else this.workersInUse.set(controller, { value: delta });
   }
 
   setMaxConcurrent(controller: string, n: number): void {
@@ -116,12 +102,40 @@ export class ManagerMetrics {
 // and worker loop that inlined it), so a fresh manager would compile the hot path again. keepShape keeps
 // their hidden classes alive between managers (keep-shape.ts).
 
+/** One controller's reconcile time and its total per result (each result's series made on first use). */
+class ReconcileSeries {
+  private readonly time: HistogramSeries;
+  private readonly total: Record<ReconcileResult, CounterSeries | undefined> = { success: undefined, error: undefined, requeue: undefined, requeue_after: undefined };
+
+  constructor(
+    private readonly controller: string,
+    time: BoundHistogram,
+    private readonly totals: BoundCounter,
+  ) {
+    this.time = time.seriesFor({ controller });
+  }
+
+  observe(result: ReconcileResult, seconds: number): void {
+    (this.total[result] ??= this.totals.seriesFor({ controller: this.controller, result })).inc();
+    this.time.observe(seconds);
+  }
+}
+
 /** ControllerMetrics on a ManagerMetrics. */
 class ControllerHooks implements ControllerMetrics {
-  constructor(private readonly metrics: ManagerMetrics) {}
+  constructor(
+    private readonly metrics: ManagerMetrics,
+    private readonly workersInUse: Map<string, { value: number }>,
+    private readonly reconcileSeriesOf: Map<string, ReconcileSeries>,
+    private readonly reconcileTime: BoundHistogram,
+    private readonly reconcileTotal: BoundCounter,
+  ) {}
 
+  /** One reconcile's outcome: its result counted, its time observed. */
   reconciled(controller: string, result: ReconcileResult, seconds: number): void {
-    this.metrics.reconciled(controller, result, seconds);
+    let series = this.reconcileSeriesOf.get(controller);
+    if (!series) this.reconcileSeriesOf.set(controller, (series = new ReconcileSeries(controller, this.reconcileTime, this.reconcileTotal)));
+    series.observe(result, seconds);
   }
 
   reconcileError(controller: string, kind: 'error' | 'terminal' | 'panic'): void {
@@ -133,7 +147,9 @@ class ControllerHooks implements ControllerMetrics {
   }
 
   activeWorkers(controller: string, delta: number): void {
-    this.metrics.workersBusy(controller, delta);
+    const inUse = this.workersInUse.get(controller);
+    if (inUse) inUse.value += delta;
+    else this.workersInUse.set(controller, { value: delta });
   }
 
   maxConcurrent(controller: string, n: number): void {
@@ -176,5 +192,9 @@ class QueueHooks implements WorkQueueMetrics {
   }
 }
 
-keepShape(new ControllerHooks(undefined as never));
+const unregistered = { name: '', help: '', labelNames: ['controller'], registers: [] };
+const keptHistogram = keepShape(new BoundHistogram({ ...unregistered, buckets: [] }));
+const keptCounter = keepShape(new BoundCounter(unregistered));
+keepShape(new ReconcileSeries('', keptHistogram, keptCounter));
+keepShape(new ControllerHooks(undefined as never, new Map(), new Map(), keptHistogram, keptCounter));
 keepShape(new QueueHooks(undefined as never, { value: 0 }, undefined as never, undefined as never, () => undefined));

@@ -8,6 +8,7 @@
  */
 import type { Clock, Timer } from '../clock.js';
 import { ExponentialFailureRateLimiter, type RateLimiter } from './rate-limiter.js';
+import { keepShape } from '../keep-shape.js';
 
 /** Hooks for workqueue_* metrics; every method is optional. */
 export interface WorkQueueMetrics {
@@ -338,3 +339,6 @@ export class WorkQueue {
     for (const waiter of this.drainWaiters.splice(0)) waiter();
   }
 }
+
+// One queue lives on between runtimes, so the queue's compiled code stays valid (keep-shape.ts).
+keepShape(new WorkQueue({ clock: undefined as never }));

@@ -124,6 +124,9 @@ class LowPriorityRequests implements RequestQueue {
 
 keepShape(new LowPriorityRequests(undefined as never));
 
+// One dispatch lives on between runtimes, so the event path's compiled code stays valid (keep-shape.ts).
+keepShape(new Dispatch<KubeObject>({} as EventHandler<KubeObject>, [], { add: () => undefined, addAfter: () => undefined }));
+
 export interface SourceContext {
   cache: Cache;
   clock: Clock;
