@@ -15,6 +15,7 @@ import { cloneJson, deepFreeze } from './copy.js';
 import { Informer, type InformerMetrics, type InformerObserver } from './informer.js';
 import { parseLabelSelector } from './label-selector.js';
 import type { IndexFunc } from './object-store.js';
+import { keepShape } from '../keep-shape.js';
 
 /** Restricts what the cache holds for one kind (controller-runtime's ByObject). */
 export interface KindScope {
@@ -59,6 +60,8 @@ export interface CacheOptions {
 }
 
 const NAMESPACE_INDEX = '__namespace';
+/** The namespace index's function: one for every cache (a closure per cache would be compiled again for each). */
+const namespaceOf = (obj: KubeObject): string => obj.metadata?.namespace ?? '';
 
 export class Cache implements CacheReader {
   private readonly informers = new Map<string, Informer>();
@@ -99,7 +102,7 @@ export class Cache implements CacheReader {
         onActivity: this.options.onActivity,
         observers: this.options.observers,
       });
-      informer.store.addIndex(NAMESPACE_INDEX, (obj) => obj.metadata?.namespace ?? '');
+      informer.store.addIndex(NAMESPACE_INDEX, namespaceOf);
       this.informers.set(id, informer);
       if (this.started) informer.start();
     }
@@ -218,6 +221,9 @@ export class Cache implements CacheReader {
     return info.deepCopy ? info.deepCopy(obj) : cloneJson(obj);
   }
 }
+
+// One cache lives on between managers, so the read path's compiled code stays valid (keep-shape.ts).
+keepShape(new Cache({} as CacheOptions));
 
 /**
  * metadata without managedFields, as a new object: `delete` would leave V8 a slower, larger object than

@@ -14,6 +14,7 @@ import { ServerWentBackError } from './server-timeline.js';
 import { WatchClosedEarlyError, WatchEndedError, type WatchEvent, type WatchStalledError } from './watch-event.js';
 import type { WatcherState } from './watcher.js';
 import { WatchFailureLog } from './watch-failure-log.js';
+import { keepShape } from '../keep-shape.js';
 
 /** The watcher's state, or waiting before the next try (backoff.ts). */
 export type InformerState = WatcherState | { phase: 'backing-off'; delayMs: number; failures: number; error: string };
@@ -137,3 +138,6 @@ export class InformerHealth implements InformerObserver {
     return this.receivedSinceConnect || this.settleClock.now() - this.connectedAt >= this.settleGraceMs;
   }
 }
+
+// One instance lives on between informers, so the event path's compiled code stays valid (keep-shape.ts).
+keepShape(new InformerHealth());

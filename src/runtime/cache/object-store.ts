@@ -10,6 +10,7 @@
  *   store.byIndex('owner', 'x'); // ['ns/a']
  */
 import type { StoreChange } from './watch-event.js';
+import { keepShape } from '../keep-shape.js';
 
 export type IndexFunc<T> = (obj: T) => string | string[] | undefined;
 
@@ -106,6 +107,9 @@ export class ObjectStore<T> {
     return [...(index.get(value) ?? [])];
   }
 }
+
+// One store lives on between informers, so the store's compiled code stays valid (keep-shape.ts).
+keepShape(new ObjectStore());
 
 /** True when an index function gave the same values for two objects (the same string, or equal lists). */
 function sameValues(a: string | string[] | undefined, b: string | string[] | undefined): boolean {

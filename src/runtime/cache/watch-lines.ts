@@ -13,6 +13,8 @@
  */
 import type { IncomingMessage } from 'node:http';
 import { WatchEndedError } from './watch-event.js';
+import { PassThrough } from 'node:stream';
+import { keepShape } from '../keep-shape.js';
 
 export class WatchLines {
   private lines: string[] = [];
@@ -115,3 +117,6 @@ export class WatchLines {
     wake?.();
   }
 }
+
+// One instance lives on between watches, so the line splitter's compiled code stays valid (keep-shape.ts).
+keepShape(new WatchLines(new PassThrough(), () => undefined));

@@ -34,6 +34,7 @@ import { realClock, type Clock } from '../clock.js';
 import { clusterIdentity, currentResourceVersion, ServerWentBackError, wentBackInTime } from './server-timeline.js';
 import { WatchClosedEarlyError, WatchEndedError, type WatchEvent, type WatchEvents } from './watch-event.js';
 import { WatchLines } from './watch-lines.js';
+import { keepShape } from '../keep-shape.js';
 
 export type WatcherState =
   | { phase: 'listing'; from: string; continue?: string; listed: number; cause?: string }
@@ -452,3 +453,6 @@ export class Watcher<T extends KubeObject = KubeObject> implements WatchEvents<T
     return (this.options.transform ? this.options.transform(obj) : obj) as T;
   }
 }
+
+// One watcher lives on between informers, so the event path's compiled code stays valid (keep-shape.ts).
+keepShape(new Watcher(undefined as never, { group: '', version: 'v1', kind: '', plural: '' } as KindInfo, { transport: {} as Transport }));

@@ -11,6 +11,7 @@ import { apiVersionOf, type KindInfo, type KindRef, type KindRegistry } from './
 import { acceptFor, asDescribedKind } from './partial-metadata.js';
 import { resourcePath, selectorString } from './paths.js';
 import type { RequestOptions, Transport } from './transport.js';
+import { keepShape } from '../keep-shape.js';
 
 /** Per-client request settings: a deadline for each request (ms, 0 = none), a signal that aborts them. */
 export type ClientRequestOptions = Pick<RequestOptions, 'timeoutMs' | 'signal' | 'ignoreFence'>;
@@ -260,6 +261,9 @@ export class Client {
     return { dryRun: options.dryRun ? 'All' : undefined, fieldManager: options.fieldManager };
   }
 }
+
+// One client lives on between managers, so the read path's compiled code stays valid (keep-shape.ts).
+keepShape(new Client(undefined as never, undefined as never));
 
 /** Lists leave apiVersion/kind off their items; put them back so objects are self-describing. */
 function withTypeMeta<T extends KubeObject>(obj: T, info: KindInfo): T {

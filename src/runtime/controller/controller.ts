@@ -92,6 +92,8 @@ export class Controller {
   private startCancelled = false;
   private running = false;
   private reconcilesDone = 0;
+  /** Changes counted by the queues this controller dropped (queueChanges() never moves back). */
+  private retiredQueueChanges = 0;
   private context: ControllerRunContext | undefined;
   /** Sources and queue started by warmup(), waiting for start() to add the workers. */
   private warm: { queue: WorkQueue; cache: Cache } | undefined;
@@ -125,7 +127,7 @@ export class Controller {
     if (this.running || this.warm) return;
     this.context = context;
     const queue = this.newQueue(context);
-    this.queue = queue;
+    this.useQueue(queue);
     this.dispatches = [];
     this.warm = { queue, cache: context.cache };
     context.logger?.child({ controller: this.name }).info('Warming up Controller');
@@ -149,7 +151,7 @@ export class Controller {
     if (warm && warm.cache === context.cache) queue = warm.queue; // sources running, keys queued already
     else {
       queue = this.newQueue(context);
-      this.queue = queue;
+      this.useQueue(queue);
       this.dispatches = [];
       for (const w of this.watchList) this.startWatch(w, context, queue);
     }
@@ -162,14 +164,21 @@ export class Controller {
 
   private newQueue(context: ControllerRunContext): WorkQueue {
     const rateLimiter = (this.options.rateLimiter ?? context.defaultRateLimiter)?.();
-    return new WorkQueue({ clock: context.clock, rateLimiter, usePriority: this.options.usePriorityQueue ?? true, metrics: context.metrics?.queue?.(this.name), onActivity: context.onActivity });
+    // No onActivity hook (a call per add and done through a closure of the manager's): it reads queueChanges().
+    return new WorkQueue({ clock: context.clock, rateLimiter, usePriority: this.options.usePriorityQueue ?? true, metrics: context.metrics?.queue?.(this.name) });
+  }
+
+  /** Replaces the running queue, keeping the count of the changes the old one saw. */
+  private useQueue(queue: WorkQueue | undefined): void {
+    if (this.queue) this.retiredQueueChanges += this.queue.changes();
+    this.queue = queue;
   }
 
   /** Ends a warmup that start() will not use (or stop() ends): its sources stop, its queue is dropped. */
   private stopWarm(warm: { queue: WorkQueue }): void {
     for (const w of this.watchList) w.source.stop?.();
     warm.queue.shutDown();
-    if (this.queue === warm.queue) this.queue = undefined;
+    if (this.queue === warm.queue) this.useQueue(undefined);
   }
 
   /** Warmed up and not started: sources running, keys queued, no workers. */
@@ -222,6 +231,11 @@ export class Controller {
     return (!this.queue || this.queue.isIdle() || this.warm !== undefined) && this.dispatches.every((d) => d.pending() === 0);
   }
 
+  /** A count that moves whenever one of this controller's queues may have changed its idle state (for settle()). */
+  queueChanges(): number {
+    return this.retiredQueueChanges + (this.queue?.changes() ?? 0);
+  }
+
   /** Reconciles finished since the controller was created (any outcome). */
   reconcileCount(): number {
     return this.reconcilesDone;
@@ -254,11 +268,7 @@ export class Controller {
   }
 
   private startWatch(w: Watch, context: ControllerRunContext, queue: WorkQueue): void {
-    const requests: RequestQueue = {
-      add: (req, priority) => queue.add(requestKey(req), priority),
-      addAfter: (req, ms, priority) => queue.addAfter(requestKey(req), ms, priority),
-    };
-    const dispatch = new Dispatch(w.handler, w.predicates, requests, this.eventContext(context), context.onActivity);
+    const dispatch = new Dispatch(w.handler, w.predicates, new KeyedRequests(queue), this.eventContext(context), context.onActivity);
     this.dispatches.push(dispatch);
     w.source.start(dispatch, { cache: context.cache, clock: context.clock, logger: context.logger });
   }
@@ -358,6 +368,9 @@ export class Controller {
   }
 }
 
+// One controller lives on between runtimes, so the worker loop's compiled code stays valid (keep-shape.ts).
+keepShape(new Controller('', () => undefined));
+
 /**
  * The context handed to one reconcile. Its reconcile ID (a UUID, as controller-runtime's) and its child
  * logger (which serialises its bindings when made) are made on first use: most reconciles of a healthy
@@ -407,6 +420,21 @@ const silentLogger = pino({ level: 'silent' });
 
 // One context lives on between bursts, so the worker loop's compiled code stays valid (keep-shape.ts).
 keepShape(new LazyReconcileContext('', keyedRequest(''), { cache: undefined as never, clock: undefined as never }));
+
+/** A RequestQueue onto a WorkQueue of `namespace/name` keys (prototype methods: called per event; keep-shape.ts). */
+class KeyedRequests implements RequestQueue {
+  constructor(private readonly queue: WorkQueue) {}
+
+  add(request: Request, priority?: number): void {
+    this.queue.add(requestKey(request), priority);
+  }
+
+  addAfter(request: Request, delayMs: number, priority?: number): void {
+    this.queue.addAfter(requestKey(request), delayMs, priority);
+  }
+}
+
+keepShape(new KeyedRequests(undefined as never));
 
 /** What withTimeout() resolves to when the timer won the race. */
 const TIMED_OUT = Symbol('timed out');

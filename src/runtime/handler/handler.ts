@@ -13,6 +13,7 @@ import { requestOf, splitApiVersion } from '../client/object.js';
 import { defaultKindRegistry, type KindRegistry } from '../client/kinds.js';
 import type { CreateEvent, DeleteEvent, GenericEvent, RequestQueue, UpdateEvent } from './events.js';
 import { detachedEventContext, errorLogFields, type EventContext } from './event-context.js';
+import { keepShape } from '../keep-shape.js';
 
 /**
  * Turns events into reconcile requests. A method may return a promise (async work); the controller then
@@ -92,19 +93,34 @@ function addUnique(lists: Request[][], queue: RequestQueue): void {
  * update's old and new object are the same object, so one request, as a mapping() of both would de-duplicate).
  */
 export function enqueueRequestForObject<T extends KubeObject = KubeObject>(): EventHandler<T> {
-  const one = (obj: T, queue: RequestQueue): void => {
-    if (obj.metadata?.name) queue.add(requestOf(obj));
-  };
-  return {
-    create: (e, q) => one(e.object, q),
-    update: (e, q) => {
-      const { objectOld, objectNew } = e;
-      one(objectOld, q);
-      if (objectNew.metadata?.name !== objectOld.metadata?.name || objectNew.metadata?.namespace !== objectOld.metadata?.namespace) one(objectNew, q);
-    },
-    delete: (e, q) => one(e.object, q),
-    generic: (e, q) => one(e.object, q),
-  };
+  return new EnqueueRequestForObject<T>();
+}
+
+/** enqueueRequestForObject's handler: prototype methods, called per event (a closure's compiled code dies with its runtime; keep-shape.ts). */
+class EnqueueRequestForObject<T extends KubeObject> implements EventHandler<T> {
+  create(e: CreateEvent<T>, q: RequestQueue): void {
+    enqueueObject(e.object, q);
+  }
+
+  update(e: UpdateEvent<T>, q: RequestQueue): void {
+    const { objectOld, objectNew } = e;
+    enqueueObject(objectOld, q);
+    if (objectNew.metadata?.name !== objectOld.metadata?.name || objectNew.metadata?.namespace !== objectOld.metadata?.namespace) enqueueObject(objectNew, q);
+  }
+
+  delete(e: DeleteEvent<T>, q: RequestQueue): void {
+    enqueueObject(e.object, q);
+  }
+
+  generic(e: GenericEvent<T>, q: RequestQueue): void {
+    enqueueObject(e.object, q);
+  }
+}
+
+keepShape(new EnqueueRequestForObject());
+
+function enqueueObject(obj: KubeObject, queue: RequestQueue): void {
+  if (obj.metadata?.name) queue.add(requestOf(obj));
 }
 
 export interface OwnerOptions {

@@ -5,6 +5,7 @@
  * exactly the text and JSON prom-client produces for its own counters.
  */
 import type { Metric, Registry } from 'prom-client';
+import { keepShape } from '../keep-shape.js';
 
 export interface BoundCounterOptions {
   name: string;
@@ -13,10 +14,26 @@ export interface BoundCounterOptions {
   registers: Registry[];
 }
 
-interface Series {
-  labels: Record<string, string>;
-  value: number;
+/**
+ * One label set's count. Hot paths hold the series and call `inc` (a prototype method: its compiled code
+ * outlives the manager that made the series, where a closure per series would be compiled again for each).
+ */
+export class CounterSeries {
+  value = 0;
+
+  constructor(
+    private readonly metric: string,
+    readonly labels: Record<string, string>,
+  ) {}
+
+  /** Adds 1, or `amount` ≥ 0. */
+  inc(amount = 1): void {
+    if (!(amount >= 0)) throw new Error(`counter ${this.metric}: cannot increase by ${amount}`);
+    this.value += amount;
+  }
 }
+
+keepShape(new CounterSeries('', {}));
 
 export class BoundCounter {
   readonly type = 'counter';
@@ -24,7 +41,7 @@ export class BoundCounter {
   readonly name: string;
   readonly help: string;
   private readonly labelNames: readonly string[];
-  private readonly series = new Map<string, Series>();
+  private readonly series = new Map<string, CounterSeries>();
 
   constructor(options: BoundCounterOptions) {
     this.name = options.name;
@@ -36,10 +53,7 @@ export class BoundCounter {
   /** An incrementer for one label set (by 1, or by `amount` ≥ 0). */
   bind(labels: Record<string, string>): (amount?: number) => void {
     const series = this.seriesFor(labels);
-    return (amount = 1): void => {
-      if (!(amount >= 0)) throw new Error(`counter ${this.name}: cannot increase by ${amount}`);
-      series.value += amount;
-    };
+    return (amount?: number): void => series.inc(amount);
   }
 
   /** One increment for `labels` (looks the series up; prefer bind() on hot paths). */
@@ -57,7 +71,8 @@ export class BoundCounter {
     return { help: this.help, name: this.name, type: this.type, values, aggregator: this.aggregator };
   }
 
-  private seriesFor(labels: Record<string, string>): Series {
+  /** The series of one label set (made on first use), for hot paths: `series.inc()`. */
+  seriesFor(labels: Record<string, string>): CounterSeries {
     for (const name of Object.keys(labels)) {
       if (!this.labelNames.includes(name)) throw new Error(`counter ${this.name}: unknown label "${name}" (labels: ${this.labelNames.join(', ')})`);
     }
@@ -66,7 +81,7 @@ export class BoundCounter {
     if (!series) {
       const own: Record<string, string> = {};
       for (const n of this.labelNames) if (labels[n] !== undefined) own[n] = labels[n]!;
-      series = { labels: own, value: 0 };
+      series = new CounterSeries(this.name, own);
       this.series.set(key, series);
     }
     return series;

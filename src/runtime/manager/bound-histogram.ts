@@ -6,6 +6,7 @@
  * produces for its own histograms.
  */
 import type { Metric, Registry } from 'prom-client';
+import { keepShape } from '../keep-shape.js';
 
 export interface BoundHistogramOptions {
   name: string;
@@ -16,14 +17,37 @@ export interface BoundHistogramOptions {
   registers: Registry[];
 }
 
-interface Series {
-  labels: Record<string, string>;
+/**
+ * One label set's observations. Hot paths hold the series and call `observe` (a prototype method: its
+ * compiled code outlives the manager that made the series, where a closure per series would be compiled again for each).
+ */
+export class HistogramSeries {
   /** Per-bucket counts (not cumulative); the last slot counts values above every bound. */
-  counts: Float64Array;
+  readonly counts: Float64Array;
   /** The sum of observations, in a typed array: a double in an object field would be boxed anew per observation. */
-  sum: Float64Array;
-  count: number;
+  readonly sum = new Float64Array(1);
+  count = 0;
+
+  constructor(
+    private readonly bounds: Float64Array,
+    readonly labels: Record<string, string>,
+  ) {
+    this.counts = new Float64Array(bounds.length + 1);
+  }
+
+  /** One observation (a value that is not finite is ignored). */
+  observe(value: number): void {
+    if (!Number.isFinite(value)) return;
+    const bounds = this.bounds;
+    let i = 0;
+    while (i < bounds.length && value > bounds[i]!) i++;
+    this.counts[i]!++;
+    this.sum[0]! += value;
+    this.count++;
+  }
 }
+
+keepShape(new HistogramSeries(new Float64Array(0), {}));
 
 interface ExportedValue {
   labels: Record<string, string | number>;
@@ -41,7 +65,7 @@ export class BoundHistogram {
   readonly help: string;
   private readonly labelNames: readonly string[];
   private readonly bounds: Float64Array;
-  private readonly series = new Map<string, Series>();
+  private readonly series = new Map<string, HistogramSeries>();
 
   constructor(options: BoundHistogramOptions) {
     this.name = options.name;
@@ -57,15 +81,7 @@ export class BoundHistogram {
   /** An observer for one label set (every label name given): call it with a value in seconds. */
   bind(labels: Record<string, string>): (value: number) => void {
     const series = this.seriesFor(labels);
-    const bounds = this.bounds;
-    return (value: number): void => {
-      if (!Number.isFinite(value)) return;
-      let i = 0;
-      while (i < bounds.length && value > bounds[i]!) i++;
-      series.counts[i]!++;
-      series.sum[0]! += value;
-      series.count++;
-    };
+    return (value: number): void => series.observe(value);
   }
 
   /** One observation for `labels` (looks the series up; prefer bind() on hot paths). */
@@ -105,7 +121,8 @@ export class BoundHistogram {
     return data;
   }
 
-  private seriesFor(labels: Record<string, string>): Series {
+  /** The series of one label set (made on first use), for hot paths: `series.observe(seconds)`. */
+  seriesFor(labels: Record<string, string>): HistogramSeries {
     for (const name of Object.keys(labels)) {
       if (!this.labelNames.includes(name)) throw new Error(`histogram ${this.name}: unknown label "${name}" (labels: ${this.labelNames.join(', ')})`);
     }
@@ -114,7 +131,7 @@ export class BoundHistogram {
     if (!series) {
       const own: Record<string, string> = {};
       for (const n of this.labelNames) if (labels[n] !== undefined) own[n] = labels[n]!;
-      series = { labels: own, counts: new Float64Array(this.bounds.length + 1), sum: new Float64Array(1), count: 0 };
+      series = new HistogramSeries(this.bounds, own);
       this.series.set(key, series);
     }
     return series;

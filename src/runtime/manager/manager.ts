@@ -17,8 +17,8 @@ import { Cache, type KindScope } from '../cache/cache.js';
 import { metricsObserver, type InformerObserver } from '../cache/informer-observer.js';
 import type { IndexFunc } from '../cache/object-store.js';
 import { realClock, type Clock } from '../clock.js';
-import { Client, type CacheReader } from '../client/client.js';
-import { apiVersionOf, defaultKindRegistry, type KindInfo, type KindRef, type KindRegistry } from '../client/kinds.js';
+import { Client } from '../client/client.js';
+import { apiVersionOf, defaultKindRegistry, type KindRef, type KindRegistry } from '../client/kinds.js';
 import type { KubeObject } from '../client/object.js';
 import { Transport } from '../client/transport.js';
 import { DEFAULT_READ_YOUR_OWN_WRITES_TIMEOUT_MS, ReadYourOwnWrites, type CacheScope, type ReadYourOwnWritesOptions } from '../client/read-your-own-writes.js';
@@ -30,6 +30,7 @@ import { EventRecorder, type EventRecorderOptions } from '../helpers/recorder.js
 import type { RateLimiter } from '../queue/rate-limiter.js';
 import { LeaderElector, type LeaderElectionOptions } from './leader-election.js';
 import { ManagerMetrics } from './metrics.js';
+import { CacheSlot } from './cache-slot.js';
 import { bindFailure, parseBindAddress, type ServerName } from './bind-address.js';
 import { MetricsAuthFilter } from './metrics-auth.js';
 import { MetricsServer, type MetricsServerOptions } from './metrics-server.js';
@@ -166,8 +167,15 @@ export class Manager implements ControllerHost {
   /** Ends runUntilSignal() with a runnable's start failure (controller-runtime's Start returning its error). */
   private failRun: ((err: Error) => void) | undefined;
   private activityCount = 0;
-  /** Informer state changes, failures and events count as activity (settle() waits until it stops moving). */
-  private readonly activityObserver: InformerObserver = { onStateChange: () => this.activity(), onEvent: () => this.activity(), onError: () => this.activity() };
+  /**
+   * Informer state changes and failures count as activity (settle() waits until it stops moving); events
+   * are counted by the informers themselves (progress() adds them up), with no call per event.
+   */
+  private readonly activityObserver: InformerObserver = { onStateChange: () => this.activity(), onError: () => this.activity() };
+  /** Events received by the caches stop() replaced (progress() never moves back). */
+  private retiredEvents = 0;
+  /** The current cache, as the client reads it. */
+  private readonly cacheSlot: CacheSlot;
   probePort: number | undefined;
   /** The metrics server's port while it runs. */
   metricsPort: number | undefined;
@@ -184,18 +192,14 @@ export class Manager implements ControllerHost {
       ...(options.client?.timeoutOnManagerClock ? { timeoutClock: this.clock } : {}),
     });
     this.transport.onActivity(() => this.activity());
-    const reader: CacheReader = {
-      serves: (info: KindInfo) => this.cache.serves(info),
-      get: (info, key) => this.cache.read(info, key),
-      list: (info, opts) => this.cache.list(info, opts),
-    };
+    const reader = (this.cacheSlot = new CacheSlot(undefined as never));
     if (options.readYourOwnWrites?.enabled) {
       const timeoutMs = options.readYourOwnWrites.timeoutMs ?? DEFAULT_READ_YOUR_OWN_WRITES_TIMEOUT_MS;
       this.ownWrites = new ReadYourOwnWrites(() => this.cache, () => this.apiReader(), this.clock, timeoutMs, this.logger, cacheScopeOf(options.cache));
     }
     const ownWrites = this.ownWrites;
     this.client = new Client(this.transport, this.kinds, ownWrites ? { serves: (info) => ownWrites.serves(info), get: (info, key) => ownWrites.get(info, key), list: (info, opts) => ownWrites.list(info, opts), wrote: (info, written, key, deletedUid) => ownWrites.wrote(info, written, key, deletedUid) } : reader, options.fieldManager);
-    this.cache = this.newCache();
+    this.cache = reader.cache = this.newCache();
     this.webhookServer = new WebhookServer({ logger: this.logger, ...options.webhook });
     this.readyChecks.informers = () => this.cache.healthy() || 'caches not synced or watch down';
   }
@@ -386,7 +390,8 @@ export class Manager implements ControllerHost {
     await this.metricsServer?.stop();
     this.metricsServer = undefined;
     this.metricsPort = undefined;
-    this.cache = this.newCache();
+    this.retiredEvents += this.cache.eventsReceived();
+    this.cache = this.cacheSlot.cache = this.newCache();
     this.activity();
   }
 
@@ -434,7 +439,9 @@ export class Manager implements ControllerHost {
 
   /** A counter that moves whenever anything happens (requests, events, queue changes). */
   progress(): number {
-    return this.activityCount + this.cache.eventsReceived();
+    let queueChanges = 0;
+    for (const c of this.controllers) queueChanges += c.queueChanges();
+    return this.activityCount + this.retiredEvents + this.cache.eventsReceived() + queueChanges;
   }
 
   /**

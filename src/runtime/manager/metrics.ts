@@ -7,8 +7,9 @@ import { Counter, Gauge, Registry } from 'prom-client';
 import type { InformerMetrics } from '../cache/informer.js';
 import type { ControllerMetrics } from '../controller/controller.js';
 import type { WorkQueueMetrics } from '../queue/work-queue.js';
-import { BoundCounter } from './bound-counter.js';
-import { BoundHistogram } from './bound-histogram.js';
+import { keepShape } from '../keep-shape.js';
+import { BoundCounter, type CounterSeries } from './bound-counter.js';
+import { BoundHistogram, type HistogramSeries } from './bound-histogram.js';
 
 type ReconcileResult = Parameters<NonNullable<ControllerMetrics['reconciled']>>[1];
 
@@ -21,8 +22,8 @@ export class ManagerMetrics {
   // when scraped (collect), so the hot path does no label hashing.
   /** Per controller, a holder the queue writes its depth into (no map write per add and take). */
   private readonly latestDepth = new Map<string, { value: number }>();
-  /** Per controller: its reconcile-time observer and its total counters by result (no string built per reconcile). */
-  private readonly reconcileSeriesOf = new Map<string, { time: (seconds: number) => void; total: Partial<Record<ReconcileResult, () => void>> }>();
+  /** Per controller: its reconcile-time series and its total counters by result (no string built per reconcile). */
+  private readonly reconcileSeriesOf = new Map<string, ReconcileSeries>();
   /** Per controller, a holder of its busy worker count (one map read per change, no write). */
   private readonly workersInUse = new Map<string, { value: number }>();
   private readonly reconcileTotal = new BoundCounter({ name: 'controller_runtime_reconcile_total', help: 'Total number of reconciliations per controller', labelNames: ['controller', 'result'], registers: [this.registry] });
@@ -61,27 +62,7 @@ export class ManagerMetrics {
   private readonly relists = new Counter({ name: 'kubeforge_informer_relists_total', help: 'Relists after the watch history expired (410 Gone)', labelNames: ['kind'], registers: [this.registry] });
   private readonly watchRestarts = new Counter({ name: 'kubeforge_informer_watch_restarts_total', help: 'Watch reconnects after an error', labelNames: ['kind', 'reason'], registers: [this.registry] });
 
-  readonly controller: ControllerMetrics = {
-    reconciled: (controller, result, seconds) => {
-      let series = this.reconcileSeriesOf.get(controller);
-      if (!series) this.reconcileSeriesOf.set(controller, (series = { time: this.reconcileTime.bind({ controller }), total: {} }));
-      (series.total[result] ??= this.reconcileTotal.bind({ controller, result }))();
-      series.time(seconds);
-    },
-    reconcileError: (controller, kind) => {
-      if (kind === 'terminal') this.terminalErrors.inc({ controller });
-      if (kind === 'panic') this.panics.inc({ controller });
-      this.reconcileErrors.inc({ controller });
-    },
-    reconcileTimeout: (controller) => this.timeouts.inc({ controller }),
-    activeWorkers: (controller, delta) => {
-      const inUse = this.workersInUse.get(controller);
-      if (inUse) inUse.value += delta;
-      else this.workersInUse.set(controller, { value: delta });
-    },
-    maxConcurrent: (controller, n) => this.maxConcurrent.set({ controller }, n),
-    queue: (controller) => this.queueMetrics(controller),
-  };
+  readonly controller: ControllerMetrics = new ControllerHooks(this, this.workersInUse, this.reconcileSeriesOf, this.reconcileTime, this.reconcileTotal);
 
   readonly informer: InformerMetrics = {
     stalled: (kind) => this.stalls.inc({ kind }),
@@ -89,23 +70,131 @@ export class ManagerMetrics {
     watchRestarted: (kind, reason) => this.watchRestarts.inc({ kind, reason }),
   };
 
+  reconcileError(controller: string, kind: 'error' | 'terminal' | 'panic'): void {
+    if (kind === 'terminal') this.terminalErrors.inc({ controller });
+    if (kind === 'panic') this.panics.inc({ controller });
+    this.reconcileErrors.inc({ controller });
+  }
+
+  reconcileTimeout(controller: string): void {
+    this.timeouts.inc({ controller });
+  }
+
+  setMaxConcurrent(controller: string, n: number): void {
+    this.maxConcurrent.set({ controller }, n);
+  }
+
   setLeader(name: string, isLeader: boolean): void {
     this.leader.set({ name }, isLeader ? 1 : 0);
   }
 
-  private queueMetrics(controller: string): WorkQueueMetrics {
+  /** One controller's queue metrics: its series, bound once. */
+  queueMetrics(controller: string): WorkQueueMetrics {
     const labels = { name: controller, controller };
-    const add = this.adds.bind(labels);
-    const queueLatency = this.queueDuration.bind(labels);
-    const workDuration = this.workDuration.bind(labels);
     let depth = this.latestDepth.get(controller);
     if (!depth) this.latestDepth.set(controller, (depth = { value: 0 }));
-    return {
-      add: () => add(),
-      depth: (d) => (depth.value = d),
-      retry: () => this.retries.inc(labels),
-      queueLatency,
-      workDuration,
-    };
+    return new QueueHooks(this.adds.seriesFor(labels), depth, this.queueDuration.seriesFor(labels), this.workDuration.seriesFor(labels), () => this.retries.inc(labels));
   }
 }
+
+// The hooks the queue and the workers call on every event are prototype methods of these classes, not
+// closures made per manager: a closure's compiled code dies with its manager (and deoptimizes the queue
+// and worker loop that inlined it), so a fresh manager would compile the hot path again. keepShape keeps
+// their hidden classes alive between managers (keep-shape.ts).
+
+/** One controller's reconcile time and its total per result (each result's series made on first use). */
+class ReconcileSeries {
+  private readonly time: HistogramSeries;
+  private readonly total: Record<ReconcileResult, CounterSeries | undefined> = { success: undefined, error: undefined, requeue: undefined, requeue_after: undefined };
+
+  constructor(
+    private readonly controller: string,
+    time: BoundHistogram,
+    private readonly totals: BoundCounter,
+  ) {
+    this.time = time.seriesFor({ controller });
+  }
+
+  observe(result: ReconcileResult, seconds: number): void {
+    (this.total[result] ??= this.totals.seriesFor({ controller: this.controller, result })).inc();
+    this.time.observe(seconds);
+  }
+}
+
+/** ControllerMetrics on a ManagerMetrics. */
+class ControllerHooks implements ControllerMetrics {
+  constructor(
+    private readonly metrics: ManagerMetrics,
+    private readonly workersInUse: Map<string, { value: number }>,
+    private readonly reconcileSeriesOf: Map<string, ReconcileSeries>,
+    private readonly reconcileTime: BoundHistogram,
+    private readonly reconcileTotal: BoundCounter,
+  ) {}
+
+  /** One reconcile's outcome: its result counted, its time observed. */
+  reconciled(controller: string, result: ReconcileResult, seconds: number): void {
+    let series = this.reconcileSeriesOf.get(controller);
+    if (!series) this.reconcileSeriesOf.set(controller, (series = new ReconcileSeries(controller, this.reconcileTime, this.reconcileTotal)));
+    series.observe(result, seconds);
+  }
+
+  reconcileError(controller: string, kind: 'error' | 'terminal' | 'panic'): void {
+    this.metrics.reconcileError(controller, kind);
+  }
+
+  reconcileTimeout(controller: string): void {
+    this.metrics.reconcileTimeout(controller);
+  }
+
+  activeWorkers(controller: string, delta: number): void {
+    const inUse = this.workersInUse.get(controller);
+    if (inUse) inUse.value += delta;
+    else this.workersInUse.set(controller, { value: delta });
+  }
+
+  maxConcurrent(controller: string, n: number): void {
+    this.metrics.setMaxConcurrent(controller, n);
+  }
+
+  queue(controller: string): WorkQueueMetrics {
+    return this.metrics.queueMetrics(controller);
+  }
+}
+
+/** One controller's WorkQueueMetrics: writes into its series (the depth gauge is copied out when scraped). */
+class QueueHooks implements WorkQueueMetrics {
+  constructor(
+    private readonly adds: CounterSeries,
+    private readonly latestDepth: { value: number },
+    private readonly queueDuration: HistogramSeries,
+    private readonly workDurations: HistogramSeries,
+    private readonly retried: () => void,
+  ) {}
+
+  add(): void {
+    this.adds.inc();
+  }
+
+  depth(depth: number): void {
+    this.latestDepth.value = depth;
+  }
+
+  retry(): void {
+    this.retried();
+  }
+
+  queueLatency(seconds: number): void {
+    this.queueDuration.observe(seconds);
+  }
+
+  workDuration(seconds: number): void {
+    this.workDurations.observe(seconds);
+  }
+}
+
+const unregistered = { name: '', help: '', labelNames: ['controller'], registers: [] };
+const keptHistogram = keepShape(new BoundHistogram({ ...unregistered, buckets: [] }));
+const keptCounter = keepShape(new BoundCounter(unregistered));
+keepShape(new ReconcileSeries('', keptHistogram, keptCounter));
+keepShape(new ControllerHooks(undefined as never, new Map(), new Map(), keptHistogram, keptCounter));
+keepShape(new QueueHooks(undefined as never, { value: 0 }, undefined as never, undefined as never, () => undefined));

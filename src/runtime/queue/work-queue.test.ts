@@ -14,6 +14,22 @@ describe('WorkQueue', () => {
     expect(await q.get()).toBe('ns/b');
   });
 
+  test('changes() moves with every add, done and shutdown, as onActivity is called, and not on a duplicate add', () => {
+    let calls = 0;
+    const q = new WorkQueue({ clock: new ManualClock(), onActivity: () => calls++ });
+    expect(q.changes()).toBe(0);
+    q.add('k');
+    expect(q.changes()).toBe(1);
+    q.add('k');
+    expect(q.changes()).toBe(1);
+    expect(q.tryGet()).toBe('k');
+    q.done('k');
+    expect(q.changes()).toBe(2);
+    q.shutDown();
+    expect(q.changes()).toBe(3);
+    expect(calls).toBe(3);
+  });
+
   test('tryGet hands out a queued key at once, never one being processed, and undefined when none is queued', () => {
     const q = new WorkQueue({ clock: new ManualClock() });
     expect(q.tryGet()).toBeUndefined();

@@ -8,6 +8,7 @@
  */
 import type { Clock, Timer } from '../clock.js';
 import { ExponentialFailureRateLimiter, type RateLimiter } from './rate-limiter.js';
+import { keepShape } from '../keep-shape.js';
 
 /** Hooks for workqueue_* metrics; every method is optional. */
 export interface WorkQueueMetrics {
@@ -29,7 +30,7 @@ export interface WorkQueueOptions {
   usePriority?: boolean;
   rateLimiter?: RateLimiter;
   metrics?: WorkQueueMetrics;
-  /** Called whenever the queue's idle state may have changed (for settle()). */
+  /** Called whenever the queue's idle state may have changed (for settle(); the manager reads `changes()` instead). */
   onActivity?: () => void;
 }
 
@@ -75,7 +76,9 @@ export class WorkQueue {
   private readonly clock: Clock;
   private readonly rateLimiter: RateLimiter;
   private readonly metrics: WorkQueueMetrics;
-  private readonly onActivity: () => void;
+  private readonly onActivity: (() => void) | undefined;
+  /** Times the queue's idle state may have changed (what onActivity is called for). */
+  private changeCount = 0;
   private readonly usePriority: boolean;
   /** Buckets by priority, highest first. */
   private readonly buckets: Bucket[] = [];
@@ -94,7 +97,7 @@ export class WorkQueue {
     this.clock = options.clock;
     this.rateLimiter = options.rateLimiter ?? new ExponentialFailureRateLimiter();
     this.metrics = options.metrics ?? {};
-    this.onActivity = options.onActivity ?? (() => {});
+    this.onActivity = options.onActivity;
     this.usePriority = options.usePriority ?? true;
   }
 
@@ -203,7 +206,12 @@ export class WorkQueue {
       if (this.spareStates.length < SPARE_STATES) this.spareStates.push(state);
     }
     if (this.processingCount === 0 && this.drainWaiters.length > 0) this.releaseDrainWaiters();
-    this.onActivity();
+    this.activity();
+  }
+
+  /** A count that moves whenever the queue's idle state may have changed (for settle(): no call per change). */
+  changes(): number {
+    return this.changeCount;
   }
 
   /** Keys queued and not yet taken. */
@@ -246,7 +254,7 @@ export class WorkQueue {
     }
     for (const getter of this.getters.splice(0)) getter(undefined);
     if (this.processingCount === 0) this.releaseDrainWaiters();
-    this.onActivity();
+    this.activity();
   }
 
   /** Shuts down, then resolves when every key handed out has been marked done. */
@@ -261,7 +269,7 @@ export class WorkQueue {
     const getter = this.getters.shift();
     if (getter) getter(this.take());
     else this.metrics.depth?.(this.queuedCount);
-    this.onActivity();
+    this.activity();
   }
 
   /** Appends `key` to the bucket of its priority (made when missing, in order) as its one live entry. */
@@ -322,7 +330,15 @@ export class WorkQueue {
     return key;
   }
 
+  private activity(): void {
+    this.changeCount++;
+    this.onActivity?.();
+  }
+
   private releaseDrainWaiters(): void {
     for (const waiter of this.drainWaiters.splice(0)) waiter();
   }
 }
+
+// One queue lives on between runtimes, so the queue's compiled code stays valid (keep-shape.ts).
+keepShape(new WorkQueue({ clock: undefined as never }));

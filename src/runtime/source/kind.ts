@@ -1,7 +1,8 @@
 /** The kind source: create/update/delete events of one kind from the manager cache's shared informer. */
-import type { Informer } from '../cache/informer.js';
+import type { Informer, InformerHandler } from '../cache/informer.js';
 import type { KindRef } from '../client/kinds.js';
 import type { KubeObject } from '../client/object.js';
+import { keepShape } from '../keep-shape.js';
 import type { Dispatch, Source, SourceContext } from './source.js';
 
 export function kindSource<T extends KubeObject>(kind: KindRef<T>): Source<T> & { kind: KindRef<T> } {
@@ -10,14 +11,10 @@ export function kindSource<T extends KubeObject>(kind: KindRef<T>): Source<T> & 
   return {
     kind,
     start(dispatch: Dispatch<T>, context: SourceContext) {
-      const session = { stopped: false };
+      const session = new SourceSession(dispatch);
       active = session;
       informer = context.cache.informerFor(kind);
-      informer.addHandler({
-        onAdd: (object, isInitialList) => session.stopped || dispatch.create({ object, isInitialList }),
-        onUpdate: (objectOld, objectNew) => session.stopped || dispatch.update({ objectOld, objectNew }),
-        onDelete: (object) => session.stopped || dispatch.delete({ object }),
-      });
+      informer.addHandler(session);
     },
     waitForSync: () => informer?.waitForSync() ?? Promise.resolve(),
     stop() {
@@ -25,3 +22,28 @@ export function kindSource<T extends KubeObject>(kind: KindRef<T>): Source<T> & 
     },
   };
 }
+
+/**
+ * One start of a kind source: hands the informer's notifications to the dispatch until stopped. Prototype
+ * methods, not closures per start: the informer calls them on every event, and a closure's compiled code
+ * dies with its runtime (keep-shape.ts).
+ */
+class SourceSession<T extends KubeObject> implements InformerHandler<T> {
+  stopped = false;
+
+  constructor(private readonly dispatch: Dispatch<T>) {}
+
+  onAdd(object: T, isInitialList: boolean): void {
+    if (!this.stopped) this.dispatch.create({ object, isInitialList });
+  }
+
+  onUpdate(objectOld: T, objectNew: T): void {
+    if (!this.stopped) this.dispatch.update({ objectOld, objectNew });
+  }
+
+  onDelete(object: T): void {
+    if (!this.stopped) this.dispatch.delete({ object });
+  }
+}
+
+keepShape(new SourceSession(undefined as never));

@@ -6,7 +6,7 @@
 import type { Logger } from 'pino';
 import type { Cache } from '../cache/cache.js';
 import type { Clock } from '../clock.js';
-import type { KubeObject } from '../client/object.js';
+import type { KubeObject, Request } from '../client/object.js';
 import type { CreateEvent, DeleteEvent, GenericEvent, RequestQueue, UpdateEvent } from '../handler/events.js';
 import { detachedEventContext, errorLogFields, type EventContext } from '../handler/event-context.js';
 import type { EventHandler } from '../handler/handler.js';
@@ -15,6 +15,7 @@ import type { AsyncPredicate } from '../predicate/predicate.js';
 type EventType = 'create' | 'update' | 'delete' | 'generic';
 type EventOf<T extends KubeObject, K extends EventType> = { create: CreateEvent<T>; update: UpdateEvent<T>; delete: DeleteEvent<T>; generic: GenericEvent<T> }[K];
 import { LOW_PRIORITY } from '../queue/work-queue.js';
+import { keepShape } from '../keep-shape.js';
 
 /**
  * Filters events through predicates, then hands them to the handler with the controller's queue — at low
@@ -37,10 +38,7 @@ export class Dispatch<T extends KubeObject = KubeObject> {
     /** Called when an async event's work has settled (the manager's activity counter). */
     private readonly onSettled?: () => void,
   ) {
-    this.lowPriorityQueue = {
-      add: (request, priority) => queue.add(request, priority ?? LOW_PRIORITY),
-      addAfter: (request, delayMs, priority) => queue.addAfter(request, delayMs, priority ?? LOW_PRIORITY),
-    };
+    this.lowPriorityQueue = new LowPriorityRequests(queue);
   }
 
   /** Events whose predicates or handler are still working (async). */
@@ -110,6 +108,24 @@ export class Dispatch<T extends KubeObject = KubeObject> {
     this.tail = settled;
   }
 }
+
+/** A RequestQueue whose requests default to LOW_PRIORITY (prototype methods: called per event; keep-shape.ts). */
+class LowPriorityRequests implements RequestQueue {
+  constructor(private readonly queue: RequestQueue) {}
+
+  add(request: Request, priority?: number): void {
+    this.queue.add(request, priority ?? LOW_PRIORITY);
+  }
+
+  addAfter(request: Request, delayMs: number, priority?: number): void {
+    this.queue.addAfter(request, delayMs, priority ?? LOW_PRIORITY);
+  }
+}
+
+keepShape(new LowPriorityRequests(undefined as never));
+
+// One dispatch lives on between runtimes, so the event path's compiled code stays valid (keep-shape.ts).
+keepShape(new Dispatch<KubeObject>({} as EventHandler<KubeObject>, [], { add: () => undefined, addAfter: () => undefined }));
 
 export interface SourceContext {
   cache: Cache;
