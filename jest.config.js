@@ -17,6 +17,9 @@ export default {
   testMatch: ['<rootDir>/src/**/*.test.ts', '<rootDir>/e2e/**/*.test.ts', '<rootDir>/examples/*/test/**/*.test.ts', '<rootDir>/examples/*/internal/**/*.test.ts', '<rootDir>/examples/*/api/**/*.test.ts'],
   testPathIgnorePatterns: ['/node_modules/', '/dist/', '/fixtures/'],
   testTimeout: 60000,
+  // one temporary folder per run for results test files share within it (KUBEFORGE_TEST_RUN_DIR), removed at the end
+  globalSetup: '<rootDir>/scripts/jest-run-folder/setup.mjs',
+  globalTeardown: '<rootDir>/scripts/jest-run-folder/teardown.mjs',
   // slowest first, also on a clean clone without jest's timing cache (scripts/jest-sequencer.mjs)
   testSequencer: '<rootDir>/scripts/jest-sequencer.mjs',
 };

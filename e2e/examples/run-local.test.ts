@@ -25,8 +25,9 @@
  * exits 1 after creating the samples; `-k` is the form kubebuilder documents.
  *
  * Real processes on the real clock (run-local uses it), so polling with a bounded wait is legitimate here.
- * One example installs from scratch, the others get a hard-linked copy of its tree (one dependency set,
- * plus packages of kubeforge's own that an example adds: jobconfig's CLI, whose copy npm install completes);
+ * One example installs from scratch (or gets the tree of npm-install.test.ts's made project, the same
+ * inputs, when that file installed first in this jest run: e2e/fresh-install.ts), the others get a
+ * hard-linked copy of its tree (one dependency set, plus packages of kubeforge's own that an example adds: jobconfig's CLI, whose copy npm install completes);
  * the run-local starts one after another (CPU), each with its probes on a free
  * port (`MANAGER_FLAGS=--health-probe-bind-address=:0`): the default :8081 may be taken on a shared machine.
  * Slow (npm install + build); KUBEFORGE_SKIP_NPM_INSTALL=1 skips it, like npm-install.test.ts.
@@ -39,6 +40,7 @@ import { parseDocument } from 'yaml';
 import { Kubectl } from '../cluster/kubectl-runner.js';
 import { CHECKOUT } from '../scaffold/scaffold-harness.js';
 import { groupAlive, stopGroup } from '../process-group.js';
+import { freshInstall } from '../fresh-install.js';
 import { installInputs, unshareHiddenLock, writeLockAs } from './installed-tree.js';
 
 const skip = process.env.KUBEFORGE_SKIP_NPM_INSTALL === '1';
@@ -280,8 +282,12 @@ function copyExample(name: string, into: string): string {
     // bin…) gets the lock npm install would write there (installed-tree.ts; 1 s of CPU each saved); one that
     // adds packages (jobconfig) runs its own `npm install` on the copy. Each test awaits its own install.
     const [first, ...others] = EXAMPLES.map((example) => ({ example, root: copyExample(example.name, temp) }));
-    const npmInstall = (root: string) => run('npm', ['install', '--no-audit', '--no-fund', '--prefer-offline', '--ignore-scripts'], root).then((r) => ({ root, ...r }));
-    const firstInstall = npmInstall(first!.root);
+    const installArgs = ['install', '--no-audit', '--no-fund', '--prefer-offline', '--ignore-scripts'];
+    const npmInstall = (root: string) => run('npm', installArgs, root).then((r) => ({ root, ...r }));
+    // The first example's install is the jest run's one fresh install of this dependency set (fresh-install.ts):
+    // run here for real, or by e2e/scaffold/npm-install.test.ts's made project (same inputs), whose outcome
+    // counts as this one's and whose tree this example gets.
+    const firstInstall = freshInstall(first!.root, installArgs, run).then(({ code, output }) => ({ root: first!.root, code, output }));
     installs.set(first!.example.name, firstInstall);
     for (const { example, root } of others) {
       const common = JSON.parse(readFileSync(join(first!.root, 'package.json'), 'utf8')) as { dependencies?: Dependencies };

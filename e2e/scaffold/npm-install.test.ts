@@ -8,10 +8,15 @@
  * `--ignore-scripts`: the dist/ of this checkout is the one its `npm test` built (kubeforge has no
  * `prepare` script any more, only `prepack`); the only other install script in the tree is @swc/core's
  * check of its native binding, which the type-check and jest run below exercise anyway.
+ *
+ * The install is the jest run's one fresh install of this dependency set (e2e/fresh-install.ts): e2e/examples/
+ * run-local.test.ts's first example has the same inputs, and whichever file comes first runs `npm install`
+ * for real; the other gets its outcome (asserted here as if run here) and a hard-linked copy of its tree.
  */
 import { spawn } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { freshInstall } from '../fresh-install.js';
 import { CHECKOUT, createApi, init, tempProject } from './scaffold-harness.js';
 
 const skip = process.env.KUBEFORGE_SKIP_NPM_INSTALL === '1';
@@ -35,11 +40,14 @@ function run(command: string, args: string[], cwd: string): Promise<{ code: numb
 }
 
 /** The exit status, with the command's output attached when it failed, so the failure explains itself. */
-async function expectSuccess(command: string, args: string[], cwd: string): Promise<void> {
-  const started = Date.now();
-  const { code, output } = await run(command, args, cwd);
+function expectExitedZero(command: string, args: string[], { code, output }: { code: number; output: string }, started: number): void {
   process.stderr.write(`npm-install.test.ts: \`${command} ${args.join(' ')}\` exited ${code} after ${((Date.now() - started) / 1000).toFixed(1)} s\n`);
   expect({ command: `${command} ${args.join(' ')}`, code, output: code === 0 ? '' : output }).toEqual({ command: `${command} ${args.join(' ')}`, code: 0, output: '' });
+}
+
+async function expectSuccess(command: string, args: string[], cwd: string): Promise<void> {
+  const started = Date.now();
+  expectExitedZero(command, args, await run(command, args, cwd), started);
 }
 
 (skip ? describe.skip : describe)('a made project installed with a real npm install', () => {
@@ -57,8 +65,16 @@ async function expectSuccess(command: string, args: string[], cwd: string): Prom
     const dependency = (JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { dependencies: Record<string, string> }).dependencies.kubeforge;
     expect(dependency).toBe(spec);
 
-    await expectSuccess('npm', ['install', '--no-audit', '--no-fund', '--prefer-offline', '--ignore-scripts'], root);
+    // The one fresh install of this dependency set in the jest run (fresh-install.ts): done here for real, or
+    // by run-local.test.ts's first example, whose outcome is checked here and whose tree this project gets.
+    const installArgs = ['install', '--no-audit', '--no-fund', '--prefer-offline', '--ignore-scripts'];
+    const started = Date.now();
+    const installed = await freshInstall(root, installArgs, run);
+    if (installed.installedIn !== root) process.stderr.write(`npm-install.test.ts: the tree of the fresh install in ${installed.installedIn} (same inputs), hard-linked\n`);
+    expectExitedZero('npm', installArgs, installed, started);
     expect(existsSync(join(root, 'node_modules/.bin/kubeforge'))).toBe(true);
+    const lock = JSON.parse(readFileSync(join(root, 'package-lock.json'), 'utf8')) as { name: string; packages: Record<string, { name?: string; dependencies?: Record<string, string> }> };
+    expect({ name: lock.name, root: lock.packages['']?.name, kubeforge: lock.packages['']?.dependencies?.kubeforge }).toEqual({ name: 'shop-operator', root: 'shop-operator', kubeforge: spec });
     await expectSuccess('npm', ['run', 'typecheck'], root);
     await expectSuccess('npm', ['test'], root);
   }, 360_000);

@@ -2,13 +2,14 @@
  * One `npm pack` of this checkout for every test file that needs the tarball (publish, image), across jest's
  * workers and runs: kept in <tmpdir>/kubeforge-test-cache/pack-<hash>, where the hash covers npm's version,
  * package.json, the README/LICENSE/.npmignore files and every file under the paths its "files" names (a
- * superset of what npm packs). The first worker packs while holding a lock (a folder made with mkdir, which
- * only one process can make); the others wait for its result.
+ * superset of what npm packs). The first worker packs while holding a lock, the others wait for its result
+ * (cross-file-result.ts).
  */
 import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, readdirSync, readFileSync, realpathSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { readdirSync, readFileSync, realpathSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
+import { crossFileResult } from '../cross-file-result.js';
 
 /** A tarball npm wrote, with npm's own listing of the files in it (what `npm pack --dry-run --json` lists). */
 export interface PackedKubeforge {
@@ -17,8 +18,6 @@ export interface PackedKubeforge {
 }
 
 const CACHE = join(tmpdir(), 'kubeforge-test-cache');
-/** A lock older than this is left over by a killed run. */
-const STALE_LOCK_MS = 180_000;
 /** Cached tarballs of other states are removed once this old. */
 const KEEP_MS = 3_600_000;
 
@@ -58,7 +57,7 @@ export function packInputsHash(checkout: string): string {
 }
 
 /** The version of the npm on the PATH (its package.json next to bin/npm-cli.js); '' when not found. */
-function npmVersion(): string {
+export function npmVersion(): string {
   for (const dir of (process.env.PATH ?? '').split(':')) {
     try {
       const cli = realpathSync(join(dir, 'npm'));
@@ -76,43 +75,9 @@ function npmVersion(): string {
  */
 export async function sharedPack(checkout: string, pack: (folder: string) => Promise<{ filename: string; files: string[] }>): Promise<PackedKubeforge> {
   const key = `pack-${packInputsHash(checkout)}`;
-  const folder = join(CACHE, key);
-  const result = join(folder, 'pack.json');
-  const lock = join(CACHE, `${key}.lock`);
-  mkdirSync(CACHE, { recursive: true });
-  const read = (): PackedKubeforge => {
-    const { filename, files } = JSON.parse(readFileSync(result, 'utf8')) as { filename: string; files: string[] };
-    return { tarball: join(folder, filename), files };
-  };
-  for (;;) {
-    if (existsSync(result)) return read();
-    try {
-      mkdirSync(lock);
-    } catch {
-      // Another worker packs: wait for its result, or take over a lock its killed run left behind.
-      try {
-        if (Date.now() - statSync(lock).mtimeMs > STALE_LOCK_MS) rmSync(lock, { recursive: true, force: true });
-      } catch {
-        // released meanwhile
-      }
-      await new Promise((r) => setTimeout(r, 100));
-      continue;
-    }
-    try {
-      if (existsSync(result)) return read();
-      rmSync(folder, { recursive: true, force: true });
-      const scratch = join(CACHE, `${key}.${process.pid}`);
-      rmSync(scratch, { recursive: true, force: true });
-      mkdirSync(scratch);
-      const packed = await pack(scratch);
-      writeFileSync(join(scratch, 'pack.json'), JSON.stringify(packed));
-      renameSync(scratch, folder);
-      removeOldPacks(key);
-      return read();
-    } finally {
-      rmSync(lock, { recursive: true, force: true });
-    }
-  }
+  const { folder, value, made } = await crossFileResult(CACHE, key, pack);
+  if (made) removeOldPacks(key);
+  return { tarball: join(folder, value.filename), files: value.files };
 }
 
 /** Removes the cached tarballs of other states that nobody made for an hour. */
