@@ -143,7 +143,7 @@ async function installCrds(client: Client, paths: string[], settleAll: () => Pro
     try {
       await client.create(crd);
     } catch (err) {
-      if (!isAlreadyExists(err)) throw new Error(`installing CRD ${crd.metadata?.name}: ${(err as Error).message}`);
+      if (!isAlreadyExists(err)) throw new Error(`installing CRD ${crd.metadata?.name}: ${(err as Error).message}`, { cause: err });
     }
   }
   for (const crd of crds) {
@@ -166,14 +166,25 @@ async function manifestFiles(p: string): Promise<string[]> {
   return entries.filter((e) => /\.(ya?ml|json)$/.test(e)).sort().map((e) => path.join(p, e));
 }
 
+/**
+ * Manifests parsed, by their file's text: a test file that starts an env per test parses its CRDs once.
+ * The file is read every time (an edit is seen); each caller gets its own copy.
+ */
+const parsedManifests = new Map<string, KubeObject[]>();
+
 async function readManifests(file: string): Promise<KubeObject[]> {
   const text = await readFile(file, 'utf8');
-  return parseAllDocuments(text)
-    .map((doc) => {
-      if (doc.errors.length) throw new Error(`${file}: ${doc.errors[0]!.message}`);
-      return doc.toJS() as KubeObject | null;
-    })
-    .filter((o): o is KubeObject => o !== null && typeof o === 'object');
+  let parsed = parsedManifests.get(text);
+  if (parsed === undefined) {
+    parsed = parseAllDocuments(text)
+      .map((doc) => {
+        if (doc.errors.length) throw new Error(`${file}: ${doc.errors[0]!.message}`);
+        return doc.toJS() as KubeObject | null;
+      })
+      .filter((o): o is KubeObject => o !== null && typeof o === 'object');
+    parsedManifests.set(text, parsed);
+  }
+  return structuredClone(parsed);
 }
 
 function runKubectl(kubeconfig: string, tmp: string, args: string[], input?: string): Promise<KubectlResult> {
