@@ -2,7 +2,7 @@
 import { X509Certificate, createPrivateKey } from 'node:crypto';
 import 'reflect-metadata';
 import * as x509 from '@peculiar/x509';
-import { alternativeNames, createCertificateAuthority, identityFromSubject, issueClientCertificate, issueServingCertificate } from './self-signed.js';
+import { alternativeNames, createCertificateAuthority, identityFromSubject, issueClientCertificate, issueServingCertificate, loadCertificateAuthority } from './self-signed.js';
 
 test('a CA signs a serving certificate for IPs and DNS names with serverAuth', async () => {
   const now = new Date('2026-11-22T10:00:00Z');
@@ -52,4 +52,30 @@ test('bad input is refused with a clear error', async () => {
     { type: 'ip', value: 'fd00::1' },
     { type: 'dns', value: 'svc.ns.svc' },
   ]);
+});
+
+test('a CA read back from its PEMs signs certificates the original CA certificate verifies, with its name and key id', async () => {
+  const now = new Date('2024-01-15T10:00:00Z');
+  const original = await createCertificateAuthority('kept-ca', { now });
+  const kept = await loadCertificateAuthority(original.certPem, original.keyPem);
+  expect(kept.subject).toBe('CN=kept-ca');
+  expect(kept.subjectDer.equals(original.subjectDer)).toBe(true);
+  expect(kept.keyIdentifier.equals(original.keyIdentifier)).toBe(true);
+  const caCert = new X509Certificate(original.certPem);
+  const served = new X509Certificate((await issueServingCertificate(kept, 'svc', ['10.0.0.1', 'fd00::1:2', 'svc.ns.svc'], { now })).certPem);
+  expect(served.checkIssued(caCert)).toBe(true);
+  expect(served.verify(caCert.publicKey)).toBe(true);
+  expect(served.subjectAltName).toBe('IP Address:10.0.0.1, IP Address:FD00:0:0:0:0:0:1:2, DNS:svc.ns.svc');
+  // @peculiar/x509 reads what node:crypto wrote: the key ids chain and the extensions are as Kubernetes' are
+  const parsed = new x509.X509Certificate(served.toString());
+  const caParsed = new x509.X509Certificate(original.certPem);
+  expect(parsed.getExtension(x509.AuthorityKeyIdentifierExtension)?.keyId).toBe(caParsed.getExtension(x509.SubjectKeyIdentifierExtension)?.keyId);
+  expect(parsed.getExtension(x509.BasicConstraintsExtension)).toMatchObject({ ca: false, critical: true });
+  expect(parsed.getExtension(x509.KeyUsagesExtension)).toMatchObject({ usages: x509.KeyUsageFlags.digitalSignature | x509.KeyUsageFlags.keyEncipherment, critical: true });
+  expect(caParsed.getExtension(x509.KeyUsagesExtension)).toMatchObject({ usages: x509.KeyUsageFlags.keyCertSign | x509.KeyUsageFlags.cRLSign | x509.KeyUsageFlags.digitalSignature, critical: true });
+  expect(caParsed.getExtension(x509.BasicConstraintsExtension)).toMatchObject({ ca: true, critical: true });
+  expect(caParsed.subject).toBe('CN=kept-ca');
+  expect(await caParsed.verify({ signatureOnly: true })).toBe(true);
+  await expect(loadCertificateAuthority('not a certificate', original.keyPem)).rejects.toThrow('no CERTIFICATE PEM block');
+  await expect(issueServingCertificate(kept, 'svc', ['1.2.3'])).rejects.toThrow('certificate: not an IP address: 1.2.3');
 });

@@ -1,30 +1,40 @@
 /**
  * Self-signed certificate authorities and the certificates they sign (serving certificates for
  * hosts/IPs, client certificates for users with CN = user and O = groups, as Kubernetes reads them):
- * ECDSA P-256 through WebCrypto, no disk, no global state beyond the crypto provider.
+ * ECDSA P-256 through WebCrypto, no disk, no global state. The certificates are DER built here (der.ts)
+ * and signed with node:crypto, so a cluster or webhook server starting with TLS loads no ASN.1 library.
  * @peculiar/x509 (with reflect-metadata, tsyringe and the asn1 schemas: ~0.1 CPU-s per jest test file, which
- * loads it afresh in each file's vm context) is imported at the first certificate made or read, so the
- * runtime's importers that never serve TLS (most unit tests, a manager without webhooks) do not pay for it.
+ * loads it afresh in each file's vm context) is required only to read and sign CertificateSigningRequests
+ * (x509Now, loadX509). It is a CommonJS package (no `exports`, `main` its CJS build): the require and an
+ * `import()` of it give the same module instance.
  */
-import { randomBytes, webcrypto } from 'node:crypto';
+import { createHash, KeyObject, randomBytes, sign, webcrypto, X509Certificate } from 'node:crypto';
+import { createRequire } from 'node:module';
 import type * as X509 from '@peculiar/x509';
+import { bitString, boolean, contextTag, elements, fromPem, namedBits, objectIdentifier, objectIdentifierText, octetString, pem, sequence, set, smallInteger, time, tlv, unsignedInteger } from './der.js';
 
-let x509Module: Promise<typeof X509> | undefined;
+const requireHere = createRequire(import.meta.url);
+let x509Module: typeof X509 | undefined;
 
-/** @peculiar/x509, loaded once, with WebCrypto as its crypto provider. */
-export function loadX509(): Promise<typeof X509> {
-  x509Module ??= import('reflect-metadata').then(async () => {
-    const x509 = await import('@peculiar/x509');
+/** @peculiar/x509, loaded at the first call (synchronously: request validation cannot wait), with WebCrypto as its crypto provider. */
+export function x509Now(): typeof X509 {
+  if (x509Module === undefined) {
+    requireHere('reflect-metadata');
+    const x509 = requireHere('@peculiar/x509') as typeof X509;
     x509.cryptoProvider.set(webcrypto as unknown as Parameters<typeof x509.cryptoProvider.set>[0]);
-    return x509;
-  });
+    x509Module = x509;
+  }
   return x509Module;
+}
+
+/** @peculiar/x509, loaded once, with WebCrypto as its crypto provider (see x509Now). */
+export function loadX509(): Promise<typeof X509> {
+  return Promise.resolve(x509Now());
 }
 
 type KeyPair = webcrypto.CryptoKeyPair;
 
 const ecdsa = { name: 'ECDSA', namedCurve: 'P-256' } as const;
-const signing = { name: 'ECDSA', hash: 'SHA-256' } as const;
 const HOUR = 3600 * 1000;
 const DAY = 24 * HOUR;
 
@@ -33,7 +43,12 @@ export interface CertificateAuthority {
   certPem: string;
   /** PKCS#8 PEM of the CA key (for callers that persist the CA; signing uses `signingKey`). */
   keyPem: string;
+  /** The subject as text (`CN=…, O=…`), as @peculiar/x509 reads and writes names. */
   readonly subject: string;
+  /** The subject's DER bytes: the issuer name of every certificate this CA signs, byte for byte. */
+  readonly subjectDer: Buffer;
+  /** The CA certificate's subject key identifier: the authority key identifier of what it signs. */
+  readonly keyIdentifier: Buffer;
   readonly signingKey: webcrypto.CryptoKey;
   readonly publicKey: webcrypto.CryptoKey;
 }
@@ -51,15 +66,17 @@ export interface ValidityOptions {
   validDays?: number;
 }
 
+/** PEM as @peculiar/x509 wrote it (no newline after the END line). */
+const pemText = (label: string, der: Uint8Array): string => pem(label, der).trimEnd();
+
 async function exportKeyPem(key: webcrypto.CryptoKey): Promise<string> {
-  const der = await webcrypto.subtle.exportKey('pkcs8', key);
-  return (await loadX509()).PemConverter.encode(der, 'PRIVATE KEY');
+  return pemText('PRIVATE KEY', new Uint8Array(await webcrypto.subtle.exportKey('pkcs8', key)));
 }
 
 const newKeys = async (): Promise<KeyPair> => (await webcrypto.subtle.generateKey(ecdsa, true, ['sign', 'verify'])) as KeyPair;
 
 /** A random positive 128-bit serial number, so certificates of one CA never share one. */
-const serialNumber = (): string => `01${randomBytes(15).toString('hex')}`;
+const serialNumber = (): Buffer => Buffer.concat([Buffer.from([1]), randomBytes(15)]);
 
 /** Escapes the characters RFC 4514 reserves in a distinguished name's attribute value. */
 function escapeDnValue(value: string): string {
@@ -67,9 +84,56 @@ function escapeDnValue(value: string): string {
   return value.replace(/[\\,+"<>;=]/g, (c) => `\\${c}`).replace(/^[ #]/, (c) => `\\${c}`).replace(/ $/, '\\ ');
 }
 
+const nameOids = { CN: '2.5.4.3', O: '2.5.4.10' } as const;
+const namesOfOids: Record<string, string> = { '2.5.4.3': 'CN', '2.5.4.10': 'O', '2.5.4.11': 'OU', '2.5.4.6': 'C', '2.5.4.7': 'L', '2.5.4.8': 'ST' };
+
+/** A Name of one attribute per RDN, in the given order; PrintableString where the value allows it, else UTF8String (as @peculiar/x509). */
+function encodeName(attributes: Array<[type: keyof typeof nameOids, value: string]>): { der: Buffer; text: string } {
+  const der = sequence(
+    ...attributes.map(([type, value]) => {
+      if (value === '') throw new Error('certificate subject: names must not be empty');
+      const printable = /^[A-Za-z0-9 '()+,\-./:=?]*$/.test(value);
+      return set(sequence(objectIdentifier(nameOids[type]), tlv(printable ? 0x13 : 0x0c, Buffer.from(value, 'utf8'))));
+    }),
+  );
+  return { der, text: attributes.map(([type, value]) => `${type}=${escapeDnValue(value)}`).join(', ') };
+}
+
+/** The text of a DER Name (each RDN's attributes, types by their short names or dotted OIDs). */
+function nameText(der: Buffer): string {
+  const [name] = elements(der);
+  return elements(name!.contents)
+    .flatMap((rdn) => elements(rdn.contents))
+    .map((attribute) => {
+      const [type, value] = elements(attribute.contents);
+      const oid = objectIdentifierText(type!.contents);
+      return `${namesOfOids[oid] ?? oid}=${escapeDnValue(value!.contents.toString('utf8'))}`;
+    })
+    .join(', ');
+}
+
 /** Subject alternative names: IPv4/IPv6 literals as IP entries, everything else as DNS names. */
 export function alternativeNames(hosts: string[]): Array<{ type: 'ip' | 'dns'; value: string }> {
   return hosts.map((h) => (/^[\d.]+$|:/.test(h) ? { type: 'ip' as const, value: h } : { type: 'dns' as const, value: h }));
+}
+
+/** The 4 or 16 bytes of an IP literal. */
+function ipBytes(ip: string): Buffer {
+  if (!ip.includes(':')) {
+    const parts = ip.split('.').map(Number);
+    if (parts.length !== 4 || parts.some((p) => !Number.isInteger(p) || p < 0 || p > 255)) throw new Error(`certificate: not an IP address: ${ip}`);
+    return Buffer.from(parts);
+  }
+  const [head = '', tail = '', extra] = ip.split('::');
+  if (extra !== undefined) throw new Error(`certificate: not an IP address: ${ip}`);
+  const groups = (text: string): number[] => (text === '' ? [] : text.split(':').map((g) => (/^[0-9a-fA-F]{1,4}$/.test(g) ? parseInt(g, 16) : NaN)));
+  const first = groups(head);
+  const last = ip.includes('::') ? groups(tail) : [];
+  const words = ip.includes('::') ? [...first, ...Array<number>(8 - first.length - last.length).fill(0), ...last] : first;
+  if (words.length !== 8 || words.some((w) => Number.isNaN(w))) throw new Error(`certificate: not an IP address: ${ip}`);
+  const bytes = Buffer.alloc(16);
+  words.forEach((w, i) => bytes.writeUInt16BE(w, i * 2));
+  return bytes;
 }
 
 function validity(options: ValidityOptions, defaultDays: number): { notBefore: Date; notAfter: Date } {
@@ -77,60 +141,113 @@ function validity(options: ValidityOptions, defaultDays: number): { notBefore: D
   return { notBefore: new Date(now.getTime() - HOUR), notAfter: new Date(now.getTime() + (options.validDays ?? defaultDays) * DAY) };
 }
 
+const ecdsaWithSha256 = sequence(objectIdentifier('1.2.840.10045.4.3.2'));
+const keyUsageBits = { digitalSignature: 0, keyEncipherment: 2, keyCertSign: 5, cRLSign: 6 } as const;
+
+/** One Extension: its OID, critical flag when set, and the DER value wrapped in an OCTET STRING. */
+const extension = (oid: string, critical: boolean, value: Buffer): Buffer => sequence(objectIdentifier(oid), ...(critical ? [boolean(true)] : []), octetString(value));
+const basicConstraints = (ca: boolean): Buffer => extension('2.5.29.19', true, ca ? sequence(boolean(true)) : sequence());
+const keyUsage = (...bits: Array<keyof typeof keyUsageBits>): Buffer => extension('2.5.29.15', true, namedBits(bits.map((b) => keyUsageBits[b])));
+
+/** The subjectPublicKey bits of a SubjectPublicKeyInfo and their SHA-1: the key identifier (RFC 5280 4.2.1.2, method 1). */
+function keyIdentifierOf(spki: Buffer): Buffer {
+  const [info] = elements(spki);
+  const [, subjectPublicKey] = elements(info!.contents);
+  return createHash('sha1').update(subjectPublicKey!.contents.subarray(1)).digest();
+}
+
+interface CertificateFields {
+  subject: Buffer;
+  issuer: Buffer;
+  publicKey: webcrypto.CryptoKey;
+  signingKey: webcrypto.CryptoKey;
+  validity: { notBefore: Date; notAfter: Date };
+  extensions: (spki: Buffer) => Buffer[];
+}
+
+/** A v3 certificate signed with ECDSA-SHA256, as PEM, and its SubjectPublicKeyInfo. */
+async function signCertificate(fields: CertificateFields): Promise<{ pem: string; spki: Buffer }> {
+  const spki = Buffer.from(await webcrypto.subtle.exportKey('spki', fields.publicKey));
+  const tbs = sequence(
+    contextTag(0, smallInteger(2), true),
+    unsignedInteger(serialNumber()),
+    ecdsaWithSha256,
+    fields.issuer,
+    sequence(time(fields.validity.notBefore), time(fields.validity.notAfter)),
+    fields.subject,
+    spki,
+    contextTag(3, sequence(...fields.extensions(spki)), true),
+  );
+  const signature = sign('sha256', tbs, { key: KeyObject.from(fields.signingKey), dsaEncoding: 'der' });
+  return { pem: pemText('CERTIFICATE', sequence(tbs, ecdsaWithSha256, bitString(signature))), spki };
+}
+
 /** A fresh self-signed CA named `CN=<commonName>`. */
 export async function createCertificateAuthority(commonName: string, options: ValidityOptions = {}): Promise<CertificateAuthority> {
-  const x509 = await loadX509();
+  const name = encodeName([['CN', commonName]]);
   const keys = await newKeys();
-  const cert = await x509.X509CertificateGenerator.createSelfSigned({
-    serialNumber: serialNumber(),
-    name: `CN=${escapeDnValue(commonName)}`,
-    ...validity(options, 3650),
-    signingAlgorithm: signing,
-    keys: keys as never,
-    extensions: [
-      new x509.BasicConstraintsExtension(true, undefined, true),
-      new x509.KeyUsagesExtension(x509.KeyUsageFlags.keyCertSign | x509.KeyUsageFlags.cRLSign | x509.KeyUsageFlags.digitalSignature, true),
-      await x509.SubjectKeyIdentifierExtension.create(keys.publicKey as never),
-    ],
+  let keyIdentifier: Buffer = Buffer.alloc(0);
+  const cert = await signCertificate({
+    subject: name.der,
+    issuer: name.der,
+    publicKey: keys.publicKey,
+    signingKey: keys.privateKey,
+    validity: validity(options, 3650),
+    extensions: (spki) => {
+      keyIdentifier = keyIdentifierOf(spki);
+      return [basicConstraints(true), keyUsage('digitalSignature', 'keyCertSign', 'cRLSign'), extension('2.5.29.14', false, octetString(keyIdentifier))];
+    },
   });
-  return { certPem: cert.toString('pem'), keyPem: await exportKeyPem(keys.privateKey), subject: cert.subject, signingKey: keys.privateKey, publicKey: keys.publicKey };
+  return { certPem: cert.pem, keyPem: await exportKeyPem(keys.privateKey), subject: name.text, subjectDer: name.der, keyIdentifier, signingKey: keys.privateKey, publicKey: keys.publicKey };
 }
 
 /** A CA kept from before (its certificate and PKCS#8 key, both PEM), able to sign again. */
 export async function loadCertificateAuthority(certPem: string, keyPem: string): Promise<CertificateAuthority> {
-  const x509 = await loadX509();
-  const cert = new x509.X509Certificate(certPem);
-  const signingKey = await webcrypto.subtle.importKey('pkcs8', x509.PemConverter.decode(keyPem)[0]!, ecdsa, true, ['sign']);
-  const publicKey = await cert.publicKey.export(ecdsa, ['verify'], webcrypto as never);
-  return { certPem, keyPem, subject: cert.subject, signingKey, publicKey: publicKey as unknown as webcrypto.CryptoKey };
+  const der = fromPem('CERTIFICATE', certPem);
+  const [certificate] = elements(der);
+  const [tbs] = elements(certificate!.contents);
+  const fields = elements(tbs!.contents);
+  // version [0] is present in every v3 certificate; serial, signature, issuer, validity, subject, spki follow
+  const offset = fields[0]!.tag === 0xa0 ? 1 : 0;
+  const subjectDer = Buffer.from(fields[offset + 4]!.raw);
+  const spki = Buffer.from(fields[offset + 5]!.raw);
+  const extensions = fields.find((f) => f.tag === 0xa3);
+  const subjectKeyId = extensions
+    ? elements(elements(extensions.contents)[0]!.contents)
+        .map((e) => elements(e.contents))
+        .find(([oid]) => objectIdentifierText(oid!.contents) === '2.5.29.14')
+    : undefined;
+  const keyIdentifier = subjectKeyId ? Buffer.from(elements(subjectKeyId.at(-1)!.contents)[0]!.contents) : keyIdentifierOf(spki);
+  const signingKey = await webcrypto.subtle.importKey('pkcs8', fromPem('PRIVATE KEY', keyPem), ecdsa, true, ['sign']);
+  const publicKey = await webcrypto.subtle.importKey('spki', spki, ecdsa, true, ['verify']);
+  new X509Certificate(der); // refuses what is no certificate before anything is signed with it
+  return { certPem, keyPem, subject: nameText(subjectDer), subjectDer, keyIdentifier, signingKey, publicKey };
 }
 
-async function issue(ca: CertificateAuthority, subject: string, usage: 'serverAuth' | 'clientAuth', extra: (x509: typeof X509) => X509.Extension[], options: ValidityOptions): Promise<IssuedCertificate> {
-  const x509 = await loadX509();
+async function issue(ca: CertificateAuthority, subject: Buffer, usage: 'serverAuth' | 'clientAuth', extra: Buffer[], options: ValidityOptions): Promise<IssuedCertificate> {
   const keys = await newKeys();
-  const cert = await x509.X509CertificateGenerator.create({
-    serialNumber: serialNumber(),
+  const cert = await signCertificate({
     subject,
-    issuer: ca.subject,
-    ...validity(options, 365),
-    signingAlgorithm: signing,
-    publicKey: keys.publicKey as never,
-    signingKey: ca.signingKey as never,
-    extensions: [
-      new x509.BasicConstraintsExtension(false, undefined, true),
-      new x509.KeyUsagesExtension(x509.KeyUsageFlags.digitalSignature | x509.KeyUsageFlags.keyEncipherment, true),
-      new x509.ExtendedKeyUsageExtension([x509.ExtendedKeyUsage[usage]]),
-      ...extra(x509),
-      await x509.AuthorityKeyIdentifierExtension.create(ca.publicKey as never),
+    issuer: ca.subjectDer,
+    publicKey: keys.publicKey,
+    signingKey: ca.signingKey,
+    validity: validity(options, 365),
+    extensions: () => [
+      basicConstraints(false),
+      keyUsage('digitalSignature', 'keyEncipherment'),
+      extension('2.5.29.37', false, sequence(objectIdentifier(usage === 'serverAuth' ? '1.3.6.1.5.5.7.3.1' : '1.3.6.1.5.5.7.3.2'))),
+      ...extra,
+      extension('2.5.29.35', false, sequence(contextTag(0, ca.keyIdentifier, false))),
     ],
   });
-  return { certPem: cert.toString('pem'), keyPem: await exportKeyPem(keys.privateKey) };
+  return { certPem: cert.pem, keyPem: await exportKeyPem(keys.privateKey) };
 }
 
 /** A serving certificate for `hosts` (IP literals and DNS names), signed by `ca`. */
 export async function issueServingCertificate(ca: CertificateAuthority, commonName: string, hosts: string[], options: ValidityOptions = {}): Promise<IssuedCertificate> {
   if (hosts.length === 0) throw new Error('issueServingCertificate: at least one host name or IP is required');
-  return issue(ca, `CN=${escapeDnValue(commonName)}`, 'serverAuth', (x509) => [new x509.SubjectAlternativeNameExtension(alternativeNames(hosts))], options);
+  const names = alternativeNames(hosts).map((n) => (n.type === 'ip' ? contextTag(7, ipBytes(n.value), false) : contextTag(2, Buffer.from(n.value, 'latin1'), false)));
+  return issue(ca, encodeName([['CN', commonName]]).der, 'serverAuth', [extension('2.5.29.17', false, sequence(...names))], options);
 }
 
 /**
@@ -138,8 +255,8 @@ export async function issueServingCertificate(ca: CertificateAuthority, commonNa
  * `O=<group>` per group, which is how the Kubernetes x509 authenticator reads user name and groups.
  */
 export async function issueClientCertificate(ca: CertificateAuthority, user: string, groups: string[] = [], options: ValidityOptions = {}): Promise<IssuedCertificate> {
-  const subject = [...groups.map((g) => `O=${escapeDnValue(g)}`), `CN=${escapeDnValue(user)}`].join(', ');
-  return issue(ca, subject, 'clientAuth', () => [], options);
+  const subject = encodeName([...groups.map((g): ['O', string] => ['O', g]), ['CN', user]]);
+  return issue(ca, subject.der, 'clientAuth', [], options);
 }
 
 /** User name and groups from a verified client certificate's subject (CN and every O). */

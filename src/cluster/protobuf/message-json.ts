@@ -9,8 +9,9 @@ import {
   FIELD_OMITEMPTY,
   FIELD_POINTER,
   FIELD_REPEATED,
-  kubernetesMessages,
+  kubernetesMessageSources,
   listMessages,
+  messageFields,
 } from './kubernetes-descriptors.generated.js';
 import { type SpecialFields, specialTypes } from './special-types.js';
 import { type RawField, ProtobufDecodeError, WIRE_BYTES, WIRE_FIXED32, WIRE_FIXED64, WIRE_VARINT, readFields, readVarint } from './wire-format.js';
@@ -21,13 +22,13 @@ const shortName = (messageName: string) => messageName.slice(messageName.lastInd
 
 /** True when the full message name is a Kubernetes API message this decoder knows. */
 export function isKnownMessage(messageName: string): boolean {
-  return messageName in kubernetesMessages;
+  return messageName in kubernetesMessageSources;
 }
 
 const wireOfScalar: Record<string, number> = { double: WIRE_FIXED64, float: WIRE_FIXED32, string: WIRE_BYTES, bytes: WIRE_BYTES };
 
 function expectedWire(type: string): number {
-  return wireOfScalar[type] ?? (type in kubernetesMessages ? WIRE_BYTES : WIRE_VARINT);
+  return wireOfScalar[type] ?? (type in kubernetesMessageSources ? WIRE_BYTES : WIRE_VARINT);
 }
 
 /** A scalar field's JSON value from one wire occurrence. */
@@ -86,7 +87,7 @@ function isEmptyJson(value: Json): boolean {
 
 /** One value of `type` (a message decodes recursively; a scalar reads the wire value). */
 function valueOf(type: string, f: RawField | undefined): Json {
-  if (type in kubernetesMessages) return decodeMessageJson(f?.bytes ?? Buffer.alloc(0), type);
+  if (type in kubernetesMessageSources) return decodeMessageJson(f?.bytes ?? Buffer.alloc(0), type);
   return f === undefined ? zeroOf(type) : scalar(type, f);
 }
 
@@ -120,7 +121,7 @@ function fieldJson(field: DescriptorField, occurrences: RawField[]): Json | unde
   if ((flags & FIELD_POINTER || listTypes.has(type)) && last === undefined) return unset;
   const value = valueOf(type, last);
   // Go's omitempty never leaves out a struct, and keeps a set pointer whatever it points to
-  const struct = type in kubernetesMessages && !listTypes.has(type);
+  const struct = type in kubernetesMessageSources && !listTypes.has(type);
   if (omitempty && !(flags & FIELD_POINTER) && !struct && isEmptyJson(value)) return undefined;
   return value;
 }
@@ -144,7 +145,7 @@ function fieldsByNumber(messageName: string, table: DescriptorField[]): Map<numb
 
 /** Decodes one message of the named type (`k8s.io.api.core.v1.ConfigMap`) into its JSON value. */
 export function decodeMessageJson(buf: Buffer, messageName: string): Json {
-  const table = kubernetesMessages[messageName];
+  const table = messageFields(messageName);
   if (!table) throw new ProtobufDecodeError(`no protobuf message ${messageName}`);
   const byNumber = new Map<number, RawField[]>();
   for (const f of readFields(buf, shortName(messageName))) {

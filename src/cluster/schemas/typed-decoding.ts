@@ -18,15 +18,40 @@ const intOrStringName = 'io.k8s.apimachinery.pkg.util.intstr.IntOrString';
 const quantityPattern = /^([+-]?[0-9.]+)([eEinumkKMGTP]*[-+]?[0-9]*)$/;
 const quantitySuffixes = new Set(['', 'Ki', 'Mi', 'Gi', 'Ti', 'Pi', 'Ei', 'n', 'u', 'm', 'k', 'M', 'G', 'T', 'P', 'E']);
 
+/**
+ * Where a value sits, linked to its parent's place: the paths an error names are built only when one is
+ * reported (most decodes report none), not for every value visited.
+ */
 interface Place {
-  /** Strict-error path: JSON names with list indices. */
-  path: string;
-  /** Go error-context path: struct field names only (no indices, no map keys). */
-  fields: string[];
+  readonly parent: Place | undefined;
+  /** The step from the parent: a JSON name or a list index. */
+  readonly step: string | number | undefined;
+  /** Whether the step reads a Go struct field (Go's error context names those only: no indices, no map keys). */
+  readonly isField: boolean;
   /** Name of the innermost Go struct a field was read from. */
-  struct: string;
+  readonly struct: string;
   /** Whether the value is an element of the field's slice or map rather than the field itself. */
-  element?: boolean;
+  readonly element: boolean;
+}
+
+function stepsOf(at: Place): Place[] {
+  const steps: Place[] = [];
+  for (let p: Place | undefined = at; p?.parent; p = p.parent) steps.push(p);
+  return steps.reverse();
+}
+
+/** Strict-error path: JSON names with list indices (`spec.containers[0].foo`). */
+function pathOf(at: Place): string {
+  let path = '';
+  for (const { step } of stepsOf(at)) path = typeof step === 'number' ? `${path}[${step}]` : join(path, step!);
+  return path;
+}
+
+/** Go error-context path: the struct field names only. */
+function fieldsOf(at: Place): string[] {
+  return stepsOf(at)
+    .filter((p) => p.isField)
+    .map((p) => p.step as string);
 }
 
 /** The JSON kind Go names in UnmarshalTypeError. */
@@ -74,10 +99,11 @@ class Decoder {
   private typeError(value: unknown, schema: Schema, at: Place, literal?: string): void {
     if (this.saved) return;
     const what = literal === undefined ? jsonKind(value) : `number ${literal}`;
-    const field = at.fields[at.fields.length - 1];
-    const type = (field !== undefined ? goFieldType(at.struct, field, Boolean(at.element)) : undefined) ?? goType(schema);
-    this.saved = at.fields.length
-      ? `json: cannot unmarshal ${what} into Go struct field ${at.struct}.${at.fields.join('.')} of type ${type}`
+    const fields = fieldsOf(at);
+    const field = fields[fields.length - 1];
+    const type = (field !== undefined ? goFieldType(at.struct, field, at.element) : undefined) ?? goType(schema);
+    this.saved = fields.length
+      ? `json: cannot unmarshal ${what} into Go struct field ${at.struct}.${fields.join('.')} of type ${type}`
       : `json: cannot unmarshal ${what} into Go value of type ${goType(schema)}`;
   }
 
@@ -132,7 +158,8 @@ class Decoder {
 
   private array(value: unknown, schema: Schema, at: Place): void {
     if (!Array.isArray(value)) return this.typeError(value, schema, at);
-    value.forEach((item, i) => this.value(item, schema.items ?? {}, { ...at, path: `${at.path}[${i}]`, element: true }));
+    const items = schema.items ?? {};
+    value.forEach((item, i) => this.value(item, items, { parent: at, step: i, isField: false, struct: at.struct, element: true }));
   }
 
   private map(value: unknown, schema: Schema, at: Place): void {
@@ -140,7 +167,7 @@ class Decoder {
     const values = schema.additionalProperties;
     if (!values || typeof values !== 'object') return;
     for (const [key, item] of Object.entries(value as Record<string, unknown>)) {
-      this.value(item, values, { ...at, path: join(at.path, key), element: true });
+      this.value(item, values, { parent: at, step: key, isField: false, struct: at.struct, element: true });
     }
   }
 
@@ -150,14 +177,13 @@ class Decoder {
     const properties: Record<string, Schema> = definition.properties ?? {};
     for (const key of Object.keys(object)) {
       const property = properties[key];
-      const path = join(at.path, key);
       if (!property) {
         // the decoder keeps at most 100 strict errors; every unknown field is dropped all the same
-        if (this.unknown.length < maxStrictErrors) this.unknown.push(path);
+        if (this.unknown.length < maxStrictErrors) this.unknown.push(join(pathOf(at), key));
         delete object[key];
         continue;
       }
-      this.value(object[key], property, { path, fields: [...at.fields, key], struct: structName });
+      this.value(object[key], property, { parent: at, step: key, isField: true, struct: structName, element: false });
       if (serialisesToNothing(object[key], property, structName)) delete object[key];
     }
   }
@@ -206,7 +232,7 @@ export function decodeBuiltin(object: Record<string, unknown>, definition: strin
   const schema = builtinDefinition(definition);
   if (!schema) return undefined;
   const decoder = new Decoder();
-  decoder.value(object, { allOf: [{ $ref: `#/components/schemas/${definition}` }] }, { path: '', fields: [], struct: shortName(definition) });
+  decoder.value(object, { allOf: [{ $ref: `#/components/schemas/${definition}` }] }, { parent: undefined, step: undefined, isField: false, struct: shortName(definition), element: false });
   decoder.finish();
   return decoder.unknown;
 }

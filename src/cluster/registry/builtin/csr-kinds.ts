@@ -5,9 +5,9 @@
  * Signing happens in controllers/csr-signing-controller.ts.
  */
 import type { CertificateSigningRequest, CertificateSigningRequestCondition, CertificateSigningRequestSpec } from 'kubernetes-types/certificates/v1.js';
-import 'reflect-metadata';
 import { X509Certificate } from 'node:crypto';
-import * as x509 from '@peculiar/x509';
+import type * as X509 from '@peculiar/x509';
+import { x509Now } from '../../../certificates/self-signed.js';
 import { type FieldError, GoSyntaxValue, invalid, notSupported, required } from '../../errors/field-errors.js';
 import type { KubeObject } from '../../store/object-store.js';
 import { asStored } from '../../store/kube-object.js';
@@ -28,14 +28,14 @@ function goBytes(bytes: Buffer): GoSyntaxValue {
 }
 
 /** The PKCS#10 request in `spec.request` (base64 of a PEM block), or the error text the server gives. */
-export function parseCertificateRequest(request: unknown): { csr: x509.Pkcs10CertificateRequest } | { error: string; bytes: Buffer } {
+export function parseCertificateRequest(request: unknown): { csr: X509.Pkcs10CertificateRequest } | { error: string; bytes: Buffer } {
   const bytes = Buffer.from(typeof request === 'string' ? request : '', 'base64');
   const pem = bytes.toString('latin1');
   const block = /-----BEGIN ([A-Z ]+)-----([\s\S]*?)-----END \1-----/.exec(pem);
   if (!block) return { error: 'PEM block type must be CERTIFICATE REQUEST', bytes };
   if (block[1] !== 'CERTIFICATE REQUEST') return { error: 'PEM block type must be CERTIFICATE REQUEST', bytes };
   try {
-    return { csr: new x509.Pkcs10CertificateRequest(block[0]) };
+    return { csr: new (x509Now().Pkcs10CertificateRequest)(block[0]) };
   } catch (err) {
     return { error: `asn1: structure error: ${(err as Error).message}`, bytes };
   }
