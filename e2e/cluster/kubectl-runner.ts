@@ -2,11 +2,10 @@
  * Runs the real kubectl 1.32 against a local cluster with a private HOME and KUBECACHEDIR per test
  * file, so discovery caches of other servers never leak in.
  */
-import { existsSync, mkdtempSync, realpathSync, rmSync } from 'node:fs';
+import { accessSync, constants, existsSync, mkdtempSync, realpathSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
+import { delimiter, dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { execFileSync } from 'node:child_process';
 import { KubectlLauncher } from './kubectl-launcher-client.js';
 
 export interface KubectlResult {
@@ -15,15 +14,27 @@ export interface KubectlResult {
   stderr: string;
 }
 
+/** What `which` answers: the first executable file `name` in a PATH directory (looked up in-process, no child). */
+function onPath(name: string): string | undefined {
+  for (const dir of (process.env.PATH ?? '').split(delimiter)) {
+    if (!dir) continue;
+    const candidate = join(dir, name);
+    try {
+      accessSync(candidate, constants.X_OK);
+      if (statSync(candidate).isFile()) return candidate;
+    } catch {
+      // not there or not executable: the next directory
+    }
+  }
+  return undefined;
+}
+
 /** The 1.32 binary behind the dispatcher when present (skips a /version round trip), else `kubectl`. */
 function findKubectlBinary(): string {
-  try {
-    const onPath = execFileSync('which', ['kubectl'], { encoding: 'utf8' }).trim();
-    const direct = join(dirname(realpathSync(onPath)), 'kubectl.1.32');
-    return existsSync(direct) ? direct : onPath;
-  } catch {
-    return 'kubectl';
-  }
+  const found = onPath('kubectl');
+  if (!found) return 'kubectl';
+  const direct = join(dirname(realpathSync(found)), 'kubectl.1.32');
+  return existsSync(direct) ? direct : found;
 }
 
 /** Looked up once per test file, not once per Kubectl. */
