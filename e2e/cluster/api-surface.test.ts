@@ -364,7 +364,7 @@ describe('CertificateSigningRequests', () => {
       const whoami = await alice.ok(['auth', 'whoami', '-o', 'json']);
       expect(JSON.parse(whoami).status.userInfo).toMatchObject({ username: 'alice', groups: ['developers', 'system:authenticated'] });
     } finally {
-      alice.cleanup();
+      await alice.cleanup();
     }
   });
 

@@ -149,8 +149,7 @@ export class ClusterSuite {
   async stop(): Promise<void> {
     await this.started?.stop();
     this.started = undefined;
-    this.kubectl.cleanup();
-    for (const k of this.users.splice(0)) k.cleanup();
+    await Promise.all([...this.users.splice(0), this.kubectl].map((k) => k.cleanup()));
   }
 
   private track(k: Kubectl): Kubectl {

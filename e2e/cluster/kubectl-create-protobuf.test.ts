@@ -19,7 +19,7 @@ async function servedResources(): Promise<Set<string>> {
   try {
     return new Set((await kubectl.ok(['api-resources', '-o', 'name'])).split('\n').filter(Boolean));
   } finally {
-    kubectl.cleanup();
+    await kubectl.cleanup();
     await probe.stop();
   }
 }

@@ -2,11 +2,11 @@
  * Runs the real kubectl 1.32 against a local cluster with a private HOME and KUBECACHEDIR per test
  * file, so discovery caches of other servers never leak in.
  */
-import { execFile } from 'node:child_process';
-import { existsSync, mkdtempSync, realpathSync, rmSync } from 'node:fs';
+import { accessSync, constants, existsSync, mkdtempSync, realpathSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
-import { execFileSync } from 'node:child_process';
+import { delimiter, dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { KubectlLauncher } from './kubectl-launcher-client.js';
 
 export interface KubectlResult {
   code: number;
@@ -14,15 +14,27 @@ export interface KubectlResult {
   stderr: string;
 }
 
+/** What `which` answers: the first executable file `name` in a PATH directory (looked up in-process, no child). */
+function onPath(name: string): string | undefined {
+  for (const dir of (process.env.PATH ?? '').split(delimiter)) {
+    if (!dir) continue;
+    const candidate = join(dir, name);
+    try {
+      accessSync(candidate, constants.X_OK);
+      if (statSync(candidate).isFile()) return candidate;
+    } catch {
+      // not there or not executable: the next directory
+    }
+  }
+  return undefined;
+}
+
 /** The 1.32 binary behind the dispatcher when present (skips a /version round trip), else `kubectl`. */
 function findKubectlBinary(): string {
-  try {
-    const onPath = execFileSync('which', ['kubectl'], { encoding: 'utf8' }).trim();
-    const direct = join(dirname(realpathSync(onPath)), 'kubectl.1.32');
-    return existsSync(direct) ? direct : onPath;
-  } catch {
-    return 'kubectl';
-  }
+  const found = onPath('kubectl');
+  if (!found) return 'kubectl';
+  const direct = join(dirname(realpathSync(found)), 'kubectl.1.32');
+  return existsSync(direct) ? direct : found;
 }
 
 /** Looked up once per test file, not once per Kubectl. */
@@ -34,26 +46,27 @@ let kubectlBinary: string | undefined;
  */
 const KUBECTL_GOGC = '400';
 
+/** The launcher every Kubectl of this test file shares while at least one of them is not cleaned up. */
+const launcher = new KubectlLauncher(fileURLToPath(new URL('./kubectl-launcher.mjs', import.meta.url)));
+
 export class Kubectl {
   private readonly home = mkdtempSync(join(tmpdir(), 'kubeforge-kubectl-'));
   private readonly binary = (kubectlBinary ??= findKubectlBinary());
+  private released = false;
 
   /** `kubeconfig` may be a function, read at each run (for a cluster started after construction). */
-  constructor(private readonly kubeconfig: string | (() => string)) {}
+  constructor(private readonly kubeconfig: string | (() => string)) {
+    launcher.hold();
+  }
 
+  /** One kubectl process, started by the file's launcher (kubectl-launcher.mjs says why). */
   run(args: string[], input?: string): Promise<KubectlResult> {
-    return new Promise((resolve) => {
-      const child = execFile(
-        this.binary,
-        ['--kubeconfig', typeof this.kubeconfig === 'string' ? this.kubeconfig : this.kubeconfig(), ...args],
-        { env: { PATH: process.env.PATH ?? '', HOME: this.home, KUBECACHEDIR: join(this.home, 'cache'), GOGC: KUBECTL_GOGC }, timeout: 30_000 },
-        (err, stdout, stderr) => {
-          const code = err ? (typeof (err as { code?: unknown }).code === 'number' ? ((err as { code: number }).code) : 1) : 0;
-          resolve({ code, stdout: String(stdout), stderr: String(stderr) });
-        },
-      );
-      if (input !== undefined) child.stdin?.end(input);
-      else child.stdin?.end();
+    return launcher.run({
+      file: this.binary,
+      args: ['--kubeconfig', typeof this.kubeconfig === 'string' ? this.kubeconfig : this.kubeconfig(), ...args],
+      env: { PATH: process.env.PATH ?? '', HOME: this.home, KUBECACHEDIR: join(this.home, 'cache'), GOGC: KUBECTL_GOGC },
+      input,
+      timeout: 30_000,
     });
   }
 
@@ -64,7 +77,11 @@ export class Kubectl {
     return r.stdout;
   }
 
-  cleanup(): void {
+  /** Removes the private HOME; resolves once the file's launcher has exited when this was its last Kubectl. */
+  cleanup(): Promise<void> {
     rmSync(this.home, { recursive: true, force: true });
+    if (this.released) return Promise.resolve();
+    this.released = true;
+    return launcher.release();
   }
 }

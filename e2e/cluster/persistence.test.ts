@@ -19,7 +19,7 @@ const start = async (fresh = false): Promise<LocalCluster> => (cluster = await s
 
 afterAll(async () => {
   await cluster?.stop();
-  kubectl.cleanup();
+  await kubectl.cleanup();
   rmSync(dataDir, { recursive: true, force: true });
 });
 

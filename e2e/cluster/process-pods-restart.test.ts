@@ -20,7 +20,7 @@ const start = async (): Promise<LocalCluster> => (cluster = await startLocalClus
 
 afterAll(async () => {
   await cluster?.stop();
-  kubectl.cleanup();
+  await kubectl.cleanup();
   rmSync(dataDir, { recursive: true, force: true });
 });
 

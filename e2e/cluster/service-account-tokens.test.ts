@@ -10,6 +10,8 @@ import { useClusterSuite } from './cluster-suite.js';
 
 const suite = useClusterSuite({ settled: true });
 const kubectl = suite.kubectl;
+// Fixtures are written with --validate=false: field validation is not what this file tests, and kubectl then
+// skips parsing the group-version's OpenAPI document before the write (15-20 ms CPU a run).
 const apiAudience = 'https://kubernetes.default.svc.cluster.local';
 
 let authn: k8s.AuthenticationV1Api;
@@ -103,7 +105,7 @@ describe('tokens bound to a ServiceAccount', () => {
 describe('tokens bound to a Pod or a Secret', () => {
   test('a Pod-bound token carries the pod and its node, and ends when the pod is deleted or replaced', async () => {
     await kubectl.ok(['create', 'serviceaccount', 'worker', '-n', 'tokens']);
-    await kubectl.ok(['create', '-f', '-'], podManifest('p', 'worker'));
+    await kubectl.ok(['create', '--validate=false', '-f', '-'], podManifest('p', 'worker'));
     await suite.cluster.settle();
     const podUid = await uidOf('pod', 'p');
     const nodeName = (await kubectl.ok(['get', 'pod', 'p', '-n', 'tokens', '-o', 'jsonpath={.spec.nodeName}'])).trim();
@@ -126,7 +128,7 @@ describe('tokens bound to a Pod or a Secret', () => {
     expect((await whoami(token)).stderr).toContain(unauthorized);
     expect(await review(token)).toEqual({ user: {}, error: '[invalid bearer token, service account token has been invalidated]' });
 
-    await kubectl.ok(['create', '-f', '-'], podManifest('p', 'worker'));
+    await kubectl.ok(['create', '--validate=false', '-f', '-'], podManifest('p', 'worker'));
     const newUid = await uidOf('pod', 'p');
     expect(await review(token)).toEqual({ user: {}, error: `[invalid bearer token, pod UID (${newUid}) does not match service account pod ref claim (${podUid})]` });
   });
@@ -150,7 +152,7 @@ describe('tokens bound to a Pod or a Secret', () => {
   test('a Node-bound token ends when the node is deleted or replaced', async () => {
     const node = JSON.stringify({ apiVersion: 'v1', kind: 'Node', metadata: { name: 'spare-node' } });
     await kubectl.ok(['create', 'serviceaccount', 'agent', '-n', 'tokens']);
-    await kubectl.ok(['create', '-f', '-'], node);
+    await kubectl.ok(['create', '--validate=false', '-f', '-'], node);
     const nodeUid = (await kubectl.ok(['get', 'node', 'spare-node', '-o', 'jsonpath={.metadata.uid}'])).trim();
     const token = (await kubectl.ok(['create', 'token', 'agent', '-n', 'tokens', '--bound-object-kind', 'Node', '--bound-object-name', 'spare-node'])).trim();
     const claims = claimsOf(token);
@@ -163,7 +165,7 @@ describe('tokens bound to a Pod or a Secret', () => {
     await kubectl.ok(['delete', 'node', 'spare-node']);
     expect((await whoami(token)).stderr).toContain(unauthorized);
     expect(await review(token)).toEqual({ user: {}, error: '[invalid bearer token, service account token has been invalidated]' });
-    await kubectl.ok(['create', '-f', '-'], node);
+    await kubectl.ok(['create', '--validate=false', '-f', '-'], node);
     const newUid = (await kubectl.ok(['get', 'node', 'spare-node', '-o', 'jsonpath={.metadata.uid}'])).trim();
     expect(await review(token)).toEqual({ user: {}, error: `[invalid bearer token, node UID (${newUid}) does not match service account node ref claim (${nodeUid})]` });
     await kubectl.ok(['delete', 'node', 'spare-node']);
@@ -171,7 +173,7 @@ describe('tokens bound to a Pod or a Secret', () => {
 
   test('binding to a pod of another service account, a missing object or another kind is refused as 1.32 does', async () => {
     await kubectl.ok(['create', 'serviceaccount', 'other', '-n', 'tokens']);
-    await kubectl.ok(['create', '-f', '-'], podManifest('q', 'worker'));
+    await kubectl.ok(['create', '--validate=false', '-f', '-'], podManifest('q', 'worker'));
     const wrongAccount = await kubectl.run(['create', 'token', 'other', '-n', 'tokens', '--bound-object-kind', 'Pod', '--bound-object-name', 'q']);
     expect(wrongAccount.stderr).toContain('cannot bind token for serviceaccount "other" to pod running with different serviceaccount name.');
     const missing = await kubectl.run(['create', 'token', 'other', '-n', 'tokens', '--bound-object-kind', 'Secret', '--bound-object-name', 'nope']);
@@ -212,7 +214,7 @@ describe('TokenRequest expiration as 1.32 sets it', () => {
 
   test("a pod's projected token (3607 s, the API audience) is extended to a year, with warnafter at the requested expiry", async () => {
     await kubectl.ok(['create', 'serviceaccount', 'projected', '-n', 'tokens']);
-    await kubectl.ok(['create', '-f', '-'], podManifest('r', 'projected'));
+    await kubectl.ok(['create', '--validate=false', '-f', '-'], podManifest('r', 'projected'));
     const podUid = await uidOf('pod', 'r');
     const reply = JSON.parse((await requestToken('projected', { expirationSeconds: 3607, boundObjectRef: { apiVersion: 'v1', kind: 'Pod', name: 'r', uid: podUid } })).text);
     const issuedAt = Math.floor(suite.cluster.clock.now() / 1000);
@@ -239,7 +241,7 @@ describe('legacy Secret-based tokens (kubernetes.io/service-account-token)', () 
   test('the token controller fills the Secret; the token works until the Secret is deleted', async () => {
     await kubectl.ok(['create', 'serviceaccount', 'legacy', '-n', 'tokens']);
     const saUid = await uidOf('serviceaccount', 'legacy');
-    await kubectl.ok(['create', '-f', '-'], tokenSecret('legacy-token', 'legacy'));
+    await kubectl.ok(['create', '--validate=false', '-f', '-'], tokenSecret('legacy-token', 'legacy'));
     await suite.cluster.settle();
     const secret = await secretJson('legacy-token');
     expect(Object.keys(secret.data).sort()).toEqual(['ca.crt', 'namespace', 'token']);
@@ -271,7 +273,7 @@ describe('legacy Secret-based tokens (kubernetes.io/service-account-token)', () 
 
   test("deleting the ServiceAccount deletes its token Secrets; a Secret for a missing one is deleted; one without the annotation is 422", async () => {
     await kubectl.ok(['create', 'serviceaccount', 'doomed', '-n', 'tokens']);
-    await kubectl.ok(['create', '-f', '-'], tokenSecret('doomed-token', 'doomed'));
+    await kubectl.ok(['create', '--validate=false', '-f', '-'], tokenSecret('doomed-token', 'doomed'));
     await suite.cluster.settle();
     const token = Buffer.from((await secretJson('doomed-token')).data.token, 'base64').toString();
     expect((await whoami(token)).stdout).toBe('system:serviceaccount:tokens:doomed');
@@ -280,7 +282,7 @@ describe('legacy Secret-based tokens (kubernetes.io/service-account-token)', () 
     expect(await exists('doomed-token')).toBe(false);
     expect((await whoami(token)).stderr).toContain(unauthorized);
 
-    await kubectl.ok(['create', '-f', '-'], tokenSecret('orphan-token', 'nobody'));
+    await kubectl.ok(['create', '--validate=false', '-f', '-'], tokenSecret('orphan-token', 'nobody'));
     await suite.cluster.settle();
     expect(await exists('orphan-token')).toBe(false);
 

@@ -1,11 +1,15 @@
 /** The /openapi/v3 documents: self-contained per group-version, full built-in schemas, hashed root. */
 import { customResourceDefinitions } from '../crd/crd-kind.js';
+import { customResourceType } from '../crd/custom-resource-type.js';
 import { admissionKinds } from '../registry/builtin/admission-kinds.js';
 import { batchKinds } from '../registry/builtin/batch-kinds.js';
 import { coreKinds } from '../registry/builtin/core-kinds.js';
 import { coreEvents, newEvents } from '../registry/builtin/event-kinds.js';
 import { otherKinds } from '../registry/builtin/other-kinds.js';
 import { ResourceCatalog } from '../registry/resource-catalog.js';
+import type { ResourceType } from '../registry/resource-type.js';
+import type { KubeObject } from '../store/object-store.js';
+import type { CustomResourceDefinitionVersion } from 'kubernetes-types/apiextensions/v1.js';
 import { reviewKinds } from './review-apis.js';
 import { OpenAPIDocuments, groupVersionDocument } from './openapi.js';
 
@@ -48,4 +52,42 @@ test('the root lists each group-version with a content hash', () => {
   const batch = docs.document('apis/batch/v1')!;
   expect(root.paths['apis/batch/v1']!.serverRelativeURL).toBe(`/openapi/v3/apis/batch/v1?hash=${batch.hash}`);
   expect(Object.keys(root.paths)).toEqual(expect.arrayContaining(['api/v1', 'apis/apps/v1', 'apis/rbac.authorization.k8s.io/v1', 'apis/apiextensions.k8s.io/v1']));
+});
+
+test('a CRD change rebuilds only its group-version: the others keep their bytes and hash', () => {
+  const ownCatalog = new ResourceCatalog([...coreKinds, ...batchKinds]);
+  const docs = new OpenAPIDocuments(ownCatalog);
+  const widgetCrd = (sizeType: string): KubeObject => ({
+    apiVersion: 'apiextensions.k8s.io/v1',
+    kind: 'CustomResourceDefinition',
+    metadata: { name: 'widgets.example.com' },
+    spec: {
+      group: 'example.com',
+      scope: 'Namespaced',
+      names: { plural: 'widgets', singular: 'widget', kind: 'Widget', listKind: 'WidgetList' },
+      versions: [{ name: 'v1', served: true, storage: true, schema: { openAPIV3Schema: { type: 'object', properties: { spec: { type: 'object', properties: { size: { type: sizeType } } } } } } }],
+    },
+  });
+  const widgets = (sizeType: string): ResourceType[] => {
+    const crd = widgetCrd(sizeType);
+    return [customResourceType(crd, (crd.spec as { versions: CustomResourceDefinitionVersion[] }).versions[0]!, false)];
+  };
+  const batch = docs.document('apis/batch/v1')!;
+  expect(docs.document('apis/example.com/v1')).toBeUndefined();
+
+  ownCatalog.replace('example.com', 'widgets', widgets('integer'));
+  const first = docs.document('apis/example.com/v1')!;
+  expect(JSON.parse(first.body).components.schemas['com.example.v1.Widget'].properties.spec.properties.size).toEqual({ type: 'integer' });
+  expect(docs.document('apis/batch/v1')).toBe(batch);
+
+  ownCatalog.replace('example.com', 'widgets', widgets('string'));
+  const changed = docs.document('apis/example.com/v1')!;
+  expect(changed.hash).not.toBe(first.hash);
+  expect(JSON.parse(changed.body).components.schemas['com.example.v1.Widget'].properties.spec.properties.size).toEqual({ type: 'string' });
+  expect(docs.document('apis/batch/v1')).toBe(batch);
+  expect((docs.root() as { paths: Record<string, { serverRelativeURL: string }> }).paths['apis/example.com/v1']!.serverRelativeURL).toBe(`/openapi/v3/apis/example.com/v1?hash=${changed.hash}`);
+
+  ownCatalog.replace('example.com', 'widgets', []);
+  expect(docs.document('apis/example.com/v1')).toBeUndefined();
+  expect(docs.document('apis/batch/v1')).toBe(batch);
 });

@@ -90,21 +90,41 @@ function gvPath(group: string, version: string): string {
   return group ? `apis/${group}/${version}` : `api/${version}`;
 }
 
-/** Caches documents per catalog version and hands out their hashes. */
+/** A built document and the types it was built from (the same objects build the same document). */
+interface BuiltDocument {
+  types: ResourceType[];
+  body: string;
+  hash: string;
+}
+
+const sameTypes = (a: ResourceType[], b: ResourceType[]): boolean => a.length === b.length && a.every((t, i) => t === b[i]);
+
+/**
+ * Caches documents per catalog version and hands out their hashes. A catalog change (a CRD established,
+ * changed or removed) rebuilds only the group-versions whose types changed: the others keep their bytes.
+ */
 export class OpenAPIDocuments {
   private cachedAt = -1;
-  private docs = new Map<string, { body: string; hash: string }>();
+  private docs = new Map<string, BuiltDocument>();
 
   constructor(private readonly catalog: ResourceCatalog) {}
 
   private refresh(): void {
     if (this.cachedAt === this.catalog.version) return;
+    const previous = this.docs;
     this.docs = new Map();
     for (const g of this.catalog.groups()) {
       for (const v of g.versions) {
+        const path = gvPath(g.group, v);
+        const types = this.catalog.inGroupVersion(g.group, v);
+        const kept = previous.get(path);
+        if (kept && sameTypes(kept.types, types)) {
+          this.docs.set(path, kept);
+          continue;
+        }
         const body = JSON.stringify(groupVersionDocument(this.catalog, g.group, v));
         const hash = createHash('sha512').update(body).digest('hex').toUpperCase();
-        this.docs.set(gvPath(g.group, v), { body, hash });
+        this.docs.set(path, { types, body, hash });
       }
     }
     this.cachedAt = this.catalog.version;
