@@ -6,6 +6,7 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { join } from 'node:path';
+import { ProcessOutput } from '../process-output.js';
 
 /** tsc's verdict: code 0 and no output when the project compiles, else 1 and the diagnostics as tsc prints them. */
 export interface TypeCheckResult {
@@ -19,9 +20,7 @@ const FOUND = /^.* - Found (\d+) errors?\. Watching for file changes\.$/m;
 
 export class TypeCheckWatch {
   private child: ChildProcess | undefined;
-  private text = '';
-  private readonly listeners = new Set<() => void>();
-  private exit: string | undefined;
+  private printed: ProcessOutput | undefined;
 
   constructor(private readonly root: string) {}
 
@@ -30,10 +29,10 @@ export class TypeCheckWatch {
    * that starts after it. An edit must change files the project compiles, or no compile follows it.
    */
   async afterEdit(edit: () => void, limitMs = 120_000): Promise<TypeCheckResult> {
-    const from = this.text.length;
+    const from = this.printed?.mark() ?? 0;
     edit();
-    if (this.child === undefined) this.start();
-    const block = await this.nextCompile(from, limitMs);
+    const printed = this.printed ?? this.start();
+    const block = await printed.waitFor(compileAfterEdit, from, limitMs, 'the verdict of a compile');
     const found = FOUND.exec(block)!;
     const output = block
       .slice(0, found.index)
@@ -47,47 +46,25 @@ export class TypeCheckWatch {
   /** Stops tsc and waits for its exit. */
   async stop(): Promise<void> {
     const child = this.child;
-    if (child === undefined || this.exit !== undefined) return;
+    if (child === undefined || this.printed?.exit !== undefined) return;
     const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
     child.kill('SIGTERM');
     await exited;
   }
 
-  private start(): void {
+  private start(): ProcessOutput {
     const tsc = join(this.root, 'node_modules/typescript/bin/tsc');
     const env = { ...process.env, NODE_OPTIONS: '' };
     const child = spawn(process.execPath, [tsc, '-p', 'tsconfig.json', '--noEmit', '--watch', '--preserveWatchOutput', '--pretty', 'false'], { cwd: this.root, env, stdio: ['ignore', 'pipe', 'pipe'] });
-    const keep = (chunk: Buffer): void => {
-      this.text += chunk.toString();
-      for (const listener of [...this.listeners]) listener();
-    };
-    child.stdout.on('data', keep);
-    child.stderr.on('data', keep);
-    child.on('exit', (code, signal) => {
-      this.exit = `code ${String(code)}, signal ${String(signal)}`;
-      for (const listener of [...this.listeners]) listener();
-    });
     this.child = child;
+    this.printed = new ProcessOutput(child, 'tsc --watch');
+    return this.printed;
   }
+}
 
-  /** The output of the first compile that starts after `from`, up to and including its "Found N errors" line. */
-  private nextCompile(from: number, limitMs: number): Promise<string> {
-    return new Promise((resolve, reject) => {
-      const check = (): void => {
-        const after = this.text.slice(from);
-        const started = after.search(STARTED);
-        const found = started < 0 ? null : FOUND.exec(after.slice(started));
-        if (found) finish(() => resolve(after.slice(started, started + found.index + found[0].length)));
-        else if (this.exit !== undefined) finish(() => reject(new Error(`tsc --watch exited (${this.exit}):\n${after}`)));
-      };
-      const timer = setTimeout(() => finish(() => reject(new Error(`tsc --watch printed no verdict within ${limitMs} ms:\n${this.text.slice(from)}`))), limitMs);
-      const finish = (then: () => void): void => {
-        clearTimeout(timer);
-        this.listeners.delete(check);
-        then();
-      };
-      this.listeners.add(check);
-      check();
-    });
-  }
+/** The output of the first compile that starts in `after`, up to and including its "Found N errors" line. */
+function compileAfterEdit(after: string): string | undefined {
+  const started = after.search(STARTED);
+  const found = started < 0 ? null : FOUND.exec(after.slice(started));
+  return found ? after.slice(started, started + found.index + found[0].length) : undefined;
 }
