@@ -3,34 +3,10 @@
  * hosts/IPs, client certificates for users with CN = user and O = groups, as Kubernetes reads them):
  * ECDSA P-256 through WebCrypto, no disk, no global state. The certificates are DER built here (der.ts)
  * and signed with node:crypto, so a cluster or webhook server starting with TLS loads no ASN.1 library.
- * @peculiar/x509 (with reflect-metadata, tsyringe and the asn1 schemas: ~0.1 CPU-s per jest test file, which
- * loads it afresh in each file's vm context) is required only to read and sign CertificateSigningRequests
- * (x509Now, loadX509). It is a CommonJS package (no `exports`, `main` its CJS build): the require and an
- * `import()` of it give the same module instance.
+ * CertificateSigningRequests are read and signed with @peculiar/x509, loaded on first use (x509-module.ts).
  */
 import { createHash, KeyObject, randomBytes, sign, webcrypto, X509Certificate } from 'node:crypto';
-import { createRequire } from 'node:module';
-import type * as X509 from '@peculiar/x509';
 import { bitString, boolean, contextTag, elements, fromPem, namedBits, objectIdentifier, objectIdentifierText, octetString, pem, sequence, set, smallInteger, time, tlv, unsignedInteger } from './der.js';
-
-const requireHere = createRequire(import.meta.url);
-let x509Module: typeof X509 | undefined;
-
-/** @peculiar/x509, loaded at the first call (synchronously: request validation cannot wait), with WebCrypto as its crypto provider. */
-export function x509Now(): typeof X509 {
-  if (x509Module === undefined) {
-    requireHere('reflect-metadata');
-    const x509 = requireHere('@peculiar/x509') as typeof X509;
-    x509.cryptoProvider.set(webcrypto as unknown as Parameters<typeof x509.cryptoProvider.set>[0]);
-    x509Module = x509;
-  }
-  return x509Module;
-}
-
-/** @peculiar/x509, loaded once, with WebCrypto as its crypto provider (see x509Now). */
-export function loadX509(): Promise<typeof X509> {
-  return Promise.resolve(x509Now());
-}
 
 type KeyPair = webcrypto.CryptoKeyPair;
 

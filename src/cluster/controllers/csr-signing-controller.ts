@@ -9,7 +9,8 @@
 import type { CertificateSigningRequest, CertificateSigningRequestCondition } from 'kubernetes-types/certificates/v1.js';
 import type * as x509 from '@peculiar/x509';
 import { randomBytes } from 'node:crypto';
-import { loadX509, type CertificateAuthority } from '../../certificates/self-signed.js';
+import { type CertificateAuthority } from '../../certificates/self-signed.js';
+import { loadX509 } from '../../certificates/x509-module.js';
 import type { ClusterClock } from '../clock/virtual-clock.js';
 import { parseCertificateRequest } from '../registry/builtin/csr-kinds.js';
 import { rfc3339 } from '../registry/system-metadata.js';
@@ -27,7 +28,7 @@ const backdateMs = 5 * 60 * 1000;
 const hasTrue = (csr: Stored<CertificateSigningRequest>, type: string): boolean => (csr.status?.conditions ?? []).some((c: CertificateSigningRequestCondition) => c.type === type && c.status === 'True');
 
 /** Why `signer` refuses this request (the SignerValidationFailure message), or undefined when it is fine. */
-export function signerRefusal(signer: string, csr: x509.Pkcs10CertificateRequest, usages: string[]): string | undefined {
+function signerRefusal(signer: string, csr: x509.Pkcs10CertificateRequest, usages: string[]): string | undefined {
   const hasSan = csr.extensions.some((e) => e.type === '2.5.29.17');
   if (signer === kubeletClientSigner) {
     const subject = csr.subjectName.toJSON();

@@ -7,7 +7,7 @@
 import type { CertificateSigningRequest, CertificateSigningRequestCondition, CertificateSigningRequestSpec } from 'kubernetes-types/certificates/v1.js';
 import { X509Certificate } from 'node:crypto';
 import type * as X509 from '@peculiar/x509';
-import { x509Now } from '../../../certificates/self-signed.js';
+import { x509Now } from '../../../certificates/x509-module.js';
 import { type FieldError, GoSyntaxValue, invalid, notSupported, required } from '../../errors/field-errors.js';
 import type { KubeObject } from '../../store/object-store.js';
 import { asStored } from '../../store/kube-object.js';
