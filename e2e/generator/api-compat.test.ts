@@ -1,12 +1,14 @@
-// The API-evolution check (issue 17): `kubeforge manifests --compat <ref>` in a fresh process (dist/ built), on a
-// temporary git repository whose history has one commit per kind of change, breaking and not. Each test checks
-// out a commit and compares it with an earlier one: the findings, their file:line, the exit code, and the
-// acknowledgement file turning a failure into success.
+// The API-evolution check (issue 17): `kubeforge manifests --compat <ref> --root <project>`, run in this process
+// (runCli: the CLI's own entry, its output and exit code), on a temporary git repository whose history has one
+// commit per kind of change, breaking and not. Each test checks out a commit and compares it with an earlier one:
+// the findings, their file:line, the exit code, and the acknowledgement file turning a failure into success.
+// The installed command in a fresh process: spawned-cli.test.ts; `--compat` so, through make in a made project:
+// e2e/scaffold/api-compat-target.test.ts.
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
-import { positionOf, repoRoot, treeFingerprint } from './cli-harness.js';
+import { positionOf, runCli, treeFingerprint } from './cli-harness.js';
 
 const PROJECT = `domain: example.com
 layout:
@@ -146,9 +148,10 @@ function commit(name: string): void {
   commits.set(name, run('git', ['rev-parse', 'HEAD']));
 }
 
-function kubeforge(args: string[], cwd = repo) {
-  if (!existsSync(join(repoRoot, 'dist/cli/main.js'))) throw new Error('dist/ is missing: run `npm run build` (npm test does it first)');
-  return spawnSync(process.execPath, [join(repoRoot, 'bin/kubeforge.js'), ...args], { cwd, encoding: 'utf8' });
+/** `kubeforge <args>` on the project at `root`: its exit status and what it printed. */
+async function kubeforge(args: string[], root = repo) {
+  const { code, stdout, stderr } = await runCli([...args, '--root', root]);
+  return { status: code, stdout, stderr };
 }
 
 interface PrintedFinding {
@@ -173,10 +176,10 @@ function findings(stdout: string): PrintedFinding[] {
 }
 
 /** Checks out commit `to` and compares it with commit `from`. */
-function compare(from: string, to: string) {
+async function compare(from: string, to: string) {
   run('git', ['checkout', '-q', '--detach', commits.get(to)!]);
   run('git', ['clean', '-q', '-fdx']);
-  const result = kubeforge(['manifests', '--compat', commits.get(from)!]);
+  const result = await kubeforge(['manifests', '--compat', commits.get(from)!]);
   lastStderr = result.stderr;
   return { ...result, findings: findings(result.stdout) };
 }
@@ -255,8 +258,8 @@ afterAll(() => {
 });
 
 describe('kubeforge manifests --compat <ref>', () => {
-  it('passes on compatible changes and lists each as non-breaking at its source line', () => {
-    const result = compare('base', 'compatible');
+  it('passes on compatible changes and lists each as non-breaking at its source line', async () => {
+    const result = await compare('base', 'compatible');
     expect(result.status).toBe(0);
     const list = result.findings;
     expect(list.every((f) => f.status === 'non-breaking')).toBe(true);
@@ -269,8 +272,8 @@ describe('kubeforge manifests --compat <ref>', () => {
     expect(result.stdout).toMatch(/--compat [0-9a-f]{40} \([0-9a-f]{12}\): 0 breaking \(0 acknowledged\), 5 non-breaking\n$/);
   });
 
-  it('fails on a removed field, pointing at the type that lost it', () => {
-    const result = compare('compatible', 'field-removed');
+  it('fails on a removed field, pointing at the type that lost it', async () => {
+    const result = await compare('compatible', 'field-removed');
     expect(result.status).toBe(1);
     expect(result.findings).toHaveLength(1);
     const removed = finding(result.findings, `${CRD}/v1/spec.note:field-removed`);
@@ -280,8 +283,8 @@ describe('kubeforge manifests --compat <ref>', () => {
     expect(result.stderr).toContain('1 breaking change not acknowledged');
   });
 
-  it('fails on a changed type, at the field', () => {
-    const result = compare('field-removed', 'type-changed');
+  it('fails on a changed type, at the field', async () => {
+    const result = await compare('field-removed', 'type-changed');
     expect(result.status).toBe(1);
     const changed = finding(result.findings, `${CRD}/v1/spec.replicas:type-changed`);
     expect(changed.status).toBe('breaking');
@@ -289,15 +292,15 @@ describe('kubeforge manifests --compat <ref>', () => {
     expect(where(changed)).toEqual(at(V1, 'replicas?:'));
   });
 
-  it('fails on a new required field, and says a new optional one is not breaking', () => {
-    const result = compare('type-changed', 'required-added');
+  it('fails on a new required field, and says a new optional one is not breaking', async () => {
+    const result = await compare('type-changed', 'required-added');
     expect(result.status).toBe(1);
     expect(where(finding(result.findings, `${CRD}/v1/spec.owner:required-field-added`))).toEqual(at(V1, 'owner:'));
     expect(result.findings.map((f) => f.status)).toEqual(['breaking']);
   });
 
-  it('fails on tightened validation: a raised minimum, a lowered maxLength, a new pattern, a narrowed enum, a new minItems', () => {
-    const result = compare('required-added', 'tightened');
+  it('fails on tightened validation: a raised minimum, a lowered maxLength, a new pattern, a narrowed enum, a new minItems', async () => {
+    const result = await compare('required-added', 'tightened');
     expect(result.status).toBe(1);
     const list = result.findings;
     expect(where(finding(list, `${CRD}/v1/spec.count:minimum-tightened`))).toEqual(at(V1, '+kubebuilder:validation:Minimum'));
@@ -311,8 +314,8 @@ describe('kubeforge manifests --compat <ref>', () => {
     expect(list.every((f) => f.status === 'breaking')).toBe(true);
   });
 
-  it('fails on a new CEL rule, but not on a transition rule or one with optionalOldSelf', () => {
-    const result = compare('tightened', 'cel');
+  it('fails on a new CEL rule, but not on a transition rule or one with optionalOldSelf', async () => {
+    const result = await compare('tightened', 'cel');
     expect(result.status).toBe(1);
     const byField = (path: string) => result.findings.filter((f) => f.id.startsWith(`${CRD}/v1/${path}:cel-rule-added`));
     const [plain] = byField('spec.size');
@@ -328,23 +331,23 @@ describe('kubeforge manifests --compat <ref>', () => {
     expect(result.findings).toHaveLength(3);
   });
 
-  it('reports a changed default as breaking, at the default marker', () => {
-    const result = compare('cel', 'default-changed');
+  it('reports a changed default as breaking, at the default marker', async () => {
+    const result = await compare('cel', 'default-changed');
     expect(result.status).toBe(1);
     const changed = finding(result.findings, `${CRD}/v1/spec.size:default-changed`);
     expect(changed.text).toContain('default changed from "small" to "medium"');
     expect(where(changed)).toEqual(at(V1, '+kubebuilder:default'));
   });
 
-  it('fails on a version made unserved or removed, saying storedVersions cannot be known from the sources', () => {
-    const unserved = compare('default-changed', 'version-unserved');
+  it('fails on a version made unserved or removed, saying storedVersions cannot be known from the sources', async () => {
+    const unserved = await compare('default-changed', 'version-unserved');
     expect(unserved.status).toBe(1);
     const notServed = finding(unserved.findings, `${CRD}/v1beta1:version-unserved`);
     expect(notServed.text).toContain('storedVersions');
     expect(notServed.text).toContain('cannot be known from the sources');
     expect(where(notServed)).toEqual(at('api/v1beta1/widget_types.ts', '+kubebuilder:unservedversion'));
 
-    const removed = compare('version-unserved', 'version-removed');
+    const removed = await compare('version-unserved', 'version-removed');
     expect(removed.status).toBe(1);
     const gone = finding(removed.findings, `${CRD}/v1beta1:version-removed`);
     expect(gone.status).toBe('breaking');
@@ -353,8 +356,8 @@ describe('kubeforge manifests --compat <ref>', () => {
     expect(where(gone)).toEqual(at(V1, '+kubebuilder:storageversion'));
   });
 
-  it('fails on a changed scope, plural and a removed short name, at the resource marker', () => {
-    const result = compare('version-removed', 'names');
+  it('fails on a changed scope, plural and a removed short name, at the resource marker', async () => {
+    const result = await compare('version-removed', 'names');
     expect(result.status).toBe(1);
     const resource = at(V1, '+kubebuilder:resource');
     for (const id of ['gadgets.batch.example.com:scope-changed', 'gadgets.batch.example.com:plural-changed', 'gadgets.batch.example.com:short-name-removed:wdg']) {
@@ -364,8 +367,8 @@ describe('kubeforge manifests --compat <ref>', () => {
     }
   });
 
-  it('fails on a removed kind, pointing at its type in the API at the ref', () => {
-    const result = compare('names', 'kind-removed');
+  it('fails on a removed kind, pointing at its type in the API at the ref', async () => {
+    const result = await compare('names', 'kind-removed');
     expect(result.status).toBe(1);
     expect(result.findings).toHaveLength(1);
     const gone = finding(result.findings, 'sprockets.batch.example.com:crd-removed');
@@ -374,22 +377,22 @@ describe('kubeforge manifests --compat <ref>', () => {
     expect(where(gone)).toEqual({ ...positionOf(SPROCKET_TYPES, 'Sprocket {'), file: `${commits.get('names')}:${SPROCKET}` });
   });
 
-  it('passes once every breaking change is acknowledged in api-compat.yaml, and reports them as acknowledged', () => {
-    const first = compare('required-added', 'tightened');
+  it('passes once every breaking change is acknowledged in api-compat.yaml, and reports them as acknowledged', async () => {
+    const first = await compare('required-added', 'tightened');
     expect(first.status).toBe(1);
     const breaking = first.findings.filter((f) => f.status === 'breaking');
     expect(breaking.length).toBeGreaterThan(1);
 
     // One acknowledged: still failing, for the others.
     write('api-compat.yaml', `acknowledged:\n  - id: ${breaking[0]!.id}\n    reason: no object uses it yet\n`);
-    const partly = kubeforge(['manifests', '--compat', commits.get('required-added')!]);
+    const partly = await kubeforge(['manifests', '--compat', commits.get('required-added')!]);
     expect(partly.status).toBe(1);
     expect(finding(findings(partly.stdout), breaking[0]!.id).status).toBe('breaking, acknowledged');
     expect(partly.stdout).toContain('reason (api-compat.yaml:2): no object uses it yet');
 
     write('api-compat.yaml', `acknowledged:\n${breaking.map((f) => `  - id: "${f.id}"\n    reason: accepted for 2.0\n`).join('')}  - id: nothing/v9:version-removed\n    reason: an old one\n`);
     const before = treeFingerprint(repo + '/api');
-    const accepted = kubeforge(['manifests', '--compat', commits.get('required-added')!]);
+    const accepted = await kubeforge(['manifests', '--compat', commits.get('required-added')!]);
     expect(accepted.status).toBe(0);
     const list = findings(accepted.stdout);
     expect(list.map((f) => f.status)).toEqual(breaking.map(() => 'breaking, acknowledged'));
@@ -400,31 +403,31 @@ describe('kubeforge manifests --compat <ref>', () => {
     expect(existsSync(join(repo, 'config'))).toBe(false);
   });
 
-  it('names the file, line and field of a malformed acknowledgement, and compares nothing', () => {
+  it('names the file, line and field of a malformed acknowledgement, and compares nothing', async () => {
     run('git', ['checkout', '-q', '--detach', commits.get('tightened')!]);
     write('api-compat.yaml', 'acknowledged:\n  - id: x:y\n    reason: fine\n  - id: a:b\n');
-    const result = kubeforge(['manifests', '--compat', commits.get('base')!]);
+    const result = await kubeforge(['manifests', '--compat', commits.get('base')!]);
     expect(result.status).toBe(1);
     expect(result.stdout).toBe('');
     expect(result.stderr.trim()).toBe('kubeforge manifests --compat: api-compat.yaml:4: acknowledged[1].reason: expected why the change is accepted (a non-empty string)');
   });
 
-  it('says in one line when the ref does not exist', () => {
-    const result = compare('base', 'compatible');
+  it('says in one line when the ref does not exist', async () => {
+    const result = await compare('base', 'compatible');
     expect(result.status).toBe(0);
-    const missing = kubeforge(['manifests', '--compat', 'v9.9.9']);
+    const missing = await kubeforge(['manifests', '--compat', 'v9.9.9']);
     expect(missing.status).toBe(1);
     expect(missing.stdout).toBe('');
     expect(missing.stderr).toBe(`kubeforge manifests --compat: "v9.9.9" is not a commit, branch or tag of the git repository at ${repo}\n`);
   });
 
-  it('says in one line when the project is not in git', () => {
+  it('says in one line when the project is not in git', async () => {
     const lone = mkdtempSync(join(tmpdir(), 'kubeforge-api-compat-nogit-'));
     try {
       write('PROJECT', PROJECT, lone);
       write('api/v1/groupversion_info.ts', GROUP_INFO('v1'), lone);
       write(V1, TYPES_V1, lone);
-      const result = kubeforge(['manifests', '--compat', 'main'], lone);
+      const result = await kubeforge(['manifests', '--compat', 'main'], lone);
       expect(result.status).toBe(1);
       expect(result.stderr.trim().split('\n')).toEqual([`kubeforge manifests --compat: ${lone} is not in a git repository: the check reads the API at a git ref (git init, commit, then compare)`]);
     } finally {
@@ -432,7 +435,7 @@ describe('kubeforge manifests --compat <ref>', () => {
     }
   });
 
-  it('stops with the errors, file:line first, when the API at the ref or today does not generate', () => {
+  it('stops with the errors, file:line first, when the API at the ref or today does not generate', async () => {
     const other = mkdtempSync(join(tmpdir(), 'kubeforge-api-compat-broken-'));
     try {
       write('PROJECT', PROJECT, other);
@@ -445,7 +448,7 @@ describe('kubeforge manifests --compat <ref>', () => {
       const typo = positionOf(readFileSync(join(other, V1), 'utf8'), '+kubebuilder:validation:Minimun');
 
       // Today's types have the typo: reported as manifests reports it.
-      const today = kubeforge(['manifests', '--compat', 'HEAD'], other);
+      const today = await kubeforge(['manifests', '--compat', 'HEAD'], other);
       expect(today.status).toBe(1);
       expect(today.stdout).toBe('');
       expect(today.stderr).toContain(`${V1}:${typo.line}:${typo.column}: unknown marker "+kubebuilder:validation:Minimun"`);
@@ -453,7 +456,7 @@ describe('kubeforge manifests --compat <ref>', () => {
 
       // Fixed today, the ref still has it: its errors carry the ref.
       write(V1, TYPES_V1, other);
-      const atRef = kubeforge(['manifests', '--compat', broken], other);
+      const atRef = await kubeforge(['manifests', '--compat', broken], other);
       expect(atRef.status).toBe(1);
       expect(atRef.stdout).toBe('');
       expect(atRef.stderr).toContain(`${broken}:${V1}:${typo.line}:${typo.column}: unknown marker "+kubebuilder:validation:Minimun"`);
@@ -463,7 +466,7 @@ describe('kubeforge manifests --compat <ref>', () => {
     }
   });
 
-  it('reads a project that is a folder of a bigger repository (as the examples are)', () => {
+  it('reads a project that is a folder of a bigger repository (as the examples are)', async () => {
     const outer = mkdtempSync(join(tmpdir(), 'kubeforge-api-compat-outer-'));
     try {
       const project = join(outer, 'operators/widgets');
@@ -474,7 +477,7 @@ describe('kubeforge manifests --compat <ref>', () => {
       run('git', ['add', '-A'], outer);
       run('git', ['-c', 'user.name=test', '-c', 'user.email=test@example.com', 'commit', '-q', '-m', 'base'], outer);
       write(V1, TYPES_V1.replace('Minimum=1', 'Minimum=3'), project);
-      const result = kubeforge(['manifests', '--compat', 'HEAD'], project);
+      const result = await kubeforge(['manifests', '--compat', 'HEAD'], project);
       expect(result.stderr).toContain('1 breaking change not acknowledged');
       expect(result.status).toBe(1);
       const list = findings(result.stdout);
