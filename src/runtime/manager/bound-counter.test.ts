@@ -8,9 +8,9 @@ test('text and JSON exports match prom-client, bound or not', async () => {
   const options = { name: 'controller_runtime_reconcile_total', help: 'Total number of reconciliations per controller', labelNames: ['controller', 'result'] };
   const promCounter = new Counter({ ...options, registers: [reference] });
   const boundCounter = new BoundCounter({ ...options, registers: [bound] });
-  const success = boundCounter.bind({ controller: 'c', result: 'success' });
+  const success = boundCounter.seriesFor({ controller: 'c', result: 'success' });
   for (let i = 0; i < 3; i++) {
-    success();
+    success.inc();
     promCounter.inc({ controller: 'c', result: 'success' });
   }
   boundCounter.inc({ controller: 'c', result: 'error' }, 2);
@@ -23,6 +23,6 @@ test('text and JSON exports match prom-client, bound or not', async () => {
 
 test('a negative increment and an unknown label are refused with the metric named', () => {
   const counter = new BoundCounter({ name: 'workqueue_adds_total', help: 'h', labelNames: ['name', 'controller'], registers: [] });
-  expect(() => counter.bind({ name: 'a', controller: 'a' })(-1)).toThrow('counter workqueue_adds_total: cannot increase by -1');
-  expect(() => counter.bind({ kind: 'x' })).toThrow('counter workqueue_adds_total: unknown label "kind" (labels: name, controller)');
+  expect(() => counter.seriesFor({ name: 'a', controller: 'a' }).inc(-1)).toThrow('counter workqueue_adds_total: cannot increase by -1');
+  expect(() => counter.seriesFor({ kind: 'x' })).toThrow('counter workqueue_adds_total: unknown label "kind" (labels: name, controller)');
 });

@@ -1,6 +1,6 @@
 /**
- * A Prometheus counter for the reconcile hot path, the counterpart of bound-histogram.ts: `bind(labels)`
- * returns an incrementer for one label set, so an increment is one addition — no label validation or
+ * A Prometheus counter for the reconcile hot path, the counterpart of bound-histogram.ts: `seriesFor(labels)`
+ * returns the series of one label set, whose `inc` is one addition — no label validation or
  * hashing per call as prom-client's Counter does. It registers on a prom-client Registry and exports
  * exactly the text and JSON prom-client produces for its own counters.
  */
@@ -50,15 +50,9 @@ export class BoundCounter {
     for (const registry of options.registers) registry.registerMetric(this as unknown as Metric);
   }
 
-  /** An incrementer for one label set (by 1, or by `amount` ≥ 0). */
-  bind(labels: Record<string, string>): (amount?: number) => void {
-    const series = this.seriesFor(labels);
-    return (amount?: number): void => series.inc(amount);
-  }
-
-  /** One increment for `labels` (looks the series up; prefer bind() on hot paths). */
+  /** One increment for `labels` (looks the series up; prefer seriesFor() on hot paths). */
   inc(labels: Record<string, string>, amount = 1): void {
-    this.bind(labels)(amount);
+    this.seriesFor(labels).inc(amount);
   }
 
   reset(): void {

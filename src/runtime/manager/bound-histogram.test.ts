@@ -1,6 +1,6 @@
 /** BoundHistogram exports exactly what prom-client's Histogram exports for the same observations. */
 import { Histogram, Registry } from 'prom-client';
-import { BoundHistogram } from './bound-histogram.js';
+import { BoundHistogram, type HistogramSeries } from './bound-histogram.js';
 
 const buckets = [0.001, 0.01, 0.1, 1];
 const observations: Array<[Record<string, string>, number]> = [
@@ -25,12 +25,12 @@ function both() {
 
 test('text and JSON exports match prom-client for bound and unbound observations', async () => {
   const { promHistogram, boundHistogram, reference, bound } = both();
-  const observers = new Map<string, (v: number) => void>();
+  const observers = new Map<string, HistogramSeries>();
   for (const [labels, value] of observations) {
     promHistogram.observe(labels, value);
     const key = labels.name!;
-    if (!observers.has(key)) observers.set(key, boundHistogram.bind(labels));
-    observers.get(key)!(value);
+    if (!observers.has(key)) observers.set(key, boundHistogram.seriesFor(labels));
+    observers.get(key)!.observe(value);
   }
   boundHistogram.observe({ name: 'b', controller: 'b' }, 0.2);
   promHistogram.observe({ name: 'b', controller: 'b' }, 0.2);
@@ -43,16 +43,16 @@ test('text and JSON exports match prom-client for bound and unbound observations
 
 test('unknown labels and decreasing buckets are refused with the metric named', () => {
   const { boundHistogram } = both();
-  expect(() => boundHistogram.bind({ kind: 'x' })).toThrow('histogram workqueue_queue_duration_seconds: unknown label "kind" (labels: name, controller)');
+  expect(() => boundHistogram.seriesFor({ kind: 'x' })).toThrow('histogram workqueue_queue_duration_seconds: unknown label "kind" (labels: name, controller)');
   expect(() => new BoundHistogram({ name: 'h', help: 'h', labelNames: [], buckets: [1, 0.5], registers: [] })).toThrow('histogram h: buckets must increase');
 });
 
 test('reset zeroes every series but keeps bound observers working', async () => {
   const { boundHistogram, bound } = both();
-  const observe = boundHistogram.bind({ name: 'a', controller: 'a' });
-  observe(0.5);
+  const series = boundHistogram.seriesFor({ name: 'a', controller: 'a' });
+  series.observe(0.5);
   boundHistogram.reset();
-  observe(0.05);
+  series.observe(0.05);
   const text = await bound.metrics();
   expect(text).toContain('workqueue_queue_duration_seconds_count{name="a",controller="a"} 1');
   expect(text).toContain('workqueue_queue_duration_seconds_sum{name="a",controller="a"} 0.05');

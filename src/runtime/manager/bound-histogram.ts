@@ -1,6 +1,6 @@
 /**
- * A Prometheus histogram for the reconcile hot path: observers are bound to one label set once
- * (`bind(labels)`), so an observation is a bucket search and three additions — no label validation
+ * A Prometheus histogram for the reconcile hot path: the series of one label set is looked up once
+ * (`seriesFor(labels)`), so an observation is a bucket search and three additions — no label validation
  * or hashing per call as prom-client's Histogram does (it was the largest runtime cost per reconcile).
  * It registers on a prom-client Registry and is exported in exactly the text and JSON prom-client
  * produces for its own histograms.
@@ -78,15 +78,9 @@ export class BoundHistogram {
     for (const registry of options.registers) registry.registerMetric(this as unknown as Metric);
   }
 
-  /** An observer for one label set (every label name given): call it with a value in seconds. */
-  bind(labels: Record<string, string>): (value: number) => void {
-    const series = this.seriesFor(labels);
-    return (value: number): void => series.observe(value);
-  }
-
-  /** One observation for `labels` (looks the series up; prefer bind() on hot paths). */
+  /** One observation for `labels` (looks the series up; prefer seriesFor() on hot paths). */
   observe(labels: Record<string, string>, value: number): void {
-    this.bind(labels)(value);
+    this.seriesFor(labels).observe(value);
   }
 
   reset(): void {
