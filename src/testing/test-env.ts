@@ -5,13 +5,11 @@
  * all quiet. Retries use a fixed 1 s backoff (reference-operators.md §0.3.11) for determinism.
  */
 import { spawn } from 'node:child_process';
-import { createHash, randomBytes } from 'node:crypto';
-import { mkdir, mkdtemp, readFile, readdir, rename, rm, stat, writeFile } from 'node:fs/promises';
+import { mkdtemp, readdir, rm, stat } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import type { Logger } from 'pino';
 import pino from 'pino';
-import { parseAllDocuments } from 'yaml';
 import { startLocalCluster, type LocalCluster, type LocalClusterOptions } from '../cluster/index.js';
 import { isAlreadyExists } from '../runtime/client/api-error.js';
 import { BuiltinKinds } from '../runtime/client/kinds.js';
@@ -19,6 +17,7 @@ import type { KubeObject } from '../runtime/client/object.js';
 import type { Client } from '../runtime/client/client.js';
 import { Manager, type ManagerOptions } from '../runtime/manager/manager.js';
 import { FixedDelayRateLimiter } from '../runtime/queue/rate-limiter.js';
+import { readManifests } from './parsed-manifests.js';
 import { settle, type SettleLimits } from './settle.js';
 import { registerWebhooks } from './webhook-registration.js';
 
@@ -166,56 +165,6 @@ async function manifestFiles(p: string): Promise<string[]> {
   if (info.isFile()) return [p];
   const entries = await readdir(p);
   return entries.filter((e) => /\.(ya?ml|json)$/.test(e)).sort().map((e) => path.join(p, e));
-}
-
-/**
- * Manifests parsed, by their file's text: a test file that starts an env per test parses its CRDs once,
- * and other test files (jest evaluates each in a fresh module registry) read the parse from a JSON file
- * in the OS temp folder named by the text's SHA-256 — JSON.parse takes a few ms where yaml took ~0.25 CPU-s
- * for a 400 KB CRD. The manifest file is read every time (an edit is a new key); each caller gets its own
- * copy; a parse whose values JSON cannot carry exactly (a date, a non-finite number …) is not written.
- */
-const parsedManifests = new Map<string, KubeObject[]>();
-const manifestCacheFolder = path.join(os.tmpdir(), 'kubeforge-parsed-manifests-v1');
-
-async function readManifests(file: string): Promise<KubeObject[]> {
-  const text = await readFile(file, 'utf8');
-  let parsed = parsedManifests.get(text);
-  if (parsed === undefined) {
-    const cached = path.join(manifestCacheFolder, `${createHash('sha256').update(text).digest('hex')}.json`);
-    parsed = await readFile(cached, 'utf8').then((json) => JSON.parse(json) as KubeObject[], () => undefined);
-    if (parsed === undefined) {
-      parsed = parseAllDocuments(text)
-        .map((doc) => {
-          if (doc.errors.length) throw new Error(`${file}: ${doc.errors[0]!.message}`);
-          return doc.toJS() as KubeObject | null;
-        })
-        .filter((o): o is KubeObject => o !== null && typeof o === 'object');
-      if (isPlainJson(parsed)) await writeAtomically(cached, JSON.stringify(parsed)).catch(() => undefined);
-    }
-    parsedManifests.set(text, parsed);
-  }
-  return structuredClone(parsed);
-}
-
-/** Whether JSON.stringify/parse gives `value` back unchanged: plain objects, arrays, strings, finite numbers, booleans, null. */
-function isPlainJson(value: unknown): boolean {
-  if (value === null || typeof value === 'string' || typeof value === 'boolean') return true;
-  if (typeof value === 'number') return Number.isFinite(value);
-  if (Array.isArray(value)) return value.every(isPlainJson);
-  if (typeof value !== 'object' || Object.getPrototypeOf(value) !== Object.prototype) return false;
-  return Object.values(value as Record<string, unknown>).every(isPlainJson);
-}
-
-/** Writes `text` under a temporary name and renames it into place: readers in other jest workers never see half a file. */
-async function writeAtomically(target: string, text: string): Promise<void> {
-  await mkdir(path.dirname(target), { recursive: true });
-  const temporary = `${target}.${process.pid}.${randomBytes(4).toString('hex')}`;
-  await writeFile(temporary, text);
-  await rename(temporary, target).catch(async (err: unknown) => {
-    await rm(temporary, { force: true });
-    throw err;
-  });
 }
 
 /**
