@@ -3,7 +3,7 @@
 import { readFileSync, writeFileSync, existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { strictDiagnostics } from '../../src/generate/testdata/strict-typecheck.js';
-import { makeProject, removeProjects, runCli, treeFingerprint, fixtureFile, positionOf, repoRoot } from './cli-harness.js';
+import { makeProject, removeProjects, runCli, treeFingerprint, fixtureFile, positionOf } from './cli-harness.js';
 
 afterAll(removeProjects);
 

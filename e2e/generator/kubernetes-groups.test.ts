@@ -11,7 +11,7 @@ import { makeProject, removeProjects, repoRoot, runCli } from './cli-harness.js'
 
 afterAll(removeProjects);
 
-type Schema = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
+type Schema = Record<string, any>;  
 
 const TYPES = `import type { ObjectMeta } from 'kubeforge/api';
 import type { Taint, PersistentVolumeClaimSpec } from 'kubernetes-types/core/v1.js';

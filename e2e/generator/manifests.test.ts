@@ -7,7 +7,7 @@ import { makeProject, removeProjects, runCli, treeFingerprint, fixtureFile, posi
 
 afterAll(removeProjects);
 
-type Doc = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
+type Doc = Record<string, any>;  
 const documents = (project: string, path: string): Doc[] =>
   parseAllDocuments(readFileSync(join(project, path), 'utf8')).map((d) => d.toJS() as Doc).filter((d) => d !== null);
 

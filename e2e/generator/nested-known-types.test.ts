@@ -13,7 +13,7 @@ import { makeProject, removeProjects, runCli } from './cli-harness.js';
 
 afterAll(removeProjects);
 
-type Schema = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
+type Schema = Record<string, any>;  
 
 const goldenFile = sharedPath('conformance/controller-tools/crd__testdata.kubebuilder.io_cronjobs.yaml');
 const haveGolden = sharedInputPresent(goldenFile, 'nested known-type tests');

@@ -74,6 +74,7 @@ describe('kubeforge init', () => {
 
   it("make help lists kubebuilder's targets", () => {
     init(project.root);
+    // eslint-disable-next-line no-control-regex -- make help's colours are ANSI escapes (ESC [ … m)
     const help = execFileSync('make', ['help'], { cwd: project.root, encoding: 'utf8' }).replace(/\x1b\[[0-9;]*m/g, '');
     for (const target of ['manifests', 'generate', 'api-compat', 'fmt', 'lint', 'test', 'build', 'run', 'run-local', 'cluster-local', 'deploy-local', 'install', 'uninstall', 'deploy', 'undeploy', 'build-installer', 'docker-build', 'docker-push']) {
       expect(help).toMatch(new RegExp(`\\s${target}\\s`));

@@ -69,7 +69,7 @@ export async function buildProgram(command?: string): Promise<Command> {
 /** Runs the CLI with `argv` (as process.argv) and resolves to the exit status. */
 export async function main(argv: string[]): Promise<number> {
   const program = await buildProgram(argv[2]);
-  let exitCode = 0;
+  let exitCode: number;
   try {
     await program.parseAsync(argv);
     exitCode = process.exitCode === undefined ? 0 : Number(process.exitCode);

@@ -7,7 +7,7 @@
  */
 import { resolve } from 'node:path';
 import { InvalidArgumentError, type Command } from 'commander';
-import { splitWarnings, type Diagnostic, type Marker } from '../markers/types.js';
+import { splitWarnings } from '../markers/types.js';
 import { loadGeneratorModules, runGeneratorCommand, type GeneratorRunResult } from './generator-run.js';
 import { plannedFileWithBytes, type PlannedFile } from './output-files.js';
 import { listTypeScriptSources, projectPaths } from './project-paths.js';

@@ -17,7 +17,8 @@ function kindTypes(model: ApiModel, hint: SourceHint): NamedType[] {
     for (const version of group.versions) {
       for (const kind of version.kinds) {
         const type = kind.name === hint.kind ? model.types[kind.typeId] : undefined;
-        if (type) version.version === hint.version ? types.unshift(type) : types.push(type);
+        if (type && version.version === hint.version) types.unshift(type);
+        else if (type) types.push(type);
       }
     }
   }

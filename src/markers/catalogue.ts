@@ -101,7 +101,7 @@ export function loadCatalogue(directory: string): MarkerCatalogue {
     try {
       data = JSON.parse(readFileSync(path, 'utf8')) as Record<string, unknown>;
     } catch (err) {
-      throw new Error(`${path}: ${(err as Error).message}`);
+      throw new Error(`${path}: ${(err as Error).message}`, { cause: err });
     }
     if (file === 'ignored.json') {
       for (const n of (data.names as string[] | undefined) ?? []) ignoredNames.add(n);

@@ -61,7 +61,7 @@ export function parseProjectFile(text: string): ProjectConfig {
   } catch (err) {
     if (!(err instanceof YAMLParseError)) throw err;
     const at = err.linePos?.[0];
-    throw new Error(`${PROJECT_PATH}:${at ? `${at.line}:${at.col}:` : ''} not valid YAML: ${err.message.split('\n')[0]}`);
+    throw new Error(`${PROJECT_PATH}:${at ? `${at.line}:${at.col}:` : ''} not valid YAML: ${err.message.split('\n')[0]}`, { cause: err });
   }
   if (!value || typeof value !== 'object') throw new Error(`${PROJECT_PATH}: not a kubebuilder PROJECT file`);
   if (!Array.isArray(value.layout) || !value.layout.includes(PROJECT_LAYOUT)) {

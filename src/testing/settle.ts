@@ -58,7 +58,7 @@ export async function settle(target: SettleTarget, limits: SettleLimits = {}): P
     try {
       await waitManagerQuiet(target, maxIdleWaitMs);
     } catch (err) {
-      throw new Error(`settle: ${(err as Error).message}\n${dump(target)}`);
+      throw new Error(`settle: ${(err as Error).message}\n${dump(target)}`, { cause: err });
     }
     if (progressOf(target) === before && !target.hasDueTimers()) return;
   }

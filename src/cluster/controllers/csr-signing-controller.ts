@@ -15,7 +15,7 @@ import type { ClusterClock } from '../clock/virtual-clock.js';
 import { parseCertificateRequest } from '../registry/builtin/csr-kinds.js';
 import { rfc3339 } from '../registry/system-metadata.js';
 import { asStored } from '../store/kube-object.js';
-import type { KubeObject, Stored, StoreEvent } from '../store/object-store.js';
+import type { Stored, StoreEvent } from '../store/object-store.js';
 import type { ControllerClient } from './controller-client.js';
 import type { BuiltinController } from './controller-scheduler.js';
 

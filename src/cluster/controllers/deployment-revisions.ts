@@ -5,7 +5,7 @@
  */
 import type { PodTemplateSpec } from 'kubernetes-types/core/v1.js';
 import type { ReplicaSet } from 'kubernetes-types/apps/v1.js';
-import type { KubeObject, Stored, WritableObjectMeta } from '../store/object-store.js';
+import type { Stored, WritableObjectMeta } from '../store/object-store.js';
 import { deepEqual } from '../registry/system-metadata.js';
 import type { StoredDeployment } from './deployment-conditions.js';
 import { maxSurge } from './rollout-arithmetic.js';

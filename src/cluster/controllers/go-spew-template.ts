@@ -118,7 +118,8 @@ function parseQuantityText(text: string): { numerator: bigint; decimals: number;
 function canonicalQuantity(text: string): string {
   const parsed = parseQuantityText(text);
   if (!parsed) return text;
-  let { numerator, decimals } = parsed;
+  let { numerator } = parsed;
+  const { decimals } = parsed;
   const { format } = parsed;
   const negative = numerator < 0n;
   if (negative) numerator = -numerator;

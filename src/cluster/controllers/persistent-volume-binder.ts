@@ -15,7 +15,7 @@ import { rfc3339 } from '../registry/system-metadata.js';
 import { parseQuantity, storageClassBucket } from '../registry/builtin/storage-kinds.js';
 import { selectorMatches } from '../registry/builtin/workload-kinds.js';
 import { asStored } from '../store/kube-object.js';
-import type { KubeObject, Stored, StoreEvent } from '../store/object-store.js';
+import type { Stored, StoreEvent } from '../store/object-store.js';
 import type { ControllerClient } from './controller-client.js';
 import type { BuiltinController } from './controller-scheduler.js';
 import type { EventRecorder } from './event-recorder.js';

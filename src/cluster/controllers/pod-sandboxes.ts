@@ -14,7 +14,7 @@ import type { ServiceAccountTokenIssuer } from '../http/service-account-issuer.j
 import { extendedExpirationSeconds, warnOnlyExpirationSeconds } from '../http/token-request.js';
 import type { Pod } from 'kubernetes-types/core/v1.js';
 import { asStored } from '../store/kube-object.js';
-import type { KubeObject, Stored } from '../store/object-store.js';
+import type { Stored } from '../store/object-store.js';
 import { ContainerConfigError } from './container-env.js';
 import type { ControllerClient } from './controller-client.js';
 import { podLoopbackAddress, podNetworkModule } from './pod-network.js';

@@ -6,7 +6,7 @@
 import type { LabelSelector } from 'kubernetes-types/meta/v1.js';
 import type { Container, Node, NodeSelectorTerm, Pod, PodAffinityTerm, PreferredSchedulingTerm, Toleration } from 'kubernetes-types/core/v1.js';
 import { parseQuantity } from '../crd/cel/quantity-library.js';
-import type { KubeObject, Stored } from '../store/object-store.js';
+import type { Stored } from '../store/object-store.js';
 
 /** A node as the scheduler sees it: the Node and the pods bound to it that still hold resources. */
 export interface NodeInfo {

@@ -6,7 +6,7 @@
  */
 import type { Pod, Service, ServicePort } from 'kubernetes-types/core/v1.js';
 import { asStored } from '../store/kube-object.js';
-import type { KubeObject, ObjectStore, Stored } from '../store/object-store.js';
+import type { ObjectStore, Stored } from '../store/object-store.js';
 import { isProcessPodAddress } from './pod-network.js';
 import { belongsInEndpoints, isPodReady, resolveTargetPort, serviceSelects } from './service-pods.js';
 

@@ -8,7 +8,7 @@
 import type { PersistentVolume, Pod, Volume } from 'kubernetes-types/core/v1.js';
 import { asStored } from '../store/kube-object.js';
 import { pvProtectionFinalizer, pvcProtectionFinalizer } from '../registry/builtin/storage-kinds.js';
-import type { KubeObject, Stored, StoreEvent } from '../store/object-store.js';
+import type { Stored, StoreEvent } from '../store/object-store.js';
 import type { ControllerClient } from './controller-client.js';
 import type { BuiltinController } from './controller-scheduler.js';
 

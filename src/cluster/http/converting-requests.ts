@@ -107,7 +107,7 @@ export class ConvertingRequests {
   /** The version objects are stored in (validation lets a CRD have exactly one). */
   private storageVersion(crd: KubeObject): string {
     const versions: CustomResourceDefinitionVersion[] = asStored<CustomResourceDefinition>(crd).spec.versions ?? [];
-    return versions.find((v) => v?.storage === true)?.name!;
+    return versions.find((v) => v?.storage === true)?.name as string;
   }
 
   private async create(rt: ResourceType, crd: KubeObject, ctx: ResourceRequestContext): Promise<HandlerResult> {

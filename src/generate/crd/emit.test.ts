@@ -11,7 +11,7 @@ import { buildCrds } from './build.js';
 import { emitCrdYaml } from './emit.js';
 import YAML from 'yaml';
 
-type Node = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
+type Node = Record<string, any>;  
 
 /**
  * `document` with the schema at each path (`status.active[]`: array items) replaced by the golden's, in every

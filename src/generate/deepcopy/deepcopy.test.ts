@@ -12,7 +12,6 @@ import { loadApiProject } from '../../reader/index.js';
 import type { ApiModel, Marker } from '../../model/index.js';
 
 const here = dirname(fileURLToPath(import.meta.url));
-const repoRoot = join(here, '../../..');
 const fixtureRoot = join(here, 'fixtures/sample');
 const goldenPath = join(fixtureRoot, 'api/v1/zz_generated.deepcopy.ts.golden');
 

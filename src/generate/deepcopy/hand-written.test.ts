@@ -10,7 +10,6 @@ import { emitDeepCopy } from './index.js';
 import { loadApiProject } from '../../reader/index.js';
 
 const here = dirname(fileURLToPath(import.meta.url));
-const repoRoot = join(here, '../../..');
 const fixtureRoot = join(here, 'fixtures/handwritten');
 const folder = join(fixtureRoot, 'api/v1');
 

@@ -55,6 +55,7 @@ export function compareKeys(a: string, b: string): number {
   return 0;
 }
 
+// eslint-disable-next-line no-control-regex -- the whole ASCII range, control characters included
 const ASCII = /^[\x00-\x7f]*$/;
 
 /** `keys` in yaml.v2's order (a fast path for the usual all-ASCII keys; same result as `compareKeys`). */

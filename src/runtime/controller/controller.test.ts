@@ -83,7 +83,9 @@ describe('Controller', () => {
     const seen: string[] = [];
     const { clock, channel, controller } = await started(async (req) => {
       seen.push(req.name);
-      if (req.name === 'bad' && seen.filter((n) => n === 'bad').length === 1) (undefined as unknown as { x: number }).x;
+      if (req.name === 'bad' && seen.filter((n) => n === 'bad').length === 1) {
+        const _crash = (undefined as unknown as { x: number }).x; // a TypeError thrown by the runtime, not by the user
+      }
     });
     channel.send(cm('bad'));
     channel.send(cm('good'));

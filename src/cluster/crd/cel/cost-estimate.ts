@@ -7,7 +7,7 @@
  */
 import { maxRequestSizeBytes } from './cost-limits.js';
 import { escapePropertyName } from './declared-types.js';
-import { maxElements, schemaSizes, type Range, type SizeOf } from './size-model.js';
+import { schemaSizes, type Range, type SizeOf } from './size-model.js';
 
 export type { Range, SizeOf } from './size-model.js';
 export { cardinalityFactor, measuredSizes } from './size-model.js';

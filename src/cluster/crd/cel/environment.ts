@@ -11,7 +11,6 @@ import { registerQuantityLibrary } from './quantity-library.js';
 import { registerRegexLibrary } from './regex-library.js';
 import { registerStringsLibrary } from './strings-library.js';
 import { registerUrlLibrary } from './url-library.js';
-import { celEquals } from './values.js';
 
 let base: Environment | undefined;
 

@@ -20,7 +20,7 @@ export function re2ToRegExp(pattern: string, global = false): RegExp {
   try {
     re = new RegExp(body.replace(/\\z/g, '$').replace(/\\A/g, '^'), flags);
   } catch (err) {
-    throw new Error(`error parsing regexp: ${(err as Error).message.replace(/^Invalid regular expression: /, '')}`);
+    throw new Error(`error parsing regexp: ${(err as Error).message.replace(/^Invalid regular expression: /, '')}`, { cause: err });
   }
   compiled.set(key, re);
   return re;

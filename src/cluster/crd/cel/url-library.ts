@@ -28,6 +28,7 @@ export function parseRequestUri(s: string): KubeURL {
     throw new Error(`parse ${JSON.stringify(s)}: ${why}`);
   };
   if (s === '') fail('empty url');
+  // eslint-disable-next-line no-control-regex -- Go's net/url refuses control characters: this finds them
   if (/[\x00-\x1f\x7f]/.test(s)) fail('net/url: invalid control character in URL');
   const q = s.indexOf('?');
   let rest = q >= 0 ? s.slice(0, q) : s;
@@ -98,7 +99,7 @@ export function registerUrlLibrary(env: Environment): void {
       try {
         return parseRequestUri(s);
       } catch (err) {
-        throw new Error(`URL parse error during conversion from string: ${(err as Error).message}`);
+        throw new Error(`URL parse error during conversion from string: ${(err as Error).message}`, { cause: err });
       }
     })
     .registerFunction('isURL(string): bool', (s: string) => {

@@ -75,7 +75,6 @@ export function validateLimitRange(o: KubeObject): FieldError[] {
       const max = maps.max![k];
       const def = maps.default![k];
       const defReq = maps.defaultRequest![k];
-      const ratio = maps.maxLimitRequestRatio![k];
       const at = `${path}[${k}]`;
       if (min && max && min.compare(max) > 0) errs.push(invalid(at, quantityValue(min), `min value ${formatQuantity(min)} is greater than max value ${formatQuantity(max)}`));
       if (defReq && min && min.compare(defReq) > 0) errs.push(invalid(at, quantityValue(defReq), `min value ${formatQuantity(min)} is greater than default request value ${formatQuantity(defReq)}`));

@@ -7,7 +7,7 @@
  */
 import type { Schema } from '../schema.js';
 import { definitionsByKey } from './definition-names.js';
-import { embeddedObjectMetaSchema, intOrStringSchema, quantitySchema, renderKubernetesType } from './from-definitions.js';
+import { intOrStringSchema, quantitySchema, renderKubernetesType } from './from-definitions.js';
 import { GO_NAMED_MAPS, GO_NAMED_TYPES } from './go-named-types.js';
 
 export { embeddedObjectMetaSchema } from './from-definitions.js';
