@@ -3,8 +3,9 @@
  * (webhooks and controllers): every command once through the real `kubectl furiko …` with its output
  * asserted, the option prompts on a real pseudo-terminal (`script`), the refusal of missing required
  * options without a terminal, kubectl's connection flags, and the CLI run standalone. A command's further
- * variations (a second enable, another filter or output format, kubeconfig choices) run the same command
- * line through the CLI's own entry in this process (plugin.inProcess).
+ * variations (a second enable, another filter or output format, the namespace and kubeconfig choices) run
+ * the same command line through the CLI's own entry in this process (plugin.inProcess): kubectl hands a
+ * plugin its arguments and environment unchanged.
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -107,7 +108,7 @@ describe('kubectl furiko (the CLI as a kubectl plugin)', () => {
   });
 
   it('get jobconfig -o json prints the object as kubectl would (without managed fields)', async () => {
-    const result = await plugin.kubectl(['get', 'jobconfig', 'report', '-o', 'json']);
+    const result = await plugin.inProcess(['get', 'jobconfig', 'report', '-o', 'json']);
     expect(result).toMatchObject({ code: 0, stderr: '' });
     const object = JSON.parse(result.stdout) as JobConfig;
     expect(object).toMatchObject({ kind: 'JobConfig', metadata: { name: 'report', namespace: 'default' }, spec: { concurrency: { policy: 'Allow' } } });
@@ -274,7 +275,7 @@ describe('kubectl furiko (the CLI as a kubectl plugin)', () => {
   });
 
   it('reads the kubeconfig as kubectl does: -n, --context, --kubeconfig; and runs standalone', async () => {
-    expect(await plugin.kubectl(['list', 'jobconfig', '-n', 'kube-system'])).toEqual({
+    expect(await plugin.inProcess(['list', 'jobconfig', '-n', 'kube-system'])).toEqual({
       code: 0,
       stdout: 'No job configs found in kube-system namespace.\n',
       stderr: '',
