@@ -3,7 +3,9 @@
  * the local cluster running this operator with the kubelet simulator running the task Pods (so they have
  * logs): `list job -w` prints the list then each change; `logs <job>` prints the task Pod's log (the
  * simulator's container start line); `completion bash` is sourced by a real bash and completes from
- * `__complete`, which lists subcommands, flags and JobConfig/Job names from the cluster.
+ * `__complete`, which lists subcommands, flags and JobConfig/Job names from the cluster. Each command's
+ * first run (and a refusal's exit status) goes through kubectl; its further flag variations run the same
+ * command line through the CLI's own entry in this process (plugin.inProcess).
  */
 import { symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -52,8 +54,8 @@ describe('kubectl furiko logs', () => {
 
   it("refuses a Job without tasks yet and a bad --retry-index, with Furiko's messages", async () => {
     expect(await plugin.kubectl(['logs', 'later'])).toEqual({ code: 1, stdout: '', stderr: 'Error: cannot load logs for later: no tasks created yet, try again later\n' });
-    expect(await plugin.kubectl(['logs', 'first', '--retry-index', 'x'])).toMatchObject({ code: 1, stderr: 'Error: invalid value for --retry-index: cannot parse x as int\n' });
-    expect(await plugin.kubectl(['logs', 'first', '-r', '3'])).toMatchObject({ code: 1, stderr: 'Error: cannot load logs for first: no started tasks found for retry 3\n' });
+    expect(await plugin.inProcess(['logs', 'first', '--retry-index', 'x'])).toMatchObject({ code: 1, stderr: 'Error: invalid value for --retry-index: cannot parse x as int\n' });
+    expect(await plugin.inProcess(['logs', 'first', '-r', '3'])).toMatchObject({ code: 1, stderr: 'Error: cannot load logs for first: no started tasks found for retry 3\n' });
   });
 });
 
@@ -76,11 +78,11 @@ describe('kubectl furiko list job --watch', () => {
 describe('shell completion', () => {
   it('__complete lists subcommands, flags and names from the cluster, then the no-file directive', async () => {
     expect((await plugin.kubectl(['__complete', 'l'])).stdout).toBe('list\nlogs\n:4\n');
-    expect((await plugin.kubectl(['__complete', 'run', ''])).stdout).toBe('nightly\n:4\n');
-    expect((await plugin.kubectl(['__complete', 'logs', 'f'])).stdout).toBe('first\n:4\n');
-    expect((await plugin.kubectl(['__complete', 'list', 'job', '--for', ''])).stdout).toBe('nightly\n:4\n');
-    expect((await plugin.kubectl(['__complete', 'get', 'job', '-o', 'y'])).stdout).toBe('yaml\n:4\n');
-    expect((await plugin.kubectl(['__complete', 'list', 'job', '--w'])).stdout).toBe('--watch\n:4\n');
+    expect((await plugin.inProcess(['__complete', 'run', ''])).stdout).toBe('nightly\n:4\n');
+    expect((await plugin.inProcess(['__complete', 'logs', 'f'])).stdout).toBe('first\n:4\n');
+    expect((await plugin.inProcess(['__complete', 'list', 'job', '--for', ''])).stdout).toBe('nightly\n:4\n');
+    expect((await plugin.inProcess(['__complete', 'get', 'job', '-o', 'y'])).stdout).toBe('yaml\n:4\n');
+    expect((await plugin.inProcess(['__complete', 'list', 'job', '--w'])).stdout).toBe('--watch\n:4\n');
   });
 
   it('completion bash, sourced by bash, completes `furiko run <TAB>` and `furiko kill s<TAB>`', async () => {
@@ -108,10 +110,10 @@ describe('shell completion', () => {
   });
 
   it('completion zsh is a #compdef script calling __complete; another shell is refused', async () => {
-    const zsh = await plugin.kubectl(['completion', 'zsh']);
+    const zsh = await plugin.inProcess(['completion', 'zsh']);
     expect(zsh.stdout.split('\n')[0]).toBe('#compdef furiko');
     expect(zsh.stdout).toContain('__complete "${(@)words[2,CURRENT]}"');
-    expect(await plugin.kubectl(['completion', 'fish'])).toEqual({ code: 1, stdout: '', stderr: 'Error: unsupported shell "fish": one of bash, zsh\n' });
+    expect(await plugin.inProcess(['completion', 'fish'])).toEqual({ code: 1, stdout: '', stderr: 'Error: unsupported shell "fish": one of bash, zsh\n' });
   });
 });
 
@@ -126,18 +128,18 @@ describe('kubectl furiko logs -f', () => {
   });
 
   it('passes --tail, --limit-bytes and -c on to the API server, with and without -f, and prints its refusals', async () => {
-    const whole = (await plugin.kubectl(['logs', 'first'])).stdout;
+    const whole = (await plugin.inProcess(['logs', 'first'])).stdout;
     const lines = whole.split('\n').filter(Boolean);
     expect(lines.length).toBeGreaterThan(1);
     const last = `${lines.at(-1)}\n`;
     for (const follow of [[], ['-f']]) {
-      expect(await plugin.kubectl(['logs', 'first', ...follow, '--tail', '1'])).toEqual({ code: 0, stdout: last, stderr: '' });
-      expect(await plugin.kubectl(['logs', 'first', ...follow, '--limit-bytes', '9'])).toEqual({ code: 0, stdout: 'kubeforge', stderr: '' });
-      expect(await plugin.kubectl(['logs', 'first', ...follow, '-c', 'main'])).toEqual({ code: 0, stdout: whole, stderr: '' });
+      expect(await plugin.inProcess(['logs', 'first', ...follow, '--tail', '1'])).toEqual({ code: 0, stdout: last, stderr: '' });
+      expect(await plugin.inProcess(['logs', 'first', ...follow, '--limit-bytes', '9'])).toEqual({ code: 0, stdout: 'kubeforge', stderr: '' });
+      expect(await plugin.inProcess(['logs', 'first', ...follow, '-c', 'main'])).toEqual({ code: 0, stdout: whole, stderr: '' });
     }
     const pod = (await jobOf('first')).status!.tasks![0]!.name;
     // Without -f, the Status message; a refused follow reads as client-node's log streamer put it.
-    expect(await plugin.kubectl(['logs', 'first', '-c', 'nope'])).toEqual({ code: 1, stdout: '', stderr: `Error: cannot stream pod logs for ${pod}: container nope is not valid for pod ${pod}\n` });
-    expect(await plugin.kubectl(['logs', 'first', '-f', '-c', 'nope'])).toEqual({ code: 1, stdout: '', stderr: `Error: cannot stream pod logs for ${pod}: the server answered 400\n` });
+    expect(await plugin.inProcess(['logs', 'first', '-c', 'nope'])).toEqual({ code: 1, stdout: '', stderr: `Error: cannot stream pod logs for ${pod}: container nope is not valid for pod ${pod}\n` });
+    expect(await plugin.inProcess(['logs', 'first', '-f', '-c', 'nope'])).toEqual({ code: 1, stdout: '', stderr: `Error: cannot stream pod logs for ${pod}: the server answered 400\n` });
   });
 });

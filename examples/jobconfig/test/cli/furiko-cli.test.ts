@@ -2,7 +2,10 @@
  * The `furiko` CLI (cmd/furiko) as a kubectl plugin against the local cluster running this operator
  * (webhooks and controllers): every command once through the real `kubectl furiko …` with its output
  * asserted, the option prompts on a real pseudo-terminal (`script`), the refusal of missing required
- * options without a terminal, kubectl's connection flags, and the CLI run standalone.
+ * options without a terminal, kubectl's connection flags, and the CLI run standalone. A command's further
+ * variations (a second enable, another filter or output format, the namespace and kubeconfig choices) run
+ * the same command line through the CLI's own entry in this process (plugin.inProcess): kubectl hands a
+ * plugin its arguments and environment unchanged.
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -105,7 +108,7 @@ describe('kubectl furiko (the CLI as a kubectl plugin)', () => {
   });
 
   it('get jobconfig -o json prints the object as kubectl would (without managed fields)', async () => {
-    const result = await plugin.kubectl(['get', 'jobconfig', 'report', '-o', 'json']);
+    const result = await plugin.inProcess(['get', 'jobconfig', 'report', '-o', 'json']);
     expect(result).toMatchObject({ code: 0, stderr: '' });
     const object = JSON.parse(result.stdout) as JobConfig;
     expect(object).toMatchObject({ kind: 'JobConfig', metadata: { name: 'report', namespace: 'default' }, spec: { concurrency: { policy: 'Allow' } } });
@@ -119,8 +122,8 @@ describe('kubectl furiko (the CLI as a kubectl plugin)', () => {
     const enable = await plugin.kubectl(['enable', 'jobconfig-sample']);
     expect(enable).toEqual({ code: 0, stdout: 'Successfully enabled automatic scheduling for job config default/jobconfig-sample\n', stderr: '' });
     expect((await furiko.admin.get(JobConfigKind, { namespace: 'default', name: 'jobconfig-sample' })).spec.schedule?.disabled).toBe(false);
-    expect(await plugin.kubectl(['enable', 'jobconfig-sample'])).toMatchObject({ code: 0, stdout: 'Job config default/jobconfig-sample is already enabled\n' });
-    expect(await plugin.kubectl(['disable', 'report'])).toEqual({ code: 1, stdout: '', stderr: 'Error: job config has no schedule specified\n' });
+    expect(await plugin.inProcess(['enable', 'jobconfig-sample'])).toMatchObject({ code: 0, stdout: 'Job config default/jobconfig-sample is already enabled\n' });
+    expect(await plugin.inProcess(['disable', 'report'])).toEqual({ code: 1, stdout: '', stderr: 'Error: job config has no schedule specified\n' });
   });
 
   it('run without a terminal refuses required options without a value, naming them, and creates nothing', async () => {
@@ -230,11 +233,11 @@ describe('kubectl furiko (the CLI as a kubectl plugin)', () => {
         .split('\n')
         .slice(1)
         .map((line) => line.split(/ +/).slice(0, 2).join(' '));
-    const get = await plugin.kubectl(['get', 'jobs']);
+    const get = await plugin.inProcess(['get', 'jobs']);
     expect(get.stdout.split('\n')[0]).toBe(lines[0]);
     expect(namesAndPhases(get.stdout)).toEqual(namesAndPhases(list.stdout));
-    expect(namesAndPhases((await plugin.kubectl(['list', 'job', '--for', 'report'])).stdout)).toEqual(namesAndPhases(list.stdout));
-    const forSample = await plugin.kubectl(['list', 'job', '--for', 'jobconfig-sample']);
+    expect(namesAndPhases((await plugin.inProcess(['list', 'job', '--for', 'report'])).stdout)).toEqual(namesAndPhases(list.stdout));
+    const forSample = await plugin.inProcess(['list', 'job', '--for', 'jobconfig-sample']);
     expect(forSample).toEqual({ code: 0, stdout: 'No jobs found in default namespace.\n', stderr: '' });
   });
 
@@ -248,7 +251,7 @@ describe('kubectl furiko (the CLI as a kubectl plugin)', () => {
       ),
     );
     expect(result.stdout).toMatch(new RegExp(`\n\nLATEST TASK\nName: +${name}-gezdqo-0\nCreated: +.+\nState: +\\w+\n`));
-    const yaml = await plugin.kubectl(['get', 'job', name, '-o', 'yaml']);
+    const yaml = await plugin.inProcess(['get', 'job', name, '-o', 'yaml']);
     expect(YAML.parse(yaml.stdout)).toMatchObject({ apiVersion: 'execution.furiko.io/v1alpha1', kind: 'Job', metadata: { name }, spec: { type: 'Adhoc' } });
   });
 
@@ -266,18 +269,18 @@ describe('kubectl furiko (the CLI as a kubectl plugin)', () => {
     await furiko.env.stepTo(new Date(Date.parse(killed.spec.killTimestamp!) + 5_000));
     await furiko.env.settle();
     expect((await jobs()).find((j) => j.metadata?.name === name)?.status?.phase).toMatch(/^Kill(ing|ed)$/);
-    const again = await plugin.kubectl(['kill', name]);
+    const again = await plugin.inProcess(['kill', name]);
     expect(again.code).toBe(1);
     expect(again.stderr).toMatch(/^Error: job already has a kill timestamp set to .+, use --override to override previous value\n$/);
   });
 
   it('reads the kubeconfig as kubectl does: -n, --context, --kubeconfig; and runs standalone', async () => {
-    expect(await plugin.kubectl(['list', 'jobconfig', '-n', 'kube-system'])).toEqual({
+    expect(await plugin.inProcess(['list', 'jobconfig', '-n', 'kube-system'])).toEqual({
       code: 0,
       stdout: 'No job configs found in kube-system namespace.\n',
       stderr: '',
     });
-    expect(await plugin.kubectl(['list', 'jobconfig', '--context', 'nope'])).toEqual({ code: 1, stdout: '', stderr: 'Error: context "nope" does not exist\n' });
+    expect(await plugin.inProcess(['list', 'jobconfig', '--context', 'nope'])).toEqual({ code: 1, stdout: '', stderr: 'Error: context "nope" does not exist\n' });
     // A kubeconfig whose current context points elsewhere: --context picks the right one.
     const kubeconfig = YAML.parse(readFileSync(furiko.env.cluster.kubeconfigPath, 'utf8')) as {
       contexts: Array<{ name: string; context: Record<string, string> }>;
@@ -288,8 +291,8 @@ describe('kubectl furiko (the CLI as a kubectl plugin)', () => {
     kubeconfig['current-context'] = 'elsewhere';
     const path = join(plugin.binDir, '..', 'kubeconfig-elsewhere');
     writeFileSync(path, YAML.stringify(kubeconfig));
-    expect((await plugin.kubectl(['list', 'jobconfig'], { env: { KUBECONFIG: path } })).stdout).toBe('No job configs found in kube-system namespace.\n');
-    expect((await plugin.kubectl(['list', 'jobconfig', '--context', real], { env: { KUBECONFIG: path } })).stdout).toMatch(/^NAME .*\njobconfig-sample /);
+    expect((await plugin.inProcess(['list', 'jobconfig'], { env: { KUBECONFIG: path } })).stdout).toBe('No job configs found in kube-system namespace.\n');
+    expect((await plugin.inProcess(['list', 'jobconfig', '--context', real], { env: { KUBECONFIG: path } })).stdout).toMatch(/^NAME .*\njobconfig-sample /);
     // Standalone, with --kubeconfig and no KUBECONFIG.
     const { KUBECONFIG: _unset, ...withoutKubeconfig } = plugin.env();
     const standalone = await runCommand(
