@@ -13,6 +13,8 @@ export default defineConfig(
   {
     files: ['**/*.ts'],
     extends: [eslint.configs.recommended, tseslint.configs.recommended],
+    // The project's own tsconfig.json, also when the project sits inside another one (a monorepo, an examples folder).
+    languageOptions: { parserOptions: { tsconfigRootDir: import.meta.dirname } },
     rules: {
       // Unused arguments are fine when prefixed with _ (handler signatures).
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],

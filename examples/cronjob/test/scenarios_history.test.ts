@@ -110,14 +110,14 @@ describe('CJ-22 Upstream envtest port', () => {
 
   it('counts an owned active Job, then prunes the old finished Jobs beyond limits 1/1', async () => {
     await h.admin.create({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: ns } });
-    let cj = await h.admin.create<CronJob>({
+    await h.admin.create<CronJob>({
       apiVersion: 'batch.tutorial.kubebuilder.io/v1',
       kind: 'CronJob',
       metadata: { name: ns, namespace: ns },
       spec: { schedule: '1 * * * *', jobTemplate: { spec: testJobSpec() } },
     });
     await h.env.settle();
-    cj = await h.admin.get(CronJobKind, { namespace: ns, name: ns });
+    let cj = await h.admin.get(CronJobKind, { namespace: ns, name: ns });
     expect(cj.status?.conditions?.length).toBeGreaterThan(0);
     expect(cj.status?.active).toBeUndefined();
 

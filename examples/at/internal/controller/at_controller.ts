@@ -79,7 +79,7 @@ export class ATReconciler {
     try {
       derived = statusFromChildJob(job);
     } catch (err) {
-      throw new Error(`Failed to update at status ${(err as Error).message}`);
+      throw new Error(`Failed to update at status ${(err as Error).message}`, { cause: err });
     }
     await this.writeStatus(at, derived);
     return {};

@@ -29,7 +29,7 @@ export function scheduleWindow(input: ScheduleWindowInput): ScheduleWindow {
   try {
     schedule = parseStandard(input.schedule);
   } catch (err) {
-    throw new Error(`unparseable schedule ${JSON.stringify(input.schedule)}: ${(err as Error).message}`);
+    throw new Error(`unparseable schedule ${JSON.stringify(input.schedule)}: ${(err as Error).message}`, { cause: err });
   }
   const now = new Date(input.nowMs);
   let earliest = input.earliestMs;

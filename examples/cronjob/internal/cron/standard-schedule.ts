@@ -159,7 +159,7 @@ function parseDescriptor(spec: string): Schedule {
     try {
       nanos = parseGoDurationNanos(spec.slice(every.length));
     } catch (err) {
-      throw new Error(`Failed to parse duration ${spec}: ${(err as Error).message}`);
+      throw new Error(`Failed to parse duration ${spec}: ${(err as Error).message}`, { cause: err });
     }
     return new ConstantDelaySchedule(nanos);
   }

@@ -16,7 +16,7 @@ import {
   type Result,
 } from 'kubeforge/runtime';
 import { JobKind, type Job } from '../../api/v1alpha1/job_types.js';
-import { JobConfigKind, type JobConfig } from '../../api/v1alpha1/jobconfig_types.js';
+import { JobConfigKind } from '../../api/v1alpha1/jobconfig_types.js';
 import { ANNOTATION_ADMISSION_ERROR, LABEL_JOB_CONFIG_UID } from '../furiko/keys.js';
 import { rfc3339 } from '../jobs/go-format.js';
 import { computeJobStatus, emptyStatus, isJobFinished } from '../jobs/job-status.js';
