@@ -5,9 +5,11 @@
 // (sides: kubeforge,client-node by default; `kubeforge-base` runs a second build of the runtime, from
 // KF_BASE_DIST (a copy of dist/ made before a change), interleaved with the current one: old vs new in one run).
 // With --max-semi-space-size=256 no scavenge runs inside a burst, and `allocated` (heap growth over the burst)
-// is what the runtime allocated for it.
+// is what the runtime allocated for it. KF_BURST_PROFILE=dir writes a CPU profile of each measured burst (only the
+// burst: start-up and cold starts left out) as dir/<side>-<round>.cpuprofile.
 import { fork } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { Session } from 'node:inspector/promises';
 import v8 from 'node:v8';
 import pino from 'pino';
 import { CoreV1Api, KubeConfig, makeInformer } from '@kubernetes/client-node';
@@ -35,6 +37,16 @@ const mainThreadMs = () => Number(readFileSync(`/proc/self/task/${process.pid}/s
 const until = async (cond) => {
   while (!cond()) await new Promise((r) => setTimeout(r, 1));
 };
+
+/** KF_BURST_PROFILE=dir: a CPU profile (50 µs sampling) of each measured burst, as dir/<side>-<round>.cpuprofile. */
+const profileDir = process.env.KF_BURST_PROFILE;
+const inspector = profileDir ? new Session() : undefined;
+if (inspector) {
+  mkdirSync(profileDir, { recursive: true });
+  inspector.connect();
+  await inspector.post('Profiler.enable');
+  await inspector.post('Profiler.setSamplingInterval', { interval: 50 });
+}
 
 const base = sides.includes('kubeforge-base') ? await import(`${process.env.KF_BASE_DIST}/runtime/index.js`) : undefined;
 
@@ -116,11 +128,13 @@ for (let round = 0; round <= rounds; round++) {
     const cpu0 = process.cpuUsage();
     const main0 = mainThreadMs();
     const heap0 = v8.getHeapStatistics().used_heap_size;
+    if (inspector && round > 0) await inspector.post('Profiler.start');
     await create(ns);
     await until(() => burst.seen.size === OBJECTS);
     const cpu = process.cpuUsage(cpu0);
     const main = mainThreadMs() - main0;
     const allocated = v8.getHeapStatistics().used_heap_size - heap0;
+    if (inspector && round > 0) writeFileSync(`${profileDir}/${side}-${round}.cpuprofile`, JSON.stringify((await inspector.post('Profiler.stop')).profile));
     await burst.stop();
     const cold = makers[side](ns);
     globalThis.gc?.();
