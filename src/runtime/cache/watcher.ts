@@ -32,7 +32,7 @@ import { acceptFor } from '../client/partial-metadata.js';
 import type { Transport } from '../client/transport.js';
 import { realClock, type Clock } from '../clock.js';
 import { clusterIdentity, currentResourceVersion, ServerWentBackError, wentBackInTime } from './server-timeline.js';
-import { WatchClosedEarlyError, WatchEndedError, type WatchEvent, type WatchEvents } from './watch-event.js';
+import { bookmarkEvent, errorEvent, initDoneEvent, initEvent, watchOpenedEvent, WatchClosedEarlyError, WatchEndedError, type WatchEvent, type WatchEvents } from './watch-event.js';
 import { WatchLines } from './watch-lines.js';
 import { hasDecodedShape, keepDecodedShape, keepShape } from '../keep-shape.js';
 
@@ -72,35 +72,6 @@ const KEPT_SHAPE_MAX_CHARS = 16 * 1024;
 const DONE: IteratorReturnResult<undefined> = { done: true, value: undefined };
 
 type RawEvent = { type: 'ADDED' | 'MODIFIED' | 'DELETED' | 'BOOKMARK' | 'ERROR'; object: KubeObject };
-
-/*
- * The events a watcher yields once per list, watch or failure, each made in one place and one of each kept
- * alive: an object literal made that seldom gets a hidden class that dies with the event (no boilerplate
- * holds it), and the code that reads events (the pipeline's taps, the informer's observers) was deoptimized
- * for "wrong map" on every list (keep-shape.ts). InitDone has `changes` (reflect() fills it) from the start,
- * for the same reason. Apply and Delete, made per event, keep their class anyway.
- */
-function initEvent<T extends KubeObject>(cause: Error | undefined): WatchEvent<T> {
-  return { type: 'Init', cause };
-}
-
-function initDoneEvent<T extends KubeObject>(resourceVersion: string): WatchEvent<T> {
-  return { type: 'InitDone', resourceVersion, changes: undefined };
-}
-
-function watchOpenedEvent<T extends KubeObject>(resourceVersion: string): WatchEvent<T> {
-  return { type: 'WatchOpened', resourceVersion };
-}
-
-function bookmarkEvent<T extends KubeObject>(resourceVersion: string): WatchEvent<T> {
-  return { type: 'Bookmark', resourceVersion };
-}
-
-function errorEvent<T extends KubeObject>(error: Error): WatchEvent<T> {
-  return { type: 'Error', error };
-}
-
-keepShape([initEvent(undefined), initDoneEvent(''), watchOpenedEvent(''), bookmarkEvent(''), errorEvent(new Error())]);
 
 /** The 504 a server answers for a resourceVersion it has not reached (cause ResourceVersionTooLarge). */
 function isTooLargeResourceVersion(err: unknown): boolean {
