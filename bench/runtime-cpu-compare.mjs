@@ -5,13 +5,19 @@
 // (sides: kubeforge,client-node by default; `kubeforge-base` runs a second build of the runtime, from
 // KF_BASE_DIST (a copy of dist/ made before a change), interleaved with the current one: old vs new in one run).
 // With --max-semi-space-size=256 no scavenge runs inside a burst, and `allocated` (heap growth over the burst)
-// is what the runtime allocated for it.
+// is what the runtime allocated for it. KF_BURST_PROFILE=dir writes a CPU profile of each measured burst (only the
+// burst: start-up and cold starts left out) as dir/<side>-<round>.cpuprofile.
 import { fork } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { Session } from 'node:inspector/promises';
 import v8 from 'node:v8';
 import pino from 'pino';
 import { CoreV1Api, KubeConfig, makeInformer } from '@kubernetes/client-node';
 import * as current from '../dist/runtime/index.js';
+// The client-node side clones what its informer hands out with kubeforge's cloneJson (like for like), loaded as a
+// module instance of its own: the same code, but no type feedback or optimized code shared with the runtime under
+// test (sharing it made kubeforge's read path, which inlines cloneJson, deoptimize on client-node's objects).
+const { cloneJson: cloneForClientNode } = await import('../dist/runtime/cache/copy.js?client-node');
 
 const rounds = Number(process.argv[2] ?? 7);
 const workers = Number(process.argv[3] ?? 4);
@@ -35,6 +41,16 @@ const mainThreadMs = () => Number(readFileSync(`/proc/self/task/${process.pid}/s
 const until = async (cond) => {
   while (!cond()) await new Promise((r) => setTimeout(r, 1));
 };
+
+/** KF_BURST_PROFILE=dir: a CPU profile (50 µs sampling) of each measured burst, as dir/<side>-<round>.cpuprofile. */
+const profileDir = process.env.KF_BURST_PROFILE;
+const inspector = profileDir ? new Session() : undefined;
+if (inspector) {
+  mkdirSync(profileDir, { recursive: true });
+  inspector.connect();
+  await inspector.post('Profiler.enable');
+  await inspector.post('Profiler.setSamplingInterval', { interval: 50 });
+}
 
 const base = sides.includes('kubeforge-base') ? await import(`${process.env.KF_BASE_DIST}/runtime/index.js`) : undefined;
 
@@ -81,7 +97,7 @@ function clientNode(ns) {
       }
       queue.delete(n.value);
       processing.add(n.value);
-      const copy = current.cloneJson(informer.get(n.value, ns)); // the copy kubeforge's cache read makes (like for like)
+      const copy = cloneForClientNode(informer.get(n.value, ns)); // the copy kubeforge's cache read makes (like for like)
       await Promise.resolve();
       if (copy.metadata.name === n.value) seen.add(n.value);
       processing.delete(n.value);
@@ -116,11 +132,13 @@ for (let round = 0; round <= rounds; round++) {
     const cpu0 = process.cpuUsage();
     const main0 = mainThreadMs();
     const heap0 = v8.getHeapStatistics().used_heap_size;
+    if (inspector && round > 0) await inspector.post('Profiler.start');
     await create(ns);
     await until(() => burst.seen.size === OBJECTS);
     const cpu = process.cpuUsage(cpu0);
     const main = mainThreadMs() - main0;
     const allocated = v8.getHeapStatistics().used_heap_size - heap0;
+    if (inspector && round > 0) writeFileSync(`${profileDir}/${side}-${round}.cpuprofile`, JSON.stringify((await inspector.post('Profiler.stop')).profile));
     await burst.stop();
     const cold = makers[side](ns);
     globalThis.gc?.();

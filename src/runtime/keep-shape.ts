@@ -15,3 +15,25 @@ export function keepShape<T extends object>(instance: T): T {
   kept.push(instance);
   return instance;
 }
+
+/** Objects decoded for each kind, kept by keepDecodedShape (at most one set per kind). */
+const decodedShapes = new Map<string, readonly object[]>();
+
+/**
+ * Keeps the first objects decoded from the server for `kind` (the object as cached, and the metadata
+ * JSON.parse made for it) alive for the life of the process. JSON.parse gives objects of one shape shared
+ * hidden classes, which die with the last object that had them: a runtime's cache going away took them,
+ * and the watch and cache code compiled for them (objectKey, the namespace index, the cache's transform, the
+ * store) was deoptimized and compiled again for the next runtime ("weak objects"). The caller bounds their
+ * size (watcher.ts keeps objects whose JSON is small). Returns false when `kind` already has its objects.
+ */
+export function keepDecodedShape(kind: string, objects: readonly object[]): boolean {
+  if (decodedShapes.has(kind)) return false;
+  decodedShapes.set(kind, objects);
+  return true;
+}
+
+/** True once keepDecodedShape kept objects for `kind`. */
+export function hasDecodedShape(kind: string): boolean {
+  return decodedShapes.has(kind);
+}

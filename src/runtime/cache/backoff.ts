@@ -11,7 +11,8 @@
  */
 import type { KubeObject } from '../client/object.js';
 import { after, realClock, type Clock } from '../clock.js';
-import { EventStream } from './event-stream.js';
+import { EventStream, type EventTap } from './event-stream.js';
+import { keepShape } from '../keep-shape.js';
 import type { WatchEvent, WatchEvents } from './watch-event.js';
 
 export interface BackoffPolicy {
@@ -40,21 +41,35 @@ export function backoffDelay(policy: BackoffPolicy, failures: number, random: ()
 }
 
 export function withBackoff<T extends KubeObject>(events: AsyncIterable<WatchEvent<T>> & Partial<WatchEvents<T>>, policy: BackoffPolicy = {}): EventStream<T> {
-  const clock = policy.clock ?? realClock;
-  let failures = 0;
-  return EventStream.of(events).through({
-    onEvent(event) {
-      const type = event.type;
-      if (type !== 'Error') {
-        if (failures !== 0 && (type === 'Apply' || type === 'Delete' || type === 'Bookmark' || type === 'InitDone')) failures = 0;
-        return undefined;
-      }
-      const delay = backoffDelay(policy, ++failures);
-      policy.onBackoff?.(event.error, delay, failures);
-      return sleep(clock, delay, policy.signal);
-    },
-  });
+  return EventStream.of(events).through(new BackoffTap<T>(policy));
 }
+
+/**
+ * withBackoff's stage: counts failures in a row and waits after each. A class, not a closure per stream: the
+ * pipeline calls onEvent on every event, and a closure's compiled code dies with its runtime (keep-shape.ts).
+ */
+class BackoffTap<T extends KubeObject> implements EventTap<T> {
+  private failures = 0;
+  private readonly clock: Clock;
+
+  constructor(private readonly policy: BackoffPolicy) {
+    this.clock = policy.clock ?? realClock;
+  }
+
+  onEvent(event: WatchEvent<T>): Promise<boolean> | undefined {
+    const type = event.type;
+    if (type !== 'Error') {
+      if (this.failures !== 0 && (type === 'Apply' || type === 'Delete' || type === 'Bookmark' || type === 'InitDone')) this.failures = 0;
+      return undefined;
+    }
+    const failures = ++this.failures;
+    const delay = backoffDelay(this.policy, failures);
+    this.policy.onBackoff?.(event.error, delay, failures);
+    return sleep(this.clock, delay, this.policy.signal);
+  }
+}
+
+keepShape(new BackoffTap({}));
 
 /** Waits `ms` on `clock`; false when `signal` aborted (before or during the wait). */
 function sleep(clock: Clock, ms: number, signal: AbortSignal | undefined): Promise<boolean> {

@@ -69,6 +69,11 @@ export class Cache implements CacheReader {
   private readonly informerByInfo = new WeakMap<KindInfo, Informer>();
   private readonly namespaceStrings = new Map<string, string>();
   private started = false;
+  /**
+   * The informers' transform: prepare() bound, not an arrow function per informer. Calls reach the prototype
+   * method, whose compiled code outlives this cache; a closure's would be compiled again for every cache.
+   */
+  private readonly transform: (obj: KubeObject) => KubeObject = this.prepare.bind(this);
 
   constructor(private readonly options: CacheOptions) {}
 
@@ -96,7 +101,7 @@ export class Cache implements CacheReader {
         watchTimeoutSeconds: this.options.watchTimeoutSeconds,
         resyncPeriodMs: this.options.syncPeriodMs,
         resyncClock: this.options.resyncClock,
-        transform: (obj) => this.prepare(obj),
+        transform: this.transform,
         metrics: this.options.metrics,
         logger: this.options.logger,
         onActivity: this.options.onActivity,

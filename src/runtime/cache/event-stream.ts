@@ -12,6 +12,7 @@
  */
 import type { KubeObject } from '../client/object.js';
 import type { WatchEvent, WatchEvents } from './watch-event.js';
+import { keepShape } from '../keep-shape.js';
 
 export interface EventTap<T extends KubeObject = KubeObject> {
   /** Sees an event before it is passed on; a returned promise is awaited before the next pull (false: end the stream). */
@@ -45,10 +46,12 @@ export interface EventBatches<T extends KubeObject = KubeObject> {
 
 const DONE: IteratorReturnResult<undefined> = { done: true, value: undefined };
 
+type StreamSource<T extends KubeObject> = AsyncIterable<WatchEvent<T>> & Partial<WatchEvents<T>> & Partial<BatchSource<T>>;
+
 /** Iterate once: taps keep per-stream state (a backoff's failure count, a stall timer). */
 export class EventStream<T extends KubeObject = KubeObject> implements WatchEvents<T> {
   private constructor(
-    private readonly source: AsyncIterable<WatchEvent<T>> & Partial<WatchEvents<T>> & Partial<BatchSource<T>>,
+    private readonly source: StreamSource<T>,
     private readonly taps: ReadonlyArray<EventTap<T>>,
   ) {}
 
@@ -70,66 +73,7 @@ export class EventStream<T extends KubeObject = KubeObject> implements WatchEven
    * wait (the backoff after an Error) comes before the next batch; an Error is alone in its batch.
    */
   batches(): EventBatches<T> {
-    const source = this.source;
-    const taps = this.taps;
-    const iterator = source.nextBatch === undefined ? source[Symbol.asyncIterator]() : undefined;
-    const pull = iterator === undefined
-      ? () => source.nextBatch!()
-      : async (): Promise<ReadonlyArray<WatchEvent<T>> | undefined> => {
-          const result = await iterator.next();
-          return result.done ? undefined : [result.value];
-        };
-    let wait: Promise<boolean> | undefined;
-    let ended = false;
-    const finish = (): void => {
-      if (ended) return;
-      ended = true;
-      for (const tap of taps) tap.onEnd?.();
-    };
-    const close = async (): Promise<void> => {
-      const open = !ended;
-      finish();
-      if (open) {
-        if (iterator) await iterator.return?.();
-        else source.stop!();
-      }
-    };
-    const tapped = (batch: ReadonlyArray<WatchEvent<T>>): ReadonlyArray<WatchEvent<T>> => {
-      for (let e = 0; e < batch.length; e++) {
-        const event = batch[e]!;
-        for (let i = 0; i < taps.length; i++) {
-          const pause = taps[i]!.onEvent(event);
-          if (pause !== undefined) wait = pause;
-        }
-      }
-      return batch;
-    };
-    return {
-      next: async () => {
-        if (ended) return undefined;
-        if (wait !== undefined) {
-          const go = await wait;
-          wait = undefined;
-          if (!go) {
-            await close();
-            return undefined;
-          }
-        }
-        const batch = await pull();
-        if (batch === undefined) {
-          finish();
-          return undefined;
-        }
-        return tapped(batch);
-      },
-      poll: () => {
-        if (ended || wait !== undefined || source.takeReady === undefined) return undefined;
-        const batch = source.takeReady();
-        return batch === undefined ? undefined : tapped(batch);
-      },
-      arrival: () => (ended || wait !== undefined ? undefined : source.arrival?.()),
-      close,
-    };
+    return new TappedBatches(this.source, this.taps);
   }
 
   [Symbol.asyncIterator](): AsyncIterator<WatchEvent<T>, undefined> {
@@ -153,3 +97,91 @@ export class EventStream<T extends KubeObject = KubeObject> implements WatchEven
     };
   }
 }
+
+/**
+ * EventStream.batches(): a source's batches with the taps applied. A class, not closures per stream: poll()
+ * and the taps run on every batch, and a closure's compiled code dies with its runtime (keep-shape.ts).
+ */
+class TappedBatches<T extends KubeObject> implements EventBatches<T> {
+  /** A single-event source's iterator (a source without nextBatch). */
+  private readonly iterator: AsyncIterator<WatchEvent<T>> | undefined;
+  /** A tap's wait (the backoff) to finish before the next pull; false ends the stream. */
+  private wait: Promise<boolean> | undefined;
+  private ended = false;
+
+  constructor(
+    private readonly source: StreamSource<T>,
+    private readonly taps: ReadonlyArray<EventTap<T>>,
+  ) {
+    this.iterator = source.nextBatch === undefined ? source[Symbol.asyncIterator]() : undefined;
+  }
+
+  async next(): Promise<ReadonlyArray<WatchEvent<T>> | undefined> {
+    if (this.ended) return undefined;
+    const wait = this.wait;
+    if (wait !== undefined) {
+      const go = await wait;
+      this.wait = undefined;
+      if (!go) {
+        await this.close();
+        return undefined;
+      }
+    }
+    const batch = await this.pull();
+    if (batch === undefined) {
+      this.finish();
+      return undefined;
+    }
+    return this.tapped(batch);
+  }
+
+  poll(): ReadonlyArray<WatchEvent<T>> | undefined {
+    if (this.ended || this.wait !== undefined || this.source.takeReady === undefined) return undefined;
+    const batch = this.source.takeReady();
+    return batch === undefined ? undefined : this.tapped(batch);
+  }
+
+  arrival(): Promise<void> | undefined {
+    return this.ended || this.wait !== undefined ? undefined : this.source.arrival?.();
+  }
+
+  async close(): Promise<void> {
+    const open = !this.ended;
+    this.finish();
+    if (open) {
+      if (this.iterator) await this.iterator.return?.();
+      else this.source.stop!();
+    }
+  }
+
+  /** The source's next batch (no async frame of its own around a batch source's promise). */
+  private pull(): Promise<ReadonlyArray<WatchEvent<T>> | undefined> {
+    return this.iterator === undefined ? this.source.nextBatch!() : TappedBatches.pullOne(this.iterator);
+  }
+
+  private static async pullOne<T extends KubeObject>(iterator: AsyncIterator<WatchEvent<T>>): Promise<ReadonlyArray<WatchEvent<T>> | undefined> {
+    const result = await iterator.next();
+    return result.done ? undefined : [result.value];
+  }
+
+  private finish(): void {
+    if (this.ended) return;
+    this.ended = true;
+    for (const tap of this.taps) tap.onEnd?.();
+  }
+
+  private tapped(batch: ReadonlyArray<WatchEvent<T>>): ReadonlyArray<WatchEvent<T>> {
+    const taps = this.taps;
+    for (let e = 0; e < batch.length; e++) {
+      const event = batch[e]!;
+      for (let i = 0; i < taps.length; i++) {
+        const pause = taps[i]!.onEvent(event);
+        if (pause !== undefined) this.wait = pause;
+      }
+    }
+    return batch;
+  }
+}
+
+// One instance lives on between informers, so the event path's compiled code stays valid (keep-shape.ts).
+keepShape(new TappedBatches<KubeObject>({ nextBatch: () => Promise.resolve(undefined), stop: () => undefined, [Symbol.asyncIterator]: () => ({ next: () => Promise.resolve(DONE) }) }, []));

@@ -16,8 +16,9 @@
 import type { KubeObject } from '../client/object.js';
 import { realClock, type Clock } from '../clock.js';
 import { stallTimer, type StallTimer } from './stall-timer.js';
-import { EventStream } from './event-stream.js';
-import { WatchStalledError, type WatchEvents } from './watch-event.js';
+import { EventStream, type EventTap } from './event-stream.js';
+import { WatchStalledError, type WatchEvent, type WatchEvents } from './watch-event.js';
+import { keepShape } from '../keep-shape.js';
 
 export interface StallDetectionOptions {
   timeoutMs: number;
@@ -28,31 +29,50 @@ export interface StallDetectionOptions {
 }
 
 export function withStallDetection<T extends KubeObject>(events: WatchEvents<T>, options: StallDetectionOptions): EventStream<T> {
-  const { timeoutMs } = options;
-  const clock = options.clock === realClock ? undefined : options.clock;
   const stream = EventStream.of(events);
-  const onStall = (): void => {
-    const error = new WatchStalledError(timeoutMs);
-    options.onStall?.(error);
-    stream.restartWatch(error);
-  };
-  let timer: StallTimer | undefined;
-  return stream.through({
-    onEvent(event) {
-      if (timer !== undefined) timer.refresh();
-      const type = event.type;
-      if (type === 'WatchOpened') {
-        timer?.cancel();
-        timer = stallTimer(timeoutMs, onStall, clock);
-      } else if (timer !== undefined && (type === 'Error' || type === 'Init')) {
-        timer.cancel();
-        timer = undefined;
-      }
-      return undefined;
-    },
-    onEnd() {
-      timer?.cancel();
-      timer = undefined;
-    },
-  });
+  return stream.through(new StallTap<T>(stream, options));
 }
+
+/**
+ * withStallDetection's stage: a stall timer while a watch is open, refreshed by every event. A class, not a
+ * closure per stream: the pipeline calls onEvent on every event, and a closure's compiled code dies with its
+ * runtime (keep-shape.ts).
+ */
+class StallTap<T extends KubeObject> implements EventTap<T> {
+  private timer: StallTimer | undefined;
+  private readonly clock: Clock | undefined;
+
+  constructor(
+    private readonly stream: EventStream<T> | undefined,
+    private readonly options: StallDetectionOptions,
+  ) {
+    this.clock = options.clock === realClock ? undefined : options.clock;
+  }
+
+  onEvent(event: WatchEvent<T>): undefined {
+    const timer = this.timer;
+    if (timer !== undefined) timer.refresh();
+    const type = event.type;
+    if (type === 'WatchOpened') {
+      timer?.cancel();
+      this.timer = stallTimer(this.options.timeoutMs, () => this.stalled(), this.clock);
+    } else if (timer !== undefined && (type === 'Error' || type === 'Init')) {
+      timer.cancel();
+      this.timer = undefined;
+    }
+    return undefined;
+  }
+
+  onEnd(): void {
+    this.timer?.cancel();
+    this.timer = undefined;
+  }
+
+  private stalled(): void {
+    const error = new WatchStalledError(this.options.timeoutMs);
+    this.options.onStall?.(error);
+    this.stream?.restartWatch(error);
+  }
+}
+
+keepShape(new StallTap(undefined, { timeoutMs: 0 }));

@@ -7,6 +7,7 @@
  * instead of a timer re-armed per event.
  */
 import type { Clock, Timer } from '../clock.js';
+import { keepShape } from '../keep-shape.js';
 
 export interface StallTimer {
   /** An event or bookmark arrived. */
@@ -15,30 +16,51 @@ export interface StallTimer {
 }
 
 export function stallTimer(ms: number, onStall: () => void, clock?: Clock): StallTimer {
-  return clock ? clockStallTimer(ms, onStall, clock) : realTimeStallTimer(ms, onStall);
+  return clock ? clockStallTimer(ms, onStall, clock) : new RealTimeStallTimer(ms, onStall);
 }
 
-function realTimeStallTimer(ms: number, onStall: () => void): StallTimer {
-  let seen = false;
-  let lastSeen = Date.now();
-  const period = Math.max(1, Math.floor(ms / 4));
-  const interval = setInterval(() => {
+/**
+ * The real-time stall timer. A class, not closures per timer: refresh() runs on every event, and a closure's
+ * compiled code dies with its runtime (keep-shape.ts).
+ */
+class RealTimeStallTimer implements StallTimer {
+  private seen = false;
+  private lastSeen = Date.now();
+  private readonly interval: NodeJS.Timeout | undefined;
+
+  constructor(
+    private readonly ms: number,
+    private readonly onStall: () => void,
+    periodic = true,
+  ) {
+    if (!periodic) return;
+    this.interval = setInterval(() => this.check(), Math.max(1, Math.floor(ms / 4)));
+    // Only a check: the watch connection itself is what keeps a process alive, never its stall timer.
+    this.interval.unref();
+  }
+
+  refresh(): void {
+    this.seen = true;
+  }
+
+  cancel(): void {
+    clearInterval(this.interval);
+  }
+
+  private check(): void {
     const now = Date.now();
-    if (seen) {
-      seen = false;
-      lastSeen = now; // the event came within the last period: never report early
-    } else if (now - lastSeen >= ms) {
-      clearInterval(interval);
-      onStall();
+    if (this.seen) {
+      this.seen = false;
+      this.lastSeen = now; // the event came within the last period: never report early
+    } else if (now - this.lastSeen >= this.ms) {
+      this.cancel();
+      this.onStall();
     }
-  }, period);
-  // Only a check: the watch connection itself is what keeps a process alive, never its stall timer.
-  interval.unref();
-  return {
-    refresh: () => void (seen = true),
-    cancel: () => clearInterval(interval),
-  };
+  }
 }
+
+// One timer (without its interval) lives on, so the event path's compiled code stays valid (keep-shape.ts).
+keepShape(new RealTimeStallTimer(1, () => undefined, false));
 
 function clockStallTimer(ms: number, onStall: () => void, clock: Clock): StallTimer {
   let lastSeen = clock.now();

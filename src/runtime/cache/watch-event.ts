@@ -10,6 +10,7 @@
  *     if (e.type === 'Apply') console.log('applied', e.object.metadata?.name);
  */
 import type { KubeObject } from '../client/object.js';
+import { keepShape } from '../keep-shape.js';
 
 /** One difference a relist made to a store (reflect.ts), in the order handlers are told: deletes first. */
 export type StoreChange<T> = { type: 'added'; object: T } | { type: 'updated'; object: T; old: T } | { type: 'deleted'; object: T };
@@ -59,3 +60,31 @@ export class WatchClosedEarlyError extends Error {
   }
 }
 
+/*
+ * The events a watcher yields once per list, watch or failure, each made here and one of each kept alive: an
+ * object literal made that seldom gets a hidden class that dies with the event (no boilerplate holds it), and
+ * the code that reads events (the pipeline's taps, the informer's observers) was deoptimized for "wrong map" on
+ * every list (keep-shape.ts). InitDone has `changes` (reflect() fills it) from the start, for the same reason.
+ * Apply and Delete, made per event, keep their class anyway.
+ */
+export function initEvent<T extends KubeObject>(cause: Error | undefined): WatchEvent<T> {
+  return { type: 'Init', cause };
+}
+
+export function initDoneEvent<T extends KubeObject>(resourceVersion: string): WatchEvent<T> {
+  return { type: 'InitDone', resourceVersion, changes: undefined };
+}
+
+export function watchOpenedEvent<T extends KubeObject>(resourceVersion: string): WatchEvent<T> {
+  return { type: 'WatchOpened', resourceVersion };
+}
+
+export function bookmarkEvent<T extends KubeObject>(resourceVersion: string): WatchEvent<T> {
+  return { type: 'Bookmark', resourceVersion };
+}
+
+export function errorEvent<T extends KubeObject>(error: Error): WatchEvent<T> {
+  return { type: 'Error', error };
+}
+
+keepShape([initEvent(undefined), initDoneEvent(''), watchOpenedEvent(''), bookmarkEvent(''), errorEvent(new Error())]);

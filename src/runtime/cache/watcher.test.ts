@@ -5,7 +5,8 @@
  */
 import type { ConfigMap } from 'kubernetes-types/core/v1.js';
 import { ApiError } from '../client/api-error.js';
-import { BuiltinKinds } from '../client/kinds.js';
+import { BuiltinKinds, type KindInfo } from '../client/kinds.js';
+import { hasDecodedShape, keepDecodedShape } from '../keep-shape.js';
 import { cm, event, scriptedServer } from './testdata/scripted-server.js';
 import { WatchEndedError, type WatchEvent } from './watch-event.js';
 import { watch, type Watcher, type WatcherState } from './watcher.js';
@@ -148,6 +149,24 @@ test('restartWatch drops the open watch: an Error with the reason, then a watch 
   expect(server.opened[0]!.aborted).toBe(true);
   expect((await pull(w, it, 1)).map(([e]) => e)).toEqual(['WatchOpened 11']);
   expect(server.watchCalls).toEqual(['10', '11']);
+  w.stop();
+  await it.next();
+});
+
+test('keeps the first small object it decodes of a kind for its shape (keepDecodedShape), never one over 16 KiB of JSON', async () => {
+  const widget = { group: 'example.com', version: 'v1', kind: 'Widget', plural: 'widgets', namespaced: true } as KindInfo<ConfigMap>;
+  const big = { apiVersion: 'example.com/v1', kind: 'Widget', metadata: { namespace: 'ns', name: 'big', resourceVersion: '11' }, data: { blob: 'x'.repeat(20_000) } };
+  const small = { apiVersion: 'example.com/v1', kind: 'Widget', metadata: { namespace: 'ns', name: 'small', resourceVersion: '12' }, data: {} };
+  const server = scriptedServer([{ items: [], resourceVersion: '10' }], [{ lines: [event('ADDED', big)] }]);
+  const w = watch(server.client, widget, { transport: server.transport });
+  const it = w[Symbol.asyncIterator]();
+  expect(hasDecodedShape('example.com/v1/Widget')).toBe(false);
+  expect((await pull(w, it, 4)).map(([e]) => e)).toEqual(['Init', 'InitDone 10', 'WatchOpened 10', 'Apply big@11']);
+  expect(hasDecodedShape('example.com/v1/Widget')).toBe(false); // over the bound: not kept
+  server.opened[0]!.write(event('ADDED', small));
+  expect((await pull(w, it, 1)).map(([e]) => e)).toEqual(['Apply small@12']);
+  expect(hasDecodedShape('example.com/v1/Widget')).toBe(true);
+  expect(keepDecodedShape('example.com/v1/Widget', [{}])).toBe(false); // the first objects stay
   w.stop();
   await it.next();
 });

@@ -32,9 +32,9 @@ import { acceptFor } from '../client/partial-metadata.js';
 import type { Transport } from '../client/transport.js';
 import { realClock, type Clock } from '../clock.js';
 import { clusterIdentity, currentResourceVersion, ServerWentBackError, wentBackInTime } from './server-timeline.js';
-import { WatchClosedEarlyError, WatchEndedError, type WatchEvent, type WatchEvents } from './watch-event.js';
+import { bookmarkEvent, errorEvent, initDoneEvent, initEvent, watchOpenedEvent, WatchClosedEarlyError, WatchEndedError, type WatchEvent, type WatchEvents } from './watch-event.js';
 import { WatchLines } from './watch-lines.js';
-import { keepShape } from '../keep-shape.js';
+import { hasDecodedShape, keepDecodedShape, keepShape } from '../keep-shape.js';
 
 export type WatcherState =
   | { phase: 'listing'; from: string; continue?: string; listed: number; cause?: string }
@@ -67,6 +67,8 @@ export interface WatchOptions {
 }
 
 const NONE: ReadonlyArray<never> = [];
+/** The longest watch event (JSON characters) whose objects may be kept for their shape (keepDecodedShape). */
+const KEPT_SHAPE_MAX_CHARS = 16 * 1024;
 const DONE: IteratorReturnResult<undefined> = { done: true, value: undefined };
 
 type RawEvent = { type: 'ADDED' | 'MODIFIED' | 'DELETED' | 'BOOKMARK' | 'ERROR'; object: KubeObject };
@@ -108,6 +110,9 @@ export class Watcher<T extends KubeObject = KubeObject> implements WatchEvents<T
   private readonly transport: Transport;
   private readonly apiVersion: string;
   private readonly clock: Clock;
+  /** This kind's key for keepDecodedShape, and whether objects of it are kept already. */
+  private readonly shapeKind: string;
+  private shapeKept: boolean;
 
   constructor(
     private readonly client: Client,
@@ -117,6 +122,8 @@ export class Watcher<T extends KubeObject = KubeObject> implements WatchEvents<T
     this.transport = options.transport ?? client.transport;
     this.apiVersion = kind.group ? `${kind.group}/${kind.version}` : kind.version;
     this.clock = options.clock ?? realClock;
+    this.shapeKind = `${this.apiVersion}/${kind.kind}${kind.metadataOnly === true ? '#metadata' : ''}`;
+    this.shapeKept = hasDecodedShape(this.shapeKind);
   }
 
   get state(): WatcherState {
@@ -252,7 +259,7 @@ export class Watcher<T extends KubeObject = KubeObject> implements WatchEvents<T
     // answers with a status is the same server; a watch the server ended or that stalled is re-opened, and
     // a server that restarted in between is caught by the re-watch's first bookmark, older than ours.)
     else if (now.phase === 'watching' && !(error instanceof ApiError) && !(error instanceof WatchEndedError) && !(error instanceof WatchClosedEarlyError)) this.setState({ phase: 'verifying', resourceVersion: rv });
-    return [{ type: 'Error', error }];
+    return [errorEvent(error)];
   }
 
   /** The state machine's step: what the current state does next, and the events it yields. */
@@ -302,7 +309,7 @@ export class Watcher<T extends KubeObject = KubeObject> implements WatchEvents<T
       this.listStarted = true;
       const cause = this.relistCause;
       this.relistCause = undefined;
-      return [{ type: 'Init', cause }];
+      return [initEvent(cause)];
     }
     const { from } = state;
     // From a specific version a server lists from etcd; unless it paginated before, ask for everything at once
@@ -333,7 +340,7 @@ export class Watcher<T extends KubeObject = KubeObject> implements WatchEvents<T
     this.earlyEnds = 0;
     this.options.logger?.debug({ kind: this.kind.kind, objects: state.listed, resourceVersion: rv }, 'informer listed');
     this.setState({ phase: 'watching', resourceVersion: rv, open: false });
-    events.push({ type: 'InitDone', resourceVersion: rv });
+    events.push(initDoneEvent(rv));
     return events;
   }
 
@@ -376,7 +383,7 @@ export class Watcher<T extends KubeObject = KubeObject> implements WatchEvents<T
     // Mutated per event (its resourceVersion), never re-allocated while the watch runs.
     this.setState({ phase: 'watching', resourceVersion: from, open: true });
     this.options.logger?.debug({ kind: this.kind.kind, resourceVersion: from }, 'watch opened');
-    return [{ type: 'WatchOpened', resourceVersion: from }];
+    return [watchOpenedEvent(from)];
   }
 
   /** Waits for lines of the open watch, then reads them (readBuffered). */
@@ -407,7 +414,15 @@ export class Watcher<T extends KubeObject = KubeObject> implements WatchEvents<T
     for (; line !== undefined; line = lines.next()) {
       this.received++;
       try {
-        events.push(this.decode(JSON.parse(line) as RawEvent, state));
+        const raw = JSON.parse(line) as RawEvent;
+        // The metadata as parsed, before prepare() replaces it: kept with the first small object (keep-shape.ts).
+        const parsedMetadata = this.shapeKept || line.length > KEPT_SHAPE_MAX_CHARS ? undefined : raw.object?.metadata;
+        const event = this.decode(raw, state);
+        if (parsedMetadata !== undefined && (event.type === 'Apply' || event.type === 'Delete')) {
+          keepDecodedShape(this.shapeKind, [event.object, parsedMetadata]);
+          this.shapeKept = true;
+        }
+        events.push(event);
       } catch (err) {
         // What came before the bad line is delivered; the failure is the next step's.
         if (events.length === 0) throw err;
@@ -439,7 +454,7 @@ export class Watcher<T extends KubeObject = KubeObject> implements WatchEvents<T
     const rv = raw.object.metadata?.resourceVersion;
     if (wentBackInTime(rv, state.resourceVersion)) throw new ServerWentBackError(rv!, state.resourceVersion, `a ${raw.type} event is older than the last one seen`);
     if (rv) state.resourceVersion = rv;
-    if (raw.type === 'BOOKMARK') return { type: 'Bookmark', resourceVersion: rv ?? state.resourceVersion };
+    if (raw.type === 'BOOKMARK') return bookmarkEvent(rv ?? state.resourceVersion);
     const object = this.prepare(raw.object as T);
     return raw.type === 'DELETED' ? { type: 'Delete', object, old: undefined } : { type: 'Apply', object, old: undefined };
   }
