@@ -4,7 +4,8 @@
  * examples' shared install in run-local.test.ts does not), started with a 2 s --probe-interval and no
  * --s3-endpoint. run-local then starts an s3rver too and logs its endpoint; the test makes the sample's bucket
  * there, applies config/samples with kubectl, sees `available: true`, deletes the bucket and sees `false`.
- * Real processes on the real clock, so polling with a bounded wait is legitimate here. The AWS SDK's
+ * Real processes on the real clock, so bounded real-time waits are legitimate here (polling for the KUBECONFIG=
+ * line, `kubectl wait --timeout` for the sample's status). The AWS SDK's
  * NodeVersionSupportWarning (Node 20) must not reach the output.
  */
 import { spawn } from 'node:child_process';
@@ -64,11 +65,18 @@ test('make run-local starts an s3rver when --s3-endpoint is absent; the sample t
     const applied = await kubectl.run(['apply', '-k', join(root, 'config/samples')]);
     expect({ code: applied.code, stdout: applied.stdout, stderr: applied.stderr }).toEqual({ code: 0, stdout: 'storagebucket.storage.example.com/storagebucket-sample created\n', stderr: '' });
     const available = (): Promise<string> => kubectl!.ok(['get', 'storagebucket', 'storagebucket-sample', '-o', 'jsonpath={.status.available}']);
-    expect(await poll(async () => ((await available()) === 'true' ? true : undefined), 10_000)).toBe(true);
+    // `kubectl wait` watches for the value (up to 10 s) in one process, where polling ran kubectl every 250 ms.
+    const availableBecomes = async (value: 'true' | 'false'): Promise<{ code: number; stderr: string }> => {
+      const waited = await kubectl!.run(['wait', 'storagebucket/storagebucket-sample', `--for=jsonpath={.status.available}=${value}`, '--timeout=10s']);
+      return { code: waited.code, stderr: waited.stderr };
+    };
+    expect(await availableBecomes('true')).toEqual({ code: 0, stderr: '' });
+    expect(await available()).toBe('true');
 
     await s3.send(new DeleteBucketCommand({ Bucket: 'storagebucket-sample' }));
     // The next tick (2 s) finds it gone; nothing in the cluster changed in between.
-    expect(await poll(async () => ((await available()) === 'false' ? false : undefined), 10_000)).toBe(false);
+    expect(await availableBecomes('false')).toEqual({ code: 0, stderr: '' });
+    expect(await available()).toBe('false');
     const condition = await kubectl.ok(['get', 'storagebucket', 'storagebucket-sample', '-o', 'jsonpath={.status.conditions[?(@.type=="Available")].reason}']);
     expect(condition).toBe('BucketNotFound');
     const columns = (await kubectl.ok(['get', 'storagebucket', 'storagebucket-sample'])).split('\n')[0];

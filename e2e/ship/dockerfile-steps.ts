@@ -4,10 +4,12 @@
  * context filtered by .dockerignore, or with --from from an earlier stage's folder), RUN runs through `sh`
  * in the stage's WORKDIR — and the last stage's USER and ENTRYPOINT are returned for the caller to start.
  * Only what a project's Dockerfile uses is understood (FROM … AS, WORKDIR, COPY [--from=], RUN, USER,
- * ENTRYPOINT [exec form]); anything else fails, naming the line.
+ * ENTRYPOINT [exec form]); anything else fails, naming the line. COPY --from hard-links an earlier stage's
+ * files instead of copying them (same content and mode; an earlier stage is never run again): the
+ * image's node_modules is 4 600 files, whose copies cost 2 s of CPU on this machine's file system.
  */
 import { spawnSync } from 'node:child_process';
-import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { cpSync, existsSync, linkSync, lstatSync, mkdirSync, readdirSync, readFileSync, readlinkSync, rmSync, statSync, symlinkSync } from 'node:fs';
 import { join, relative } from 'node:path';
 
 export interface Instruction {
@@ -66,6 +68,21 @@ export function copyContext(project: string, context: string): void {
   };
   mkdirSync(context, { recursive: true });
   visit(project);
+}
+
+/**
+ * `from` (a file, a symbolic link or a folder) at `to` as hard links: folders made (merged into one that
+ * exists, as COPY does), files linked in place of what is there, symbolic links written with their target as it is.
+ */
+function linkTree(from: string, to: string): void {
+  const stat = lstatSync(from);
+  if (!stat.isDirectory()) rmSync(to, { force: true });
+  if (stat.isSymbolicLink()) symlinkSync(readlinkSync(from), to);
+  else if (!stat.isDirectory()) linkSync(from, to);
+  else {
+    mkdirSync(to, { recursive: true });
+    for (const entry of readdirSync(from)) linkTree(join(from, entry), join(to, entry));
+  }
 }
 
 export interface Stage {
@@ -131,7 +148,8 @@ export function performDockerfile(dockerfileText: string, context: string, stage
           const into = statSync(path).isDirectory() || destination.endsWith('/') || words.length > 1;
           const finalTarget = into && !statSync(path).isDirectory() ? join(target, source.split('/').pop()!) : target;
           mkdirSync(into ? target : join(target, '..'), { recursive: true });
-          cpSync(path, finalTarget, { recursive: true, verbatimSymlinks: true });
+          if (from) linkTree(path, finalTarget);
+          else cpSync(path, finalTarget, { recursive: true, verbatimSymlinks: true });
         }
         break;
       }
