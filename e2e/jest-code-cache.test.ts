@@ -1,0 +1,161 @@
+// The code cache jest's workers keep (scripts/jest-code-cache, issue 14): a module or function compiled again
+// under the same name with the same text starts from V8's cached code, yet each compile is its own instance;
+// any other text is compiled afresh; texts that may call import() are never cached (Node 20 drops their
+// dynamic-import callback); a cache V8 refuses falls back to a plain compile. And jest.config.js installs it.
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import vm from 'node:vm';
+import { createCodeCache, mayImportDynamically, type CodeCacheStats, type VmCompilers } from '../scripts/jest-code-cache/code-cache.cjs';
+
+const checkout = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+
+interface Installed {
+  stats: CodeCacheStats;
+  original: VmCompilers;
+}
+const installed = (vm as unknown as Record<symbol, Installed | undefined>)[Symbol.for('kubeforge.jestCodeCache')];
+// the compilers under the installed cache, so these tests see one cache only: their own
+const base: VmCompilers = installed?.original ?? { SourceTextModule: vm.SourceTextModule, compileFunction: vm.compileFunction };
+
+let names = 0;
+/** A name no other test compiles under. */
+const uniqueName = (stem: string): string => `/code-cache-test/${stem}-${process.pid}-${++names}.mjs`;
+
+/** Compiles, links (no static imports) and evaluates `text` as a module in a fresh context; its namespace. */
+async function evaluate(SourceTextModule: VmCompilers['SourceTextModule'], text: string, identifier: string, extra: Partial<vm.SourceTextModuleOptions> = {}): Promise<Record<string, unknown>> {
+  const module = new SourceTextModule(text, { identifier, context: vm.createContext({}), ...extra });
+  await module.link(() => {
+    throw new Error('no static imports here');
+  });
+  await module.evaluate();
+  return module.namespace as Record<string, unknown>;
+}
+
+/** A module a dynamic import() resolves to: one export `from` naming who answered. */
+async function answeringModule(from: string): Promise<vm.SyntheticModule> {
+  const answer = new vm.SyntheticModule(['from'], function (this: vm.SyntheticModule) {
+    this.setExport('from', from);
+  });
+  await answer.link(() => {
+    throw new Error('no imports');
+  });
+  await answer.evaluate();
+  return answer;
+}
+
+describe('modules', () => {
+  const counter = 'let count = 0;\nexport function next() {\n  return ++count;\n}\nexport const url = import.meta.url;\n';
+
+  it('compiles the same text under the same name from the cache, each compile its own instance with its own import.meta', async () => {
+    const cache = createCodeCache(base);
+    const name = uniqueName('counter');
+    const first = await evaluate(cache.SourceTextModule, counter, name, { initializeImportMeta: (meta) => void (meta.url = 'first') });
+    const second = await evaluate(cache.SourceTextModule, counter, name, { initializeImportMeta: (meta) => void (meta.url = 'second') });
+    expect(cache.stats).toMatchObject({ hits: 1, misses: 1, rejected: 0 });
+    expect(cache.stats.bytes).toBeGreaterThan(0);
+    const [next1, next2] = [first.next as () => number, second.next as () => number];
+    expect([next1(), next1(), next2()]).toEqual([1, 2, 1]);
+    expect([first.url, second.url]).toEqual(['first', 'second']);
+  });
+
+  it('compiles a changed text afresh, also one of the same length (V8 would take the stale cache)', async () => {
+    const cache = createCodeCache(base);
+    const name = uniqueName('changed');
+    expect((await evaluate(cache.SourceTextModule, 'export const v = 1;', name)).v).toBe(1);
+    expect((await evaluate(cache.SourceTextModule, 'export const v = 2;', name)).v).toBe(2);
+    expect(cache.stats).toMatchObject({ hits: 0, misses: 2 });
+  });
+
+  it('never caches a text that calls import(): each compile keeps its own dynamic-import callback', async () => {
+    const cache = createCodeCache(base);
+    const name = uniqueName('dynamic');
+    const text = 'export const load = () => import("anything");';
+    const answers: unknown[] = [];
+    for (const who of ['first', 'second']) {
+      const namespace = await evaluate(cache.SourceTextModule, text, name, { importModuleDynamically: () => answeringModule(who) });
+      answers.push(((await (namespace.load as () => Promise<{ from: string }>)()) as { from: string }).from);
+    }
+    expect(answers).toEqual(['first', 'second']);
+    expect(cache.stats).toMatchObject({ hits: 0, misses: 2, bytes: 0 });
+  });
+
+  it('compiles afresh when V8 refuses the cached code', async () => {
+    class Refusing extends base.SourceTextModule {
+      constructor(text: string, options: vm.SourceTextModuleOptions = {}) {
+        if (options.cachedData !== undefined) throw Object.assign(new Error('cachedData buffer was rejected'), { code: 'ERR_VM_MODULE_CACHED_DATA_REJECTED' });
+        super(text, options);
+      }
+    }
+    const cache = createCodeCache({ SourceTextModule: Refusing, compileFunction: base.compileFunction });
+    const name = uniqueName('refused');
+    await evaluate(cache.SourceTextModule, counter, name);
+    const again = await evaluate(cache.SourceTextModule, counter, name);
+    expect((again.next as () => number)()).toBe(1);
+    expect(cache.stats).toMatchObject({ hits: 0, misses: 2, rejected: 1, bytes: 0 });
+  });
+});
+
+describe('functions (CommonJS)', () => {
+  const body = 'let count = 0;\nreturn () => ++count + offset;';
+
+  it('compiles the same text, parameters and name from the cache, as a function compiled without it', () => {
+    const cache = createCodeCache(base);
+    const filename = uniqueName('function');
+    const first = cache.compileFunction(body, ['offset'], { filename, parsingContext: vm.createContext({}) });
+    const second = cache.compileFunction(body, ['offset'], { filename, parsingContext: vm.createContext({}) });
+    expect(cache.stats).toMatchObject({ hits: 1, misses: 1, rejected: 0 });
+    const [next1, next2] = [first(10) as () => number, second(100) as () => number];
+    expect([next1(), next1(), next2()]).toEqual([11, 12, 101]);
+    for (const compiled of [first, second]) expect(Object.keys(compiled).filter((key) => key.startsWith('cachedData'))).toEqual([]);
+  });
+
+  it('compiles other parameter names or a changed text of the same length afresh', () => {
+    const cache = createCodeCache(base);
+    const filename = uniqueName('function');
+    expect(cache.compileFunction('return a + 1;', ['a'], { filename })(1)).toBe(2);
+    expect(cache.compileFunction('return a + 1;', ['b', 'a'], { filename })(0, 1)).toBe(2);
+    expect(cache.compileFunction('return a + 2;', ['a'], { filename })(1)).toBe(3);
+    expect(cache.stats).toMatchObject({ hits: 0, misses: 3 });
+  });
+
+  it('never caches a function that calls import(), and falls back when V8 refuses the cache', async () => {
+    const cache = createCodeCache(base);
+    const filename = uniqueName('dynamic-function');
+    const answers: string[] = [];
+    for (const who of ['first', 'second']) {
+      const load = cache.compileFunction('return import("anything");', [], { filename, importModuleDynamically: () => answeringModule(who) });
+      answers.push(((await load()) as { from: string }).from);
+    }
+    expect(answers).toEqual(['first', 'second']);
+    expect(cache.stats).toMatchObject({ hits: 0, misses: 2, bytes: 0 });
+
+    const refusing = createCodeCache({
+      SourceTextModule: base.SourceTextModule,
+      compileFunction: ((text, params, options) => Object.assign(base.compileFunction(text, params, options), options?.cachedData ? { cachedDataRejected: true } : {})) as VmCompilers['compileFunction'],
+    });
+    const refused = uniqueName('refused-function');
+    refusing.compileFunction('return 1;', [], { filename: refused });
+    expect(refusing.compileFunction('return 1;', [], { filename: refused })()).toBe(1);
+    expect(refusing.stats).toMatchObject({ hits: 0, misses: 2, rejected: 1, bytes: 0 });
+  });
+});
+
+test('a text may import dynamically when `import` is followed by ( or a comment', () => {
+  for (const text of ['import("x")', 'await import ("x")', 'import\n("x")', 'import/* why */("x")', 'import // why\n("x")']) expect([text, mayImportDynamically(text)]).toEqual([text, true]);
+  for (const text of ['import x from "x";', 'import { a } from "x";', 'export * from "x";', 'const important = 1;', 'import.meta.url', 'reimport("x")']) expect([text, mayImportDynamically(text)]).toEqual([text, false]);
+});
+
+test('jest.config.js runs the tests with the code cache installed in this worker', () => {
+  const config = readFileSync(path.join(checkout, 'jest.config.js'), 'utf8');
+  expect(config).toMatch(/runtime: '<rootDir>\/scripts\/jest-code-cache\/runtime\.cjs'/);
+  // KUBEFORGE_JEST_CODE_CACHE=0 (for comparing) leaves node:vm alone
+  if (process.env.KUBEFORGE_JEST_CODE_CACHE === '0') {
+    expect(installed).toBeUndefined();
+    return;
+  }
+  expect(installed).toBeDefined();
+  expect(vm.SourceTextModule).not.toBe(installed!.original.SourceTextModule);
+  // this file's own imports went through it: this worker compiled at least one module
+  expect(installed!.stats.hits + installed!.stats.misses).toBeGreaterThan(0);
+});
