@@ -1,7 +1,8 @@
-// The code cache jest's workers keep (scripts/jest-code-cache, issue 14): a module or function compiled again
-// under the same name with the same text starts from V8's cached code, yet each compile is its own instance;
-// any other text is compiled afresh; texts that may call import() are never cached (Node 20 drops their
-// dynamic-import callback); a cache V8 refuses falls back to a plain compile. And jest.config.js installs it.
+// The compiled code jest's workers share (scripts/jest-code-cache, issue 14): a module compiled again under
+// the same name with the same text starts from V8's cached code, yet each compile is its own instance; any
+// other text is compiled afresh; a cache V8 refuses falls back to a plain compile. CommonJS functions are
+// scripts V8 shares, each compile its own function. Texts calling import() keep their dynamic-import
+// callback (Node 20 drops it from cached code). And jest.config.js installs it.
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -16,7 +17,7 @@ interface Installed {
 }
 const installed = (vm as unknown as Record<symbol, Installed | undefined>)[Symbol.for('kubeforge.jestCodeCache')];
 // the compilers under the installed cache, so these tests see one cache only: their own
-const base: VmCompilers = installed?.original ?? { SourceTextModule: vm.SourceTextModule, compileFunction: vm.compileFunction };
+const base: VmCompilers = installed?.original ?? { SourceTextModule: vm.SourceTextModule, compileFunction: vm.compileFunction, Script: vm.Script };
 
 let names = 0;
 /** A name no other test compiles under. */
@@ -87,7 +88,7 @@ describe('modules', () => {
         super(text, options);
       }
     }
-    const cache = createCodeCache({ SourceTextModule: Refusing, compileFunction: base.compileFunction });
+    const cache = createCodeCache({ ...base, SourceTextModule: Refusing });
     const name = uniqueName('refused');
     await evaluate(cache.SourceTextModule, counter, name);
     const again = await evaluate(cache.SourceTextModule, counter, name);
@@ -97,53 +98,61 @@ describe('modules', () => {
 });
 
 describe('functions (CommonJS)', () => {
-  const body = 'let count = 0;\nreturn () => ++count + offset;';
+  const scriptName = (stem: string): string => uniqueName(stem).replace(/\.mjs$/, '.js');
 
-  it('compiles the same text, parameters and name from the cache, as a function compiled without it', () => {
+  it('compiles a text without import() as a script V8 shares, each compile its own function in its own context', () => {
     const cache = createCodeCache(base);
-    const filename = uniqueName('function');
-    const first = cache.compileFunction(body, ['offset'], { filename, parsingContext: vm.createContext({}) });
-    const second = cache.compileFunction(body, ['offset'], { filename, parsingContext: vm.createContext({}) });
-    expect(cache.stats).toMatchObject({ hits: 1, misses: 1, rejected: 0 });
-    const [next1, next2] = [first(10) as () => number, second(100) as () => number];
-    expect([next1(), next1(), next2()]).toEqual([11, 12, 101]);
-    for (const compiled of [first, second]) expect(Object.keys(compiled).filter((key) => key.startsWith('cachedData'))).toEqual([]);
+    const filename = scriptName('function');
+    const body = "'use strict';\nlet count = 0;\nconst self = this;\nreturn () => [++count + offset, globalThis.marker, self];";
+    const compile = (marker: string) => cache.compileFunction(body, ['offset'], { filename, parsingContext: vm.createContext({ marker }) });
+    const [first, second] = [compile('first'), compile('second')];
+    const [next1, next2] = [first(10) as () => unknown[], second(100) as () => unknown[]];
+    // own state, own globals, and strict mode from the text's directive (no global `this`)
+    expect([next1(), next1(), next2()]).toEqual([
+      [11, 'first', undefined],
+      [12, 'first', undefined],
+      [101, 'second', undefined],
+    ]);
+    expect(cache.stats).toMatchObject({ sharedFunctions: 2, plainFunctions: 0 });
+    for (const compiled of [first, second]) expect(Object.keys(compiled)).toEqual([]);
   });
 
-  it('compiles other parameter names or a changed text of the same length afresh', () => {
+  it('keeps the lines and columns of the text in stack traces', () => {
     const cache = createCodeCache(base);
-    const filename = uniqueName('function');
-    expect(cache.compileFunction('return a + 1;', ['a'], { filename })(1)).toBe(2);
-    expect(cache.compileFunction('return a + 1;', ['b', 'a'], { filename })(0, 1)).toBe(2);
-    expect(cache.compileFunction('return a + 2;', ['a'], { filename })(1)).toBe(3);
-    expect(cache.stats).toMatchObject({ hits: 0, misses: 3 });
+    const filename = scriptName('thrower');
+    const fail = cache.compileFunction('const unused = 1;\n\n    throw new Error("here");', [], { filename, parsingContext: vm.createContext({}) });
+    expect(fail).toThrow('here');
+    let stack = '';
+    try {
+      fail();
+    } catch (error) {
+      stack = String((error as Error).stack);
+    }
+    expect(stack).toContain(`${filename}:3:11`);
   });
 
-  it('never caches a function that calls import(), and falls back when V8 refuses the cache', async () => {
+  it('compiles a text calling import() as asked, keeping its dynamic-import callback, and passes other options through', async () => {
     const cache = createCodeCache(base);
-    const filename = uniqueName('dynamic-function');
+    const filename = scriptName('dynamic-function');
     const answers: string[] = [];
     for (const who of ['first', 'second']) {
       const load = cache.compileFunction('return import("anything");', [], { filename, importModuleDynamically: () => answeringModule(who) });
       answers.push(((await load()) as { from: string }).from);
     }
     expect(answers).toEqual(['first', 'second']);
-    expect(cache.stats).toMatchObject({ hits: 0, misses: 2, bytes: 0 });
-
-    const refusing = createCodeCache({
-      SourceTextModule: base.SourceTextModule,
-      compileFunction: ((text, params, options) => Object.assign(base.compileFunction(text, params, options), options?.cachedData ? { cachedDataRejected: true } : {})) as VmCompilers['compileFunction'],
-    });
-    const refused = uniqueName('refused-function');
-    refusing.compileFunction('return 1;', [], { filename: refused });
-    expect(refusing.compileFunction('return 1;', [], { filename: refused })()).toBe(1);
-    expect(refusing.stats).toMatchObject({ hits: 0, misses: 2, rejected: 1, bytes: 0 });
+    const produced = cache.compileFunction('return 1;', [], { filename, produceCachedData: true });
+    expect([produced(), produced.cachedDataProduced]).toEqual([1, true]);
+    expect(cache.stats).toMatchObject({ sharedFunctions: 0, plainFunctions: 2 });
   });
 });
 
-test('a text may import dynamically when `import` is followed by ( or a comment', () => {
-  for (const text of ['import("x")', 'await import ("x")', 'import\n("x")', 'import/* why */("x")', 'import // why\n("x")']) expect([text, mayImportDynamically(text)]).toEqual([text, true]);
-  for (const text of ['import x from "x";', 'import { a } from "x";', 'export * from "x";', 'const important = 1;', 'import.meta.url', 'reimport("x")']) expect([text, mayImportDynamically(text)]).toEqual([text, false]);
+test('a text imports dynamically when the lexer finds import() in its code, not in strings, comments or templates', () => {
+  const calling = ['import("x")', 'await import ("x")', 'import\n("x")', 'import/* why */("x")', 'import // why\n("x")', 'const m = `${await import("x")}`;'];
+  const notCalling = ['import x from "x";', 'export * from "x";', 'const important = 1;', 'import.meta.url', 'reimport("x")', '"use import() here"', '// import("x")\nconst a = 1;', 'const t = `import("${name}")`;', '/* import("x") */'];
+  for (const text of calling) expect([text, mayImportDynamically(text)]).toEqual([text, true]);
+  for (const text of notCalling) expect([text, mayImportDynamically(text)]).toEqual([text, false]);
+  // a text the lexer cannot read counts as one that may
+  expect(mayImportDynamically('import("x"); const = ;')).toBe(true);
 });
 
 test('jest.config.js runs the tests with the code cache installed in this worker', () => {

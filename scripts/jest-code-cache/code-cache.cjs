@@ -1,46 +1,59 @@
-// V8's code cache for the modules jest compiles, kept in memory for one worker process (issue 14): jest
-// evaluates every module afresh in each test file's vm context, so a worker running 150 files compiles the
-// same local-cluster modules 150 times. Here the first compile of a file also saves V8's code for it, and a
-// later compile of the same text under the same name starts from that code. Each test file still gets its
-// own module instances (only compiled code is shared, never state), and any other text is compiled afresh:
-// V8 checks only a cache's length and flags, so the whole text is compared here. Only code compiled before
-// evaluation is cached (Node refuses to cache an evaluated module), so functions compiled lazily during a
-// test are compiled again in each file. Installed in jest's workers by scripts/jest-code-cache/runtime.cjs.
+// Compiled code shared between the test files of one jest worker (issue 14): jest evaluates every module
+// afresh in each test file's vm context, so a worker running 150 files compiles the same modules 150 times.
+// Each test file still gets its own module instances: only compiled code is shared, never state.
+// - ES modules (our sources through swc): the first compile of a file also saves V8's code cache, and a later
+//   compile of the same text under the same name starts from it. V8 checks only a cache's length and flags,
+//   so the whole text is compared here. Node refuses to cache an evaluated module, so the cache holds the code
+//   compiled before evaluation; functions compiled lazily during a test are compiled again in each file.
+// - CommonJS (packages, jest's own per-file modules): compiled as a vm.Script, which V8 keeps in its
+//   compilation cache by text and name, so later files get the code compiled so far, lazily compiled
+//   functions included (jest's vm.compileFunction never hits that cache).
+// Node 20 loses a module's or script's dynamic-import callback when it comes from either cache, so texts
+// calling import() are compiled as jest asks. Installed in jest's workers by scripts/jest-code-cache/runtime.cjs.
 'use strict';
+const { createRequire } = require('node:module');
+
+// jest-runtime's own lexer (it depends on es-module-lexer): strings, comments and templates told apart from code
+const lexer = createRequire(require.resolve('jest-runtime'))('es-module-lexer');
+lexer.initSync();
 
 /**
- * Whether a text may call `import()`. Node 20 loses a module's or function's dynamic-import callback when it
- * is compiled from cached code ("A dynamic import callback was not specified"), so such texts are always
- * compiled afresh. Errs towards yes: `import` followed by `(` or a comment, also in strings and comments.
+ * Whether a text calls import(). A text without `import` followed by `(` or a comment cannot; otherwise the
+ * lexer decides (typescript.js only names import() in its messages). Yes when the lexer cannot read it.
  */
-const mayImportDynamically = (text) => /\bimport\s*(\(|\/[/*])/.test(text);
+function mayImportDynamically(text) {
+  if (!/\bimport\s*(\(|\/[/*])/.test(text)) return false;
+  try {
+    // d >= 0: a dynamic import (-1 a static one, -2 import.meta)
+    return lexer.parse(text)[0].some((found) => found.d >= 0);
+  } catch {
+    return true;
+  }
+}
+
+/** What is known of `text` under `name` in `store` (undefined when another text, or none, was seen). */
+function lookUp(store, name, text) {
+  const entry = name === undefined ? undefined : store.get(name);
+  return entry !== undefined && entry.text === text ? entry : undefined;
+}
 
 /**
- * `SourceTextModule` and `compileFunction` as `vm`'s, with the code cache; `base` supplies the originals.
- * `stats` counts compiles from the cache (`hits`), without it (`misses`, including texts never cached) and
- * caches V8 refused (`rejected`); `bytes` is the size of the cached code.
+ * `SourceTextModule` and `compileFunction` as `vm`'s, sharing compiled code; `base` supplies the originals
+ * (and `Script`). `stats`: module compiles from the cache (`hits`), without it (`misses`, also texts never
+ * cached) and caches V8 refused (`rejected`); `bytes` of cached module code; functions compiled as shared
+ * scripts (`sharedFunctions`) and as jest asked (`plainFunctions`).
  */
 function createCodeCache(base) {
-  // by name: the text last compiled under it and V8's code for it (undefined: not to be cached)
+  // by identifier: the text last compiled under it and V8's code for it (undefined: not to be cached)
   const modules = new Map();
+  // by parameters and file name: the text last compiled, whether it calls import()
   const functions = new Map();
-  const stats = { hits: 0, misses: 0, rejected: 0, bytes: 0 };
+  const stats = { hits: 0, misses: 0, rejected: 0, bytes: 0, sharedFunctions: 0, plainFunctions: 0 };
 
-  /** What is known of `text` under `name`: { data } (data undefined: compile it afresh), or undefined. */
-  const lookUp = (store, name, text) => {
-    const entry = name === undefined ? undefined : store.get(name);
-    return entry !== undefined && entry.text === text ? entry : undefined;
-  };
-  const remember = (store, name, text, data) => {
+  const remember = (name, text, data) => {
     if (name === undefined) return;
-    const previous = store.get(name);
-    stats.bytes += (data?.length ?? 0) - (previous?.data?.length ?? 0);
-    store.set(name, { text, data });
-  };
-  const forget = (store, name) => {
-    stats.rejected++;
-    stats.bytes -= store.get(name)?.data?.length ?? 0;
-    store.delete(name);
+    stats.bytes += (data?.length ?? 0) - (modules.get(name)?.data?.length ?? 0);
+    modules.set(name, { text, data });
   };
 
   class SourceTextModule extends base.SourceTextModule {
@@ -55,43 +68,35 @@ function createCodeCache(base) {
           return;
         } catch (error) {
           if (error?.code !== 'ERR_VM_MODULE_CACHED_DATA_REJECTED') throw error;
-          forget(modules, name);
+          stats.rejected++;
+          remember(name, text, undefined);
         }
       }
       super(text, options);
       if (options.cachedData !== undefined) return;
       stats.misses++;
-      if (known === undefined) remember(modules, name, text, mayImportDynamically(text) ? undefined : this.createCachedData());
+      if (known === undefined) remember(name, text, mayImportDynamically(text) ? undefined : this.createCachedData());
     }
   }
 
   function compileFunction(text, params = [], options = {}) {
-    if (options.cachedData !== undefined || options.produceCachedData) return base.compileFunction(text, params, options);
-    const name = options.filename;
-    // the same text with other parameter names is another function
-    const key = name === undefined ? undefined : `${params.join(',')}\0${name}`;
-    const known = lookUp(functions, key, text);
-    if (known?.data !== undefined) {
-      const compiled = base.compileFunction(text, params, { ...options, cachedData: known.data });
-      if (!compiled.cachedDataRejected) {
-        stats.hits++;
-        delete compiled.cachedDataRejected;
-        return compiled;
-      }
-      forget(functions, key);
+    const { filename, parsingContext, importModuleDynamically: _callback, ...rest } = options;
+    // only what jest passes: anything else (cached data, offsets, context extensions) as asked
+    if (filename === undefined || Object.keys(rest).length > 0) return base.compileFunction(text, params, options);
+    const key = `${params.join(',')}\0${filename}`;
+    let known = lookUp(functions, key, text);
+    if (known === undefined) {
+      known = { text, dynamic: mayImportDynamically(text) };
+      functions.set(key, known);
     }
-    stats.misses++;
-    if (known !== undefined) return base.compileFunction(text, params, options);
-    if (mayImportDynamically(text)) {
-      remember(functions, key, text, undefined);
+    if (known.dynamic) {
+      stats.plainFunctions++;
       return base.compileFunction(text, params, options);
     }
-    const compiled = base.compileFunction(text, params, { ...options, produceCachedData: true });
-    remember(functions, key, text, compiled.cachedData);
-    // the caller asked for neither: the function looks as one compiled without the cache
-    delete compiled.cachedData;
-    delete compiled.cachedDataProduced;
-    return compiled;
+    // the wrapper on a line of its own (lineOffset -1): the text keeps its lines and columns in stack traces
+    const script = new base.Script(`(function (${params.join(', ')}) {\n${text}\n})`, { filename, lineOffset: -1 });
+    stats.sharedFunctions++;
+    return parsingContext === undefined ? script.runInThisContext() : script.runInContext(parsingContext);
   }
 
   return { SourceTextModule, compileFunction, stats };
