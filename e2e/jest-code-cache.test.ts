@@ -2,18 +2,22 @@
 // the same name with the same text starts from V8's cached code, yet each compile is its own instance; any
 // other text is compiled afresh; a cache V8 refuses falls back to a plain compile. CommonJS functions are
 // scripts V8 shares, each compile its own function. Texts calling import() keep their dynamic-import
-// callback (Node 20 drops it from cached code). And jest.config.js installs it.
-import { readFileSync } from 'node:fs';
+// callback (Node 20 drops it from cached code). Source texts are read once per worker while their files stay
+// the same. And jest.config.js installs it all.
+import { mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import vm from 'node:vm';
 import { createCodeCache, mayImportDynamically, type CodeCacheStats, type VmCompilers } from '../scripts/jest-code-cache/code-cache.cjs';
+import { createSourceTexts, type SourceTextStats } from '../scripts/jest-code-cache/source-texts.cjs';
 
 const checkout = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 
 interface Installed {
   stats: CodeCacheStats;
   original: VmCompilers;
+  sourceTexts: SourceTextStats;
 }
 const installed = (vm as unknown as Record<symbol, Installed | undefined>)[Symbol.for('kubeforge.jestCodeCache')];
 // the compilers under the installed cache, so these tests see one cache only: their own
@@ -146,6 +150,58 @@ describe('functions (CommonJS)', () => {
   });
 });
 
+describe('source texts', () => {
+  let folder: string;
+  beforeEach(() => {
+    folder = mkdtempSync(path.join(tmpdir(), 'kubeforge-source-texts-'));
+  });
+  afterEach(() => rmSync(folder, { recursive: true, force: true }));
+
+  it("hands a text read for one test file to the next without reading it again, keeping each file's own entries", () => {
+    const texts = createSourceTexts();
+    const file = path.join(folder, 'a.js');
+    writeFileSync(file, 'export const a = 1;\n');
+    const first = texts.forTestFile(new Map([['/the/test.ts', 'test source']]));
+    expect([first.get(file), first.get('/the/test.ts')]).toEqual(['export const a = 1;\n', 'test source']);
+    const second = texts.forTestFile(new Map());
+    expect([second.get(file), second.get('/the/test.ts')]).toEqual(['export const a = 1;\n', undefined]);
+    expect(texts.stats).toEqual({ read: 1, reused: 1 });
+  });
+
+  it('reads a file again when its modification time, size or inode changed', () => {
+    const texts = createSourceTexts();
+    const file = path.join(folder, 'a.js');
+    const at = new Date('2026-01-01T00:00:00Z');
+    const write = (text: string) => {
+      writeFileSync(file, text);
+      utimesSync(file, at, at);
+    };
+    write('one');
+    expect(texts.forTestFile(new Map()).get(file)).toBe('one');
+    // the same size and modification time, another inode (an editor's save by rename)
+    writeFileSync(`${file}.new`, 'two');
+    utimesSync(`${file}.new`, at, at);
+    renameSync(`${file}.new`, file);
+    expect(texts.forTestFile(new Map()).get(file)).toBe('two');
+    // the same inode and size, another modification time
+    writeFileSync(file, 'six');
+    utimesSync(file, new Date('2026-01-02T00:00:00Z'), new Date('2026-01-02T00:00:00Z'));
+    expect(texts.forTestFile(new Map()).get(file)).toBe('six');
+    // the same inode and modification time, another size
+    write('seven');
+    expect(texts.forTestFile(new Map()).get(file)).toBe('seven');
+    expect(texts.stats).toEqual({ read: 4, reused: 0 });
+  });
+
+  it('leaves a missing file or a folder to jest, which reports it', () => {
+    const texts = createSourceTexts();
+    mkdirSync(path.join(folder, 'sub'));
+    const map = texts.forTestFile(new Map());
+    expect([map.get(path.join(folder, 'missing.js')), map.get(path.join(folder, 'sub'))]).toEqual([undefined, undefined]);
+    expect(texts.stats).toEqual({ read: 0, reused: 0 });
+  });
+});
+
 test('a text imports dynamically when the lexer finds import() in its code, not in strings, comments or templates', () => {
   const calling = ['import("x")', 'await import ("x")', 'import\n("x")', 'import/* why */("x")', 'import // why\n("x")', 'const m = `${await import("x")}`;'];
   const notCalling = ['import x from "x";', 'export * from "x";', 'const important = 1;', 'import.meta.url', 'reimport("x")', '"use import() here"', '// import("x")\nconst a = 1;', 'const t = `import("${name}")`;', '/* import("x") */'];
@@ -165,6 +221,7 @@ test('jest.config.js runs the tests with the code cache installed in this worker
   }
   expect(installed).toBeDefined();
   expect(vm.SourceTextModule).not.toBe(installed!.original.SourceTextModule);
-  // this file's own imports went through it: this worker compiled at least one module
+  // this file's own imports went through it: this worker compiled at least one module and read its text
   expect(installed!.stats.hits + installed!.stats.misses).toBeGreaterThan(0);
+  expect(installed!.sourceTexts.read).toBeGreaterThan(0);
 });
