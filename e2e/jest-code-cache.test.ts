@@ -144,9 +144,12 @@ describe('functions (CommonJS)', () => {
       answers.push(((await load()) as { from: string }).from);
     }
     expect(answers).toEqual(['first', 'second']);
+    // real-require's way: import() in a string made into code at run time
+    const realRequire = cache.compileFunction("return new Function('p', 'return import(p)');", [], { filename: scriptName('real-require'), importModuleDynamically: () => answeringModule('made at run time') });
+    expect(((await (realRequire() as (p: string) => Promise<{ from: string }>)('x')) as { from: string }).from).toBe('made at run time');
     const produced = cache.compileFunction('return 1;', [], { filename, produceCachedData: true });
     expect([produced(), produced.cachedDataProduced]).toEqual([1, true]);
-    expect(cache.stats).toMatchObject({ sharedFunctions: 0, plainFunctions: 2 });
+    expect(cache.stats).toMatchObject({ sharedFunctions: 0, plainFunctions: 3 });
   });
 });
 
@@ -202,10 +205,11 @@ describe('source texts', () => {
   });
 });
 
-test('a text imports dynamically when the lexer finds import() in its code, not in strings, comments or templates', () => {
+test('a text may import dynamically when the lexer finds import() in its code, or when it makes code at run time', () => {
   const calling = ['import("x")', 'await import ("x")', 'import\n("x")', 'import/* why */("x")', 'import // why\n("x")', 'const m = `${await import("x")}`;'];
-  const notCalling = ['import x from "x";', 'export * from "x";', 'const important = 1;', 'import.meta.url', 'reimport("x")', '"use import() here"', '// import("x")\nconst a = 1;', 'const t = `import("${name}")`;', '/* import("x") */'];
-  for (const text of calling) expect([text, mayImportDynamically(text)]).toEqual([text, true]);
+  const makingCode = ["const load = new Function('p', 'return import(p)');", 'eval(text)', 'const f = Function ("return 1");'];
+  const notCalling = ['import x from "x";', 'export * from "x";', 'const important = 1;', 'import.meta.url', 'reimport("x")', '"use import() here"', '// import("x")\nconst a = 1;', 'const t = `import("${name}")`;', '/* import("x") */', 'const evaluate = 1; medieval(1);'];
+  for (const text of [...calling, ...makingCode]) expect([text, mayImportDynamically(text)]).toEqual([text, true]);
   for (const text of notCalling) expect([text, mayImportDynamically(text)]).toEqual([text, false]);
   // a text the lexer cannot read counts as one that may
   expect(mayImportDynamically('import("x"); const = ;')).toBe(true);

@@ -9,7 +9,7 @@
 //   compilation cache by text and name, so later files get the code compiled so far, lazily compiled
 //   functions included (jest's vm.compileFunction never hits that cache).
 // Node 20 loses a module's or script's dynamic-import callback when it comes from either cache, so texts
-// calling import() are compiled as jest asks. Installed in jest's workers by scripts/jest-code-cache/runtime.cjs.
+// that may call import() (also through code made at run time) are compiled as jest asks. Installed in jest's workers by scripts/jest-code-cache/runtime.cjs.
 'use strict';
 const { createRequire } = require('node:module');
 
@@ -18,10 +18,12 @@ const lexer = createRequire(require.resolve('jest-runtime'))('es-module-lexer');
 lexer.initSync();
 
 /**
- * Whether a text calls import(). A text without `import` followed by `(` or a comment cannot; otherwise the
+ * Whether a text may call import(): yes when it makes code at run time (`Function(…)`, `eval(…)`: real-require's
+ * `new Function('p', 'return import(p)')`); no without `import` followed by `(` or a comment; otherwise the
  * lexer decides (typescript.js only names import() in its messages). Yes when the lexer cannot read it.
  */
 function mayImportDynamically(text) {
+  if (/\b(Function|eval)\s*\(/.test(text)) return true;
   if (!/\bimport\s*(\(|\/[/*])/.test(text)) return false;
   try {
     // d >= 0: a dynamic import (-1 a static one, -2 import.meta)
