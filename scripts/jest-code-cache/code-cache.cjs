@@ -9,7 +9,8 @@
 //   compilation cache by text and name, so later files get the code compiled so far, lazily compiled
 //   functions included (jest's vm.compileFunction never hits that cache).
 // Node 20 loses a module's or script's dynamic-import callback when it comes from either cache, so texts
-// that may call import() (also through code made at run time) are compiled as jest asks. Installed in jest's workers by scripts/jest-code-cache/runtime.cjs.
+// that may call import() (also through code made at run time) are compiled as jest asks. Installed in
+// jest's workers by scripts/jest-code-cache/runtime.cjs.
 'use strict';
 const { createRequire } = require('node:module');
 
