@@ -19,6 +19,9 @@ export default {
   testMatch: ['<rootDir>/src/**/*.test.ts', '<rootDir>/e2e/**/*.test.ts', '<rootDir>/examples/*/test/**/*.test.ts', '<rootDir>/examples/*/internal/**/*.test.ts', '<rootDir>/examples/*/api/**/*.test.ts'],
   testPathIgnorePatterns: ['/node_modules/', '/dist/', '/fixtures/'],
   testTimeout: 60000,
+  // jest-runtime sharing compiled code between a worker's test files: a module compiled once in a worker starts
+  // from compiled code in its later files (fresh instances still; scripts/jest-code-cache/code-cache.cjs)
+  runtime: '<rootDir>/scripts/jest-code-cache/runtime.cjs',
   // one temporary folder per run for results test files share within it (KUBEFORGE_TEST_RUN_DIR), removed at the end
   globalSetup: '<rootDir>/scripts/jest-run-folder/setup.mjs',
   globalTeardown: '<rootDir>/scripts/jest-run-folder/teardown.mjs',
