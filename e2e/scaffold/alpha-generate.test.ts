@@ -69,12 +69,15 @@ describe('kubeforge alpha generate on a project of the previous scaffold', () =>
     expect(result.out).toContain('removed internal/webhook/admission.ts: its code is in kubeforge/runtime (CustomDefaulter, CustomValidator)');
     expect(result.out).toContain('updated internal/webhook/v1/frigate_webhook.ts: imports from kubeforge/runtime instead of a removed scaffold file');
     // cmd/ is scaffold-owned: its two entry points are the current scaffold's (the previous ones imported ./flags.js);
-    // so is the Makefile (the previous one ran kubeforge, tsc, eslint and prettier through npx)
+    // so are the Makefile (the previous one ran kubeforge, tsc, eslint and prettier through npx) and
+    // eslint.config.mjs (the previous one did not name its tsconfigRootDir)
     expect(result.out.split('\n').filter((line) => line.startsWith('replaced '))).toEqual([
       "replaced Makefile with the current scaffold's (your changes to it are not kept; compare with git)",
       "replaced cmd/main.ts with the current scaffold's (your changes to it are not kept; compare with git)",
       "replaced cmd/run-local.ts with the current scaffold's (your changes to it are not kept; compare with git)",
+      "replaced eslint.config.mjs with the current scaffold's (your changes to it are not kept; compare with git)",
     ]);
+    expect(read(project.root, 'eslint.config.mjs')).toContain('tsconfigRootDir: import.meta.dirname');
     expect(readdirSync(join(project.root, 'cmd')).sort()).toEqual(['main.ts', 'run-local.ts']);
     expect(read(project.root, 'cmd/main.ts')).toContain("parseManagerFlags(process.argv.slice(2), { leaderElectionId: 'widget-leader.example.com' })");
     expect(read(project.root, 'cmd/main.ts')).toContain('setupWebhooks(mgr);');
