@@ -146,7 +146,8 @@ export class ControllerClient {
     write: (mutated: KubeObject | undefined) => WriteResult,
   ): KubeObject {
     const admission = this.parts.admission;
-    if (!admission) return write(undefined).object;
+    // with no webhook configuration stored, none applies: the write goes through without reading the old object for them
+    if (!admission?.configured()) return write(undefined).object;
     return admission.write({ op, rt, namespace: rt.namespaced ? namespace : undefined, name, ...(subresource ? { subresource } : {}), user: this.user(), body, old: old?.(), preview, write }).object;
   }
 
@@ -159,7 +160,7 @@ export class ControllerClient {
     const rt = this.type(name);
     try {
       const result = this.logged('delete', rt, namespace, objectName, undefined, () => {
-        const current = this.parts.admission ? this.get(rt, namespace, objectName) : undefined;
+        const current = this.parts.admission?.configured() ? this.get(rt, namespace, objectName) : undefined;
         if (current) this.parts.admission!.delete(rt, current, this.user());
         return this.parts.operations.delete(rt, namespace, objectName, options).body;
       });
