@@ -69,6 +69,12 @@ export class ControllerClient {
     return stored ? this.present(rt, stored) : undefined;
   }
 
+  /** The stored object itself, without a copy (frozen and shared: read only, never passed to a write) — for checks on hot paths. */
+  getShared(name: ResourceName | ResourceType, namespace: string | undefined, objectName: string): Readonly<KubeObject> | undefined {
+    const rt = this.type(name);
+    return this.parts.store.peek(rt.bucket, rt.namespaced ? namespace : undefined, objectName);
+  }
+
   /** Objects of a resource, optionally of one namespace, sorted by namespace and name. */
   list(name: ResourceName | ResourceType, namespace?: string): KubeObject[] {
     return this.listType(this.type(name), namespace);
