@@ -7,6 +7,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { bootstrapObjects } from './bootstrap.js';
+import { bootstrapOnce } from './bootstrap-replay.js';
 import { type ClusterClock, RealClusterClock, VirtualClock } from './clock/virtual-clock.js';
 import { ApiServer } from './http/api-server.js';
 import { TokenAuthenticator } from './http/authentication.js';
@@ -309,8 +310,9 @@ export async function startLocalCluster(options: LocalClusterOptions = {}): Prom
   const authorize = (options.authz ?? 'rbac') === 'rbac' ? (user: UserInfo, info: RequestInfo) => isAllowed(store, user, info) : () => true;
   // the API server's request history (made below) learns of the grants admission checks relied on
   let noteAuthorizationUse: ((user: UserInfo, info: RequestInfo) => void) | undefined;
+  const admissionRandom = new SeededRandom(seed + 1);
   operations.admission = new AdmissionChain(
-    { store, catalog, clock, authorize, random: new SeededRandom(seed + 1), noteAuthorizationUse: (user, info) => noteAuthorizationUse?.(user, info) },
+    { store, catalog, clock, authorize, random: admissionRandom, noteAuthorizationUse: (user, info) => noteAuthorizationUse?.(user, info) },
     { disabled: options.disabledAdmissionPlugins ?? [], enabled: options.enabledAdmissionPlugins ?? [] },
   );
   const watches = new WatchHub(store, operations, () => clock.now());
@@ -347,9 +349,13 @@ export async function startLocalCluster(options: LocalClusterOptions = {}): Prom
   installPodSubresources(handler, { catalog, store, operations, now: () => clock.now(), logs: () => containerLogsOf(internals) });
   if ((options.authz ?? 'rbac') === 'rbac') handler.rbacWriteGuard = (user, rt, object, old) => checkRbacEscalation(store, user, rt, object, old);
   if (!restored) {
-    bootstrapObjects(catalog, operations);
-    // kind's default StorageClass, installed with the cluster as kind's storage manifest does
-    operations.create(catalog.find('storage.k8s.io', 'v1', 'storageclasses')!, undefined, standardStorageClass(), { fieldManager: 'kubectl-client-side-apply' });
+    // what the writes depend on besides the store and the random sequences (a real clock's start never repeats)
+    const bootstrapInputs = dataDirectory || options.clock === 'real' ? undefined : JSON.stringify([clock.now(), options.authz ?? 'rbac', options.disabledAdmissionPlugins ?? [], options.enabledAdmissionPlugins ?? []]);
+    bootstrapOnce(bootstrapInputs, store, [random, admissionRandom], () => {
+      bootstrapObjects(catalog, operations);
+      // kind's default StorageClass, installed with the cluster as kind's storage manifest does
+      operations.create(catalog.find('storage.k8s.io', 'v1', 'storageclasses')!, undefined, standardStorageClass(), { fieldManager: 'kubectl-client-side-apply' });
+    });
   }
   const tlsOn = options.tls !== false;
   const certs = tlsOn ? await generateServingCertificates(new Date(), (await dataDirectory?.certificateAuthority()) ?? options.credentialsOf?.certificateAuthority) : undefined;

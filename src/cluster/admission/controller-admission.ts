@@ -58,6 +58,11 @@ export class ControllerAdmission {
     return taken;
   }
 
+  /** False while no webhook configuration is stored: every write goes straight through (write(undefined)). */
+  configured(): boolean {
+    return this.admission.configured();
+  }
+
   write(w: ControllerWrite): WriteResult {
     const c: AdmissionRequestContext = {
       rt: w.rt,

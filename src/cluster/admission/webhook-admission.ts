@@ -17,7 +17,7 @@ import { asStored } from '../store/kube-object.js';
 import type { KubeObject, ObjectStore } from '../store/object-store.js';
 import { type AdmissionReview, type ServiceResolver, callWebhook, deniedError } from './webhook-caller.js';
 import { processBackend } from '../controllers/service-backends.js';
-import { type AdmissionAttributes, type AdmissionOperation, matchingWebhooks } from './webhook-matching.js';
+import { type AdmissionAttributes, type AdmissionOperation, anyWebhookConfigured, matchingWebhooks } from './webhook-matching.js';
 
 export interface AdmissionRequestContext {
   rt: ResourceType;
@@ -79,6 +79,11 @@ export class WebhookAdmission {
       ...(object?.metadata?.labels ? { objectLabels: object.metadata.labels } : {}),
       ...(old?.metadata?.labels ? { oldObjectLabels: old.metadata.labels } : {}),
     };
+  }
+
+  /** Whether any webhook configuration is stored at all (none: nothing applies, whatever the request). */
+  configured(): boolean {
+    return anyWebhookConfigured(this.store);
   }
 
   /** Whether any webhook could apply (cheap check before dry runs). */

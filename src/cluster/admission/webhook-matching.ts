@@ -69,18 +69,24 @@ function matchedVersion(webhook: MutatingWebhook, a: AdmissionAttributes, equiva
   return version ? { matched: true, version } : { matched: false };
 }
 
+/** Whether any Mutating- or ValidatingWebhookConfiguration is stored (none: no webhook can apply to anything). */
+export function anyWebhookConfigured(store: ObjectStore): boolean {
+  return store.peekAny(buckets.mutating) || store.peekAny(buckets.validating);
+}
+
 /** `equivalentVersions`: the other served versions of the same resource (a CRD's versions), in order. */
 export function matchingWebhooks(store: ObjectStore, kind: 'mutating' | 'validating', a: AdmissionAttributes, equivalentVersions: string[] = []): MatchedWebhook[] {
   const out: MatchedWebhook[] = [];
   const namespace: KubeObject | undefined = a.namespace ? (store.peek('namespaces', undefined, a.namespace) as KubeObject | undefined) : undefined;
-  for (const config of store.list(buckets[kind])) {
+  // the stored configurations read in place (every write asks); a matched webhook is handed out as a copy
+  for (const config of store.listShared(buckets[kind])) {
     for (const webhook of (config.webhooks ?? []) as MutatingWebhook[]) {
       const match = matchedVersion(webhook, a, equivalentVersions);
       if (!match.matched) continue;
       if (a.namespaced && a.namespace && !selectorMatches(webhook.namespaceSelector, namespace?.metadata.labels)) continue;
       const objectOk = selectorMatches(webhook.objectSelector, a.objectLabels) || selectorMatches(webhook.objectSelector, a.oldObjectLabels);
       if (!objectOk) continue;
-      out.push({ configuration: config.metadata.name, webhook, ...(match.version ? { equivalentVersion: match.version } : {}) });
+      out.push({ configuration: config.metadata.name, webhook: structuredClone(webhook), ...(match.version ? { equivalentVersion: match.version } : {}) });
     }
   }
   return out;

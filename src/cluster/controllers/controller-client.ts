@@ -69,6 +69,12 @@ export class ControllerClient {
     return stored ? this.present(rt, stored) : undefined;
   }
 
+  /** The stored object itself, without a copy (frozen and shared: read only, never passed to a write) — for checks on hot paths. */
+  getShared(name: ResourceName | ResourceType, namespace: string | undefined, objectName: string): Readonly<KubeObject> | undefined {
+    const rt = this.type(name);
+    return this.parts.store.peek(rt.bucket, rt.namespaced ? namespace : undefined, objectName);
+  }
+
   /** Objects of a resource, optionally of one namespace, sorted by namespace and name. */
   list(name: ResourceName | ResourceType, namespace?: string): KubeObject[] {
     return this.listType(this.type(name), namespace);
@@ -146,7 +152,8 @@ export class ControllerClient {
     write: (mutated: KubeObject | undefined) => WriteResult,
   ): KubeObject {
     const admission = this.parts.admission;
-    if (!admission) return write(undefined).object;
+    // with no webhook configuration stored, none applies: the write goes through without reading the old object for them
+    if (!admission?.configured()) return write(undefined).object;
     return admission.write({ op, rt, namespace: rt.namespaced ? namespace : undefined, name, ...(subresource ? { subresource } : {}), user: this.user(), body, old: old?.(), preview, write }).object;
   }
 
@@ -159,7 +166,7 @@ export class ControllerClient {
     const rt = this.type(name);
     try {
       const result = this.logged('delete', rt, namespace, objectName, undefined, () => {
-        const current = this.parts.admission ? this.get(rt, namespace, objectName) : undefined;
+        const current = this.parts.admission?.configured() ? this.get(rt, namespace, objectName) : undefined;
         if (current) this.parts.admission!.delete(rt, current, this.user());
         return this.parts.operations.delete(rt, namespace, objectName, options).body;
       });

@@ -146,12 +146,12 @@ export class DefaultScheduler implements BuiltinController {
     this.events.record(pod, 'Normal', 'Scheduled', 'Binding', `Successfully assigned ${namespace}/${name} to ${chosen}`);
   }
 
+  /** What the plugins read in one scheduling cycle: the stored pods and nodes in place (read only), not copies of all of them per pod. */
   private cycleState(): CycleState {
-    const pods = this.client
-      .list('pods')
+    const pods = (this.client.listShared('pods') as KubeObject[])
       .map((p) => asStored<Pod>(p))
       .filter((p) => p.spec?.nodeName && !isTerminal(p));
-    const nodes: NodeInfo[] = this.client.list('nodes').map((node) => ({ node, pods: pods.filter((p) => p.spec!.nodeName === node.metadata.name) }));
+    const nodes: NodeInfo[] = (this.client.listShared('nodes') as KubeObject[]).map((node) => ({ node, pods: pods.filter((p) => p.spec!.nodeName === node.metadata.name) }));
     return {
       nodes,
       boundPods: pods,

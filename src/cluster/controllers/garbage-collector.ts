@@ -25,7 +25,7 @@ export class GarbageCollector implements BuiltinController {
   initialKeys(): string[] {
     const keys: string[] = [];
     for (const bucket of this.store.bucketNames()) {
-      for (const o of this.store.list(bucket)) {
+      for (const o of this.store.listShared(bucket)) {
         const key = locationKey({ bucket, namespace: o.metadata.namespace, name: o.metadata.name });
         if (ownerReferencesOf(o).length) keys.push(`dependent:${key}`);
         if (deleting(o) && (hasFinalizer(o, foreground) || hasFinalizer(o, orphan))) keys.push(`owner:${key}`);
@@ -71,7 +71,7 @@ export class GarbageCollector implements BuiltinController {
     if (!where) return 'absent';
     // a namespaced owner only owns dependents of its own namespace
     if (where.namespace !== undefined && where.namespace !== dependent.metadata.namespace) return 'absent';
-    const owner = this.store.get(where.bucket, where.namespace, where.name);
+    const owner = this.store.peek(where.bucket, where.namespace, where.name) as KubeObject | undefined;
     if (!owner || owner.metadata.uid !== ref.uid) return 'absent';
     if (deleting(owner) && hasFinalizer(owner, foreground)) return 'waitingForDependents';
     return 'solid';

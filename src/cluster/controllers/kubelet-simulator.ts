@@ -146,9 +146,9 @@ export class KubeletSimulator implements BuiltinController {
     return false;
   }
 
+  /** This node's pods as stored (read only: names and requests are read, nothing is written from them). */
   private myPods(): Array<Stored<Pod>> {
-    return this.client
-      .list('pods')
+    return (this.client.listShared('pods') as KubeObject[])
       .map((p) => asStored<Pod>(p))
       .filter((p) => p.spec?.nodeName === this.node.name);
   }

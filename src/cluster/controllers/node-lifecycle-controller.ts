@@ -49,7 +49,8 @@ export class NodeLifecycleController implements BuiltinController {
     if (event.bucket === 'leases.coordination.k8s.io' && event.object.metadata.namespace === nodeLeaseNamespace) return [event.object.metadata.name];
     const nodeName = event.bucket === 'pods' && event.type !== 'DELETED' ? asStored<Pod>(event.object).spec?.nodeName : undefined;
     if (nodeName) {
-      const stored = this.client.get('nodes', undefined, nodeName);
+      // every pod change asks: the stored node is read in place
+      const stored = this.client.getShared('nodes', undefined, nodeName) as KubeObject | undefined;
       const node = stored && asStored<Node>(stored);
       if ((node?.spec?.taints ?? []).some((t: Taint) => t.effect === 'NoExecute')) return [node!.metadata.name];
     }

@@ -41,7 +41,7 @@ export class OwnerIndex {
   static follow(store: ObjectStore): { index: OwnerIndex; unsubscribe: () => void } {
     const index = new OwnerIndex();
     for (const bucket of store.bucketNames()) {
-      for (const object of store.list(bucket)) index.observe({ type: 'ADDED', bucket, rv: 0, object });
+      for (const object of store.listShared(bucket)) index.observe({ type: 'ADDED', bucket, rv: 0, object });
     }
     return { index, unsubscribe: store.onCommit((e) => index.observe(e)) };
   }

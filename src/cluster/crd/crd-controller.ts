@@ -34,6 +34,11 @@ function isTrue(crd: KubeObject, type: string): boolean {
   return (asStored<CustomResourceDefinition>(crd).status?.conditions ?? []).some((c: CustomResourceDefinitionCondition) => c.type === type && c.status === 'True');
 }
 
+/** Whether the names a CRD asks for are the ones accepted. */
+function acceptedAsNamed(crd: Stored<CustomResourceDefinition>): boolean {
+  return JSON.stringify(crd.status!.acceptedNames) === JSON.stringify(crd.spec.names);
+}
+
 export class CrdController {
   private readonly pending = new Set<string>();
   /** Storage bucket → name of the CRD being deleted that owns it. */
@@ -100,11 +105,13 @@ export class CrdController {
   }
 
   reconcile(name: string): void {
-    const stored = this.cluster.store.get(crdBucket, undefined, name);
-    if (!stored) return;
-    const crd = asStored<CustomResourceDefinition>(stored);
+    // the stored CRD read in place first: an established one with its names accepted needs no copy
+    const shared = this.cluster.store.peek(crdBucket, undefined, name) as KubeObject | undefined;
+    if (!shared) return;
+    if (!shared.metadata.deletionTimestamp && isTrue(shared, 'Established') && acceptedAsNamed(asStored<CustomResourceDefinition>(shared))) return;
+    const crd = asStored<CustomResourceDefinition>(structuredClone(shared));
     if (crd.metadata.deletionTimestamp) return this.cleanup(crd);
-    if (isTrue(crd, 'Established') && JSON.stringify(crd.status!.acceptedNames) === JSON.stringify(crd.spec.names)) return;
+    if (isTrue(crd, 'Established') && acceptedAsNamed(crd)) return;
     const now = this.cluster.clock.now();
     const conflict = this.nameConflict(crd);
     const prev = (t: string): CustomResourceDefinitionCondition | undefined => (crd.status?.conditions ?? []).find((c: CustomResourceDefinitionCondition) => c.type === t);
@@ -126,7 +133,7 @@ export class CrdController {
 
   private nameConflict(crd: Stored<CustomResourceDefinition>): { reason: string; message: string } | undefined {
     const names = crd.spec.names;
-    for (const stored of this.cluster.store.list(crdBucket)) {
+    for (const stored of this.cluster.store.listShared(crdBucket)) {
       const other = asStored<CustomResourceDefinition>(stored);
       if (other.metadata.name === crd.metadata.name || other.spec.group !== crd.spec.group) continue;
       const taken: Partial<CustomResourceDefinitionNames> = other.status?.acceptedNames ?? {};

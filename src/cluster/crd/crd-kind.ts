@@ -14,7 +14,7 @@ import type {
   JSONSchemaProps,
 } from 'kubernetes-types/apiextensions/v1.js';
 import { asStored } from '../store/kube-object.js';
-import { type FieldError, forbidden, invalid, notSupported, required } from '../errors/field-errors.js';
+import { type FieldError, GoSyntaxValue, forbidden, invalid, notSupported, required } from '../errors/field-errors.js';
 import { defineKind } from '../registry/define-kind.js';
 import { dns1035LabelErrors, dns1123SubdomainErrors } from '../registry/object-meta.js';
 import type { KubeObject } from '../store/object-store.js';
@@ -52,14 +52,31 @@ function nameErrors(field: string, value: unknown, mixedCase = false): FieldErro
 const columnTypes = ['integer', 'number', 'string', 'boolean', 'date'];
 const columnFormats = ['int32', 'int64', 'float', 'double', 'byte', 'date', 'date-time', 'password'];
 
+/**
+ * Answers of schemaErrors by schema text, path and status: a CRD's every write (its status updates
+ * included) checks the same schema again, and a test file installs the same CRDs for each test.
+ */
+const checkedSchemas = new Map<string, FieldError[]>();
+const maxCheckedSchemas = 64;
+
 /** The structural, CEL and default checks of one openAPIV3Schema reported under `path`. */
 function schemaErrors(written: JSONSchemaProps, path: string, statusOn: boolean): FieldError[] {
+  const key = JSON.stringify([path, statusOn, written]);
+  const known = checkedSchemas.get(key);
+  if (known) return copyErrors(known);
   // kubernetes-types' JSONSchemaProps has no x-kubernetes extensions: read it as the CRD schema it is
   const schema = written as CrdSchema;
   const structural = structuralErrors(schema, path, statusOn);
   const errs = [...structural, ...celCompileErrors(schema, path)];
   if (structural.length === 0) errs.push(...defaultErrors(schema, path));
+  if (checkedSchemas.size >= maxCheckedSchemas) checkedSchemas.delete(checkedSchemas.keys().next().value!);
+  checkedSchemas.set(key, copyErrors(errs));
   return errs;
+}
+
+/** Field errors with their values copied (a GoSyntaxValue, immutable, kept as itself: it renders by its class). */
+function copyErrors(errs: FieldError[]): FieldError[] {
+  return errs.map((e) => ('value' in e && !(e.value instanceof GoSyntaxValue) ? { ...e, value: structuredClone(e.value) } : { ...e }));
 }
 
 function columnErrors(columns: unknown, p: string): FieldError[] {

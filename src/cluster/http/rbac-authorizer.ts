@@ -56,10 +56,15 @@ function ruleAllows(rule: Rule, info: RequestInfo): boolean {
  * discovery/basic-user/issuer-discovery policy).
  */
 export function rulesFor(store: ObjectStore, user: UserInfo, namespace: string | undefined, options: { excludeBaseline?: boolean } = {}): Rule[] {
+  return structuredClone(storedRulesFor(store, user, namespace, options)) as Rule[];
+}
+
+/** rulesFor's rules as stored (shared: read only), for the check every request makes. */
+function storedRulesFor(store: ObjectStore, user: UserInfo, namespace: string | undefined, options: { excludeBaseline?: boolean } = {}): ReadonlyArray<Readonly<Rule>> {
   const rules: Rule[] = [];
   const roleRules = (ref: RoleRef | undefined, ns: string | undefined): Rule[] => {
-    if (ref?.kind === 'ClusterRole') return (store.get('clusterroles.rbac.authorization.k8s.io', undefined, ref.name)?.rules as Rule[]) ?? [];
-    if (ref?.kind === 'Role' && ns) return (store.get('roles.rbac.authorization.k8s.io', ns, ref.name)?.rules as Rule[]) ?? [];
+    if (ref?.kind === 'ClusterRole') return (store.peek('clusterroles.rbac.authorization.k8s.io', undefined, ref.name)?.rules as Rule[]) ?? [];
+    if (ref?.kind === 'Role' && ns) return (store.peek('roles.rbac.authorization.k8s.io', ns, ref.name)?.rules as Rule[]) ?? [];
     return [];
   };
   const grants = (b: KubeObject, ns: string | undefined): boolean => {
@@ -67,11 +72,11 @@ export function rulesFor(store: ObjectStore, user: UserInfo, namespace: string |
     if (options.excludeBaseline) return matching.some((s) => !(s.kind === 'Group' && everyoneGroups.has(s.name)));
     return matching.length > 0;
   };
-  for (const b of store.list('clusterrolebindings.rbac.authorization.k8s.io')) {
+  for (const b of store.listShared('clusterrolebindings.rbac.authorization.k8s.io')) {
     if (grants(b, undefined)) rules.push(...roleRules(asStored<RoleBinding>(b).roleRef, undefined));
   }
   if (namespace) {
-    for (const b of store.list('rolebindings.rbac.authorization.k8s.io', namespace)) {
+    for (const b of store.listShared('rolebindings.rbac.authorization.k8s.io', namespace)) {
       if (grants(b, namespace)) rules.push(...roleRules(asStored<RoleBinding>(b).roleRef, namespace));
     }
   }
@@ -88,7 +93,7 @@ export function isAllowed(store: ObjectStore, user: UserInfo, info: RequestInfo)
     if (authenticated && info.verb === 'get' && discoveryPaths.some((p) => p === info.path || (p.endsWith('*') && info.path.startsWith(p.slice(0, -1))))) return true;
   } else if (authenticated && info.verb === 'create' && selfReviews.has(info.resource)) return true;
   const namespace = info.kind === 'resource' ? info.namespace : undefined;
-  return rulesFor(store, user, namespace).some((r) => ruleAllows(r, info));
+  return storedRulesFor(store, user, namespace).some((r) => ruleAllows(r, info));
 }
 
 export function forbiddenMessage(user: UserInfo, info: RequestInfo): ApiError {

@@ -84,7 +84,7 @@ export class WatchHub {
     if (!cache) this.serialized.set(rt, (cache = new WeakMap()));
     let body = cache.get(stored);
     if (body === undefined) {
-      body = JSON.stringify(this.operations.present(rt, stored));
+      body = JSON.stringify(this.operations.presentShared(rt, stored));
       if (Object.isFrozen(stored)) cache.set(stored, body);
     }
     return `{"type":"${type}","object":${body}}\n`;

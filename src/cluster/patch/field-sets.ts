@@ -115,28 +115,34 @@ function itemToken(item: unknown, sem: ListSemantics): string | undefined {
 /** Leaf paths of every field set in `value` (scalars, atomic lists, empty objects, set members, keyed items). */
 export function leafPaths(value: unknown, resolve: ListSemanticsResolver, schemaPath: string[] = [], prefix: FieldPath = []): FieldPath[] {
   const out: FieldPath[] = [];
-  if (!isObject(value)) return out;
+  collectLeafPaths(value, resolve, schemaPath, prefix, out);
+  return out;
+}
+
+/** leafPaths into one array (in document order), instead of a new array spread into its parent's per level. */
+function collectLeafPaths(value: unknown, resolve: ListSemanticsResolver, schemaPath: string[], prefix: FieldPath, out: FieldPath[]): void {
+  if (!isObject(value)) return;
   for (const [key, child] of Object.entries(value)) {
     const path = [...prefix, `f:${key}`];
     const sp = [...schemaPath, key];
-    if (isObject(child) && Object.keys(child).length > 0 && !isAtomicMap(resolve, sp)) out.push(...leafPaths(child, resolve, sp, path));
+    if (isObject(child) && Object.keys(child).length > 0 && !isAtomicMap(resolve, sp)) collectLeafPaths(child, resolve, sp, path, out);
     else if (Array.isArray(child)) {
       const sem = resolve(sp);
-      if (sem === 'atomic' || child.some((i) => itemToken(i, sem) === undefined)) out.push(path);
+      const tokens = sem === 'atomic' ? undefined : child.map((i) => itemToken(i, sem));
+      if (!tokens || tokens.includes(undefined)) out.push(path);
       else {
-        for (const item of child) {
-          const itemPath = [...path, itemToken(item, sem)!];
+        for (let i = 0; i < child.length; i++) {
+          const itemPath = [...path, tokens[i]!];
           // an atomic item (struct) is one value; otherwise its presence and its fields
           if (sem !== 'set' && isAtomicMap(resolve, sp)) out.push(itemPath);
           else {
             out.push([...itemPath, '.']);
-            if (sem !== 'set') out.push(...leafPaths(item, resolve, sp, itemPath));
+            if (sem !== 'set') collectLeafPaths(child[i], resolve, sp, itemPath, out);
           }
         }
       }
     } else out.push(path);
   }
-  return out;
 }
 
 /** The fieldsV1 trie of a set of paths. */

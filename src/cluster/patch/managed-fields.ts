@@ -85,7 +85,8 @@ export function recordUpdate(next: KubeObject, old: KubeObject | undefined, give
   const ctx = forObject(given, next);
   const nextView = ownedView(next, ctx.subresource, ctx.statusSubresource);
   const oldView = old ? ownedView(old, ctx.subresource, ctx.statusSubresource) : {};
-  const changed = leafPaths(nextView, ctx.lists).filter((p) => !deepEqual(valueAt(nextView, p), valueAt(oldView, p)));
+  const nextPaths = leafPaths(nextView, ctx.lists);
+  const changed = nextPaths.filter((p) => !deepEqual(valueAt(nextView, p), valueAt(oldView, p)));
   let list = entries(old ?? next);
   if (changed.length === 0) {
     next.metadata.managedFields = list.length ? list : undefined;
@@ -95,8 +96,8 @@ export function recordUpdate(next: KubeObject, old: KubeObject | undefined, give
   const changedKeys = new Set(changed.map(pathKey));
   const mine = (e: ManagedFieldsEntry): boolean => e.manager === ctx.manager && e.operation === 'Update' && (e.subresource ?? '') === (ctx.subresource ?? '');
   const previous = list.find(mine);
-  const stillSet = new Set(leafPaths(nextView, ctx.lists).map(pathKey));
-  const keep = previous ? fromFieldsV1(previous.fieldsV1).filter((p) => stillSet.has(pathKey(p)) && !changedKeys.has(pathKey(p))) : [];
+  const stillSet = previous ? new Set(nextPaths.map(pathKey)) : undefined;
+  const keep = previous ? fromFieldsV1(previous.fieldsV1).filter((p) => stillSet!.has(pathKey(p)) && !changedKeys.has(pathKey(p))) : [];
   list = withoutPaths(list, changedKeys, mine);
   list = setEntry(list, ctx, 'Update', [...keep, ...changed]);
   next.metadata.managedFields = list;

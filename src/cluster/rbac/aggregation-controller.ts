@@ -35,8 +35,9 @@ export class ClusterRoleAggregationController implements BuiltinController {
 
   constructor(private readonly client: ControllerClient) {}
 
+  /** Read-only scan of the stored roles (every ClusterRole change asks again: no copies of all of them). */
   private aggregatedNames(): string[] {
-    return this.client.list('rbac.authorization.k8s.io/clusterroles').filter((r) => r.aggregationRule).map((r) => r.metadata.name);
+    return this.client.listShared('rbac.authorization.k8s.io/clusterroles').filter((r) => r.aggregationRule).map((r) => r.metadata.name);
   }
 
   initialKeys(): string[] {
@@ -50,7 +51,8 @@ export class ClusterRoleAggregationController implements BuiltinController {
   reconcile(name: string): void {
     const role = this.client.get('rbac.authorization.k8s.io/clusterroles', undefined, name);
     if (!role?.aggregationRule) return;
-    const rules = aggregatedRules(role, this.client.list('rbac.authorization.k8s.io/clusterroles'));
+    // the stored roles read in place; the rules taken from them are copied into the write
+    const rules = structuredClone(aggregatedRules(role, [...this.client.listShared('rbac.authorization.k8s.io/clusterroles')]));
     if (JSON.stringify(rules) === JSON.stringify(role.rules ?? [])) return;
     this.client.update('rbac.authorization.k8s.io/clusterroles', { ...role, rules });
   }

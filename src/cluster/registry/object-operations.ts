@@ -94,9 +94,9 @@ export class ObjectOperations {
 
   /** Reads one object through `rt` (converted from storage). */
   get(rt: ResourceType, namespace: string | undefined, name: string): KubeObject {
-    const stored = this.store.get(rt.bucket, rt.namespaced ? namespace : undefined, name);
+    const stored = this.store.peek(rt.bucket, rt.namespaced ? namespace : undefined, name);
     if (!stored) throw notFound(this.qr(rt), name);
-    return this.present(rt, stored);
+    return this.present(rt, stored as KubeObject);
   }
 
   /**
@@ -111,7 +111,12 @@ export class ObjectOperations {
 
   /** Converts a stored object to what `rt` serves. */
   present(rt: ResourceType, stored: KubeObject): KubeObject {
-    const object = rt.strategy.fromStorage ? rt.strategy.fromStorage(structuredClone(stored)) : structuredClone(stored);
+    return this.presentCopy(rt, structuredClone(stored));
+  }
+
+  /** present() of an object no one else holds (the copy a store write returns): converted in place, not copied again. */
+  private presentCopy(rt: ResourceType, copy: KubeObject): KubeObject {
+    const object = rt.strategy.fromStorage ? rt.strategy.fromStorage(copy) : copy;
     object.apiVersion = groupVersion(rt);
     object.kind = rt.kind;
     return reorderTypeMeta(object);
@@ -234,7 +239,7 @@ export class ObjectOperations {
     recordUpdate(object, undefined, this.ownership(rt, opts, 'create'));
     if (opts.dryRun) return { object: this.present(rt, { ...object, metadata: { ...object.metadata, resourceVersion: '' } }), code: 201, warnings };
     const stored = this.store.create(rt.bucket, object);
-    return { object: this.present(rt, stored), code: 201, warnings };
+    return { object: this.presentCopy(rt, stored), code: 201, warnings };
   }
 
   /** One phase of the built-in admission chain on the object about to be written; returns warnings. */
@@ -351,7 +356,7 @@ export class ObjectOperations {
       return { object: this.present(rt, gone ?? next), code: 200, warnings };
     }
     const saved = this.store.update(rt.bucket, next);
-    return { object: this.present(rt, saved), code: 200, warnings };
+    return { object: this.presentCopy(rt, saved), code: 200, warnings };
   }
 
   patch(rt: ResourceType, namespace: string | undefined, name: string, contentType: string, body: unknown, opts: WriteOptions = {}): WriteResult {
@@ -411,7 +416,7 @@ export class ObjectOperations {
         const stored = this.store.get(rt.bucket, result.object.metadata.namespace, name)!;
         stored.metadata.managedFields = managed;
         const saved = this.store.update(rt.bucket, stored);
-        return { object: this.present(rt, saved), code: 201, warnings };
+        return { object: this.presentCopy(rt, saved), code: 201, warnings };
       }
       if (managed) result.object.metadata.managedFields = managed;
       return { ...result, warnings };

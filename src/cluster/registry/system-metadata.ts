@@ -13,6 +13,13 @@ export class SeededRandom {
   constructor(seed: number) {
     this.state = seed >>> 0;
   }
+  /** Where the sequence stands: `moveTo` it later and the same draws follow. */
+  position(): number {
+    return this.state;
+  }
+  moveTo(position: number): void {
+    this.state = position >>> 0;
+  }
   next(): number {
     this.state = (this.state + 0x6d2b79f5) >>> 0;
     let t = this.state;

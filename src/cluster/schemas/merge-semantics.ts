@@ -37,9 +37,22 @@ export function schemaAt(root: string, path: string[]): Schema | undefined {
   return node;
 }
 
+/** Answers of builtinRootDefinition by apiVersion and kind (every write asks for its kind's; null: not one of ours). */
+const rootByKind = new Map<string, string | null>();
+
 /** The definition name of a built-in kind from an object's apiVersion and kind, when it is one of ours. */
 export function builtinRootDefinition(apiVersion: unknown, kind: unknown): string | undefined {
   if (typeof apiVersion !== 'string' || typeof kind !== 'string') return undefined;
+  const key = `${apiVersion}\u0000${kind}`;
+  let root = rootByKind.get(key);
+  if (root === undefined) {
+    if (rootByKind.size > 1000) rootByKind.clear();
+    rootByKind.set(key, (root = lookUpRootDefinition(apiVersion, kind) ?? null));
+  }
+  return root ?? undefined;
+}
+
+function lookUpRootDefinition(apiVersion: string, kind: string): string | undefined {
   const slash = apiVersion.indexOf('/');
   const [group, version] = slash < 0 ? ['', apiVersion] : [apiVersion.slice(0, slash), apiVersion.slice(slash + 1)];
   const name = definitionName(group, version, kind);

@@ -115,6 +115,11 @@ export class ObjectStore {
     return this.buckets.get(bucket)?.get(keyOf(namespace, name));
   }
 
+  /** Whether the bucket holds any object. */
+  peekAny(bucket: string): boolean {
+    return (this.buckets.get(bucket)?.size ?? 0) > 0;
+  }
+
   /** Current objects of a bucket (optionally one namespace), ordered by namespace then name. */
   list(bucket: string, namespace?: string): KubeObject[] {
     return this.listShared(bucket, namespace).map((o) => structuredClone(o));
@@ -163,16 +168,26 @@ export class ObjectStore {
 
   /** Commits a new object; the caller has checked it does not exist. Returns the stored copy. */
   create(bucket: string, object: KubeObject): KubeObject {
+    return structuredClone(this.commitCreate(bucket, object));
+  }
+
+  /** Commits a changed object; the caller has checked it exists and differs. */
+  update(bucket: string, object: KubeObject): KubeObject {
+    return structuredClone(this.commitUpdate(bucket, object));
+  }
+
+  /** create() for a caller that needs no copy back: returns the stored (frozen, shared) object. */
+  commitCreate(bucket: string, object: KubeObject): Readonly<KubeObject> {
     checkEtcdRequestSize(bucket, object);
     const stored = this.stamp(object);
     this.makeDurable('ADDED', bucket, stored);
     this.bucket(bucket).set(keyOf(stored.metadata.namespace, stored.metadata.name), stored);
     this.commit({ type: 'ADDED', bucket, rv: this.rv, object: stored });
-    return structuredClone(stored);
+    return stored;
   }
 
-  /** Commits a changed object; the caller has checked it exists and differs. */
-  update(bucket: string, object: KubeObject): KubeObject {
+  /** update() for a caller that needs no copy back: returns the stored (frozen, shared) object. */
+  commitUpdate(bucket: string, object: KubeObject): Readonly<KubeObject> {
     checkEtcdRequestSize(bucket, object);
     const key = keyOf(object.metadata.namespace, object.metadata.name);
     const old = this.bucket(bucket).get(key);
@@ -180,7 +195,7 @@ export class ObjectStore {
     this.makeDurable('MODIFIED', bucket, stored);
     this.bucket(bucket).set(key, stored);
     this.commit({ type: 'MODIFIED', bucket, rv: this.rv, object: stored, ...(old ? { oldObject: old } : {}) });
-    return structuredClone(stored);
+    return stored;
   }
 
   /** Removes an object; the DELETED event carries its last state with the delete's resourceVersion. */
@@ -227,10 +242,8 @@ export class ObjectStore {
 
   private commit(event: StoreEvent): void {
     this.history.push(event);
-    if (this.history.length > this.historyLimit) {
-      const dropped = this.history.splice(0, this.history.length - this.historyLimit);
-      this.compactedThrough = dropped[dropped.length - 1]!.rv;
-    }
+    // one change in, the oldest out: shift() trims the array in place, where splice(0, 1) copied all 10 000
+    while (this.history.length > this.historyLimit) this.compactedThrough = this.history.shift()!.rv;
     this.notify(event);
   }
 

@@ -319,12 +319,25 @@ const tcpUnder = new WeakMap<net.Socket, net.Socket>();
 
 /** An https.Agent whose TLS sockets run over a TCP socket it keeps, so a request can be reset. */
 class ResettableHttpsAgent extends https.Agent {
+  /**
+   * The TLS context (CA, certificate and key parsed) per set of TLS options, as the agent names its pools:
+   * made once, not for every connection tls.connect would otherwise build one for.
+   */
+  private readonly secureContexts = new Map<string, tls.SecureContext>();
+
   // The agent hands the returned socket to the request itself (its callback is for sockets made later).
   override createConnection(options: tls.ConnectionOptions & { host?: string; port?: number }): net.Socket {
     const tcp = net.connect({ host: options.host ?? 'localhost', port: options.port ?? 443 });
-    const socket = tls.connect({ ...options, socket: tcp });
+    const socket = tls.connect({ ...options, secureContext: options.secureContext ?? this.secureContextFor(options), socket: tcp });
     tcpUnder.set(socket, tcp);
     return socket;
+  }
+
+  private secureContextFor(options: tls.ConnectionOptions & { host?: string; port?: number }): tls.SecureContext {
+    const name = this.getName(options as https.AgentOptions);
+    let context = this.secureContexts.get(name);
+    if (!context) this.secureContexts.set(name, (context = tls.createSecureContext(options)));
+    return context;
   }
 }
 
