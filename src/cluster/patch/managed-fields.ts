@@ -96,8 +96,11 @@ export function recordUpdate(next: KubeObject, old: KubeObject | undefined, give
   const changedKeys = new Set(changed.map(pathKey));
   const mine = (e: ManagedFieldsEntry): boolean => e.manager === ctx.manager && e.operation === 'Update' && (e.subresource ?? '') === (ctx.subresource ?? '');
   const previous = list.find(mine);
-  const stillSet = previous ? new Set(nextPaths.map(pathKey)) : undefined;
-  const keep = previous ? fromFieldsV1(previous.fieldsV1).filter((p) => stillSet!.has(pathKey(p)) && !changedKeys.has(pathKey(p))) : [];
+  let keep: FieldPath[] = [];
+  if (previous) {
+    const stillSet = new Set(nextPaths.map(pathKey));
+    keep = fromFieldsV1(previous.fieldsV1).filter((p) => stillSet.has(pathKey(p)) && !changedKeys.has(pathKey(p)));
+  }
   list = withoutPaths(list, changedKeys, mine);
   list = setEntry(list, ctx, 'Update', [...keep, ...changed]);
   next.metadata.managedFields = list;
