@@ -90,15 +90,15 @@ const scratch = memoryScratchFolder();
 const cacheChosen = jestArgs.some((a) => /^(--cacheDirectory|--config|-c)(=|$)/.test(a));
 const cacheArgs = scratch && !cacheChosen && process.getuid ? [`--cacheDirectory=${join(realpathSync(tmpdir()), `jest_${process.getuid().toString(36)}`)}`] : [];
 if (scratch) console.log(`jest: temporary files in ${scratch} (tmpfs; set TMPDIR to choose another folder)`);
+const removeScratch = () => scratch && rmSync(scratch, { recursive: true, force: true, maxRetries: 3 });
 for (const signal of ['SIGINT', 'SIGTERM']) {
   process.once(signal, () => {
-    if (scratch) rmSync(scratch, { recursive: true, force: true });
+    removeScratch();
     process.exit(128 + (signal === 'SIGINT' ? 2 : 15));
   });
 }
 const jestEnv = { ...process.env, GOGC: process.env.GOGC ?? '400', NODE_OPTIONS: nodeOptions, ...(scratch ? { TMPDIR: scratch } : {}) };
 const tests = await runNode(['--experimental-vm-modules', jest, ...workerArgs, ...cacheArgs, ...jestArgs], { inherit: true, env: jestEnv });
-const removeScratch = () => scratch && rmSync(scratch, { recursive: true, force: true, maxRetries: 3 });
 removeScratch();
 console.log(`jest: ${files} files ${tests.code === 0 ? 'passed' : 'FAILED'} in ${seconds(jestStart)} (whole npm test ${seconds(compileStart)})`);
 process.exit(tests.code);
