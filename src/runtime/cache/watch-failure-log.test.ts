@@ -1,5 +1,6 @@
 /** WatchFailureLog: one warn per failure state, not per retry; the ways a server goes away are one state. */
 import { Writable } from 'node:stream';
+import { runInNewContext } from 'node:vm';
 import pino from 'pino';
 import { ApiError } from '../client/api-error.js';
 import { WatchFailureLog, failureState } from './watch-failure-log.js';
@@ -46,4 +47,6 @@ test('a different state is warned again: unreachable, then 403, then a certifica
   expect(lines.filter((l) => l.level === 40)).toHaveLength(3);
   expect(failureState(new Error('socket hang up'))).toBe('unreachable');
   expect(failureState(socketError('x', 'CERT_HAS_EXPIRED'))).toBe('CERT_HAS_EXPIRED');
+  expect(failureState(runInNewContext(`new Error('socket hang up')`))).toBe('unreachable'); // an Error of another realm (Node's, seen from jest)
+  expect(failureState(runInNewContext(`new RangeError('x')`))).toBe('RangeError');
 });

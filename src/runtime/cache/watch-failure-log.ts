@@ -6,6 +6,7 @@
  */
 import type { Logger } from 'pino';
 import { ApiError } from '../client/api-error.js';
+import { isError } from '../as-error.js';
 
 /**
  * Socket-level codes that all mean "the server cannot be reached": a server going away shows first as a
@@ -18,8 +19,8 @@ export function failureState(err: unknown): string {
   if (err instanceof ApiError) return `status ${err.code}`;
   const code = (err as { code?: unknown } | undefined)?.code;
   if (typeof code === 'string') return UNREACHABLE.has(code) ? 'unreachable' : code; // CERT_HAS_EXPIRED, ERR_TLS_… stay apart
-  if (err instanceof Error && /socket hang up/.test(err.message)) return 'unreachable';
-  return err instanceof Error ? err.name : 'error';
+  if (isError(err) && /socket hang up/.test(err.message)) return 'unreachable';
+  return isError(err) ? err.name : 'error';
 }
 
 export class WatchFailureLog {

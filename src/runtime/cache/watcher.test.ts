@@ -4,10 +4,12 @@
  * refused, verifying the server after a lost connection) and the events it yields in each.
  */
 import type { ConfigMap } from 'kubernetes-types/core/v1.js';
+import { runInNewContext } from 'node:vm';
 import { ApiError } from '../client/api-error.js';
 import { BuiltinKinds, type KindInfo } from '../client/kinds.js';
 import { hasDecodedShape, keepDecodedShape } from '../keep-shape.js';
 import { cm, event, scriptedServer } from './testdata/scripted-server.js';
+import { failureState } from './watch-failure-log.js';
 import { WatchEndedError, type WatchEvent } from './watch-event.js';
 import { watch, type Watcher, type WatcherState } from './watcher.js';
 
@@ -132,6 +134,27 @@ test('a failed connection yields an Error, then the watcher verifies the server 
   expect(seen[3]![1]).toEqual({ phase: 'verifying', resourceVersion: '10' });
   expect(server.listCalls).toEqual(['rv=0 limit=500', 'rv= limit=1']); // the check: the latest version, one item
   expect(server.watchCalls).toEqual(['10', '10']);
+  w.stop();
+  await it.next();
+});
+
+test('a refused connection from another realm (Node\'s socket errors seen from jest) keeps its code through the watcher', async () => {
+  const refused = runInNewContext(`Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:6443'), { code: 'ECONNREFUSED' })`) as Error;
+  expect(refused instanceof Error).toBe(false);
+  const server = scriptedServer(
+    [
+      { items: [], resourceVersion: '10' },
+      { items: [], resourceVersion: '12' },
+    ],
+    [refused, {}],
+  );
+  const w = watch(server.client, BuiltinKinds.ConfigMap, { transport: server.transport });
+  const it = w[Symbol.asyncIterator]();
+  expect((await pull(w, it, 2)).map(([e]) => e)).toEqual(['Init', 'InitDone 10']);
+  const failure = (await it.next()).value as WatchEvent<ConfigMap>;
+  if (failure.type !== 'Error') throw new Error(`expected an Error event, got ${failure.type}`);
+  expect(failure.error).toBe(refused); // was a new Error without the code
+  expect(failureState(failure.error)).toBe('unreachable'); // was 'Error': a lost server logged twice
   w.stop();
   await it.next();
 });

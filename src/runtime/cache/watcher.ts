@@ -31,6 +31,7 @@ import { resourcePath, selectorString } from '../client/paths.js';
 import { acceptFor } from '../client/partial-metadata.js';
 import type { Transport } from '../client/transport.js';
 import { realClock, type Clock } from '../clock.js';
+import { asError } from '../as-error.js';
 import { clusterIdentity, currentResourceVersion, ServerWentBackError, wentBackInTime } from './server-timeline.js';
 import { bookmarkEvent, errorEvent, initDoneEvent, initEvent, watchOpenedEvent, WatchClosedEarlyError, WatchEndedError, type WatchEvent, type WatchEvents } from './watch-event.js';
 import { WatchLines } from './watch-lines.js';
@@ -240,7 +241,7 @@ export class Watcher<T extends KubeObject = KubeObject> implements WatchEvents<T
   private failed(err: unknown, phase: WatcherState['phase']): ReadonlyArray<WatchEvent<T>> {
     if (this.lines) this.closeWatch(true);
     if (this.stopped) return NONE;
-    const error = err instanceof Error ? err : new Error(String(err));
+    const error = asError(err);
     const rv = this.resourceVersion;
     if (error instanceof ServerWentBackError) {
       this.relist('', error);
@@ -426,7 +427,7 @@ export class Watcher<T extends KubeObject = KubeObject> implements WatchEvents<T
       } catch (err) {
         // What came before the bad line is delivered; the failure is the next step's.
         if (events.length === 0) throw err;
-        this.pendingFailure = err instanceof Error ? err : new Error(String(err));
+        this.pendingFailure = asError(err);
         this.closeWatch(true);
         break;
       }

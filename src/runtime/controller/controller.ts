@@ -25,6 +25,7 @@ import { keepShape } from '../keep-shape.js';
 import { WorkQueue, type WorkQueueMetrics } from '../queue/work-queue.js';
 import { Dispatch, type Source } from '../source/source.js';
 import { isTerminalError, toReconcileFunc, type ReconcileContext, type ReconcileFunc, type Reconciler, type Result } from './reconcile.js';
+import { errorLogFields } from '../as-error.js';
 
 export const DEFAULT_MAX_CONCURRENT_RECONCILES = 4;
 
@@ -356,7 +357,7 @@ export class Controller {
       queue.forget(key);
       context.metrics?.reconcileError?.(this.name, 'terminal');
       context.metrics?.reconciled?.(this.name, 'error', seconds);
-      reconcileContext.log.error(errorFields(err), 'Reconciler error (terminal, not retried)');
+      reconcileContext.log.error(errorLogFields(err), 'Reconciler error (terminal, not retried)');
       return;
     }
     queue.addRateLimited(key, priority);
@@ -370,7 +371,7 @@ export class Controller {
     const panic = err instanceof TypeError || err instanceof ReferenceError || err instanceof RangeError;
     context.metrics?.reconcileError?.(this.name, panic ? 'panic' : 'error');
     context.metrics?.reconciled?.(this.name, 'error', seconds);
-    reconcileContext.log.error(errorFields(err), 'Reconciler error');
+    reconcileContext.log.error(errorLogFields(err), 'Reconciler error');
   }
 }
 
@@ -445,8 +446,3 @@ keepShape(new KeyedRequests(undefined as never));
 /** What withTimeout() resolves to when the timer won the race. */
 const TIMED_OUT = Symbol('timed out');
 
-/** An error as log fields: its message, and its stack in `stacktrace` (which the logger keeps only at its stack-trace level). */
-function errorFields(err: unknown): { err: string; stacktrace?: string } {
-  if (!(err instanceof Error)) return { err: String(err) };
-  return err.stack ? { err: err.message, stacktrace: err.stack } : { err: err.message };
-}

@@ -28,9 +28,3 @@ const noClient: ObjectReader = {
 
 /** The context of a handler or predicate called outside a controller (a test): a silent logger and no client. */
 export const detachedEventContext: EventContext = { client: noClient, log: pino({ level: 'silent' }) };
-
-/** An error as log fields (its message; its stack in `stacktrace`). */
-export function errorLogFields(err: unknown): { err: string; stacktrace?: string } {
-  if (!(err instanceof Error)) return { err: String(err) };
-  return err.stack ? { err: err.message, stacktrace: err.stack } : { err: err.message };
-}

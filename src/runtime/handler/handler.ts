@@ -12,7 +12,8 @@ import type { KubeObject, Request } from '../client/object.js';
 import { requestOf, splitApiVersion } from '../client/object.js';
 import { defaultKindRegistry, type KindRegistry } from '../client/kinds.js';
 import type { CreateEvent, DeleteEvent, GenericEvent, RequestQueue, UpdateEvent } from './events.js';
-import { detachedEventContext, errorLogFields, type EventContext } from './event-context.js';
+import { detachedEventContext, type EventContext } from './event-context.js';
+import { errorLogFields } from '../as-error.js';
 import { keepShape } from '../keep-shape.js';
 
 /**

@@ -8,6 +8,7 @@ import { execFile } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { Writable } from 'node:stream';
 import { fileURLToPath } from 'node:url';
+import { runInNewContext } from 'node:vm';
 import { newLogger, pinoLevel, type LoggerOptions } from './logger.js';
 
 /** A destination collecting what the logger writes; `tty` makes it claim to be a terminal. */
@@ -57,6 +58,18 @@ describe('production (the default): JSON, info, stack traces from error', () => 
     expect(String(error!.stacktrace)).toMatch(/^Error: disk on fire\n\s+at failure \(.*logger\.test\.ts:\d+:\d+\)/);
     expect(warning).toEqual(expect.objectContaining({ level: 40, err: 'disk on fire' }));
     expect(warning).not.toHaveProperty('stacktrace');
+  });
+
+  test('an Error of another realm (Node\'s own errors seen from jest) is logged as an error, not as an object', () => {
+    const foreign = runInNewContext(`new Error('connect ECONNREFUSED')`) as Error;
+    const text = logged({}, (log) => {
+      log.error({ err: foreign }, 'Reconciler error');
+      log.error(foreign, 'as the first argument');
+    });
+    const [fields, first] = text.trim().split('\n').map((l) => JSON.parse(l) as Record<string, unknown>);
+    expect(fields).toMatchObject({ level: 50, err: 'connect ECONNREFUSED' });
+    expect(String(fields!.stacktrace)).toMatch(/^Error: connect ECONNREFUSED\n/);
+    expect(first).toMatchObject({ level: 50, err: 'connect ECONNREFUSED', msg: 'as the first argument' });
   });
 
   test('a stacktrace field given by the caller is dropped below the stack-trace level', () => {

@@ -8,6 +8,7 @@
 import { createRequire } from 'node:module';
 import pino, { type Level, type Logger } from 'pino';
 import type PinoPretty from 'pino-pretty';
+import { isError } from '../as-error.js';
 
 /** pino-pretty is loaded only for the console encoder: a production manager starts without it. */
 const loadPretty = (): typeof PinoPretty => createRequire(import.meta.url)('pino-pretty') as typeof PinoPretty;
@@ -56,10 +57,10 @@ export function newLogger(options: LoggerOptions = {}): Logger {
     hooks: {
       logMethod(args, method, levelValue) {
         const [first, ...rest] = args as unknown[];
-        if (first && typeof first === 'object' && !(first instanceof Error)) {
+        if (first && typeof first === 'object' && !isError(first)) {
           return method.apply(this, [withStackPolicy(first as Record<string, unknown>, levelValue >= stackFrom), ...rest] as Parameters<typeof method>);
         }
-        if (first instanceof Error) return method.apply(this, [withStackPolicy({ err: first }, levelValue >= stackFrom), ...rest] as Parameters<typeof method>);
+        if (isError(first)) return method.apply(this, [withStackPolicy({ err: first }, levelValue >= stackFrom), ...rest] as Parameters<typeof method>);
         return method.apply(this, args);
       },
     },
@@ -74,9 +75,9 @@ export function newLogger(options: LoggerOptions = {}): Logger {
  */
 function withStackPolicy(fields: Record<string, unknown>, keepStack: boolean): Record<string, unknown> {
   const err = fields.err;
-  if (!(err instanceof Error) && !('stacktrace' in fields)) return fields;
+  if (!isError(err) && !('stacktrace' in fields)) return fields;
   const out: Record<string, unknown> = { ...fields };
-  if (err instanceof Error) {
+  if (isError(err)) {
     out.err = err.message;
     if (keepStack && err.stack) out.stacktrace = err.stack;
   }

@@ -13,6 +13,7 @@ import { parseArgs } from 'node:util';
 import { BindError, type ServerName } from './bind-address.js';
 import { newLogger, pinoLevel, type LogEncoder, type StacktraceLevel } from '../logging/logger.js';
 import type { ManagerOptions } from './manager.js';
+import { isError } from '../as-error.js';
 
 const FLAGS_USAGE = `
   --metrics-bind-address <addr>       address the metric endpoint binds to, e.g. :8443 (HTTPS) or :8080 (HTTP);
@@ -289,7 +290,7 @@ const BIND_FLAGS: Record<ServerName, string> = { 'health probe': '--health-probe
  */
 export function startFailureMessage(err: unknown, withStack = false): string {
   if (err instanceof BindError) return `${BIND_FLAGS[err.server]} ${err.address}: ${err.reason}`;
-  if (!(err instanceof Error)) return String(err);
+  if (!isError(err)) return String(err);
   return withStack ? (err.stack ?? err.message) : err.message;
 }
 

@@ -17,6 +17,7 @@ import { Cache, type KindScope } from '../cache/cache.js';
 import { metricsObserver, type InformerObserver } from '../cache/informer-observer.js';
 import type { IndexFunc } from '../cache/object-store.js';
 import { realClock, type Clock } from '../clock.js';
+import { asError, errorMessage } from '../as-error.js';
 import { Client } from '../client/client.js';
 import { apiVersionOf, defaultKindRegistry, type KindRef, type KindRegistry } from '../client/kinds.js';
 import type { KubeObject } from '../client/object.js';
@@ -361,7 +362,7 @@ export class Manager implements ControllerHost {
     const message = `failed waiting for all runnables to end within grace period of ${graceMs / 1000}s: context deadline exceeded`;
     for (const c of this.controllers) c.abandonInFlight(message);
     const abortedRequests = this.transport.abortInFlight('shutdown grace period ended'); // a hung request holds no socket open
-    stopping.catch((err: unknown) => this.logger.error({ err: err instanceof Error ? err.message : String(err) }, 'shutdown after the grace period failed'));
+    stopping.catch((err: unknown) => this.logger.error({ err: errorMessage(err) }, 'shutdown after the grace period failed'));
     this.logger.error({ abortedRequests }, message);
     throw new Error(message);
   }
@@ -424,7 +425,7 @@ export class Manager implements ControllerHost {
       // A runnable failed (or start did): stop the rest gracefully, then hand the error to the caller.
       process.off('SIGTERM', onSignal!);
       process.off('SIGINT', onSignal!);
-      await this.stop().catch((stopErr: unknown) => this.logger.error({ err: stopErr instanceof Error ? stopErr.message : String(stopErr) }, 'stopping after a failure failed'));
+      await this.stop().catch((stopErr: unknown) => this.logger.error({ err: errorMessage(stopErr) }, 'stopping after a failure failed'));
       throw err;
     } finally {
       this.failRun = undefined;
@@ -480,7 +481,7 @@ export class Manager implements ControllerHost {
     try {
       await start();
     } catch (err) {
-      const error = err instanceof Error ? err : new Error(String(err));
+      const error = asError(err);
       this.logger.error({ runnable: name, err: error.message }, 'runnable failed to start');
       this.failRun?.(error);
       throw error;

@@ -8,7 +8,8 @@ import type { Cache } from '../cache/cache.js';
 import type { Clock } from '../clock.js';
 import type { KubeObject, Request } from '../client/object.js';
 import type { CreateEvent, DeleteEvent, GenericEvent, RequestQueue, UpdateEvent } from '../handler/events.js';
-import { detachedEventContext, errorLogFields, type EventContext } from '../handler/event-context.js';
+import { detachedEventContext, type EventContext } from '../handler/event-context.js';
+import { errorLogFields } from '../as-error.js';
 import type { EventHandler } from '../handler/handler.js';
 import type { AsyncPredicate } from '../predicate/predicate.js';
 

@@ -7,6 +7,7 @@ import type { KindInfo } from '../client/kinds.js';
 import type { KubeObject } from '../client/object.js';
 import { cloneJson } from '../cache/copy.js';
 import { jsonPatchDiff } from './json-patch-diff.js';
+import { errorMessage } from '../as-error.js';
 
 export interface AdmissionRequest<T extends KubeObject = KubeObject> {
   uid: string;
@@ -75,7 +76,7 @@ export function validatePath(kind: KindInfo): string {
  * keeps it; any other error denies with 403 Forbidden.
  */
 function denied(uid: string, err: unknown): AdmissionResponse {
-  const message = err instanceof Error ? err.message : String(err);
+  const message = errorMessage(err);
   const { code, reason } = (err ?? {}) as { code?: unknown; reason?: unknown };
   if (typeof code === 'number' && code >= 400 && code <= 599 && typeof reason === 'string' && reason) {
     return { uid, allowed: false, status: { code, reason, message } };

@@ -12,6 +12,7 @@ import { apiVersionOf, groupKindOf } from '../client/kinds.js';
 import type { KubeObject } from '../client/object.js';
 import { splitApiVersion } from '../client/object.js';
 import { cloneJson } from '../cache/copy.js';
+import { errorMessage } from '../as-error.js';
 
 /**
  * The hub of a kind: the version every other version converts to and from (controller-runtime's
@@ -150,7 +151,7 @@ export class ConversionWebhook {
       for (const obj of request.objects ?? []) convertedObjects.push(await this.convertOne(obj, request.desiredAPIVersion));
       return { uid: request.uid, convertedObjects, result: { metadata: {}, status: 'Success' } };
     } catch (err) {
-      return { uid: request.uid, convertedObjects: [], result: { metadata: {}, status: 'Failure', message: err instanceof Error ? err.message : String(err) } };
+      return { uid: request.uid, convertedObjects: [], result: { metadata: {}, status: 'Failure', message: errorMessage(err) } };
     }
   }
 

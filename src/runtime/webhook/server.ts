@@ -11,6 +11,7 @@ import { mutatePath, runDefaulter, runValidator, validatePath, type AdmissionReq
 import { ConversionWebhook, ReviewError, type KindConversion } from './conversion.js';
 import { selfSignedWebhookCertificates, type WebhookCertificates } from './self-signed.js';
 import { listenSecure, type SecureListener } from '../manager/secure-serving.js';
+import { errorMessage } from '../as-error.js';
 
 export interface WebhookServerOptions {
   /** Port on `host` (default 0 = any free port; kubebuilder uses 9443 in clusters). */
@@ -97,7 +98,7 @@ export class WebhookServer {
         const convertedObjects = await Promise.all(request.objects.map((o) => converter(o, request.desiredAPIVersion)));
         return conversionReview({ uid: request.uid, convertedObjects, result: { status: 'Success' } });
       } catch (err) {
-        return conversionReview({ uid: request.uid, convertedObjects: [], result: { status: 'Failure', message: err instanceof Error ? err.message : String(err) } });
+        return conversionReview({ uid: request.uid, convertedObjects: [], result: { status: 'Failure', message: errorMessage(err) } });
       }
     });
     return path;

@@ -6,6 +6,7 @@ import { PassThrough } from 'node:stream';
 import type { ConfigMap } from 'kubernetes-types/core/v1.js';
 import type { Client } from '../../client/client.js';
 import type { Transport } from '../../client/transport.js';
+import { isError } from '../../as-error.js';
 
 export const cm = (name: string, rv: string, data: Record<string, string> = {}): ConfigMap => ({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { namespace: 'ns', name, resourceVersion: rv }, data });
 
@@ -32,7 +33,7 @@ export function scriptedServer(lists: ListAnswer[], watches: WatchAnswer[] = [{}
     async listPage(_kind: unknown, options: { resourceVersion?: string; limit?: number }, token?: string) {
       listCalls.push(`rv=${options.resourceVersion ?? ''} limit=${options.limit ?? '-'}${token ? ` continue=${token}` : ''}`);
       const answer = lists[Math.min(listCalls.length - 1, lists.length - 1)]!;
-      if (answer instanceof Error) throw answer;
+      if (isError(answer)) throw answer;
       return answer;
     },
   } as unknown as Client;
@@ -40,7 +41,7 @@ export function scriptedServer(lists: ListAnswer[], watches: WatchAnswer[] = [{}
     async stream(_path: string, query: { resourceVersion?: string }) {
       watchCalls.push(query.resourceVersion ?? '');
       const answer = watches[Math.min(watchCalls.length - 1, watches.length - 1)]!;
-      if (answer instanceof Error) throw answer;
+      if (isError(answer)) throw answer;
       const response = new PassThrough();
       const open: OpenWatch = {
         resourceVersion: query.resourceVersion ?? '',
