@@ -179,7 +179,10 @@ export class Transport {
               reject(new RequestTimeoutError(`GET ${path} (watch)`, this.requestTimeoutMs));
               resetRequest(req);
             });
-      req.on('error', reject);
+      req.on('error', (err) => {
+        deadline?.cancel(); // a refused or reset opening: its deadline must not outlive it (one timer per retry)
+        reject(err);
+      });
       req.end();
     });
   }

@@ -72,8 +72,13 @@ describe('gracefulShutdownTimeoutMs', () => {
   }
 
   /** Resolves with the promise's outcome, or 'still waiting' after `ms` real milliseconds (a bound, not a sleep). */
-  function within<T>(promise: Promise<T>, ms: number): Promise<T | 'still waiting'> {
-    return Promise.race([promise, new Promise<'still waiting'>((resolve) => setTimeout(() => resolve('still waiting'), ms))]);
+  async function within<T>(promise: Promise<T>, ms: number): Promise<T | 'still waiting'> {
+    let bound: NodeJS.Timeout | undefined;
+    try {
+      return await Promise.race([promise, new Promise<'still waiting'>((resolve) => (bound = setTimeout(() => resolve('still waiting'), ms)))]);
+    } finally {
+      clearTimeout(bound); // the worker must not wait out the bound after the test
+    }
   }
 
   test('defaults to 30 s, as controller-runtime', () => {
