@@ -4,9 +4,12 @@
 // src/ts-plugin). Node >= 20.19 or 22.12 loads them with require(); an older Node (an older editor's tsserver)
 // imports them asynchronously: until they are loaded TypeScript answers alone, then the plugin takes over and
 // asks the editor to refresh its diagnostics. Any failure is written to tsserver's log, never thrown.
+// Before the plugin is loaded, tsserver's own TypeScript (`modules.typescript`) is handed to kubeforge's reader
+// (dist/reader/host-typescript.js), so the reader does not load a second compiler into tsserver.
 'use strict';
 
 const IMPLEMENTATION = '../dist/ts-plugin/index.js';
+const HOST_TYPESCRIPT = '../dist/reader/host-typescript.js';
 
 function log(info, message) {
   info.project.projectService.logger.info(`[kubeforge] ${message}`);
@@ -35,10 +38,14 @@ function forwardingService(info, ready) {
 
 function kubeforgeTsPluginEntry(modules) {
   try {
+    require(HOST_TYPESCRIPT).useHostTypeScript(modules.typescript);
     return require(IMPLEMENTATION).kubeforgeTsPlugin(modules);
   } catch (err) {
     if (err && err.code === 'ERR_REQUIRE_ESM') {
-      const loading = import(IMPLEMENTATION).then((implementation) => implementation.kubeforgeTsPlugin(modules));
+      const loading = import(HOST_TYPESCRIPT)
+        .then((host) => host.useHostTypeScript(modules.typescript))
+        .then(() => import(IMPLEMENTATION))
+        .then((implementation) => implementation.kubeforgeTsPlugin(modules));
       return { create: (info) => forwardingService(info, loading.then((plugin) => plugin.create(info))) };
     }
     return {

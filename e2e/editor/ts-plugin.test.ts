@@ -3,7 +3,9 @@
  * tsserver — spoken to over the protocol, as an editor does — reports the diagnostics `kubeforge manifests` gives
  * for markers (same message, same line and column, spanning the marker, with "did you mean"), updates them as the
  * text changes, completes marker names and arguments inside `// +` comments, and shows the catalogue's help on
- * hover. Dependencies are linked from this checkout; dist/ must be built (the plugin loads dist/ts-plugin).
+ * hover; it reads the markers with tsserver's own TypeScript (no second compiler loaded into tsserver), also when
+ * imported asynchronously. Dependencies are linked from this checkout; dist/ must be built (the plugin loads
+ * dist/ts-plugin).
  */
 import { existsSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -73,7 +75,14 @@ describe('kubeforge/ts-plugin in tsserver', () => {
     expect(createRequire(join(project.root, 'package.json')).resolve('kubeforge/ts-plugin')).toBe(join(CHECKOUT, 'ts-plugin/index.js'));
     const info = await server.request<{ configFileName: string }>('projectInfo', { file: typesFile, needFileNameList: false });
     expect(info.configFileName).toBe(join(project.root, 'tsconfig.json'));
-    expect(readFileSync(logFile, 'utf8')).toContain(`[kubeforge] plugin enabled for ${join(project.root, 'tsconfig.json')}`);
+    expect(readFileSync(logFile, 'utf8')).toContain(`[kubeforge] plugin enabled for ${join(project.root, 'tsconfig.json')}; `);
+  });
+
+  it("reads the markers with tsserver's own TypeScript, not a second compiler of its own", () => {
+    // "own": the reader's compiler is the very module tsserver handed the plugin (an identity check in the plugin);
+    // the version is the project's TypeScript, which tsserver runs.
+    const served = (JSON.parse(readFileSync(join(project.root, 'node_modules/typescript/package.json'), 'utf8')) as { version: string }).version;
+    expect(readFileSync(logFile, 'utf8')).toContain(`; markers read with tsserver's own TypeScript ${served}`);
   });
 
   it('reports the misspelled, the bad and the misplaced marker in api/ as manifests does, on the marker', async () => {
@@ -243,5 +252,6 @@ describe('kubeforge/ts-plugin in a tsserver on a Node without require(esm)', () 
     const expected = planned.diagnostics.map((d) => `${d.position.line}:${d.position.column}: ${d.message}`);
     expect(expected).toEqual(['2:6: unknown marker "+kubebuilder:validation:Minimun" (did you mean "+kubebuilder:validation:Minimum"?)']);
     expect(ours.map((d) => `${d.start.line}:${d.start.offset}: ${d.text}`)).toEqual(expected);
+    expect(readFileSync(join(root, '..', 'tsserver.log'), 'utf8')).toContain("; markers read with tsserver's own TypeScript ");
   });
 });

@@ -18,7 +18,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { parse, parseAllDocuments } from 'yaml';
 import { Kubectl } from '../cluster/kubectl-runner.js';
 import { stopGroup } from '../process-group.js';
-import { CHECKOUT, createApi, createWebhook, fillRenameConversion, init, linkDependencies, read, runInProject, tempProject, treeHash } from './scaffold-harness.js';
+import { createApi, createWebhook, fillRenameConversion, init, linkDependencies, read, runCli, runInProject, tempProject, treeHash } from './scaffold-harness.js';
 
 /** Waits (bounded, on the real clock) for `make run-local`'s KUBECONFIG= line: the kubeconfig and what it printed so far. */
 async function runLocalStarted(child: ChildProcess): Promise<{ kubeconfig: string; output: string }> {
@@ -82,14 +82,16 @@ describe('create api v2 + create webhook --conversion --spoke v2', () => {
     expect(treeHash(root)).toBe(before);
   });
 
+  // The command line through the CLI's main in this process (bin/kubeforge.js only calls it; spawned-cli.test.ts
+  // runs the bin in a fresh process).
   it('the kubeforge command takes --spoke (a dry run lists the files and writes nothing)', async () => {
     const before = treeHash(root);
-    const dry = await runInProject(process.execPath, [join(CHECKOUT, 'bin/kubeforge.js'), 'create', 'webhook', '--group', 'batch', '--version', 'v1', '--kind', 'CronJob', '--conversion', '--spoke', 'v2', '--dry-run'], root);
+    const dry = await runCli(['create', 'webhook', '--group', 'batch', '--version', 'v1', '--kind', 'CronJob', '--conversion', '--spoke', 'v2', '--dry-run', '--root', root]);
     expect(dry.code).toBe(0);
     for (const file of ['api/v1/cronjob_conversion.ts', 'api/v2/cronjob_conversion.ts', 'api/v2/cronjob_conversion.test.ts', 'internal/webhook/v1/cronjob_conversion.ts', 'config/crd/patches/webhook_in_cronjobs.yaml']) {
-      expect(dry.output).toContain(`create ${file}`);
+      expect(dry.out).toContain(`create ${file}`);
     }
-    expect(dry.output).toContain('update PROJECT');
+    expect(dry.out).toContain('update PROJECT');
     expect(treeHash(root)).toBe(before);
   }, 60_000);
 

@@ -6,13 +6,15 @@
  * compiled (parser-only-compiler.ts; the rest is loaded if an export from it is used), and V8's code for them is
  * kept in `node_modules/.cache/kubeforge` (see compiler-code-cache.ts). Under jest, whose tests run in a VM
  * context of their own, the whole compiler is required as usual.
- * Types come from `import type { ts } from 'ts-morph'` (the same declarations).
+ * Types come from `import type { ts } from 'ts-morph'` (the same declarations). In a host that hands over its
+ * own compiler before this module is evaluated (the editor plugin in tsserver, see host-typescript.ts), that one.
  */
 import { createRequire } from 'node:module';
 import { existsSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import type { ts as TypeScript } from 'ts-morph';
 import { codeCacheWanted, requirePartWithCodeCache, requireWithCodeCache } from './compiler-code-cache.js';
+import { hostTypeScript } from './host-typescript.js';
 import { compilerFromPart, parserOnlySource } from './parser-only-compiler.js';
 
 /** The parser-only part of `compiler`, its other exports taken from the whole one; the whole one when that fails. */
@@ -43,4 +45,4 @@ function loadBundledTypeScript(): typeof TypeScript {
   return (requireHere('ts-morph') as { ts: typeof TypeScript }).ts;
 }
 
-export const ts: typeof TypeScript = loadBundledTypeScript();
+export const ts: typeof TypeScript = hostTypeScript() ?? loadBundledTypeScript();

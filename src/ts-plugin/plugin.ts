@@ -13,6 +13,7 @@ import * as path from 'node:path';
 import type ts from 'typescript';
 import type { Diagnostic } from '../markers/types.js';
 import { fileCommentRanges } from '../reader/file-markers.js';
+import { ts as readerTypeScript } from '../reader/typescript.js';
 import { commentTarget } from './comment-target.js';
 import { markerAtOffset, type CommentSpan } from './marker-at-offset.js';
 import { markerCompletions } from './marker-completions.js';
@@ -67,6 +68,12 @@ export function kubeforgeTsPlugin(modules: { typescript: typeof ts }): ts.server
   };
 }
 
+/** Which compiler the markers are read with: tsserver's own (handed over by ts-plugin/index.js) or a second one. */
+function readerCompiler(typescript: typeof ts): string {
+  const own = (readerTypeScript as unknown) === typescript;
+  return `markers read with ${own ? "tsserver's own" : "kubeforge's bundled"} TypeScript ${readerTypeScript.version}`;
+}
+
 function decorate(typescript: typeof ts, info: ts.server.PluginCreateInfo): ts.LanguageService {
   const service = info.languageService;
   const host = info.languageServiceHost;
@@ -74,7 +81,7 @@ function decorate(typescript: typeof ts, info: ts.server.PluginCreateInfo): ts.L
   const files = new Map<string, FileState>();
   const apiProjects = new Map<string, ApiState>();
   const roots = new Map<string, string | undefined>();
-  log(`plugin enabled for ${info.project.getProjectName()}`);
+  log(`plugin enabled for ${info.project.getProjectName()}; ${readerCompiler(typescript)}`);
 
   /** The folder holding PROJECT at or above `dir` (cached per folder). */
   const projectRoot = (dir: string): string | undefined => {
