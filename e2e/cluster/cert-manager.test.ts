@@ -17,7 +17,8 @@ const suite = useClusterSuite({ images: { 'example.com/hello:v1': imageDir }, ce
 const kubectl = suite.kubectl;
 
 const until = suite.until.bind(suite);
-const getJson = async (...args: string[]): Promise<any> => JSON.parse(await kubectl.ok(['get', ...args, '-o', 'json']));
+// state the tests check, read in-process (no kubectl start: kubectl's own output is checked where it is the point)
+const getJson = (...args: string[]): Promise<any> => suite.getJson(['get', ...args]);
 const apply = (yaml: string): Promise<string> => kubectl.ok(['apply', '-f', '-'], yaml);
 const ready = (o: any): any => (o.status?.conditions ?? []).find((c: any) => c.type === 'Ready');
 
