@@ -30,7 +30,8 @@ const advance = async (ms: number): Promise<void> => {
   await suite.cluster.clock.advance(ms);
   await suite.cluster.settle();
 };
-const getPod = async (name: string): Promise<any> => JSON.parse(await kubectl.ok(['get', 'pod', name, '-o', 'json']));
+// state the tests check, read in-process (no kubectl start: kubectl's own output is checked where it is the point)
+const getPod = (name: string): Promise<any> => suite.getJson(['get', 'pod', name]);
 // Fixtures are written with --validate=false: field validation is not what this file tests, and kubectl then
 // skips parsing the group-version's OpenAPI document before the write (15-20 ms CPU a run).
 const apply = (object: unknown): Promise<string> => kubectl.ok(['apply', '--validate=false', '-f', '-'], JSON.stringify(object));
@@ -245,7 +246,7 @@ test('a Service routes to the processes it selects: services/proxy round-robin o
   await apply({ apiVersion: 'v1', kind: 'Service', metadata: { name: 'web' }, spec: { selector: { app: 'web' }, ports: [{ port: 80, targetPort: 'http' }] } });
   await until('two ready replicas', async () => {
     await advance(1_000);
-    const pods = JSON.parse(await kubectl.ok(['get', 'pods', '-l', 'app=web', '-o', 'json'])).items;
+    const pods = (await suite.getJson(['get', 'pods', '-l', 'app=web'])).items;
     return pods.length === 2 && pods.every((p: any) => p.status.containerStatuses?.[0]?.ready);
   });
   const answers: string[] = [];
