@@ -181,7 +181,7 @@ describe('with the ReplicaSet and ReplicationController controllers switched off
   test('the objects are stored and served, and no pod is made', async () => {
     await off.kubectl.ok(['apply', '-f', '-'], replicaSet('idle', 2));
     await off.cluster.settle();
-    expect((await JSON.parse(await off.kubectl.ok(['get', 'pods', '-o', 'json']))).items).toEqual([]);
-    expect(JSON.parse(await off.kubectl.ok(['get', 'rs', 'idle', '-o', 'json'])).status).toEqual({ replicas: 0 });
+    expect((await off.getJson(['get', 'pods'])).items).toEqual([]);
+    expect((await off.getJson(['get', 'rs', 'idle'])).status).toEqual({ replicas: 0 });
   });
 });
