@@ -6,6 +6,7 @@
 import { ApiError } from '../../src/cluster/index.js';
 import { useClusterSuite } from './cluster-suite.js';
 
+// plain HTTP: the second test's few requests test the registry's answers, not TLS
 const suite = useClusterSuite({ seed: 1, tls: false });
 
 // The 20 000 creates call the registry's create in-process, the call the HTTP create handler ends in (its
