@@ -171,7 +171,7 @@ describe('kubectl explain on the new kinds', () => {
 describe('generic kinds round-trip', () => {
   test('kubectl create ingress (a protobuf body) stores, prints and deletes an Ingress', async () => {
     await kubectl.ok(['create', 'ingress', 'web', '--class=nginx', '--rule=foo.example.com/api*=api:8080', '--rule=bar.example.com/=ui:80,tls=ui-cert']);
-    const got = JSON.parse(await kubectl.ok(['get', 'ingress', 'web', '-o', 'json']));
+    const got = await suite.getJson(['get', 'ingress', 'web']);
     expect(got.spec.rules[0]).toEqual({ host: 'foo.example.com', http: { paths: [{ path: '/api', pathType: 'Prefix', backend: { service: { name: 'api', port: { number: 8080 } } } }] } });
     expect(got.spec.tls).toEqual([{ hosts: ['bar.example.com'], secretName: 'ui-cert' }]);
     expect(got.status).toEqual({ loadBalancer: {} });
@@ -193,7 +193,7 @@ describe('generic kinds round-trip', () => {
 
   test('kubectl create priorityclass stores the class with its default preemption policy', async () => {
     await kubectl.ok(['create', 'priorityclass', 'high', '--value=1000', '--description=high priority']);
-    const got = JSON.parse(await kubectl.ok(['get', 'pc', 'high', '-o', 'json']));
+    const got = await suite.getJson(['get', 'pc', 'high']);
     expect(got).toMatchObject({ value: 1000, description: 'high priority', preemptionPolicy: 'PreemptLowerPriority' });
     expect(got.globalDefault).toBeUndefined();
     const rows = cells(await kubectl.ok(['get', 'priorityclasses']));
@@ -225,7 +225,7 @@ spec:
     - port: 5432
 `;
     await kubectl.ok(['apply', '-f', '-'], yaml);
-    const got = JSON.parse(await kubectl.ok(['get', 'netpol', 'db', '-o', 'json']));
+    const got = await suite.getJson(['get', 'netpol', 'db']);
     expect(got.spec.policyTypes).toEqual(['Ingress']);
     expect(got.spec.ingress[0].ports).toEqual([{ port: 5432, protocol: 'TCP' }]);
     expect(cells(await kubectl.ok(['get', 'networkpolicies']))).toEqual([['db', 'role=db', expect.stringMatching(/s$/)]]);
@@ -240,7 +240,7 @@ spec:
     expect(cells(await kubectl.ok(['get', 'runtimeclasses']))).toEqual([['gvisor', 'runsc', expect.any(String)]]);
     expect(cells(await kubectl.ok(['get', 'ingressclasses']))).toEqual([['nginx', 'k8s.io/ingress-nginx', '<none>', expect.any(String)]]);
     expect(cells(await kubectl.ok(['get', 'podtemplates']))).toEqual([['tpl', 'c', 'busybox:1.36', 'app=x']]);
-    const tpl = JSON.parse(await kubectl.ok(['get', 'podtemplate', 'tpl', '-o', 'json']));
+    const tpl = await suite.getJson(['get', 'podtemplate', 'tpl']);
     expect(tpl.template.spec).toMatchObject({ restartPolicy: 'Always', dnsPolicy: 'ClusterFirst', terminationGracePeriodSeconds: 30 });
   });
 });
@@ -249,7 +249,7 @@ describe('HorizontalPodAutoscalers', () => {
   test('kubectl autoscale creates an HPA read as autoscaling/v2 and v1', async () => {
     await kubectl.ok(['create', 'deployment', 'web', '--image=nginx:1.27']);
     await kubectl.ok(['autoscale', 'deployment', 'web', '--min=2', '--max=5', '--cpu-percent=60']);
-    const v2 = JSON.parse(await kubectl.ok(['get', 'hpa', 'web', '-o', 'json']));
+    const v2 = await suite.getJson(['get', 'hpa', 'web']);
     expect(v2.apiVersion).toBe('autoscaling/v2');
     expect(v2.spec).toEqual({
       scaleTargetRef: { apiVersion: 'apps/v1', kind: 'Deployment', name: 'web' },
@@ -257,7 +257,7 @@ describe('HorizontalPodAutoscalers', () => {
       maxReplicas: 5,
       metrics: [{ type: 'Resource', resource: { name: 'cpu', target: { type: 'Utilization', averageUtilization: 60 } } }],
     });
-    const v1 = JSON.parse(await kubectl.ok(['get', 'horizontalpodautoscalers.v1.autoscaling', 'web', '-o', 'json']));
+    const v1 = await suite.getJson(['get', 'horizontalpodautoscalers.v1.autoscaling', 'web']);
     expect(v1.apiVersion).toBe('autoscaling/v1');
     expect(v1.spec).toEqual({ scaleTargetRef: { apiVersion: 'apps/v1', kind: 'Deployment', name: 'web' }, minReplicas: 2, maxReplicas: 5, targetCPUUtilizationPercentage: 60 });
     expect(v1.status).toEqual({ currentReplicas: 0, desiredReplicas: 0 });
@@ -280,7 +280,7 @@ describe('HorizontalPodAutoscalers', () => {
       },
     };
     await kubectl.ok(['apply', '-f', '-'], JSON.stringify(hpa));
-    const v2 = JSON.parse(await kubectl.ok(['get', 'hpa', 'mem', '-o', 'json']));
+    const v2 = await suite.getJson(['get', 'hpa', 'mem']);
     expect(v2.spec.minReplicas).toBe(1);
     expect(v2.spec.behavior.scaleDown).toEqual({ stabilizationWindowSeconds: 60, selectPolicy: 'Max', policies: [{ type: 'Percent', value: 100, periodSeconds: 15 }] });
     expect(v2.spec.behavior.scaleUp).toEqual({ stabilizationWindowSeconds: 0, selectPolicy: 'Max', policies: [{ type: 'Pods', value: 4, periodSeconds: 15 }, { type: 'Percent', value: 100, periodSeconds: 15 }] });
@@ -288,7 +288,7 @@ describe('HorizontalPodAutoscalers', () => {
     expect(v1.spec.targetCPUUtilizationPercentage).toBe(70);
     expect(JSON.parse(v1.metadata.annotations['autoscaling.alpha.kubernetes.io/metrics'])).toEqual([hpa.spec.metrics[1]]);
     await kubectl.ok(['patch', 'horizontalpodautoscalers.v1.autoscaling', 'mem', '--type=merge', '-p', '{"spec":{"maxReplicas":6,"targetCPUUtilizationPercentage":75}}']);
-    const after = JSON.parse(await kubectl.ok(['get', 'hpa', 'mem', '-o', 'json']));
+    const after = await suite.getJson(['get', 'hpa', 'mem']);
     expect(after.spec.maxReplicas).toBe(6);
     expect(after.spec.metrics).toEqual([{ type: 'Resource', resource: { name: 'cpu', target: { type: 'Utilization', averageUtilization: 75 } } }, hpa.spec.metrics[1]]);
     expect(after.spec.behavior.scaleDown.stabilizationWindowSeconds).toBe(60);
@@ -332,13 +332,13 @@ describe('CertificateSigningRequests', () => {
   test('kubectl certificate approve gets a certificate signed by the cluster CA, which then authenticates', async () => {
     const { pem, keys } = await certificateRequest('alice', ['developers']);
     await kubectl.ok(['create', '-f', '-'], JSON.stringify(csrObject('alice', pem, { username: 'mallory', groups: ['system:masters'] })));
-    const pending = JSON.parse(await kubectl.ok(['get', 'csr', 'alice', '-o', 'json']));
+    const pending = await suite.getJson(['get', 'csr', 'alice']);
     expect(pending.spec.username).toBe('kubeforge-admin');
     expect(pending.spec.groups).toContain('system:masters');
     expect(cells(await kubectl.ok(['get', 'csr']))).toEqual([['alice', expect.any(String), 'kubernetes.io/kube-apiserver-client', 'kubeforge-admin', '24h', 'Pending']]);
     expect(await kubectl.ok(['certificate', 'approve', 'alice'])).toContain('certificatesigningrequest.certificates.k8s.io/alice approved');
     await suite.cluster.settle();
-    const issued = JSON.parse(await kubectl.ok(['get', 'csr', 'alice', '-o', 'json']));
+    const issued = await suite.getJson(['get', 'csr', 'alice']);
     expect(issued.status.conditions).toEqual([expect.objectContaining({ type: 'Approved', status: 'True', reason: 'KubectlApprove' })]);
     const cert = new X509Certificate(Buffer.from(issued.status.certificate, 'base64'));
     const ca = new X509Certificate(suite.cluster.caCertPem);
@@ -373,13 +373,13 @@ describe('CertificateSigningRequests', () => {
     await kubectl.ok(['create', '-f', '-'], JSON.stringify(csrObject('bob-server', pem, { usages: ['server auth'] })));
     await kubectl.ok(['certificate', 'approve', 'bob-server']);
     await suite.cluster.settle();
-    const failed = JSON.parse(await kubectl.ok(['get', 'csr', 'bob-server', '-o', 'json']));
+    const failed = await suite.getJson(['get', 'csr', 'bob-server']);
     expect(failed.status.certificate).toBeUndefined();
     expect(failed.status.conditions.find((c: any) => c.type === 'Failed')).toMatchObject({ status: 'True', reason: 'SignerValidationFailure', message: 'invalid usage for client certificate: server auth' });
     await kubectl.ok(['create', '-f', '-'], JSON.stringify(csrObject('bob', pem)));
     await kubectl.ok(['certificate', 'deny', 'bob']);
     await suite.cluster.settle();
-    const denied = JSON.parse(await kubectl.ok(['get', 'csr', 'bob', '-o', 'json']));
+    const denied = await suite.getJson(['get', 'csr', 'bob']);
     expect(denied.status.conditions).toEqual([expect.objectContaining({ type: 'Denied', status: 'True', reason: 'KubectlDeny' })]);
     expect(denied.status.certificate).toBeUndefined();
   });
@@ -402,7 +402,7 @@ describe('objects a real server bootstraps', () => {
     expect(rows.map((r) => r[0])).toEqual(expect.arrayContaining(['v1.', 'v1.apps', 'v2.autoscaling', 'v1.autoscaling', 'v1.flowcontrol.apiserver.k8s.io', 'v1.apiregistration.k8s.io']));
     expect(rows).toHaveLength(21);
     for (const row of rows) expect(row.slice(1, 3)).toEqual(['Local', 'True']);
-    const apps = JSON.parse(await kubectl.ok(['get', 'apiservice', 'v1.apps', '-o', 'json']));
+    const apps = await suite.getJson(['get', 'apiservice', 'v1.apps']);
     expect(apps.spec).toEqual({ group: 'apps', version: 'v1', groupPriorityMinimum: 17800, versionPriority: 15 });
     expect(apps.metadata.labels).toEqual({ 'kube-aggregator.kubernetes.io/automanaged': 'onstart' });
   });
@@ -421,7 +421,7 @@ describe('objects a real server bootstraps', () => {
     };
     await kubectl.ok(['apply', '-f', '-'], JSON.stringify(crd));
     await suite.cluster.settle();
-    const service = JSON.parse(await kubectl.ok(['get', 'apiservice', 'v1.example.com', '-o', 'json']));
+    const service = await suite.getJson(['get', 'apiservice', 'v1.example.com']);
     expect(service.spec).toEqual({ group: 'example.com', version: 'v1', groupPriorityMinimum: 1000, versionPriority: 100 });
     expect(service.metadata.labels).toEqual({ 'kube-aggregator.kubernetes.io/automanaged': 'true' });
     expect(service.status.conditions).toEqual([expect.objectContaining({ type: 'Available', status: 'True', reason: 'Local' })]);
@@ -455,7 +455,7 @@ describe('objects a real server bootstraps', () => {
     const r = await kubectl.run(['get', 'componentstatuses']);
     expect(r.stderr).toContain('Warning: v1 ComponentStatus is deprecated in v1.19+');
     expect(cells(r.stdout)).toEqual([['controller-manager', 'Healthy', 'ok', ''], ['scheduler', 'Healthy', 'ok', ''], ['etcd-0', 'Healthy', 'ok', '']]);
-    const one = JSON.parse(await kubectl.ok(['get', 'cs', 'etcd-0', '-o', 'json']));
+    const one = await suite.getJson(['get', 'cs', 'etcd-0']);
     expect(one.conditions).toEqual([{ type: 'Healthy', status: 'True', message: 'ok' }]);
     expect((await kubectl.run(['delete', 'cs', 'etcd-0'])).stderr).toContain('Error from server (MethodNotAllowed)');
   });

@@ -23,7 +23,7 @@ beforeAll(() => {
 const tokenPath = '/var/run/secrets/kubernetes.io/serviceaccount';
 
 async function podJson(name: string, namespace = 'default'): Promise<any> {
-  return JSON.parse(await kubectl.ok(['get', 'pod', name, '-n', namespace, '-o', 'json']));
+  return suite.getJson(['get', 'pod', name, '-n', namespace]);
 }
 
 async function refusal(work: Promise<unknown>): Promise<{ code: number; message: string }> {
@@ -59,7 +59,7 @@ description: batch work that never preempts
   });
 
   test('the system classes exist at bootstrap and resolve (in any namespace, as since 1.17)', async () => {
-    const classes = JSON.parse(await kubectl.ok(['get', 'priorityclasses', '-o', 'json'])).items.map((c: any) => [c.metadata.name, c.value]);
+    const classes = (await suite.getJson(['get', 'priorityclasses'])).items.map((c: any) => [c.metadata.name, c.value]);
     expect(classes).toEqual(expect.arrayContaining([['system-cluster-critical', 2000000000], ['system-node-critical', 2000001000]]));
     await kubectl.ok(['run', 'critical', '--image=nginx:1.27', '--overrides={"spec":{"priorityClassName":"system-cluster-critical"}}']);
     expect((await podJson('critical')).spec.priority).toBe(2000000000);
@@ -147,7 +147,7 @@ automountServiceAccountToken: false
     await core.createNamespacedPod({ namespace: 'fresh', body: { metadata: { name: 'early' }, spec: { containers: [{ name: 'c', image: 'nginx:1.27' }] } } });
     expect((await podJson('early', 'fresh')).spec.serviceAccountName).toBe('default');
     await suite.cluster.settle();
-    expect(JSON.parse(await kubectl.ok(['get', 'serviceaccount', 'default', '-n', 'fresh', '-o', 'json'])).metadata.name).toBe('default');
+    expect((await suite.getJson(['get', 'serviceaccount', 'default', '-n', 'fresh'])).metadata.name).toBe('default');
   });
 });
 
@@ -168,13 +168,13 @@ spec:
       containers: [{name: c, image: nginx:1.27}]
 `);
     await suite.cluster.settle();
-    const pods = JSON.parse(await kubectl.ok(['get', 'pods', '-l', 'app=web', '-o', 'json'])).items;
+    const pods = (await suite.getJson(['get', 'pods', '-l', 'app=web'])).items;
     expect(pods).toHaveLength(2);
     for (const p of pods) {
       expect(p.spec).toMatchObject({ priorityClassName: 'batch-low', priority: 500, preemptionPolicy: 'Never', serviceAccountName: 'web-sa' });
       expect(p.spec.volumes.map((v: any) => v.name)).toEqual([expect.stringMatching(/^kube-api-access-/)]);
     }
-    const template = JSON.parse(await kubectl.ok(['get', 'deployment', 'web', '-o', 'json'])).spec.template.spec;
+    const template = (await suite.getJson(['get', 'deployment', 'web'])).spec.template.spec;
     expect(template.priority).toBeUndefined();
     expect(template.preemptionPolicy).toBeUndefined();
     expect(template.volumes).toBeUndefined();
@@ -184,15 +184,15 @@ spec:
     await kubectl.ok(['create', 'deployment', 'later', '--image=nginx:1.27', '--replicas=1']);
     await kubectl.ok(['patch', 'deployment', 'later', '-p', '{"spec":{"template":{"spec":{"serviceAccountName":"later-sa"}}}}']);
     await suite.cluster.settle();
-    const rs = JSON.parse(await kubectl.ok(['get', 'rs', '-l', 'app=later', '-o', 'json'])).items.find((r: any) => r.spec.template.spec.serviceAccountName === 'later-sa');
-    const events = JSON.parse(await kubectl.ok(['get', 'events', '--field-selector', `involvedObject.name=${rs.metadata.name},reason=FailedCreate`, '-o', 'json'])).items;
+    const rs = (await suite.getJson(['get', 'rs', '-l', 'app=later'])).items.find((r: any) => r.spec.template.spec.serviceAccountName === 'later-sa');
+    const events = (await suite.getJson(['get', 'events', '--field-selector', `involvedObject.name=${rs.metadata.name},reason=FailedCreate`])).items;
     expect(events.length).toBeGreaterThan(0);
     expect(events[0].message).toBe(`Error creating: pods "${rs.metadata.name}-" is forbidden: error looking up service account default/later-sa: serviceaccount "later-sa" not found`);
     await kubectl.ok(['create', 'serviceaccount', 'later-sa']);
     await suite.cluster.settle();
     await suite.cluster.clock.advance(10_000);
     await suite.cluster.settle();
-    const pods = JSON.parse(await kubectl.ok(['get', 'pods', '-l', 'app=later', '-o', 'json'])).items.filter((p: any) => p.spec.serviceAccountName === 'later-sa');
+    const pods = (await suite.getJson(['get', 'pods', '-l', 'app=later'])).items.filter((p: any) => p.spec.serviceAccountName === 'later-sa');
     expect(pods).toHaveLength(1);
   });
 });

@@ -51,14 +51,14 @@ spec:
   });
 
   test('defaults are stored on the LimitRange (defaultRequest from default)', async () => {
-    const lr = JSON.parse(await kubectl.ok(['get', 'limitrange', 'cpu-mem', '-n', 'limits', '-o', 'json']));
+    const lr = await suite.getJson(['get', 'limitrange', 'cpu-mem', '-n', 'limits']);
     expect(lr.spec.limits[0].defaultRequest).toEqual({ cpu: '100m', memory: '256Mi' });
   });
 
   test('a pod without resources gets the defaults, containers and init containers, with the annotation', async () => {
     const body = pod('defaulted', undefined, { initContainers: [{ name: 'init', image: 'busybox:1.36' }] });
     await core.createNamespacedPod({ namespace: 'limits', body });
-    const created = JSON.parse(await kubectl.ok(['get', 'pod', 'defaulted', '-n', 'limits', '-o', 'json']));
+    const created = await suite.getJson(['get', 'pod', 'defaulted', '-n', 'limits']);
     expect(created.spec.containers[0].resources).toEqual({ limits: { cpu: '500m', memory: '256Mi' }, requests: { cpu: '100m', memory: '256Mi' } });
     expect(created.spec.initContainers[0].resources).toEqual({ limits: { cpu: '500m', memory: '256Mi' }, requests: { cpu: '100m', memory: '256Mi' } });
     expect(created.metadata.annotations['kubernetes.io/limit-ranger']).toBe(
@@ -103,7 +103,7 @@ describe('ResourceQuota', () => {
   });
 
   test('kubectl create quota (protobuf) and the controller fills status', async () => {
-    const q = JSON.parse(await kubectl.ok(['get', 'quota', 'compute', '-n', 'quota', '-o', 'json']));
+    const q = await suite.getJson(['get', 'quota', 'compute', '-n', 'quota']);
     expect(q.spec.hard).toEqual({ 'count/configmaps': '5', pods: '2', 'requests.cpu': '1' });
     expect(q.status.hard).toEqual(q.spec.hard);
     // the namespace's kube-root-ca.crt ConfigMap counts
@@ -237,7 +237,7 @@ spec:
   test("a Job's pods refused by enforce: the Job gets a FailedCreate event naming the generated pod", async () => {
     await kubectl.ok(['create', 'job', 'refused', '-n', 'restricted', '--image=busybox:1.36', '--', 'true']);
     await suite.cluster.clock.advance(5_000);
-    const events = JSON.parse(await kubectl.ok(['get', 'events', '-n', 'restricted', '--field-selector', 'involvedObject.name=refused', '-o', 'json'])).items;
+    const events = (await suite.getJson(['get', 'events', '-n', 'restricted', '--field-selector', 'involvedObject.name=refused'])).items;
     const failed = events.filter((e: any) => e.reason === 'FailedCreate');
     // one per attempt (the controller retries with backoff), each naming that attempt's generated pod
     expect(failed.length).toBeGreaterThanOrEqual(2);
@@ -319,7 +319,7 @@ data: {maxReplicas: "3"}
   });
 
   test('the status controller writes observedGeneration and typeChecking', async () => {
-    const policy = JSON.parse(await kubectl.ok(['get', 'validatingadmissionpolicy', 'replica-limit', '-o', 'json']));
+    const policy = await suite.getJson(['get', 'validatingadmissionpolicy', 'replica-limit']);
     expect(policy.spec.failurePolicy).toBe('Fail');
     expect(policy.status.observedGeneration).toBe(1);
     expect(policy.status).toHaveProperty('typeChecking');

@@ -23,7 +23,8 @@ const deployment = (name: string, webImage = 'nginx:1.27') => ({
   spec: { replicas: 1, selector: { matchLabels: { app: name } }, template: { metadata: { labels: { app: name } }, spec: podSpec(webImage) } },
 });
 const apply = (manager: string, object: unknown, extra: string[] = []) => kubectl.run(['apply', '--server-side', `--field-manager=${manager}`, ...extra, '-f', '-'], stringify(object));
-const getJson = async (args: string[]): Promise<any> => JSON.parse(await kubectl.ok([...args, '-o', 'json', '--show-managed-fields']));
+// state the tests check, read in-process (no kubectl start: kubectl's own output is checked where it is the point)
+const getJson = (args: string[]): Promise<any> => suite.getJson(args, true);
 const containersOf = (o: any): any[] => o.spec.template?.spec.containers ?? o.spec.containers;
 
 test('a Deployment applied twice unchanged: no conflict, no new revision; items owned by name, port+protocol and env name', async () => {

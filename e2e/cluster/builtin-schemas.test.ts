@@ -80,7 +80,7 @@ test('--validate=warn keeps the object, warns per field and drops the fields', a
   expect(r.code).toBe(0);
   expect(r.stderr).toContain('Warning: unknown field "spec.extra"');
   expect(r.stderr).toContain('Warning: unknown field "spec.template.spec.containers[0].foo"');
-  const stored = JSON.parse(await kubectl.ok(['get', 'job', 'warned', '-o', 'json']));
+  const stored = await suite.getJson(['get', 'job', 'warned']);
   expect(stored.spec.extra).toBeUndefined();
   expect(stored.spec.template.spec.containers[0].foo).toBeUndefined();
   expect(stored.spec.template.spec.containers[0].image).toBe('busybox');
@@ -91,7 +91,7 @@ test('--validate=false (Ignore) drops unknown fields silently', async () => {
   const r = await kubectl.run(['apply', '--validate=false', '-f', '-'], JSON.stringify(cm));
   expect(r.code).toBe(0);
   expect(r.stderr).not.toContain('unknown field');
-  const stored = JSON.parse(await kubectl.ok(['get', 'pod', 'ignored', '-o', 'json']));
+  const stored = await suite.getJson(['get', 'pod', 'ignored']);
   // `nope` is dropped; requests default to the limits (SetDefaults_Pod)
   expect(stored.spec.containers[0].resources).toEqual({ limits: { cpu: 1 }, requests: { cpu: 1 } });
 });
@@ -117,9 +117,9 @@ test('kubectl patch (no fieldValidation: Warn) warns about an unknown nested fie
   const unknown = await kubectl.run(['patch', 'lease', 'held', '--type=merge', '-p', '{"spec":{"leaseDurationSeconds":15,"nope":{"deeper":1}}}']);
   expect(unknown.code).toBe(0);
   expect(unknown.stderr).toContain('Warning: unknown field "spec.nope"');
-  const lease = JSON.parse(await kubectl.ok(['get', 'lease', 'held', '-o', 'json']));
+  const lease = await suite.getJson(['get', 'lease', 'held']);
   expect(lease.spec).toEqual({ holderIdentity: 'a', leaseDurationSeconds: 15 });
-  const stored = JSON.parse(await kubectl.ok(['get', 'configmap', 'patched', '-o', 'json']));
+  const stored = await suite.getJson(['get', 'configmap', 'patched']);
   expect(stored.data).toEqual({ a: 'b' });
 });
 

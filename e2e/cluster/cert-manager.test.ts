@@ -17,7 +17,13 @@ const suite = useClusterSuite({ images: { 'example.com/hello:v1': imageDir }, ce
 const kubectl = suite.kubectl;
 
 const until = suite.until.bind(suite);
-const getJson = async (...args: string[]): Promise<any> => JSON.parse(await kubectl.ok(['get', ...args, '-o', 'json']));
+// state the tests check, read in-process (no kubectl start: kubectl's own output is checked where it is the point)
+const getJson = (...args: string[]): Promise<any> => suite.getJson(['get', ...args]);
+/** A poll: the Secret once it exists (read in-process, no kubectl start a poll), else undefined. */
+const secretOnceIssued = (name: string, namespace = 'default') => async (): Promise<any> => {
+  const r = await suite.call('GET', `/api/v1/namespaces/${namespace}/secrets/${name}`);
+  return r.code === 200 ? JSON.parse(r.text) : undefined;
+};
 const apply = (yaml: string): Promise<string> => kubectl.ok(['apply', '-f', '-'], yaml);
 const ready = (o: any): any => (o.status?.conditions ?? []).find((c: any) => c.type === 'Ready');
 
@@ -93,10 +99,7 @@ webhooks:
 
   // a deleted Secret is issued again, and the new CA injected again
   await kubectl.ok(['delete', 'secret', 'webhook-server-cert', '-n', 'project-system']);
-  const reissued = await until('the Secret issued again', async () => {
-    const r = await kubectl.run(['get', 'secret', 'webhook-server-cert', '-n', 'project-system', '-o', 'json']);
-    return r.code === 0 ? JSON.parse(r.stdout) : undefined;
-  });
+  const reissued = await until('the Secret issued again', secretOnceIssued('webhook-server-cert', 'project-system'));
   expect(reissued.data['ca.crt']).not.toBe(secret.data['ca.crt']);
   await until('the new CA injected', async () => (await getJson('validatingwebhookconfiguration', 'project-validating-webhook-configuration')).webhooks[0].clientConfig.caBundle === reissued.data['ca.crt']);
   await kubectl.ok(['delete', 'validatingwebhookconfiguration', 'project-validating-webhook-configuration']);
@@ -133,10 +136,7 @@ kind: ClusterIssuer
 metadata: {name: letsencrypt}
 spec: {acme: {server: "https://acme-v02.api.letsencrypt.org/directory"}}
 `);
-  const leaf = await until('the leaf issued', async () => {
-    const r = await kubectl.run(['get', 'secret', 'leaf-tls', '-o', 'json']);
-    return r.code === 0 ? JSON.parse(r.stdout) : undefined;
-  });
+  const leaf = await until('the leaf issued', secretOnceIssued('leaf-tls'));
   const root = await getJson('secret', 'root-ca');
   expect(root.data['ca.crt']).toBe(root.data['tls.crt']);
   expect(leaf.data['ca.crt']).toBe(root.data['tls.crt']);

@@ -9,6 +9,7 @@ import { request as httpRequest } from 'node:http';
 import { request as httpsRequest, type RequestOptions } from 'node:https';
 import { startLocalCluster, type LocalCluster, type LocalClusterOptions } from '../../src/cluster/index.js';
 import { Kubectl } from './kubectl-runner.js';
+import { getPath } from './state-reads.js';
 
 /** The virtual start time of every suite cluster unless a file asks for another. */
 export const suiteStartTime = '2026-11-22T10:00:00Z';
@@ -114,6 +115,21 @@ export class ClusterSuite {
       req.on('error', reject);
       req.end(body === undefined ? undefined : typeof body === 'string' || Buffer.isBuffer(body) ? body : JSON.stringify(body));
     });
+  }
+
+  /**
+   * The server's answer to what `kubectl get … -o json` reads (state-reads.ts: which arguments), as the admin
+   * without starting kubectl, for a test reading state, not testing kubectl; managedFields left out as kubectl
+   * leaves them out unless `showManagedFields`. A list is the server's (kind PodList…; kubectl's is a List whose
+   * items also carry kind and apiVersion).
+   */
+  async getJson(args: string[], showManagedFields = false): Promise<any> {
+    const path = getPath(this.cluster.internals.catalog, args);
+    const reply = await this.call('GET', path);
+    if (reply.code !== 200) throw new Error(`GET ${path} (kubectl ${args.join(' ')}) answered ${reply.code}: ${reply.text}`);
+    const body = JSON.parse(reply.text);
+    if (!showManagedFields) for (const object of Array.isArray(body.items) ? body.items : [body]) delete object.metadata?.managedFields;
+    return body;
   }
 
   /** Opens a watch (`path` with `?watch=true…`) as the admin; resolves once the response starts. */

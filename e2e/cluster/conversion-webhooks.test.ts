@@ -519,13 +519,13 @@ describe("the webhook's failures give kube-apiserver's errors", () => {
 
 describe('storedVersions and storage migration', () => {
   test('moving the storage version to v2 adds it to storedVersions and never removes v1 by itself', async () => {
-    const crd = JSON.parse(await kubectl.ok(['get', 'crd', crdName, '-o', 'json']));
+    const crd = await suite.getJson(['get', 'crd', crdName]);
     expect(crd.status.storedVersions).toEqual(['v1']);
     await kubectl.ok(['patch', 'crd', crdName, '--type=json', '-p', JSON.stringify([
       { op: 'replace', path: '/spec/versions/0/storage', value: false },
       { op: 'replace', path: '/spec/versions/1/storage', value: true },
     ])]);
-    expect(JSON.parse(await kubectl.ok(['get', 'crd', crdName, '-o', 'json'])).status.storedVersions).toEqual(['v1', 'v2']);
+    expect((await suite.getJson(['get', 'crd', crdName])).status.storedVersions).toEqual(['v1', 'v2']);
     // objects written before stay in v1 until written again; a new one is stored as v2
     expect(stored('hourly').apiVersion).toBe(`${group}/v1`);
     await kubectl.ok(['create', '-f', '-'], v1('after-switch', '7 7 * * *'));
@@ -550,7 +550,7 @@ describe('storedVersions and storage migration', () => {
     const after = suite.cluster.internals.store.list(crdName);
     expect(after.map((o) => o.apiVersion)).toEqual(before.map(() => `${group}/v2`));
     expect((after.find((o) => o.metadata.name === 'hourly')?.spec as Record<string, unknown> | undefined)?.schedule).toEqual({ minute: '0', hour: '3', dayOfMonth: '*', month: '*', dayOfWeek: '1' });
-    expect(JSON.parse(await kubectl.ok(['get', 'crd', crdName, '-o', 'json'])).status.storedVersions).toEqual(['v2']);
+    expect((await suite.getJson(['get', 'crd', crdName])).status.storedVersions).toEqual(['v2']);
     await expect(main(['node', 'kubeforge', 'cluster', 'migrate-storage', 'nothing.example.com', '--kubeconfig', suite.cluster.kubeconfigPath])).rejects.toThrow('customresourcedefinition nothing.example.com not found');
   });
 

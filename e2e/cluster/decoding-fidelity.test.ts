@@ -29,7 +29,7 @@ test('duplicate JSON keys: a strict decoding error under Strict, a warning and t
   expect(warn.code).toBe(0);
   expect(warn.stderr).toContain('Warning: duplicate field "data.a"');
   expect(warn.stderr).toContain('Warning: unknown field "nope"');
-  expect(JSON.parse(await kubectl.ok(['get', 'configmap', 'dup-warn', '-o', 'json'])).data).toEqual({ a: '3', b: '2' });
+  expect((await suite.getJson(['get', 'configmap', 'dup-warn'])).data).toEqual({ a: '3', b: '2' });
   const ignore = await kubectl.run(['create', '--raw', '/api/v1/namespaces/default/configmaps?fieldValidation=Ignore', '-f', '-'], body('dup-ignore'));
   expect(ignore.code).toBe(0);
   expect(ignore.stderr).not.toContain('duplicate field');
@@ -43,7 +43,7 @@ test('times that are not RFC 3339 are refused as Go parses them; MicroTime with 
   const millis = await kubectl.run(['create', '-f', '-'], JSON.stringify(lease('millis', '2026-11-22T10:00:00.123Z')));
   expect(millis.stderr).toContain('cannot parse ".123Z" as ".000000"');
   await kubectl.ok(['create', '-f', '-'], JSON.stringify(lease('micros', '2026-11-22T10:00:00.123456Z')));
-  expect(JSON.parse(await kubectl.ok(['get', 'lease', 'micros', '-o', 'json'])).spec.renewTime).toBe('2026-11-22T10:00:00.123456Z');
+  expect((await suite.getJson(['get', 'lease', 'micros'])).spec.renewTime).toBe('2026-11-22T10:00:00.123456Z');
 });
 
 test('CRD schema errors are named under spec.validation and a fieldPath must exist in the schema', async () => {
@@ -82,5 +82,5 @@ test('duplicate keys in a merge patch: warnings under Warn, the patch 422 under 
   expect(JSON.parse(strict.text).message).toMatch(/^ "" is invalid: patch: Invalid value: ".*": strict decoding error: duplicate field "data\.a"$/);
   const warn = await kubectl.run(['patch', 'configmap', 'dup-patch', '--type', 'merge', '-p', patch]);
   expect(warn.stderr).toContain('Warning: duplicate field "data.a"');
-  expect(JSON.parse(await kubectl.ok(['get', 'configmap', 'dup-patch', '-o', 'json'])).data).toEqual({ a: '3', b: '2' });
+  expect((await suite.getJson(['get', 'configmap', 'dup-patch'])).data).toEqual({ a: '3', b: '2' });
 });

@@ -12,7 +12,8 @@ import { useClusterSuite } from './cluster-suite.js';
 const suite = useClusterSuite();
 const kubectl = suite.kubectl;
 
-const getJson = async (args: string[]): Promise<any> => JSON.parse(await kubectl.ok([...args, '-o', 'json']));
+// state the tests check, read in-process (no kubectl start: kubectl's own output is checked where it is the point)
+const getJson = (args: string[]): Promise<any> => suite.getJson(args);
 const replicaSetsOf = async (app: string): Promise<any[]> =>
   (await getJson(['get', 'rs', '-l', `app=${app}`])).items.sort((a: any, b: any) => Number(a.metadata.annotations['deployment.kubernetes.io/revision']) - Number(b.metadata.annotations['deployment.kubernetes.io/revision']));
 const sizes = (list: any[]): string[] => list.map((rs) => `${rs.metadata.annotations['deployment.kubernetes.io/revision']}:${rs.spec.replicas}`);

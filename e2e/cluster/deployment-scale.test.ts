@@ -23,7 +23,8 @@ const deployment = (name: string, replicas: number): string =>
     },
   });
 const scalePath = (name: string): string => `/apis/apps/v1/namespaces/default/deployments/${name}/scale`;
-const getJson = async (args: string[]): Promise<any> => JSON.parse(await kubectl.ok([...args, '-o', 'json', '--show-managed-fields']));
+// state the tests check, read in-process (no kubectl start: kubectl's own output is checked where it is the point)
+const getJson = (args: string[]): Promise<any> => suite.getJson(args, true);
 const entry = (o: any, manager: string): any => o.metadata.managedFields.find((e: any) => e.manager === manager);
 const applyScale = (name: string, replicas: number, query: string) =>
   suite.call('PATCH', `${scalePath(name)}?${query}`, stringify({ apiVersion: 'autoscaling/v1', kind: 'Scale', metadata: { name }, spec: { replicas } }), {

@@ -11,7 +11,8 @@ import { useClusterSuite } from './cluster-suite.js';
 const suite = useClusterSuite();
 const kubectl = suite.kubectl;
 
-const getJson = async (...args: string[]): Promise<any> => JSON.parse(await kubectl.ok(['get', ...args, '-o', 'json']));
+// stored state the tests check, read in-process (no kubectl start: kubectl's own messages are checked where they are the point)
+const getJson = (...args: string[]): Promise<any> => suite.getJson(['get', ...args]);
 
 test('kubectl patch adding empty labels or annotations reports "(no change)" and bumps no resourceVersion', async () => {
   await kubectl.ok(['create', 'configmap', 'plain', '--from-literal=a=b']);

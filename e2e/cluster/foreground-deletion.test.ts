@@ -44,10 +44,10 @@ test('a chain: the middle owner passes foregroundDeletion on, leaves keep their 
 
   const left = await kubectl.ok(['get', 'configmaps', '-o', 'name']);
   expect(left.split('\n').filter((n) => /\/(root|middle|grandchild|held-leaf)$/.test(n))).toEqual(['configmap/held-leaf', 'configmap/root']);
-  const held = JSON.parse(await kubectl.ok(['get', 'configmap', 'held-leaf', '-o', 'json']));
+  const held = await suite.getJson(['get', 'configmap', 'held-leaf']);
   expect(held.metadata.finalizers).toEqual(['example.com/hold']);
   expect(held.metadata.deletionTimestamp).toBeDefined();
-  expect(JSON.parse(await kubectl.ok(['get', 'configmap', 'root', '-o', 'json'])).metadata.finalizers).toEqual(['foregroundDeletion']);
+  expect((await suite.getJson(['get', 'configmap', 'root'])).metadata.finalizers).toEqual(['foregroundDeletion']);
 
   const seen = finalizersSeen(stream);
   expect(seen.get('middle')).toContainEqual(['foregroundDeletion']);
@@ -79,7 +79,7 @@ test('a leaf: the DELETE answers the object with foregroundDeletion, the collect
 test('a Job with running pods: the Job waits in foregroundDeletion, its pods are deleted without it', async () => {
   await kubectl.ok(['create', 'job', 'work', '--image=busybox', '--', 'sleep', '3600']);
   await suite.cluster.settle();
-  const pods = JSON.parse(await kubectl.ok(['get', 'pods', '-l', 'job-name=work', '-o', 'json']));
+  const pods = await suite.getJson(['get', 'pods', '-l', 'job-name=work']);
   expect(pods.items.map((p: any) => p.status.phase)).toEqual(['Running']);
   const podStream = await suite.watch(`/api/v1/namespaces/default/pods?watch=true&resourceVersion=${pods.metadata.resourceVersion}`);
   const jobStream = await suite.watch(`/apis/batch/v1/namespaces/default/jobs?watch=true&resourceVersion=${pods.metadata.resourceVersion}`);

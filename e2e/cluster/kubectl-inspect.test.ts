@@ -22,7 +22,7 @@ test('explain reads the OpenAPI v3 documents', async () => {
 test('a Job is defaulted, gets a generated selector and labels, and prints its columns', async () => {
   const job = { apiVersion: 'batch/v1', kind: 'Job', metadata: { name: 'pi' }, spec: { template: { spec: { restartPolicy: 'Never', containers: [{ name: 'pi', image: 'perl:5.34' }] } } } };
   await kubectl.ok(['apply', '-f', '-'], JSON.stringify(job));
-  const got = JSON.parse(await kubectl.ok(['get', 'job', 'pi', '-o', 'json']));
+  const got = await suite.getJson(['get', 'job', 'pi']);
   expect(got.spec).toMatchObject({ completions: 1, parallelism: 1, backoffLimit: 6, completionMode: 'NonIndexed', suspend: false });
   expect(got.spec.selector.matchLabels['batch.kubernetes.io/controller-uid']).toBe(got.metadata.uid);
   expect(got.spec.template.metadata.labels['job-name']).toBe('pi');
@@ -89,10 +89,10 @@ test('make deploy style output applies: Deployment and Service are stored (not r
   const out = await kubectl.ok(['apply', '--server-side', '-f', '-'], docs.map((d) => JSON.stringify(d)).join('\n'));
   expect(out).toContain('service/metrics serverside-applied');
   expect(out).toContain('deployment.apps/controller-manager serverside-applied');
-  const svc = JSON.parse(await kubectl.ok(['get', 'svc', 'metrics', '-o', 'json']));
+  const svc = await suite.getJson(['get', 'svc', 'metrics']);
   expect(svc.spec).toMatchObject({ type: 'ClusterIP', sessionAffinity: 'None', ports: [{ name: 'https', port: 8443, targetPort: 8443, protocol: 'TCP' }] });
   expect(svc.spec.clusterIP).toMatch(/^10\.96\.\d+\.\d+$/);
-  const deploy = JSON.parse(await kubectl.ok(['get', 'deploy', 'controller-manager', '-o', 'json']));
+  const deploy = await suite.getJson(['get', 'deploy', 'controller-manager']);
   expect(deploy.spec).toMatchObject({ replicas: 1, revisionHistoryLimit: 10 });
   expect(deploy.metadata.generation).toBe(1);
 });

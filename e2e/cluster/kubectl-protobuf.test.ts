@@ -6,13 +6,13 @@ const kubectl = suite.kubectl;
 
 test('kubectl create configmap --from-literal decodes the protobuf body', async () => {
   expect(await kubectl.ok(['create', 'configmap', 'pb', '--from-literal=a=1', '--from-literal=b=two'])).toContain('configmap/pb created');
-  const cm = JSON.parse(await kubectl.ok(['get', 'cm', 'pb', '-o', 'json']));
+  const cm = await suite.getJson(['get', 'cm', 'pb']);
   expect(cm.data).toEqual({ a: '1', b: 'two' });
 });
 
 test('kubectl create secret generic, namespace, serviceaccount', async () => {
   await kubectl.ok(['create', 'secret', 'generic', 'sec', '--from-literal=k=v']);
-  expect(JSON.parse(await kubectl.ok(['get', 'secret', 'sec', '-o', 'json'])).data).toEqual({ k: Buffer.from('v').toString('base64') });
+  expect((await suite.getJson(['get', 'secret', 'sec'])).data).toEqual({ k: Buffer.from('v').toString('base64') });
   await kubectl.ok(['create', 'namespace', 'team-a']);
   expect(await kubectl.ok(['get', 'ns', 'team-a', '-o', 'jsonpath={.status.phase}'])).toBe('Active');
   await kubectl.ok(['create', 'serviceaccount', 'robot', '-n', 'team-a']);
@@ -21,15 +21,15 @@ test('kubectl create secret generic, namespace, serviceaccount', async () => {
 
 test('kubectl create role and rolebinding', async () => {
   await kubectl.ok(['create', 'role', 'reader', '--verb=get,list', '--resource=configmaps']);
-  const role = JSON.parse(await kubectl.ok(['get', 'role', 'reader', '-o', 'json']));
+  const role = await suite.getJson(['get', 'role', 'reader']);
   expect(role.rules).toEqual([{ verbs: ['get', 'list'], apiGroups: [''], resources: ['configmaps'] }]);
   await kubectl.ok(['create', 'rolebinding', 'reader-bob', '--role=reader', '--user=bob']);
-  const rb = JSON.parse(await kubectl.ok(['get', 'rolebinding', 'reader-bob', '-o', 'json']));
+  const rb = await suite.getJson(['get', 'rolebinding', 'reader-bob']);
   expect(rb.roleRef).toEqual({ apiGroup: 'rbac.authorization.k8s.io', kind: 'Role', name: 'reader' });
   expect(rb.subjects).toEqual([{ kind: 'User', apiGroup: 'rbac.authorization.k8s.io', name: 'bob' }]);
   await kubectl.ok(['create', 'clusterrole', 'ns-reader', '--verb=get', '--resource=namespaces']);
   await kubectl.ok(['create', 'clusterrolebinding', 'ns-reader-bob', '--clusterrole=ns-reader', '--user=bob']);
-  const crb = JSON.parse(await kubectl.ok(['get', 'clusterrolebinding', 'ns-reader-bob', '-o', 'json']));
+  const crb = await suite.getJson(['get', 'clusterrolebinding', 'ns-reader-bob']);
   expect(crb.roleRef).toEqual({ apiGroup: 'rbac.authorization.k8s.io', kind: 'ClusterRole', name: 'ns-reader' });
 });
 
@@ -68,18 +68,18 @@ test('kubectl create token issues a ServiceAccount token that authenticates as t
 
 test('kubectl create job and cronjob (protobuf with a pod template)', async () => {
   await kubectl.ok(['create', 'job', 'once', '--image=busybox', '--', 'sh', '-c', 'sleep 1']);
-  const job = JSON.parse(await kubectl.ok(['get', 'job', 'once', '-o', 'json']));
+  const job = await suite.getJson(['get', 'job', 'once']);
   expect(job.spec.template.spec.containers[0]).toMatchObject({ name: 'once', image: 'busybox', command: ['sh', '-c', 'sleep 1'] });
   expect(job.spec.template.spec.restartPolicy).toBe('Never');
   await kubectl.ok(['create', 'cronjob', 'hello', '--image=busybox', '--schedule=*/1 * * * *', '--', 'echo', 'hi']);
-  const cj = JSON.parse(await kubectl.ok(['get', 'cronjob', 'hello', '-o', 'json']));
+  const cj = await suite.getJson(['get', 'cronjob', 'hello']);
   expect(cj.spec).toMatchObject({ schedule: '*/1 * * * *', concurrencyPolicy: 'Allow', successfulJobsHistoryLimit: 3 });
   expect(cj.spec.jobTemplate.spec.template.spec.containers[0].command).toEqual(['echo', 'hi']);
 });
 
 test('kubectl create deployment (protobuf) is stored with its selector and template', async () => {
   await kubectl.ok(['create', 'deployment', 'web', '--image=nginx', '--replicas=2']);
-  const d = JSON.parse(await kubectl.ok(['get', 'deployment', 'web', '-o', 'json']));
+  const d = await suite.getJson(['get', 'deployment', 'web']);
   expect(d.spec).toMatchObject({ replicas: 2, selector: { matchLabels: { app: 'web' } }, template: { metadata: { labels: { app: 'web' } } } });
   expect(d.spec.template.spec.containers[0]).toMatchObject({ name: 'nginx', image: 'nginx' });
 });

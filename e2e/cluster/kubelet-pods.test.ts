@@ -31,7 +31,7 @@ async function createPod(name: string, o: PodOptions = {}): Promise<void> {
   await suite.cluster.settle();
 }
 
-const getPod = async (name: string): Promise<any> => JSON.parse(await kubectl.ok(['get', 'pod', name, '-o', 'json']));
+const getPod = (name: string): Promise<any> => suite.getJson(['get', 'pod', name]);
 const advance = async (ms: number): Promise<void> => {
   await suite.cluster.clock.advance(ms);
   await suite.cluster.settle();

@@ -20,7 +20,8 @@ async function create(manifest: string): Promise<void> {
   await suite.cluster.settle();
 }
 
-const nodeOf = async (name: string): Promise<string> => kubectl.ok(['get', 'pod', name, '-o', 'jsonpath={.spec.nodeName}']);
+// what `-o jsonpath={.spec.nodeName}` prints (empty when unscheduled), read in-process: no kubectl start
+const nodeOf = async (name: string): Promise<string> => (await suite.getJson(['get', 'pod', name])).spec.nodeName ?? '';
 
 test('kubectl get nodes -o wide lists kind-named nodes with roles, addresses, versions and runtime', async () => {
   const out = await kubectl.ok(['get', 'nodes', '-o', 'wide']);
@@ -31,13 +32,13 @@ test('kubectl get nodes -o wide lists kind-named nodes with roles, addresses, ve
     ['kubeforge-worker', 'Ready', '<none>', 'v1.32.4', '172.18.0.3', '<none>', 'Debian GNU/Linux 12 (bookworm)', '6.8.0-1021-azure', 'containerd://2.0.3'],
     ['kubeforge-worker2', 'Ready', '<none>', 'v1.32.4', '172.18.0.4', '<none>', 'Debian GNU/Linux 12 (bookworm)', '6.8.0-1021-azure', 'containerd://2.0.3'],
   ]);
-  const worker = JSON.parse(await kubectl.ok(['get', 'node', 'kubeforge-worker', '-o', 'json']));
+  const worker = await suite.getJson(['get', 'node', 'kubeforge-worker']);
   expect(worker.spec).toMatchObject({ podCIDR: '10.244.1.0/24', providerID: 'kind://docker/kubeforge/kubeforge-worker' });
   expect(worker.status.allocatable).toMatchObject({ pods: '110', cpu: '8' });
   expect(worker.status.conditions.map((c: any) => `${c.type}=${c.status}/${c.reason}`)).toEqual([
     'MemoryPressure=False/KubeletHasSufficientMemory', 'DiskPressure=False/KubeletHasNoDiskPressure', 'PIDPressure=False/KubeletHasSufficientPID', 'Ready=True/KubeletReady',
   ]);
-  const controlPlane = JSON.parse(await kubectl.ok(['get', 'node', 'kubeforge-control-plane', '-o', 'json']));
+  const controlPlane = await suite.getJson(['get', 'node', 'kubeforge-control-plane']);
   expect(controlPlane.spec.taints).toEqual([{ key: 'node-role.kubernetes.io/control-plane', effect: 'NoSchedule' }]);
   const leases = await kubectl.ok(['get', 'leases', '-n', 'kube-node-lease', '-o', 'custom-columns=NAME:.metadata.name,HOLDER:.spec.holderIdentity', '--no-headers']);
   expect(leases.trim().split('\n').map((l) => l.split(/\s+/))).toEqual([
@@ -98,7 +99,7 @@ test('resource requests: a pod asking for more cpu than any node has gets Failed
   const describe = await kubectl.ok(['describe', 'pod', 'greedy']);
   expect(describe).toContain(message);
   expect(describe).toMatch(/Status:\s+Pending/);
-  const events = JSON.parse(await kubectl.ok(['get', 'events.v1.events.k8s.io', '--field-selector', 'regarding.name=greedy', '-o', 'json'])).items;
+  const events = (await suite.getJson(['get', 'events.v1.events.k8s.io', '--field-selector', 'regarding.name=greedy'])).items;
   expect(events).toHaveLength(1);
   expect(events[0]).toMatchObject({ reason: 'FailedScheduling', action: 'Scheduling', type: 'Warning', reportingController: 'default-scheduler', reportingInstance: 'default-scheduler-kubeforge-control-plane', note: message });
   expect(events[0].eventTime).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{6}Z$/);

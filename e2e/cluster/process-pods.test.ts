@@ -30,7 +30,8 @@ const advance = async (ms: number): Promise<void> => {
   await suite.cluster.clock.advance(ms);
   await suite.cluster.settle();
 };
-const getPod = async (name: string): Promise<any> => JSON.parse(await kubectl.ok(['get', 'pod', name, '-o', 'json']));
+// state the tests check, read in-process (no kubectl start: kubectl's own output is checked where it is the point)
+const getPod = (name: string): Promise<any> => suite.getJson(['get', 'pod', name]);
 // Fixtures are written with --validate=false: field validation is not what this file tests, and kubectl then
 // skips parsing the group-version's OpenAPI document before the write (15-20 ms CPU a run).
 const apply = (object: unknown): Promise<string> => kubectl.ok(['apply', '--validate=false', '-f', '-'], JSON.stringify(object));
@@ -48,28 +49,36 @@ const running = (name: string) => async (): Promise<any> => {
   const p = await getPod(name);
   return p.status?.containerStatuses?.[0]?.state?.running ? p : undefined;
 };
-const logsContain = (name: string, text: string, args: string[] = []) => async (): Promise<string | undefined> => {
-  const r = await kubectl.run(['logs', name, ...args]);
-  return r.code === 0 && r.stdout.includes(text) ? r.stdout : undefined;
+// polled in-process, GET pods/<name>/log as kubectl logs sends it (a kubectl start a poll cost ~0.045 CPU-s); the
+// first test reads the same lines through kubectl logs
+const logsContain = (name: string, text: string) => async (): Promise<string | undefined> => {
+  const r = await suite.call('GET', `/api/v1/namespaces/default/pods/${name}/log`);
+  return r.code === 200 && r.text.includes(text) ? r.text : undefined;
 };
 
 test('a mapped image runs as a process: own pod IP, Dockerfile ENTRYPOINT/CMD, env from values, fields, Secrets and ConfigMaps, logs in kubectl logs', async () => {
-  await kubectl.ok(['create', 'secret', 'generic', 'greeting', '--from-literal=text=s3cret']);
-  await kubectl.ok(['create', 'configmap', 'colours', '--from-literal=favourite=teal']);
-  await apply(
-    pod('hello', [
-      { name: 'MODE', value: 'serve' },
-      { name: 'POD_IP', valueFrom: { fieldRef: { fieldPath: 'status.podIP' } } },
-      { name: 'GREETING', valueFrom: { secretKeyRef: { name: 'greeting', key: 'text' } } },
-      { name: 'COLOUR', valueFrom: { configMapKeyRef: { name: 'colours', key: 'favourite' } } },
-    ]),
-  );
+  // the Secret and ConfigMap `kubectl create secret generic/configmap --from-literal` would make, and the pod: one kubectl start
+  await apply({
+    apiVersion: 'v1',
+    kind: 'List',
+    items: [
+      { apiVersion: 'v1', kind: 'Secret', metadata: { name: 'greeting' }, type: 'Opaque', data: { text: Buffer.from('s3cret').toString('base64') } },
+      { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'colours' }, data: { favourite: 'teal' } },
+      pod('hello', [
+        { name: 'MODE', value: 'serve' },
+        { name: 'POD_IP', valueFrom: { fieldRef: { fieldPath: 'status.podIP' } } },
+        { name: 'GREETING', valueFrom: { secretKeyRef: { name: 'greeting', key: 'text' } } },
+        { name: 'COLOUR', valueFrom: { configMapKeyRef: { name: 'colours', key: 'favourite' } } },
+      ]),
+    ],
+  });
   const p = await until('hello running', running('hello'));
   expect(p.status.phase).toBe('Running');
   expect(p.status.podIP).toMatch(/^127\.2\d\d\.0\.\d+$/);
   expect(p.status.containerStatuses[0]).toMatchObject({ name: 'app', image: 'example.com/hello:v1', started: true, ready: true, restartCount: 0 });
   expect(p.status.containerStatuses[0].imageID).toMatch(/^example\.com\/hello@sha256:[0-9a-f]{64}$/);
-  const logs = await until('the listening line', logsContain('hello', 'listening on'));
+  await until('the listening line', logsContain('hello', 'listening on'));
+  const logs = await kubectl.ok(['logs', 'hello']);
   // bound to its pod IP (server.listen(8080) with no host), argv from ENTRYPOINT + CMD, working directory the project
   expect(logs).toContain(`listening on ${p.status.podIP}:8080`);
   expect(logs).toContain(`hello from hello: pod IP ${p.status.podIP}, greeting s3cret, colour teal, cwd ${imageDir}, argv --from-cmd`);
@@ -217,10 +226,18 @@ test('deletion sends SIGTERM, and SIGKILL once the grace period runs out on the 
 });
 
 test("in-cluster credentials: the process lists with client-node's loadFromCluster under its ServiceAccount, through KUBEFORGE_SERVICEACCOUNT_DIR", async () => {
-  await kubectl.ok(['create', 'serviceaccount', 'lister']);
-  await kubectl.ok(['create', 'role', 'list-configmaps', '--verb=list', '--resource=configmaps']);
-  await kubectl.ok(['create', 'rolebinding', 'lister', '--role=list-configmaps', '--serviceaccount=default:lister']);
-  await apply(pod('lister', [{ name: 'MODE', value: 'list' }, { name: 'CLIENT_NODE', value: clientNode }], { spec: { serviceAccountName: 'lister' } }));
+  // the ServiceAccount, what `kubectl create role/rolebinding` would make for it, and the pod: one kubectl start
+  const rbac = 'rbac.authorization.k8s.io';
+  await apply({
+    apiVersion: 'v1',
+    kind: 'List',
+    items: [
+      { apiVersion: 'v1', kind: 'ServiceAccount', metadata: { name: 'lister' } },
+      { apiVersion: `${rbac}/v1`, kind: 'Role', metadata: { name: 'list-configmaps' }, rules: [{ apiGroups: [''], resources: ['configmaps'], verbs: ['list'] }] },
+      { apiVersion: `${rbac}/v1`, kind: 'RoleBinding', metadata: { name: 'lister' }, roleRef: { apiGroup: rbac, kind: 'Role', name: 'list-configmaps' }, subjects: [{ kind: 'ServiceAccount', name: 'lister', namespace: 'default' }] },
+      pod('lister', [{ name: 'MODE', value: 'list' }, { name: 'CLIENT_NODE', value: clientNode }], { spec: { serviceAccountName: 'lister' } }),
+    ],
+  });
   const logs = await until('the list', logsContain('lister', 'configmaps in default:'));
   expect(logs).toContain('configmaps in default: colours,kube-root-ca.crt');
   const listed = suite.cluster.requestLog().filter((e) => e.user === 'system:serviceaccount:default:lister' && e.verb === 'list');
@@ -245,7 +262,7 @@ test('a Service routes to the processes it selects: services/proxy round-robin o
   await apply({ apiVersion: 'v1', kind: 'Service', metadata: { name: 'web' }, spec: { selector: { app: 'web' }, ports: [{ port: 80, targetPort: 'http' }] } });
   await until('two ready replicas', async () => {
     await advance(1_000);
-    const pods = JSON.parse(await kubectl.ok(['get', 'pods', '-l', 'app=web', '-o', 'json'])).items;
+    const pods = (await suite.getJson(['get', 'pods', '-l', 'app=web'])).items;
     return pods.length === 2 && pods.every((p: any) => p.status.containerStatuses?.[0]?.ready);
   });
   const answers: string[] = [];

@@ -50,13 +50,13 @@ test('the labelled ClusterRoles and ClusterRoleBindings are exactly 1.32\'s', as
 
 test('every bootstrap object carries the autoupdate annotation', async () => {
   for (const resource of ['clusterroles', 'clusterrolebindings']) {
-    const items = JSON.parse(await kubectl.ok(['get', resource, '-l', 'kubernetes.io/bootstrapping=rbac-defaults', '-o', 'json'])).items;
+    const items = (await suite.getJson(['get', resource, '-l', 'kubernetes.io/bootstrapping=rbac-defaults'])).items;
     expect(items.length).toBeGreaterThan(40);
     expect(items.filter((i: any) => i.metadata.annotations?.['rbac.authorization.kubernetes.io/autoupdate'] !== 'true')).toEqual([]);
   }
 });
 
-const rulesOf = async (name: string): Promise<unknown> => JSON.parse(await kubectl.ok(['get', 'clusterrole', name, '-o', 'json'])).rules;
+const rulesOf = async (name: string): Promise<unknown> => (await suite.getJson(['get', 'clusterrole', name])).rules;
 const events = { apiGroups: ['', 'events.k8s.io'], resources: ['events'], verbs: ['create', 'patch', 'update'] };
 
 test.each([
@@ -98,9 +98,9 @@ test.each([
 });
 
 test('the bindings grant what 1.32 grants', async () => {
-  const binding = JSON.parse(await kubectl.ok(['get', 'clusterrolebinding', 'system:controller:statefulset-controller', '-o', 'json']));
+  const binding = await suite.getJson(['get', 'clusterrolebinding', 'system:controller:statefulset-controller']);
   expect(binding.subjects).toEqual([{ kind: 'ServiceAccount', name: 'statefulset-controller', namespace: 'kube-system' }]);
-  expect(JSON.parse(await kubectl.ok(['get', 'clusterrolebinding', 'system:node', '-o', 'json'])).subjects).toBeUndefined();
+  expect((await suite.getJson(['get', 'clusterrolebinding', 'system:node'])).subjects).toBeUndefined();
   const can = async (as: string[], args: string[]): Promise<string> => (await kubectl.run(['auth', 'can-i', ...args, ...as])).stdout.trim();
   expect(await can(['--as=system:serviceaccount:kube-system:replicaset-controller'], ['create', 'pods', '-n', 'team'])).toBe('yes');
   expect(await can(['--as=system:serviceaccount:kube-system:replicaset-controller'], ['create', 'deployments.apps', '-n', 'team'])).toBe('no');
@@ -136,7 +136,7 @@ test('kube-system and kube-public carry the 1.32 bootstrap Roles and RoleBinding
     'kube-system/system:controller:cloud-provider',
     'kube-system/system:controller:token-cleaner',
   ]);
-  const reader = JSON.parse(await kubectl.ok(['get', 'role', 'extension-apiserver-authentication-reader', '-n', 'kube-system', '-o', 'json']));
+  const reader = await suite.getJson(['get', 'role', 'extension-apiserver-authentication-reader', '-n', 'kube-system']);
   expect(reader.rules).toEqual([{ apiGroups: [''], resourceNames: ['extension-apiserver-authentication'], resources: ['configmaps'], verbs: ['get', 'list', 'watch'] }]);
   // an aggregated API server's identity is granted the reader role the way operators bind it
   await kubectl.ok(['create', 'rolebinding', 'my-apiserver-auth-reader', '-n', 'kube-system', '--role=extension-apiserver-authentication-reader', '--serviceaccount=apps:my-apiserver']);

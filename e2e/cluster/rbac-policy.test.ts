@@ -15,24 +15,25 @@ beforeAll(async () => {
   await admin.ok(['create', 'namespace', 'team']);
 });
 
-const json = async (k: Kubectl, args: string[]): Promise<any> => JSON.parse(await k.ok([...args, '-o', 'json']));
+// state the tests check, read in-process (no kubectl start: kubectl's own output is checked where it is the point)
+const json = (args: string[]): Promise<any> => suite.getJson(args);
 
 test('the bootstrap ClusterRoles and ClusterRoleBindings exist with their labels and aggregation rules', async () => {
   const names = (await admin.ok(['get', 'clusterroles', '-o', 'name'])).split('\n');
   for (const n of ['cluster-admin', 'admin', 'edit', 'view', 'system:aggregate-to-admin', 'system:aggregate-to-edit', 'system:aggregate-to-view', 'system:discovery', 'system:basic-user', 'system:public-info-viewer']) {
     expect(names).toContain(`clusterrole.rbac.authorization.k8s.io/${n}`);
   }
-  const clusterAdmin = await json(admin, ['get', 'clusterrole', 'cluster-admin']);
+  const clusterAdmin = await json(['get', 'clusterrole', 'cluster-admin']);
   expect(clusterAdmin.rules).toEqual([{ verbs: ['*'], apiGroups: ['*'], resources: ['*'] }, { verbs: ['*'], nonResourceURLs: ['*'] }]);
   expect(clusterAdmin.metadata.labels).toEqual({ 'kubernetes.io/bootstrapping': 'rbac-defaults' });
-  const edit = await json(admin, ['get', 'clusterrole', 'edit']);
+  const edit = await json(['get', 'clusterrole', 'edit']);
   expect(edit.aggregationRule).toEqual({ clusterRoleSelectors: [{ matchLabels: { 'rbac.authorization.k8s.io/aggregate-to-edit': 'true' } }] });
   expect(edit.metadata.labels['rbac.authorization.k8s.io/aggregate-to-admin']).toBe('true');
   // edit holds view's rules (view is labelled aggregate-to-edit) and its own; admin holds both
-  const view = await json(admin, ['get', 'clusterrole', 'view']);
+  const view = await json(['get', 'clusterrole', 'view']);
   expect(view.rules).toContainEqual({ verbs: ['get', 'list', 'watch'], apiGroups: ['batch'], resources: ['cronjobs', 'cronjobs/status', 'jobs', 'jobs/status'] });
   for (const r of view.rules) expect(edit.rules).toContainEqual(r);
-  const adminRole = await json(admin, ['get', 'clusterrole', 'admin']);
+  const adminRole = await json(['get', 'clusterrole', 'admin']);
   for (const r of edit.rules) expect(adminRole.rules).toContainEqual(r);
   expect(adminRole.rules).toContainEqual({ verbs: ['create', 'delete', 'deletecollection', 'get', 'list', 'patch', 'update', 'watch'], apiGroups: ['rbac.authorization.k8s.io'], resources: ['rolebindings', 'roles'] });
 
@@ -74,7 +75,7 @@ test('ClusterRole aggregation follows labelled roles as they are created, change
   await admin.ok(['apply', '-f', '-'], JSON.stringify(widgetReader));
   await suite.cluster.settle();
   const rule = { apiGroups: ['example.com'], resources: ['widgets'], verbs: ['get', 'list', 'watch'] };
-  for (const role of ['view', 'edit', 'admin']) expect((await json(admin, ['get', 'clusterrole', role])).rules).toContainEqual(rule);
+  for (const role of ['view', 'edit', 'admin']) expect((await json(['get', 'clusterrole', role])).rules).toContainEqual(rule);
   const vera = as('vera-widgets');
   await admin.ok(['create', 'rolebinding', 'vera-widgets', '--clusterrole=view', '--user=vera-widgets', '-n', 'team']);
   // kubectl auth can-i cannot name a resource discovery does not list; ask with a SelfSubjectAccessReview
@@ -87,7 +88,7 @@ test('ClusterRole aggregation follows labelled roles as they are created, change
 
   await admin.ok(['patch', 'clusterrole', 'widgets-view', '--type=json', '-p', '[{"op":"replace","path":"/rules/0/verbs","value":["get"]}]']);
   await suite.cluster.settle();
-  const viewRules = (await json(admin, ['get', 'clusterrole', 'view'])).rules;
+  const viewRules = (await json(['get', 'clusterrole', 'view'])).rules;
   expect(viewRules).toContainEqual({ ...rule, verbs: ['get'] });
   expect(viewRules).not.toContainEqual(rule);
 
@@ -99,12 +100,12 @@ test('ClusterRole aggregation follows labelled roles as they are created, change
     aggregationRule: { clusterRoleSelectors: [{ matchLabels: { 'rbac.authorization.k8s.io/aggregate-to-view': 'true' } }, { matchExpressions: [{ key: 'none', operator: 'Exists' }] }] },
   }));
   await suite.cluster.settle();
-  expect((await json(admin, ['get', 'clusterrole', 'widgets-all'])).rules).toEqual(viewRules);
+  expect((await json(['get', 'clusterrole', 'widgets-all'])).rules).toEqual(viewRules);
 
   await admin.ok(['delete', 'clusterrole', 'widgets-view']);
   await suite.cluster.settle();
   for (const role of ['view', 'edit', 'admin', 'widgets-all']) {
-    expect(JSON.stringify((await json(admin, ['get', 'clusterrole', role])).rules)).not.toContain('widgets');
+    expect(JSON.stringify((await json(['get', 'clusterrole', role])).rules)).not.toContain('widgets');
   }
 });
 
@@ -126,7 +127,7 @@ test('escalation prevention: a namespace admin can only grant what she holds, wi
   // updates are checked too (JSON patch adding a verb she lacks on a resource she lacks)
   const patched = await alice.run(['patch', 'role', 'cm-reader', '-n', 'team', '--type=json', '-p', '[{"op":"add","path":"/rules/-","value":{"apiGroups":[""],"resources":["nodes"],"verbs":["delete"]}}]']);
   expect(patched.stderr).toContain('Error from server (Forbidden): roles.rbac.authorization.k8s.io "cm-reader" is forbidden: user "alice" (groups=["devs" "system:authenticated"]) is attempting to grant RBAC permissions not currently held:\n{APIGroups:[""], Resources:["nodes"], Verbs:["delete"]}');
-  expect((await json(admin, ['get', 'role', 'cm-reader', '-n', 'team'])).rules).toHaveLength(1);
+  expect((await json(['get', 'role', 'cm-reader', '-n', 'team'])).rules).toHaveLength(1);
 
   // `bind` on exactly cluster-admin lets her bind it; `escalate` on roles lets her write any Role
   await admin.ok(['create', 'clusterrole', 'bind-root', '--verb=bind', '--resource=clusterroles', '--resource-name=cluster-admin']);

@@ -47,7 +47,7 @@ describe('service-account issuer discovery', () => {
     expect(decode(header!)).toEqual({ alg: 'ES256', kid: keys[0].kid });
     const claims = decode(payload!);
     expect(Object.keys(claims)).toEqual(['aud', 'exp', 'iat', 'iss', 'jti', 'kubernetes.io', 'nbf', 'sub']);
-    const uid = (await kubectl.ok(['get', 'serviceaccount', 'builder', '-n', 'apps', '-o', 'jsonpath={.metadata.uid}'])).trim();
+    const uid = (await suite.getJson(['get', 'serviceaccount', 'builder', '-n', 'apps'])).metadata.uid;
     expect(claims).toMatchObject({
       aud: ['https://kubernetes.default.svc.cluster.local'],
       iss: 'https://kubernetes.default.svc.cluster.local',
@@ -61,7 +61,7 @@ describe('service-account issuer discovery', () => {
 
   test('the token authenticates as its service account, with its credential id', async () => {
     const jti = decode(token.split('.')[1]!).jti;
-    const uid = (await kubectl.ok(['get', 'serviceaccount', 'builder', '-n', 'apps', '-o', 'jsonpath={.metadata.uid}'])).trim();
+    const uid = (await suite.getJson(['get', 'serviceaccount', 'builder', '-n', 'apps'])).metadata.uid;
     const user = {
       username: 'system:serviceaccount:apps:builder',
       uid,

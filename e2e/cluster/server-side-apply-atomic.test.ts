@@ -55,7 +55,8 @@ const gadgetCrd = {
 
 const gadget = (name: string, spec: Record<string, unknown>): string => stringify({ apiVersion: 'example.com/v1', kind: 'Gadget', metadata: { name }, spec });
 const apply = (manager: string, yaml: string, extra: string[] = []) => kubectl.run(['apply', '--server-side', `--field-manager=${manager}`, ...extra, '-f', '-'], yaml);
-const getJson = async (args: string[]): Promise<any> => JSON.parse(await kubectl.ok([...args, '-o', 'json', '--show-managed-fields']));
+// state the tests check, read in-process (no kubectl start: kubectl's own output is checked where it is the point)
+const getJson = (args: string[]): Promise<any> => suite.getJson(args, true);
 const entry = (o: any, manager: string): any => o.metadata.managedFields.find((e: any) => e.manager === manager);
 
 beforeAll(async () => {

@@ -26,7 +26,8 @@ const claimsOf = (token: string): any => JSON.parse(Buffer.from(token.split('.')
 const review = async (token: string, audiences?: string[]) =>
   (await authn.createTokenReview({ body: { apiVersion: 'authentication.k8s.io/v1', kind: 'TokenReview', spec: { token, ...(audiences ? { audiences } : {}) } } })).status;
 const whoami = (token: string) => kubectl.run(['--token', token, 'auth', 'whoami', '-o', 'jsonpath={.status.userInfo.username}']);
-const uidOf = async (kind: string, name: string) => (await kubectl.ok(['get', kind, name, '-n', 'tokens', '-o', 'jsonpath={.metadata.uid}'])).trim();
+// state the tests check, read in-process (no kubectl start: kubectl's own output is checked where it is the point)
+const uidOf = async (kind: string, name: string): Promise<string> => (await suite.getJson(['get', kind, name, '-n', 'tokens'])).metadata.uid;
 const podManifest = (name: string, serviceAccountName: string) =>
   JSON.stringify({ apiVersion: 'v1', kind: 'Pod', metadata: { name, namespace: 'tokens' }, spec: { serviceAccountName, containers: [{ name: 'c', image: 'busybox' }] } });
 const unauthorized = 'error: You must be logged in to the server (Unauthorized)';
@@ -108,8 +109,8 @@ describe('tokens bound to a Pod or a Secret', () => {
     await kubectl.ok(['create', '--validate=false', '-f', '-'], podManifest('p', 'worker'));
     await suite.cluster.settle();
     const podUid = await uidOf('pod', 'p');
-    const nodeName = (await kubectl.ok(['get', 'pod', 'p', '-n', 'tokens', '-o', 'jsonpath={.spec.nodeName}'])).trim();
-    const nodeUid = (await kubectl.ok(['get', 'node', nodeName, '-o', 'jsonpath={.metadata.uid}'])).trim();
+    const nodeName = (await suite.getJson(['get', 'pod', 'p', '-n', 'tokens'])).spec.nodeName;
+    const nodeUid = (await suite.getJson(['get', 'node', nodeName])).metadata.uid;
     const token = (await kubectl.ok(['create', 'token', 'worker', '-n', 'tokens', '--bound-object-kind', 'Pod', '--bound-object-name', 'p'])).trim();
     const claims = claimsOf(token);
     expect(Object.keys(claims['kubernetes.io'])).toEqual(['namespace', 'node', 'pod', 'serviceaccount']);
@@ -153,7 +154,7 @@ describe('tokens bound to a Pod or a Secret', () => {
     const node = JSON.stringify({ apiVersion: 'v1', kind: 'Node', metadata: { name: 'spare-node' } });
     await kubectl.ok(['create', 'serviceaccount', 'agent', '-n', 'tokens']);
     await kubectl.ok(['create', '--validate=false', '-f', '-'], node);
-    const nodeUid = (await kubectl.ok(['get', 'node', 'spare-node', '-o', 'jsonpath={.metadata.uid}'])).trim();
+    const nodeUid = (await suite.getJson(['get', 'node', 'spare-node'])).metadata.uid;
     const token = (await kubectl.ok(['create', 'token', 'agent', '-n', 'tokens', '--bound-object-kind', 'Node', '--bound-object-name', 'spare-node'])).trim();
     const claims = claimsOf(token);
     expect(claims['kubernetes.io'].node).toEqual({ name: 'spare-node', uid: nodeUid });
@@ -166,7 +167,7 @@ describe('tokens bound to a Pod or a Secret', () => {
     expect((await whoami(token)).stderr).toContain(unauthorized);
     expect(await review(token)).toEqual({ user: {}, error: '[invalid bearer token, service account token has been invalidated]' });
     await kubectl.ok(['create', '--validate=false', '-f', '-'], node);
-    const newUid = (await kubectl.ok(['get', 'node', 'spare-node', '-o', 'jsonpath={.metadata.uid}'])).trim();
+    const newUid = (await suite.getJson(['get', 'node', 'spare-node'])).metadata.uid;
     expect(await review(token)).toEqual({ user: {}, error: `[invalid bearer token, node UID (${newUid}) does not match service account node ref claim (${nodeUid})]` });
     await kubectl.ok(['delete', 'node', 'spare-node']);
   });
@@ -235,7 +236,7 @@ describe('legacy Secret-based tokens (kubernetes.io/service-account-token)', () 
       type: 'kubernetes.io/service-account-token',
       metadata: { name, namespace: 'tokens', ...(serviceAccount ? { annotations: { 'kubernetes.io/service-account.name': serviceAccount } } : {}) },
     });
-  const secretJson = async (name: string) => JSON.parse(await kubectl.ok(['get', 'secret', name, '-n', 'tokens', '-o', 'json']));
+  const secretJson = async (name: string) => suite.getJson(['get', 'secret', name, '-n', 'tokens']);
   const exists = async (name: string) => (await kubectl.run(['get', 'secret', name, '-n', 'tokens', '-o', 'name'])).code === 0;
 
   test('the token controller fills the Secret; the token works until the Secret is deleted', async () => {
