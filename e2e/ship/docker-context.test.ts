@@ -5,7 +5,7 @@
  * registry range (nothing to copy; a stale tarball of an earlier run is removed). No lock file: one line
  * saying to run npm install. Cheap: a stand-in kubeforge folder, no install.
  */
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { init } from '../scaffold/scaffold-harness.js';
@@ -39,9 +39,9 @@ describe('make docker-context', () => {
   });
 
   it('copies a tarball dependency, and leaves the folder empty for a registry range', async () => {
-    const packed = await runCommand('npm', ['pack', '--silent', '--pack-destination', parent, './kubeforge'], parent);
+    // A tarball of the stand-in made with tar (the Makefile copies it as it is; npm pack costs 0.4 CPU-s more).
+    const packed = await runCommand('tar', ['czf', join(parent, 'kubeforge-dev.tgz'), 'kubeforge'], parent);
     expect(packed.code).toBe(0);
-    cpSync(join(parent, 'kubeforge-9.8.7.tgz'), join(parent, 'kubeforge-dev.tgz'));
     makeProject(`file:${join(parent, 'kubeforge-dev.tgz')}`);
     expect((await runCommand('make', ['docker-context'], project)).code).toBe(0);
     expect(readdirSync(join(project, '.kubeforge/image'))).toEqual(['kubeforge-dev.tgz']);
