@@ -19,6 +19,9 @@
  *   kubectl goes through them as on a cluster: a CronJob with a bad schedule is denied by the validating
  *   webhook (kubectl prints the denial), and one that leaves the history limits and `suspend` unset comes
  *   back from `kubectl get -o yaml` with the defaulting webhook's values (the CRD has no defaults for them).
+ *   Once it is stopped, the dist/ its make built with tsc is compared with e2e/deploy/project-emit.ts's
+ *   emitProject (the deploy proofs' build): the same .js and .js.map files, byte for byte (the proof
+ *   project-emit.test.ts ran with a tsc of its own; it still does when this file is skipped).
  *
  * The samples are applied with `kubectl apply -k config/samples`: config/samples holds a kustomization.yaml,
  * which `kubectl apply -f config/samples` tries to validate as an object (apiVersion/kind not set) and so
@@ -41,6 +44,7 @@ import { Kubectl } from '../cluster/kubectl-runner.js';
 import { CHECKOUT } from '../scaffold/scaffold-harness.js';
 import { groupAlive, stopGroup } from '../process-group.js';
 import { freshInstall } from '../fresh-install.js';
+import { expectEmitEqualsTsc } from '../deploy/project-emit.js';
 import { installInputs, unshareHiddenLock, writeLockAs } from './installed-tree.js';
 
 const skip = process.env.KUBEFORGE_SKIP_NPM_INSTALL === '1';
@@ -101,6 +105,8 @@ interface Example {
   jobCertain: boolean;
   /** More checks against the running example (its webhooks, its CLI), given its folder and kubeconfig. */
   alsoCheck?: (kubectl: Kubectl, project: { root: string; kubeconfig: string }) => Promise<void>;
+  /** A check of what make run-local built (dist/), once the example has stopped. */
+  builtCheck?: (root: string) => void;
 }
 
 /** The jobconfig example's validating webhook, called by the local cluster for kubectl's requests. */
@@ -209,7 +215,7 @@ async function checkCronJobWebhooks(kubectl: Kubectl): Promise<void> {
 const EXAMPLES: Example[] = [
   { name: 'at', samples: ['batch_v1_at.yaml'], jobName: /^job\.batch\/at-sample-\d+$/, owners: ['AT/at-sample'], jobCertain: true },
   { name: 'eventjob', samples: ['batch_v1_eventjob.yaml', 'cronjob.yaml'], jobName: /^job\.batch\/(hello|eventjob-sample)-\S+$/, owners: ['CronJob/hello', 'EventJob/eventjob-sample'], jobCertain: false },
-  { name: 'cronjob', samples: ['batch_v1_cronjob.yaml', 'batch_v2_cronjob.yaml'], jobName: /^job\.batch\/cronjob-sample-\d+$/, owners: ['CronJob/cronjob-sample'], jobCertain: false, alsoCheck: checkCronJobWebhooks },
+  { name: 'cronjob', samples: ['batch_v1_cronjob.yaml', 'batch_v2_cronjob.yaml'], jobName: /^job\.batch\/cronjob-sample-\d+$/, owners: ['CronJob/cronjob-sample'], jobCertain: false, alsoCheck: checkCronJobWebhooks, builtCheck: expectEmitEqualsTsc },
   {
     name: 'jobconfig',
     samples: ['execution_v1alpha1_job.yaml', 'execution_v1alpha1_jobconfig.yaml'],
@@ -389,6 +395,7 @@ function copyExample(name: string, into: string): string {
         running.delete(child);
       }
       expect(groupAlive(child.pid!)).toBe(false);
+      example.builtCheck?.(root);
     }, 150_000);
   }
 });
