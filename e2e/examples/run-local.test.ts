@@ -13,7 +13,10 @@
  *   by the same make, runs as `kubectl furiko` (list jobconfig, get job).
  * - memcached: the kubebuilder book's Memcached sample makes its Deployment (owned by the Memcached) at once,
  *   of the image the manager got from config/manager/manager.yaml, reports Available=True, and the
- *   Deployment rolls out (`kubectl rollout status`).
+ *   Deployment rolls out (`kubectl rollout status`). run-local reads its CRD from the cache of parsed
+ *   manifests (node_modules/.cache/kubeforge) when the file's text has an entry there, as after an earlier
+ *   start, instead of parsing the YAML again: an entry put there before the start, marked with an
+ *   annotation, is the CRD the cluster serves.
  * - cronjob: the tutorial CronJob (every minute) must be accepted and served; a Job likewise only if one
  *   appears within the short wait. Its two webhooks are registered with the local cluster by run-local, so
  *   kubectl goes through them as on a cluster: a CronJob with a bad schedule is denied by the validating
@@ -36,10 +39,11 @@
  * Slow (npm install + build); KUBEFORGE_SKIP_NPM_INSTALL=1 skips it, like npm-install.test.ts.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
+import { createHash } from 'node:crypto';
 import { chmodSync, cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { parseDocument } from 'yaml';
+import { parseAllDocuments, parseDocument } from 'yaml';
 import { Kubectl } from '../cluster/kubectl-runner.js';
 import { CHECKOUT } from '../scaffold/scaffold-harness.js';
 import { groupAlive, stopGroup } from '../process-group.js';
@@ -105,6 +109,8 @@ interface Example {
   jobCertain: boolean;
   /** More checks against the running example (its webhooks, its CLI), given its folder and kubeconfig. */
   alsoCheck?: (kubectl: Kubectl, project: { root: string; kubeconfig: string }) => Promise<void>;
+  /** Prepares the copy before make run-local starts. */
+  prepare?: (root: string) => void;
   /** A check of what make run-local built (dist/), once the example has stopped. */
   builtCheck?: (root: string) => void;
 }
@@ -162,6 +168,29 @@ async function checkMemcachedDeployment(kubectl: Kubectl): Promise<void> {
   // The cluster's Deployment controller, scheduler and kubelet simulator run it (on the real clock here).
   const rollout = await kubectl.run(['rollout', 'status', 'deployment/memcached-sample', '-n', 'default', '--timeout=30s']);
   expect({ code: rollout.code, stdout: rollout.stdout }).toEqual({ code: 0, stdout: 'deployment "memcached-sample" successfully rolled out\n' });
+}
+
+const CACHED_CRD_MARK = 'kubeforge.test/parsed-from';
+
+/**
+ * Puts the memcached CRD, marked with an annotation, into the cache of parsed manifests under its file's text
+ * (src/testing/parsed-manifests.ts: node_modules/.cache/kubeforge/parsed-manifests-v1/<sha256 of the text>.json).
+ */
+function cacheMarkedMemcachedCrd(root: string): void {
+  const text = readFileSync(join(root, 'config/crd/bases/cache.example.com_memcacheds.yaml'), 'utf8');
+  const [crd, ...more] = parseAllDocuments(text).map((doc) => doc.toJS() as { kind: string; metadata: { annotations?: Record<string, string> } });
+  expect({ kind: crd?.kind, more: more.length }).toEqual({ kind: 'CustomResourceDefinition', more: 0 });
+  crd!.metadata.annotations = { ...crd!.metadata.annotations, [CACHED_CRD_MARK]: 'cache' };
+  const folder = join(root, 'node_modules/.cache/kubeforge/parsed-manifests-v1');
+  mkdirSync(folder, { recursive: true });
+  writeFileSync(join(folder, `${createHash('sha256').update(text).digest('hex')}.json`), JSON.stringify([crd]));
+}
+
+/** The memcached CRD the cluster serves is the cached one (cacheMarkedMemcachedCrd), then the rest of its checks. */
+async function checkMemcached(kubectl: Kubectl): Promise<void> {
+  const mark = await kubectl.ok(['get', 'crd', 'memcacheds.cache.example.com', '-o', `jsonpath={.metadata.annotations.${CACHED_CRD_MARK.replace(/\./g, '\\.')}}`]);
+  expect(mark).toBe('cache');
+  await checkMemcachedDeployment(kubectl);
 }
 
 /** A minimal tutorial CronJob in the default namespace: only a name, a schedule and a Job template. */
@@ -236,7 +265,8 @@ const EXAMPLES: Example[] = [
     jobName: /^deployment\.apps\/memcached-sample$/,
     owners: ['Memcached/memcached-sample'],
     jobCertain: true,
-    alsoCheck: checkMemcachedDeployment,
+    prepare: cacheMarkedMemcachedCrd,
+    alsoCheck: checkMemcached,
   },
 ];
 
@@ -327,6 +357,7 @@ function copyExample(name: string, into: string): string {
       const install = await installs.get(example.name)!;
       expect({ install: example.name, code: install.code, output: install.code === 0 ? '' : install.output }).toEqual({ install: example.name, code: 0, output: '' });
       const root = install.root;
+      example.prepare?.(root);
 
       // Its own process group, so that SIGTERM/SIGKILL reach make, its shell and the node manager alike.
       const child = spawn('make', ['run-local', 'MANAGER_FLAGS=--health-probe-bind-address=:0', KUBEFORGE_DIRECT], { cwd: root, env: plainEnv(), stdio: ['ignore', 'pipe', 'pipe'], detached: true });
