@@ -13,12 +13,18 @@
  *   by the same make, runs as `kubectl furiko` (list jobconfig, get job).
  * - memcached: the kubebuilder book's Memcached sample makes its Deployment (owned by the Memcached) at once,
  *   of the image the manager got from config/manager/manager.yaml, reports Available=True, and the
- *   Deployment rolls out (`kubectl rollout status`).
+ *   Deployment rolls out (`kubectl rollout status`). run-local reads its CRD from the cache of parsed
+ *   manifests (node_modules/.cache/kubeforge) when the file's text has an entry there, as after an earlier
+ *   start, instead of parsing the YAML again: an entry put there before the start, marked with an
+ *   annotation, is the CRD the cluster serves.
  * - cronjob: the tutorial CronJob (every minute) must be accepted and served; a Job likewise only if one
  *   appears within the short wait. Its two webhooks are registered with the local cluster by run-local, so
  *   kubectl goes through them as on a cluster: a CronJob with a bad schedule is denied by the validating
  *   webhook (kubectl prints the denial), and one that leaves the history limits and `suspend` unset comes
  *   back from `kubectl get -o yaml` with the defaulting webhook's values (the CRD has no defaults for them).
+ *   Once it is stopped, the dist/ its make built with tsc is compared with e2e/deploy/project-emit.ts's
+ *   emitProject (the deploy proofs' build): the same .js and .js.map files, byte for byte (the proof
+ *   project-emit.test.ts ran with a tsc of its own; it still does when this file is skipped).
  *
  * The samples are applied with `kubectl apply -k config/samples`: config/samples holds a kustomization.yaml,
  * which `kubectl apply -f config/samples` tries to validate as an object (apiVersion/kind not set) and so
@@ -33,14 +39,16 @@
  * Slow (npm install + build); KUBEFORGE_SKIP_NPM_INSTALL=1 skips it, like npm-install.test.ts.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
+import { createHash } from 'node:crypto';
 import { chmodSync, cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { parseDocument } from 'yaml';
+import { parseAllDocuments, parseDocument } from 'yaml';
 import { Kubectl } from '../cluster/kubectl-runner.js';
 import { CHECKOUT } from '../scaffold/scaffold-harness.js';
 import { groupAlive, stopGroup } from '../process-group.js';
 import { freshInstall } from '../fresh-install.js';
+import { expectEmitEqualsTsc } from '../deploy/project-emit.js';
 import { installInputs, unshareHiddenLock, writeLockAs } from './installed-tree.js';
 
 const skip = process.env.KUBEFORGE_SKIP_NPM_INSTALL === '1';
@@ -101,6 +109,10 @@ interface Example {
   jobCertain: boolean;
   /** More checks against the running example (its webhooks, its CLI), given its folder and kubeconfig. */
   alsoCheck?: (kubectl: Kubectl, project: { root: string; kubeconfig: string }) => Promise<void>;
+  /** Prepares the copy before make run-local starts. */
+  prepare?: (root: string) => void;
+  /** A check of what make run-local built (dist/), once the example has stopped. */
+  builtCheck?: (root: string) => void;
 }
 
 /** The jobconfig example's validating webhook, called by the local cluster for kubectl's requests. */
@@ -158,6 +170,29 @@ async function checkMemcachedDeployment(kubectl: Kubectl): Promise<void> {
   expect({ code: rollout.code, stdout: rollout.stdout }).toEqual({ code: 0, stdout: 'deployment "memcached-sample" successfully rolled out\n' });
 }
 
+const CACHED_CRD_MARK = 'kubeforge.test/parsed-from';
+
+/**
+ * Puts the memcached CRD, marked with an annotation, into the cache of parsed manifests under its file's text
+ * (src/testing/parsed-manifests.ts: node_modules/.cache/kubeforge/parsed-manifests-v1/<sha256 of the text>.json).
+ */
+function cacheMarkedMemcachedCrd(root: string): void {
+  const text = readFileSync(join(root, 'config/crd/bases/cache.example.com_memcacheds.yaml'), 'utf8');
+  const [crd, ...more] = parseAllDocuments(text).map((doc) => doc.toJS() as { kind: string; metadata: { annotations?: Record<string, string> } });
+  expect({ kind: crd?.kind, more: more.length }).toEqual({ kind: 'CustomResourceDefinition', more: 0 });
+  crd!.metadata.annotations = { ...crd!.metadata.annotations, [CACHED_CRD_MARK]: 'cache' };
+  const folder = join(root, 'node_modules/.cache/kubeforge/parsed-manifests-v1');
+  mkdirSync(folder, { recursive: true });
+  writeFileSync(join(folder, `${createHash('sha256').update(text).digest('hex')}.json`), JSON.stringify([crd]));
+}
+
+/** The memcached CRD the cluster serves is the cached one (cacheMarkedMemcachedCrd), then the rest of its checks. */
+async function checkMemcached(kubectl: Kubectl): Promise<void> {
+  const mark = await kubectl.ok(['get', 'crd', 'memcacheds.cache.example.com', '-o', `jsonpath={.metadata.annotations.${CACHED_CRD_MARK.replace(/\./g, '\\.')}}`]);
+  expect(mark).toBe('cache');
+  await checkMemcachedDeployment(kubectl);
+}
+
 /** A minimal tutorial CronJob in the default namespace: only a name, a schedule and a Job template. */
 function cronJobYaml(name: string, schedule: string): string {
   return `apiVersion: batch.tutorial.kubebuilder.io/v1
@@ -209,7 +244,7 @@ async function checkCronJobWebhooks(kubectl: Kubectl): Promise<void> {
 const EXAMPLES: Example[] = [
   { name: 'at', samples: ['batch_v1_at.yaml'], jobName: /^job\.batch\/at-sample-\d+$/, owners: ['AT/at-sample'], jobCertain: true },
   { name: 'eventjob', samples: ['batch_v1_eventjob.yaml', 'cronjob.yaml'], jobName: /^job\.batch\/(hello|eventjob-sample)-\S+$/, owners: ['CronJob/hello', 'EventJob/eventjob-sample'], jobCertain: false },
-  { name: 'cronjob', samples: ['batch_v1_cronjob.yaml', 'batch_v2_cronjob.yaml'], jobName: /^job\.batch\/cronjob-sample-\d+$/, owners: ['CronJob/cronjob-sample'], jobCertain: false, alsoCheck: checkCronJobWebhooks },
+  { name: 'cronjob', samples: ['batch_v1_cronjob.yaml', 'batch_v2_cronjob.yaml'], jobName: /^job\.batch\/cronjob-sample-\d+$/, owners: ['CronJob/cronjob-sample'], jobCertain: false, alsoCheck: checkCronJobWebhooks, builtCheck: expectEmitEqualsTsc },
   {
     name: 'jobconfig',
     samples: ['execution_v1alpha1_job.yaml', 'execution_v1alpha1_jobconfig.yaml'],
@@ -230,7 +265,8 @@ const EXAMPLES: Example[] = [
     jobName: /^deployment\.apps\/memcached-sample$/,
     owners: ['Memcached/memcached-sample'],
     jobCertain: true,
-    alsoCheck: checkMemcachedDeployment,
+    prepare: cacheMarkedMemcachedCrd,
+    alsoCheck: checkMemcached,
   },
 ];
 
@@ -321,6 +357,7 @@ function copyExample(name: string, into: string): string {
       const install = await installs.get(example.name)!;
       expect({ install: example.name, code: install.code, output: install.code === 0 ? '' : install.output }).toEqual({ install: example.name, code: 0, output: '' });
       const root = install.root;
+      example.prepare?.(root);
 
       // Its own process group, so that SIGTERM/SIGKILL reach make, its shell and the node manager alike.
       const child = spawn('make', ['run-local', 'MANAGER_FLAGS=--health-probe-bind-address=:0', KUBEFORGE_DIRECT], { cwd: root, env: plainEnv(), stdio: ['ignore', 'pipe', 'pipe'], detached: true });
@@ -389,6 +426,7 @@ function copyExample(name: string, into: string): string {
         running.delete(child);
       }
       expect(groupAlive(child.pid!)).toBe(false);
+      example.builtCheck?.(root);
     }, 150_000);
   }
 });

@@ -5,6 +5,8 @@
  * directory", exit 127, naming neither npm install nor the cause.) The same targets once installed are proven by
  * the made-project, make-build, kubebuilder-parity and tutorial-types tests.
  */
+import { existsSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
 import { runInProject, init, tempProject, treeHash } from './scaffold-harness.js';
 
 describe('make before npm install', () => {
@@ -44,6 +46,12 @@ describe('make before npm install', () => {
     // `true` is a command on the PATH: the check passes and make runs it (manifests then does nothing).
     const chosen = await runInProject('make', ['--no-print-directory', 'manifests', 'KUBEFORGE=true'], project.root);
     expect(chosen).toEqual({ code: 0, output: 'true manifests --strict-markers\n' });
+    // A run that succeeded notes itself in .kubeforge/ (so a build after it does not run the generator again),
+    // and changed nothing else.
+    const stamp = join(project.root, '.kubeforge/manifests.stamp');
+    expect(existsSync(stamp)).toBe(true);
+    rmSync(stamp);
+    expect(treeHash(project.root)).toBe(before);
     const missing = await runInProject('make', ['--no-print-directory', 'manifests', 'KUBEFORGE=no-such-kubeforge --flag'], project.root);
     expect({ code: missing.code, output: missing.output.trim() }).toEqual({ code: 2, output: expect.stringMatching(/^Makefile:\d+: \*\*\* no-such-kubeforge not found: run npm install in this folder first \(npm ci in CI\)\.  Stop\.$/) });
     expect(treeHash(project.root)).toBe(before);

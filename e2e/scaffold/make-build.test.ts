@@ -2,10 +2,11 @@
  * `make build` (and so `make run-local`) in a made project does only what changed (issue 14: run-local
  * rebuilt everything with tsc each time): with nothing changed it runs neither `kubeforge manifests` nor
  * `generate` nor tsc, and nothing is written; a type error fails the build every time until it is fixed;
- * after an edit under api/ the generators run again and the project is rebuilt. The run-local start itself (with a cluster) is measured by bench/dev-loop.mjs.
+ * after an edit under api/ the generators run again and the project is rebuilt; after `make manifests` and
+ * `make generate` (what `make test` runs first) a build does not run them again. The run-local start itself (with a cluster) is measured by bench/dev-loop.mjs.
  */
 import { execFile } from 'node:child_process';
-import { readFileSync, statSync, writeFileSync } from 'node:fs';
+import { readFileSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { createApi, init, linkDependencies, tempProject } from './scaffold-harness.js';
 
@@ -64,5 +65,22 @@ describe('make build in a made project', () => {
     expect(again.output).toContain('kubeforge manifests');
     expect(again.output).toContain('tsc -b tsconfig.build.json');
     expect(readFileSync(join(project.root, 'config/crd/bases/batch.example.com_widgets.yaml'), 'utf8')).toContain('description: bar is a second field.');
+  }, 240_000);
+
+  it('make manifests and make generate (as make test runs them) leave a following make build nothing to generate', async () => {
+    // the types newer than every earlier run, as after an edit; then the two generators on their own
+    const types = join(project.root, 'api/v1/widget_types.ts');
+    const now = new Date();
+    utimesSync(types, now, now);
+    for (const target of ['manifests', 'generate']) {
+      const generated = await make(target, project.root);
+      expect({ target, code: generated.code, output: generated.code === 0 ? '' : generated.output }).toEqual({ target, code: 0, output: '' });
+      expect(generated.output).toContain(`kubeforge ${target}`);
+    }
+    const built = await make('build', project.root);
+    expect({ code: built.code, output: built.code === 0 ? '' : built.output }).toEqual({ code: 0, output: '' });
+    expect(built.output).toContain('tsc -b tsconfig.build.json');
+    expect(built.output).not.toContain('kubeforge manifests');
+    expect(built.output).not.toContain('kubeforge generate');
   }, 240_000);
 });
