@@ -37,15 +37,32 @@
  *   client copies (its contract, as controller-runtime's), and the client-node side copies what its informer
  *   hands out (the shared cached object) with the same clone function (cloneJson), as a reconciler that may
  *   change what it read must; without it the client-node side would do strictly less work per reconcile.
+ *   Same code, not the same function object: the client-node side's cloneJson is a module instance of its own
+ *   (loaded in jest.isolateModulesAsync), so its type feedback, inline caches and optimized code are its own.
+ *   Through one shared function, the objects each side copies would shape the code the other runs (kubeforge's
+ *   read path inlines cloneJson): one side's objects could make the clone polymorphic or deoptimize it for both,
+ *   favouring or hurting either side depending on which ran first (runtime-cpu-compare.mjs does the same).
  * - Each round runs both runtimes, alternating which goes first; one warm-up round; medians of ROUNDS.
  *   Every measured phase starts after a full GC, so one side's garbage is never collected on the other's time.
  * Run: npm run bench:runtime (builds dist/ first: the cluster process and the memory processes run on it).
  */
+import { jest } from '@jest/globals';
 import { fork, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { CoreV1Api, KubeConfig, makeInformer, type V1ConfigMap } from '@kubernetes/client-node';
 import pino from 'pino';
 import { BuiltinKinds, cloneJson, Manager, newPredicate } from '../src/runtime/index.js';
+
+/** kubeforge's cloneJson as a module instance of its own, for the client-node side ("Same work per reconcile"). */
+async function separateCloneJson(): Promise<typeof cloneJson> {
+  let own: typeof cloneJson | undefined;
+  await jest.isolateModulesAsync(async () => {
+    own = (await import('../src/runtime/cache/copy.js')).cloneJson;
+  });
+  if (own === undefined || own === cloneJson) throw new Error('the client-node side must clone with a cloneJson instance of its own, not the runtime\'s');
+  return own;
+}
+const cloneForClientNode = await separateCloneJson();
 
 const OBJECTS = 1000;
 const MEMORY_OBJECTS = 2000;
@@ -216,7 +233,7 @@ function clientNodeRuntime(kubeconfigPath: string, ns: string, workers: number, 
       queue.delete(name);
       processing.add(name);
       const now = epochNow();
-      cloneJson(informer.get(name, ns)); // the copy kubeforge's cache read makes (see "Same work per reconcile")
+      cloneForClientNode(informer.get(name, ns)); // the copy kubeforge's cache read makes (see "Same work per reconcile")
       await Promise.resolve();
       if (work === 'server') await api.readNamespacedConfigMap({ name, namespace: ns });
       log.record(name, now);
