@@ -8,6 +8,8 @@
 // growth per event (allocation, with --max-semi-space-size=256 so that no scavenge runs inside a round).
 // Run on dist/: node --expose-gc bench/runtime-event-path.mjs [rounds] [workers] [sides] — sides
 // kubeforge,client-node (one process, shared) or one of them (run each alone, alternating processes).
+// PACED=n (PACED_MS apart, default 2): latency instead — each event's write → its first reconcile's start on
+// one clock, the runtime's own share of create→reconcile (median of per-round p50/p99 in µs).
 // KF_DIST: another build of the runtime (a copy of dist/ made before a change). KF_HEAP_PROFILE=file: a sampling
 // allocation profile (collected objects included) of the measured rounds, for finding what an event allocates.
 import http from 'node:http';
@@ -78,6 +80,23 @@ async function writeEvents(ns) {
   }
 }
 
+/**
+ * PACED=n: instead of the stream, n events one at a time, PACED_MS apart (a timer), each one's write →
+ * its first reconcile's start (µs, one clock): the runtime's own share of the create→reconcile latency.
+ */
+const PACED = Number(process.env.PACED ?? 0);
+async function writePaced(ns) {
+  const res = watches.get(ns);
+  const writtenAt = new Map();
+  for (let i = 0; i < PACED; i++) {
+    await new Promise((r) => setTimeout(r, Number(process.env.PACED_MS ?? 2)));
+    const line = eventLine(ns, i);
+    writtenAt.set(`cm-${i}`, performance.now());
+    res.write(line);
+  }
+  return writtenAt;
+}
+
 const mainThreadMs = () => Number(readFileSync(`/proc/self/task/${process.pid}/schedstat`, 'utf8').split(' ')[0]) / 1e6;
 const until = async (cond) => {
   while (!cond()) await new Promise((r) => setTimeout(r, 1));
@@ -86,10 +105,12 @@ const until = async (cond) => {
 function kubeforge(ns) {
   const { BuiltinKinds, Manager } = runtime;
   const mgr = new Manager({ kubeConfig: kubeconfigPath, logger: pino({ level: 'silent' }), cache: { namespace: ns } });
-  const seen = new Set();
+  /** Each object's first reconcile: name → performance.now() it started. */
+  const seen = new Map();
   mgr.controllerFor(BuiltinKinds.ConfigMap).withOptions({ maxConcurrentReconciles: workers }).complete(async (req) => {
+    const startedAt = performance.now();
     const obj = await mgr.client.get(BuiltinKinds.ConfigMap, req);
-    if (obj.metadata.name === req.name) seen.add(req.name);
+    if (obj.metadata.name === req.name && !seen.has(req.name)) seen.set(req.name, startedAt);
   });
   return { seen, start: () => mgr.start(), stop: async () => (await mgr.stop(), mgr.close()) };
 }
@@ -99,7 +120,7 @@ function clientNode(ns) {
   kc.loadFromFile(kubeconfigPath);
   const api = kc.makeApiClient(CoreV1Api);
   const informer = makeInformer(kc, `/api/v1/namespaces/${ns}/configmaps`, () => api.listNamespacedConfigMap({ namespace: ns }));
-  const seen = new Set();
+  const seen = new Map();
   const queue = new Set();
   const processing = new Set();
   const dirty = new Set();
@@ -129,9 +150,10 @@ function clientNode(ns) {
       }
       queue.delete(n.value);
       processing.add(n.value);
+      const startedAt = performance.now();
       const copy = cloneForClientNode(informer.get(n.value, ns));
       await Promise.resolve();
-      if (copy.metadata.name === n.value) seen.add(n.value);
+      if (copy.metadata.name === n.value && !seen.has(n.value)) seen.set(n.value, startedAt);
       processing.delete(n.value);
       if (dirty.delete(n.value)) add(n.value);
     }
@@ -156,7 +178,7 @@ const heapProfile = process.env.KF_HEAP_PROFILE;
 const inspector = heapProfile ? new Session() : undefined;
 inspector?.connect();
 const makers = { kubeforge, 'client-node': clientNode };
-const results = Object.fromEntries(sides.map((s) => [s, { cpu: [], main: [], bytes: [] }]));
+const results = Object.fromEntries(sides.map((s) => [s, { cpu: [], main: [], bytes: [], p50: [], p99: [] }]));
 for (let round = 0; round <= rounds; round++) {
   for (const side of round % 2 === 0 ? sides : [...sides].reverse()) {
     const ns = `${side}-${round}`;
@@ -168,8 +190,8 @@ for (let round = 0; round <= rounds; round++) {
     const main0 = mainThreadMs();
     const heap0 = v8.getHeapStatistics().used_heap_size;
     if (inspector && round === 1) await inspector.post('HeapProfiler.startSampling', { samplingInterval: 256, includeObjectsCollectedByMajorGC: true, includeObjectsCollectedByMinorGC: true });
-    await writeEvents(ns);
-    await until(() => r.seen.size === EVENTS);
+    const writtenAt = PACED > 0 ? await writePaced(ns) : (await writeEvents(ns), undefined);
+    await until(() => r.seen.size === (PACED > 0 ? PACED : EVENTS));
     const cpu = process.cpuUsage(cpu0);
     const main = mainThreadMs() - main0;
     const allocated = v8.getHeapStatistics().used_heap_size - heap0;
@@ -177,6 +199,12 @@ for (let round = 0; round <= rounds; round++) {
     watches.get(ns).end();
     watches.delete(ns);
     if (round === 0) continue; // warm-up
+    if (writtenAt) {
+      const latencies = [...r.seen].map(([name, at]) => (at - writtenAt.get(name)) * 1000).sort((a, b) => a - b);
+      results[side].p50.push(latencies[Math.floor(latencies.length / 2)]);
+      results[side].p99.push(latencies[Math.floor(latencies.length * 0.99)]);
+      continue;
+    }
     results[side].cpu.push(((cpu.user + cpu.system) * 1000) / 1000 / EVENTS);
     results[side].main.push((main * 1000) / EVENTS);
     results[side].bytes.push(allocated / EVENTS);
@@ -185,6 +213,11 @@ for (let round = 0; round <= rounds; round++) {
 if (inspector) writeFileSync(heapProfile, JSON.stringify((await inspector.post('HeapProfiler.stopSampling')).profile));
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 for (const side of sides) {
+  if (PACED > 0) {
+    const { p50, p99 } = results[side];
+    console.log(`${side} (${workers} workers, ${PACED} events ${process.env.PACED_MS ?? 2} ms apart): write → reconcile start, median of per-round p50 ${median(p50).toFixed(1)} µs [${p50.map((x) => x.toFixed(0)).join(' ')}], of per-round p99 ${median(p99).toFixed(1)} µs [${p99.map((x) => x.toFixed(0)).join(' ')}]`);
+    continue;
+  }
   const { cpu, main, bytes } = results[side];
   console.log(`${side} (${workers} workers, ${EVENTS} events, ${GROUP} a chunk): CPU ${median(cpu).toFixed(2)} µs/event [${cpu.map((x) => x.toFixed(1)).join(' ')}], main thread ${median(main).toFixed(2)} µs/event [${main.map((x) => x.toFixed(1)).join(' ')}], heap growth ${median(bytes).toFixed(0)} bytes/event (all garbage but the cached object; exact with --max-semi-space-size=256, no scavenge inside a round)`);
 }
