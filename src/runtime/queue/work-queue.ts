@@ -44,7 +44,7 @@ interface Waiting {
  * The keys queued at one priority, in arrival order, in `keys[head..tail)`; an entry is live while its key's
  * sequence number matches. The arrays are reused in place: a drained bucket starts again at 0, a long backlog
  * is moved down with copyWithin — no array is allocated or regrown per key in a steady stream (splice and push
- * after each drain allocated ~50 bytes per key). Slots past `tail` keep old keys until overwritten.
+ * after each drain allocated ~50 bytes per key). A taken slot is emptied, so no finished key's string is kept.
  */
 interface Bucket {
   priority: number;
@@ -315,6 +315,7 @@ export class WorkQueue {
         const key = bucket.keys[bucket.head]!;
         const state = this.keys.get(key);
         const live = state !== undefined && state.sequence === bucket.sequences[bucket.head];
+        bucket.keys[bucket.head] = ''; // a taken slot holds no key string until it is reused
         bucket.head++;
         if (bucket.head === bucket.tail) bucket.head = bucket.tail = 0;
         else if (bucket.head > 1024 && bucket.head * 2 > bucket.tail) {
