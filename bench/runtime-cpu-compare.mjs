@@ -6,7 +6,11 @@
 // KF_BASE_DIST (a copy of dist/ made before a change), interleaved with the current one: old vs new in one run).
 // With --max-semi-space-size=256 no scavenge runs inside a burst, and `allocated` (heap growth over the burst)
 // is what the runtime allocated for it. KF_BURST_PROFILE=dir writes a CPU profile of each measured burst (only the
-// burst: start-up and cold starts left out) as dir/<side>-<round>.cpuprofile.
+// burst: start-up and cold starts left out) as dir/<side>-<round>.cpuprofile. KF_PACED=n: each round also
+// measures latency as bench/runtime.bench.ts does (n creates 5 ms apart into a fresh runtime; create order →
+// first reconcile start), printed as the median over rounds of each round's p50 and p99 (a round's p99 is noisy;
+// the median of many short rounds, interleaved, is steadier than one pooled percentile) and pooled;
+// KF_PACED_WORST=1 also prints each paced round's five slowest objects (to tell a pattern from noise).
 import { fork } from 'node:child_process';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { Session } from 'node:inspector/promises';
@@ -29,10 +33,12 @@ const child = fork(new URL('./runtime-cluster-process.mjs', import.meta.url), []
 const next = () => new Promise((resolve) => child.once('message', resolve));
 process.on('exit', () => child.kill()); // an error here must not leave the cluster process behind
 const { kubeconfigPath } = await next();
-const create = async (ns) => {
-  child.send({ op: 'create', ns, count: OBJECTS, data: {} });
+const create = async (ns, count = OBJECTS, intervalMs = undefined) => {
+  child.send({ op: 'create', ns, count, data: {}, intervalMs });
   return next();
 };
+const PACED = Number(process.env.KF_PACED ?? 0);
+const epochNow = () => performance.timeOrigin + performance.now();
 /**
  * CPU ms of this process's main thread alone (Linux /proc schedstat, ns); the rest of cpuUsage is V8's
  * background threads — TurboFan compiling (a fresh runtime's hot path), GC helpers — and libuv's pool.
@@ -57,12 +63,14 @@ const base = sides.includes('kubeforge-base') ? await import(`${process.env.KF_B
 function kubeforge(ns, runtime = current) {
   const { BuiltinKinds, Manager } = runtime;
   const mgr = new Manager({ kubeConfig: kubeconfigPath, logger: pino({ level: 'silent' }), cache: { namespace: ns } });
-  const seen = new Set();
+  /** Each object's first reconcile: name → epoch ms it started. */
+  const seen = new Map();
   mgr.controllerFor(BuiltinKinds.ConfigMap).withOptions({ maxConcurrentReconciles: workers }).complete(async (req) => {
+    const startedAt = epochNow();
     let obj;
     if (read === 'client') obj = await mgr.client.get(BuiltinKinds.ConfigMap, req);
     else if (read === 'store') obj = mgr.getCache().informerFor(BuiltinKinds.ConfigMap).store.get(`${req.namespace}/${req.name}`);
-    if (req.name.startsWith('cm-') && (obj === undefined || obj.metadata.name === req.name)) seen.add(req.name);
+    if (req.name.startsWith('cm-') && (obj === undefined || obj.metadata.name === req.name) && !seen.has(req.name)) seen.set(req.name, startedAt);
   });
   return { seen, start: () => mgr.start(), stop: async () => (await mgr.stop(), mgr.close()) };
 }
@@ -72,7 +80,7 @@ function clientNode(ns) {
   kc.loadFromFile(kubeconfigPath);
   const api = kc.makeApiClient(CoreV1Api);
   const informer = makeInformer(kc, `/api/v1/namespaces/${ns}/configmaps`, () => api.listNamespacedConfigMap({ namespace: ns }));
-  const seen = new Set();
+  const seen = new Map();
   const queue = new Set();
   const processing = new Set();
   const dirty = new Set();
@@ -97,9 +105,10 @@ function clientNode(ns) {
       }
       queue.delete(n.value);
       processing.add(n.value);
+      const startedAt = epochNow();
       const copy = cloneForClientNode(informer.get(n.value, ns)); // the copy kubeforge's cache read makes (like for like)
       await Promise.resolve();
-      if (copy.metadata.name === n.value) seen.add(n.value);
+      if (copy.metadata.name === n.value && !seen.has(n.value)) seen.set(n.value, startedAt);
       processing.delete(n.value);
       if (dirty.delete(n.value)) add(n.value);
     }
@@ -121,7 +130,23 @@ function clientNode(ns) {
 }
 
 const makers = { kubeforge, 'kubeforge-base': (ns) => kubeforge(ns, base), 'client-node': clientNode };
-const results = Object.fromEntries(sides.map((s) => [s, { cpu: [], main: [], cold: [], coldCpu: [], allocated: [] }]));
+const results = Object.fromEntries(sides.map((s) => [s, { cpu: [], main: [], cold: [], coldCpu: [], allocated: [], p50: [], p99: [], latencies: [] }]));
+const percentile = (xs, p) => {
+  const sorted = [...xs].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
+};
+/** KF_PACED: PACED creates 5 ms apart into a fresh runtime; each object's create order → first reconcile start (ms). */
+async function pacedLatencies(side, ns) {
+  const paced = makers[side](ns);
+  await paced.start();
+  globalThis.gc?.();
+  const { sentAt } = await create(ns, PACED, 5);
+  await until(() => paced.seen.size === PACED);
+  await paced.stop();
+  const out = [...paced.seen].map(([name, at]) => at - sentAt[name]);
+  if (process.env.KF_PACED_WORST) console.log(side, 'worst', [...paced.seen].map(([name, at]) => [name, +(at - sentAt[name]).toFixed(1)]).sort((a, b) => b[1] - a[1]).slice(0, 5).join(' '));
+  return out;
+}
 for (let round = 0; round <= rounds; round++) {
   const order = round % 2 === 0 ? sides : [...sides].reverse();
   for (const side of order) {
@@ -149,7 +174,13 @@ for (let round = 0; round <= rounds; round++) {
     const coldMs = performance.now() - t0;
     const coldCpu = process.cpuUsage(coldCpu0);
     await cold.stop();
+    const latencies = PACED > 0 ? await pacedLatencies(side, `${ns}-paced`) : [];
     if (round === 0) continue; // warm-up
+    if (PACED > 0) {
+      results[side].p50.push(percentile(latencies, 50));
+      results[side].p99.push(percentile(latencies, 99));
+      results[side].latencies.push(...latencies);
+    }
     results[side].cpu.push((cpu.user + cpu.system) / 1000);
     results[side].allocated.push(allocated / 1024);
     results[side].main.push(main);
@@ -161,6 +192,7 @@ const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 for (const side of sides) {
   const r = results[side];
   const other = r.cpu.map((c, i) => c - r.main[i]);
+  if (PACED > 0) console.log(`${side} (${workers} workers): paced latency, median of per-round p50 ${median(r.p50).toFixed(3)} ms [${r.p50.map((x) => x.toFixed(2)).join(' ')}], of per-round p99 ${median(r.p99).toFixed(2)} ms [${r.p99.map((x) => x.toFixed(1)).join(' ')}]; pooled p50 ${percentile(r.latencies, 50).toFixed(3)} p99 ${percentile(r.latencies, 99).toFixed(2)} ms`);
   console.log(`${side} (${workers} workers): burst CPU ${median(r.cpu).toFixed(1)} ms [${r.cpu.map((x) => x.toFixed(0)).join(' ')}] (main thread ${median(r.main).toFixed(1)} ms [${r.main.map((x) => x.toFixed(0)).join(' ')}], other threads ${median(other).toFixed(1)} ms), cold start ${median(r.cold).toFixed(1)} ms [${r.cold.map((x) => x.toFixed(0)).join(' ')}], cold CPU ${median(r.coldCpu).toFixed(1)} ms, allocated per burst ${median(r.allocated).toFixed(0)} KiB [${r.allocated.map((x) => x.toFixed(0)).join(' ')}]`);
 }
 child.send({ op: 'stop' });

@@ -107,7 +107,8 @@ export class Cache implements CacheReader {
         onActivity: this.options.onActivity,
         observers: this.options.observers,
       });
-      informer.store.addIndex(NAMESPACE_INDEX, namespaceOf);
+      // Lazy: built by the first list of a namespace, so a controller that only gets objects never pays for it per event.
+      informer.store.addIndex(NAMESPACE_INDEX, namespaceOf, { lazy: true });
       this.informers.set(id, informer);
       if (this.started) informer.start();
     }

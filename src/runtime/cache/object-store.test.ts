@@ -61,3 +61,24 @@ test('an update that keeps its index values leaves the index untouched (the key 
   expect(s.byIndex('tags', 'x')).toEqual(['b', 'a']);
   expect(s.byIndex('tags', 'y')).toEqual(['a']);
 });
+
+test('a lazy index is not computed on changes until its first lookup builds it; from then on it follows every change', () => {
+  const s = new ObjectStore<Item>();
+  const calls: string[] = [];
+  s.addIndex('node', (o) => (calls.push(o.name), o.node), { lazy: true });
+  s.upsert('a', { name: 'a', node: 'n1' });
+  s.upsert('b', { name: 'b', node: 'n2' });
+  s.upsert('a', { name: 'a', node: 'n2' });
+  s.remove('b');
+  s.upsert('c', { name: 'c', node: 'n2' });
+  expect(calls).toEqual([]);
+  expect(s.hasIndex('node')).toBe(true);
+  expect(() => s.addIndex('node', (o) => o.node)).toThrow('index "node" already exists');
+  expect(s.byIndex('node', 'n2')).toEqual(['a', 'c']);
+  expect(s.byIndex('node', 'n1')).toEqual([]);
+  expect(calls).toEqual(['a', 'c']);
+  s.upsert('d', { name: 'd', node: 'n1' });
+  s.upsert('a', { name: 'a', node: 'n1' });
+  expect(s.byIndex('node', 'n1')).toEqual(['d', 'a']);
+  expect(s.byIndex('node', 'n2')).toEqual(['c']);
+});

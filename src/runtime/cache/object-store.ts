@@ -2,6 +2,8 @@
  * An informer's local copy of one kind: objects by `namespace/name`, plus field indexes
  * (`indexField`) kept up to date on every change, and a namespace index for scoped lists. Index
  * functions must be pure functions of the object (as client-go's indexers): stored objects never change.
+ * An index added `lazy` costs nothing per change until its first lookup builds it (the cache's namespace
+ * index: most controllers only get their objects and never list a namespace).
  * reflect() (reflect.ts) keeps one up to date from a watcher's events; it is also usable on its own:
  *
  *   const store = new ObjectStore<ConfigMap>();
@@ -20,6 +22,8 @@ export class ObjectStore<T> {
   private readonly indices = new Map<string, Map<string, Set<string>>>();
   /** The indexes as a list, for the per-event paths (no Map iterator or entry array per object). */
   private readonly indexList: Array<{ fn: IndexFunc<T>; index: Map<string, Set<string>> }> = [];
+  /** Lazy indexes not looked up yet: built (and from then on kept up to date) by their first byIndex(). */
+  private readonly unbuilt = new Map<string, IndexFunc<T>>();
 
   get size(): number {
     return this.objects.size;
@@ -41,11 +45,20 @@ export class ObjectStore<T> {
     return this.indexers.has(name);
   }
 
-  /** Adds an index and fills it from the objects already stored. */
-  addIndex(name: string, fn: IndexFunc<T>): void {
+  /**
+   * Adds an index and fills it from the objects already stored; with `lazy`, its first byIndex() does that
+   * instead (its keys then come in the store's order, which is the order an eager index has when the
+   * function's value never changes for a key, as a namespace's does), and changes before it cost nothing.
+   */
+  addIndex(name: string, fn: IndexFunc<T>, options: { lazy?: boolean } = {}): void {
     if (this.indexers.has(name)) throw new Error(`index "${name}" already exists`);
-    const index = new Map<string, Set<string>>();
     this.indexers.set(name, fn);
+    if (options.lazy === true) this.unbuilt.set(name, fn);
+    else this.build(name, fn);
+  }
+
+  private build(name: string, fn: IndexFunc<T>): void {
+    const index = new Map<string, Set<string>>();
     this.indices.set(name, index);
     this.indexList.push({ fn, index });
     for (const [key, obj] of this.objects) indexValues(index, key, fn(obj), +1);
@@ -102,6 +115,11 @@ export class ObjectStore<T> {
 
   /** Keys whose index `name` holds `value`. */
   byIndex(name: string, value: string): string[] {
+    const lazy = this.unbuilt.get(name);
+    if (lazy !== undefined) {
+      this.unbuilt.delete(name);
+      this.build(name, lazy);
+    }
     const index = this.indices.get(name);
     if (!index) throw new Error(`no index named "${name}": register it with indexField() before the cache starts`);
     return [...(index.get(value) ?? [])];

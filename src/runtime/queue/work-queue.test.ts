@@ -14,6 +14,45 @@ describe('WorkQueue', () => {
     expect(await q.get()).toBe('ns/b');
   });
 
+  test('keys leave in arrival order through drains and a long backlog (the buckets reuse their arrays), stale entries skipped', () => {
+    const q = new WorkQueue({ clock: new ManualClock() });
+    const taken: string[] = [];
+    const take = (n: number) => {
+      for (let i = 0; i < n; i++) {
+        const key = q.tryGet()!;
+        taken.push(key);
+        q.done(key);
+      }
+    };
+    // a drained bucket starts again at its first slot, over the keys it held before
+    q.add('a');
+    q.add('b');
+    take(2);
+    q.add('c');
+    take(1);
+    expect(taken).toEqual(['a', 'b', 'c']);
+    // a backlog of 3,000 taken while more come: moved down past 1,024 taken, order kept
+    taken.length = 0;
+    const expected: string[] = [];
+    const add = (key: string) => {
+      q.add(key);
+      expected.push(key);
+    };
+    for (let i = 0; i < 3000; i++) add(`k${i}`);
+    for (let round = 0; round < 5; round++) {
+      take(500);
+      for (let i = 0; i < 100; i++) add(`r${round}-${i}`);
+    }
+    // a key moved to a higher priority leaves a stale entry behind: skipped, the key handed out once
+    q.add('k2600', 5);
+    expected.splice(expected.indexOf('k2600'), 1);
+    expected.splice(2500, 0, 'k2600');
+    take(q.len());
+    expect(taken).toEqual(expected);
+    expect(q.tryGet()).toBeUndefined();
+    expect(q.len()).toBe(0);
+  });
+
   test('changes() moves with every add, done and shutdown, as onActivity is called, and not on a duplicate add', () => {
     let calls = 0;
     const q = new WorkQueue({ clock: new ManualClock(), onActivity: () => calls++ });
