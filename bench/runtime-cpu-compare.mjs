@@ -16,7 +16,7 @@ import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { Session } from 'node:inspector/promises';
 import v8 from 'node:v8';
 import pino from 'pino';
-import { CoreV1Api, KubeConfig, makeInformer } from '@kubernetes/client-node';
+import { clientNodeBaseline } from './client-node-baseline.mjs';
 import * as current from '../dist/runtime/index.js';
 // The client-node side clones what its informer hands out with kubeforge's cloneJson (like for like), loaded as a
 // module instance of its own: the same code, but no type feedback or optimized code shared with the runtime under
@@ -76,57 +76,8 @@ function kubeforge(ns, runtime = current) {
 }
 
 function clientNode(ns) {
-  const kc = new KubeConfig();
-  kc.loadFromFile(kubeconfigPath);
-  const api = kc.makeApiClient(CoreV1Api);
-  const informer = makeInformer(kc, `/api/v1/namespaces/${ns}/configmaps`, () => api.listNamespacedConfigMap({ namespace: ns }));
-  const seen = new Map();
-  const queue = new Set();
-  const processing = new Set();
-  const dirty = new Set();
-  const idle = [];
-  let running = true;
-  const add = (name) => {
-    if (processing.has(name)) dirty.add(name);
-    else if (!queue.has(name)) {
-      queue.add(name);
-      idle.pop()?.();
-    }
-  };
-  const enqueue = (o) => o.metadata?.name?.startsWith('cm-') && add(o.metadata.name);
-  informer.on('add', enqueue);
-  informer.on('update', enqueue);
-  const worker = async () => {
-    while (running) {
-      const n = queue.values().next();
-      if (n.done) {
-        await new Promise((r) => idle.push(r));
-        continue;
-      }
-      queue.delete(n.value);
-      processing.add(n.value);
-      const startedAt = epochNow();
-      const copy = cloneForClientNode(informer.get(n.value, ns)); // the copy kubeforge's cache read makes (like for like)
-      await Promise.resolve();
-      if (copy.metadata.name === n.value && !seen.has(n.value)) seen.set(n.value, startedAt);
-      processing.delete(n.value);
-      if (dirty.delete(n.value)) add(n.value);
-    }
-  };
-  let pool;
-  return {
-    seen,
-    start: async () => {
-      pool = Promise.all(Array.from({ length: workers }, worker));
-      await informer.start();
-    },
-    stop: async () => {
-      running = false;
-      for (const w of idle.splice(0)) w();
-      await pool;
-      await informer.stop();
-    },
-  };
+  // the copy kubeforge's cache read makes (like for like)
+  return clientNodeBaseline({ kubeconfigPath, namespace: ns, workers, clone: cloneForClientNode, now: epochNow });
 }
 
 const makers = { kubeforge, 'kubeforge-base': (ns) => kubeforge(ns, base), 'client-node': clientNode };

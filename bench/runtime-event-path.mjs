@@ -19,7 +19,7 @@ import { readFileSync, writeFileSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pino from 'pino';
-import { CoreV1Api, KubeConfig, makeInformer } from '@kubernetes/client-node';
+import { clientNodeBaseline } from './client-node-baseline.mjs';
 
 const runtime = await import(`${process.env.KF_DIST || '../dist'}/runtime/index.js`);
 // The client-node side's clone: the same cloneJson as a module instance of its own (see runtime-cpu-compare.mjs).
@@ -116,62 +116,11 @@ function kubeforge(ns) {
 }
 
 function clientNode(ns) {
-  const kc = new KubeConfig();
-  kc.loadFromFile(kubeconfigPath);
-  const api = kc.makeApiClient(CoreV1Api);
-  const informer = makeInformer(kc, `/api/v1/namespaces/${ns}/configmaps`, () => api.listNamespacedConfigMap({ namespace: ns }));
-  const seen = new Map();
-  const queue = new Set();
-  const processing = new Set();
-  const dirty = new Set();
-  const idle = [];
-  let running = true;
-  const add = (name) => {
-    if (processing.has(name)) dirty.add(name);
-    else if (!queue.has(name)) {
-      queue.add(name);
-      idle.pop()?.();
-    }
-  };
-  const enqueue = (o) => o.metadata?.name?.startsWith('cm-') && add(o.metadata.name);
-  informer.on('add', enqueue);
-  informer.on('update', enqueue);
-  informer.on('error', (err) => {
-    if (!running) return; // stop() aborts the watch
+  const onError = (err) => {
     console.error('client-node informer failed:', err);
     process.exit(1);
-  });
-  const worker = async () => {
-    while (running) {
-      const n = queue.values().next();
-      if (n.done) {
-        await new Promise((r) => idle.push(r));
-        continue;
-      }
-      queue.delete(n.value);
-      processing.add(n.value);
-      const startedAt = performance.now();
-      const copy = cloneForClientNode(informer.get(n.value, ns));
-      await Promise.resolve();
-      if (copy.metadata.name === n.value && !seen.has(n.value)) seen.set(n.value, startedAt);
-      processing.delete(n.value);
-      if (dirty.delete(n.value)) add(n.value);
-    }
   };
-  let pool;
-  return {
-    seen,
-    start: async () => {
-      pool = Promise.all(Array.from({ length: workers }, worker));
-      await informer.start();
-    },
-    stop: async () => {
-      running = false;
-      for (const w of idle.splice(0)) w();
-      await pool;
-      await informer.stop();
-    },
-  };
+  return clientNodeBaseline({ kubeconfigPath, namespace: ns, workers, clone: cloneForClientNode, now: () => performance.now(), onError });
 }
 
 const heapProfile = process.env.KF_HEAP_PROFILE;
