@@ -4,29 +4,17 @@
  * conflicts with a `make run-local` that created them), then awaited until Established, so the restarted
  * manager's watches find the new schema.
  */
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { parseAllDocuments } from 'yaml';
 import { Client } from '../runtime/client/client.js';
 import { defaultKindRegistry } from '../runtime/client/kinds.js';
 import type { KubeObject } from '../runtime/client/object.js';
 import { Kubeconfig } from '../runtime/client/kubeconfig.js';
 import { Transport } from '../runtime/client/transport.js';
+import { readCrdFolder } from '../testing/parsed-manifests.js';
 
 type CustomResourceDefinition = KubeObject & { status?: { conditions?: Array<{ type: string; status: string }> } };
 
 const CRD_KIND = { apiVersion: 'apiextensions.k8s.io/v1', kind: 'CustomResourceDefinition' } as const;
-
-/** The CRDs of config/crd/bases, file by file in name order. */
-export function readCrdFiles(root: string): CustomResourceDefinition[] {
-  const folder = join(root, 'config/crd/bases');
-  if (!existsSync(folder)) return [];
-  return readdirSync(folder)
-    .filter((f) => /\.ya?ml$/.test(f))
-    .sort()
-    .flatMap((f) => parseAllDocuments(readFileSync(join(folder, f), 'utf8')).map((d) => d.toJS() as CustomResourceDefinition | null))
-    .filter((o): o is CustomResourceDefinition => o?.kind === 'CustomResourceDefinition');
-}
 
 export class CrdInstaller {
   private readonly client: Client;
@@ -38,7 +26,7 @@ export class CrdInstaller {
   /** Applies every CRD of the project and waits for each to be Established; resolves to their names. */
   async apply(root: string): Promise<string[]> {
     const names: string[] = [];
-    for (const crd of readCrdFiles(root)) {
+    for (const crd of (await readCrdFolder(join(root, 'config/crd/bases'))) as CustomResourceDefinition[]) {
       await this.client.apply(crd, { fieldManager: 'kubectl', force: true });
       names.push(crd.metadata!.name!);
     }

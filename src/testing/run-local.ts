@@ -11,14 +11,13 @@
  * local cluster's. `--attach=<kubeconfig>` runs only the manager, against a local cluster that is already
  * running (as `make dev` does: it keeps the cluster up and applies the CRDs itself, restarting just this process).
  */
-import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { copyFileSync, existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
 import { parseAllDocuments } from 'yaml';
 import { Manager } from '../runtime/manager/manager.js';
 import { managerUsage, parseManagerFlags, startFailureMessage } from '../runtime/manager/manager-flags.js';
 import { isAlreadyExists } from '../runtime/client/api-error.js';
-import type { KubeObject } from '../runtime/client/object.js';
-import { readManifests } from './parsed-manifests.js';
+import { readCrdFolder } from './parsed-manifests.js';
 
 export interface RunLocalOptions {
   /** The leader-election Lease's name, as cmd/main.ts passes it to `parseManagerFlags`. */
@@ -67,21 +66,6 @@ function attachFlag(args: string[]): { attach?: string; rest: string[] } {
   return { attach: attach === undefined ? undefined : resolve(attach), rest };
 }
 
-/**
- * The CRDs of config/crd/bases, through readManifests' cache of parsed texts (node_modules/.cache/kubeforge):
- * a start after one with the same CRDs reads JSON instead of parsing YAML again (~0.25 CPU-s for each big CRD,
- * such as one embedding a Job template).
- */
-async function readCrds(crdFolder: string): Promise<KubeObject[]> {
-  if (!existsSync(crdFolder)) return [];
-  const files = readdirSync(crdFolder)
-    .filter((f) => /\.ya?ml$/.test(f))
-    .sort();
-  const objects: KubeObject[] = [];
-  for (const file of files) objects.push(...(await readManifests(join(crdFolder, file))));
-  return objects.filter((o) => o.kind === 'CustomResourceDefinition');
-}
-
 async function run(options: RunLocalOptions): Promise<void> {
   const paths = projectPaths();
   const { attach, rest: args } = attachFlag(options.argv ?? process.argv.slice(2));
@@ -105,7 +89,7 @@ async function run(options: RunLocalOptions): Promise<void> {
   // unless --webhook-cert-path names one.
   const mgr = new Manager({ ...flags.options, kubeConfig: attach ?? paths.kubeconfig, webhook: { ...flags.options.webhook, host: '127.0.0.1', port: 0 } });
   // Attached, the CRDs are the attaching process's (make dev applies them server-side).
-  for (const crd of cluster === undefined ? [] : await readCrds(paths.crdFolder)) {
+  for (const crd of cluster === undefined ? [] : await readCrdFolder(paths.crdFolder)) {
     try {
       await mgr.client.create(crd);
     } catch (err) {
