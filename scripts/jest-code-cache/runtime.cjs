@@ -9,6 +9,7 @@ const vm = require('node:vm');
 const { default: JestRuntime } = require('jest-runtime');
 const { createCodeCache } = require('./code-cache.cjs');
 const { createSourceTexts } = require('./source-texts.cjs');
+const { asyncHooksForJestCircus, isJestCircus } = require('./test-context-storage.cjs');
 
 const enabled = process.env.KUBEFORGE_JEST_CODE_CACHE !== '0';
 const installed = Symbol.for('kubeforge.jestCodeCache');
@@ -22,10 +23,20 @@ if (enabled && vm[installed] === undefined && typeof vm.SourceTextModule === 'fu
   Object.defineProperty(vm, installed, { value: { stats: cache.stats, original, sourceTexts: sourceTexts.stats } });
 }
 
-/** jest-runtime with the worker's source texts behind each test file's map of texts. */
+const plainContextStorage = process.env.KUBEFORGE_JEST_CONTEXT_STORAGE !== '0';
+
+/**
+ * jest-runtime with the worker's source texts behind each test file's map of texts, and jest-circus's test
+ * context kept in a plain current value instead of an AsyncLocalStorage (test-context-storage.cjs).
+ */
 class Runtime extends JestRuntime {
   constructor(config, environment, resolver, transformer, cacheFS, ...rest) {
     super(config, environment, resolver, transformer, enabled ? sourceTexts.forTestFile(cacheFS) : cacheFS, ...rest);
+  }
+
+  requireInternalModule(from, to) {
+    if (plainContextStorage && (to === 'node:async_hooks' || to === 'async_hooks') && isJestCircus(from)) return asyncHooksForJestCircus;
+    return super.requireInternalModule(from, to);
   }
 }
 
