@@ -8,6 +8,7 @@
  */
 import type { SeededRandom } from './registry/system-metadata.js';
 import type { ChangeType, KubeObject, ObjectStore } from './store/object-store.js';
+import { copyObject } from './store/copy-object.js';
 
 interface RecordedWrite {
   type: ChangeType;
@@ -36,7 +37,7 @@ export function bootstrapOnce(key: string | undefined, store: ObjectStore, rando
   const known = recorded.get(fullKey);
   if (known) return replay(known, store, randoms);
   const writes: RecordedWrite[] = [];
-  const unsubscribe = store.onCommit((e) => void writes.push({ type: e.type, bucket: e.bucket, object: structuredClone(e.object) }));
+  const unsubscribe = store.onCommit((e) => void writes.push({ type: e.type, bucket: e.bucket, object: copyObject(e.object) }));
   try {
     bootstrap();
   } finally {

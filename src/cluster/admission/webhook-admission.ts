@@ -18,6 +18,7 @@ import type { KubeObject, ObjectStore } from '../store/object-store.js';
 import { type AdmissionReview, type ServiceResolver, callWebhook, deniedError } from './webhook-caller.js';
 import { processBackend } from '../controllers/service-backends.js';
 import { type AdmissionAttributes, type AdmissionOperation, anyWebhookConfigured, matchingWebhooks } from './webhook-matching.js';
+import { copyObject } from '../store/copy-object.js';
 
 export interface AdmissionRequestContext {
   rt: ResourceType;
@@ -167,7 +168,7 @@ export class WebhookAdmission {
 
 /** The object a dry run returned, as a request body again (server-set fields dropped). */
 function asRequestBody(object: KubeObject): KubeObject {
-  const copy = structuredClone(object);
+  const copy = copyObject(object);
   for (const f of ['uid', 'creationTimestamp', 'resourceVersion', 'generation', 'managedFields', 'deletionTimestamp', 'deletionGracePeriodSeconds'] as const) delete copy.metadata[f];
   return copy;
 }

@@ -7,6 +7,7 @@ import type { LabelSelector } from 'kubernetes-types/meta/v1.js';
 import type { MutatingWebhook, RuleWithOperations } from 'kubernetes-types/admissionregistration/v1.js';
 import type { KubeObject, ObjectStore } from '../store/object-store.js';
 import { labelSelectorToString, matchesLabels, parseLabelSelector } from '../selectors/label-selector.js';
+import { copyObject } from '../store/copy-object.js';
 
 export type AdmissionOperation = 'CREATE' | 'UPDATE' | 'DELETE';
 
@@ -86,7 +87,7 @@ export function matchingWebhooks(store: ObjectStore, kind: 'mutating' | 'validat
       if (a.namespaced && a.namespace && !selectorMatches(webhook.namespaceSelector, namespace?.metadata.labels)) continue;
       const objectOk = selectorMatches(webhook.objectSelector, a.objectLabels) || selectorMatches(webhook.objectSelector, a.oldObjectLabels);
       if (!objectOk) continue;
-      out.push({ configuration: config.metadata.name, webhook: structuredClone(webhook), ...(match.version ? { equivalentVersion: match.version } : {}) });
+      out.push({ configuration: config.metadata.name, webhook: copyObject(webhook), ...(match.version ? { equivalentVersion: match.version } : {}) });
     }
   }
   return out;

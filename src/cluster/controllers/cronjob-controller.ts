@@ -17,6 +17,7 @@ import { ScheduleError, type Schedule, parseSchedule, rfc1123z, rfc3339InZone, s
 import type { EventRecorder } from './event-recorder.js';
 import { finishedCondition } from './job-conditions.js';
 import type { OwnerIndex } from './owner-index.js';
+import { copyObject } from '../store/copy-object.js';
 
 export const scheduledTimestampAnnotation = 'batch.kubernetes.io/cronjob-scheduled-timestamp';
 /** The upstream controller wakes 100 ms after each schedule time. */
@@ -73,7 +74,7 @@ export class CronJobController implements BuiltinController {
     const cronJob = this.client.get('batch/cronjobs', namespace, name);
     if (!cronJob) return;
     const jobs = this.jobsOf(cronJob);
-    const previous: CronJobStatus = structuredClone(cronJob.status ?? {});
+    const previous: CronJobStatus = copyObject(cronJob.status ?? {});
     const status: WorkingStatus = { ...previous, active: [...(previous.active ?? [])] };
     this.syncChildren(cronJob, jobs, status);
     const result = this.syncSchedule(cronJob, status);
@@ -175,7 +176,7 @@ export class CronJobController implements BuiltinController {
     metadata.annotations = { ...(template.metadata?.annotations ?? {}), [scheduledTimestampAnnotation]: rfc3339InZone(scheduled, cronJob.spec?.timeZone) };
     metadata.ownerReferences = [{ apiVersion: 'batch/v1', kind: 'CronJob', name: cronJob.metadata.name, uid: cronJob.metadata.uid!, controller: true, blockOwnerDeletion: true }];
     try {
-      const job = this.client.create('batch/jobs', cronJob.metadata.namespace, { apiVersion: 'batch/v1', kind: 'Job', metadata, spec: structuredClone(template.spec ?? {}) });
+      const job = this.client.create('batch/jobs', cronJob.metadata.namespace, { apiVersion: 'batch/v1', kind: 'Job', metadata, spec: copyObject(template.spec ?? {}) });
       this.events.record(cronJob, 'Normal', 'SuccessfulCreate', `Created job ${name}`);
       return job;
     } catch (err) {

@@ -19,6 +19,7 @@ import type { EventRecorder } from './event-recorder.js';
 import type { OwnerIndex, OwnerReference } from './owner-index.js';
 import { isRunningAndReady } from './statefulset-controller.js';
 import { nodeSelectorTermMatches, tolerates } from './scheduler-plugins.js';
+import { copyObject } from '../store/copy-object.js';
 
 const dsKind = { apiVersion: 'apps/v1', kind: 'DaemonSet', hashLabel: 'controller-revision-hash' };
 const templateGenerationLabel = 'pod-template-generation';
@@ -197,7 +198,7 @@ export class DaemonSetController implements BuiltinController {
   }
 
   private createPod(ds: Stored<DaemonSet>, nodeName: string, hash: string): void {
-    const template = structuredClone(ds.spec?.template ?? {});
+    const template = copyObject(ds.spec?.template ?? {});
     const spec: Partial<PodSpec> = template.spec ?? {};
     const nodeAffinity = (spec.affinity ??= {}).nodeAffinity ??= {};
     const required = (nodeAffinity.requiredDuringSchedulingIgnoredDuringExecution ??= { nodeSelectorTerms: [] });

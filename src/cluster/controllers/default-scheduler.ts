@@ -16,6 +16,7 @@ import type { BuiltinController, ReconcileResult } from './controller-scheduler.
 import type { EventsV1Recorder } from './event-recorder.js';
 import type { PodScripts } from './pod-scripts.js';
 import type { CycleState, FilterFailure, NodeInfo, SchedulerPlugin } from './scheduler-plugins.js';
+import { copyObject } from '../store/copy-object.js';
 
 export const defaultSchedulerName = 'default-scheduler';
 
@@ -201,7 +202,7 @@ export class DefaultScheduler implements BuiltinController {
   private failed(pod: Stored<Pod>, why: { failures: FilterFailure[]; preFilter?: FilterFailure; nodeCount: number }): void {
     const message = fitErrorMessage(why.nodeCount, why.failures, why.preFilter);
     this.unschedulable.add(key(pod));
-    const status = structuredClone(pod.status ?? {});
+    const status = copyObject(pod.status ?? {});
     // conditions as JSON: lastProbeTime null, as kube-scheduler writes it
     const conditions = (status.conditions ??= []) as unknown as Array<Record<string, unknown>>;
     const existing = conditions.find((c) => c.type === 'PodScheduled');

@@ -8,6 +8,7 @@ import { rfc3339 } from '../registry/system-metadata.js';
 import type { Stored } from '../store/object-store.js';
 import { type RS, replicasOf, sum } from './deployment-revisions.js';
 import { maxUnavailable } from './rollout-arithmetic.js';
+import { copyObject } from '../store/copy-object.js';
 
 /** progressDeadlineSeconds at MaxInt32 means no deadline. */
 const noDeadline = 2147483647;
@@ -84,7 +85,7 @@ export function calculateStatus(d: StoredDeployment, all: RS[], newRS: RS | unde
     unavailableReplicas: Math.max(0, total - available),
   };
   if (d.status?.collisionCount !== undefined) status.collisionCount = d.status.collisionCount;
-  if (d.status?.conditions) status.conditions = structuredClone(d.status.conditions);
+  if (d.status?.conditions) status.conditions = copyObject(d.status.conditions);
   if (available >= d.spec.replicas - maxUnavailable(d.spec.replicas, d.spec.strategy)) {
     setCondition(status, condition('Available', 'True', reasons.minAvailable, 'Deployment has minimum availability.', now));
   } else setCondition(status, condition('Available', 'False', reasons.minUnavailable, 'Deployment does not have minimum availability.', now));

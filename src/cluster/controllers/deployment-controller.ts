@@ -27,6 +27,7 @@ import {
 } from './deployment-conditions.js';
 import { controllerRefOf } from './replica-set-controller.js';
 import { maxSurge, maxUnavailable, newReplicaSetSize, replicaSetProportion } from './rollout-arithmetic.js';
+import { copyObject } from '../store/copy-object.js';
 
 /** One reconcile's view of the Deployment, refreshed after each write. */
 interface Run {
@@ -100,12 +101,12 @@ export class DeploymentController implements BuiltinController {
       if (ref?.uid === d.metadata.uid) {
         if (matches || d.metadata.deletionTimestamp) claimed.push(rs);
         else {
-          const copy = structuredClone(rs);
+          const copy = copyObject(rs);
           copy.metadata.ownerReferences = copy.metadata.ownerReferences!.filter((r) => r.uid !== d.metadata.uid);
           this.tryUpdate(() => this.client.update('apps/replicasets', copy));
         }
       } else if (!ref && matches && !d.metadata.deletionTimestamp && !rs.metadata.deletionTimestamp) {
-        const copy = structuredClone(rs);
+        const copy = copyObject(rs);
         copy.metadata.ownerReferences = [...(copy.metadata.ownerReferences ?? []), this.ownerReference(d)];
         const adopted = this.tryUpdate(() => this.client.update('apps/replicasets', copy));
         if (adopted) claimed.push(adopted);
@@ -199,7 +200,7 @@ export class DeploymentController implements BuiltinController {
     const d = run.d;
     const newRevision = String(Math.max(0, ...oldRSs.map(revisionOf)) + 1);
     if (existing) {
-      const copy = structuredClone(existing);
+      const copy = copyObject(existing);
       const changed = setNewReplicaSetAnnotations(d, copy, newRevision, true);
       if (changed || (copy.spec!.minReadySeconds ?? 0) !== (d.spec.minReadySeconds ?? 0)) {
         copy.spec!.minReadySeconds = d.spec.minReadySeconds;
@@ -208,7 +209,7 @@ export class DeploymentController implements BuiltinController {
       }
       this.setDeploymentRevision(run, copy.metadata.annotations?.[annotations.revision]);
       if (hasProgressDeadline(run.d) && !getCondition(run.d.status, 'Progressing')) {
-        const status = structuredClone(run.d.status ?? {});
+        const status = copyObject(run.d.status ?? {});
         setCondition(status, condition('Progressing', 'True', reasons.foundNewRS, `Found new replica set "${copy.metadata.name}"`, run.now));
         this.writeStatus(run, status);
       }
@@ -216,10 +217,10 @@ export class DeploymentController implements BuiltinController {
     }
     if (!createIfMissing) return undefined;
 
-    const template = structuredClone(d.spec.template ?? {});
+    const template = copyObject(d.spec.template ?? {});
     const hash = computeHash(template, d.status?.collisionCount);
     template.metadata = { ...(template.metadata ?? {}), labels: { ...(template.metadata?.labels ?? {}), [hashLabel]: hash } };
-    const selector = structuredClone(d.spec.selector);
+    const selector = copyObject(d.spec.selector);
     selector.matchLabels = { ...(selector.matchLabels ?? {}), [hashLabel]: hash };
     const rsName = `${d.metadata.name}-${hash}`;
     const spec: ReplicaSetSpec = { replicas: 0, selector, template };
@@ -253,7 +254,7 @@ export class DeploymentController implements BuiltinController {
         if (err instanceof ApiError && (err.status.details?.causes ?? []).some((c) => c.reason === 'NamespaceTerminating')) throw err;
         const message = `Failed to create new replica set "${rsName}": ${(err as Error).message}`;
         if (hasProgressDeadline(d)) {
-          const status = structuredClone(run.d.status ?? {});
+          const status = copyObject(run.d.status ?? {});
           setCondition(status, condition('Progressing', 'False', reasons.failedCreate, message, run.now));
           this.writeStatus(run, status);
         }
@@ -264,7 +265,7 @@ export class DeploymentController implements BuiltinController {
     if (!alreadyExisted && replicas > 0) this.events.record(d, 'Normal', 'ScalingReplicaSet', `Scaled up replica set ${createdRS.metadata.name} from 0 to ${replicas}`);
     this.setDeploymentRevision(run, newRevision);
     if (!alreadyExisted && hasProgressDeadline(d)) {
-      const status = structuredClone(run.d.status ?? {});
+      const status = copyObject(run.d.status ?? {});
       setCondition(status, condition('Progressing', 'True', reasons.newRS, `Created new replica set "${createdRS.metadata.name}"`, run.now));
       this.writeStatus(run, status);
     }
@@ -274,7 +275,7 @@ export class DeploymentController implements BuiltinController {
   /** SetDeploymentRevision: the Deployment's own revision annotation follows its new ReplicaSet. */
   private setDeploymentRevision(run: Run, revision: string | undefined): void {
     if (revision === undefined || run.d.metadata.annotations?.[annotations.revision] === revision) return;
-    const next = structuredClone(run.d);
+    const next = copyObject(run.d);
     next.metadata.annotations = { ...(next.metadata.annotations ?? {}), [annotations.revision]: revision };
     const written = this.tryUpdate(() => this.client.update('apps/deployments', next));
     if (written) run.d = asStored<DefaultedDeployment>(written);
@@ -288,7 +289,7 @@ export class DeploymentController implements BuiltinController {
     const d = run.d;
     const oldScale = replicasOf(rs);
     const sizeChanges = oldScale !== newScale;
-    const copy = structuredClone(rs);
+    const copy = copyObject(rs);
     const annotationsChange = setReplicasAnnotations(copy, d.spec.replicas, d.spec.replicas + maxSurge(d.spec.replicas, d.spec.strategy));
     if (!sizeChanges && !annotationsChange) return false;
     copy.spec!.replicas = newScale;
@@ -424,7 +425,7 @@ export class DeploymentController implements BuiltinController {
     const cond = getCondition(d.status, 'Progressing');
     if (cond?.reason === reasons.timedOut) return;
     const pausedCondition = cond?.reason === reasons.paused;
-    const status = structuredClone(d.status ?? {});
+    const status = copyObject(d.status ?? {});
     if (d.spec.paused && !pausedCondition) setCondition(status, condition('Progressing', 'Unknown', reasons.paused, 'Deployment is paused', run.now));
     else if (!d.spec.paused && pausedCondition) setCondition(status, condition('Progressing', 'Unknown', reasons.resumed, 'Deployment is resumed', run.now));
     else return;

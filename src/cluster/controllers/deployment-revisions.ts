@@ -9,6 +9,7 @@ import type { Stored, WritableObjectMeta } from '../store/object-store.js';
 import { deepEqual } from '../registry/system-metadata.js';
 import type { StoredDeployment } from './deployment-conditions.js';
 import { maxSurge } from './rollout-arithmetic.js';
+import { copyObject } from '../store/copy-object.js';
 
 export const hashLabel = 'pod-template-hash';
 export const annotations = {
@@ -40,7 +41,7 @@ type Template = Omit<PodTemplateSpec, 'metadata'> & { metadata?: WritableObjectM
 /** EqualIgnoreHash: the templates equal once the pod-template-hash label is dropped from both. */
 export function equalIgnoreHash(a: Template | undefined, b: Template | undefined): boolean {
   const strip = (t: Template | undefined): Template => {
-    const copy: Template = structuredClone(t ?? {});
+    const copy: Template = copyObject(t ?? {});
     if (copy.metadata) delete copy.metadata.creationTimestamp;
     if (copy.metadata?.labels) {
       delete copy.metadata.labels[hashLabel];

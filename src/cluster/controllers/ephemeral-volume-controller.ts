@@ -9,6 +9,7 @@ import type { KubeObject, Stored, StoreEvent } from '../store/object-store.js';
 import type { ControllerClient } from './controller-client.js';
 import type { BuiltinController } from './controller-scheduler.js';
 import type { EventRecorder } from './event-recorder.js';
+import { copyObject } from '../store/copy-object.js';
 
 /** The claim name of a pod's generic ephemeral volume. */
 export const ephemeralClaimName = (pod: KubeObject, volumeName: string): string => `${pod.metadata.name}-${volumeName}`;
@@ -51,7 +52,7 @@ export class EphemeralVolumeController implements BuiltinController {
           ...(template.metadata?.annotations ? { annotations: template.metadata.annotations } : {}),
           ownerReferences: [{ apiVersion: 'v1', kind: 'Pod', name: pod.metadata.name, uid: pod.metadata.uid!, controller: true, blockOwnerDeletion: true }],
         },
-        spec: structuredClone(template.spec ?? {}),
+        spec: copyObject(template.spec ?? {}),
       };
       try {
         this.client.create('persistentvolumeclaims', namespace, claim);

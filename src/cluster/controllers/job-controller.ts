@@ -19,6 +19,7 @@ import {
 } from './job-conditions.js';
 import type { OwnerIndex } from './owner-index.js';
 import { formatIndexes, indexOf, isIndexed, missingIndexes, parseIndexes, stampIndex } from './indexed-completion.js';
+import { copyObject } from '../store/copy-object.js';
 
 const podFailureBackoffBaseMs = 10_000;
 /** The controller source caps the pod failure backoff at 10 minutes (the docs say 6). */
@@ -91,7 +92,7 @@ export class JobController implements BuiltinController {
     const previous: NonNullable<StoredJob['status']> = job.status ?? {};
     let startTime: string | undefined = previous.startTime;
     if (!spec.suspend && !startTime) startTime = rfc3339(now);
-    const conditions: JobCondition[] = structuredClone(previous.conditions ?? []);
+    const conditions: JobCondition[] = copyObject(previous.conditions ?? []);
     const tally: Tally = { succeeded: previous.succeeded ?? 0, failed: previous.failed ?? 0, completed: parseIndexes(previous.completedIndexes) };
     let pods = this.countFinished(job, podsIn, tally, { startTime, conditions, now });
     const { succeeded, failed, completed } = tally;
@@ -307,5 +308,5 @@ function podFor(job: StoredJob): NewKubeObject {
     ownerReferences: [{ apiVersion: 'batch/v1', kind: 'Job', name: job.metadata.name, uid: job.metadata.uid!, controller: true, blockOwnerDeletion: true }],
   };
   if (template.metadata?.annotations) metadata.annotations = { ...template.metadata.annotations };
-  return { apiVersion: 'v1', kind: 'Pod', metadata, spec: structuredClone(template.spec ?? {}) };
+  return { apiVersion: 'v1', kind: 'Pod', metadata, spec: copyObject(template.spec ?? {}) };
 }

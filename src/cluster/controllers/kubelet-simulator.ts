@@ -28,6 +28,7 @@ import { matchesNodeSelection, milli, podRequests } from './scheduler-plugins.js
 import { formatGoDuration } from '../../apimachinery/go-duration.js';
 import { type KubeletContainerStatus, type KubeletPodStatus, backoffMs, condition, finishIfDone, imageReference, orderConditions, setCondition } from './pod-status.js';
 import { ProcessPods, type ProcessPodsConfig } from './process-pods.js';
+import { copyObject } from '../store/copy-object.js';
 
 export type { BehaviourOverride, PodSelector } from './pod-scripts.js';
 export { backoffMs, imageReference } from './pod-status.js';
@@ -196,7 +197,7 @@ export class KubeletSimulator implements BuiltinController {
     const processes = this.processes!;
     if (pod.metadata.deletionTimestamp) {
       if (!processes.stop(pod, now)) return;
-      const status: KubeletPodStatus = structuredClone(pod.status ?? {});
+      const status: KubeletPodStatus = copyObject(pod.status ?? {});
       const finish = (cs: KubeletContainerStatus): KubeletContainerStatus => {
         if (!cs.state?.running) return cs;
         const exit = processes.exitOf(pod, cs.name) ?? { exitCode: 137, at: now };
@@ -310,7 +311,7 @@ export class KubeletSimulator implements BuiltinController {
       this.client.updateStatus('pods', { ...pod, status });
       return;
     }
-    const status: KubeletPodStatus = structuredClone(pod.status ?? {});
+    const status: KubeletPodStatus = copyObject(pod.status ?? {});
     const inits: Container[] = pod.spec!.initContainers ?? [];
     const containers: Container[] = pod.spec!.containers ?? [];
     const waitingReason = inits.length ? 'PodInitializing' : 'ContainerCreating';
@@ -417,7 +418,7 @@ export class KubeletSimulator implements BuiltinController {
   /** Moves every container along: init containers in order, then app containers, exits, restarts, probes. */
   private advance(pod: Stored<Pod>, behaviour: PodBehaviour, now: number): ReconcileResult | void {
     // admit() wrote the kubelet's status
-    const status = structuredClone(pod.status) as KubeletPodStatus;
+    const status = copyObject(pod.status) as KubeletPodStatus;
     const policy: string = pod.spec!.restartPolicy ?? 'Always';
     const at = rfc3339(now);
     const pullMs = behaviour.startDelayMs;
@@ -572,7 +573,7 @@ export class KubeletSimulator implements BuiltinController {
   private stop(pod: Stored<Pod>, behaviour: PodBehaviour, now: number): ReconcileResult | void {
     const graceMs = (pod.metadata.deletionGracePeriodSeconds ?? 0) * 1000;
     const requestedAt = time(pod.metadata.deletionTimestamp) - graceMs;
-    const status: KubeletPodStatus = structuredClone(pod.status ?? {});
+    const status: KubeletPodStatus = copyObject(pod.status ?? {});
     const running = (cs: KubeletContainerStatus): boolean => Boolean(cs.state?.running);
     const all: KubeletContainerStatus[] = [...(status.initContainerStatuses ?? []), ...(status.containerStatuses ?? [])];
     if (!this.killing.has(pod.metadata.uid!)) {

@@ -30,6 +30,7 @@ import type { LocalImage, LocalImages } from './local-images.js';
 import { type PodSandbox, PodSandboxes, type SandboxSettings, serviceAccountMountPath } from './pod-sandboxes.js';
 import { missingVolumeSource, podRootEnv, volumeMountsEnv, writeContainerVolumes } from './pod-volumes.js';
 import { type KubeletContainerStatus, type KubeletPodStatus, backoffMs, condition, finishIfDone, orderConditions, setCondition } from './pod-status.js';
+import { copyObject } from '../store/copy-object.js';
 
 /** The env var naming the ServiceAccount folder (kubeforge/runtime's SERVICE_ACCOUNT_DIR_ENV reads it). */
 export const serviceAccountDirEnv = 'KUBEFORGE_SERVICEACCOUNT_DIR';
@@ -319,7 +320,7 @@ export class ProcessPods {
   /** A bound pod moves on: sandbox, init containers in order, then its containers. */
   advance(pod: Stored<Pod>, now: number): ReconcileResult | void {
     // admit() wrote the kubelet's status
-    const status = structuredClone(pod.status) as KubeletPodStatus;
+    const status = copyObject(pod.status) as KubeletPodStatus;
     const policy: string = pod.spec!.restartPolicy ?? 'Always';
     const at = rfc3339(now);
     const sandbox = this.sandbox(pod);

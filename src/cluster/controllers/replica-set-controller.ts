@@ -23,6 +23,7 @@ import type { ControllerClient } from './controller-client.js';
 import type { BuiltinController, ReconcileResult } from './controller-scheduler.js';
 import type { EventRecorder } from './event-recorder.js';
 import { availableAt, isPodActive, isPodAvailable, isPodReady, readyCondition } from './pod-availability.js';
+import { copyObject } from '../store/copy-object.js';
 
 /** What differs between ReplicaSets and ReplicationControllers. */
 export interface ReplicaKind {
@@ -180,7 +181,7 @@ export class ReplicaSetController implements BuiltinController {
 
   private adopt(owner: ReplicaOwner, pod: Stored<Pod>): KubeObject | undefined {
     try {
-      const copy = structuredClone(pod);
+      const copy = copyObject(pod);
       copy.metadata.ownerReferences = [...(copy.metadata.ownerReferences ?? []), this.ownerReference(owner)];
       return this.client.update('pods', copy);
     } catch (err) {
@@ -191,7 +192,7 @@ export class ReplicaSetController implements BuiltinController {
 
   private release(pod: Stored<Pod>, uid: string): void {
     try {
-      const copy = structuredClone(pod);
+      const copy = copyObject(pod);
       copy.metadata.ownerReferences = copy.metadata.ownerReferences!.filter((r) => r.uid !== uid);
       if (copy.metadata.ownerReferences.length === 0) delete copy.metadata.ownerReferences;
       this.client.update('pods', copy);
@@ -254,7 +255,7 @@ export class ReplicaSetController implements BuiltinController {
     if (template.metadata?.labels) metadata.labels = { ...template.metadata.labels };
     if (template.metadata?.annotations) metadata.annotations = { ...template.metadata.annotations };
     if (template.metadata?.finalizers) metadata.finalizers = [...template.metadata.finalizers];
-    return { apiVersion: 'v1', kind: 'Pod', metadata, spec: structuredClone(template.spec ?? {}) };
+    return { apiVersion: 'v1', kind: 'Pod', metadata, spec: copyObject(template.spec ?? {}) };
   }
 
   private writeStatus(owner: ReplicaOwner, active: KubeObject[], failure: Error | undefined, now: number): void {

@@ -18,6 +18,7 @@ import { ensureUpdateRevision, revisionsOf, templateOf, truncateHistory } from '
 import { claimDependents } from './controller-adoption.js';
 import type { EventRecorder } from './event-recorder.js';
 import type { OwnerIndex, OwnerReference } from './owner-index.js';
+import { copyObject } from '../store/copy-object.js';
 
 export const revisionLabel = 'controller-revision-hash';
 export const podNameLabel = 'statefulset.kubernetes.io/pod-name';
@@ -177,7 +178,7 @@ export class StatefulSetController implements BuiltinController {
     const partition = spec.updateStrategy?.rollingUpdate?.partition ?? 0;
     const useCurrent = spec.updateStrategy?.type === 'RollingUpdate' && ordinal < (spec.ordinals?.start ?? 0) + partition;
     const revision = useCurrent ? currentRevision : updateRevision;
-    const template = structuredClone(templateOf(revision));
+    const template = copyObject(templateOf(revision));
     const name = `${set.metadata.name}-${ordinal}`;
     for (const claim of this.claimTemplates(set)) this.ensureClaim(set, claim, ordinal, undefined, true);
     const podSpec: Partial<PodSpec> = template.spec ?? {};
@@ -237,7 +238,7 @@ export class StatefulSetController implements BuiltinController {
           labels: { ...(template.metadata.labels ?? {}), ...(set.spec?.selector?.matchLabels ?? {}) },
           ...(template.metadata.annotations ? { annotations: template.metadata.annotations } : {}),
         },
-        spec: structuredClone(template.spec ?? {}),
+        spec: copyObject(template.spec ?? {}),
       };
       if (Object.keys(claim.metadata.labels!).length === 0) delete claim.metadata.labels;
       claim.metadata.ownerReferences = this.claimOwners(set, claim, pod, inRange);

@@ -13,6 +13,7 @@ import { ApiError } from '../errors/status-errors.js';
 import { asStored } from '../store/kube-object.js';
 import type { KubeObject, StoredObjectMeta } from '../store/object-store.js';
 import { type ServiceResolver, post, webhookTarget } from '../admission/webhook-caller.js';
+import { copyObject } from '../store/copy-object.js';
 
 /** How long the server waits for a conversion webhook (client-go's default webhook request timeout). */
 export const defaultConversionTimeoutMs = 30_000;
@@ -102,7 +103,7 @@ function restoredMetadata(original: KubeObject, converted: ConvertedObject | und
   const meta = converted?.metadata;
   if (meta === undefined) throw new Error('missing metadata in converted object');
   if (meta === null || typeof meta !== 'object' || Array.isArray(meta)) throw new Error(`invalid metadata of type ${meta === null ? '<nil>' : Array.isArray(meta) ? '[]interface {}' : typeof meta} in converted object`);
-  const out = structuredClone(original.metadata);
+  const out = copyObject(original.metadata);
   for (const field of ['labels', 'annotations'] as const) {
     const value = (meta as Record<string, unknown>)[field];
     if (value === undefined || value === null) {

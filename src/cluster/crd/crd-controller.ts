@@ -21,6 +21,7 @@ import { asStored } from '../store/kube-object.js';
 import type { KubeObject, StoreEvent, Stored } from '../store/object-store.js';
 import { crdCleanupFinalizer } from './crd-kind.js';
 import { customResourceType } from './custom-resource-type.js';
+import { copyObject } from '../store/copy-object.js';
 
 const crdBucket = 'customresourcedefinitions.apiextensions.k8s.io';
 const manager = { fieldManager: 'kube-apiserver' };
@@ -109,20 +110,20 @@ export class CrdController {
     const shared = this.cluster.store.peek(crdBucket, undefined, name) as KubeObject | undefined;
     if (!shared) return;
     if (!shared.metadata.deletionTimestamp && isTrue(shared, 'Established') && acceptedAsNamed(asStored<CustomResourceDefinition>(shared))) return;
-    const crd = asStored<CustomResourceDefinition>(structuredClone(shared));
+    const crd = asStored<CustomResourceDefinition>(copyObject(shared));
     if (crd.metadata.deletionTimestamp) return this.cleanup(crd);
     if (isTrue(crd, 'Established') && acceptedAsNamed(crd)) return;
     const now = this.cluster.clock.now();
     const conflict = this.nameConflict(crd);
     const prev = (t: string): CustomResourceDefinitionCondition | undefined => (crd.status?.conditions ?? []).find((c: CustomResourceDefinitionCondition) => c.type === t);
-    const status: CustomResourceDefinitionStatus = structuredClone(crd.status ?? {});
+    const status: CustomResourceDefinitionStatus = copyObject(crd.status ?? {});
     if (conflict) {
       status.conditions = [
         condition('NamesAccepted', 'False', conflict.reason, conflict.message, now, prev('NamesAccepted')),
         condition('Established', 'False', 'NotAccepted', 'not all names are accepted', now, prev('Established')),
       ];
     } else {
-      status.acceptedNames = structuredClone(crd.spec.names);
+      status.acceptedNames = copyObject(crd.spec.names);
       status.conditions = [
         condition('NamesAccepted', 'True', 'NoConflicts', 'no conflicts found', now, prev('NamesAccepted')),
         condition('Established', 'True', 'InitialNamesAccepted', 'the initial names have been accepted', now, prev('Established')),

@@ -16,6 +16,7 @@ import { validateCustomResource } from './schema-validation.js';
 import { listSemanticsFromSchema } from './schema-lists.js';
 import type { ListSemanticsResolver } from '../patch/field-sets.js';
 import { addEmbeddedProperties, addTypeMetaProperties } from './published-type-meta.js';
+import { copyObject } from '../store/copy-object.js';
 
 export interface CustomResourceTypeExtras {
   listSemantics: ListSemanticsResolver;
@@ -107,7 +108,7 @@ export function customResourceType(crd: KubeObject, version: CustomResourceDefin
 
 /** The CR schema as published: the standard apiVersion, kind and metadata at the root and in embedded resources. */
 function schemaForOpenAPI(schema: object): Schema {
-  const copy = structuredClone(schema) as Schema; // a CRD's openAPIV3Schema: an OpenAPI v3 schema
+  const copy = copyObject(schema) as Schema; // a CRD's openAPIV3Schema: an OpenAPI v3 schema
   addTypeMetaProperties(copy);
   addEmbeddedProperties(copy);
   return copy;

@@ -8,13 +8,14 @@ import { pruneUnknown } from './prune-and-default.js';
 import { validateValue } from './schema-validation.js';
 
 import type { CrdSchema as Schema } from './crd-schema.js';
+import { copyObject } from '../store/copy-object.js';
 
 const isObject = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v);
 
 /** `schemaPath` addresses the node in the CRD; `jsonPath` is the field it describes (`spec.replicas`). */
 function check(schema: Schema, schemaPath: string, jsonPath: string, errs: FieldError[]): void {
   if (schema.default !== undefined) {
-    const probe: Record<string, unknown> = { value: structuredClone(schema.default) };
+    const probe: Record<string, unknown> = { value: copyObject(schema.default) };
     const unknown = pruneUnknown(probe, { type: 'object', properties: { value: schema } });
     if (unknown.length) {
       errs.push(invalid(`${schemaPath}.default`, schema.default, `must not have unknown fields: ${unknown.map((u) => u.replace(/^value\.?/, '')).join(', ')}`));

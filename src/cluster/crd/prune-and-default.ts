@@ -6,6 +6,7 @@
 import { objectMetaFields } from '../registry/define-kind.js';
 
 import type { CrdSchema as Schema } from './crd-schema.js';
+import { copyObject } from '../store/copy-object.js';
 const isObject = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v);
 
 function pruneNode(value: unknown, schema: Schema | undefined, path: string, unknown: string[], embedded: boolean): void {
@@ -94,7 +95,7 @@ function defaultNode(value: unknown, schema: Schema | undefined): void {
   if (!isObject(value)) return;
   for (const [key, childSchema] of Object.entries(schema.properties ?? {})) {
     if ((value[key] === undefined || (value[key] === null && !childSchema.nullable)) && childSchema.default !== undefined) {
-      value[key] = structuredClone(childSchema.default);
+      value[key] = copyObject(childSchema.default);
     }
     if (value[key] !== undefined) defaultNode(value[key], childSchema);
   }

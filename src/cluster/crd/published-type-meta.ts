@@ -8,6 +8,7 @@
 import { builtinDefinition } from '../schemas/builtin-schemas.js';
 
 import type { CrdSchema as Schema } from './crd-schema.js';
+import { copyObject } from '../store/copy-object.js';
 
 const objectMetaRef = '#/components/schemas/io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta';
 const metadataDescription = "Standard object's metadata. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#metadata";
@@ -16,7 +17,7 @@ const embeddedKind = 'kind is a string value representing the type of this objec
 
 /** TypeMeta's apiVersion and kind properties, as every built-in kind publishes them. */
 function typeMetaProperty(name: 'apiVersion' | 'kind'): Schema {
-  return structuredClone(builtinDefinition('io.k8s.api.core.v1.ConfigMap')!.properties![name]);
+  return copyObject(builtinDefinition('io.k8s.api.core.v1.ConfigMap')!.properties![name]);
 }
 
 const metadataProperty = (): Schema => ({ allOf: [{ $ref: objectMetaRef }], description: metadataDescription });

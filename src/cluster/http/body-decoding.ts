@@ -8,7 +8,7 @@ import { parse as parseYaml, YAMLParseError } from 'yaml';
 
 /**
  * The deepest nesting a body may have. encoding/json's scanner allows 10 000 levels; the local cluster
- * copies and walks objects recursively (structuredClone, schema pruning, patches), which V8's stack holds
+ * copies and walks objects recursively (copyObject, schema pruning, patches), which V8's stack holds
  * to a couple of thousand levels, so it refuses from 1 000 with the same message rather than fail with a
  * 500 further on. Real objects nest a few dozen levels.
  */

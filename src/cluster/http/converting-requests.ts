@@ -22,6 +22,7 @@ import { listObjects, servedFromWatchCache } from './list-request.js';
 import { requestedResourceVersion } from '../store/freshness.js';
 import type { HandlerResult, ResourceHandler, ResourceRequestContext } from './resource-handler.js';
 import type { WatchHub } from './watch.js';
+import { copyObject } from '../store/copy-object.js';
 
 const crdBucket = 'customresourcedefinitions.apiextensions.k8s.io';
 
@@ -52,7 +53,7 @@ export class ConvertingRequests {
 
   /** A stored object as `rt` serves it: converted, then read-time defaults. */
   async readAs(rt: ResourceType, crd: KubeObject, stored: KubeObject): Promise<KubeObject> {
-    return this.ops.present(rt, await this.convert(crd, structuredClone(stored), rt.version));
+    return this.ops.present(rt, await this.convert(crd, copyObject(stored), rt.version));
   }
 
   async handle(rt: ResourceType, crd: KubeObject, ctx: ResourceRequestContext): Promise<HandlerResult | undefined> {
@@ -126,7 +127,7 @@ export class ConvertingRequests {
 
   /** Stores what a dry-run create computed, converted to the storage version; answers in the request's version. */
   private async commitCreate(rt: ResourceType, crd: KubeObject, dry: WriteResult, opts: WriteOptions): Promise<WriteResult> {
-    const object = structuredClone(dry.object);
+    const object = copyObject(dry.object);
     delete object.metadata.resourceVersion;
     const converted = await this.convert(crd, object, this.storageVersion(crd));
     if (opts.dryRun) return { ...dry, object: await this.readAs(rt, crd, converted) };
@@ -167,7 +168,7 @@ export class ConvertingRequests {
     // the object path sees the managers of the request's version only; the others are compared in theirs
     const entries = (current?.metadata.managedFields ?? []) as ManagedFieldsEntry[];
     const inRequestVersion = (e: ManagedFieldsEntry): boolean => e.apiVersion === current?.apiVersion;
-    const sameVersion = current && structuredClone(current);
+    const sameVersion = current && copyObject(current);
     if (sameVersion) {
       const mine = entries.filter(inRequestVersion);
       if (mine.length) sameVersion.metadata.managedFields = mine;
@@ -234,7 +235,7 @@ export class ConvertingRequests {
    * stored already (an object stored in an older version is rewritten, as storage migration wants).
    */
   private async commitUpdate(rt: ResourceType, crd: KubeObject, raw: KubeObject, dry: WriteResult, opts: WriteOptions): Promise<WriteResult> {
-    const converted = await this.convert(crd, structuredClone(dry.object), this.storageVersion(crd));
+    const converted = await this.convert(crd, copyObject(dry.object), this.storageVersion(crd));
     converted.metadata.resourceVersion = raw.metadata.resourceVersion;
     if (opts.dryRun || isNoOp(converted, raw)) return { ...dry, object: await this.readAs(rt, crd, opts.dryRun ? converted : raw) };
     const now = this.store.peek(rt.bucket, raw.metadata.namespace, raw.metadata.name);
@@ -300,7 +301,7 @@ export class ConvertingRequests {
         const crd = crdOf(rt);
         if (!crd) return object;
         if (usesConversionWebhook(crd)) return this.convert(crd, object, version);
-        return { ...structuredClone(object), apiVersion: `${rt.group}/${version}` };
+        return { ...copyObject(object), apiVersion: `${rt.group}/${version}` };
       },
     };
   }
@@ -324,7 +325,7 @@ export class ConvertingRequests {
       const left = this.store.list(bucket).filter((o) => o.apiVersion !== target);
       if (left.length === 0) break;
       for (const stored of left) {
-        const converted = spec.conversion?.strategy === 'Webhook' ? await this.convert(crd, structuredClone(stored), this.storageVersion(crd)) : { ...structuredClone(stored), apiVersion: target };
+        const converted = spec.conversion?.strategy === 'Webhook' ? await this.convert(crd, copyObject(stored), this.storageVersion(crd)) : { ...copyObject(stored), apiVersion: target };
         const now = this.store.peek(bucket, stored.metadata.namespace, stored.metadata.name);
         if (now?.metadata.resourceVersion !== stored.metadata.resourceVersion) continue;
         this.store.update(bucket, converted);

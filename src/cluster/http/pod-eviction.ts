@@ -21,6 +21,7 @@ import type { ResourceHandler } from './resource-handler.js';
 import type { ResourceType } from '../registry/resource-type.js';
 import { isPodReady, labelSelectorSelects } from '../controllers/service-pods.js';
 import { validateDeleteOptions } from './delete-options-validation.js';
+import { copyObject } from '../store/copy-object.js';
 
 const evictionKind = { group: 'policy', version: 'v1', kind: 'Eviction', custom: false };
 const writer = { fieldManager: 'kube-apiserver' };
@@ -102,7 +103,7 @@ function checkAndDecrement(operations: ObjectOperations, budgets: ResourceType, 
     throw tooManyRequests(violationMessage, `The disruption budget ${pdb.metadata.name} needs ${status.desiredHealthy ?? 0} healthy pods and has ${status.currentHealthy ?? 0} currently`);
   }
   if (dryRun) return;
-  const next = structuredClone(pdb);
+  const next = copyObject(pdb);
   const nextStatus = asStored<PodDisruptionBudget>(next).status!;
   nextStatus.disruptionsAllowed -= 1;
   if (nextStatus.disruptionsAllowed === 0) {
@@ -126,7 +127,7 @@ function deletePod(operations: ObjectOperations, pods: ResourceType, pod: KubeOb
   }
   let current = pod;
   if (!options.dryRun) {
-    const next = structuredClone(pod);
+    const next = copyObject(pod);
     const status = (next.status ??= {}) as { conditions?: Array<Record<string, unknown>> };
     const conditions: Array<Record<string, unknown>> = status.conditions ?? [];
     const condition = { type: 'DisruptionTarget', status: 'True', lastProbeTime: null, lastTransitionTime: rfc3339(now()), reason: 'EvictionByEvictionAPI', message: 'Eviction API: evicting' };

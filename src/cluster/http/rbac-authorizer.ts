@@ -11,6 +11,7 @@ import type { UserInfo } from './authentication.js';
 import type { Authorizer } from './api-server.js';
 import type { RequestInfo } from './request-info.js';
 import { everyoneGroups } from '../rbac/bootstrap-policy.js';
+import { copyObject } from '../store/copy-object.js';
 
 const discoveryPaths = ['/api', '/api/*', '/apis', '/apis/*', '/openapi', '/openapi/*', '/version', '/version/', '/healthz', '/livez', '/readyz'];
 const selfReviews = new Set(['selfsubjectaccessreviews', 'selfsubjectrulesreviews', 'selfsubjectreviews']);
@@ -56,7 +57,7 @@ function ruleAllows(rule: Rule, info: RequestInfo): boolean {
  * discovery/basic-user/issuer-discovery policy).
  */
 export function rulesFor(store: ObjectStore, user: UserInfo, namespace: string | undefined, options: { excludeBaseline?: boolean } = {}): Rule[] {
-  return structuredClone(storedRulesFor(store, user, namespace, options)) as Rule[];
+  return copyObject(storedRulesFor(store, user, namespace, options)) as Rule[];
 }
 
 /** rulesFor's rules as stored (shared: read only), for the check every request makes. */

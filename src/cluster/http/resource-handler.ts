@@ -32,6 +32,7 @@ import { TypeDecodeError } from '../schemas/typed-decoding.js';
 import { ConvertingRequests } from './converting-requests.js';
 import { usesConversionWebhook } from '../crd/conversion-webhook.js';
 import { BodyDecodeError, decodeJsonText, decodeYamlText, unrecognizedObjectMessage } from './body-decoding.js';
+import { copyObject } from '../store/copy-object.js';
 
 const crdBucket = 'customresourcedefinitions.apiextensions.k8s.io';
 
@@ -300,7 +301,7 @@ export class ResourceHandler {
     if (duplicates.length === 0 || opts.fieldValidation !== 'Strict') return duplicates;
     let unknown: string[];
     try {
-      unknown = rt.strategy.dropUnknownFields?.(structuredClone(body) as KubeObject) ?? [];
+      unknown = rt.strategy.dropUnknownFields?.(copyObject(body) as KubeObject) ?? [];
     } catch (err) {
       if (err instanceof TypeDecodeError) return [];
       throw err;
@@ -325,7 +326,7 @@ export class ResourceHandler {
     try {
       const current = this.ops.present(rt, stored as KubeObject);
       patched = type === 'application/merge-patch+json' ? applyMergePatch(current, body) : applyStrategicMergePatch(current, body);
-      unknown = rt.strategy.dropUnknownFields?.(structuredClone(patched) as KubeObject) ?? [];
+      unknown = rt.strategy.dropUnknownFields?.(copyObject(patched) as KubeObject) ?? [];
     } catch {
       return duplicates;
     }
@@ -455,7 +456,7 @@ export class ResourceHandler {
   respondObject(rt: ResourceType, ctx: ResourceRequestContext, object: KubeObject): HandlerResult {
     const { shape, tableVersion } = negotiateResource(ctx.headers.accept, rt.custom);
     if (shape === 'table') {
-      const stored = rt.strategy.toStorage ? rt.strategy.toStorage(structuredClone(object)) : object;
+      const stored = rt.strategy.toStorage ? rt.strategy.toStorage(copyObject(object)) : object;
       return { code: 200, body: buildTable(rt, [{ object, stored }], { now: this.now(), include: this.includeObject(ctx), version: tableVersion ?? 'v1', resourceVersion: object.metadata.resourceVersion }) };
     }
     if (shape === 'metadata') return { code: 200, body: { kind: 'PartialObjectMetadata', apiVersion: 'meta.k8s.io/v1', metadata: object.metadata } };
@@ -543,7 +544,7 @@ export class ResourceHandler {
       rv = type === 'application/json-patch+json' ? undefined : (body as Scale | null)?.metadata?.resourceVersion;
     } else throw methodNotAllowed(info.verb, { group: rt.group, resource: `${rt.resource}/scale` });
     checkScaleReplicas(info.name!, replicas);
-    const next = structuredClone(current);
+    const next = copyObject(current);
     writePath(next, scale.specReplicasPath, replicas);
     if (rv) next.metadata.resourceVersion = rv;
     const r = this.ops.update(rt, info.namespace, info.name!, next, { ...this.writeOptions(ctx), subresource: 'scale' });

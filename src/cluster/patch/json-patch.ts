@@ -2,6 +2,7 @@
  * JSON patch (RFC 6902) with all six operations. A failing operation throws `JsonPatchError`
  * (the API server answers 422 with its message).
  */
+import { copyObject } from '../store/copy-object.js';
 
 export class JsonPatchError extends Error {}
 
@@ -46,10 +47,10 @@ function arrayIndex(arr: unknown[], key: string, forInsert: boolean): number {
 
 function add(doc: unknown, path: string, value: unknown): unknown {
   const tokens = parsePointer(path);
-  if (tokens.length === 0) return structuredClone(value);
+  if (tokens.length === 0) return copyObject(value);
   const { container, key } = parent(doc, tokens, path);
-  if (Array.isArray(container)) container.splice(arrayIndex(container, key, true), 0, structuredClone(value));
-  else container[key] = structuredClone(value);
+  if (Array.isArray(container)) container.splice(arrayIndex(container, key, true), 0, copyObject(value));
+  else container[key] = copyObject(value);
   return doc;
 }
 
@@ -86,7 +87,7 @@ function fromOf(op: Record<string, unknown>, kind: string): string {
 
 export function applyJsonPatch(document: unknown, operations: unknown): unknown {
   if (!Array.isArray(operations)) throw new TypeError('json: cannot unmarshal object into Go value of type jsonpatch.Patch');
-  let doc = structuredClone(document);
+  let doc = copyObject(document);
   for (const op of operations as Array<Record<string, unknown>>) {
     const path = op.path;
     if (typeof path !== 'string') throw new JsonPatchError(`Unable to find path for operation ${JSON.stringify(op.op)}`);

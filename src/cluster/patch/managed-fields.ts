@@ -7,6 +7,7 @@ import { ApiError } from '../errors/status-errors.js';
 import type { KubeObject, StoredObjectMeta } from '../store/object-store.js';
 import { deepEqual, rfc3339 } from '../registry/system-metadata.js';
 import { type FieldPath, type ListSemanticsResolver, deleteAt, fromFieldsV1, isAtomicMap, keyValue, leafPaths, pathKey, toFieldsV1, valueAt, withKeyDefaults } from './field-sets.js';
+import { copyObject } from '../store/copy-object.js';
 
 export interface ManagedFieldsEntry {
   manager: string;
@@ -55,7 +56,7 @@ function forObject(ctx: OwnershipContext, object: KubeObject): OwnershipContext 
 }
 
 function entries(object: KubeObject): ManagedFieldsEntry[] {
-  return Array.isArray(object.metadata.managedFields) ? (structuredClone(object.metadata.managedFields) as ManagedFieldsEntry[]) : [];
+  return Array.isArray(object.metadata.managedFields) ? (copyObject(object.metadata.managedFields) as ManagedFieldsEntry[]) : [];
 }
 
 function setEntry(list: ManagedFieldsEntry[], ctx: OwnershipContext, operation: 'Apply' | 'Update', paths: FieldPath[]): ManagedFieldsEntry[] {
@@ -110,17 +111,17 @@ export function recordUpdate(next: KubeObject, old: KubeObject | undefined, give
 function mergeApplied(live: unknown, config: unknown, lists: ListSemanticsResolver, schemaPath: string[]): unknown {
   if (Array.isArray(config)) {
     const sem = lists(schemaPath);
-    if (sem === 'atomic' || !Array.isArray(live)) return structuredClone(config);
+    if (sem === 'atomic' || !Array.isArray(live)) return copyObject(config);
     if (sem === 'set') return [...live, ...config.filter((c) => !live.some((l) => deepEqual(l, c)))];
     const out = [...live];
     for (const item of config) {
       const i = out.findIndex((l) => isObject(l) && isObject(item) && sem.keys.every((k) => deepEqual(keyValue(l, sem, k), keyValue(item, sem, k))));
       if (i >= 0) out[i] = mergeApplied(out[i], item, lists, schemaPath);
-      else out.push(structuredClone(item));
+      else out.push(copyObject(item));
     }
     return out;
   }
-  if (!isObject(config) || isAtomicMap(lists, schemaPath)) return structuredClone(config);
+  if (!isObject(config) || isAtomicMap(lists, schemaPath)) return copyObject(config);
   const out: Obj = isObject(live) ? { ...live } : {};
   for (const [k, v] of Object.entries(config)) out[k] = mergeApplied(out[k], v, lists, [...schemaPath, k]);
   return out;
@@ -183,7 +184,7 @@ export function serverSideApply(live: KubeObject | undefined, given: KubeObject,
     if (conflicts.length && !force) throw applyConflict(conflicts);
     for (const c of conflicts) taken.add(pathKey(c.path));
   }
-  const base: KubeObject = live ? structuredClone(live) : { apiVersion: config.apiVersion, kind: config.kind, metadata: {} as StoredObjectMeta };
+  const base: KubeObject = live ? copyObject(live) : { apiVersion: config.apiVersion, kind: config.kind, metadata: {} as StoredObjectMeta };
   // keyed list items that leave out a key field with a schema default (a port's protocol) get the default,
   // as defaulting gives it before a real server merges; the applier does not own the defaulted field
   const defaulted = withKeyDefaults({ ...config, metadata: { ...(config.metadata ?? {}) } }, ctx.lists);

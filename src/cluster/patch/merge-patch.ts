@@ -1,7 +1,8 @@
 /** JSON merge patch (RFC 7386): objects merge recursively, `null` deletes, everything else replaces. */
+import { copyObject } from '../store/copy-object.js';
 
 export function applyMergePatch(target: unknown, patch: unknown): unknown {
-  if (patch === null || typeof patch !== 'object' || Array.isArray(patch)) return structuredClone(patch);
+  if (patch === null || typeof patch !== 'object' || Array.isArray(patch)) return copyObject(patch);
   const base: Record<string, unknown> = target !== null && typeof target === 'object' && !Array.isArray(target) ? { ...(target as Record<string, unknown>) } : {};
   for (const [key, value] of Object.entries(patch as Record<string, unknown>)) {
     if (value === null) delete base[key];

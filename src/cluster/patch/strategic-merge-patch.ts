@@ -7,6 +7,7 @@
 import { badRequest } from '../errors/status-errors.js';
 import { type PatchStrategy, builtinRootDefinition, patchStrategyAt, schemaAt } from '../schemas/merge-semantics.js';
 import { builtinKindRoots } from './field-sets.js';
+import { copyObject } from '../store/copy-object.js';
 
 type Obj = Record<string, unknown>;
 const isObject = (v: unknown): v is Obj => v !== null && typeof v === 'object' && !Array.isArray(v);
@@ -36,7 +37,7 @@ function mergeObject(target: Obj, patch: Obj, path: string[], strategyAt: Strate
   if (directive === 'replace') {
     const copy = { ...patch };
     delete copy.$patch;
-    return structuredClone(copy);
+    return copyObject(copy);
   }
   if (directive === 'delete') return {};
   if (directive !== undefined && directive !== 'merge') throw badRequest(`Unrecognized patch directive: ${String(directive)}`);
@@ -83,7 +84,7 @@ function mergeList(strategy: PatchStrategy, current: unknown, patch: unknown[], 
   const base = Array.isArray(current) ? current : [];
   const key = strategy.mergeKey;
   if (!strategy.strategies.includes('merge') || patch.some((item) => isObject(item) && item.$patch === 'replace')) {
-    return patch.filter((item) => !(isObject(item) && item.$patch === 'replace')).map((i) => structuredClone(i));
+    return patch.filter((item) => !(isObject(item) && item.$patch === 'replace')).map((i) => copyObject(i));
   }
   if (!key || !patch.every(isObject)) {
     // a list of scalars with the merge strategy is a set (finalizers, podCIDRs)
@@ -110,7 +111,7 @@ function mergeList(strategy: PatchStrategy, current: unknown, patch: unknown[], 
 
 /** A patch value taken whole (`replace` strategy): its directives dropped. */
 function withoutDirectives(value: Obj): Obj {
-  return Object.fromEntries(Object.entries(structuredClone(value)).filter(([k]) => !k.startsWith('$')));
+  return Object.fromEntries(Object.entries(copyObject(value)).filter(([k]) => !k.startsWith('$')));
 }
 
 function reorder(key: string | undefined, list: unknown[], order: unknown[]): unknown[] {

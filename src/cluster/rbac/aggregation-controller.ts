@@ -8,6 +8,7 @@ import { labelSelectorToString, matchesLabels, parseLabelSelector } from '../sel
 import type { KubeObject, Stored, StoreEvent } from '../store/object-store.js';
 import type { ControllerClient } from '../controllers/controller-client.js';
 import type { BuiltinController } from '../controllers/controller-scheduler.js';
+import { copyObject } from '../store/copy-object.js';
 
 export const clusterRolesBucket = 'clusterroles.rbac.authorization.k8s.io';
 
@@ -52,7 +53,7 @@ export class ClusterRoleAggregationController implements BuiltinController {
     const role = this.client.get('rbac.authorization.k8s.io/clusterroles', undefined, name);
     if (!role?.aggregationRule) return;
     // the stored roles read in place; the rules taken from them are copied into the write
-    const rules = structuredClone(aggregatedRules(role, [...this.client.listShared('rbac.authorization.k8s.io/clusterroles')]));
+    const rules = copyObject(aggregatedRules(role, [...this.client.listShared('rbac.authorization.k8s.io/clusterroles')]));
     if (JSON.stringify(rules) === JSON.stringify(role.rules ?? [])) return;
     this.client.update('rbac.authorization.k8s.io/clusterroles', { ...role, rules });
   }

@@ -11,6 +11,7 @@ import { asStored } from '../store/kube-object.js';
 import type { ResourceType } from './resource-type.js';
 import type { UserInfo } from '../http/authentication.js';
 import { isNoOp, rfc3339 } from './system-metadata.js';
+import { copyObject } from '../store/copy-object.js';
 
 export interface DeleteOptions {
   propagationPolicy?: 'Background' | 'Foreground' | 'Orphan';
@@ -50,7 +51,7 @@ export class DeleteOperations {
     }
     if (!options.propagationPolicy && rt.strategy.deleteWarning) warnings.push(rt.strategy.deleteWarning);
     const policy = options.propagationPolicy ?? rt.defaultPropagation;
-    const next = structuredClone(stored);
+    const next = copyObject(stored);
     let finalizers: string[] = [...(next.metadata.finalizers ?? [])];
     const alreadyDeleting = Boolean(stored.metadata.deletionTimestamp);
     if (!alreadyDeleting) {
@@ -94,7 +95,7 @@ export class DeleteOperations {
     const grace = options.gracePeriodSeconds ?? pod.spec?.terminationGracePeriodSeconds ?? 30;
     if (!bound || phase === 'Succeeded' || phase === 'Failed' || grace <= 0) {
       if (grace <= 0 && stored.metadata.deletionTimestamp && finalizers.length > 0) {
-        const next = structuredClone(stored);
+        const next = copyObject(stored);
         next.metadata.deletionGracePeriodSeconds = 0;
         return next;
       }
@@ -105,7 +106,7 @@ export class DeleteOperations {
       const requested = this.clock.now() + grace * 1000;
       if (requested >= current) return stored;
     }
-    const next = structuredClone(stored);
+    const next = copyObject(stored);
     next.metadata.deletionTimestamp = rfc3339(this.clock.now() + grace * 1000);
     next.metadata.deletionGracePeriodSeconds = grace;
     next.metadata.finalizers = finalizers.length ? finalizers : undefined;
@@ -127,7 +128,7 @@ export class DeleteOperations {
   /** Namespaces: deletionTimestamp + phase Terminating; the namespace controller finishes the job. */
   private startNamespaceDeletion(rt: ResourceType, stored: KubeObject, options: DeleteOptions): KubeObject {
     if (stored.metadata.deletionTimestamp) return stored;
-    const next = structuredClone(stored);
+    const next = copyObject(stored);
     next.metadata.deletionTimestamp = rfc3339(this.clock.now());
     next.metadata.deletionGracePeriodSeconds = 0;
     next.status = { ...(next.status ?? {}), phase: 'Terminating' };
@@ -141,7 +142,7 @@ export class DeleteOperations {
   finalizeNamespace(rt: ResourceType, name: string, body: unknown): KubeObject {
     const stored = this.store.get('namespaces', undefined, name);
     if (!stored) throw notFound(this.qr(rt), name);
-    const next = asStored<Namespace>(structuredClone(stored));
+    const next = asStored<Namespace>(copyObject(stored));
     next.spec = { ...(next.spec ?? {}), finalizers: asStored<Namespace>(body as KubeObject)?.spec?.finalizers ?? [] };
     if (next.spec.finalizers!.length === 0) delete next.spec.finalizers;
     if (isNoOp(next, stored)) return this.present(rt, stored);

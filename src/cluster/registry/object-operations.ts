@@ -26,6 +26,7 @@ import { type SeededRandom, generationChanged, isNoOp, rfc3339 } from './system-
 import { TypeDecodeError } from '../schemas/typed-decoding.js';
 import type { AdmissionChain, AdmissionVerb } from '../admission/admission-chain.js';
 import type { UserInfo } from '../http/authentication.js';
+import { copyObject } from '../store/copy-object.js';
 
 export type FieldValidation = 'Strict' | 'Warn' | 'Ignore';
 
@@ -111,7 +112,7 @@ export class ObjectOperations {
 
   /** Converts a stored object to what `rt` serves. */
   present(rt: ResourceType, stored: KubeObject): KubeObject {
-    return this.presentCopy(rt, structuredClone(stored));
+    return this.presentCopy(rt, copyObject(stored));
   }
 
   /** present() of an object no one else holds (the copy a store write returns): converted in place, not copied again. */
@@ -139,7 +140,7 @@ export class ObjectOperations {
   /** Decodes type meta and namespace of a request body and drops unknown fields per fieldValidation. */
   private admitBody(rt: ResourceType, body: unknown, namespace: string | undefined, opts: WriteOptions, warnings: string[], forPatch = false): KubeObject {
     if (body === null || typeof body !== 'object' || Array.isArray(body)) throw badRequest(`Object 'Kind' is missing in '${JSON.stringify(body)}'`);
-    const object = structuredClone(body) as KubeObject;
+    const object = copyObject(body) as KubeObject;
     if (object.apiVersion !== undefined && object.apiVersion !== groupVersion(rt)) {
       throw badRequest(`the API version in the data (${object.apiVersion}) does not match the expected API version (${groupVersion(rt)})`);
     }
@@ -200,7 +201,7 @@ export class ObjectOperations {
     if (metadata?.name || !metadata?.generateName) return this.createOnce(rt, namespace, body, opts);
     for (let attempt = 1; ; attempt++) {
       try {
-        return this.createOnce(rt, namespace, structuredClone(body), opts);
+        return this.createOnce(rt, namespace, copyObject(body), opts);
       } catch (err) {
         const taken = err instanceof ApiError && err.status.reason === 'AlreadyExists';
         if (!taken || attempt >= maxNameGenerationCreateAttempts) throw err;
@@ -290,7 +291,7 @@ export class ObjectOperations {
     ownershipDone = false,
   ): WriteResult {
     const ns = rt.namespaced ? namespace : undefined;
-    const stored = opts.current ? structuredClone(opts.current) : this.store.get(rt.bucket, ns, name);
+    const stored = opts.current ? copyObject(opts.current) : this.store.get(rt.bucket, ns, name);
     if (!stored) throw notFound(this.qr(rt), name);
     this.checkNamespace(rt, ns, name, false);
     const requested = compute(stored);
@@ -298,7 +299,7 @@ export class ObjectOperations {
     if (rv !== undefined && rv !== '' && rv !== stored.metadata.resourceVersion) throw conflict(this.qr(rt), name);
     let next: KubeObject;
     if (opts.subresource === 'status') {
-      next = structuredClone(stored);
+      next = copyObject(stored);
       if (requested.status === undefined) delete next.status;
       else next.status = requested.status;
       if (ownershipDone && requested.metadata.managedFields) next.metadata.managedFields = requested.metadata.managedFields;
@@ -306,7 +307,7 @@ export class ObjectOperations {
       next = requested;
       if (rt.statusSubresource) {
         if (stored.status === undefined) delete next.status;
-        else next.status = structuredClone(stored.status);
+        else next.status = copyObject(stored.status);
       }
       const meta = next.metadata;
       if (!meta.uid) meta.uid = stored.metadata.uid;
@@ -340,7 +341,7 @@ export class ObjectOperations {
   guaranteedUpdate(rt: ResourceType, namespace: string | undefined, name: string, mutate: (copy: KubeObject) => void, opts: { dryRun?: boolean } = {}): WriteResult {
     const stored = this.store.get(rt.bucket, rt.namespaced ? namespace : undefined, name);
     if (!stored) throw notFound(this.qr(rt), name);
-    const next = structuredClone(stored);
+    const next = copyObject(stored);
     mutate(next);
     return this.commitUpdate(rt, next, stored, opts, []);
   }
@@ -348,7 +349,7 @@ export class ObjectOperations {
   private commitUpdate(rt: ResourceType, next: KubeObject, stored: KubeObject, opts: WriteOptions, warnings: string[]): WriteResult {
     // an in-process write (garbage collector, cleanup) through another version than a webhook-converted
     // object is stored in cannot convert: it changes the metadata and keeps the stored content as it is
-    if (rt.conversionWebhook && !opts.current && next.apiVersion !== stored.apiVersion) next = { ...structuredClone(stored), metadata: next.metadata };
+    if (rt.conversionWebhook && !opts.current && next.apiVersion !== stored.apiVersion) next = { ...copyObject(stored), metadata: next.metadata };
     if (isNoOp(next, stored)) return { object: this.present(rt, stored), code: 200, warnings };
     if (opts.dryRun) return { object: this.present(rt, next), code: 200, warnings };
     if (readyToRemove(rt, next)) {

@@ -11,6 +11,7 @@ import type { PersistedState, StorePersistence } from './sqlite-persistence.js';
 
 export type { KubeObject, NewKubeObject, Stored, StoredObjectMeta, WritableObjectMeta } from './kube-object.js';
 import type { KubeObject } from './kube-object.js';
+import { copyObject } from './copy-object.js';
 
 export type ChangeType = 'ADDED' | 'MODIFIED' | 'DELETED';
 
@@ -107,7 +108,7 @@ export class ObjectStore {
 
   get(bucket: string, namespace: string | undefined, name: string): KubeObject | undefined {
     const found = this.buckets.get(bucket)?.get(keyOf(namespace, name));
-    return found ? structuredClone(found) : undefined;
+    return found ? copyObject(found) : undefined;
   }
 
   /** The stored (frozen, shared) object without a copy — for read-only checks on hot paths. */
@@ -122,7 +123,7 @@ export class ObjectStore {
 
   /** Current objects of a bucket (optionally one namespace), ordered by namespace then name. */
   list(bucket: string, namespace?: string): KubeObject[] {
-    return this.listShared(bucket, namespace).map((o) => structuredClone(o));
+    return this.listShared(bucket, namespace).map((o) => copyObject(o));
   }
 
   /** Like list(), but the stored (frozen, shared) objects themselves — for read-only serialization. */
@@ -168,12 +169,12 @@ export class ObjectStore {
 
   /** Commits a new object; the caller has checked it does not exist. Returns the stored copy. */
   create(bucket: string, object: KubeObject): KubeObject {
-    return structuredClone(this.commitCreate(bucket, object));
+    return copyObject(this.commitCreate(bucket, object));
   }
 
   /** Commits a changed object; the caller has checked it exists and differs. */
   update(bucket: string, object: KubeObject): KubeObject {
-    return structuredClone(this.commitUpdate(bucket, object));
+    return copyObject(this.commitUpdate(bucket, object));
   }
 
   /** create() for a caller that needs no copy back: returns the stored (frozen, shared) object. */
@@ -207,7 +208,7 @@ export class ObjectStore {
     this.makeDurable('DELETED', bucket, last);
     this.bucket(bucket).delete(key);
     this.commit({ type: 'DELETED', bucket, rv: this.rv, object: last, oldObject: old });
-    return structuredClone(last);
+    return copyObject(last);
   }
 
   /** Drops the whole history so older resourceVersions answer 410 (test hook). */
@@ -229,7 +230,7 @@ export class ObjectStore {
 
   /** A frozen copy carrying the next resourceVersion (taken by makeDurable once the change is stored). */
   private stamp(object: KubeObject): KubeObject {
-    const copy = structuredClone(object);
+    const copy = copyObject(object);
     copy.metadata.resourceVersion = String(this.rv + 1);
     return Object.freeze(copy) as KubeObject;
   }

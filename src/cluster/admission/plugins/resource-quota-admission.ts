@@ -12,6 +12,7 @@ import type { AdmissionPlugin, AdmissionRequest, AdmissionServices } from '../ad
 import { containerConstrainedResources, quotaMatches, usageOf, type Usage } from '../quota-usage.js';
 import { addQuantities, formatQuantity, printResourceList, quantityOf, subtractQuantities } from '../resource-quantities.js';
 import { admissionForbidden } from './admission-errors.js';
+import { copyObject } from '../../store/copy-object.js';
 
 const bucket = 'resourcequotas';
 
@@ -100,7 +101,7 @@ export class ResourceQuotaAdmission implements AdmissionPlugin {
     }
     if (request.dryRun) return;
     for (const { quota, used } of charges) {
-      const updated = structuredClone(quota) as KubeObject;
+      const updated = copyObject(quota) as KubeObject;
       updated.status = { ...asStored<ResourceQuota>(updated).status, used };
       this.services.store.update(bucket, updated);
     }

@@ -11,6 +11,7 @@ import { defineKind } from '../define-kind.js';
 import type { ResourceType } from '../resource-type.js';
 import { age, ageColumn, column, nameColumn } from '../table-format.js';
 import { canonicalJson } from '../system-metadata.js';
+import { copyObject } from '../../store/copy-object.js';
 
 const configKey = /^[-._a-zA-Z0-9]+$/;
 const configKeyMessage =
@@ -385,7 +386,7 @@ export const pods = defineKind({
     validateUpdate(o, old) {
       const errs = validatePodSpec(asStored<Pod>(o).spec, 'spec');
       const strip = (spec: PodSpec | undefined): string => {
-        const copy: Partial<PodSpec> = structuredClone(spec ?? {});
+        const copy: Partial<PodSpec> = copyObject(spec ?? {});
         for (const c of copy.containers ?? []) delete c.image;
         for (const c of copy.initContainers ?? []) delete c.image;
         delete copy.activeDeadlineSeconds;

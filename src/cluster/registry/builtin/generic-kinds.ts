@@ -20,6 +20,7 @@ import type { NameRule } from '../object-meta.js';
 import type { ResourceStrategy, ResourceType, ScaleSubresource, TableSpec } from '../resource-type.js';
 import { age, ageColumn, column, nameColumn } from '../table-format.js';
 import { type ApiResourceRow, apiResources } from './api-resources.js';
+import { copyObject } from '../../store/copy-object.js';
 
 /** apiregistration.k8s.io/v1 APIService (kubernetes-types has no type for it): the fields read here. */
 interface APIService {
@@ -321,7 +322,7 @@ export function applySchemaDefaults(value: unknown, schema: Schema | undefined, 
   }
   const record = value as Record<string, unknown>;
   for (const [k, prop] of Object.entries(schema.properties ?? {}) as Array<[string, Schema]>) {
-    if (record[k] === undefined && prop.default !== undefined) record[k] = structuredClone(prop.default);
+    if (record[k] === undefined && prop.default !== undefined) record[k] = copyObject(prop.default);
     if (record[k] !== undefined) applySchemaDefaults(record[k], resolved(prop), depth + 1);
   }
 }

@@ -15,6 +15,7 @@ import { defineKind } from '../define-kind.js';
 import type { ResourceType } from '../resource-type.js';
 import { age, ageColumn, column, nameColumn } from '../table-format.js';
 import { parseQuantity as parseExactQuantity } from '../../crd/cel/quantity-library.js';
+import { copyObject } from '../../store/copy-object.js';
 
 /** A resource quantity (`1Gi`, `500M`, a number) in base units, or undefined when it does not parse. */
 export function parseQuantity(value: unknown): number | undefined {
@@ -91,8 +92,8 @@ const sameJson = (a: unknown, b: unknown): boolean => JSON.stringify(a ?? null) 
 function frozenClaimSpec(stored: KubeObject, storedOld: KubeObject): { now: PersistentVolumeClaimSpec; before: PersistentVolumeClaimSpec } {
   const o = asStored<PersistentVolumeClaim>(stored);
   const old = asStored<PersistentVolumeClaim>(storedOld);
-  const now: PersistentVolumeClaimSpec = structuredClone(o.spec ?? {});
-  const before: PersistentVolumeClaimSpec = structuredClone(old.spec ?? {});
+  const now: PersistentVolumeClaimSpec = copyObject(o.spec ?? {});
+  const before: PersistentVolumeClaimSpec = copyObject(old.spec ?? {});
   if (!before.volumeName) before.volumeName = now.volumeName; // the binder sets volumeName once
   if (before.storageClassName === undefined && now.storageClassName !== undefined && !before.volumeName) before.storageClassName = now.storageClassName;
   if (o.status?.phase === 'Bound' && now.resources?.requests) (now.resources.requests as Record<string, string | undefined>).storage = before.resources?.requests?.storage;
