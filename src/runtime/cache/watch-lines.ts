@@ -120,3 +120,8 @@ export class WatchLines {
 
 // One instance lives on between watches, so the line splitter's compiled code stays valid (keep-shape.ts).
 keepShape(new WatchLines(new PassThrough(), () => undefined));
+// The chunks node's HTTP parser hands out are Uint8Arrays made in C++ and given Buffer.prototype afterwards, a
+// hidden class of their own (not FastBuffer's) that V8 holds only weakly: it died whenever no chunk was alive (at
+// the GC after a burst), and pushLine and node's stream code compiled for it were deoptimized for "weak objects"
+// every time. One buffer of that class kept alive keeps it (setPrototypeOf takes the same cached transition).
+keepShape(Object.setPrototypeOf(new Uint8Array(0), Buffer.prototype) as Buffer);

@@ -299,19 +299,23 @@ export class Controller {
       const reconcileContext = new LazyReconcileContext(this.name, keyedRequest(key), context);
       const priority = queue.priorityOf(key);
       const started = performance.now();
+      // When the reconcile ended: its reconcile time and the queue's work duration are read off one timestamp.
+      let ended: number | undefined;
       reconciling[slot] = reconcileContext;
       try {
         const timeoutMs = this.options.reconciliationTimeoutMs;
         const result = timeoutMs && timeoutMs > 0 ? await this.withTimeout(reconcileContext, timeoutMs, context.clock) : await this.reconcileFn(reconcileContext.request, reconcileContext);
-        if (result === TIMED_OUT) this.timedOut(key, queue, context, reconcileContext, (performance.now() - started) / 1000, priority, timeoutMs!);
-        else this.succeeded(key, result, queue, context, (performance.now() - started) / 1000, priority);
+        ended = performance.now();
+        if (result === TIMED_OUT) this.timedOut(key, queue, context, reconcileContext, (ended - started) / 1000, priority, timeoutMs!);
+        else this.succeeded(key, result, queue, context, (ended - started) / 1000, priority);
       } catch (err) {
-        this.failed(key, err, queue, context, reconcileContext, (performance.now() - started) / 1000, priority);
+        ended ??= performance.now();
+        this.failed(key, err, queue, context, reconcileContext, (ended - started) / 1000, priority);
       } finally {
         reconciling[slot] = undefined;
         metrics?.activeWorkers?.(this.name, -1);
         this.reconcilesDone++;
-        queue.done(key);
+        queue.done(key, ended);
       }
     }
   }

@@ -91,6 +91,18 @@ describe('WorkQueue', () => {
     expect(observed.every(([, seconds]) => seconds >= 0 && seconds < 1)).toBe(true);
   });
 
+  test('done(key, endedAt) measures the work duration up to the worker\'s own end timestamp', () => {
+    const work: number[] = [];
+    const q = new WorkQueue({ clock: new ManualClock(), metrics: { workDuration: (s) => work.push(s) } });
+    q.add('k');
+    const takenBy = performance.now();
+    const key = q.tryGet()!;
+    q.done(key, takenBy + 2500); // a worker whose reconcile ended 2.5 s after the take
+    expect(work).toHaveLength(1);
+    expect(work[0]).toBeGreaterThan(2.4);
+    expect(work[0]).toBeLessThanOrEqual(2.5);
+  });
+
   test('a finished key\'s record, reused by the next new key, carries nothing over (priority, processing, order)', () => {
     const q = new WorkQueue({ clock: new ManualClock() });
     q.add('first', 10);

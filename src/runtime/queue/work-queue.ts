@@ -198,14 +198,17 @@ export class WorkQueue {
     return new Promise((resolve) => this.getters.push(resolve));
   }
 
-  /** Marks `key` finished; if it was added while processing, it is queued again now. */
-  done(key: string): void {
+  /**
+   * Marks `key` finished; if it was added while processing, it is queued again now. `endedAt` is when its work
+   * ended (performance.now(); default now): a worker that timed the work passes its timestamp.
+   */
+  done(key: string, endedAt?: number): void {
     const state = this.keys.get(key);
     if (!state?.processing) return;
     state.processing = false;
     this.processingCount--;
     this.metrics.queueLatency?.(state.waitedSeconds);
-    this.metrics.workDuration?.((performance.now() - state.startedAt) / 1000);
+    this.metrics.workDuration?.(((endedAt ?? performance.now()) - state.startedAt) / 1000);
     if (state.dirty && !this.shuttingDown) this.push(key, state);
     else {
       this.keys.delete(key);
@@ -271,10 +274,16 @@ export class WorkQueue {
   }
 
   private push(key: string, state: KeyState): void {
-    this.enqueue(key, state);
     const getter = this.getters.shift();
-    if (getter) getter(this.take());
-    else this.metrics.depth?.(this.queuedCount);
+    if (getter !== undefined) {
+      // A worker waits only on an empty queue, so this key is the one take() would find: it is handed over
+      // directly, without a bucket entry written and read back (the steady stream's usual case).
+      this.queuedCount++;
+      getter(this.hand(key, state));
+    } else {
+      this.enqueue(key, state);
+      this.metrics.depth?.(this.queuedCount);
+    }
     this.activity();
   }
 
